@@ -1,0 +1,151 @@
+"""Lint rules over the catalog: every problem, each with its place."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+
+from catalog import source
+from catalog.errors import InvalidCatalogError, Problem
+from catalog.model import (
+    ARXIV_NEW_RE,
+    ARXIV_OLD_RE,
+    DOI_RE,
+    KEY_RE,
+    PAGES_RE,
+    STATUSES,
+    Paper,
+    arxiv_year_month,
+    normalize_title,
+)
+from catalog.paths import Paths
+from catalog.suggest import hint_for
+from catalog.venues import Venue, load_tags, load_venues
+
+# Titles at least this similar (rapidfuzz token_sort_ratio, 0-100) are flagged.
+NEAR_DUPLICATE = 92.0
+
+Rule = Callable[[Paper], Iterable[tuple[str, str]]]
+
+
+def check(paths: Paths) -> list[Problem]:
+    """Every problem in the catalog, its registries and its notes, sorted by place."""
+    filename = paths.display()
+    papers, problems = source.read(paths.catalog, filename)
+    try:
+        venues = load_venues(paths.venues)
+        vocabulary = load_tags(paths.tags)
+    except InvalidCatalogError as err:
+        return sorted(problems + err.problems)
+    problems += check_papers(papers, filename, venues, vocabulary)
+    from catalog import notes
+
+    problems += notes.check_links(paths, {p.key for p in papers})
+    return sorted(set(problems))
+
+
+def check_papers(papers: list[Paper], filename: str, venues: dict[str, Venue],
+                 vocabulary: dict[str, str]) -> list[Problem]:
+    """Findings that do not stop reading: per-paper rules and cross-paper duplicates."""
+    rules: list[Rule] = [
+        lambda p: _venue(p, venues),
+        lambda p: _tags(p, vocabulary),
+        _key,
+        _identifiers,
+        _status,
+    ]
+    out = []
+    for paper in papers:
+        at = source.where(paper.year, paper.venue, paper.key)
+        for rule in rules:
+            out.extend(Problem(filename, paper.line, at, msg, hint) for msg, hint in rule(paper))
+    out += _duplicates(papers, filename, "doi", "DOI")
+    out += _duplicates(papers, filename, "arxiv", "arXiv id")
+    out += _near_duplicate_titles(papers, filename)
+    return out
+
+
+def _venue(paper: Paper, venues: dict[str, Venue]) -> Iterable[tuple[str, str]]:
+    if paper.venue not in venues:
+        hint = hint_for(paper.venue, venues) or "add it to data/venues.yaml"
+        yield f"unknown venue '{paper.venue}'", hint
+
+
+def _tags(paper: Paper, vocabulary: dict[str, str]) -> Iterable[tuple[str, str]]:
+    for tag in paper.tags:
+        if tag not in vocabulary:
+            hint = hint_for(tag, vocabulary) or "add it to data/tags.yaml or pick a known tag"
+            yield f"unknown tag '{tag}'", hint
+
+
+def _key(paper: Paper) -> Iterable[tuple[str, str]]:
+    if not KEY_RE.match(paper.key):
+        yield (f"malformed key '{paper.key}'",
+               "use lower-case ASCII: first author, year, first title word")
+
+
+def _identifiers(paper: Paper) -> Iterable[tuple[str, str]]:
+    if paper.doi and not DOI_RE.match(paper.doi):
+        yield f"malformed DOI '{paper.doi}'", "write the bare DOI, e.g. 10.1145/3575693.3575718"
+    if paper.arxiv:
+        if not (ARXIV_NEW_RE.match(paper.arxiv) or ARXIV_OLD_RE.match(paper.arxiv)):
+            yield (f"malformed arXiv id '{paper.arxiv}'",
+                   "write the bare id in quotes, e.g. \"2301.02959\"")
+        else:
+            year_month = arxiv_year_month(paper.arxiv)
+            if year_month and year_month[0] > paper.year:
+                yield (f"arXiv id {paper.arxiv} is from {year_month[0]}, after the paper's "
+                       f"year {paper.year}", "check the year or the arXiv id")
+    if paper.pages and not PAGES_RE.match(paper.pages):
+        yield f"malformed pages '{paper.pages}'", "write a range like 281-294"
+
+
+def _status(paper: Paper) -> Iterable[tuple[str, str]]:
+    if paper.status not in STATUSES:
+        hint = hint_for(paper.status, STATUSES) or "use " + ", ".join(STATUSES)
+        yield f"unknown status '{paper.status}'", hint
+
+
+def _duplicates(papers: list[Paper], filename: str, attr: str, label: str) -> list[Problem]:
+    first: dict[str, Paper] = {}
+    out = []
+    for paper in papers:
+        value = getattr(paper, attr)
+        if not value:
+            continue
+        seen = first.setdefault(value.lower(), paper)
+        if seen is not paper:
+            out.append(Problem(filename, paper.line,
+                               source.where(paper.year, paper.venue, paper.key),
+                               f"duplicate {label} {value} (also {seen.key}, line {seen.line})",
+                               "one paper, one entry: merge them"))
+    return out
+
+
+def _near_duplicate_titles(papers: list[Paper], filename: str) -> list[Problem]:
+    """Pairs of titles equal or nearly equal once folded; compared within buckets of
+    shared long words so large catalogs stay fast."""
+    from rapidfuzz import fuzz
+
+    normalized = [normalize_title(p.title) for p in papers]
+    buckets: dict[str, list[int]] = defaultdict(list)
+    for i, title in enumerate(normalized):
+        for word in sorted(set(title.split()), key=lambda w: (-len(w), w))[:2]:
+            buckets[word].append(i)
+    pairs: set[tuple[int, int]] = set()
+    for members in buckets.values():
+        for a_pos, a in enumerate(members):
+            for b in members[a_pos + 1:]:
+                if (a, b) in pairs:
+                    continue
+                if fuzz.token_sort_ratio(normalized[a], normalized[b]) >= NEAR_DUPLICATE:
+                    pairs.add((a, b))
+    out = []
+    for a, b in sorted(pairs):
+        later, earlier = papers[b], papers[a]
+        out.append(Problem(filename, later.line,
+                           source.where(later.year, later.venue, later.key),
+                           f"title nearly the same as {earlier.key} (line {earlier.line})",
+                           "if they are one paper, keep one entry and record the other's "
+                           "arXiv id"))
+    return out

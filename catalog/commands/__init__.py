@@ -1,0 +1,110 @@
+"""The typer app shared by every command module, and the one error boundary."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+from catalog import __version__
+from catalog.errors import CatalogError, UsageError
+from catalog.paths import CATALOG_ENV, DB_ENV, Paths, resolve
+
+app = typer.Typer(
+    name="papers",
+    help="A curated catalog of recommendation-system and ML-systems papers.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    pretty_exceptions_enable=False,
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass
+class State:
+    catalog: Path | None = None
+    db: Path | None = None
+
+    @property
+    def paths(self) -> Paths:
+        return resolve(self.catalog, self.db)
+
+
+state = State()
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"papers {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    catalog: Annotated[Path | None, typer.Option(
+        "--catalog", envvar=CATALOG_ENV, help="Catalog file [default: data/papers.yaml].",
+        show_default=False)] = None,
+    db: Annotated[Path | None, typer.Option(
+        "--db", envvar=DB_ENV, help="Index database [default: build/catalog.db].",
+        show_default=False)] = None,
+    version: Annotated[bool, typer.Option(
+        "--version", callback=_version, is_eager=True, help="Show the version.")] = False,
+) -> None:
+    """A curated catalog of recommendation-system and ML-systems papers."""
+    state.catalog, state.db = catalog, db
+
+
+def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
+    """app.command, with our exceptions turned into a message on stderr and an exit code."""
+
+    def decorate(fn: F) -> F:
+        @functools.wraps(fn)
+        def wrapper(*a: Any, **k: Any) -> Any:
+            try:
+                return fn(*a, **k)
+            except UsageError as err:
+                typer.echo(f"error: {err}", err=True)
+                raise typer.Exit(2) from None
+            except CatalogError as err:
+                typer.echo(f"error: {err}" if "\n" not in str(err) else str(err), err=True)
+                raise typer.Exit(1) from None
+            except BrokenPipeError:
+                raise typer.Exit(0) from None
+
+        app.command(*args, **kwargs)(wrapper)
+        return fn
+
+    return decorate
+
+
+def connect() -> sqlite3.Connection:
+    """The fresh index of the chosen catalog."""
+    from catalog import index
+
+    return index.connect(state.paths)
+
+
+def echo_json(data: Any) -> None:
+    typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def complete_key(incomplete: str) -> list[str]:
+    """Shell completion for citation keys, read from the index."""
+    try:
+        conn = connect()
+        rows = conn.execute("select key from papers where key like ? order by key",
+                            (incomplete + "%",))
+        return [r[0] for r in rows]
+    except Exception:  # completion must never print a traceback
+        return []
+
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]

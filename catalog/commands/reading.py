@@ -1,0 +1,208 @@
+"""Commands that read the catalog: search, show, list, stats, venues, check, index."""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Annotated
+
+import typer
+
+from catalog.commands import JsonOpt, command, complete_key, connect, echo_json, state
+
+QueryArg = Annotated[str, typer.Argument(
+    help="Words, \"phrases\", prefix*, OR, -exclude, and filters such as year:2020..2022 "
+         "venue:OSDI tag:caching author:gupta status:to-read.", show_default=False)]
+KeysOpt = Annotated[bool, typer.Option("--keys", help="Print only keys, one a line.")]
+LimitOpt = Annotated[int | None, typer.Option("--limit", "-n", min=1,
+                                              help="Show at most this many papers.")]
+
+
+def _console():  # rich is imported only by the commands that draw tables
+    from rich.console import Console
+
+    console = Console(highlight=False, soft_wrap=False)
+    if not console.is_terminal:  # pipes and files get long lines, not an 80-column wrap
+        console.width = 160
+    return console
+
+
+def _marked(title: str, on_terminal: bool) -> str:
+    from rich.markup import escape
+
+    from catalog.query import MARK_END, MARK_START
+
+    text = escape(title)
+    if on_terminal:
+        return text.replace(MARK_START, "[bold yellow]").replace(MARK_END, "[/]")
+    return text.replace(MARK_START, "").replace(MARK_END, "")
+
+
+@command("search")
+def search(query: QueryArg, limit: LimitOpt = 20, as_json: JsonOpt = False,
+           keys: KeysOpt = False) -> None:
+    """Search the catalog, best matches first.
+
+    Example: papers search 'embedding cach* year:2021..2023 -tag:inference'
+    """
+    from catalog import query as q
+
+    hits = q.search(connect(), query, limit)
+    if as_json:
+        echo_json([hit.paper.to_dict() for hit in hits])
+    elif keys:
+        for hit in hits:
+            typer.echo(hit.paper.key)
+    elif not hits:
+        typer.echo(f"no papers match {query!r}", err=True)
+        raise typer.Exit(1)
+    else:
+        _table([(h.paper, h.marked_title) for h in hits])
+
+
+def _table(rows: list) -> None:
+    from rich.table import Table
+
+    console = _console()
+    table = Table(box=None, pad_edge=False, header_style="bold")
+    for name in ("key", "year", "venue", "title", "tags"):
+        table.add_column(name, overflow="fold", no_wrap=name in ("key", "year", "venue"))
+    for paper, title in rows:
+        table.add_row(paper.key, str(paper.year), paper.venue,
+                      _marked(title, console.is_terminal), " ".join(paper.tags))
+    console.print(table)
+
+
+@command("show")
+def show(key: Annotated[str, typer.Argument(help="Citation key.",
+                                            autocompletion=complete_key)],
+         as_json: JsonOpt = False) -> None:
+    """Show every field of one paper and the notes that discuss it."""
+    from catalog import notes, query
+
+    paper = query.get(connect(), key)
+    discussed = [n for n in notes.backlinks(notes.load_notes(state.paths)).get(key, [])]
+    if as_json:
+        echo_json({**paper.to_dict(),
+                   "discussed_in": [{"note": n.slug, "title": n.title} for n in discussed]})
+        return
+    typer.echo(f"{paper.key}\n  {paper.title}")
+    typer.echo(f"  {', '.join(paper.authors)}{' and others' if paper.et_al else ''}")
+    typer.echo(f"  {paper.venue} {paper.year}")
+    for name in ("doi", "arxiv", "url", "pages", "volume", "number", "status", "read_on",
+                 "added"):
+        value = getattr(paper, name)
+        if value:
+            typer.echo(f"  {name + ':':9}{value}")
+    if paper.tags:
+        typer.echo(f"  {'tags:':9}{', '.join(paper.tags)}")
+    for name in ("summary", "abstract"):
+        value = getattr(paper, name)
+        if value:
+            typer.echo(f"  {name + ':':9}{value}")
+    typer.echo(f"  {'source:':9}{state.paths.display()}:{paper.line}")
+    if discussed:
+        typer.echo("  discussed in: " + ", ".join(
+            f"{n.title} ({state.paths.display(n.path)})" for n in discussed))
+
+
+@command("list")
+def list_(query: Annotated[str, typer.Argument(help="Optional filters or words, as for "
+                                               "search.", show_default=False)] = "",
+          as_json: JsonOpt = False, keys: KeysOpt = False) -> None:
+    """List papers grouped by year and venue (all, or those a query selects)."""
+    from catalog import query as q
+
+    conn = connect()
+    papers = ([h.paper for h in q.search(conn, query)] if query.strip()
+              else q.all_papers(conn))
+    papers.sort(key=lambda p: (-p.year, p.venue.lower(), p.key))
+    if as_json:
+        echo_json([p.to_dict() for p in papers])
+        return
+    if keys:
+        typer.echo("\n".join(p.key for p in papers))
+        return
+    year = venue = None
+    for paper in papers:
+        if paper.year != year:
+            year, venue = paper.year, None
+            typer.secho(str(year), bold=True)
+        if paper.venue != venue:
+            venue = paper.venue
+            typer.echo(f"  {venue}")
+        typer.echo(f"    {paper.key:28} {paper.title}")
+    typer.echo(f"{len(papers)} papers", err=True)
+
+
+@command("stats")
+def stats(as_json: JsonOpt = False) -> None:
+    """Counts per year, venue, tag and reading status, with bars."""
+    from catalog import query
+
+    counts = query.stats(connect())
+    if as_json:
+        echo_json(counts)
+        return
+    for group, values in counts.items():
+        typer.secho(f"by {group}", bold=True)
+        top = max(values.values(), default=1)
+        width = max((len(k) for k in values), default=0)
+        for name, n in values.items():
+            bar = "█" * max(1, round(30 * n / top))
+            typer.echo(f"  {name:{width}}  {n:4}  {bar}")
+
+
+@command("venues")
+def venues(as_json: JsonOpt = False) -> None:
+    """List the venue registry (data/venues.yaml) with paper counts."""
+    from rich.table import Table
+
+    from catalog import query
+
+    rows = query.venues(connect())
+    if as_json:
+        echo_json(rows)
+        return
+    table = Table(box=None, pad_edge=False, header_style="bold")
+    for name in ("short", "kind", "papers", "name", "publisher"):
+        table.add_column(name, overflow="fold")
+    for r in rows:
+        table.add_row(r["short"], r["kind"], str(r["papers"]), r["name"], r["publisher"] or "")
+    _console().print(table)
+
+
+@command("check")
+def check(as_json: JsonOpt = False) -> None:
+    """Report every problem in the catalog, its registries and notes; exit 1 if any."""
+    from catalog.check import check as run_check
+
+    problems = run_check(state.paths)
+    if as_json:
+        echo_json([{**p.__dict__} for p in problems])
+    else:
+        for problem in problems:
+            typer.echo(str(problem))
+    if problems:
+        blocking = sum(p.blocking for p in problems)
+        typer.echo(f"{len(problems)} problem{'s' * (len(problems) != 1)}"
+                   + (f" ({blocking} make the catalog unreadable)" if blocking else ""),
+                   err=True)
+        raise typer.Exit(1)
+    if not as_json:
+        typer.echo(f"{state.paths.display()}: no problems", err=True)
+
+
+@command("index")
+def index_(as_json: JsonOpt = False) -> None:
+    """Rebuild the SQLite index from scratch (commands refresh it on their own)."""
+    from catalog import index
+
+    started = time.perf_counter()
+    result = index.rebuild(state.paths)
+    seconds = time.perf_counter() - started
+    if as_json:
+        echo_json({"papers": result.papers, "db": str(state.paths.db), "seconds": seconds})
+    else:
+        typer.echo(f"indexed {result.papers} papers into {state.paths.display(state.paths.db)} "
+                   f"in {seconds:.2f} s", file=sys.stdout)

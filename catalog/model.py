@@ -1,0 +1,116 @@
+"""The paper record and its field rules. Pure: no I/O."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+# Fields a paper may carry in data/papers.yaml, in the order they are written.
+FIELDS: tuple[str, ...] = (
+    "key",
+    "title",
+    "authors",
+    "et_al",
+    "doi",
+    "arxiv",
+    "url",
+    "pages",
+    "volume",
+    "number",
+    "tags",
+    "status",
+    "read_on",
+    "added",
+    "summary",
+    "abstract",
+)
+REQUIRED: tuple[str, ...] = ("key", "title", "authors")
+STATUSES: tuple[str, ...] = ("to-read", "reading", "read")
+DEFAULT_STATUS = "to-read"
+
+# Citation keys: lower-case ASCII, a letter first (firstauthor + year + word).
+KEY_RE = re.compile(r"^[a-z][a-z0-9_:\-]*[a-z0-9]$")
+# New-style arXiv ids (YYMM.NNNNN) and old-style ones (archive/YYMMNNN).
+ARXIV_NEW_RE = re.compile(r"^(\d{2})(\d{2})\.\d{4,5}(v\d+)?$")
+ARXIV_OLD_RE = re.compile(r"^[a-z\-]+(\.[A-Z]{2})?/(\d{2})(\d{2})\d{3}(v\d+)?$")
+DOI_RE = re.compile(r"^10\.\d{4,9}/\S+$")
+PAGES_RE = re.compile(r"^[A-Za-z]?\d+([-–]{1,2}[A-Za-z]?\d+)?$")
+
+
+@dataclass
+class Paper:
+    """One catalog entry; year and venue come from where it sits in the file."""
+
+    key: str
+    title: str
+    authors: list[str]
+    year: int
+    venue: str
+    et_al: bool = False
+    doi: str | None = None
+    arxiv: str | None = None
+    url: str | None = None
+    pages: str | None = None
+    volume: str | None = None
+    number: str | None = None
+    tags: list[str] = field(default_factory=list)
+    status: str = DEFAULT_STATUS
+    read_on: str | None = None
+    added: str | None = None
+    summary: str | None = None
+    abstract: str | None = None
+    line: int = 0  # line of the paper in its source file (1-based), 0 if unknown
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every field, for --json output."""
+        return asdict(self)
+
+    def to_yaml_dict(self) -> dict[str, Any]:
+        """The fields as written under a year and venue: set ones only, in FIELDS order."""
+        out: dict[str, Any] = {}
+        for name in FIELDS:
+            value = getattr(self, name)
+            if value in (None, [], False) or (name == "status" and value == DEFAULT_STATUS):
+                continue
+            out[name] = value
+        return out
+
+    @property
+    def short_title(self) -> str:
+        """The system name before a colon ('EVStore'), else the whole title."""
+        head, sep, _ = self.title.partition(":")
+        return head.strip() if sep and len(head) <= 40 else self.title
+
+
+def arxiv_year_month(arxiv_id: str) -> tuple[int, int] | None:
+    """The (year, month) an arXiv id was submitted, or None if it is not an arXiv id."""
+    m = ARXIV_NEW_RE.match(arxiv_id)
+    if m:
+        return 2000 + int(m.group(1)), int(m.group(2))
+    m = ARXIV_OLD_RE.match(arxiv_id)
+    if m:
+        yy = int(m.group(2))
+        return (1900 + yy if yy >= 91 else 2000 + yy), int(m.group(3))
+    return None
+
+
+def fold(text: str) -> str:
+    """Lower-case ASCII fold: 'Preußer Čech' -> 'preusser cech'."""
+    text = text.replace("ß", "ss").replace("æ", "ae").replace("ø", "o").replace("ł", "l")
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
+
+
+def normalize_title(title: str) -> str:
+    """A title reduced to folded words, for duplicate detection."""
+    return " ".join(re.findall(r"[a-z0-9]+", fold(title)))
+
+
+def last_name(author: str) -> str:
+    """The family name of 'First Last', 'Last, First' or 'First van der Last'."""
+    if "," in author:
+        return author.split(",", 1)[0].strip()
+    parts = author.split()
+    return parts[-1] if parts else author

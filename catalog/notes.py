@@ -1,0 +1,90 @@
+"""Hand-written notes (site/notes/*.md), their [[key]] links and the backlinks they make."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from catalog.errors import Problem
+from catalog.paths import Paths
+from catalog.suggest import hint_for
+
+# [[key]] or [[key|link text]]; keys never contain ']' or '|'.
+LINK_RE = re.compile(r"\[\[([^\]|\s]+)(?:\|([^\]]*))?\]\]")
+_TITLE_RE = re.compile(r"^#\s+(.+?)\s*$", re.MULTILINE)
+
+
+@dataclass
+class Link:
+    key: str
+    text: str | None
+    line: int
+
+
+@dataclass
+class Note:
+    """One note file: its title and the paper links in it, in order."""
+
+    path: Path
+    title: str
+    links: list[Link] = field(default_factory=list)
+
+    @property
+    def slug(self) -> str:
+        return self.path.stem
+
+    @property
+    def keys(self) -> list[str]:
+        """Linked keys, each once, in order of first mention."""
+        return list(dict.fromkeys(link.key for link in self.links))
+
+
+def find_links(text: str) -> list[Link]:
+    """Every [[key]] link with its 1-based line, skipping fenced code blocks."""
+    links = []
+    fenced = False
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+            continue
+        if not fenced:
+            links.extend(Link(m.group(1), m.group(2), number) for m in LINK_RE.finditer(line))
+    return links
+
+
+def read_note(path: Path) -> Note:
+    text = path.read_text(encoding="utf-8")
+    m = _TITLE_RE.search(text)
+    title = m.group(1) if m else path.stem.replace("-", " ").capitalize()
+    return Note(path, title, find_links(text))
+
+
+def load_notes(paths: Paths) -> list[Note]:
+    """Every note, sorted by file name."""
+    folder = paths.notes
+    if not folder.is_dir():
+        return []
+    return [read_note(p) for p in sorted(folder.glob("*.md"))]
+
+
+def backlinks(notes: list[Note]) -> dict[str, list[Note]]:
+    """key -> the notes that mention it."""
+    out: dict[str, list[Note]] = {}
+    for note in notes:
+        for key in note.keys:
+            out.setdefault(key, []).append(note)
+    return out
+
+
+def check_links(paths: Paths, keys: set[str]) -> list[Problem]:
+    """A problem for every [[key]] in a note that names no paper."""
+    problems = []
+    for note in load_notes(paths):
+        shown = paths.display(note.path)
+        for link in note.links:
+            if link.key not in keys:
+                hint = hint_for(link.key, keys) or "add the paper to the catalog or fix the key"
+                problems.append(Problem(shown, link.line, note.slug,
+                                        f"link to unknown paper '{link.key}'", hint))
+    return problems

@@ -1,0 +1,247 @@
+"""The search language, turned into SQL over the index, and other reads of it.
+
+    embedding cache          both words (any field), ranked by bm25, title weighted most
+    "parameter server"       a phrase
+    emb*                     a prefix
+    caching OR sharding      either word
+    -inference               exclude a word (also -"a phrase", -tag:moe)
+    year:2022  year:2020..2022  year:2021..  venue:OSDI  tag:caching
+    author:gupta  status:to-read  key:sima2022ekko  title:cache  summary:gpu
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from dataclasses import dataclass, field
+from typing import Any
+
+from catalog.errors import PaperNotFound, QueryError
+from catalog.model import STATUSES, Paper, fold
+from catalog.suggest import hint_for
+
+FILTERS = ("year", "venue", "tag", "author", "status", "key", "title", "summary")
+# bm25 weights, in FTS column order: title, authors, tags, summary, venue_name.
+WEIGHTS = (10.0, 3.0, 5.0, 1.0, 2.0)
+MARK_START, MARK_END = "\x02", "\x03"
+
+_TOKEN_RE = re.compile(
+    r"""(?P<neg>-)?(?:(?P<field>[A-Za-z_]+):(?:"(?P<fquoted>[^"]*)"?|(?P<fvalue>\S+))
+        |"(?P<phrase>[^"]*)"?
+        |(?P<word>[^\s"]+))""",
+    re.VERBOSE,
+)
+_YEAR_RANGE_RE = re.compile(r"^(\d{4})?\.\.(\d{4})?$")
+_WORD_CHARS_RE = re.compile(r"[\w*]+", re.UNICODE)
+
+
+@dataclass
+class Query:
+    """A parsed query: an FTS5 expression (or none) and SQL filters."""
+
+    text: str
+    groups: list[list[str]] = field(default_factory=list)  # AND of ORs of FTS terms
+    excluded: list[str] = field(default_factory=list)
+    where: list[str] = field(default_factory=list)
+    params: list[Any] = field(default_factory=list)
+
+    @property
+    def match(self) -> str | None:
+        """The FTS5 MATCH expression for the positive terms, with exclusions."""
+        if not self.groups:
+            return None
+        parts = [g[0] if len(g) == 1 else "(" + " OR ".join(g) + ")" for g in self.groups]
+        expr = " AND ".join(parts)
+        for term in self.excluded:
+            expr = f"({expr}) NOT {term}"
+        return expr
+
+
+def _fts_term(text: str, prefix_ok: bool = True, column: str | None = None) -> str | None:
+    """A user's word or phrase as a safe FTS5 string; None if it has no searchable text."""
+    prefix = prefix_ok and text.endswith("*")
+    words = [w.strip("*") for w in _WORD_CHARS_RE.findall(text)]
+    words = [w for w in words if w]
+    if not words:
+        return None
+    quoted = '"' + " ".join(words).replace('"', '""') + '"' + ("*" if prefix else "")
+    return f"{{{column}}} : {quoted}" if column else quoted
+
+
+def parse(text: str) -> Query:
+    """Parse a query string; QueryError names what is wrong and how to fix it."""
+    query = Query(text)
+    pending_or = False
+    for m in _TOKEN_RE.finditer(text):
+        negated = bool(m.group("neg"))
+        name = m.group("field")
+        if name is not None:
+            value = m.group("fquoted") if m.group("fquoted") is not None else m.group("fvalue")
+            term = _filter(query, name.lower(), value, negated)
+        elif m.group("word") == "OR" and not negated:
+            pending_or = bool(query.groups)
+            continue
+        else:
+            raw = m.group("phrase") if m.group("phrase") is not None else m.group("word")
+            term = _fts_term(raw, prefix_ok=m.group("phrase") is None)
+            if term and negated:
+                query.excluded.append(term)
+                term = None
+        if term:
+            if pending_or:
+                query.groups[-1].append(term)
+            else:
+                query.groups.append([term])
+        pending_or = False
+    return query
+
+
+def _filter(query: Query, name: str, value: str, negated: bool) -> str | None:
+    """Add a field filter to the query; title: and summary: become FTS column terms."""
+    if name not in FILTERS:
+        hint = hint_for(name, FILTERS) or "filters are " + ", ".join(f"{f}:" for f in FILTERS)
+        raise QueryError(f"unknown filter '{name}:' ({hint}; "
+                         f"quote the text to search for it literally)")
+    if not value:
+        raise QueryError(f"'{name}:' needs a value, e.g. {_EXAMPLES[name]}")
+    if name in ("title", "summary"):
+        term = _fts_term(value, column=name)
+        if term and negated:
+            query.excluded.append(term)
+            return None
+        return term
+    sql, params = _FILTER_SQL[name](value)
+    query.where.append(f"not ({sql})" if negated else sql)
+    query.params.extend(params)
+    return None
+
+
+def _year(value: str) -> tuple[str, list[Any]]:
+    if value.isdigit() and len(value) == 4:
+        return "p.year = ?", [int(value)]
+    m = _YEAR_RANGE_RE.match(value)
+    if not m or not (m.group(1) or m.group(2)):
+        raise QueryError(f"bad year '{value}' (write year:2022, year:2020..2022 or year:2021..)")
+    low, high = int(m.group(1) or 0), int(m.group(2) or 9999)
+    if low > high:
+        raise QueryError(f"empty year range '{value}' (write the earlier year first)")
+    return "p.year between ? and ?", [low, high]
+
+
+def _status(value: str) -> tuple[str, list[Any]]:
+    if value not in STATUSES:
+        hint = hint_for(value, STATUSES) or "one of " + ", ".join(STATUSES)
+        raise QueryError(f"unknown status '{value}' ({hint})")
+    return "p.status = ?", [value]
+
+
+def _like(value: str) -> str:
+    return "%" + value.replace("*", "%") + "%"
+
+
+_FILTER_SQL = {
+    "year": _year,
+    "status": _status,
+    "venue": lambda v: ("p.venue = ? collate nocase", [v]),
+    "tag": lambda v: ("p.key in (select paper from tags where tag = ? collate nocase)", [v]),
+    "author": lambda v: ("p.key in (select paper from authors where folded like ?)",
+                         [_like(fold(v))]),
+    "key": lambda v: ("p.key like ?", [v.replace("*", "%")]),
+}
+_EXAMPLES = {"year": "year:2022", "venue": "venue:OSDI", "tag": "tag:caching",
+             "author": "author:gupta", "status": "status:read", "key": "key:sima2022ekko",
+             "title": "title:cache", "summary": "summary:gpu"}
+
+
+@dataclass
+class Hit:
+    """A search result: the paper and its title with match markers."""
+
+    paper: Paper
+    marked_title: str
+    score: float = 0.0
+
+
+def row_to_paper(row: sqlite3.Row) -> Paper:
+    """A Paper from a row of the papers table."""
+    d = dict(row)
+    return Paper(
+        key=d["key"], title=d["title"], authors=json.loads(d["authors"]), year=d["year"],
+        venue=d["venue"], et_al=bool(d["et_al"]), doi=d["doi"], arxiv=d["arxiv"],
+        url=d["url"], pages=d["pages"], volume=d["volume"], number=d["number"],
+        tags=json.loads(d["tags"]), status=d["status"], read_on=d["read_on"],
+        added=d["added"], summary=d["summary"], abstract=d["abstract"], line=d["line"],
+    )
+
+
+def search(conn: sqlite3.Connection, text: str, limit: int | None = None) -> list[Hit]:
+    """Papers matching a query, best first (or newest first when there are no words)."""
+    query = parse(text)
+    where, params = list(query.where), list(query.params)
+    match = query.match
+    if match:
+        weights = ", ".join(str(w) for w in WEIGHTS)
+        sql = (f"select p.*, bm25(papers_fts, {weights}) as score, "
+               f"highlight(papers_fts, 0, '{MARK_START}', '{MARK_END}') as marked "
+               "from papers_fts join papers p on p.rowid = papers_fts.rowid "
+               "where papers_fts match ?")
+        params.insert(0, match)
+        order = "score, p.year desc, p.key"
+    else:
+        sql = "select p.*, 0.0 as score, p.title as marked from papers p where 1"
+        order = "p.year desc, p.venue, p.key"
+        if query.excluded:
+            where.append("p.rowid not in (select rowid from papers_fts where papers_fts "
+                         "match ?)")
+            params.append(" OR ".join(query.excluded))
+    for clause in where:
+        sql += f" and {clause}"
+    sql += f" order by {order}"
+    if limit is not None:
+        sql += " limit ?"
+        params.append(limit)
+    try:
+        rows = conn.execute(sql, params).fetchall()
+    except sqlite3.OperationalError as err:
+        raise QueryError(f"cannot search for {text!r}: {err} "
+                         "(quote unusual words, e.g. '\"c++\"')") from None
+    return [Hit(row_to_paper(r), r["marked"], r["score"]) for r in rows]
+
+
+def get(conn: sqlite3.Connection, key: str) -> Paper:
+    """The paper with this key; PaperNotFound suggests the closest key."""
+    row = conn.execute("select * from papers where key = ?", (key,)).fetchone()
+    if row is None:
+        keys = [r[0] for r in conn.execute("select key from papers")]
+        hint = hint_for(key, keys)
+        raise PaperNotFound(f"no paper with key '{key}'" + (f"; {hint}" if hint else ""))
+    return row_to_paper(row)
+
+
+def all_papers(conn: sqlite3.Connection) -> list[Paper]:
+    """Every paper, newest year first, then venue and key."""
+    rows = conn.execute("select * from papers order by year desc, venue, key")
+    return [row_to_paper(r) for r in rows]
+
+
+def stats(conn: sqlite3.Connection) -> dict[str, dict[str, int]]:
+    """Paper counts per year, venue, tag and status."""
+    def counts(sql: str) -> dict[str, int]:
+        return {str(k): n for k, n in conn.execute(sql)}
+
+    return {
+        "year": counts("select year, count(*) from papers group by year order by year desc"),
+        "venue": counts("select venue, count(*) n from papers group by venue "
+                        "order by n desc, venue"),
+        "tag": counts("select tag, count(*) n from tags group by tag order by n desc, tag"),
+        "status": counts("select status, count(*) n from papers group by status "
+                         "order by n desc"),
+    }
+
+
+def venues(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+    """The venue registry with the number of papers at each venue."""
+    sql = ("select v.*, (select count(*) from papers p where p.venue = v.short) as papers "
+           "from venues v order by v.short collate nocase")
+    return [dict(r) for r in conn.execute(sql)]

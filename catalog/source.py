@@ -1,0 +1,253 @@
+"""Reading data/papers.yaml into Papers, with the line of every paper.
+
+The file is split into top-level year blocks ("chunks") so the index can
+re-parse only the years whose text changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from catalog import yamlio
+from catalog.errors import InvalidCatalogError, Problem
+from catalog.model import FIELDS, REQUIRED, Paper
+from catalog.suggest import hint_for
+
+_LIST_FIELDS = {"authors", "tags"}
+_BOOL_FIELDS = {"et_al"}
+_YEAR_RE = re.compile(r"^\d{4}$")
+# A line that starts a new top-level key: not indented, not a comment, not a list item.
+_TOP_KEY_RE = re.compile(r"^[^\s#\-]", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One top-level block of the file (normally one year)."""
+
+    label: str
+    start: int  # 1-based line of its first line
+    text: str
+
+    @property
+    def digest(self) -> str:
+        return hashlib.blake2b(self.text.encode("utf-8"), digest_size=16).hexdigest()
+
+
+def digest(text: str) -> str:
+    """The content hash used for index freshness."""
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+
+
+def split_chunks(text: str) -> list[Chunk] | None:
+    """Top-level blocks of a block-style mapping; None when the file can't be cut safely."""
+    if "\n---" in text or text.startswith(("---", "%")) or "\t" in text:
+        return None
+    starts = [m.start() for m in _TOP_KEY_RE.finditer(text)]
+    if not starts:
+        return []
+    chunks = []
+    # Leading comments belong to the first block so no text is lost.
+    bounds = [0, *starts[1:], len(text)]
+    for i, (begin, end) in enumerate(zip(bounds, bounds[1:], strict=False)):
+        first = text[starts[0] if i == 0 else begin :].split("\n", 1)[0]
+        if not first.rstrip().endswith(":") and ": " not in first:
+            return None  # not a plain 'key:' line: parse the whole file instead
+        label = first.split(":", 1)[0].strip().strip("'\"")
+        chunks.append(Chunk(label, text.count("\n", 0, begin) + 1, text[begin:end]))
+    return chunks
+
+
+def where(year: object, venue: object = "", key: object = "") -> str:
+    """'2022 › OSDI › sima2022ekko', leaving out what is not known."""
+    return " › ".join(str(p) for p in (year, venue, key) if p not in ("", None))
+
+
+def parse(text: str, filename: str, line_offset: int = 0) -> tuple[list[Paper], list[Problem]]:
+    """Papers and problems (blocking ones flagged) from catalog text."""
+    try:
+        root = yamlio.compose(text, filename, line_offset)
+    except InvalidCatalogError as err:
+        return [], err.problems
+    walker = _Walker(filename, line_offset)
+    if root is not None:
+        walker.walk_root(root)
+    return walker.papers, walker.problems
+
+
+def duplicate_keys(papers: Iterable[Paper], filename: str) -> list[Problem]:
+    """A blocking problem for each paper whose key was already used."""
+    first: dict[str, Paper] = {}
+    problems = []
+    for paper in papers:
+        seen = first.setdefault(paper.key, paper)
+        if seen is not paper:
+            problems.append(Problem(filename, paper.line, where(paper.year, paper.venue, paper.key),
+                                    f"duplicate key '{paper.key}' (first at line {seen.line})",
+                                    "give each paper its own key; keys are never reused", True))
+    return problems
+
+
+def read(path: Path, display: str | None = None) -> tuple[list[Paper], list[Problem]]:
+    """Every paper of a catalog file and every problem found while reading it."""
+    filename = display or str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        hint = "create it, or point --catalog / PAPERS_CATALOG at your catalog"
+        return [], [Problem(filename, 0, "", "catalog file not found", hint, True)]
+    except UnicodeDecodeError as err:
+        line = path.read_bytes()[: err.start].count(b"\n") + 1
+        return [], [Problem(filename, line, "", "not valid UTF-8 text",
+                            "save the file as UTF-8", True)]
+    papers, problems = parse(text, filename)
+    return papers, problems + duplicate_keys(papers, filename)
+
+
+def load(path: Path, display: str | None = None) -> list[Paper]:
+    """Every paper, or InvalidCatalogError listing what makes the file unusable."""
+    papers, problems = read(path, display)
+    blocking = [p for p in problems if p.blocking]
+    if blocking:
+        raise InvalidCatalogError(blocking)
+    return papers
+
+
+class _Walker:
+    """Turns the composed node tree into Papers, collecting problems on the way."""
+
+    def __init__(self, filename: str, line_offset: int):
+        self.filename = filename
+        self.offset = line_offset
+        self.papers: list[Paper] = []
+        self.problems: list[Problem] = []
+
+    def line(self, node: yamlio.Node) -> int:
+        return node.start_mark.line + 1 + self.offset
+
+    def problem(self, node: yamlio.Node, at: str, message: str, hint: str,
+                blocking: bool = True) -> None:
+        self.problems.append(Problem(self.filename, self.line(node), at, message, hint, blocking))
+
+    def walk_root(self, root: yamlio.Node) -> None:
+        if not isinstance(root, yamlio.MappingNode):
+            self.problem(root, "", "expected years at the top level",
+                         "start the file with a year, e.g. '2023:'")
+            return
+        seen: dict[str, int] = {}
+        for year_node, venues in root.value:
+            label = str(yamlio.construct(year_node))
+            if not (isinstance(year_node, yamlio.ScalarNode) and _YEAR_RE.match(label)):
+                self.problem(year_node, label, f"'{label}' is not a year",
+                             "top-level keys are four-digit years, e.g. 2023")
+                continue
+            if label in seen:
+                self.problem(year_node, label, f"year {label} appears twice "
+                             f"(first at line {seen[label]})", "merge the two blocks into one")
+                continue
+            seen[label] = self.line(year_node)
+            self.walk_year(int(label), venues)
+
+    def walk_year(self, year: int, node: yamlio.Node) -> None:
+        if isinstance(node, yamlio.ScalarNode) and node.tag.endswith(":null"):
+            return
+        if not isinstance(node, yamlio.MappingNode):
+            self.problem(node, str(year), "expected venues under the year",
+                         "write 'VENUE:' lines, each with a list of papers")
+            return
+        seen: set[str] = set()
+        for venue_node, papers in node.value:
+            venue = str(yamlio.construct(venue_node))
+            if not isinstance(venue_node, yamlio.ScalarNode) or not venue:
+                self.problem(venue_node, str(year), "a venue must be a short name",
+                             "e.g. 'OSDI:'")
+                continue
+            if venue in seen:
+                self.problem(venue_node, where(year, venue), f"venue {venue} appears twice "
+                             f"under {year}", "merge the two lists into one")
+                continue
+            seen.add(venue)
+            self.walk_venue(year, venue, papers)
+
+    def walk_venue(self, year: int, venue: str, node: yamlio.Node) -> None:
+        if isinstance(node, yamlio.ScalarNode) and node.tag.endswith(":null"):
+            return
+        if not isinstance(node, yamlio.SequenceNode):
+            self.problem(node, where(year, venue), "expected a list of papers",
+                         "start each paper with '- key: ...'")
+            return
+        for item in node.value:
+            paper = self.walk_paper(year, venue, item)
+            if paper:
+                self.papers.append(paper)
+
+    def walk_paper(self, year: int, venue: str, node: yamlio.Node) -> Paper | None:
+        if not isinstance(node, yamlio.MappingNode):
+            self.problem(node, where(year, venue), "a paper must be a mapping of fields",
+                         "write 'key:', 'title:' and 'authors:' under '- '")
+            return None
+        values: dict[str, object] = {}
+        lines: dict[str, yamlio.Node] = {}
+        key_hint = ""
+        for name_node, value_node in node.value:
+            name = str(yamlio.construct(name_node))
+            if name == "key":
+                key_hint = str(yamlio.construct(value_node))
+            if name in values:
+                self.problem(name_node, where(year, venue, key_hint),
+                             f"field '{name}' given twice", "keep one of them")
+                continue
+            values[name] = value_node
+            lines[name] = name_node
+        at = where(year, venue, key_hint)
+        fields: dict[str, object] = {}
+        ok = True
+        for name, value_node in values.items():
+            assert isinstance(value_node, yamlio.Node)
+            if name not in FIELDS:
+                hint = hint_for(name, FIELDS) or "known fields: " + ", ".join(FIELDS)
+                self.problem(lines[name], at, f"unknown field '{name}'", hint, blocking=False)
+                continue
+            value = self.field_value(name, value_node, at)
+            if value is _BAD:
+                ok = False
+            elif value is not None:
+                fields[name] = value
+        for name in REQUIRED:
+            if not fields.get(name) and name in values and ok:
+                self.problem(lines[name], at, f"empty {name}", f"give the paper's {name}")
+                ok = False
+            elif name not in values:
+                self.problem(node, at, f"missing {name}", f"add a '{name}:' line to the paper")
+                ok = False
+        if not ok:
+            return None
+        return Paper(year=year, venue=venue, line=self.line(node), **fields)  # type: ignore[arg-type]
+
+    def field_value(self, name: str, node: yamlio.Node, at: str) -> object:
+        if name in _LIST_FIELDS:
+            if isinstance(node, yamlio.ScalarNode) and node.tag.endswith(":null"):
+                return []
+            items = node.value if isinstance(node, yamlio.SequenceNode) else None
+            if items is None or not all(isinstance(i, yamlio.ScalarNode) for i in items):
+                self.problem(node, at, f"{name} must be a list of names",
+                             f"write {name}: [first, second]")
+                return _BAD
+            return [str(i.value).strip() for i in items]
+        if not isinstance(node, yamlio.ScalarNode):
+            self.problem(node, at, f"{name} must be a single value", "write it on one line")
+            return _BAD
+        if name in _BOOL_FIELDS:
+            if node.tag.endswith(":bool"):
+                return yamlio.construct(node)
+            self.problem(node, at, f"{name} must be true or false", f"write {name}: true")
+            return _BAD
+        if node.tag.endswith(":null"):
+            return None
+        return str(node.value).strip()
+
+
+_BAD = object()

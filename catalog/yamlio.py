@@ -1,0 +1,76 @@
+"""Fast YAML reading that keeps line numbers (PyYAML's C composer, our own walk)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from catalog.errors import InvalidCatalogError, Problem
+
+try:  # the C composer is several times faster; fall back where libyaml is missing
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+Node = yaml.Node
+MappingNode = yaml.MappingNode
+SequenceNode = yaml.SequenceNode
+ScalarNode = yaml.ScalarNode
+
+
+def syntax_problem(err: yaml.YAMLError, filename: str, line_offset: int = 0) -> Problem:
+    """A YAML error as a Problem with line and column."""
+    mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
+    line = mark.line + 1 + line_offset if mark else 0
+    column = f" at column {mark.column + 1}" if mark else ""
+    what = getattr(err, "problem", None) or str(err)
+    context = getattr(err, "context", None)
+    detail = f"{what} ({context})" if context else what
+    return Problem(filename, line, "", f"YAML syntax error{column}: {detail}",
+                   "fix the YAML syntax; quote values that contain ': ' or start with a symbol",
+                   blocking=True)
+
+
+def compose(text: str, filename: str, line_offset: int = 0) -> Node | None:
+    """The node tree of a YAML document; a syntax error becomes InvalidCatalogError."""
+    try:
+        return yaml.compose(text, Loader=_Loader)
+    except yaml.YAMLError as err:
+        raise InvalidCatalogError([syntax_problem(err, filename, line_offset)]) from None
+
+
+def construct(node: Node) -> Any:
+    """Plain Python data from a node: scalars stay the strings they were written as,
+    except the YAML null and booleans."""
+    if isinstance(node, ScalarNode):
+        if node.tag == "tag:yaml.org,2002:null":
+            return None
+        if node.tag == "tag:yaml.org,2002:bool":
+            return node.value.lower() in ("true", "yes", "on")
+        return node.value
+    if isinstance(node, SequenceNode):
+        return [construct(item) for item in node.value]
+    if isinstance(node, MappingNode):
+        return {construct(k): construct(v) for k, v in node.value}
+    return None  # pragma: no cover
+
+
+def load_mapping_with_lines(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
+    """A small top-level mapping file and the 1-based line of each key."""
+    text = path.read_text(encoding="utf-8")
+    node = compose(text, str(path))
+    if node is None:
+        return {}, {}
+    if not isinstance(node, MappingNode):
+        raise InvalidCatalogError([Problem(str(path), node.start_mark.line + 1, "",
+                                           "expected a mapping at the top level",
+                                           "write 'name: value' entries", True)])
+    data: dict[str, Any] = {}
+    lines: dict[str, int] = {}
+    for key_node, value_node in node.value:
+        key = str(construct(key_node))
+        data[key] = construct(value_node)
+        lines[key] = key_node.start_mark.line + 1
+    return data, lines
