@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from catalog.commands import app, reading  # noqa: F401  (modules register their commands)
+from catalog.commands import app, bib, curate, reading, site  # noqa: F401 (they register commands)
 
 
 def main() -> None:

@@ -7,6 +7,7 @@ re-parse only the years whose text changed.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -52,7 +53,7 @@ def split_chunks(text: str) -> list[Chunk] | None:
     chunks = []
     # Leading comments belong to the first block so no text is lost.
     bounds = [0, *starts[1:], len(text)]
-    for i, (begin, end) in enumerate(zip(bounds, bounds[1:], strict=False)):
+    for i, (begin, end) in enumerate(itertools.pairwise(bounds)):
         first = text[starts[0] if i == 0 else begin :].split("\n", 1)[0]
         if not first.rstrip().endswith(":") and ": " not in first:
             return None  # not a plain 'key:' line: parse the whole file instead

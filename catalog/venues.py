@@ -9,7 +9,9 @@ from typing import Any
 from catalog import yamlio
 from catalog.errors import InvalidCatalogError, Problem
 
-KINDS: tuple[str, ...] = ("conference", "journal", "preprint", "workshop", "book", "thesis", "report")
+KINDS: tuple[str, ...] = (
+    "conference", "journal", "preprint", "workshop", "book", "thesis", "report",
+)
 
 
 @dataclass

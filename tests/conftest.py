@@ -1,0 +1,101 @@
+"""Shared fixtures: tiny catalogs in tmp_path, never the real data/papers.yaml."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from catalog.paths import Paths
+
+REPO = Path(__file__).resolve().parent.parent
+
+VENUES = """\
+ASPLOS:
+  kind: conference
+  name: ACM International Conference on Architectural Support for Programming Languages and Operating Systems
+  publisher: Association for Computing Machinery
+OSDI:
+  kind: conference
+  name: USENIX Symposium on Operating Systems Design and Implementation
+  publisher: USENIX Association
+PVLDB:
+  kind: journal
+  name: Proceedings of the VLDB Endowment
+  publisher: VLDB Endowment
+arXiv:
+  kind: preprint
+  name: arXiv
+  publisher: Cornell University
+"""
+
+TAGS = """\
+embedding: Embedding tables
+caching: Caches
+training: Training systems
+inference: Serving
+moe: Mixture of experts
+"""
+
+PAPERS = """\
+# A tiny catalog for tests.
+2023:
+  ASPLOS:
+    - key: kurniawan2023evstore
+      title: "EVStore: Storage and Caching Capabilities for Scaling Embedding Tables in Deep Recommendation Systems"
+      authors: [Daniar H. Kurniawan, Ruipu Wang, Haryadi S. Gunawi]
+      doi: 10.1145/3575693.3575718
+      pages: 281-294
+      tags: [embedding, caching]
+      summary: "Caches embedding lookups in three layers."
+  OSDI:
+    - key: lai2023adaembed
+      title: "AdaEmbed: Adaptive Embedding for Large-Scale Recommendation Models"
+      authors: [Fan Lai, Wei Zhang, Mosharaf Chowdhury]
+      url: https://www.usenix.org/conference/osdi23/presentation/lai
+      tags: [embedding, training]
+      status: read
+2021:
+  arXiv:
+    # MoE
+    - key: he2021fastmoe
+      title: "FastMoE: A Fast Mixture-of-Expert Training System"
+      authors: [Jiaao He, Jiezhong Qiu, Jie Tang]
+      arxiv: "2103.13262"
+      tags: [moe, training]
+      summary: "A PyTorch system for training mixture-of-experts models on many GPUs."
+"""
+
+
+def write_catalog(folder: Path, papers: str = PAPERS, venues: str = VENUES,
+                  tags: str = TAGS) -> Paths:
+    """A catalog in folder/data/ with its registries; the index goes to folder/build/."""
+    data = folder / "data"
+    data.mkdir(parents=True, exist_ok=True)
+    (data / "papers.yaml").write_text(textwrap.dedent(papers), encoding="utf-8")
+    (data / "venues.yaml").write_text(venues, encoding="utf-8")
+    (data / "tags.yaml").write_text(tags, encoding="utf-8")
+    return Paths(data / "papers.yaml", folder / "build" / "catalog.db")
+
+
+@pytest.fixture
+def paths(tmp_path: Path) -> Paths:
+    return write_catalog(tmp_path)
+
+
+@pytest.fixture
+def cli(paths: Paths, monkeypatch: pytest.MonkeyPatch):
+    """Run `papers ARGS` on the tmp catalog; returns typer's Result."""
+    from catalog.cli import app
+
+    monkeypatch.delenv("PAPERS_CATALOG", raising=False)
+    monkeypatch.delenv("PAPERS_DB", raising=False)
+    runner = CliRunner()
+
+    def run(*args: str, input: str | None = None) -> Result:
+        return runner.invoke(app, ["--catalog", str(paths.catalog), "--db", str(paths.db),
+                                   *args], input=input)
+
+    return run
