@@ -15,10 +15,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from catalog import source
 from catalog.errors import InvalidCatalogError
-from catalog.model import Paper, fold
+from catalog.model import Paper, digest, fold
 from catalog.paths import Paths
+
+# catalog.source (and with it PyYAML) is imported only when something must be parsed:
+# a search on a fresh index never needs it.
 
 SCHEMA_VERSION = "1"
 FTS_COLUMNS = ["title", "authors", "tags", "summary", "venue_name"]
@@ -40,7 +42,7 @@ def _registry_digest(paths: Paths) -> str:
     parts = [SCHEMA_VERSION]
     for path in (paths.venues, paths.tags):
         parts.append(path.read_text(encoding="utf-8") if path.exists() else "")
-    return source.digest("\0".join(parts))
+    return digest("\0".join(parts))
 
 
 def _meta(conn: sqlite3.Connection) -> dict[str, str]:
@@ -63,9 +65,11 @@ def refresh(paths: Paths, force: bool = False) -> RefreshResult:
     try:
         text = paths.catalog.read_text(encoding="utf-8")
     except (FileNotFoundError, UnicodeDecodeError):
+        from catalog import source
+
         source.load(paths.catalog, paths.display())  # raises with the right message
         raise  # pragma: no cover
-    text_digest = source.digest(text)
+    text_digest = digest(text)
     registry = _registry_digest(paths)
     if not force and paths.db.exists():
         conn = sqlite3.connect(paths.db)
@@ -90,6 +94,8 @@ def _load_registries(paths: Paths) -> tuple[dict[str, Any], dict[str, str]]:
 
 def _build(paths: Paths, text: str, text_digest: str, registry: str) -> RefreshResult:
     import sqlite_utils
+
+    from catalog import source
 
     papers, problems = source.parse(text, paths.display())
     problems += source.duplicate_keys(papers, paths.display())
@@ -171,6 +177,8 @@ def _set_meta(conn: sqlite3.Connection, text_digest: str, registry: str, count: 
 def _update(conn: sqlite3.Connection, paths: Paths, text: str,
             text_digest: str) -> RefreshResult | None:
     """Re-parse only the changed year blocks; None when a full build is needed instead."""
+    from catalog import source
+
     chunks = source.split_chunks(text)
     if chunks is None or len({c.label for c in chunks}) != len(chunks):
         return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 from dataclasses import asdict, dataclass, field
@@ -98,6 +99,8 @@ def arxiv_year_month(arxiv_id: str) -> tuple[int, int] | None:
 
 def fold(text: str) -> str:
     """Lower-case ASCII fold: 'Preußer Čech' -> 'preusser cech'."""
+    if text.isascii():
+        return text.lower()
     text = text.replace("ß", "ss").replace("æ", "ae").replace("ø", "o").replace("ł", "l")
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
@@ -114,3 +117,8 @@ def last_name(author: str) -> str:
         return author.split(",", 1)[0].strip()
     parts = author.split()
     return parts[-1] if parts else author
+
+
+def digest(text: str) -> str:
+    """A content hash: the index stores it to know when the catalog changed."""
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()

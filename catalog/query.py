@@ -27,7 +27,7 @@ WEIGHTS = (10.0, 3.0, 5.0, 1.0, 2.0)
 MARK_START, MARK_END = "\x02", "\x03"
 
 _TOKEN_RE = re.compile(
-    r"""(?P<neg>-)?(?:(?P<field>[A-Za-z_]+):(?:"(?P<fquoted>[^"]*)"?|(?P<fvalue>\S+))
+    r"""(?P<neg>-)?(?:(?P<field>[A-Za-z_]+):(?:"(?P<fquoted>[^"]*)"?|(?P<fvalue>\S*))
         |"(?P<phrase>[^"]*)"?
         |(?P<word>[^\s"]+))""",
     re.VERBOSE,
@@ -100,7 +100,8 @@ def parse(text: str) -> Query:
 def _filter(query: Query, name: str, value: str, negated: bool) -> str | None:
     """Add a field filter to the query; title: and summary: become FTS column terms."""
     if name not in FILTERS:
-        hint = hint_for(name, FILTERS) or "filters are " + ", ".join(f"{f}:" for f in FILTERS)
+        names = [f"{f}:" for f in FILTERS]
+        hint = hint_for(f"{name}:", names) or "filters are " + ", ".join(names)
         raise QueryError(f"unknown filter '{name}:' ({hint}; "
                          f"quote the text to search for it literally)")
     if not value:

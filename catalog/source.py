@@ -6,7 +6,6 @@ re-parse only the years whose text changed.
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import re
 from collections.abc import Iterable
@@ -15,7 +14,7 @@ from pathlib import Path
 
 from catalog import yamlio
 from catalog.errors import InvalidCatalogError, Problem
-from catalog.model import FIELDS, REQUIRED, Paper
+from catalog.model import FIELDS, REQUIRED, Paper, digest
 from catalog.suggest import hint_for
 
 _LIST_FIELDS = {"authors", "tags"}
@@ -35,12 +34,7 @@ class Chunk:
 
     @property
     def digest(self) -> str:
-        return hashlib.blake2b(self.text.encode("utf-8"), digest_size=16).hexdigest()
-
-
-def digest(text: str) -> str:
-    """The content hash used for index freshness."""
-    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+        return digest(self.text)
 
 
 def split_chunks(text: str) -> list[Chunk] | None:
@@ -55,7 +49,7 @@ def split_chunks(text: str) -> list[Chunk] | None:
     bounds = [0, *starts[1:], len(text)]
     for i, (begin, end) in enumerate(itertools.pairwise(bounds)):
         first = text[starts[0] if i == 0 else begin :].split("\n", 1)[0]
-        if not first.rstrip().endswith(":") and ": " not in first:
+        if not first[0].isalnum() or (not first.rstrip().endswith(":") and ": " not in first):
             return None  # not a plain 'key:' line: parse the whole file instead
         label = first.split(":", 1)[0].strip().strip("'\"")
         chunks.append(Chunk(label, text.count("\n", 0, begin) + 1, text[begin:end]))
@@ -153,7 +147,7 @@ class _Walker:
             self.walk_year(int(label), venues)
 
     def walk_year(self, year: int, node: yamlio.Node) -> None:
-        if isinstance(node, yamlio.ScalarNode) and node.tag.endswith(":null"):
+        if yamlio.is_null(node):
             return
         if not isinstance(node, yamlio.MappingNode):
             self.problem(node, str(year), "expected venues under the year",
@@ -174,7 +168,7 @@ class _Walker:
             self.walk_venue(year, venue, papers)
 
     def walk_venue(self, year: int, venue: str, node: yamlio.Node) -> None:
-        if isinstance(node, yamlio.ScalarNode) and node.tag.endswith(":null"):
+        if yamlio.is_null(node):
             return
         if not isinstance(node, yamlio.SequenceNode):
             self.problem(node, where(year, venue), "expected a list of papers",
@@ -230,7 +224,7 @@ class _Walker:
 
     def field_value(self, name: str, node: yamlio.Node, at: str) -> object:
         if name in _LIST_FIELDS:
-            if isinstance(node, yamlio.ScalarNode) and node.tag.endswith(":null"):
+            if yamlio.is_null(node):
                 return []
             items = node.value if isinstance(node, yamlio.SequenceNode) else None
             if items is None or not all(isinstance(i, yamlio.ScalarNode) for i in items):
@@ -242,11 +236,11 @@ class _Walker:
             self.problem(node, at, f"{name} must be a single value", "write it on one line")
             return _BAD
         if name in _BOOL_FIELDS:
-            if node.tag.endswith(":bool"):
+            if yamlio.is_bool(node):
                 return yamlio.construct(node)
             self.problem(node, at, f"{name} must be true or false", f"write {name}: true")
             return _BAD
-        if node.tag.endswith(":null"):
+        if yamlio.is_null(node):
             return None
         return str(node.value).strip()
 

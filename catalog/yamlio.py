@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,23 @@ try:  # the C composer is several times faster; fall back where libyaml is missi
     from yaml import CSafeLoader as _Loader
 except ImportError:  # pragma: no cover
     from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+
+class _Loader(_Loader):  # type: ignore[no-redef,misc,valid-type]
+    """Skips PyYAML's regex-based implicit typing (most of the load time in Python):
+    every scalar stays a string, and is_null / is_bool read plain scalars ourselves."""
+
+    def resolve(self, kind: type, value: object, implicit: object) -> str:
+        if kind is yaml.ScalarNode:
+            return "tag:yaml.org,2002:str"
+        if kind is yaml.SequenceNode:
+            return "tag:yaml.org,2002:seq"
+        return "tag:yaml.org,2002:map"
+
+
+_NULLS = frozenset(("", "~", "null", "Null", "NULL"))
+_TRUE = frozenset(("true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON"))
+_FALSE = frozenset(("false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF"))
 
 Node = yaml.Node
 MappingNode = yaml.MappingNode
@@ -33,22 +51,38 @@ def syntax_problem(err: yaml.YAMLError, filename: str, line_offset: int = 0) -> 
                    blocking=True)
 
 
+def is_null(node: Node) -> bool:
+    """A plain scalar that YAML reads as null (an empty value, ~ or null)."""
+    return isinstance(node, ScalarNode) and node.style is None and node.value in _NULLS
+
+
+def is_bool(node: Node) -> bool:
+    return isinstance(node, ScalarNode) and node.style is None and (
+        node.value in _TRUE or node.value in _FALSE)
+
+
 def compose(text: str, filename: str, line_offset: int = 0) -> Node | None:
     """The node tree of a YAML document; a syntax error becomes InvalidCatalogError."""
+    # The collector only slows the load of a big tree of fresh objects with no cycles.
+    was_enabled = gc.isenabled()
+    gc.disable()
     try:
         return yaml.compose(text, Loader=_Loader)
     except yaml.YAMLError as err:
         raise InvalidCatalogError([syntax_problem(err, filename, line_offset)]) from None
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def construct(node: Node) -> Any:
     """Plain Python data from a node: scalars stay the strings they were written as,
     except the YAML null and booleans."""
     if isinstance(node, ScalarNode):
-        if node.tag == "tag:yaml.org,2002:null":
+        if is_null(node):
             return None
-        if node.tag == "tag:yaml.org,2002:bool":
-            return node.value.lower() in ("true", "yes", "on")
+        if is_bool(node):
+            return node.value in _TRUE
         return node.value
     if isinstance(node, SequenceNode):
         return [construct(item) for item in node.value]

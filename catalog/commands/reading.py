@@ -23,19 +23,19 @@ def _console():  # rich is imported only by the commands that draw tables
 
     console = Console(highlight=False, soft_wrap=False)
     if not console.is_terminal:  # pipes and files get long lines, not an 80-column wrap
-        console.width = 160
+        console.width = 200
     return console
 
 
 def _marked(title: str, on_terminal: bool) -> str:
-    from rich.markup import escape
-
+    """The title with FTS match markers turned into rich markup, or dropped."""
     from catalog.query import MARK_END, MARK_START
 
-    text = escape(title)
-    if on_terminal:
-        return text.replace(MARK_START, "[bold yellow]").replace(MARK_END, "[/]")
-    return text.replace(MARK_START, "").replace(MARK_END, "")
+    if not on_terminal:
+        return title.replace(MARK_START, "").replace(MARK_END, "")
+    from rich.markup import escape
+
+    return escape(title).replace(MARK_START, "[bold yellow]").replace(MARK_END, "[/]")
 
 
 @command("search")
@@ -61,6 +61,14 @@ def search(query: QueryArg, limit: LimitOpt = 20, as_json: JsonOpt = False,
 
 
 def _table(rows: list) -> None:
+    """A rich table on a terminal; plain aligned columns in a pipe (and no rich import)."""
+    if not sys.stdout.isatty():
+        width = max(len(p.key) for p, _ in rows)
+        venue = max(len(p.venue) for p, _ in rows)
+        for paper, title in rows:
+            typer.echo(f"{paper.key:{width}}  {paper.year}  {paper.venue:{venue}}  "
+                       f"{_marked(title, False)}  [{' '.join(paper.tags)}]")
+        return
     from rich.table import Table
 
     console = _console()
@@ -68,8 +76,8 @@ def _table(rows: list) -> None:
     for name in ("key", "year", "venue", "title", "tags"):
         table.add_column(name, overflow="fold", no_wrap=name in ("key", "year", "venue"))
     for paper, title in rows:
-        table.add_row(paper.key, str(paper.year), paper.venue,
-                      _marked(title, console.is_terminal), " ".join(paper.tags))
+        table.add_row(paper.key, str(paper.year), paper.venue, _marked(title, True),
+                      " ".join(paper.tags))
     console.print(table)
 
 

@@ -1,0 +1,151 @@
+"""One case per check rule, through the library and through `papers check`."""
+
+from __future__ import annotations
+
+import pytest
+
+from catalog.check import check
+from catalog.errors import InvalidCatalogError
+from catalog.index import refresh
+from tests.conftest import PAPERS, write_catalog
+
+GOOD_PAPER = """\
+    - key: {key}
+      title: "{title}"
+      authors: [Ada Lovelace]
+"""
+
+
+def catalog_with(tmp_path, body: str):
+    return write_catalog(tmp_path, body)
+
+
+def messages(paths) -> list[str]:
+    return [str(p) for p in check(paths)]
+
+
+def test_shipped_style_catalog_is_clean(paths):
+    assert check(paths) == []
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("2023:\n  OSDI:\n    - key: a2023b\n      title: [unclosed\n", "YAML syntax error at column"),
+        ("twenty:\n  OSDI: []\n", "'twenty' is not a year"),
+        ("2023:\n  OSDI:\n    - just a string\n", "a paper must be a mapping"),
+        ("2023:\n  OSDI:\n    - key: a2023b\n      authors: [A B]\n", "missing title"),
+        ("2023:\n  OSDI:\n    - title: T\n      authors: [A B]\n", "missing key"),
+        ("2023:\n  OSDI:\n    - key: a2023b\n      title: T\n", "missing authors"),
+        ("2023:\n  OSDI:\n    - key: a2023b\n      title: T\n      authors: A B\n",
+         "authors must be a list"),
+        ("2023:\n  OSDI:\n    - key: a2023b\n      title: T\n      title: U\n      authors: [A]\n",
+         "field 'title' given twice"),
+        ("2023:\n  OSDI: []\n2023:\n  ASPLOS: []\n", "year 2023 appears twice"),
+        ("2023:\n  OSDI:\n    - key: a2023b\n      title: T\n      authors: [A]\n"
+         "2022:\n  OSDI:\n    - key: a2023b\n      title: U\n      authors: [B]\n",
+         "duplicate key 'a2023b' (first at line 3)"),
+    ],
+)
+def test_blocking_problems_stop_reading(tmp_path, body, expected):
+    paths = catalog_with(tmp_path, body)
+    found = check(paths)
+    assert any(expected in str(p) and p.blocking for p in found), found
+    with pytest.raises(InvalidCatalogError) as err:
+        refresh(paths)
+    assert expected in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        ("      tittle: x\n", "unknown field 'tittle' (did you mean 'title'?)"),
+        ("      tags: [embeding]\n", "unknown tag 'embeding' (did you mean 'embedding'?)"),
+        ("      doi: 10.1145\n", "malformed DOI '10.1145'"),
+        ("      arxiv: \"2501.00001\"\n", "arXiv id 2501.00001 is from 2025, after the paper's year 2023"),
+        ("      arxiv: \"abc\"\n", "malformed arXiv id 'abc'"),
+        ("      status: redd\n", "unknown status 'redd' (did you mean 'read'?)"),
+        ("      pages: one to two\n", "malformed pages 'one to two'"),
+    ],
+)
+def test_findings_do_not_block(tmp_path, extra, expected):
+    body = "2023:\n  OSDI:\n" + GOOD_PAPER.format(key="lovelace2023notes", title="Notes") + extra
+    paths = catalog_with(tmp_path, body)
+    found = messages(paths)
+    assert any(expected in m for m in found), found
+    assert refresh(paths).papers == 1  # still readable
+
+
+def test_place_and_format(tmp_path):
+    body = "2023:\n  OSDI:\n" + GOOD_PAPER.format(key="lovelace2023notes", title="Notes") + \
+        "      tags: [cachng]\n"
+    paths = catalog_with(tmp_path, body)
+    (problem,) = check(paths)
+    assert str(problem).endswith(
+        ":3: 2023 › OSDI › lovelace2023notes: unknown tag 'cachng' (did you mean 'caching'?)")
+
+
+def test_unknown_venue_suggests(tmp_path):
+    body = "2023:\n  OSDl:\n" + GOOD_PAPER.format(key="lovelace2023notes", title="Notes")
+    assert any("unknown venue 'OSDl' (did you mean 'OSDI'?)" in m
+               for m in messages(catalog_with(tmp_path, body)))
+
+
+def test_malformed_key(tmp_path):
+    body = "2023:\n  OSDI:\n" + GOOD_PAPER.format(key="Lovelace 2023", title="Notes")
+    assert any("malformed key 'Lovelace 2023'" in m for m in messages(catalog_with(tmp_path, body)))
+
+
+def test_duplicate_doi_and_arxiv(tmp_path):
+    body = "2023:\n  OSDI:\n"
+    for key in ("a2023one", "b2023two"):
+        body += GOOD_PAPER.format(key=key, title=key) + \
+            "      doi: 10.1/x\n      arxiv: \"2301.00001\"\n"
+    found = messages(catalog_with(tmp_path, body))
+    assert any("duplicate DOI 10.1/x (also a2023one" in m for m in found)
+    assert any("duplicate arXiv id 2301.00001 (also a2023one" in m for m in found)
+
+
+def test_near_duplicate_titles(tmp_path):
+    body = "2023:\n  OSDI:\n" + GOOD_PAPER.format(
+        key="a2023one", title="Fleche: An Efficient GPU Embedding Cache") + GOOD_PAPER.format(
+        key="b2023two", title="Fleche: an efficient GPU embedding cache.")
+    found = messages(catalog_with(tmp_path, body))
+    assert any("b2023two: title nearly the same as a2023one" in m for m in found)
+
+
+def test_note_link_to_unknown_paper(tmp_path):
+    paths = write_catalog(tmp_path, PAPERS)
+    paths.notes.mkdir(parents=True)
+    (paths.notes / "n.md").write_text("# N\n\nSee [[he2021fastmoe]] and\n[[he2021fastmo]].\n")
+    found = messages(paths)
+    assert found == [f"{paths.display(paths.notes / 'n.md')}:4: n: link to unknown paper "
+                     "'he2021fastmo' (did you mean 'he2021fastmoe'?)"]
+
+
+def test_problems_sorted_and_all_reported(tmp_path):
+    body = "2023:\n  OSDI:\n" + GOOD_PAPER.format(key="a2023one", title="One") + \
+        "      tags: [x1]\n" + GOOD_PAPER.format(key="b2023two", title="Two") + \
+        "      tags: [x2]\n"
+    found = check(catalog_with(tmp_path, body))
+    assert [p.line for p in found] == sorted(p.line for p in found)
+    assert len(found) == 2
+
+
+def test_cli_check_exit_codes(cli, paths):
+    ok = cli("check")
+    assert ok.exit_code == 0
+    text = paths.catalog.read_text().replace("[moe, training]", "[moe, trainning]")
+    paths.catalog.write_text(text)
+    bad = cli("check")
+    assert bad.exit_code == 1
+    assert "unknown tag 'trainning' (did you mean 'training'?)" in bad.output
+    assert "Traceback" not in bad.output
+
+
+def test_cli_blocking_error_stops_other_commands(cli, paths):
+    paths.catalog.write_text(paths.catalog.read_text() + "  OSDI: [\n")
+    result = cli("search", "embedding")
+    assert result.exit_code == 1
+    assert "YAML syntax error" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)

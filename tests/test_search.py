@@ -1,0 +1,163 @@
+"""The query language and `papers search / show / list / stats / venues`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from catalog import index, query
+from catalog.errors import PaperNotFound, QueryError
+
+
+@pytest.fixture
+def conn(paths):
+    return index.connect(paths)
+
+
+def keys(conn, text: str) -> list[str]:
+    return [h.paper.key for h in query.search(conn, text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("embedding", {"kurniawan2023evstore", "lai2023adaembed"}),
+        ("EMBEDDING", {"kurniawan2023evstore", "lai2023adaembed"}),
+        ("emb*", {"kurniawan2023evstore", "lai2023adaembed"}),
+        ('"mixture of expert"', {"he2021fastmoe"}),
+        ("caching OR moe", {"kurniawan2023evstore", "he2021fastmoe"}),
+        ("embedding -caching", {"lai2023adaembed"}),
+        ("-embedding", {"he2021fastmoe"}),
+        ("year:2021", {"he2021fastmoe"}),
+        ("year:2022..2023", {"kurniawan2023evstore", "lai2023adaembed"}),
+        ("year:..2021", {"he2021fastmoe"}),
+        ("venue:osdi", {"lai2023adaembed"}),
+        ("tag:caching", {"kurniawan2023evstore"}),
+        ("-tag:embedding", {"he2021fastmoe"}),
+        ("author:gunawi", {"kurniawan2023evstore"}),
+        ("status:read", {"lai2023adaembed"}),
+        ("status:to-read embedding", {"kurniawan2023evstore"}),
+        ("title:cach*", {"kurniawan2023evstore"}),
+        ("title:cache*", set()),
+        ("key:he2021*", {"he2021fastmoe"}),
+        ("training year:2023", {"lai2023adaembed"}),
+    ],
+)
+def test_query_language(conn, text, expected):
+    assert set(keys(conn, text)) == expected
+
+
+def test_title_weighs_more_than_summary(conn):
+    # "embedding" is in EVStore's title and summary, AdaEmbed's title; both tagged.
+    found = keys(conn, "caching")
+    assert found[0] == "kurniawan2023evstore"
+
+
+def test_accents_are_ignored(paths):
+    text = paths.catalog.read_text().replace("Ruipu Wang", "Ruipu Wäng Čech")
+    paths.catalog.write_text(text)
+    conn = index.connect(paths)
+    assert keys(conn, "author:cech") == ["kurniawan2023evstore"]
+    assert keys(conn, "wang") == ["kurniawan2023evstore"]
+    assert keys(conn, "čech") == ["kurniawan2023evstore"]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("yaer:2022", "unknown filter 'yaer:' (did you mean 'year:'?"),
+        ("year:20x", "bad year '20x'"),
+        ("year:2023..2020", "empty year range"),
+        ("status:done", "unknown status 'done'"),
+        ("venue:", "'venue:' needs a value"),
+    ],
+)
+def test_bad_queries_get_clear_messages(conn, text, message):
+    with pytest.raises(QueryError, match=message.replace("(", r"\(").replace("?", r"\?")):
+        query.search(conn, text)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40))
+def test_random_queries_never_crash(conn, text):
+    try:
+        hits = query.search(conn, text)
+    except QueryError as err:
+        assert str(err)
+    else:
+        assert all(h.paper.key for h in hits)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(['"', "*", "-", "OR", "AND", "NOT", "(", ")", ":", "^", "NEAR",
+                                 "emb", "year:", "tag:x", "é", " ", "\\", "'"]), max_size=12))
+def test_fts_syntax_soup_never_crashes(conn, parts):
+    try:
+        query.search(conn, "".join(parts))
+    except QueryError as err:
+        assert "cannot search" in str(err) or "filter" in str(err) or "year" in str(err)
+
+
+def test_get_suggests_a_key(conn):
+    with pytest.raises(PaperNotFound, match="did you mean 'he2021fastmoe'"):
+        query.get(conn, "he2021fastmo")
+
+
+def test_cli_search_plain_json_keys(cli):
+    plain = cli("search", "embedding")
+    assert plain.exit_code == 0
+    assert plain.output.splitlines()[0].startswith(("kurniawan2023evstore", "lai2023adaembed"))
+    data = json.loads(cli("search", "embedding", "--json").output)
+    assert data[0]["authors"] and data[0]["venue"] and "summary" in data[0]
+    assert cli("search", "tag:moe", "--keys").output == "he2021fastmoe\n"
+    assert len(cli("search", "embedding", "--keys", "--limit", "1").output.splitlines()) == 1
+
+
+def test_cli_search_errors(cli):
+    none = cli("search", "nonexistentword")
+    assert none.exit_code == 1 and "no papers match" in none.output
+    bad = cli("search", "yaer:2020")
+    assert bad.exit_code == 1 and "did you mean 'year:'" in bad.output
+
+
+def test_cli_show(cli):
+    result = cli("show", "he2021fastmoe")
+    assert result.exit_code == 0
+    assert "FastMoE: A Fast Mixture-of-Expert Training System" in result.output
+    assert "arxiv:   2103.13262" in result.output
+    data = json.loads(cli("show", "he2021fastmoe", "--json").output)
+    assert data["year"] == 2021 and data["discussed_in"] == []
+    missing = cli("show", "he2021fastmo")
+    assert missing.exit_code == 1 and "did you mean 'he2021fastmoe'" in missing.output
+
+
+def test_cli_show_lists_notes(cli, paths):
+    paths.notes.mkdir(parents=True)
+    (paths.notes / "moe.md").write_text("# MoE systems\n\n[[he2021fastmoe]] groups tokens.\n")
+    data = json.loads(cli("show", "he2021fastmoe", "--json").output)
+    assert data["discussed_in"] == [{"note": "moe", "title": "MoE systems"}]
+    assert "discussed in: MoE systems" in cli("show", "he2021fastmoe").output
+
+
+def test_cli_list_groups_and_filters(cli):
+    out = cli("list").output
+    assert out.index("2023") < out.index("ASPLOS") < out.index("OSDI") < out.index("2021")
+    assert cli("list", "year:2021", "--keys").output == "he2021fastmoe\n"
+
+
+def test_cli_stats_and_venues(cli):
+    stats = json.loads(cli("stats", "--json").output)
+    assert stats["year"] == {"2023": 2, "2021": 1}
+    assert stats["tag"]["embedding"] == 2
+    assert "█" in cli("stats").output
+    venues = json.loads(cli("venues", "--json").output)
+    assert {v["short"]: v["papers"] for v in venues}["OSDI"] == 1
+    assert "USENIX Association" in cli("venues").output
+
+
+def test_cli_index(cli):
+    result = cli("index")
+    assert result.exit_code == 0 and "indexed 3 papers" in result.output

@@ -1,0 +1,22 @@
+"""The one test that reads the real data/papers.yaml: it must pass `papers check`."""
+
+from __future__ import annotations
+
+from catalog.check import check
+from catalog.index import connect
+from catalog.paths import Paths
+from catalog.query import search
+from tests.conftest import REPO
+
+
+def test_shipped_catalog_passes_check(tmp_path):
+    paths = Paths(REPO / "data" / "papers.yaml", tmp_path / "catalog.db")
+    assert [str(p) for p in check(paths)] == []
+
+
+def test_shipped_catalog_search_embedding_lists_embedding_papers_first(tmp_path):
+    paths = Paths(REPO / "data" / "papers.yaml", tmp_path / "catalog.db")
+    top = [hit.paper.key for hit in search(connect(paths), "embedding", limit=8)]
+    for key in ("kurniawan2023evstore", "lai2023adaembed", "miao2022het", "miao2022hetgmp",
+                "xie2022fleche"):
+        assert key in top

@@ -1,0 +1,125 @@
+"""Generate synthetic catalogs (fixed seed) for benchmarks.
+
+    python tools/synth.py 10000 /tmp/synth10k     # writes /tmp/synth10k/data/*.yaml
+
+The papers look like the real ones (system-name titles, 2-8 authors, tags from
+the vocabulary, a summary, arXiv ids and DOIs for some) but are made up: they
+exist only to measure speed and never enter data/.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+FIRST = ["Wei", "Jiaao", "Carole-Jean", "Mosharaf", "Fan", "Minhui", "Xupeng", "Udit", "Geet",
+         "Saurabh", "Chijun", "Yuanxing", "Daniar", "Haojie", "Muhammad", "Hongju", "Dheevatsa",
+         "Weijie", "Ana", "José", "Zoë", "Łukasz", "Søren", "Ines", "Priya", "Kenji", "Olga",
+         "Mark", "Shivaram", "Christos", "Jongsoo", "Yao", "Lin", "Hailin", "Bin", "Jie"]
+LAST = ["Zhang", "Wang", "Li", "Chen", "Wu", "Gupta", "Sethi", "Kozyrakis", "Lai", "Xie", "Miao",
+        "Agarwal", "Sima", "Kurniawan", "Ye", "Adnan", "Kal", "Mudigere", "Zhao", "He", "Zhai",
+        "Müller", "García", "Nguyen", "Ødegaard", "Park", "Brooks", "Venkataraman", "Cui",
+        "Shu", "Lu", "Mai", "Tang", "Huang", "Liu", "Kumar"]
+PREFIX = ["Fast", "Hyper", "Flex", "Ada", "Rec", "Emb", "Deep", "Mega", "Turbo", "Swift",
+          "Lazy", "Sharp", "Neo", "Hot", "Cold", "Tier", "Pipe", "Shard", "Quant", "Zip"]
+SUFFIX = ["Store", "Cache", "Shard", "Embed", "PS", "Pipe", "MoE", "Serve", "Rec", "Train",
+          "Flow", "Mem", "Net", "Sys", "Graph", "Dedup", "Sched", "Comm", "Scale", "Grid"]
+VERBS = ["Scaling", "Accelerating", "Optimizing", "Rethinking", "Understanding", "Taming",
+         "Serving", "Training", "Compressing", "Sharding", "Caching", "Pipelining"]
+OBJECTS = ["Embedding Tables", "Deep Recommendation Models", "Mixture-of-Experts Training",
+           "Parameter Servers", "Large Language Models", "GPU Memory Hierarchies",
+           "Sparse Feature Lookups", "Online Model Updates", "Distributed Data Loading",
+           "Expert Parallelism", "Click-Through Rate Prediction", "Heterogeneous Memory"]
+HOW = ["with Learned Caching", "via Hybrid Parallelism", "at Datacenter Scale",
+       "on Commodity Hardware", "with Near-Memory Processing", "through Deduplication",
+       "using Adaptive Precision", "across Thousands of GPUs", "with Low-Latency Updates",
+       "for Industry-Scale Workloads"]
+SUMMARY = ["Keeps hot {o} in GPU memory and spills cold rows to host memory.",
+           "Splits {o} across devices with a cost model that balances load.",
+           "Overlaps communication with computation when {v} {o}.",
+           "Removes duplicated work in {o} before it reaches the accelerator.",
+           "Schedules experts and tokens to cut all-to-all traffic for {o}."]
+
+
+def make_papers(n: int, venues: list[str], tags: list[str], seed: int = 1) -> list[dict]:
+    """n synthetic paper records, the same for the same seed."""
+    rng = random.Random(seed)
+    papers = []
+    used: set[str] = set()
+    for i in range(n):
+        system = rng.choice(PREFIX) + rng.choice(SUFFIX)
+        verb, obj = rng.choice(VERBS), rng.choice(OBJECTS)
+        title = f"{system}: {verb} {obj} {rng.choice(HOW)}"
+        authors = [f"{rng.choice(FIRST)} {rng.choice(LAST)}" for _ in range(rng.randint(2, 8))]
+        year = rng.randint(2012, 2025)
+        base = f"{authors[0].split()[-1].lower()}{year}{system.lower()}"
+        base = "".join(c for c in base if c.isascii() and c.isalnum())
+        key = base
+        suffix = 0
+        while key in used:
+            suffix += 1
+            key = f"{base}{suffix}"
+        used.add(key)
+        paper = {"key": key, "title": title, "authors": authors, "year": year,
+                 "venue": rng.choice(venues),
+                 "tags": sorted(rng.sample(tags, rng.randint(1, 4))),
+                 "summary": rng.choice(SUMMARY).format(o=obj.lower(), v=verb.lower())}
+        if rng.random() < 0.5:
+            paper["doi"] = f"10.{rng.randint(1000, 9999)}/synth.{i}"
+        if rng.random() < 0.4:
+            paper["arxiv"] = f"{year % 100:02d}{rng.randint(1, 12):02d}.{i % 100000:05d}"
+        papers.append(paper)
+    return papers
+
+
+def _q(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def to_yaml(papers: list[dict]) -> str:
+    """Catalog text in the shipped file's style."""
+    grouped: dict[int, dict[str, list[dict]]] = {}
+    for p in papers:
+        grouped.setdefault(p["year"], {}).setdefault(p["venue"], []).append(p)
+    out = ["# Synthetic catalog for benchmarks (tools/synth.py); not real papers.\n"]
+    for year in sorted(grouped, reverse=True):
+        out.append(f"{year}:\n")
+        for venue in sorted(grouped[year]):
+            out.append(f"  {venue}:\n")
+            for p in grouped[year][venue]:
+                out.append(f"    - key: {p['key']}\n      title: {_q(p['title'])}\n")
+                out.append(f"      authors: [{', '.join(p['authors'])}]\n")
+                if "doi" in p:
+                    out.append(f"      doi: {p['doi']}\n")
+                if "arxiv" in p:
+                    out.append(f"      arxiv: \"{p['arxiv']}\"\n")
+                out.append(f"      tags: [{', '.join(p['tags'])}]\n")
+                out.append(f"      summary: {_q(p['summary'])}\n")
+    return "".join(out)
+
+
+def write(n: int, folder: Path, seed: int = 1) -> Path:
+    """A synthetic catalog of n papers in folder/data/, with the shipped registries."""
+    import yaml
+
+    data = folder / "data"
+    data.mkdir(parents=True, exist_ok=True)
+    for name in ("venues.yaml", "tags.yaml", "protected-terms.txt"):
+        if (REPO / "data" / name).exists():
+            shutil.copy(REPO / "data" / name, data / name)
+    venues = list(yaml.safe_load((data / "venues.yaml").read_text(encoding="utf-8")))
+    tags = list(yaml.safe_load((data / "tags.yaml").read_text(encoding="utf-8")))
+    path = data / "papers.yaml"
+    path.write_text(to_yaml(make_papers(n, venues, tags, seed)), encoding="utf-8")
+    return path
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        sys.exit("usage: python tools/synth.py N FOLDER")
+    print(write(int(sys.argv[1]), Path(sys.argv[2])))
