@@ -102,8 +102,8 @@ def _filter(query: Query, name: str, value: str, negated: bool) -> str | None:
     if name not in FILTERS:
         names = [f"{f}:" for f in FILTERS]
         hint = hint_for(f"{name}:", names) or "filters are " + ", ".join(names)
-        raise QueryError(f"unknown filter '{name}:' ({hint}; "
-                         f"quote the text to search for it literally)")
+        raise QueryError(f"unknown filter '{name}:' ({hint} To search for the words "
+                         f"themselves, quote them: '\"{name}:{value}\"')")
     if not value:
         raise QueryError(f"'{name}:' needs a value, e.g. {_EXAMPLES[name]}")
     if name in ("title", "summary"):

@@ -39,13 +39,15 @@ ScalarNode = yaml.ScalarNode
 
 
 def syntax_problem(err: yaml.YAMLError, filename: str, line_offset: int = 0) -> Problem:
-    """A YAML error as a Problem with line and column."""
+    """A YAML error as a Problem with line and column (and where the construct began)."""
     mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
     line = mark.line + 1 + line_offset if mark else 0
     column = f" at column {mark.column + 1}" if mark else ""
-    what = getattr(err, "problem", None) or str(err)
-    context = getattr(err, "context", None)
-    detail = f"{what} ({context})" if context else what
+    detail = getattr(err, "problem", None) or str(err)
+    context, context_mark = getattr(err, "context", None), getattr(err, "context_mark", None)
+    if context:
+        started = f" started at line {context_mark.line + 1 + line_offset}" if context_mark else ""
+        detail += f", {context}{started}"
     return Problem(filename, line, "", f"YAML syntax error{column}: {detail}",
                    "fix the YAML syntax; quote values that contain ': ' or start with a symbol",
                    blocking=True)

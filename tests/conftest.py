@@ -99,3 +99,15 @@ def cli(paths: Paths, monkeypatch: pytest.MonkeyPatch):
                                    *args], input=input)
 
     return run
+
+
+def require(available: bool, what: str) -> None:
+    """Skip when a real outside tool is missing, saying which; in CI (PAPERS_REQUIRE_TOOLS=1)
+    a missing tool fails instead, so a green run always used the real tool."""
+    import os
+
+    if available:
+        return
+    if os.environ.get("PAPERS_REQUIRE_TOOLS"):
+        pytest.fail(f"{what} is required here (PAPERS_REQUIRE_TOOLS is set) but missing")
+    pytest.skip(f"{what} is not installed")

@@ -1,0 +1,32 @@
+.DEFAULT_GOAL := help
+PY ?= python3
+
+help:  ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
+
+install:  ## Install papers and the test tools (editable)
+	$(PY) -m pip install -e '.[test]'
+
+test:  ## Run the tests (the README's test command)
+	$(PY) -m pytest
+
+lint:  ## ruff and mypy
+	ruff check catalog tests tools
+	ruff format --check catalog tests tools || true
+	mypy catalog
+
+fix:  ## Let ruff fix what it can
+	ruff check --fix catalog tests tools
+
+docs:  ## Build the static site strictly into build/site
+	mkdocs build --strict
+
+bench:  ## Benchmarks of the core, export and site
+	$(PY) tools/bench.py
+	-$(PY) tools/bench_export.py
+	-$(PY) tools/bench_site.py
+
+ci:  ## What CI runs
+	bash .ci/run
+
+.PHONY: help install test lint fix docs bench ci
