@@ -54,7 +54,7 @@ def check_papers(papers: list[Paper], filename: str, venues: dict[str, Venue],
         _identifiers,
         _status,
     ]
-    out = []
+    out: list[Problem] = []
     for paper in papers:
         at = source.where(paper.year, paper.venue, paper.key)
         for rule in rules:

@@ -111,22 +111,28 @@ def _build(paths: Paths, text: str, text_digest: str, registry: str) -> RefreshR
     db.conn.execute("pragma synchronous = off")
     with db.conn:
         _create_tables(db)
-        db["venues"].insert_all((v.to_dict() for v in venues.values()), alter=True)
-        db["vocabulary"].insert_all({"tag": t, "description": d} for t, d in vocabulary.items())
+        table(db, "venues").insert_all((v.to_dict() for v in venues.values()), alter=True)
+        table(db, "vocabulary").insert_all({"tag": t, "description": d}
+                                           for t, d in vocabulary.items())
         venue_names = {short: v.name for short, v in venues.items()}
         _insert_papers(db.conn, papers, venue_names)
         chunks = source.split_chunks(text) or []
         labels = [c.label for c in chunks]
         if len(set(labels)) == len(labels):
-            db["chunks"].insert_all({"label": c.label, "digest": c.digest, "start": c.start}
+            table(db, "chunks").insert_all({"label": c.label, "digest": c.digest, "start": c.start}
                                     for c in chunks)
         _set_meta(db.conn, text_digest, registry, len(papers))
-    db["papers"].enable_fts(FTS_COLUMNS, fts_version="FTS5", tokenize=TOKENIZE,
+    table(db, "papers").enable_fts(FTS_COLUMNS, fts_version="FTS5", tokenize=TOKENIZE,
                             create_triggers=True)
     db.conn.execute("pragma journal_mode = delete")
     db.conn.close()
     os.replace(tmp, paths.db)
     return RefreshResult("built", len(papers), sorted({str(p.year) for p in papers}))
+
+
+def table(db: Any, name: str) -> Any:
+    """A sqlite-utils Table (db[name] may also be a View, which mypy can't rule out)."""
+    return db.table(name)
 
 
 def _create_tables(db: Any) -> None:
@@ -154,7 +160,9 @@ def _create_tables(db: Any) -> None:
 def _insert_papers(conn: sqlite3.Connection, papers: Iterable[Paper],
                    venue_names: dict[str, str]) -> None:
     # Plain executemany: the same rows sqlite-utils would write, without its per-row overhead.
-    rows, authors, tags = [], [], []
+    rows: list[tuple] = []
+    authors: list[tuple] = []
+    tags: list[tuple] = []
     for p in papers:
         rows.append((p.key, p.year, p.venue, venue_names.get(p.venue), p.title,
                      json.dumps(p.authors, ensure_ascii=False),

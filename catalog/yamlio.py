@@ -32,10 +32,7 @@ _NULLS = frozenset(("", "~", "null", "Null", "NULL"))
 _TRUE = frozenset(("true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON"))
 _FALSE = frozenset(("false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF"))
 
-Node = yaml.Node
-MappingNode = yaml.MappingNode
-SequenceNode = yaml.SequenceNode
-ScalarNode = yaml.ScalarNode
+from yaml import MappingNode, Node, ScalarNode, SequenceNode  # noqa: E402  (re-exported)
 
 
 def syntax_problem(err: yaml.YAMLError, filename: str, line_offset: int = 0) -> Problem:
