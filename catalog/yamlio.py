@@ -35,7 +35,8 @@ _FALSE = frozenset(("false", "False", "FALSE", "no", "No", "NO", "off", "Off", "
 from yaml import MappingNode, Node, ScalarNode, SequenceNode  # noqa: E402  (re-exported)
 
 
-def syntax_problem(err: yaml.YAMLError, filename: str, line_offset: int = 0) -> Problem:
+def syntax_problem(err: yaml.YAMLError, filename: str, line_offset: int = 0,
+                   text: str = "") -> Problem:
     """A YAML error as a Problem with line and column (and where the construct began)."""
     mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
     line = mark.line + 1 + line_offset if mark else 0
@@ -45,8 +46,11 @@ def syntax_problem(err: yaml.YAMLError, filename: str, line_offset: int = 0) -> 
     if context:
         started = f" started at line {context_mark.line + 1 + line_offset}" if context_mark else ""
         detail += f", {context}{started}"
-    return Problem(filename, line, "", f"YAML syntax error{column}: {detail}",
-                   "fix the YAML syntax; quote values that contain ': ' or start with a symbol",
+    hint = "fix the YAML syntax; quote values that contain ': ' or start with a symbol"
+    lines = text.splitlines()
+    if mark is not None and mark.line < len(lines) and "\t" in lines[mark.line][: mark.column + 1]:
+        hint = "YAML does not allow tabs for indentation: indent with spaces"
+    return Problem(filename, line, "", f"YAML syntax error{column}: {detail}", hint,
                    blocking=True)
 
 
@@ -68,7 +72,7 @@ def compose(text: str, filename: str, line_offset: int = 0) -> Node | None:
     try:
         return yaml.compose(text, Loader=_Loader)
     except yaml.YAMLError as err:
-        raise InvalidCatalogError([syntax_problem(err, filename, line_offset)]) from None
+        raise InvalidCatalogError([syntax_problem(err, filename, line_offset, text)]) from None
     finally:
         if was_enabled:
             gc.enable()

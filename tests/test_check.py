@@ -149,3 +149,23 @@ def test_cli_blocking_error_stops_other_commands(cli, paths):
     assert result.exit_code == 1
     assert "YAML syntax error" in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_tab_indentation_gets_its_own_hint(tmp_path):
+    paths = catalog_with(tmp_path, "2023:\n\tOSDI: []\n")
+    (problem,) = check(paths)
+    assert problem.line == 2 and "indent with spaces" in problem.hint
+
+
+def test_odd_unicode_is_read_and_searchable(tmp_path):
+    from catalog.index import connect
+    from catalog.query import search
+
+    body = ('\ufeff2023:\r\n  OSDI:\r\n    - key: zoe2023rtl\r\n'
+            '      title: "عربي Zoë 😀 café"\r\n      authors: [Zoë Čech]\r\n')
+    paths = write_catalog(tmp_path, body)
+    paths.catalog.write_text(body, encoding="utf-8", newline="")
+    assert check(paths) == []
+    conn = connect(paths)
+    assert [h.paper.key for h in search(conn, "cafe")] == ["zoe2023rtl"]
+    assert [h.paper.key for h in search(conn, "author:zoe")] == ["zoe2023rtl"]
