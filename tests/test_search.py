@@ -161,3 +161,29 @@ def test_cli_stats_and_venues(cli):
 def test_cli_index(cli):
     result = cli("index")
     assert result.exit_code == 0 and "indexed 3 papers" in result.output
+
+
+def test_environment_variables_choose_catalog_and_db(paths, monkeypatch, tmp_path):
+    from typer.testing import CliRunner
+
+    from catalog.cli import app
+
+    db = tmp_path / "elsewhere.db"
+    monkeypatch.setenv("PAPERS_CATALOG", str(paths.catalog))
+    monkeypatch.setenv("PAPERS_DB", str(db))
+    result = CliRunner().invoke(app, ["search", "tag:moe", "--keys"])
+    assert result.output == "he2021fastmoe\n"
+    assert db.exists()
+
+
+def test_missing_catalog_is_a_clear_error(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from catalog.cli import app
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PAPERS_CATALOG", raising=False)
+    monkeypatch.setenv("PAPERS_DB", str(tmp_path / "x.db"))
+    result = CliRunner().invoke(app, ["search", "x"])
+    assert result.exit_code == 1
+    assert "data/papers.yaml: catalog file not found" in result.output

@@ -207,7 +207,13 @@ def index_(as_json: JsonOpt = False) -> None:
     from catalog import index
 
     started = time.perf_counter()
-    result = index.rebuild(state.paths)
+    if sys.stderr.isatty():  # a spinner for big catalogs (100,000 papers take ~20 s)
+        from rich.console import Console
+
+        with Console(stderr=True).status(f"indexing {state.paths.display()}"):
+            result = index.rebuild(state.paths)
+    else:
+        result = index.rebuild(state.paths)
     seconds = time.perf_counter() - started
     if as_json:
         echo_json({"papers": result.papers, "db": str(state.paths.db), "seconds": seconds})
