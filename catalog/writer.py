@@ -1,0 +1,806 @@
+"""The one door for writes: round-trip edits of the catalog and its registries.
+
+Every change to data/papers.yaml, venues.yaml and tags.yaml goes through an
+`edit()` session: it takes the catalog's lock, reads the files, applies the
+edits, validates the result with the same reader and checks as `papers check`,
+writes each changed file atomically (temporary file in the same folder, fsync,
+rename) and refreshes the index.
+
+How the file keeps its form: the text is cut along its structure (years, venues,
+papers; or a registry's entries) into blocks of whole lines, each with the
+comment and blank lines that lead into it. An edit re-renders only the blocks it
+touches: a paper's own lines go through ruamel.yaml in round-trip mode (quotes,
+comments and key order kept); new papers, venues and years are dumped by ruamel
+and placed in sorted order; every other line is copied as it was. So a `tag`
+changes only the lines of that paper, and the cost of an edit does not grow
+with the ruamel load of the whole file (a 10k-paper catalog stays quick).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import io
+import os
+import re
+import signal
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from catalog import source, yamlio
+from catalog.errors import CatalogError, InvalidCatalogError, PaperNotFound, Problem
+from catalog.model import FIELDS, Paper
+from catalog.paths import Paths
+from catalog.suggest import hint_for
+from catalog.venues import Venue
+
+# Seconds to wait for another papers process to finish its write.
+LOCK_TIMEOUT = 30.0
+# Test hook: makes the writer kill itself between writing the temporary file and
+# renaming it, to show that a crash mid-write leaves the previous file intact.
+CRASH_ENV = "PAPERS_TEST_CRASH"
+# Fields written in double quotes, as the hand-written file does.
+_QUOTED = {"title", "summary", "abstract", "arxiv", "volume", "number", "pages"}
+_DATES = {"read_on", "added"}
+_LISTS = {"authors", "tags"}
+# A near-duplicate title is a warning on write: two papers may share a title.
+NEAR_DUPLICATE_MESSAGE = "title nearly the same as"
+
+
+class WriteError(CatalogError):
+    """The edit cannot be made to this file's text (its shape is unusual)."""
+
+
+class InvalidEditError(CatalogError):
+    """The edit would leave the catalog invalid; nothing was written."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = sorted(problems)
+        lines = "\n".join(f"  {p}" for p in self.problems)
+        super().__init__(f"refused: the edit would make the catalog invalid "
+                         f"(nothing was written):\n{lines}")
+
+
+class LockTimeoutError(CatalogError):
+    """Another process holds the catalog's lock for too long."""
+
+
+# ---------------------------------------------------------------- ruamel set-up
+
+
+def yaml_rt() -> Any:
+    """A ruamel.yaml round-trip instance set up to match the catalog's own layout."""
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ="rt")
+    yaml.preserve_quotes = True
+    yaml.width = 1 << 16  # never re-wrap long titles or author lists
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    return yaml
+
+
+def _dump(yaml: Any, data: Any) -> str:
+    buf = io.StringIO()
+    yaml.dump(data, buf)
+    return buf.getvalue()
+
+
+_PLAIN_OK = re.compile(r"^[A-Za-z0-9À-ɏḀ-ỿ][^,:#\[\]{}&*!|>'\"%@`]*$")
+
+
+def _styled(name: str, value: Any) -> Any:
+    """A value dressed the way the file writes it: quoted titles, flow lists, bare dates."""
+    from ruamel.yaml.comments import CommentedSeq
+    from ruamel.yaml.scalarstring import DoubleQuotedScalarString as Quoted
+
+    if name in _LISTS:
+        items = [v if _PLAIN_OK.match(v) and v == v.strip() and not _resolves(v) else Quoted(v)
+                 for v in value]
+        seq = CommentedSeq(items)
+        seq.fa.set_flow_style()
+        return seq
+    if name in _DATES and isinstance(value, str):
+        with contextlib.suppress(ValueError):
+            return dt.date.fromisoformat(value)
+    if isinstance(value, str) and (name in _QUOTED or _resolves(value)):
+        return Quoted(value)
+    return value
+
+
+def _resolves(text: str) -> bool:
+    """True when a plain scalar would not read back as this string (a number, date, null)."""
+    from ruamel.yaml.nodes import ScalarNode
+    from ruamel.yaml.resolver import VersionedResolver
+
+    tag = VersionedResolver().resolve(ScalarNode, text, (True, False))
+    return str(tag) != "tag:yaml.org,2002:str"
+
+
+# ---------------------------------------------------------------- text blocks
+
+
+@dataclass
+class Block:
+    """Whole lines of a file: the comments leading into an entry, its own lines, its children."""
+
+    key: str
+    lead: list[str]
+    head: list[str]
+    indent: int  # column of its key, or of its '- ' for a paper
+    children: list[Block] = field(default_factory=list)
+    child_indent: int | None = None
+    open: bool = True  # children can be added as lines below the head
+    doc: Any = None  # ruamel data when loaded for editing
+    dirty: bool = False
+
+    def render(self, out: list[str]) -> None:
+        out.extend(self.lead)
+        out.extend(self.head)
+        for child in self.children:
+            child.render(out)
+
+
+@dataclass
+class Document:
+    """A YAML file cut into blocks; render() gives back the same bytes until edited."""
+
+    header: list[str]
+    blocks: list[Block]
+    trailer: list[str]
+    final_newline: bool = True
+
+    def render(self) -> str:
+        out: list[str] = list(self.header)
+        for block in self.blocks:
+            block.render(out)
+        out.extend(self.trailer)
+        text = "".join(out)
+        return text if self.final_newline or not text.endswith("\n") else text[:-1]
+
+
+def _lines(text: str) -> tuple[list[str], bool]:
+    lines = text.splitlines(keepends=True)
+    final = not lines or lines[-1].endswith("\n")
+    if not final:
+        lines[-1] += "\n"
+    return lines, final
+
+
+def _end_line(node: yamlio.Node) -> int:
+    """0-based last line holding the node's own text."""
+    if isinstance(node, yamlio.MappingNode) and node.value and not node.flow_style:
+        return _end_line(node.value[-1][1])
+    if isinstance(node, yamlio.SequenceNode) and node.value and not node.flow_style:
+        return _end_line(node.value[-1])
+    mark = node.end_mark
+    return mark.line - 1 if mark.column == 0 and mark.line > node.start_mark.line else mark.line
+
+
+def _is_empty(node: yamlio.Node) -> bool:
+    return isinstance(node, yamlio.ScalarNode) and node.tag.endswith(":null") and not node.value
+
+
+class _Cutter:
+    """Assigns every line of a file to exactly one block (or the header or trailer)."""
+
+    def __init__(self, lines: list[str]):
+        self.lines = lines
+        self.pos = 0  # first line not yet given to a block
+
+    def take(self, start: int, end: int) -> tuple[list[str], list[str]]:
+        """Lines before start (the lead) and lines start..end (the head)."""
+        if start < self.pos or end < start:
+            raise WriteError(f"unusual layout near line {start + 1}; "
+                             "write one entry per line block, as the rest of the file does")
+        lead = self.lines[self.pos:start]
+        head = self.lines[start:end + 1]
+        self.pos = end + 1
+        return lead, head
+
+
+def _trim_blank_tail(lines: list[str], start: int, end: int) -> int:
+    while end > start and not lines[end].strip():
+        end -= 1
+    return end
+
+
+def parse_catalog(text: str, filename: str) -> Document:
+    """papers.yaml cut into year, venue and paper blocks."""
+    lines, final = _lines(text)
+    root = yamlio.compose(text, filename)
+    cutter = _Cutter(lines)
+    blocks: list[Block] = []
+    if root is not None and not isinstance(root, yamlio.MappingNode):
+        raise InvalidCatalogError([Problem(filename, 1, "", "expected years at the top level",
+                                           "start the file with a year, e.g. '2023:'", True)])
+    first_start = None
+    for year_node, venues_node in root.value if root is not None else []:
+        first_start = year_node.start_mark.line if first_start is None else first_start
+        year = _keyed(cutter, year_node, venues_node, lines)
+        if isinstance(venues_node, yamlio.MappingNode) and not venues_node.flow_style:
+            for venue_node, papers_node in venues_node.value:
+                venue = _keyed(cutter, venue_node, papers_node, lines)
+                year.children.append(venue)
+                if isinstance(papers_node, yamlio.SequenceNode) and not papers_node.flow_style:
+                    for item in papers_node.value:
+                        venue.children.append(_paper_block(cutter, item, lines))
+                    if venue.children:
+                        venue.child_indent = venue.children[0].indent
+            if year.children:
+                year.child_indent = year.children[0].indent
+        blocks.append(year)
+    header: list[str] = []
+    if blocks:
+        header, blocks[0].lead = blocks[0].lead, []
+    trailer = lines[cutter.pos:]
+    if not blocks:
+        header, trailer = trailer, []
+    return Document(header, blocks, trailer, final)
+
+
+def _keyed(cutter: _Cutter, key_node: yamlio.Node, value: yamlio.Node,
+           lines: list[str]) -> Block:
+    """A year or venue: its head is the key line, unless its value sits on it too."""
+    start = key_node.start_mark.line
+    nested = (isinstance(value, yamlio.MappingNode | yamlio.SequenceNode)
+              and not value.flow_style and value.value)
+    end = key_node.end_mark.line if nested or _is_empty(value) else _end_line(value)
+    lead, head = cutter.take(start, _trim_blank_tail(lines, start, end))
+    label = str(yamlio.construct(key_node))
+    return Block(label, lead, head, key_node.start_mark.column,
+                 open=bool(nested) or _is_empty(value))
+
+
+def _paper_block(cutter: _Cutter, item: yamlio.Node, lines: list[str]) -> Block:
+    start = item.start_mark.line
+    column = item.start_mark.column
+    dash = lines[start].rfind("-", 0, column)
+    while dash < 0 or lines[start][:dash].strip():  # '-' alone on the line above
+        start -= 1
+        if start < cutter.pos:
+            line = item.start_mark.line + 1
+            raise WriteError(f"cannot find the '- ' of the entry at line {line}")
+        dash = lines[start].rfind("-")
+    end = _trim_blank_tail(lines, start, _end_line(item))
+    lead, head = cutter.take(start, end)
+    key = ""
+    if isinstance(item, yamlio.MappingNode):
+        for k, v in item.value:
+            if yamlio.construct(k) == "key":
+                key = str(yamlio.construct(v))
+    return Block(key, lead, head, dash)
+
+
+def parse_registry(text: str, filename: str) -> Document:
+    """A registry (venues.yaml, tags.yaml) cut into one block per entry."""
+    lines, final = _lines(text)
+    root = yamlio.compose(text, filename)
+    cutter = _Cutter(lines)
+    blocks = []
+    if root is not None and not isinstance(root, yamlio.MappingNode):
+        raise InvalidCatalogError([Problem(filename, 1, "", "expected a mapping at the top level",
+                                           "write 'name: value' entries", True)])
+    for key_node, value in root.value if root is not None else []:
+        start = key_node.start_mark.line
+        end = _trim_blank_tail(lines, start, max(_end_line(value), key_node.end_mark.line))
+        lead, head = cutter.take(start, end)
+        blocks.append(Block(str(yamlio.construct(key_node)), lead, head,
+                            key_node.start_mark.column))
+    header: list[str] = []
+    if blocks:
+        header, blocks[0].lead = blocks[0].lead, []
+    trailer = lines[cutter.pos:]
+    if not blocks:
+        header, trailer = trailer, []
+    return Document(header, blocks, trailer, final)
+
+
+def _shift(lines: list[str], by: int) -> list[str]:
+    """Lines moved right (by > 0) or left by `by` columns; blank lines stay blank."""
+    if by == 0:
+        return list(lines)
+    if by > 0:
+        return [(" " * by + ln) if ln.strip() else ln for ln in lines]
+    out = []
+    for ln in lines:
+        spaces = len(ln) - len(ln.lstrip(" "))
+        out.append(ln[min(spaces, -by):])
+    return out
+
+
+def _separator(siblings: list[Block]) -> list[str]:
+    """The blank lines this file puts between siblings (from the second sibling's lead)."""
+    if len(siblings) < 2:
+        return []
+    blank = []
+    for line in siblings[1].lead:
+        if line.strip():
+            break
+        blank.append(line)
+    return blank
+
+
+def _insert_sorted(siblings: list[Block], block: Block, before: Any) -> None:
+    """Insert block before the first sibling for which before(sibling) is true."""
+    sep = _separator(siblings)
+    index = next((i for i, s in enumerate(siblings) if before(s)), len(siblings))
+    if index == 0 and siblings:
+        first = siblings[0]
+        if sep and (not first.lead or first.lead[0].strip()):
+            first.lead = sep + first.lead
+        block.lead = []
+    elif siblings:
+        block.lead = sep + block.lead if not block.lead else block.lead
+    siblings.insert(index, block)
+
+
+# ---------------------------------------------------------------- paper blocks
+
+
+def _load_paper(yaml: Any, block: Block) -> Any:
+    """The ruamel mapping of a paper block, loaded once and kept for re-rendering."""
+    if block.doc is None:
+        text = "".join(_shift(block.head, 2 - block.indent))
+        block.doc = yaml.load(text)
+        if not isinstance(block.doc, list) or len(block.doc) != 1:
+            raise WriteError(f"cannot edit the entry '{block.key}': it is not one mapping")
+    return block.doc[0]
+
+
+def _render_paper(yaml: Any, block: Block) -> None:
+    if block.dirty and block.doc is not None:
+        block.head = _shift(_dump(yaml, block.doc).splitlines(keepends=True), block.indent - 2)
+        block.dirty = False
+
+
+def _new_paper_block(yaml: Any, paper: Paper, indent: int) -> Block:
+    from ruamel.yaml.comments import CommentedMap
+
+    data = CommentedMap()
+    for name, value in paper.to_yaml_dict().items():
+        data[name] = _styled(name, value)
+    block = Block(paper.key, [], [], indent, doc=[data], dirty=True)
+    _render_paper(yaml, block)
+    return block
+
+
+def _set_field(data: Any, name: str, value: Any) -> None:
+    """Set or remove one field, keeping FIELDS order and the existing value's style."""
+    empty = value in (None, [], False, "") or (name == "status" and value == "to-read")
+    if empty:
+        if name in data:
+            del data[name]
+        return
+    if name in _LISTS and name in data and hasattr(data[name], "fa"):
+        seq = data[name]  # keep its flow style and any comment on it
+        styled = _styled(name, value)
+        del seq[:]
+        seq.extend(styled)
+        return
+    styled = _styled(name, value)
+    if name in data:
+        old = data[name]
+        if type(old) is not str and isinstance(old, str) and isinstance(value, str):
+            styled = type(old)(value)  # keep the quote style the file used
+        data[name] = styled
+        return
+    order = {f: i for i, f in enumerate(FIELDS)}
+    rank = order.get(name, len(FIELDS))
+    position = sum(1 for k in data if order.get(k, len(FIELDS)) <= rank)
+    data.insert(position, name, styled)
+
+
+# ---------------------------------------------------------------- the session
+
+
+@dataclass
+class WriteResult:
+    """What a session wrote: changed files, the index refresh, warnings."""
+
+    changed: list[Path] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+    dry_run: bool = False
+    diff: str = ""
+
+
+class Session:
+    """One set of edits to the catalog and its registries, made under the lock."""
+
+    def __init__(self, paths: Paths):
+        from catalog.venues import load_tags, load_venues
+
+        self.paths = paths
+        self.filename = paths.display()
+        self.yaml = yaml_rt()
+        try:
+            self.text = paths.catalog.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise CatalogError(f"{self.filename}: catalog file not found (create it, or point "
+                               "--catalog / PAPERS_CATALOG at your catalog)") from None
+        papers, problems = source.parse(self.text, self.filename)
+        problems += source.duplicate_keys(papers, self.filename)
+        blocking = [p for p in problems if p.blocking]
+        if blocking:
+            raise InvalidCatalogError(blocking)
+        self.venues: dict[str, Venue] = load_venues(paths.venues)
+        self.vocabulary: dict[str, str] = load_tags(paths.tags)
+        self.before = papers
+        self.papers: dict[str, Paper] = {p.key: p for p in papers}
+        self.doc = parse_catalog(self.text, self.filename)
+        if self.doc.render() != self.text:  # pragma: no cover - a bug in the cutter
+            raise WriteError(f"{self.filename}: cannot edit this file without changing other "
+                             "lines; please report it")
+        self._where: dict[str, tuple[Block, Block, Block]] = {}
+        for year in self.doc.blocks:
+            for venue in year.children:
+                for paper in venue.children:
+                    self._where[paper.key] = (year, venue, paper)
+        self._registry_docs: dict[Path, Document] = {}
+        self._registry_text: dict[Path, str] = {}
+        self._catalog_changed = False
+        self.venues_before = dict(self.venues)
+        self.vocab_before = dict(self.vocabulary)
+        self.result = WriteResult()
+
+    # -- reading
+
+    def paper(self, key: str) -> Paper:
+        """The current paper with this key; PaperNotFound suggests the closest key."""
+        try:
+            return self.papers[key]
+        except KeyError:
+            hint = hint_for(key, self.papers)
+            raise PaperNotFound(f"no paper with key '{key}'"
+                                + (f"; {hint}" if hint else "")) from None
+
+    # -- papers
+
+    def update(self, key: str, **changes: Any) -> Paper:
+        """Set fields of one paper (None, [] or False removes the field); its other lines stay."""
+        paper = self.paper(key)
+        unknown = [n for n in changes if n not in FIELDS or n == "key"]
+        if unknown:
+            raise CatalogError(f"cannot set field '{unknown[0]}'"
+                               f" (fields: {', '.join(FIELDS[1:])})")
+        new = replace(paper, **{n: _model_value(n, v) for n, v in changes.items()})
+        if new == paper:
+            return paper
+        _, _, block = self._where[key]
+        data = _load_paper(self.yaml, block)
+        for name, value in changes.items():
+            if getattr(paper, name) != getattr(new, name):
+                _set_field(data, name, value)
+        block.dirty = True
+        self._catalog_changed = True
+        self.papers[key] = new
+        return new
+
+    def add(self, paper: Paper) -> Paper:
+        """Add a new paper under its year and venue, in sorted place."""
+        if paper.key in self.papers:
+            raise CatalogError(f"key '{paper.key}' is already used by "
+                               f"'{self.papers[paper.key].title}' (keys are never reused)")
+        year_block, venue_block = self._place(paper.year, paper.venue)
+        indent = venue_block.child_indent
+        if indent is None:
+            indent = venue_block.indent + 2
+            venue_block.child_indent = indent
+        block = _new_paper_block(self.yaml, paper, indent)
+        _insert_sorted(venue_block.children, block, lambda b: b.key > paper.key)
+        self._where[paper.key] = (year_block, venue_block, block)
+        self.papers[paper.key] = paper
+        self._catalog_changed = True
+        return paper
+
+    def remove(self, key: str) -> Paper:
+        """Remove a paper with the comments that lead into it; drop a venue or year left empty."""
+        paper = self.paper(key)
+        year, venue, block = self._where.pop(key)
+        if block.doc is not None:
+            _render_paper(self.yaml, block)
+        venue.children.remove(block)
+        if not venue.children:
+            year.children.remove(venue)
+        if not year.children:
+            self.doc.blocks.remove(year)
+        del self.papers[key]
+        self._catalog_changed = True
+        return paper
+
+    def move(self, key: str, year: int, venue: str) -> Paper:
+        """Move a paper (with its comments) under another year and venue; its lines keep."""
+        paper = self.paper(key)
+        if (paper.year, paper.venue) == (year, venue):
+            return paper
+        _, _, block = self._where[key]
+        _render_paper(self.yaml, block)
+        self.remove(key)
+        year_block, venue_block = self._place(year, venue)
+        indent = venue_block.child_indent
+        if indent is None:
+            indent = venue_block.child_indent = venue_block.indent + 2
+        moved = Block(key, block.lead, _shift(block.head, indent - block.indent), indent)
+        _insert_sorted(venue_block.children, moved, lambda b: b.key > key)
+        self._where[key] = (year_block, venue_block, moved)
+        new = replace(paper, year=year, venue=venue)
+        self.papers[key] = new
+        self._catalog_changed = True
+        return new
+
+    def _place(self, year: int, venue: str) -> tuple[Block, Block]:
+        """The year and venue blocks for a new paper, created in sorted order when missing."""
+        year_block = next((b for b in self.doc.blocks if b.key == str(year)), None)
+        if year_block is None:
+            indent = self.doc.blocks[0].indent if self.doc.blocks else 0
+            year_block = Block(str(year), [], [" " * indent + f"{year}:\n"], indent)
+            if not self.doc.blocks and self.doc.header and not self.doc.header[-1].endswith("\n"):
+                self.doc.header[-1] += "\n"
+
+            def older(b: Block) -> bool:
+                return b.key.isdigit() and int(b.key) < year
+
+            _insert_sorted(self.doc.blocks, year_block, older)
+        if not year_block.open:
+            raise WriteError(f"{self.filename}: year {year} is not written as a block of "
+                             "venues; write it as 'YEAR:' with venues below it")
+        venue_block = next((b for b in year_block.children if b.key == venue), None)
+        if venue_block is None:
+            indent = year_block.child_indent
+            if indent is None:
+                indent = year_block.child_indent = year_block.indent + 2
+            line = _dump(self.yaml, {venue: None}).rstrip("\n").rstrip() + "\n"
+            venue_block = Block(venue, [], [" " * indent + line], indent)
+            _insert_sorted(year_block.children, venue_block, lambda b: b.key > venue)
+        if not venue_block.open:
+            raise WriteError(f"{self.filename}: {year} › {venue} is not written as a block "
+                             "list of papers; write each paper as '- key: ...' below it")
+        return year_block, venue_block
+
+    # -- registries
+
+    def _registry(self, path: Path) -> Document:
+        if path not in self._registry_docs:
+            text = path.read_text(encoding="utf-8")
+            self._registry_text[path] = text
+            self._registry_docs[path] = parse_registry(text, str(path))
+        return self._registry_docs[path]
+
+    def _registry_put(self, path: Path, name: str, value: Any, replace_key: str | None = None
+                      ) -> None:
+        doc = self._registry(path)
+        lead: list[str] = []
+        if replace_key is not None:
+            old = next(b for b in doc.blocks if b.key == replace_key)
+            lead = [ln for ln in old.lead if ln.strip()]  # its comments go with it
+            doc.blocks.remove(old)
+        indent = doc.blocks[0].indent if doc.blocks else 0
+        head = _shift(_dump(self.yaml, {name: value}).splitlines(keepends=True), indent)
+        block = Block(name, lead, head, indent)
+        _insert_sorted(doc.blocks, block, lambda b: b.key.casefold() > name.casefold())
+
+    def add_tag(self, tag: str, description: str) -> None:
+        """Add a tag to the vocabulary (data/tags.yaml), in sorted place."""
+        if tag in self.vocabulary:
+            return
+        self._registry_put(self.paths.tags, tag, description)
+        self.vocabulary[tag] = description
+
+    def rename_tag(self, old: str, new: str) -> list[str]:
+        """Rename a tag in the vocabulary and on every paper; returns the keys changed."""
+        if old not in self.vocabulary:
+            hint = hint_for(old, self.vocabulary)
+            raise CatalogError(f"no tag '{old}' in {self.paths.display(self.paths.tags)}"
+                               + (f"; {hint}" if hint else ""))
+        if new in self.vocabulary:  # merging two tags: keep the target's description
+            doc = self._registry(self.paths.tags)
+            doc.blocks = [b for b in doc.blocks if b.key != old]
+        else:
+            from ruamel.yaml.comments import CommentedMap
+
+            doc = self._registry(self.paths.tags)
+            block = next(b for b in doc.blocks if b.key == old)
+            entry = self.yaml.load("".join(_shift(block.head, -block.indent)))
+            value = entry[old] if isinstance(entry, CommentedMap) else self.vocabulary[old]
+            self._registry_put(self.paths.tags, new, value, replace_key=old)
+            self.vocabulary[new] = self.vocabulary[old]
+        del self.vocabulary[old]
+        changed = []
+        for key, paper in list(self.papers.items()):
+            if old in paper.tags:
+                tags = list(dict.fromkeys(new if t == old else t for t in paper.tags))
+                self.update(key, tags=tags)
+                changed.append(key)
+        return changed
+
+    def add_venue(self, venue: Venue) -> None:
+        """Add a venue to the registry (data/venues.yaml), in sorted place."""
+        if venue.short in self.venues:
+            return
+        value: dict[str, Any] = {"kind": venue.kind, "name": venue.name}
+        if venue.publisher:
+            value["publisher"] = venue.publisher
+        value.update({k: v for k, v in venue.extra.items() if v not in (None, "")})
+        self._registry_put(self.paths.venues, venue.short, value)
+        self.venues[venue.short] = venue
+
+    # -- saving
+
+    def render(self) -> dict[Path, str]:
+        """The new text of every file this session changed."""
+        out: dict[Path, str] = {}
+        for path, doc in self._registry_docs.items():
+            text = doc.render()
+            if text != self._registry_text[path]:
+                out[path] = text
+        if self._catalog_changed:
+            for year in self.doc.blocks:
+                for venue in year.children:
+                    for paper in venue.children:
+                        _render_paper(self.yaml, paper)
+            text = self.doc.render()
+            if text != self.text:
+                out[self.paths.catalog] = text
+        return out
+
+    def validate(self, texts: dict[Path, str]) -> list[Problem]:
+        """Refuse an edit that adds problems; return the warnings it adds."""
+        from catalog.check import check_papers
+        from catalog.venues import load_tags, load_venues
+
+        new_text = texts.get(self.paths.catalog, self.text)
+        papers, problems = source.parse(new_text, self.filename)
+        problems += source.duplicate_keys(papers, self.filename)
+        blocking = [p for p in problems if p.blocking]
+        if blocking:
+            raise InvalidEditError(blocking)
+        venues, vocabulary = self.venues, self.vocabulary
+        registries = {self.paths.venues: load_venues, self.paths.tags: load_tags}
+        for path, loader in registries.items():
+            if path in texts:  # read the new registry back as check will
+                with tempfile.TemporaryDirectory() as folder:
+                    tmp = Path(folder) / path.name
+                    tmp.write_text(texts[path], encoding="utf-8")
+                    try:
+                        loaded = loader(tmp)
+                    except InvalidCatalogError as err:
+                        shown = self.paths.display(path)
+                        raise InvalidEditError([replace(p, file=shown)
+                                                for p in err.problems]) from None
+                if path == self.paths.venues:
+                    venues = loaded  # type: ignore[assignment]
+                else:
+                    vocabulary = loaded  # type: ignore[assignment]
+        found = check_papers(papers, self.filename, venues, vocabulary)
+        if not found:
+            return []
+        old = {_fingerprint(p) for p in check_papers(self.before, self.filename,
+                                                     self.venues_before, self.vocab_before)}
+        added = [p for p in found if _fingerprint(p) not in old]
+        refused = [p for p in added if not p.message.startswith(NEAR_DUPLICATE_MESSAGE)]
+        if refused:
+            raise InvalidEditError(refused)
+        return added
+
+    def commit(self, dry_run: bool = False) -> WriteResult:
+        """Validate and write every changed file atomically (registries first)."""
+        texts = self.render()
+        result = WriteResult(dry_run=dry_run)
+        if not texts:
+            return result
+        result.warnings = self.validate(texts)
+        result.diff = _diff(self, texts)
+        if dry_run:
+            result.changed = list(texts)
+            return result
+        for path in sorted(texts, key=lambda p: p == self.paths.catalog):
+            atomic_write(path, texts[path])
+            result.changed.append(path)
+        return result
+
+
+def _fingerprint(problem: Problem) -> tuple[str, str]:
+    """A problem without line numbers, to compare before and after an edit."""
+    return problem.where, re.sub(r"line \d+", "line ?", problem.message)
+
+
+def _model_value(name: str, value: Any) -> Any:
+    if name in _LISTS:
+        return list(value or [])
+    if name == "et_al":
+        return bool(value)
+    if name == "status":
+        return value or "to-read"
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return value if value not in ("", []) else None
+
+
+def _diff(session: Session, texts: dict[Path, str]) -> str:
+    import difflib
+
+    out = []
+    for path, new in texts.items():
+        old = (session.text if path == session.paths.catalog
+               else session._registry_text.get(path, ""))
+        name = session.paths.display(path)
+        out.extend(difflib.unified_diff(old.splitlines(keepends=True),
+                                        new.splitlines(keepends=True), name, name))
+    return "".join(out)
+
+
+# ---------------------------------------------------------------- lock and atomic write
+
+
+def lock_path(paths: Paths) -> Path:
+    """The lock file shared by every writer of this catalog (beside it, hidden)."""
+    return paths.catalog.with_name(f".{paths.catalog.name}.lock")
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Replace path with text so that a reader or a crash sees the old file or the new one."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        with contextlib.suppress(OSError):
+            os.chmod(tmp, path.stat().st_mode & 0o7777)
+        if os.environ.get(CRASH_ENV) == "before-rename":
+            os.kill(os.getpid(), signal.SIGKILL)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    with contextlib.suppress(OSError):  # make the rename itself durable
+        folder = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
+
+
+def _remove_stale_temporaries(folder: Path) -> None:
+    """Temporary files left by a writer that was killed; under the lock none is live."""
+    for tmp in folder.glob(".*.tmp"):
+        if re.fullmatch(r"\..+\.\d+\.tmp", tmp.name):
+            tmp.unlink(missing_ok=True)
+
+
+@contextlib.contextmanager
+def locked(paths: Paths, timeout: float | None = None) -> Iterator[None]:
+    """Hold the catalog's write lock."""
+    from filelock import FileLock, Timeout
+
+    wait = LOCK_TIMEOUT if timeout is None else timeout
+    lock = FileLock(str(lock_path(paths)), timeout=wait)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise LockTimeoutError(f"{paths.display()}: another papers process is writing the "
+                               f"catalog (lock {paths.display(lock_path(paths))}); "
+                               "try again in a moment") from None
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+@contextlib.contextmanager
+def edit(paths: Paths, dry_run: bool = False, refresh: bool = True) -> Iterator[Session]:
+    """An edit session: lock, read, yield for edits, then validate, write and re-index.
+
+    An exception inside the block leaves every file as it was.
+    """
+    with locked(paths):
+        _remove_stale_temporaries(paths.data_dir)
+        session = Session(paths)
+        yield session
+        session.result = session.commit(dry_run)
+    if refresh and not dry_run and session.result.changed:
+        from catalog import index
+
+        index.refresh(paths)
