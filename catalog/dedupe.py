@@ -1,0 +1,192 @@
+"""Recognising a paper already in the catalog: by DOI, by arXiv id, by a near-equal title.
+
+A preprint and its published version are one paper: they share an arXiv id or a
+title, and merging fills what the catalog lacks without overwriting anything.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+# Same scorer and threshold as `papers check` uses for near-duplicate titles, so the
+# importer and the checker agree on what counts as one paper.
+from catalog.check import NEAR_DUPLICATE
+from catalog.model import Paper, normalize_title
+from catalog.venues import Venue
+
+ARXIV_DOI_RE = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE)
+_VERSION_RE = re.compile(r"v\d+$")
+# Fields merge may fill when the catalog lacks them; never key, title, authors.
+MERGEABLE: tuple[str, ...] = ("doi", "arxiv", "url", "pages", "volume", "number", "tags",
+                              "summary", "abstract")
+
+
+def norm_doi(doi: str | None) -> str | None:
+    """A DOI compared case-insensitively, without a resolver prefix; arXiv DOIs are None."""
+    if not doi:
+        return None
+    doi = re.sub(r"^(https?://(dx\.)?doi\.org/|doi:)", "", doi.strip(), flags=re.IGNORECASE)
+    return None if ARXIV_DOI_RE.match(doi) else doi.lower()
+
+
+def norm_arxiv(arxiv: str | None, doi: str | None = None) -> str | None:
+    """An arXiv id without 'arXiv:' or version ('2103.13262v2' -> '2103.13262'); also
+    read from an arXiv DOI."""
+    if not arxiv and doi:
+        m = ARXIV_DOI_RE.match(doi.strip())
+        arxiv = m.group(1) if m else None
+    if not arxiv:
+        return None
+    arxiv = re.sub(r"^arxiv:", "", arxiv.strip(), flags=re.IGNORECASE)
+    return _VERSION_RE.sub("", arxiv).lower()
+
+
+@dataclass(frozen=True)
+class Match:
+    """An existing paper that a new one duplicates, and how it was recognised."""
+
+    paper: Paper
+    by: str  # "DOI", "arXiv id" or "title"
+    score: float = 100.0
+
+    def describe(self) -> str:
+        how = self.by if self.by != "title" else f"title, {self.score:.0f}% alike"
+        return f"{self.paper.key} (same {how})"
+
+
+@dataclass
+class Finder:
+    """Looks up papers by DOI, arXiv id and normalised title; new papers can be added."""
+
+    by_doi: dict[str, Paper] = field(default_factory=dict)
+    by_arxiv: dict[str, Paper] = field(default_factory=dict)
+    by_title: dict[str, Paper] = field(default_factory=dict)
+    buckets: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+
+    @classmethod
+    def of(cls, papers: Iterable[Paper]) -> Finder:
+        """A finder over these papers."""
+        finder = cls()
+        for paper in papers:
+            finder.add(paper)
+        return finder
+
+    def add(self, paper: Paper) -> None:
+        """Make a paper findable (e.g. one just imported, so a file's own repeats are caught)."""
+        doi, arxiv = norm_doi(paper.doi), norm_arxiv(paper.arxiv, paper.doi)
+        if doi:
+            self.by_doi.setdefault(doi, paper)
+        if arxiv:
+            self.by_arxiv.setdefault(arxiv, paper)
+        title = normalize_title(paper.title)
+        if title:
+            self.by_title.setdefault(title, paper)
+            for word in _bucket_words(title):
+                self.buckets[word].append(title)
+
+    def find(self, paper: Paper) -> Match | None:
+        """The existing paper this one duplicates, if any."""
+        doi, arxiv = norm_doi(paper.doi), norm_arxiv(paper.arxiv, paper.doi)
+        if doi and doi in self.by_doi:
+            return Match(self.by_doi[doi], "DOI")
+        if arxiv and arxiv in self.by_arxiv:
+            return Match(self.by_arxiv[arxiv], "arXiv id")
+        title = normalize_title(paper.title)
+        if not title:
+            return None
+        best: tuple[float, str] | None = None
+        if title in self.by_title:
+            best = (100.0, title)
+        else:
+            from rapidfuzz import fuzz
+
+            seen: set[str] = set()
+            for word in _bucket_words(title):
+                for other in self.buckets.get(word, ()):
+                    if other in seen:
+                        continue
+                    seen.add(other)
+                    score = fuzz.token_sort_ratio(title, other)
+                    if score >= NEAR_DUPLICATE and (best is None or score > best[0]):
+                        best = (score, other)
+        if best is None:
+            return None
+        existing = self.by_title[best[1]]
+        if _conflict(paper, existing):
+            return None
+        return Match(existing, "title", best[0])
+
+
+def _bucket_words(title: str) -> list[str]:
+    # The two longest words: a near-equal title almost surely shares one of them.
+    return sorted(set(title.split()), key=lambda w: (-len(w), w))[:2]
+
+
+def _conflict(a: Paper, b: Paper) -> bool:
+    """Identifiers that say two alike titles are different papers."""
+    da, db = norm_doi(a.doi), norm_doi(b.doi)
+    xa, xb = norm_arxiv(a.arxiv, a.doi), norm_arxiv(b.arxiv, b.doi)
+    return bool((da and db and da != db) or (xa and xb and xa != xb))
+
+
+@dataclass
+class MergePlan:
+    """What merging a duplicate into the catalog's paper changes: fields it fills, a move."""
+
+    key: str
+    fields: dict[str, Any] = field(default_factory=dict)
+    move_to: tuple[int, str] | None = None
+
+    @property
+    def empty(self) -> bool:
+        return not self.fields and self.move_to is None
+
+    def describe(self) -> str:
+        parts = [f"{name}" for name in self.fields]
+        if self.move_to:
+            parts.append(f"moved to {self.move_to[1]} {self.move_to[0]}")
+        return ", ".join(parts) if parts else "nothing new"
+
+
+def plan_merge(existing: Paper, incoming: Paper, venues: dict[str, Venue]) -> MergePlan:
+    """Fill fields the catalog lacks from a duplicate, never overwriting one.
+
+    The preprint's arXiv id is recorded on the published paper. When the catalog holds
+    only the preprint and the duplicate is its published version, the entry moves to
+    the published year and venue, as the catalog's layout asks (its key stays: keys are
+    stable).
+    """
+    plan = MergePlan(existing.key)
+    for name in MERGEABLE:
+        have, new = getattr(existing, name), getattr(incoming, name)
+        if name == "doi" and norm_doi(new) is None:
+            continue  # an arXiv DOI is not the publisher's DOI
+        if name == "arxiv":
+            new = norm_arxiv(new, incoming.doi)
+        if new and not have:
+            plan.fields[name] = list(new) if isinstance(new, list) else new
+    if _is_preprint(existing.venue, venues) and not _is_preprint(incoming.venue, venues) \
+            and incoming.venue in venues:
+        plan.move_to = (incoming.year, incoming.venue)
+    return plan
+
+
+def _is_preprint(venue: str, venues: dict[str, Venue]) -> bool:
+    record = venues.get(venue)
+    return record is not None and record.kind == "preprint"
+
+
+def find_duplicates(papers: list[Paper]) -> list[tuple[Paper, Match]]:
+    """Pairs (later paper, the earlier one it duplicates) within one list of papers."""
+    finder = Finder()
+    out = []
+    for paper in papers:
+        match = finder.find(paper)
+        if match:
+            out.append((paper, match))
+        finder.add(paper)
+    return out

@@ -1,0 +1,117 @@
+"""Duplicates by DOI, arXiv id and fuzzy title; merge plans that never overwrite."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from catalog import dedupe, source
+from catalog.check import check
+from catalog.model import Paper
+from catalog.venues import Venue
+from tests.conftest import REPO, write_catalog
+
+VENUES = {"arXiv": Venue("arXiv", "preprint", "arXiv"),
+          "SOSP": Venue("SOSP", "conference", "ACM Symposium on Operating Systems Principles")}
+
+
+def paper(key: str = "x2023y", title: str = "A Title", **kw) -> Paper:
+    kw.setdefault("authors", ["A B"])
+    kw.setdefault("year", 2023)
+    kw.setdefault("venue", "SOSP")
+    return Paper(key=key, title=title, **kw)
+
+
+def shipped_finder() -> dedupe.Finder:
+    return dedupe.Finder.of(source.load(REPO / "data" / "papers.yaml"))
+
+
+def test_by_doi_case_and_resolver_prefix_ignored() -> None:
+    match = shipped_finder().find(paper(doi="https://doi.org/10.1109/sc41405.2020.00025"))
+    assert match and match.paper.key == "xie2020kraken" and match.by == "DOI"
+
+
+def test_by_arxiv_id_with_version_or_arxiv_doi() -> None:
+    finder = shipped_finder()
+    assert finder.find(paper(arxiv="arXiv:2104.05158v2")).paper.key == "mudigere2022software"
+    match = finder.find(paper(doi="10.48550/arXiv.2301.02959"))
+    assert match and match.paper.key == "sethi2023flexshard" and match.by == "arXiv id"
+
+
+def test_preprint_and_published_titles_are_one_paper() -> None:
+    finder = shipped_finder()
+    match = finder.find(paper(title="BagPipe: accelerating deep recommendation model training",
+                              venue="arXiv", year=2022))
+    assert match and match.paper.key == "agarwal2023bagpipe" and match.by == "title"
+    # a small wording change still matches; the score says how alike
+    match = finder.find(paper(title="Ekko: A Large Scale Deep Learning Recommender System "
+                                    "with Low Latency Model Updates"))
+    assert match and match.paper.key == "sima2022ekko" and 92 <= match.score < 100
+
+
+def test_different_papers_are_not_matched() -> None:
+    finder = shipped_finder()
+    assert finder.find(paper(title="HET-GMP: A Graph-based System Approach to Scaling Large "
+                                   "Embedding Model Training")).paper.key == "miao2022hetgmp"
+    assert finder.find(paper(title="HET: Scaling out Huge Embedding Model Training")) is None
+    assert finder.find(paper(title="Wide & Deep Learning for Recommender Systems")) is None
+
+
+def test_conflicting_identifiers_veto_a_title_match() -> None:
+    finder = dedupe.Finder.of([paper("a2023t", "Same Title Here", doi="10.1/a")])
+    assert finder.find(paper(title="Same Title Here", doi="10.1/b")) is None
+    assert finder.find(paper(title="Same Title Here")).paper.key == "a2023t"
+
+
+def test_merge_fills_only_missing_fields_and_records_arxiv() -> None:
+    existing = paper("agarwal2023bagpipe", "Bagpipe", doi="10.1145/3600006.3613142",
+                     tags=["training"])
+    incoming = paper(title="BagPipe", venue="arXiv", year=2022, arxiv="2202.12429v1",
+                     doi="10.48550/arXiv.2202.12429", url="https://arxiv.org/abs/2202.12429",
+                     tags=["caching"])
+    plan = dedupe.plan_merge(existing, incoming, VENUES)
+    assert plan.fields == {"arxiv": "2202.12429", "url": "https://arxiv.org/abs/2202.12429"}
+    assert plan.move_to is None
+
+
+def test_merge_moves_a_preprint_to_its_published_venue() -> None:
+    existing = paper("a2022t", "T", venue="arXiv", year=2022, arxiv="2202.00001")
+    incoming = paper(title="T", venue="SOSP", year=2023, doi="10.1145/1", pages="1-10")
+    plan = dedupe.plan_merge(existing, incoming, VENUES)
+    assert plan.fields == {"doi": "10.1145/1", "pages": "1-10"}
+    assert plan.move_to == (2023, "SOSP")
+    assert "moved to SOSP 2023" in plan.describe()
+
+
+def test_find_duplicates_within_a_list() -> None:
+    papers = [paper("a", "One Title"), paper("b", "Two"), paper("c", "One title.")]
+    assert [(p.key, m.paper.key) for p, m in dedupe.find_duplicates(papers)] == [("c", "a")]
+
+
+def test_check_reports_a_preprint_and_its_published_version(tmp_path: Path) -> None:
+    paths = write_catalog(tmp_path, papers="""\
+        2023:
+          SOSP:
+            - key: agarwal2023bagpipe
+              title: "Bagpipe: Accelerating Deep Recommendation Model Training"
+              authors: [Saurabh Agarwal]
+              arxiv: "2202.12429"
+        2022:
+          arXiv:
+            - key: agarwal2022bagpipe
+              title: "BagPipe: Accelerating Deep Recommendation Model Training"
+              authors: [Saurabh Agarwal]
+              arxiv: "2202.12429"
+        """, venues=VENUES_YAML)
+    messages = [p.message for p in check(paths)]
+    assert any(m.startswith("duplicate arXiv id 2202.12429") for m in messages)
+    assert any(m.startswith("title nearly the same as agarwal2023bagpipe") for m in messages)
+
+
+VENUES_YAML = """\
+SOSP:
+  kind: conference
+  name: ACM Symposium on Operating Systems Principles
+arXiv:
+  kind: preprint
+  name: arXiv
+"""
