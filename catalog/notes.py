@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -40,17 +41,39 @@ class Note:
         return list(dict.fromkeys(link.key for link in self.links))
 
 
-def find_links(text: str) -> list[Link]:
-    """Every [[key]] link with its 1-based line, skipping fenced code blocks."""
-    links = []
+def _lines(text: str) -> Iterator[tuple[int, str, bool]]:
+    """(1-based number, line with its ending, whether links in it count) for each line."""
     fenced = False
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(text.splitlines(keepends=True), 1):
         if line.lstrip().startswith(("```", "~~~")):
             fenced = not fenced
-            continue
-        if not fenced:
+            yield number, line, False
+        else:
+            yield number, line, not fenced
+
+
+def find_links(text: str) -> list[Link]:
+    """Every [[key]] link with its 1-based line, skipping fenced code blocks."""
+    links: list[Link] = []
+    for number, line, live in _lines(text):
+        if live:
             links.extend(Link(m.group(1), m.group(2), number) for m in LINK_RE.finditer(line))
     return links
+
+
+def replace_links(text: str, render: Callable[[Link], str]) -> str:
+    """The text with each [[key]] link (outside fenced code) replaced by render(link)."""
+    if "[[" not in text:
+        return text
+    out = []
+    for number, line, live in _lines(text):
+        if live and "[[" in line:
+            def sub(m: re.Match[str], n: int = number) -> str:
+                return render(Link(m.group(1), m.group(2), n))
+
+            line = LINK_RE.sub(sub, line)
+        out.append(line)
+    return "".join(out)
 
 
 def read_note(path: Path) -> Note:

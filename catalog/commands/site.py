@@ -1,3 +1,125 @@
-"""Commands: placeholder, filled in by its issue."""
+"""Commands for the static site and the notes: site build/serve, notes, related."""
 
 from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+from catalog.commands import JsonOpt, app, command, complete_key, connect, echo_json, state
+from catalog.errors import CatalogError, UsageError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+site_app = typer.Typer(
+    name="site",
+    help="Build or serve the static site (mkdocs, Material theme).",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+app.add_typer(site_app)
+
+
+def _site_command(name: str) -> Callable[[F], F]:
+    """site_app.command behind the same error boundary as the top-level commands."""
+
+    def decorate(fn: F) -> F:
+        @functools.wraps(fn)
+        def wrapper(*a: Any, **k: Any) -> Any:
+            try:
+                return fn(*a, **k)
+            except UsageError as err:
+                typer.echo(f"error: {err}", err=True)
+                raise typer.Exit(2) from None
+            except CatalogError as err:
+                typer.echo(f"error: {err}" if "\n" not in str(err) else str(err), err=True)
+                raise typer.Exit(1) from None
+
+        site_app.command(name)(wrapper)
+        return fn
+
+    return decorate
+
+
+ConfigOpt = Annotated[Path | None, typer.Option(
+    "--config-file", "-f", help="mkdocs.yml to use [default: the project's].",
+    show_default=False, dir_okay=False)]
+
+
+@_site_command("build")
+def site_build(
+    site_dir: Annotated[Path | None, typer.Option(
+        "--site-dir", "-o", help="Output folder [default: build/site].", show_default=False,
+        file_okay=False)] = None,
+    config_file: ConfigOpt = None,
+    strict: Annotated[bool, typer.Option(
+        "--strict/--no-strict", help="Fail on any warning (broken link, unknown [[key]]).")]
+        = True,
+) -> None:
+    """Build the static site from the catalog, its notes and reading notes."""
+    from catalog import site
+
+    result = site.build(state.paths, config_file, site_dir, strict)
+    for warning in result.warnings:
+        typer.echo(f"warning: {warning}", err=True)
+    typer.echo(f"built {result.pages} pages into {state.paths.display(result.site_dir)} "
+               f"in {result.seconds:.1f} s")
+
+
+@_site_command("serve")
+def site_serve(
+    dev_addr: Annotated[str, typer.Option(
+        "--dev-addr", "-a", help="IP:PORT to serve on.")] = "127.0.0.1:8000",
+    config_file: ConfigOpt = None,
+) -> None:
+    """Serve the site locally, rebuilding it when the catalog or notes change."""
+    from catalog import site
+
+    site.serve(state.paths, config_file, dev_addr)
+
+
+@command("notes")
+def notes_(as_json: JsonOpt = False) -> None:
+    """List the hand-written notes (site/notes) and the papers each one discusses."""
+    from catalog import notes, query
+
+    found = notes.load_notes(state.paths)
+    papers = {p.key: p for p in query.all_papers(connect())} if found else {}
+    if as_json:
+        echo_json([{"note": n.slug, "title": n.title, "path": state.paths.display(n.path),
+                    "papers": [{"key": k, "title": papers[k].title if k in papers else None}
+                               for k in n.keys]} for n in found])
+        return
+    if not found:
+        typer.echo(f"no notes in {state.paths.display(state.paths.notes)}", err=True)
+        return
+    for note in found:
+        typer.secho(f"{note.slug}  {note.title}", bold=True)
+        typer.echo(f"  {state.paths.display(note.path)}, {len(note.keys)} papers")
+        for key in note.keys:
+            title = papers[key].short_title if key in papers else "(unknown paper)"
+            typer.echo(f"    {key:28} {title}")
+
+
+@command("related")
+def related_(
+    key: Annotated[str, typer.Argument(help="Citation key.", autocompletion=complete_key)],
+    count: Annotated[int, typer.Option("--count", "-n", min=1,
+                                       help="How many papers to show.")] = 5,
+    as_json: JsonOpt = False,
+) -> None:
+    """The papers most similar in wording (title, summary, tags) to one paper."""
+    from catalog import query, related
+
+    hits = related.related(query.all_papers(connect()), key, count)
+    if as_json:
+        echo_json([{**p.to_dict(), "score": round(score, 4)} for p, score in hits])
+        return
+    if not hits:
+        typer.echo(f"no paper shares enough words with {key}", err=True)
+        return
+    for paper, score in hits:
+        typer.echo(f"{score:5.2f}  {paper.key:28} {paper.title} ({paper.venue} {paper.year})")

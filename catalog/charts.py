@@ -1,0 +1,174 @@
+"""Charts of the catalog, drawn by matplotlib to SVG text.
+
+Figures are made with the object API (no pyplot, so no global figure state)
+under the non-interactive Agg backend, with a fixed SVG hash salt and no
+date, so the same catalog always gives byte-identical SVG.
+"""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from catalog.model import Paper
+
+# Beyond this many venues or tags a chart lumps the rest together, to stay legible.
+MAX_VENUES = 10
+MAX_TAGS = 25
+MAX_GRID_VENUES = 20
+_SALT = "papers-catalog"
+_RC: dict[str, Any] = {
+    "svg.hashsalt": _SALT,
+    "svg.fonttype": "none",  # text stays text: smaller files, searchable, crisp at any zoom
+    "font.family": "sans-serif",
+    "font.size": 10,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+}
+
+
+@dataclass(frozen=True)
+class Chart:
+    """One chart: its file name, SVG text, alt text and a caption."""
+
+    name: str
+    svg: str
+    alt: str
+    caption: str
+
+
+def _style() -> Any:
+    """Our rc settings for the duration of one figure (never the global ones)."""
+    from matplotlib import rc_context
+
+    return rc_context(_RC)  # type: ignore[arg-type]  # stubs want literal keys
+
+
+def _svg(fig: Any) -> str:
+    buffer = io.StringIO()
+    fig.savefig(buffer, format="svg", metadata={"Date": None}, bbox_inches="tight")
+    return buffer.getvalue()
+
+
+def _figure(width: float, height: float) -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")  # never a GUI backend, even if something imports pyplot later
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(width, height), layout="constrained")
+
+
+def _top(counter: Counter[str], limit: int) -> list[str]:
+    """The `limit` most common names (ties by name); the rest become 'other'."""
+    ranked = sorted(counter, key=lambda k: (-counter[k], k.lower()))
+    return ranked if len(ranked) <= limit else ranked[: limit - 1]
+
+
+def _year_span(papers: Sequence[Paper]) -> list[int]:
+    years = [p.year for p in papers]
+    return list(range(min(years), max(years) + 1)) if years else []
+
+
+def papers_per_year(papers: Sequence[Paper]) -> Chart:
+    """Bars of papers per year, stacked by venue (at least one paper)."""
+    years = _year_span(papers)
+    venue_counts = Counter(p.venue for p in papers)
+    shown = _top(venue_counts, MAX_VENUES)
+    groups = [*shown, "other"] if len(shown) < len(venue_counts) else shown
+    counts = {g: [0] * len(years) for g in groups}
+    for p in papers:
+        group = p.venue if p.venue in shown else "other"
+        counts[group][p.year - years[0]] += 1
+    with _style():
+        fig = _figure(8, 3.6)
+        ax = fig.add_subplot()
+        bottom = [0] * len(years)
+        colors = _colors(len(groups))
+        for group, color in zip(groups, colors, strict=True):
+            ax.bar(years, counts[group], bottom=bottom, label=group, color=color, width=0.8)
+            bottom = [b + c for b, c in zip(bottom, counts[group], strict=True)]
+        ax.set_ylabel("papers")
+        ax.set_xticks(years, [str(y) for y in years], rotation=45 if len(years) > 12 else 0)
+        ax.yaxis.get_major_locator().set_params(integer=True)
+        ax.legend(title="venue", loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
+        svg = _svg(fig)
+    per_year = Counter(p.year for p in papers)
+    peak = max(per_year, key=lambda y: (per_year[y], y))
+    alt = (f"Bar chart of papers per year from {years[0]} to {years[-1]}, stacked by venue; "
+           f"the busiest year is {peak} with {per_year[peak]} papers; venues shown: "
+           + ", ".join(groups) + ".")
+    return Chart("papers-per-year", svg, alt, "Papers per year, stacked by venue")
+
+
+def tag_counts(papers: Sequence[Paper]) -> Chart:
+    """Horizontal bars of how many papers carry each tag."""
+    counter = Counter(t for p in papers for t in dict.fromkeys(p.tags))
+    shown = _top(counter, MAX_TAGS)
+    values = [counter[t] for t in shown]
+    with _style():
+        fig = _figure(8, max(1.6, 0.26 * len(shown) + 0.8))
+        ax = fig.add_subplot()
+        positions = list(range(len(shown)))
+        ax.barh(positions, values, color=_colors(1)[0])
+        ax.set_yticks(positions, shown)
+        ax.invert_yaxis()  # the most used tag on top
+        ax.set_xlabel("papers")
+        ax.xaxis.get_major_locator().set_params(integer=True)
+        for y, v in zip(positions, values, strict=True):
+            ax.text(v, y, f" {v}", va="center", fontsize=8)
+        svg = _svg(fig)
+    listed = ", ".join(f"{t} {counter[t]}" for t in shown[:8])
+    alt = (f"Bar chart of papers per tag for the {len(shown)} most used of {len(counter)} "
+           f"tags; most used: {listed}.") if counter else "Bar chart of papers per tag: no tags."
+    return Chart("tag-counts", svg, alt, "Papers per tag")
+
+
+def coverage(papers: Sequence[Paper]) -> Chart:
+    """A venue × year grid whose cells count the papers (at least one paper)."""
+    years = _year_span(papers)
+    venue_counts = Counter(p.venue for p in papers)
+    shown = _top(venue_counts, MAX_GRID_VENUES)
+    rows = [*shown, "other"] if len(shown) < len(venue_counts) else shown
+    grid = [[0] * len(years) for _ in rows]
+    row_of = {v: i for i, v in enumerate(rows)}
+    for p in papers:
+        grid[row_of.get(p.venue, len(rows) - 1)][p.year - years[0]] += 1
+    with _style():
+        fig = _figure(max(4.0, 0.5 * len(years) + 2), max(1.6, 0.32 * len(rows) + 1))
+        ax = fig.add_subplot()
+        image = ax.imshow(grid, cmap="Blues", aspect="auto", vmin=0)
+        ax.set_xticks(range(len(years)), [str(y) for y in years],
+                      rotation=45 if len(years) > 12 else 0)
+        ax.set_yticks(range(len(rows)), rows)
+        ax.spines[:].set_visible(False)
+        top = max((max(r) for r in grid), default=0)
+        for i, row in enumerate(grid):
+            for j, n in enumerate(row):
+                if n:
+                    ax.text(j, i, str(n), ha="center", va="center", fontsize=8,
+                            color="white" if n > top / 2 else "black")
+        fig.colorbar(image, ax=ax, label="papers", shrink=0.8)
+        svg = _svg(fig)
+    filled = sum(1 for row in grid for n in row if n)
+    alt = (f"Grid of {len(rows)} venues by {len(years)} years ({years[0]}–{years[-1]}); "
+           f"{filled} of {len(rows) * len(years)} venue-years have papers; the darker a cell, "
+           "the more papers.")
+    return Chart("coverage", svg, alt, "Coverage: papers per venue and year")
+
+
+def _colors(n: int) -> list[Any]:
+    from matplotlib import colormaps
+
+    cmap = colormaps["tab10" if n <= 10 else "tab20"]
+    return [cmap(i % cmap.N) for i in range(n)]
+
+
+def render_all(papers: Sequence[Paper]) -> list[Chart]:
+    """Every chart of the home page, in display order; none for an empty catalog."""
+    if not papers:
+        return []
+    return [papers_per_year(papers), tag_counts(papers), coverage(papers)]

@@ -1,0 +1,779 @@
+"""The static site: pages generated from the catalog at build time, as a mkdocs hook.
+
+mkdocs.yml names this file under `hooks:`. The renderers are pure: each returns
+the Markdown of one page (or the SVG of one chart) as a string, and `generate`
+collects them as {uri: content}. The hook functions at the bottom hand those
+to mkdocs as in-memory files, so nothing generated is ever written into site/.
+`build` and `serve` run mkdocs for the `papers site` commands.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import json
+import logging
+import os
+import posixpath
+import re
+import time
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from catalog.charts import Chart
+from catalog.errors import CatalogError, Problem
+from catalog.model import Paper
+from catalog.notes import Link, Note
+from catalog.paths import CATALOG_ENV, DB_ENV, Paths
+from catalog.venues import Venue
+
+LOG_NAME = "mkdocs.plugins.papers"  # under "mkdocs", so --strict counts our warnings
+log = logging.getLogger(LOG_NAME)
+
+# Pages listed in the nav; every other generated page is reachable from them.
+NAV_PAGES = ("years/index.md", "venues/index.md", "tags/index.md", "notes/index.md")
+CHART_DIR = "assets/charts"
+LATEST = 10
+# Markers in the hand-written home page (site/index.md) that the hook fills in.
+MARKERS = ("counts", "charts", "latest", "notes")
+_MARKER_RE = re.compile(r"<!--\s*papers:(\w+)\s*-->")
+_SLUG_RE = re.compile(r"[^a-z0-9_-]+")
+_LATEX_SPECIAL_RE = re.compile(r"(?<!\\)([&%#])")
+# Python-Markdown's backslash-escapable characters that could start markup inline.
+_MD_ESCAPE_RE = re.compile(r"([\\`*_{}\[\]()#+!|~])")
+_HEADING_RE = re.compile(r"^(#{1,4})(?=\s)")
+
+
+class SiteError(CatalogError):
+    """The site could not be built."""
+
+
+# ---------------------------------------------------------------- text and links
+
+
+def plain(text: str) -> str:
+    """Text as plain Unicode: LaTeX braces and escapes ('{GPU}', '\\&', '\\"u') resolved."""
+    if "\\" not in text and "{" not in text:
+        return text
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    # A bare & % or # is literal text here, not LaTeX syntax.
+    return LatexNodes2Text().latex_to_text(_LATEX_SPECIAL_RE.sub(r"\\\1", text)).strip()
+
+
+def md(text: str) -> str:
+    """Plain text made safe inside Markdown: HTML escaped, markup characters escaped."""
+    escaped = html.escape(plain(text), quote=False)
+    return _MD_ESCAPE_RE.sub(r"\\\1", escaped).replace("\n", " ")
+
+
+def slug(name: str) -> str:
+    """A file-name-safe, lower-case form of a key, venue or tag."""
+    return _SLUG_RE.sub("-", name.lower()).strip("-") or "-"
+
+
+def paper_uri(key: str) -> str:
+    return f"papers/{slug(key)}.md"
+
+
+def year_uri(year: int) -> str:
+    return f"years/{year}.md"
+
+
+def venue_uri(venue: str) -> str:
+    return f"venues/{slug(venue)}.md"
+
+
+def tag_uri(tag: str) -> str:
+    return f"tags/{slug(tag)}.md"
+
+
+def note_uri(note: Note) -> str:
+    return f"notes/{note.path.name}"
+
+
+def href(from_uri: str, to_uri: str) -> str:
+    """A relative link from one page's source path to another's (what mkdocs validates)."""
+    return posixpath.relpath(to_uri, posixpath.dirname(from_uri) or ".")
+
+
+def _url(url: str) -> str:
+    """An external URL safe inside a Markdown link target."""
+    return quote(url, safe=":/?#[]@!$&'*+,;=%~-._")
+
+
+def front(title: str, body: list[str]) -> str:
+    """A page: its title in front matter, then its Markdown lines.
+
+    mkdocs would take the title from the first heading and Material would print
+    it into <title> unescaped ('|striptags' turns &lt; back into <); a title in
+    the page's meta is printed as given, so we give it HTML-escaped.
+    """
+    escaped = html.escape(plain(title), quote=False)
+    return f"---\ntitle: {json.dumps(escaped, ensure_ascii=False)}\n---\n\n" + "\n".join(body) + "\n"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+# ---------------------------------------------------------------- the data of one build
+
+
+@dataclass
+class Reading:
+    """A paper's own reading note (data/readings/KEY.md)."""
+
+    path: Path
+    text: str
+
+
+@dataclass
+class SiteData:
+    """Everything the renderers need, loaded once per build."""
+
+    papers: list[Paper]  # newest year first
+    venues: dict[str, Venue]
+    vocabulary: dict[str, str]
+    notes: list[Note] = field(default_factory=list)
+    readings: dict[str, Reading] = field(default_factory=dict)
+    related: dict[str, list[tuple[str, float]]] = field(default_factory=dict)
+    bibtex: dict[str, str] = field(default_factory=dict)
+    charts: list[Chart] = field(default_factory=list)
+
+    @cached_property
+    def by_key(self) -> dict[str, Paper]:
+        return {p.key: p for p in self.papers}
+
+    @cached_property
+    def backlinks(self) -> dict[str, list[Note]]:
+        from catalog.notes import backlinks
+
+        return backlinks(self.notes)
+
+    def venue_name(self, short: str) -> str:
+        venue = self.venues.get(short)
+        return venue.name if venue else short
+
+
+def load(paths: Paths, notes: list[Note] | None = None, with_charts: bool = True,
+         timings: dict[str, float] | None = None) -> tuple[SiteData, list[Problem]]:
+    """The site's data from the catalog's index, registries, notes and reading notes."""
+    from catalog import index, query
+    from catalog.notes import load_notes
+    from catalog.related import related_all
+    from catalog.venues import load_tags, load_venues
+
+    timings = {} if timings is None else timings
+    started = time.perf_counter()
+    conn = index.connect(paths)
+    try:
+        papers = query.all_papers(conn)
+    finally:
+        conn.close()
+    data = SiteData(papers, load_venues(paths.venues), load_tags(paths.tags),
+                    load_notes(paths) if notes is None else notes, _readings(paths, papers))
+    timings["load"] = time.perf_counter() - started
+    started = time.perf_counter()
+    data.related = related_all(papers)
+    timings["related"] = time.perf_counter() - started
+    started = time.perf_counter()
+    data.bibtex, problems = _bibtex(papers, data.venues, paths)
+    timings["bibtex"] = time.perf_counter() - started
+    if with_charts:
+        from catalog.charts import render_all
+
+        started = time.perf_counter()
+        data.charts = render_all(papers)
+        timings["charts"] = time.perf_counter() - started
+    return data, problems + link_problems(data, paths)
+
+
+def _readings(paths: Paths, papers: Sequence[Paper]) -> dict[str, Reading]:
+    folder = paths.readings
+    if not folder.is_dir():
+        return {}
+    keys = {p.key for p in papers}
+    out = {}
+    for path in sorted(folder.glob("*.md")):
+        if path.stem in keys:
+            out[path.stem] = Reading(path, path.read_text(encoding="utf-8"))
+    return out
+
+
+def _bibtex(papers: Sequence[Paper], venues: dict[str, Venue],
+            paths: Paths) -> tuple[dict[str, str], list[Problem]]:
+    """Each paper's BibTeX entry; none at all while catalog.bibtex is not there."""
+    try:
+        from catalog.bibtex import entry
+    except ImportError:
+        return {}, []
+    out, problems = {}, []
+    for paper in papers:
+        try:
+            out[paper.key] = entry(paper, venues)
+        except CatalogError as err:  # one bad entry must not hide the rest of the site
+            problems.append(Problem(paths.display(), paper.line, paper.key,
+                                    f"no BibTeX entry: {err}"))
+    return out, problems
+
+
+def link_problems(data: SiteData, paths: Paths) -> list[Problem]:
+    """A problem for each [[key]] in a note or reading note that names no paper."""
+    from catalog.notes import find_links
+    from catalog.suggest import hint_for
+
+    keys = data.by_key.keys()
+    sources = [(n.path, n.links) for n in data.notes]
+    sources += [(r.path, find_links(r.text)) for r in data.readings.values()]
+    problems = []
+    for path, links in sources:
+        for link in links:
+            if link.key not in keys:
+                hint = hint_for(link.key, keys) or "add the paper to the catalog or fix the key"
+                problems.append(Problem(paths.display(path), link.line, path.stem,
+                                        f"link to unknown paper '{link.key}'", hint))
+    return sorted(problems)
+
+
+# ---------------------------------------------------------------- renderers
+
+
+def link_papers(text: str, from_uri: str, data: SiteData) -> str:
+    """Markdown with [[key]] / [[key|text]] turned into links to paper pages."""
+    from catalog.notes import replace_links
+
+    def render(link: Link) -> str:
+        paper = data.by_key.get(link.key)
+        if paper is None:  # reported by link_problems; shown as text, never a broken link
+            return f"`{link.key}`"
+        label = link.text if link.text else md(paper.short_title)
+        title = html.escape(plain(paper.title), quote=True)
+        return f'[{label}]({href(from_uri, paper_uri(paper.key))} "{title}")'
+
+    return replace_links(text, render)
+
+
+def _demote(text: str, levels: int) -> str:
+    """Headings pushed down `levels` levels (outside fenced code), to nest under ours."""
+    out, fenced = [], False
+    for line in text.splitlines():
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        elif not fenced:
+            line = _HEADING_RE.sub(lambda m: "#" * min(6, len(m.group(1)) + levels), line)
+        out.append(line)
+    return "\n".join(out)
+
+
+def authors(paper: Paper, limit: int | None = None) -> str:
+    """'A, B and C' (or 'A, B et al.' past limit), as Markdown-safe text."""
+    names = [md(a) for a in paper.authors]
+    if limit is not None and len(names) > limit:
+        return ", ".join(names[:limit]) + " et al."
+    if paper.et_al:
+        return ", ".join(names) + " and others"
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+
+
+def paper_item(paper: Paper, from_uri: str, show_venue: bool = True,
+               show_year: bool = True) -> str:
+    """One Markdown list item for a paper in a list page."""
+    where = " ".join(x for x in (paper.venue if show_venue else "",
+                                 str(paper.year) if show_year else "") if x)
+    suffix = f" ({md(where)})" if where else ""
+    return (f"- [{md(paper.title)}]({href(from_uri, paper_uri(paper.key))})"
+            f"{suffix}  \n  {authors(paper, 3)}")
+
+
+def paper_page(paper: Paper, data: SiteData) -> str:
+    """The page of one paper."""
+    uri = paper_uri(paper.key)
+    lines = [f"# {md(paper.title)}", ""]
+    venue = data.venues.get(paper.venue)
+    venue_text = f"[{md(paper.venue)}]({href(uri, venue_uri(paper.venue))})"
+    if venue and venue.name != paper.venue:
+        venue_text += f": {md(venue.name)}"
+    facts = [
+        ("Authors", authors(paper)),
+        ("Venue", f"{venue_text}, [{paper.year}]({href(uri, year_uri(paper.year))})"
+                  + (f", pages {md(paper.pages)}" if paper.pages else "")),
+    ]
+    links = []
+    if paper.doi:
+        links.append(f"[DOI {md(paper.doi)}]({_url('https://doi.org/' + paper.doi)})")
+    if paper.arxiv:
+        links.append(f"[arXiv {md(paper.arxiv)}]({_url('https://arxiv.org/abs/' + paper.arxiv)})")
+    if paper.url:
+        links.append(f"[Web page]({_url(paper.url)})")
+    if links:
+        facts.append(("Links", " · ".join(links)))
+    if paper.tags:
+        facts.append(("Tags", ", ".join(f"[{md(t)}]({href(uri, tag_uri(t))})"
+                                        for t in paper.tags)))
+    status = paper.status.replace("-", " ")
+    if paper.read_on:
+        status += f" (read on {md(paper.read_on)})"
+    facts.append(("Reading status", status))
+    facts.append(("Key", f"`{paper.key}`"))
+    lines += [f"- **{name}:** {value}" for name, value in facts]
+    if paper.summary:
+        lines += ["", "## Summary", "", md(paper.summary)]
+    if paper.abstract:
+        lines += ["", "## Abstract", "", md(paper.abstract)]
+    reading = data.readings.get(paper.key)
+    if reading and reading.text.strip():
+        lines += ["", "## Reading note", "",
+                  _demote(link_papers(reading.text.strip(), uri, data), 2)]
+    bib = data.bibtex.get(paper.key)
+    if bib:
+        lines += ["", "## Cite", "", "```bibtex", bib.strip(), "```"]
+    lines += ["", "## Related papers", ""]
+    related = [(data.by_key[k], s) for k, s in data.related.get(paper.key, [])
+               if k in data.by_key]
+    lines += ([paper_item(p, uri) for p, _ in related] if related
+              else ["No paper in the catalog is close enough in wording."])
+    lines += ["", "## Discussed in", ""]
+    notes = data.backlinks.get(paper.key, [])
+    lines += ([f"- [{md(n.title)}]({href(uri, note_uri(n))})" for n in notes] if notes
+              else ["No note discusses this paper yet."])
+    return front(paper.title, lines)
+
+
+def _by_year(papers: Sequence[Paper]) -> dict[int, list[Paper]]:
+    out: dict[int, list[Paper]] = {}
+    for p in sorted(papers, key=lambda p: (-p.year, p.venue.lower(), p.key)):
+        out.setdefault(p.year, []).append(p)
+    return out
+
+
+def year_page(year: int, papers: Sequence[Paper], data: SiteData) -> str:
+    """Papers of one year, by venue."""
+    uri = year_uri(year)
+    venues: dict[str, list[Paper]] = {}
+    for p in sorted(papers, key=lambda p: (p.venue.lower(), p.key)):
+        venues.setdefault(p.venue, []).append(p)
+    lines = [f"# Papers of {year}", "",
+             f"{_plural(len(papers), 'paper')} at {_plural(len(venues), 'venue')}."]
+    for venue, group in venues.items():
+        lines += ["", f"## {md(venue)}", ""]
+        if data.venue_name(venue) != venue:
+            lines += [f"[{md(data.venue_name(venue))}]({href(uri, venue_uri(venue))})", ""]
+        lines += [paper_item(p, uri, show_venue=False, show_year=False) for p in group]
+    return front(f"Papers of {year}", lines)
+
+
+def venue_page(venue: str, papers: Sequence[Paper], data: SiteData) -> str:
+    """Papers at one venue, by year."""
+    uri = venue_uri(venue)
+    registry = data.venues.get(venue)
+    lines = [f"# {md(venue)}", ""]
+    if registry:
+        about = f"{md(registry.name)}: {registry.kind}"
+        lines += [about + (f", published by {md(registry.publisher)}."
+                           if registry.publisher else "."), ""]
+    lines.append(f"{_plural(len(papers), 'paper')} in the catalog.")
+    for year, group in _by_year(papers).items():
+        lines += ["", f"## [{year}]({href(uri, year_uri(year))})", ""]
+        lines += [paper_item(p, uri, show_venue=False, show_year=False) for p in group]
+    return front(venue, lines)
+
+
+def tag_page(tag: str, papers: Sequence[Paper], data: SiteData) -> str:
+    """Papers with one tag, by year."""
+    uri = tag_uri(tag)
+    lines = [f"# Tag: {md(tag)}", ""]
+    if data.vocabulary.get(tag):
+        lines += [md(data.vocabulary[tag]) + ".", ""]
+    lines.append(f"{_plural(len(papers), 'paper')}.")
+    for year, group in _by_year(papers).items():
+        lines += ["", f"## {year}", ""]
+        lines += [paper_item(p, uri, show_year=False) for p in group]
+    return front(f"Tag: {tag}", lines)
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def years_index(data: SiteData) -> str:
+    """Every year with its paper and venue counts."""
+    uri = "years/index.md"
+    lines = ["# Papers by year", "", "| Year | Papers | Venues |", "|---|--:|--:|"]
+    for year, group in _by_year(data.papers).items():
+        lines.append(f"| [{year}]({href(uri, year_uri(year))}) | {len(group)} "
+                     f"| {len({p.venue for p in group})} |")
+    return "\n".join(lines) + "\n"
+
+
+def venues_index(data: SiteData) -> str:
+    """Every venue of the registry with its full name and paper count."""
+    uri = "venues/index.md"
+    counts = Counter(p.venue for p in data.papers)
+    names = sorted(set(counts) | set(data.venues), key=str.lower)
+    lines = ["# Papers by venue", "", "| Venue | Full name | Kind | Papers |",
+             "|---|---|---|--:|"]
+    for short in names:
+        venue = data.venues.get(short)
+        label = (f"[{md(short)}]({href(uri, venue_uri(short))})" if counts[short]
+                 else md(short))
+        lines.append(f"| {_cell(label)} | {_cell(md(venue.name) if venue else '')} "
+                     f"| {venue.kind if venue else ''} | {counts[short]} |")
+    return "\n".join(lines) + "\n"
+
+
+def tags_index(data: SiteData) -> str:
+    """Every tag in use (and in the vocabulary) with its description and count."""
+    uri = "tags/index.md"
+    counts = Counter(t for p in data.papers for t in dict.fromkeys(p.tags))
+    names = sorted(set(counts) | set(data.vocabulary), key=lambda t: (-counts[t], t))
+    lines = ["# Papers by tag", "", "| Tag | Papers | Description |", "|---|--:|---|"]
+    for tag in names:
+        label = f"[{md(tag)}]({href(uri, tag_uri(tag))})" if counts[tag] else md(tag)
+        lines.append(f"| {_cell(label)} | {counts[tag]} "
+                     f"| {_cell(md(data.vocabulary.get(tag, '')))} |")
+    return "\n".join(lines) + "\n"
+
+
+def notes_index(data: SiteData) -> str:
+    """The hand-written notes, each with the papers it discusses."""
+    uri = "notes/index.md"
+    lines = ["# Notes", "",
+             "Hand-written notes on topics of the catalog. Each paper a note mentions "
+             "links to its page, and the paper's page links back under *Discussed in*."]
+    if not data.notes:
+        lines += ["", "No notes yet."]
+    for note in data.notes:
+        known = [data.by_key[k] for k in note.keys if k in data.by_key]
+        lines += ["", f"## [{md(note.title)}]({href(uri, note_uri(note))})", "",
+                  f"Discusses {_plural(len(known), 'paper')}: "
+                  + ", ".join(f"[{md(p.short_title)}]({href(uri, paper_uri(p.key))})"
+                              for p in known) + "."]
+    return "\n".join(lines) + "\n"
+
+
+def home_counts(data: SiteData) -> str:
+    """The catalog in numbers, for the home page."""
+    papers = data.papers
+    if not papers:
+        return "The catalog is empty."
+    years = sorted({p.year for p in papers})
+    status = Counter(p.status for p in papers)
+    discussed = {k for n in data.notes for k in n.keys if k in data.by_key}
+    facts = [
+        f"**{len(papers)}** papers from {years[0]} to {years[-1]}",
+        f"**{len({p.venue for p in papers})}** [venues](venues/index.md)",
+        f"**{len({t for p in papers for t in p.tags})}** [tags](tags/index.md)",
+        f"**{len(data.notes)}** [notes](notes/index.md) discussing "
+        f"{_plural(len(discussed), 'paper')}",
+        "reading status: " + ", ".join(f"{status[s]} {s.replace('-', ' ')}"
+                                       for s in ("read", "reading", "to-read") if status[s]),
+    ]
+    return "\n".join(f"- {f}" for f in facts)
+
+
+def home_charts(data: SiteData) -> str:
+    """The charts as images with alt text and captions."""
+    blocks = []
+    for chart in data.charts:
+        blocks.append(f'<figure class="papers-chart" markdown>\n'
+                      f"![{md(chart.alt)}]({CHART_DIR}/{chart.name}.svg)\n"
+                      f"<figcaption>{html.escape(chart.caption)}</figcaption>\n</figure>")
+    return "\n\n".join(blocks)
+
+
+def home_latest(data: SiteData) -> str:
+    """The latest additions: by date added, then newest year."""
+    latest = sorted(data.papers, key=lambda p: (p.added or "", p.year, -p.line),
+                    reverse=True)[:LATEST]
+    lines = []
+    for p in latest:
+        added = f"{md(p.added)}: " if p.added else ""
+        lines.append(f"- {added}[{md(p.title)}]({paper_uri(p.key)}) "
+                     f"({md(p.venue)} {p.year})")
+    return "\n".join(lines)
+
+
+def home_notes(data: SiteData) -> str:
+    """The notes as a nested list, for the home page."""
+    return "\n".join(f"    - [{md(n.title)}]({note_uri(n)})" for n in data.notes)
+
+
+def fill_home(markdown: str, data: SiteData) -> str:
+    """The hand-written home page with its <!-- papers:NAME --> markers filled in."""
+    sections = {"counts": home_counts, "charts": home_charts, "latest": home_latest,
+                "notes": home_notes}
+
+    def fill(m: re.Match[str]) -> str:
+        render = sections.get(m.group(1))
+        if render is None:
+            log.warning("site/index.md: unknown marker '%s' (known: %s)", m.group(1),
+                        ", ".join(MARKERS))
+            return ""
+        return render(data)
+
+    return _MARKER_RE.sub(fill, markdown)
+
+
+def generate(data: SiteData) -> dict[str, str]:
+    """Every generated page and chart: {path in the site: Markdown or SVG text}."""
+    pages: dict[str, str] = {}
+    for paper in data.papers:
+        pages[paper_uri(paper.key)] = paper_page(paper, data)
+    for year, group in _by_year(data.papers).items():
+        pages[year_uri(year)] = year_page(year, group, data)
+    by_venue: dict[str, list[Paper]] = {}
+    by_tag: dict[str, list[Paper]] = {}
+    for paper in data.papers:
+        by_venue.setdefault(paper.venue, []).append(paper)
+        for tag in dict.fromkeys(paper.tags):
+            by_tag.setdefault(tag, []).append(paper)
+    for venue, group in by_venue.items():
+        pages[venue_uri(venue)] = venue_page(venue, group, data)
+    for tag, group in by_tag.items():
+        pages[tag_uri(tag)] = tag_page(tag, group, data)
+    pages["years/index.md"] = years_index(data)
+    pages["venues/index.md"] = venues_index(data)
+    pages["tags/index.md"] = tags_index(data)
+    pages["notes/index.md"] = notes_index(data)
+    for chart in data.charts:
+        pages[f"{CHART_DIR}/{chart.name}.svg"] = chart.svg
+    return pages
+
+
+def slug_clashes(data: SiteData) -> list[str]:
+    """Messages for names that would share one page (e.g. keys 'a:b' and 'a-b')."""
+    seen: dict[str, str] = {}
+    clashes = []
+    names = ([(paper_uri(p.key), p.key) for p in data.papers]
+             + [(venue_uri(p.venue), p.venue) for p in data.papers]
+             + [(tag_uri(t), t) for p in data.papers for t in p.tags])
+    for uri, name in names:
+        other = seen.setdefault(uri, name)
+        if other != name:
+            clashes.append(f"'{other}' and '{name}' would share the page {uri}; rename one")
+    return sorted(set(clashes))
+
+
+# ---------------------------------------------------------------- the mkdocs hook
+
+
+@dataclass
+class _Build:
+    """State of one mkdocs build, set in on_config and used by later events."""
+
+    paths: Paths
+    notes: list[Note]
+    data: SiteData | None = None
+
+
+_build: _Build | None = None
+
+
+def catalog_paths(config_file: str | None) -> Paths:
+    """The catalog to build: PAPERS_CATALOG if set, else the one beside mkdocs.yml."""
+    from catalog.paths import find_catalog, resolve
+
+    if os.environ.get(CATALOG_ENV) or not config_file:
+        return resolve()
+    return resolve(find_catalog(Path(config_file).parent))
+
+
+def on_config(config: Any) -> Any:
+    """Find the catalog, check it can be read, and list the notes in the nav."""
+    from mkdocs.exceptions import PluginError
+
+    from catalog import index
+    from catalog.notes import load_notes
+
+    global _build
+    paths = catalog_paths(config.config_file_path)
+    try:
+        index.refresh(paths)
+        notes = load_notes(paths)
+    except CatalogError as err:
+        raise PluginError(f"papers: cannot build the site:\n{err}") from None
+    _build = _Build(paths, notes)
+    if config.nav:
+        config.nav = _nav_with_notes(config.nav, notes)
+    return config
+
+
+def _nav_with_notes(nav: list[Any], notes: list[Note]) -> list[Any]:
+    """The nav with its 'notes/index.md' entry grown into a section listing every note."""
+    out = []
+    for item in nav:
+        if isinstance(item, dict) and len(item) == 1:
+            (title, target), = item.items()
+            if target == "notes/index.md":
+                item = {title: ["notes/index.md", *({n.title: note_uri(n)} for n in notes)]}
+        out.append(item)
+    return out
+
+
+def on_files(files: Any, *, config: Any) -> Any:
+    """Add every generated page and chart to the site as an in-memory file."""
+    from mkdocs.structure.files import File, InclusionLevel
+
+    assert _build is not None, "on_config runs first"
+    started = time.perf_counter()
+    timings: dict[str, float] = {}
+    try:
+        data, problems = load(_build.paths, _build.notes, timings=timings)
+    except CatalogError as err:
+        from mkdocs.exceptions import PluginError
+
+        raise PluginError(f"papers: cannot build the site:\n{err}") from None
+    _build.data = data
+    for problem in problems:
+        log.warning("%s", problem)
+    for clash in slug_clashes(data):
+        log.warning("%s", clash)
+    _use_catalog_notes(files, config, _build.paths, _build.notes)
+    count = 0
+    for uri, content in generate(data).items():
+        if files.get_file_from_path(uri) is not None:
+            log.warning("%s/%s is hand-written where a generated page goes; remove it",
+                        config.docs_dir, uri)
+            continue
+        level = InclusionLevel.INCLUDED if uri in NAV_PAGES else InclusionLevel.NOT_IN_NAV
+        files.append(File.generated(config, uri, content=content, inclusion=level))
+        count += 1
+    timings["total"] = time.perf_counter() - started
+    log.info("generated %d pages and charts from %s in %.2f s (%s)", count,
+             _build.paths.display(), timings["total"],
+             ", ".join(f"{k} {v:.2f} s" for k, v in timings.items() if k != "total"))
+    return files
+
+
+def _use_catalog_notes(files: Any, config: Any, paths: Paths, notes: list[Note]) -> None:
+    """Show the catalog's notes, when they are not the ones in docs_dir/notes."""
+    from mkdocs.structure.files import File
+
+    docs_notes = Path(config.docs_dir, "notes")
+    if paths.notes.resolve() == docs_notes.resolve():
+        return
+    for file in list(files):
+        if file.src_uri.startswith("notes/") and file.src_uri.endswith(".md"):
+            files.remove(file)
+    for note in notes:
+        files.append(File(note_uri(note), str(paths.notes.parent), config.site_dir,
+                          config.use_directory_urls))
+
+
+def on_page_markdown(markdown: str, *, page: Any, config: Any, files: Any) -> str:
+    """Fill the home page's markers and turn [[key]] links in notes into paper links."""
+    if _build is None or _build.data is None:
+        return markdown
+    uri = page.file.src_uri
+    if uri == "index.md":
+        return fill_home(markdown, _build.data)
+    if uri.startswith("notes/") and not page.file.generated_by:
+        return link_papers(markdown, uri, _build.data)
+    return markdown
+
+
+# ---------------------------------------------------------------- papers site build / serve
+
+
+@dataclass
+class BuildResult:
+    """What a site build made."""
+
+    site_dir: Path
+    pages: int
+    seconds: float
+    warnings: list[str]
+
+
+def default_config(paths: Paths) -> Path:
+    """The project's mkdocs.yml: beside the catalog's data folder, else this checkout's."""
+    for candidate in (paths.root / "mkdocs.yml",
+                      Path(__file__).resolve().parent.parent / "mkdocs.yml"):
+        if candidate.is_file():
+            return candidate
+    raise SiteError(f"no mkdocs.yml in {paths.root}; give one with --config-file")
+
+
+@contextlib.contextmanager
+def _catalog_env(paths: Paths) -> Iterator[None]:
+    """PAPERS_CATALOG / PAPERS_DB set for the hook, restored afterwards."""
+    saved = {name: os.environ.get(name) for name in (CATALOG_ENV, DB_ENV)}
+    os.environ[CATALOG_ENV] = str(paths.catalog.resolve())
+    os.environ[DB_ENV] = str(paths.db.resolve())
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+class _Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+def build(paths: Paths, config_file: Path | None = None, site_dir: Path | None = None,
+          strict: bool = True) -> BuildResult:
+    """Build the site with mkdocs; SiteError lists the warnings when --strict stops it."""
+    from mkdocs.commands.build import build as mkdocs_build
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import MkDocsException
+
+    config_file = config_file or default_config(paths)
+    collect = _Collect()
+    mkdocs_log = logging.getLogger("mkdocs")
+    mkdocs_log.addHandler(collect)
+    started = time.perf_counter()
+    try:
+        with _catalog_env(paths):
+            config = load_config(str(config_file), strict=strict,
+                                 site_dir=str(site_dir.resolve()) if site_dir else None)
+            config.plugins.on_startup(command="build", dirty=False)
+            try:
+                mkdocs_build(config)
+            finally:
+                config.plugins.on_shutdown()
+    except (MkDocsException, SystemExit) as err:
+        detail = "".join(f"\n  {m}" for m in collect.messages)
+        raise SiteError(f"site build failed: {err}{detail}") from None
+    finally:
+        mkdocs_log.removeHandler(collect)
+    out = Path(config.site_dir)
+    pages = sum(1 for _ in out.rglob("index.html"))
+    return BuildResult(out, pages, time.perf_counter() - started, collect.messages)
+
+
+def serve(paths: Paths, config_file: Path | None = None,
+          dev_addr: str = "127.0.0.1:8000") -> None:
+    """Serve the site with live reload, rebuilding when the catalog or notes change."""
+    from mkdocs.commands.serve import serve as mkdocs_serve
+    from mkdocs.exceptions import MkDocsException
+
+    config_file = config_file or default_config(paths)
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
+    mkdocs_log = logging.getLogger("mkdocs")
+    mkdocs_log.addHandler(handler)
+    mkdocs_log.setLevel(logging.INFO)
+    watch = [str(p) for p in (paths.catalog, paths.venues, paths.tags, paths.readings,
+                              paths.notes) if p.exists()]
+    try:
+        with _catalog_env(paths):
+            mkdocs_serve(str(config_file), dev_addr=dev_addr, watch=watch)
+    except MkDocsException as err:
+        raise SiteError(f"site server stopped: {err}") from None
+    finally:
+        mkdocs_log.removeHandler(handler)

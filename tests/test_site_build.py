@@ -1,0 +1,158 @@
+"""Real `mkdocs build --strict` runs: on tiny tmp catalogs and on the shipped one."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from catalog.paths import Paths
+from tests.conftest import PAPERS, REPO, write_catalog
+
+pytestmark = pytest.mark.slow
+
+NOTE = """\
+# Caching embeddings
+
+[[kurniawan2023evstore]] caches lookups; [[lai2023adaembed|AdaEmbed]] prunes rows.
+"""
+
+
+def write_note(paths: Paths, text: str = NOTE, name: str = "caching.md") -> None:
+    paths.notes.mkdir(parents=True, exist_ok=True)
+    (paths.notes / name).write_text(text, encoding="utf-8")
+
+
+def mkdocs_build(paths: Paths, out: Path) -> subprocess.CompletedProcess[str]:
+    """The real mkdocs command line, run from the repository root as CI does."""
+    env = {**os.environ, "PAPERS_CATALOG": str(paths.catalog), "PAPERS_DB": str(paths.db),
+           "NO_MKDOCS_2_WARNING": "1"}
+    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
+                          cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+
+
+def article(html: str) -> str:
+    """The page's own content, without nav, header or search."""
+    return html[html.index("<article"):html.index("</article>")]
+
+
+def test_site_build_on_a_tmp_catalog(cli, paths, tmp_path):
+    write_note(paths)
+    paths.readings.mkdir(parents=True)
+    (paths.readings / "lai2023adaembed.md").write_text(
+        "Read it for the pruning score.\n", encoding="utf-8")
+    out = tmp_path / "out"
+    result = cli("site", "build", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    assert "warning" not in result.output
+    assert re.search(r"built \d+ pages into .*out in", result.output)
+
+    home = (out / "index.html").read_text(encoding="utf-8")
+    for chart in ("papers-per-year", "tag-counts", "coverage"):
+        assert f'src="assets/charts/{chart}.svg"' in home
+        assert (out / "assets" / "charts" / f"{chart}.svg").read_text().startswith("<?xml")
+    assert re.search(r'<img alt="Bar chart of papers per year from 2021 to 2023', home)
+
+    page = article((out / "papers" / "lai2023adaembed" / "index.html").read_text())
+    assert "AdaEmbed: Adaptive Embedding for Large-Scale Recommendation Models<a " in page
+    assert "Read it for the pruning score." in page
+    assert 'href="../../notes/caching/">Caching embeddings</a>' in page
+    assert "Related papers" in page and 'href="../kurniawan2023evstore/"' in page
+    # The BibTeX entry, highlighted (Material adds the copy button in the browser).
+    assert '<h2 id="cite">' in page and '@inproceedings</span>' in page
+
+    note = article((out / "notes" / "caching" / "index.html").read_text())
+    assert 'href="../../papers/kurniawan2023evstore/"' in note
+    assert ">EVStore</a>" in note and ">AdaEmbed</a>" in note
+
+    assert (out / "years" / "2021" / "index.html").exists()
+    assert (out / "venues" / "asplos" / "index.html").exists()
+    assert (out / "tags" / "moe" / "index.html").exists()
+    # The nav stays short: no paper page is listed in it.
+    nav = re.findall(r'href="([^"]*)"[^>]*class="md-nav__link', home)
+    assert "notes/caching/" in nav and "years/" in nav
+    assert not [link for link in nav if "papers/" in link]
+    # Nothing generated lands in the source folder.
+    assert not (REPO / "site" / "papers").exists()
+    assert not (REPO / "site" / "years").exists()
+
+
+def test_mkdocs_command_line_on_a_tmp_catalog(paths, tmp_path):
+    write_note(paths)
+    out = tmp_path / "out"
+    run = mkdocs_build(paths, out)
+    assert run.returncode == 0, run.stderr
+    assert "WARNING" not in run.stderr
+    assert (out / "papers" / "he2021fastmoe" / "index.html").exists()
+    assert (out / "notes" / "caching" / "index.html").exists()
+    # The shipped notes are not part of a site about another catalog.
+    assert not (out / "notes" / "moe-systems").exists()
+
+
+def test_unknown_key_in_a_note_fails_the_strict_build(cli, paths, tmp_path):
+    write_note(paths, "# Bad\n\nfine [[he2021fastmoe]]\n\nbroken [[he2021fastmo]]\n")
+    result = cli("site", "build", "-o", str(tmp_path / "out"))
+    assert result.exit_code == 1
+    assert re.search(r"caching\.md:5: .*unknown paper 'he2021fastmo' "
+                     r"\(did you mean 'he2021fastmoe'\?\)", result.output)
+    run = mkdocs_build(paths, tmp_path / "out2")
+    assert run.returncode != 0
+    assert "caching.md:5:" in run.stderr
+    assert "Aborted with 1 warnings" in run.stdout + run.stderr
+    # Without --strict the site is still built, the broken link shown as text.
+    loose = cli("site", "build", "--no-strict", "-o", str(tmp_path / "out3"))
+    assert loose.exit_code == 0
+    assert "warning: " in loose.output
+    assert "<code>he2021fastmo</code>" in (tmp_path / "out3" / "notes" / "caching" /
+                                            "index.html").read_text()
+
+
+def test_odd_titles_render_as_text(tmp_path, cli):
+    odd = PAPERS.replace('"FastMoE: A Fast Mixture-of-Expert Training System"',
+                         '"{Fast}MoE <script>alert(1)</script> & \\\\\\"{u}ber *all*"')
+    paths = write_catalog(tmp_path, odd)
+    from typer.testing import CliRunner
+
+    from catalog.cli import app
+
+    result = CliRunner().invoke(app, ["--catalog", str(paths.catalog), "--db", str(paths.db),
+                                      "site", "build", "-o", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    html = (tmp_path / "out" / "papers" / "he2021fastmoe" / "index.html").read_text()
+    title = "FastMoE &lt;script&gt;alert(1)&lt;/script&gt; &amp; über *all*"
+    assert f"<title>{title} - papers</title>" in html
+    assert f">{title}<a class=\"headerlink\"" in html
+    assert "<script>alert(1)" not in html
+    year = (tmp_path / "out" / "years" / "2021" / "index.html").read_text()
+    assert title in year and "{Fast}" not in year
+
+
+def test_broken_catalog_stops_the_build_with_its_message(tmp_path):
+    from typer.testing import CliRunner
+
+    from catalog.cli import app
+
+    paths = write_catalog(tmp_path, "2023:\n  OSDI:\n    - key: x2023y\n")
+    result = CliRunner().invoke(app, ["--catalog", str(paths.catalog), "--db", str(paths.db),
+                                      "site", "build", "-o", str(tmp_path / "out")])
+    assert result.exit_code == 1
+    assert "papers.yaml:3:" in result.output and "missing title" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_shipped_catalog_builds_strict(tmp_path):
+    shipped = Paths(REPO / "data" / "papers.yaml", tmp_path / "catalog.db")
+    out = tmp_path / "out"
+    run = mkdocs_build(shipped, out)
+    assert run.returncode == 0, run.stderr
+    assert "WARNING" not in run.stderr
+    page = (out / "papers" / "xie2022fleche" / "index.html").read_text()
+    assert 'href="../../notes/embedding-systems/"' in page
+    cite = re.sub(r"<[^>]+>", "", page[page.index('<h2 id="cite">'):])
+    assert "@inproceedings{xie2022fleche," in cite
+    note = (out / "notes" / "moe-systems" / "index.html").read_text()
+    assert 'href="../../papers/he2021fastmoe/"' in note
