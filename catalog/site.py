@@ -115,7 +115,8 @@ def front(title: str, body: list[str]) -> str:
     the page's meta is printed as given, so we give it HTML-escaped.
     """
     escaped = html.escape(plain(title), quote=False)
-    return f"---\ntitle: {json.dumps(escaped, ensure_ascii=False)}\n---\n\n" + "\n".join(body) + "\n"
+    meta = f"---\ntitle: {json.dumps(escaped, ensure_ascii=False)}\n---\n\n"
+    return meta + "\n".join(body) + "\n"
 
 
 def _plural(n: int, word: str) -> str:

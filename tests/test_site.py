@@ -213,7 +213,7 @@ def test_cli_related(cli):
     assert result.exit_code == 0, result.output
     assert result.output.split()[1] == "lai2023adaembed"
     data = json.loads(cli("related", "kurniawan2023evstore", "--json").output)
-    assert [d["key"] for d in data][0] == "lai2023adaembed"
+    assert data[0]["key"] == "lai2023adaembed"
     assert all(0 < d["score"] <= 1 for d in data)
     bad = cli("related", "kurniawan2023evstor")
     assert bad.exit_code == 1
