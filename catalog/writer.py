@@ -32,7 +32,7 @@ from typing import Any
 
 from catalog import source, yamlio
 from catalog.errors import CatalogError, InvalidCatalogError, PaperNotFound, Problem
-from catalog.model import FIELDS, Paper
+from catalog.model import FIELDS, STATUSES, Paper
 from catalog.paths import Paths
 from catalog.suggest import hint_for
 from catalog.venues import Venue
@@ -46,6 +46,7 @@ CRASH_ENV = "PAPERS_TEST_CRASH"
 _QUOTED = {"title", "summary", "abstract", "arxiv", "volume", "number", "pages"}
 _DATES = {"read_on", "added"}
 _LISTS = {"authors", "tags"}
+TAG_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 # A near-duplicate title is a warning on write: two papers may share a title.
 NEAR_DUPLICATE_MESSAGE = "title nearly the same as"
 
@@ -444,6 +445,7 @@ class Session:
         self.venues_before = dict(self.venues)
         self.vocab_before = dict(self.vocabulary)
         self.result = WriteResult()
+        self._replacement: str | None = None
 
     # -- reading
 
@@ -559,6 +561,48 @@ class Session:
                              "list of papers; write each paper as '- key: ...' below it")
         return year_block, venue_block
 
+    def add_tags(self, key: str, tags: list[str], new: bool = False) -> list[str]:
+        """Add tags to a paper; returns those it did not have. A tag outside the
+        vocabulary is refused with a suggestion unless new adds it to the vocabulary."""
+        for tag in tags:
+            if tag in self.vocabulary:
+                continue
+            if not TAG_RE.match(tag):
+                raise CatalogError(f"'{tag}' is not a tag name: use lower-case words joined "
+                                   "by hyphens, e.g. 'model-update'")
+            if not new:
+                hint = hint_for(tag, self.vocabulary)
+                raise CatalogError(f"unknown tag '{tag}'" + (f" ({hint})" if hint else "")
+                                   + f"; add it to {self.paths.display(self.paths.tags)} "
+                                   "with --new")
+            self.add_tag(tag, None)
+        paper = self.paper(key)
+        added = [t for t in dict.fromkeys(tags) if t not in paper.tags]
+        if added:
+            self.update(key, tags=[*paper.tags, *added])
+        return added
+
+    def remove_tags(self, key: str, tags: list[str]) -> list[str]:
+        """Remove tags from a paper; returns those it had."""
+        paper = self.paper(key)
+        gone = [t for t in paper.tags if t in tags]
+        if gone:
+            self.update(key, tags=[t for t in paper.tags if t not in tags])
+        return gone
+
+    def set_status(self, key: str, status: str, on: str | None = None) -> Paper:
+        """Set the reading status; marking read records the date (today unless on is given),
+        moving back to to-read or reading drops it."""
+        if status not in STATUSES:
+            hint = hint_for(status, STATUSES) or "use " + ", ".join(STATUSES)
+            raise CatalogError(f"unknown status '{status}' ({hint})")
+        paper = self.paper(key)
+        if status == "read":
+            when = on or (paper.read_on if paper.status == "read" and paper.read_on
+                          else dt.date.today().isoformat())
+            return self.update(key, status=status, read_on=when)
+        return self.update(key, status=status, read_on=None)
+
     # -- registries
 
     def _registry(self, path: Path) -> Document:
@@ -581,12 +625,12 @@ class Session:
         block = Block(name, lead, head, indent)
         _insert_sorted(doc.blocks, block, lambda b: b.key.casefold() > name.casefold())
 
-    def add_tag(self, tag: str, description: str) -> None:
+    def add_tag(self, tag: str, description: str | None) -> None:
         """Add a tag to the vocabulary (data/tags.yaml), in sorted place."""
         if tag in self.vocabulary:
             return
         self._registry_put(self.paths.tags, tag, description)
-        self.vocabulary[tag] = description
+        self.vocabulary[tag] = description or ""
 
     def rename_tag(self, old: str, new: str) -> list[str]:
         """Rename a tag in the vocabulary and on every paper; returns the keys changed."""
@@ -628,9 +672,17 @@ class Session:
 
     # -- saving
 
+    def replace_text(self, text: str) -> None:
+        """Replace the whole catalog text (papers edit): validated like any other edit."""
+        self._replacement = text
+
     def render(self) -> dict[Path, str]:
         """The new text of every file this session changed."""
         out: dict[Path, str] = {}
+        if self._replacement is not None:
+            if self._replacement != self.text:
+                out[self.paths.catalog] = self._replacement
+            return out
         for path, doc in self._registry_docs.items():
             text = doc.render()
             if text != self._registry_text[path]:
@@ -804,3 +856,34 @@ def edit(paths: Paths, dry_run: bool = False, refresh: bool = True) -> Iterator[
         from catalog import index
 
         index.refresh(paths)
+
+
+# ---------------------------------------------------------------- reading notes
+
+
+def render_note(paper: Paper) -> str:
+    """A new reading note for a paper, from catalog/templates/reading-note.md."""
+    from string import Template
+
+    template = (Path(__file__).parent / "templates" / "reading-note.md").read_text(
+        encoding="utf-8")
+    authors = ", ".join(paper.authors) + (" and others" if paper.et_al else "")
+    link = (f"https://doi.org/{paper.doi}" if paper.doi
+            else f"https://arxiv.org/abs/{paper.arxiv}" if paper.arxiv else paper.url or "")
+    return Template(template).safe_substitute(
+        key=paper.key, title=paper.title, authors=authors, venue=paper.venue,
+        year=paper.year, link=link, today=dt.date.today().isoformat())
+
+
+def create_note(paths: Paths, paper: Paper) -> tuple[Path, bool]:
+    """The paper's reading-note file, created from the template on first use."""
+    path = paths.readings / f"{paper.key}.md"
+    if path.exists():
+        return path, False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        with open(path, "x", encoding="utf-8") as handle:  # never clobber a note
+            handle.write(render_note(paper))
+    except FileExistsError:
+        return path, False
+    return path, True

@@ -1,3 +1,347 @@
-"""Commands: placeholder, filled in by its issue."""
+"""Commands that change the catalog: tag, untag, tags, status, queue, note, add, import, rm, edit.
+
+Each goes through catalog.writer, the one door for writes.
+"""
 
 from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from catalog.commands import JsonOpt, command, complete_key, connect, echo_json, state
+from catalog.errors import CatalogError, UsageError
+
+KeyArg = Annotated[str, typer.Argument(help="Citation key.", autocompletion=complete_key,
+                                       show_default=False)]
+KeysArg = Annotated[list[str], typer.Argument(help="Citation keys.", autocompletion=complete_key,
+                                              show_default=False)]
+TagsOpt = Annotated[list[str], typer.Option("--tag", "-t", help="A tag (repeat for more).",
+                                            show_default=False)]
+DryRunOpt = Annotated[bool, typer.Option("--dry-run", "-n",
+                                         help="Show what would change; write nothing.")]
+
+
+def _on_terminal() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _show_diff(diff: str) -> None:
+    typer.echo(diff.rstrip("\n") if diff else "no change")
+
+
+def _warn(result: Any) -> None:
+    for problem in result.warnings:
+        typer.echo(f"warning: {problem}", err=True)
+
+
+def _editor() -> list[str] | None:
+    value = os.environ.get("VISUAL") or os.environ.get("EDITOR")
+    return shlex.split(value) if value else None
+
+
+def _run_editor(editor: list[str], path: Path, line: int | None = None) -> None:
+    args = [*editor, *([f"+{line}"] if line else []), str(path)]
+    try:
+        code = subprocess.call(args)
+    except OSError as err:
+        raise CatalogError(f"cannot run the editor {editor[0]!r}: {err.strerror} "
+                           "(set $EDITOR to your editor's command)") from None
+    if code != 0:
+        raise CatalogError(f"the editor {editor[0]!r} exited with status {code}")
+
+
+# ---------------------------------------------------------------- tags
+
+
+@command("tag")
+def tag(keys: KeysArg, tags: TagsOpt,
+        new: Annotated[bool, typer.Option("--new", help="Add tags missing from the vocabulary "
+                                          "(data/tags.yaml) instead of refusing them.")] = False,
+        dry_run: DryRunOpt = False, as_json: JsonOpt = False) -> None:
+    """Add tags to papers.
+
+    Example: papers tag sima2022ekko xie2022fleche -t caching -t inference
+    """
+    from catalog import writer
+
+    if not tags:
+        raise UsageError("give at least one tag with -t TAG")
+    changed: dict[str, list[str]] = {}
+    with writer.edit(state.paths, dry_run=dry_run) as session:
+        known = set(session.vocabulary)
+        for key in keys:
+            changed[key] = session.add_tags(key, tags, new=new)
+        added_vocabulary = [t for t in session.vocabulary if t not in known]
+    result = session.result
+    _warn(result)
+    if as_json:
+        echo_json({"tagged": [{"key": k, "added": v} for k, v in changed.items()],
+                   "vocabulary_added": added_vocabulary, "dry_run": dry_run})
+        return
+    if dry_run:
+        _show_diff(result.diff)
+        return
+    for tag_name in added_vocabulary:
+        typer.echo(f"added tag '{tag_name}' to {state.paths.display(state.paths.tags)} "
+                   "(give it a description there)")
+    for key, added in changed.items():
+        typer.echo(f"{key}: " + (" ".join(f"+{t}" for t in added) if added
+                                 else "already tagged"))
+
+
+@command("untag")
+def untag(keys: KeysArg, tags: TagsOpt, dry_run: DryRunOpt = False,
+          as_json: JsonOpt = False) -> None:
+    """Remove tags from papers.
+
+    Example: papers untag sima2022ekko -t scheduling
+    """
+    from catalog import writer
+
+    if not tags:
+        raise UsageError("give at least one tag with -t TAG")
+    changed: dict[str, list[str]] = {}
+    with writer.edit(state.paths, dry_run=dry_run) as session:
+        for key in keys:
+            changed[key] = session.remove_tags(key, tags)
+    if as_json:
+        echo_json({"untagged": [{"key": k, "removed": v} for k, v in changed.items()],
+                   "dry_run": dry_run})
+    elif dry_run:
+        _show_diff(session.result.diff)
+    else:
+        for key, gone in changed.items():
+            typer.echo(f"{key}: " + (" ".join(f"-{t}" for t in gone) if gone else "had none of "
+                                     + ", ".join(tags)))
+
+
+@command("tags")
+def tags_(rename: Annotated[tuple[str, str] | None, typer.Option(
+        "--rename", metavar="OLD NEW", help="Rename a tag in the vocabulary and on every "
+        "paper (merging into NEW if it exists).", show_default=False)] = None,
+        dry_run: DryRunOpt = False, as_json: JsonOpt = False) -> None:
+    """List every tag with its paper count, or rename one across the catalog.
+
+    Example: papers tags --rename caching cache
+    """
+    if rename:
+        from catalog import writer
+
+        old, new = rename
+        with writer.edit(state.paths, dry_run=dry_run) as session:
+            changed = session.rename_tag(old, new)
+        if as_json:
+            echo_json({"renamed": old, "to": new, "papers": changed, "dry_run": dry_run})
+        elif dry_run:
+            _show_diff(session.result.diff)
+        else:
+            typer.echo(f"renamed tag '{old}' to '{new}' on {len(changed)} "
+                       f"paper{'s' * (len(changed) != 1)}")
+        return
+    from catalog import query
+    from catalog.venues import load_tags
+
+    counts = query.stats(connect())["tag"]
+    vocabulary = load_tags(state.paths.tags)
+    rows = [{"tag": t, "count": counts.get(t, 0), "description": d,
+             "in_vocabulary": True} for t, d in vocabulary.items()]
+    rows += [{"tag": t, "count": n, "description": "", "in_vocabulary": False}
+             for t, n in counts.items() if t not in vocabulary]
+    rows.sort(key=lambda r: (-r["count"], r["tag"]))
+    if as_json:
+        echo_json(rows)
+        return
+    width = max((len(r["tag"]) for r in rows), default=0)
+    for r in rows:
+        note = "" if r["in_vocabulary"] else "  (not in the vocabulary)"
+        typer.echo(f"{r['tag']:{width}}  {r['count']:4}  {r['description']}{note}".rstrip())
+
+
+# ---------------------------------------------------------------- reading
+
+
+@command("status")
+def status(key: KeyArg,
+           value: Annotated[str, typer.Argument(metavar="to-read|reading|read",
+                                                help="The new reading status.",
+                                                show_default=False)],
+           on: Annotated[str | None, typer.Option(
+               "--on", metavar="YYYY-MM-DD", help="Date read [default: today].",
+               show_default=False)] = None,
+           as_json: JsonOpt = False) -> None:
+    """Set a paper's reading status; marking it read records the date in read_on.
+
+    Example: papers status sima2022ekko read
+    """
+    import datetime as dt
+
+    from catalog import writer
+
+    if on is not None:
+        try:
+            on = dt.date.fromisoformat(on).isoformat()
+        except ValueError:
+            raise UsageError(f"--on {on!r} is not a date; write YYYY-MM-DD") from None
+    with writer.edit(state.paths) as session:
+        paper = session.set_status(key, value, on)
+    if as_json:
+        echo_json({"key": paper.key, "status": paper.status, "read_on": paper.read_on})
+    else:
+        typer.echo(f"{paper.key}: {paper.status}"
+                   + (f" (read on {paper.read_on})" if paper.read_on else ""))
+
+
+@command("queue")
+def queue(limit: Annotated[int | None, typer.Option("--limit", "-n", min=1,
+                                                   help="Show at most this many.")] = None,
+          as_json: JsonOpt = False) -> None:
+    """What is left to read, oldest first (by date added, then year)."""
+    from catalog import query
+
+    papers = [h.paper for h in query.search(connect(), "status:to-read")]
+    # Papers without an added date came with the seed catalog: they are the oldest.
+    papers.sort(key=lambda p: (p.added or "", p.year, p.key))
+    total = len(papers)
+    papers = papers[:limit] if limit else papers
+    if as_json:
+        echo_json([p.to_dict() for p in papers])
+        return
+    for paper in papers:
+        added = paper.added or "—"
+        typer.echo(f"{added:10}  {paper.year}  {paper.key:28} {paper.title}")
+    typer.echo(f"{total} to read", err=True)
+
+
+@command("note")
+def note(key: KeyArg, as_json: JsonOpt = False) -> None:
+    """Open the paper's reading note (data/readings/KEY.md) in $EDITOR, creating it on first use.
+
+    The site shows the note on the paper's page. Without $EDITOR (or with --json) the path
+    is printed instead.
+    """
+    from catalog import query, writer
+
+    paper = query.get(connect(), key)
+    path, created = writer.create_note(state.paths, paper)
+    if as_json:
+        echo_json({"key": key, "path": str(path), "created": created})
+        return
+    if created:
+        typer.echo(f"created {state.paths.display(path)}", err=True)
+    editor = _editor()
+    if editor is None:
+        typer.echo(str(path))
+        typer.echo("set $EDITOR to open notes in your editor", err=True)
+        return
+    _run_editor(editor, path)
+
+
+# ---------------------------------------------------------------- rm and edit
+
+
+@command("rm")
+def rm(keys: KeysArg,
+       yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask; needed when not "
+                                         "on a terminal.")] = False,
+       as_json: JsonOpt = False) -> None:
+    """Remove papers from the catalog (with the comments written above them).
+
+    Keys are never reused, so think twice. Reading notes stay on disk.
+    """
+    from catalog import query, writer
+
+    conn = connect()
+    papers = [query.get(conn, key) for key in keys]  # every key must exist first
+    if not yes:
+        if not _on_terminal():
+            raise UsageError("papers rm asks before removing; pass --yes when not on a terminal")
+        for paper in papers:
+            typer.echo(f"{paper.key}: {paper.title} ({paper.venue} {paper.year})")
+        if not typer.confirm(f"remove {len(papers)} paper{'s' * (len(papers) != 1)}?"):
+            raise typer.Exit(1)
+    with writer.edit(state.paths) as session:
+        for paper in papers:
+            session.remove(paper.key)
+    notes = [k for k in keys if (state.paths.readings / f"{k}.md").exists()]
+    if as_json:
+        echo_json({"removed": keys, "notes_kept": notes})
+        return
+    for key in keys:
+        typer.echo(f"removed {key}")
+    for key in notes:
+        typer.echo(f"kept its reading note {state.paths.display(state.paths.readings)}/{key}.md",
+                   err=True)
+
+
+@command("edit")
+def edit(key: KeyArg, as_json: JsonOpt = False) -> None:
+    """Edit the catalog in $EDITOR at the paper's line; check it before it is saved.
+
+    You edit a copy; when the editor closes the copy is validated and, if it adds no
+    problem, written in place of the catalog (atomically, under the lock). A refused
+    copy is kept and its path printed.
+    """
+    import tempfile
+
+    from catalog import check, source, writer
+
+    editor = _editor()
+    if editor is None:
+        raise UsageError("set $EDITOR (or $VISUAL) to the command of your editor")
+    paths = state.paths
+    original = paths.catalog.read_text(encoding="utf-8")
+    papers = source.load(paths.catalog, paths.display())
+    by_key = {p.key: p for p in papers}
+    if key not in by_key:
+        from catalog.errors import PaperNotFound
+        from catalog.suggest import hint_for
+
+        hint = hint_for(key, by_key)
+        raise PaperNotFound(f"no paper with key '{key}'" + (f"; {hint}" if hint else ""))
+    folder = Path(tempfile.mkdtemp(prefix="papers-edit-"))
+    copy = folder / paths.catalog.name
+    copy.write_text(original, encoding="utf-8")
+    line = by_key[key].line
+    while True:
+        _run_editor(editor, copy, line)
+        edited = copy.read_text(encoding="utf-8")
+        if edited == original:
+            copy.unlink()
+            folder.rmdir()
+            if as_json:
+                echo_json({"key": key, "changed": False, "problems": []})
+            else:
+                typer.echo("no change")
+            return
+        try:
+            with writer.edit(paths) as session:
+                if session.text != original:
+                    raise CatalogError(f"{paths.display()} changed while you were editing; "
+                                       f"your version is kept at {copy} (merge it by hand)")
+                session.replace_text(edited)
+            break
+        except writer.InvalidEditError as err:
+            if not _on_terminal():
+                raise CatalogError(f"{err}\nyour version is kept at {copy}") from None
+            typer.echo(str(err), err=True)
+            if not typer.confirm("edit again?", default=True):
+                raise CatalogError(f"not saved; your version is kept at {copy}") from None
+            line = err.problems[0].line or line
+    copy.unlink()
+    folder.rmdir()
+    problems = check.check(paths)
+    if as_json:
+        echo_json({"key": key, "changed": True, "problems": [p.__dict__ for p in problems]})
+        return
+    typer.echo(f"saved {paths.display()}")
+    for problem in problems:
+        typer.echo(str(problem))
+    if problems:
+        typer.echo(f"{len(problems)} problem{'s' * (len(problems) != 1)} were already there "
+                   "(papers check)", err=True)
