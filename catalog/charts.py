@@ -129,6 +129,8 @@ def tag_counts(papers: Sequence[Paper]) -> Chart:
 
 def coverage(papers: Sequence[Paper]) -> Chart:
     """A venue × year grid whose cells count the papers (at least one paper)."""
+    from matplotlib.ticker import MaxNLocator
+
     years = _year_span(papers)
     venue_counts = Counter(p.venue for p in papers)
     shown = _top(venue_counts, MAX_GRID_VENUES)
@@ -151,7 +153,9 @@ def coverage(papers: Sequence[Paper]) -> Chart:
                 if n:
                     ax.text(j, i, str(n), ha="center", va="center", fontsize=8,
                             color="white" if n > top / 2 else "black")
-        fig.colorbar(image, ax=ax, label="papers", shrink=0.8)
+        bar = fig.colorbar(image, ax=ax, label="papers", shrink=0.8)
+        bar.locator = MaxNLocator(integer=True)  # counts, never 0.25 of a paper
+        bar.update_ticks()
         svg = _svg(fig)
     filled = sum(1 for row in grid for n in row if n)
     alt = (f"Grid of {len(rows)} venues by {len(years)} years ({years[0]}–{years[-1]}); "

@@ -1,0 +1,221 @@
+"""The built site in a real browser: Debian's Chromium driven by Playwright for Python.
+
+The shipped catalog's site is built into a temporary folder and served on
+127.0.0.1 by a http.server thread. Screenshots go to build/screenshots/ for
+review. Without /usr/bin/chromium or playwright the tests say so and skip: a
+browser is never downloaded.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.error import HTTPError
+from urllib.parse import urldefrag, urljoin, urlparse
+from urllib.request import urlopen
+
+import pytest
+
+from tests.conftest import REPO
+
+pytestmark = pytest.mark.slow
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+SCREENSHOTS = REPO / "build" / "screenshots"
+# A paper the embedding-systems note discusses, with "embedding" in its title.
+PAPER = "xie2022fleche"
+PAPER_TITLE = "Fleche: An Efficient GPU Embedding Cache for Personalized Recommendations"
+
+
+@pytest.fixture(scope="module")
+def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The shipped catalog's site, freshly built and served on a free local port."""
+    tmp = tmp_path_factory.mktemp("browser")
+    out = tmp / "site"
+    env = {**os.environ, "PAPERS_CATALOG": str(REPO / "data" / "papers.yaml"),
+           "PAPERS_DB": str(tmp / "catalog.db"), "NO_MKDOCS_2_WARNING": "1"}
+    run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
+                         cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    handler = functools.partial(Quiet, directory=str(out))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    """Headless Debian Chromium, or a skip saying what is missing."""
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api",
+                                   reason="playwright for Python is not installed")
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900},
+                                  permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    # Everything must come from our server: no CDN fonts, scripts or styles.
+    outside: list[str] = []
+    page.on("request", lambda r: outside.append(r.url)
+            if not r.url.startswith(("http://127.0.0.1", "data:", "blob:")) else None)
+    yield page
+    context.close()
+    assert errors == [], errors
+    assert outside == [], outside
+
+
+def shot(page, name: str) -> None:
+    """The whole page as one image, for review."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    # A viewport as tall as the page, so Material's sticky header and sidebars sit
+    # where a reader sees them rather than wherever a full-page capture scrolled.
+    size = page.viewport_size
+    for _ in range(2):  # the page reflows once at the new height
+        height = page.evaluate("document.body.scrollHeight")
+        page.set_viewport_size({"width": size["width"], "height": height})
+        page.wait_for_timeout(100)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+    page.set_viewport_size(size)
+
+
+def test_home_page_shows_its_charts(page, browser, site_url):
+    page.goto(site_url)
+    assert page.title() == "papers"
+    charts = page.locator("figure.papers-chart img")
+    assert charts.count() == 3
+    for i in range(3):
+        img = charts.nth(i)
+        img.scroll_into_view_if_needed()
+        assert img.get_attribute("alt")
+        # Loaded and drawn: the SVG has a real size.
+        assert img.evaluate("i => i.complete && i.naturalWidth > 100")
+    assert "papers from" in page.locator("article").inner_text()
+    shot(page, "home")
+    # A reader whose system is in dark mode gets the slate scheme; the charts must
+    # stay readable there (a fresh context: Material remembers a scheme once chosen).
+    dark = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme="dark")
+    try:
+        dark_page = dark.new_page()
+        dark_page.goto(site_url)
+        assert dark_page.locator("body").get_attribute("data-md-color-scheme") == "slate"
+        shot(dark_page, "home-dark")
+    finally:
+        dark.close()
+
+
+def test_search_finds_an_embedding_paper_and_its_page(page, site_url):
+    page.goto(site_url)
+    box = page.locator("input.md-search__input")
+    box.click()
+    box.press_sequentially("embedding", delay=20)  # typed, as a reader would
+    results = page.locator(".md-search-result__item")
+    results.first.wait_for(timeout=15_000)
+    link = page.locator(f".md-search-result__link[href*='papers/{PAPER}/']").first
+    link.wait_for(timeout=15_000)
+    link.click()
+    page.wait_for_url(f"**/papers/{PAPER}/**")
+    article = page.locator("article")
+    assert article.locator("h1").inner_text().startswith(PAPER_TITLE)
+    # Its BibTeX, in a code block with Material's copy button.
+    cite = article.locator("h2#cite + .highlight")
+    assert "@inproceedings{xie2022fleche," in cite.inner_text()
+    copy = cite.locator("button[data-md-type=copy], button.md-clipboard")
+    assert copy.count() == 1
+    copy.click()
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied.startswith("@inproceedings{xie2022fleche,")
+    # "Discussed in" links to the embedding-systems note.
+    note_link = article.locator("h2#discussed-in + ul a", has_text="Embedding systems")
+    assert note_link.count() == 1
+    shot(page, "paper")
+    note_link.click()
+    page.wait_for_url("**/notes/embedding-systems/")
+
+
+def test_note_links_lead_back_to_paper_pages(page, site_url):
+    page.goto(urljoin(site_url, "notes/embedding-systems/"))
+    links = page.locator("article a[href*='/papers/']")
+    assert links.count() >= 15
+    first = links.filter(has_text="Fleche").first
+    assert first.get_attribute("title").startswith("Fleche: An Efficient")
+    shot(page, "note")
+    first.click()
+    page.wait_for_url(f"**/papers/{PAPER}/")
+    assert page.locator("article h1").inner_text().startswith(PAPER_TITLE)
+
+
+class _Links(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.links: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if value and ((tag == "a" and name == "href") or name == "src"
+                          or (tag == "link" and name == "href")):
+                self.links.append(value)
+
+
+def test_no_page_has_a_broken_internal_link(site_url):
+    """Crawl every page reachable from the home page; every local link must answer."""
+    seen_pages: set[str] = set()
+    checked: dict[str, int] = {}
+    queue = [site_url]
+    broken = []
+    while queue:
+        url = queue.pop()
+        if url in seen_pages:
+            continue
+        seen_pages.add(url)
+        with urlopen(url) as response:
+            text = response.read().decode("utf-8")
+        parser = _Links()
+        parser.feed(text)
+        for link in parser.links:
+            target, _ = urldefrag(urljoin(url, link))
+            if urlparse(target).netloc != urlparse(site_url).netloc:
+                continue
+            if target not in checked:
+                try:
+                    with urlopen(target) as response:
+                        checked[target] = response.status
+                except HTTPError as err:
+                    checked[target] = err.code
+            if checked[target] != 200:
+                broken.append(f"{url} -> {link} ({checked[target]})")
+            elif target.endswith("/") and target not in seen_pages:
+                queue.append(target)
+    assert broken == []
+    assert len(seen_pages) > 40  # papers, years, venues, tags and notes were all reached
+    assert any(f"papers/{PAPER}/" in u for u in seen_pages)
+
