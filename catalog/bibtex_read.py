@@ -1,0 +1,505 @@
+"""Reading .bib files (bibtexparser v2) into catalog papers, with every problem and its line.
+
+Field values are taken raw from bibtexparser's splitter (no middleware) and
+evaluated here, so that @string macros, '#' concatenation and malformed values
+(a missing comma) are each understood or reported, never silently mangled.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from catalog.bibtex import BibRecord, Name, join_name, page_range
+from catalog.errors import Problem
+from catalog.keys import suggest_key
+from catalog.latex import to_text
+from catalog.model import KEY_RE, Paper, fold
+from catalog.venues import Venue
+
+MONTHS = {m[:3]: m for m in ("january", "february", "march", "april", "may", "june", "july",
+                             "august", "september", "october", "november", "december")}
+# Fields whose value is an identifier or address, not text: only BibTeX escapes are undone.
+VERBATIM = frozenset({"url", "doi", "eprint", "archiveprefix", "primaryclass", "isbn", "issn"})
+# BibTeX entry type -> the kind of venue it appears in, and the field that names that venue.
+KINDS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "inproceedings": ("conference", ("booktitle",)),
+    "conference": ("conference", ("booktitle",)),
+    "proceedings": ("conference", ("title",)),
+    "article": ("journal", ("journal", "journaltitle")),
+    "incollection": ("book", ("publisher", "booktitle")),
+    "inbook": ("book", ("publisher", "booktitle")),
+    "book": ("book", ("publisher",)),
+    "phdthesis": ("thesis", ("school", "institution")),
+    "mastersthesis": ("thesis", ("school", "institution")),
+    "thesis": ("thesis", ("school", "institution")),
+    "techreport": ("report", ("institution", "publisher")),
+    "report": ("report", ("institution", "publisher")),
+}
+MISC_CONTAINERS = ("journal", "booktitle", "howpublished", "publisher", "organization")
+ARXIV_ID = r"(\d{4}\.\d{4,5}(?:v\d+)?|[a-z\-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?)"
+_ARXIV_TEXT_RE = re.compile(r"arxiv(?:\s+preprint)?\s*:?\s*(?:arxiv\s*:\s*)?" + ARXIV_ID,
+                            re.IGNORECASE)
+_ARXIV_URL_RE = re.compile(r"arxiv\.org/(?:abs|pdf)/" + ARXIV_ID, re.IGNORECASE)
+_CORR_RE = re.compile(r"^(?:abs/)?" + ARXIV_ID + "$")
+_ARXIV_VENUE_RE = re.compile(r"^\s*(?:arxiv\b|corr\b)", re.IGNORECASE)
+_DOI_PREFIX_RE = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
+_URL_RE = re.compile(r"^\s*<?(?:https?://|www\.)", re.IGNORECASE)
+_MACRO_RE = re.compile(r"[A-Za-z_][\w\-:.+/']*")
+_YEAR_RE = re.compile(r"^\d{4}$")
+_ENTRY_START_RE = re.compile(r"^\s*@\s*([A-Za-z]+)\s*[{(]\s*([^,\s]*)", re.MULTILINE)
+
+# Organisations that appear in capitals beside a year but are not venues.
+_ORGS = frozenset({"ACM", "IEEE", "USENIX", "SIAM", "SPIE"})
+_ACRONYM = r"([A-Za-z][A-Za-z&]*[A-Z][A-Za-z&]*)"
+_ACRONYM_RES = (
+    re.compile(r"\(\s*\{?" + _ACRONYM + r"\}?(?:[\s\-]*['’]?\s*(?:\d{2}|\d{4}))?\s*\)"),
+    re.compile(r"\b" + _ACRONYM + r"\s*['’]\s*\d{2}\b"),
+    re.compile(r"\b" + _ACRONYM + r"-?(?:\d{2}|\d{4})\b"),
+    re.compile(r"\b" + _ACRONYM + r"\s+(?:19|20)\d{2}\b"),
+)
+_SERIES_RE = re.compile(r"^\s*(.+?)\s*['’`]?\s*(?:\d{2}|\d{4})?\s*$")
+_ORDINAL_WORDS = ("first|second|third|fourth|fifth|sixth|seventh|eighth|ninth")
+_NOISE_RES = (
+    re.compile(r"^\s*(?:the\s+)?(?:proceedings|proc\.?)\s+(?:of\s+)?(?:the\s+)?", re.I),
+    re.compile(r"\(\s*[^()]*\)"),                          # "(OSDI 23)", "(ISCA)"
+    re.compile(r"^\s*[A-Z][A-Za-z]*[A-Z][A-Za-z]*-?\d*\s*:\s*"),  # "SC20: ", "MICRO-54: "
+    re.compile(r",?\s*\b[A-Z][A-Za-z]*[A-Z][A-Za-z]*(?:-|\s*['’]\s*)\d{2,4}\b"),  # ", IJCAI-17"
+    re.compile(r"\b(?:19|20)\d{2}\b"),
+    re.compile(r"\b\d+(?:st|nd|rd|th)\b", re.I),
+    re.compile(r"\b(?:(?:twenty|thirty|forty|fifty|sixty)-?)?(?:" + _ORDINAL_WORDS + r")\b"
+               r"|\b(?:tenth|eleventh|twelfth|(?:thir|four|fif|six|seven|eigh|nine)teenth"
+               r"|twentieth|thirtieth|fortieth|fiftieth)\b", re.I),
+    re.compile(r"\bvol(?:ume|\.)?\s*\d+\b", re.I),
+    re.compile(r"^\s*the\s+", re.I),
+)
+
+
+@contextlib.contextmanager
+def _quiet() -> Iterator[None]:
+    """Silence bibtexparser's log lines: we report every problem ourselves, with its line."""
+    logger = logging.getLogger("bibtexparser")
+    was = logger.disabled
+    logger.disabled = True
+    try:
+        yield
+    finally:
+        logger.disabled = was
+
+
+def read_bib(text: str, filename: str, venues: dict[str, Venue]) -> list[BibRecord]:
+    """Every entry of a .bib text as a BibRecord; see catalog.bibtex.read_bib."""
+    import bibtexparser
+    from bibtexparser import model
+
+    with _quiet():
+        library = bibtexparser.parse_string(text, parse_stack=[])
+    registry = _Registry(venues)
+    macros: dict[str, str] = {k: v.capitalize() for k, v in MONTHS.items()}
+    reader = _Reader(text, filename, registry, macros)
+    records: list[BibRecord] = []
+    for block in library.blocks:
+        if isinstance(block, model.String):
+            value, error = _evaluate(str(block.value), macros)
+            if error is None:
+                macros[block.key.lower()] = value
+            else:
+                records.append(reader.failed(block, f"@string {block.key}: {error}"))
+        elif isinstance(block, model.DuplicateBlockKeyBlock):
+            first = next((r.line for r in records if r.key == block.key), None)
+            at = f" (first at line {first})" if first else ""
+            records.append(reader.failed(block, f"duplicate key '{block.key}'{at}",
+                                         "give each entry its own key"))
+        elif isinstance(block, model.DuplicateFieldKeyBlock):
+            names = ", ".join(sorted(block.duplicate_keys))
+            records.append(reader.failed(block, f"field {names} given twice",
+                                         "keep one of them"))
+        elif isinstance(block, model.ParsingFailedBlock):
+            records.append(reader.failed(block, _abort_reason(block, text)))
+        elif isinstance(block, model.Entry):
+            records.append(reader.entry(block))
+        elif isinstance(block, model.ImplicitComment):
+            records.extend(reader.stray(block))
+    return records
+
+
+def _abort_reason(block: object, text: str) -> str:
+    error = getattr(block, "error", None)
+    reason = str(getattr(error, "abort_reason", "") or error or "cannot be parsed").strip()
+    end = getattr(error, "end_index", None)
+    if end is not None:
+        reason += f" (gave up at line {text.count(chr(10), 0, end) + 1})"
+    return "malformed entry: " + reason.rstrip(".")
+
+
+def _evaluate(raw: str, macros: dict[str, str]) -> tuple[str, str | None]:
+    """A raw BibTeX value ({...}, "...", number, macro, joined by #) and an error if malformed."""
+    out: list[str] = []
+    pos, end = 0, len(raw)
+    while True:
+        while pos < end and raw[pos].isspace():
+            pos += 1
+        if pos >= end:
+            return "".join(out), ("empty value after '#'" if out else None)
+        char = raw[pos]
+        if char in "{\"":
+            close = _closing(raw, pos)
+            if close < 0:
+                return "".join(out), "unbalanced braces or quotes"
+            out.append(raw[pos + 1:close])
+            pos = close + 1
+        elif char.isdigit():
+            start = pos
+            while pos < end and raw[pos].isdigit():
+                pos += 1
+            out.append(raw[start:pos])
+        else:
+            m = _MACRO_RE.match(raw, pos)
+            if not m:
+                return "".join(out), f"unexpected '{char}'"
+            name = m.group().lower()
+            if name not in macros:
+                return "".join(out), (f"unknown @string macro '{m.group()}' "
+                                      "(enclose text in braces)")
+            out.append(macros[name])
+            pos = m.end()
+        while pos < end and raw[pos].isspace():
+            pos += 1
+        if pos >= end:
+            return "".join(out), None
+        if raw[pos] != "#":
+            rest = raw[pos:pos + 30].split("\n")[0]
+            return "".join(out), f"unexpected text after the value: '{rest}' (a missing comma?)"
+        pos += 1
+
+
+def _closing(raw: str, start: int) -> int:
+    """Index of the brace or quote closing the one at start, or -1."""
+    depth = 0
+    quote = raw[start] == '"'
+    for i in range(start + (1 if quote else 0), len(raw)):
+        char = raw[i]
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0 and not quote:
+                return i
+            if depth < 0:
+                return -1
+        elif char == '"' and quote and depth == 0:
+            return i
+    return -1
+
+
+def _verbatim(value: str) -> str:
+    """A url/doi/eprint value without LaTeX wrapping: \\url{...}, escapes and braces undone."""
+    m = re.search(r"\\(?:url|href)\s*\{([^{}]*)\}", value)
+    if m:
+        value = m.group(1)
+    value = re.sub(r"\\([_%&#$~])", r"\1", value)
+    return value.replace("{", "").replace("}", "").strip()
+
+
+@dataclass
+class _Registry:
+    """The venue registry indexed for reading: by acronym, by name, by long name inside text."""
+
+    venues: dict[str, Venue]
+    acronyms: dict[str, str] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)
+    long_names: list[tuple[str, str]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        for short, venue in self.venues.items():
+            self.acronyms.setdefault(short.lower(), short)
+            series = venue.extra.get("series")
+            if series:
+                acronym = _series_acronym(str(series).split("{")[0])
+                if acronym:
+                    self.acronyms.setdefault(acronym.lower(), short)
+            aliases = [str(a) for a in venue.extra.get("aliases") or []]
+            for alias in aliases:
+                if _is_acronym(alias):
+                    self.acronyms.setdefault(alias.lower(), short)
+            texts = [venue.name, *aliases, str(venue.extra.get("booktitle") or ""),
+                     str(venue.extra.get("abbrev") or "")]
+            if venue.kind in ("conference", "workshop"):
+                texts.append(f"Proc. {short}")
+            for text in filter(None, texts):
+                for norm in {_norm(text), _norm(_clean(text))}:
+                    if norm:
+                        self.names.setdefault(norm, short)
+                        if norm.count(" ") >= 2:
+                            self.long_names.append((norm, short))
+        self.long_names.sort(key=lambda item: -len(item[0]))
+
+    def arxiv(self) -> tuple[Venue, bool]:
+        for venue in self.venues.values():
+            if venue.kind == "preprint" and "arxiv" in (venue.short.lower(), venue.name.lower()):
+                return venue, False
+        return Venue("arXiv", "preprint", "arXiv"), True
+
+    def by_series(self, series: str) -> tuple[str | None, Venue | None]:
+        acronym = _series_acronym(series)
+        if not acronym:
+            return None, None
+        short = self.acronyms.get(acronym.lower())
+        return acronym, self.venues[short] if short else None
+
+    def by_container(self, text: str) -> tuple[list[str], Venue | None]:
+        """Acronyms seen in a booktitle or journal, and the registry venue it names, if any."""
+        acronyms = _acronyms(text)
+        for norm in (_norm(text), _norm(_clean(text))):
+            if norm in self.names:
+                return acronyms, self.venues[self.names[norm]]
+        for acronym in acronyms:
+            short = self.acronyms.get(acronym.lower())
+            if short:
+                return acronyms, self.venues[short]
+        padded = f" {_norm(_clean(text))} "
+        for norm, short in self.long_names:
+            if f" {norm} " in padded:
+                return acronyms, self.venues[short]
+        return acronyms, None
+
+
+def _norm(text: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+", fold(text)))
+
+
+def _clean(text: str) -> str:
+    """A venue name without proceedings wording, years, editions and acronyms."""
+    for pattern in _NOISE_RES:
+        text = pattern.sub(" ", text)
+    return re.sub(r"\s+", " ", text).strip(" ,:;-")
+
+
+def _is_acronym(word: str) -> bool:
+    return (" " not in word and sum(c.isupper() for c in word) >= 2
+            and word.upper() not in _ORGS)
+
+
+def _series_acronym(series: str) -> str | None:
+    m = _SERIES_RE.match(series)
+    acronym = m.group(1).strip() if m else ""
+    return acronym if _is_acronym(acronym) else None
+
+
+def _acronyms(text: str) -> list[str]:
+    found: list[tuple[int, str]] = []
+    for pattern in _ACRONYM_RES:
+        for m in pattern.finditer(text):
+            if _is_acronym(m.group(1)):
+                found.append((m.start(1), m.group(1)))
+    seen: dict[str, None] = {}
+    for _, acronym in sorted(found):
+        seen.setdefault(acronym, None)
+    return list(seen)
+
+
+def arxiv_id(fields: dict[str, str]) -> str | None:
+    """The arXiv id an entry gives in eprint, journal, volume (CoRR), url, note or howpublished."""
+    eprint = fields.get("eprint", "")
+    prefix = fields.get("archiveprefix", fields.get("eprinttype", "arxiv")).lower()
+    if eprint and prefix == "arxiv":
+        m = re.match(r"^(?:arxiv:)?" + ARXIV_ID + "$", eprint.strip(), re.IGNORECASE)
+        if m:
+            return m.group(1)
+    doi = fields.get("doi", "")
+    m = re.match(r"^10\.48550/arxiv\." + ARXIV_ID + "$", doi, re.IGNORECASE)
+    if m:
+        return m.group(1)
+    for name in ("journal", "booktitle", "note", "howpublished"):
+        m = _ARXIV_TEXT_RE.search(fields.get(name, ""))
+        if m:
+            return m.group(1)
+    if fields.get("journal", "").strip().lower() == "corr":
+        m = _CORR_RE.match(fields.get("volume", "").strip())
+        if m:
+            return m.group(1)
+    for name in ("url", "howpublished", "note"):
+        m = _ARXIV_URL_RE.search(fields.get(name, ""))
+        if m:
+            return m.group(1)
+    return None
+
+
+class _Reader:
+    """Turns bibtexparser blocks into BibRecords for one file."""
+
+    def __init__(self, text: str, filename: str, registry: _Registry, macros: dict[str, str]):
+        self.text = text
+        self.filename = filename
+        self.registry = registry
+        self.macros = macros
+        self.keys = {m.group(2) for m in _ENTRY_START_RE.finditer(text)}  # keys in use
+
+    def problem(self, line: int, key: str, message: str, hint: str = "",
+                blocking: bool = True) -> Problem:
+        return Problem(self.filename, line, key, message, hint, blocking)
+
+    def failed(self, block: object, message: str,
+               hint: str = "check the braces, quotes and commas of this entry") -> BibRecord:
+        raw = getattr(block, "raw", "") or ""
+        line = (getattr(block, "start_line", 0) or 0) + 1
+        m = _ENTRY_START_RE.search(raw)
+        key = getattr(block, "key", None) or (m.group(2) if m else "")
+        entry_type = m.group(1).lower() if m else ""
+        return BibRecord(key, line, entry_type, {}, None, None, False,
+                         [self.problem(line, key, message, hint)])
+
+    def stray(self, block: object) -> list[BibRecord]:
+        """Text between entries that starts like an entry: BibTeX would skip it silently."""
+        raw = getattr(block, "raw", "") or ""
+        start = (getattr(block, "start_line", 0) or 0) + 1
+        records = []
+        for m in _ENTRY_START_RE.finditer(raw):
+            line = start + raw.count("\n", 0, m.start()) + (raw[m.start()] == "\n")
+            records.append(BibRecord(m.group(2), line, m.group(1).lower(), {}, None, None, False,
+                                     [self.problem(line, m.group(2), "text that looks like an "
+                                                   "entry could not be read",
+                                                   "write it as @type{key, field = {value}}")]))
+        return records
+
+    def entry(self, block: object) -> BibRecord:
+        key = str(getattr(block, "key", ""))
+        etype = str(getattr(block, "entry_type", "")).lower()
+        line = (getattr(block, "start_line", 0) or 0) + 1
+        record = BibRecord(key, line, etype, {})
+        if not key:
+            record.problems.append(self.problem(line, "", "entry has no key",
+                                                "write @type{key, ...}"))
+        raw_fields: dict[str, str] = {}
+        ok = bool(key)
+        for f in getattr(block, "fields", []):
+            name = str(f.key).lower()
+            value, error = _evaluate(str(f.value), self.macros)
+            if error:
+                record.problems.append(self.problem((f.start_line or 0) + 1, key,
+                                                    f"field '{f.key}': {error}"))
+                ok = False
+                continue
+            raw_fields[name] = value
+            verbatim = name in VERBATIM or (name == "howpublished" and "\\url" in value)
+            record.fields[name] = _verbatim(value) if verbatim else to_text(value)
+        if ok:
+            record.paper = self.paper(record, raw_fields)
+        return record
+
+    def paper(self, record: BibRecord, raw: dict[str, str]) -> Paper | None:
+        fields, key, line = record.fields, record.key, record.line
+        missing = [n for n in ("title", "author", "year") if not fields.get(n)]
+        authors, et_al = self.authors(record, raw.get("author", ""))
+        if fields.get("author") and not authors and not et_al:
+            missing.append("author")
+        for name in missing:
+            hint = "only editors are given" if name == "author" and fields.get("editor") else ""
+            record.problems.append(self.problem(line, key, f"missing {name}",
+                                                hint or f"add a {name} field"))
+        year = fields.get("year", "")
+        if year and not _YEAR_RE.match(year):
+            record.problems.append(self.problem(line, key, f"year '{year}' is not a year",
+                                                "write a four-digit year, e.g. year = {2023}"))
+            return None
+        if missing or any(p.blocking for p in record.problems):
+            return None
+        venue = self.venue(record)
+        if venue is None:
+            return None
+        doi = _DOI_PREFIX_RE.sub("", fields.get("doi", "")) or None
+        arxiv = arxiv_id(fields)
+        if doi and doi.lower().startswith("10.48550/arxiv."):
+            doi = None  # an arXiv DOI: the catalog keeps the arXiv id instead
+        pages = fields.get("pages") or None
+        if pages:
+            pair = page_range(pages)
+            pages = f"{pair[0]}-{pair[1]}" if pair else pages
+        catalog_key = key
+        if not KEY_RE.match(key):  # e.g. '280902' or a DOI: the catalog's own kind of key
+            catalog_key = suggest_key(authors, int(year), fields["title"], self.keys)
+            self.keys.add(catalog_key)
+        return Paper(key=catalog_key, title=fields["title"], authors=authors, year=int(year),
+                     venue=venue.short, et_al=et_al, doi=doi, arxiv=arxiv,
+                     url=fields.get("url") or None, pages=pages,
+                     volume=fields.get("volume") or None, number=fields.get("number") or None,
+                     abstract=fields.get("abstract") or None, line=line)
+
+    def authors(self, record: BibRecord, raw: str) -> tuple[list[str], bool]:
+        from bibtexparser.middlewares.names import (
+            InvalidNameError,
+            parse_single_name_into_parts,
+            split_multiple_persons_names,
+        )
+
+        names = split_multiple_persons_names(raw) if raw.strip() else []
+        et_al = bool(names) and names[-1].strip().lower() == "others"
+        if et_al:
+            names = names[:-1]
+        authors = []
+        for i, name in enumerate(names, 1):
+            try:
+                parts = parse_single_name_into_parts(name)
+            except InvalidNameError as err:
+                record.problems.append(self.problem(
+                    record.line, record.key, f"author {i} '{to_text(name)}': {err.args[0]}",
+                    "write names as 'Last, First' or 'First Last', joined by 'and'"))
+                continue
+            von_last = to_text(" ".join(parts.von + parts.last))
+            first = to_text(" ".join(parts.first))
+            jr = to_text(" ".join(parts.jr))
+            plain = _person(first, von_last, jr)
+            if plain:
+                authors.append(plain)
+        return authors, et_al
+
+    def venue(self, record: BibRecord) -> Venue | None:
+        """The registry venue an entry names, or a proposed one (reported) built from its fields."""
+        fields, etype = record.fields, record.entry_type
+        kind, containers = KINDS.get(etype, ("preprint", MISC_CONTAINERS))
+        names = [fields[c] for c in containers if fields.get(c) and not _URL_RE.match(fields[c])]
+        container = names[0] if names else ""
+        arxiv_named = bool(container) and bool(_ARXIV_VENUE_RE.match(container))
+        # A misc (or unpublished, online) entry with an arXiv id and no journal or
+        # booktitle is a preprint, whatever howpublished says.
+        preprint = (etype not in KINDS and arxiv_id(fields) is not None
+                    and not fields.get("booktitle") and not fields.get("journal"))
+        if arxiv_named or preprint:
+            arxiv, new = self.registry.arxiv()
+            return self.settle(record, arxiv, new, "arXiv")
+        acronym, venue = self.registry.by_series(fields.get("series", ""))
+        if venue is not None:
+            return self.settle(record, venue, False, fields["series"])
+        if not container:
+            record.problems.append(self.problem(
+                record.line, record.key, "cannot tell the venue",
+                "give a booktitle, journal, publisher or an arXiv eprint"))
+            return None
+        acronyms, venue = self.registry.by_container(container)
+        if venue is not None:
+            return self.settle(record, venue, False, container)
+        name = _clean(container) or container
+        short = acronym or (acronyms[0] if acronyms else name)
+        if kind == "conference" and "workshop" in container.lower():
+            kind = "workshop"
+        publisher = fields.get("publisher") if kind not in ("book",) else None
+        return self.settle(record, Venue(short, kind, name, publisher or None), True, container)
+
+    def settle(self, record: BibRecord, venue: Venue, new: bool, source: str) -> Venue:
+        record.venue, record.new_venue = venue, new
+        if new:
+            record.problems.append(self.problem(
+                record.line, record.key, f"unknown venue '{venue.short}' (from '{source}')",
+                f"add {venue.kind} '{venue.short}' to data/venues.yaml, or this name to the "
+                "aliases of the venue it is", blocking=False))
+        return venue
+
+
+def _person(first: str, von_last: str, jr: str) -> str:
+    """A read name in the catalog's spelling."""
+    if not (first or von_last or jr):
+        return ""
+    return join_name(Name(first=first, last=von_last, jr=jr))

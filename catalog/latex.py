@@ -1,0 +1,217 @@
+"""LaTeX text in BibTeX fields: escaping, title-case protection, Unicode <-> LaTeX.
+
+Writing is plain string work (fast, no library call per field) except the
+optional Unicode -> LaTeX accent conversion, which is pylatexenc's. Reading
+LaTeX back to Unicode is pylatexenc's too.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import re
+from collections.abc import Collection
+from typing import Any
+
+# Characters LaTeX or BibTeX treat specially, with the text that prints them.
+# Braces become \textbrace... rather than \{ because BibTeX counts every brace,
+# escaped or not, and an unbalanced one ruins the whole entry.
+_ESCAPES: dict[str, str] = {
+    "\\": r"\textbackslash{}",
+    "{": r"\textbraceleft{}",
+    "}": r"\textbraceright{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    # In LaTeX's default OT1 font encoding these three print as other glyphs.
+    "<": r"\textless{}",
+    ">": r"\textgreater{}",
+    "|": r"\textbar{}",
+}
+# Control characters (tabs, newlines) cannot live in a one-line field: a space.
+_ESCAPES.update({chr(c): " " for c in (*range(0x20), 0x7F)})
+_TABLE = str.maketrans(_ESCAPES)
+_SPECIAL_RE = re.compile("[" + re.escape("".join(_ESCAPES)) + "]")
+# Pairs that TeX fonts turn into one glyph (-- en dash, `` and '' quotes, ,, and
+# !` ?` in T1); plain text means the characters themselves, so break them apart.
+_LIGATURE_RE = re.compile(r"(?<=-)(?=-)|(?<=`)(?=`)|(?<=')(?=')|(?<=,)(?=,)|(?<=[!?])(?=`)")
+_LIGATURE_STARTS = ("--", "``", "''", ",,", "!`", "?`")
+
+# A word (or hyphenated compound) whose capitals BibTeX styles must not lower-case:
+# a capital after the first letter (GPU, FastMoE, McDonald) or letters mixed with
+# digits (3D, Transformers4rec).
+# A word without the punctuation around it: "(GPU)," -> "GPU", "FastMoE:" -> "FastMoE".
+_CORE_RE = re.compile(r"\w(?:\S*\w)?")
+_DIGIT_RE = re.compile(r"\d")
+_PART_SPLIT_RE = re.compile(r"[-/]")
+
+
+def escape(text: str) -> str:
+    """Plain text as BibTeX/LaTeX field text: special characters and ligatures escaped."""
+    if _SPECIAL_RE.search(text):
+        text = text.translate(_TABLE)
+    if any(pair in text for pair in _LIGATURE_STARTS):
+        text = _LIGATURE_RE.sub("{}", text)
+    return text
+
+
+def _needs_braces(word: str) -> bool:
+    """True for acronyms, inner capitals and letter-digit mixes."""
+    for part in _PART_SPLIT_RE.split(word):
+        if any(c.isupper() for c in part[1:]):
+            return True
+        if any(c.isdigit() for c in part) and any(c.isalpha() for c in part):
+            return True
+    return False
+
+
+@functools.lru_cache(maxsize=16)
+def _terms_re(terms: tuple[str, ...]) -> re.Pattern[str] | None:
+    """One pattern for all protected terms, longest first, as whole words."""
+    if not terms:
+        return None
+    alternatives = "|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True))
+    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)")
+
+
+def protect_title(title: str, terms: Collection[str] = ()) -> str:
+    """A title escaped for BibTeX, with acronyms, system names and terms wrapped in braces once."""
+    spans: list[tuple[int, int]] = []
+    pattern = _terms_re(tuple(terms)) if terms else None
+    if pattern is not None:
+        spans.extend(m.span() for m in pattern.finditer(title))
+    for m in _CORE_RE.finditer(title):
+        word = m.group()
+        rest = word[1:]
+        # Fast path for the common word: no capital after the first letter, no digit.
+        if rest == rest.lower() and not _DIGIT_RE.search(word):
+            continue
+        if _needs_braces(word):
+            spans.append(m.span())
+    if not spans:
+        return escape(title)
+    spans.sort()
+    merged = [spans[0]]
+    for start, end in spans[1:]:
+        last_start, last_end = merged[-1]
+        if start <= last_end:  # overlapping or touching spans: one group, never nested
+            merged[-1] = (last_start, max(end, last_end))
+        else:
+            merged.append((start, end))
+    out: list[str] = []
+    pos = 0
+    for start, end in merged:
+        out.append(escape(title[pos:start]))
+        out.append("{" + escape(title[start:end]) + "}")
+        pos = end
+    out.append(escape(title[pos:]))
+    return "".join(out)
+
+
+class NoLatexForm(ValueError):
+    """A character that has no LaTeX (ASCII) spelling."""
+
+    def __init__(self, char: str):
+        self.char = char
+        super().__init__(f"'{char}' (U+{ord(char):04X}) has no LaTeX form")
+
+
+@functools.cache
+def _encoder() -> Any:
+    from pylatexenc.latexencode import UnicodeToLatexEncoder
+
+    # braces-all gives {\v{C}} and Preu{\ss}er: BibTeX then treats each accented letter
+    # as one "special character" when it sorts, abbreviates and changes case.
+    return UnicodeToLatexEncoder(non_ascii_only=True, replacement_latex_protection="braces-all",
+                                 unknown_char_policy="fail", unknown_char_warning=False)
+
+
+def to_ascii(latex: str) -> str:
+    """LaTeX text with every non-ASCII character spelled as a LaTeX macro (pylatexenc)."""
+    if latex.isascii():
+        return latex
+    import unicodedata
+
+    latex = unicodedata.normalize("NFC", latex)
+    for char in latex:
+        if not char.isascii() and not _encodable(char):
+            raise NoLatexForm(char)
+    return str(_encoder().unicode_to_latex(latex))
+
+
+# The first letter of a name word, and of each part of a hyphenated one.
+_INITIAL_RE = re.compile(r"(?:^|(?<=-))[^\x00-\x7f]")
+
+
+def latex_initials(word: str) -> str:
+    """A name word with a non-ASCII initial spelled as a LaTeX accent: Özsu -> {\\"O}zsu.
+
+    8-bit bibtex abbreviates names (alpha labels, abbrv's 'F.') byte by byte and would cut
+    a UTF-8 letter in half; an accent macro in braces is one letter to it.
+    """
+    if word.isascii():
+        return word
+    return _INITIAL_RE.sub(lambda m: to_ascii(m.group()) if _encodable(m.group())
+                           else m.group(), word)
+
+
+@functools.lru_cache(maxsize=4096)
+def _encodable(char: str) -> bool:
+    """True if pylatexenc knows a LaTeX spelling for char that reads back as char.
+
+    Some of its spellings are look-alikes ('ĸ' as a small-caps k); writing those would
+    change the data, so they count as having no LaTeX form.
+    """
+    try:
+        latex = _encoder().unicode_to_latex(char)
+    except ValueError:
+        return False
+    return bool(to_text(latex) == char)
+
+
+# ------------------------------------------------------------------ reading
+
+@functools.cache
+def _decoder() -> Any:
+    from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
+
+    db = get_default_latex_context_db()
+    # Text-mode symbols pylatexenc does not know, or maps to look-alikes (ˆ for ^).
+    db.add_context_category("papers", prepend=True, macros=[
+        MacroTextSpec("textasciicircum", "^"),
+        MacroTextSpec("textless", "<"),
+        MacroTextSpec("textgreater", ">"),
+        MacroTextSpec("textbar", "|"),
+        MacroTextSpec("textquotedbl", '"'),
+        MacroTextSpec("textbraceleft", "{"),
+        MacroTextSpec("textbraceright", "}"),
+        MacroTextSpec("textbackslash", "\\"),
+        MacroTextSpec("textasciitilde", "~"),
+    ])
+    return LatexNodes2Text(latex_context=db, math_mode="text")
+
+
+# An unescaped ~ is a tie (read as a space); an unescaped & % # is meant literally
+# (LaTeX would choke on it, but the text is clear).
+_TIE_RE = re.compile(r"(?<!\\)~")
+_BARE_RE = re.compile(r"(?<!\\)([&%#])")
+_LATEX_RE = re.compile(r"[\\{}$~&%#]|--|``|''|!`|\?`")
+_SPACES_RE = re.compile(r"[ \t\r\n]+")
+
+
+def to_text(latex: str) -> str:
+    """LaTeX field text as plain Unicode: accents converted, braces dropped, spaces collapsed."""
+    if _LATEX_RE.search(latex):
+        latex = _BARE_RE.sub(r"\\\1", _TIE_RE.sub(" ", latex))
+        # pylatexenc logs a warning for macros it cannot expand; the text is still read.
+        logger = logging.getLogger("pylatexenc.latex2text")
+        was, logger.disabled = logger.disabled, True
+        try:
+            latex = _decoder().latex_to_text(latex)
+        finally:
+            logger.disabled = was
+    return _SPACES_RE.sub(" ", latex).strip()

@@ -1,0 +1,133 @@
+"""LaTeX text in BibTeX fields: escaping, title protection, Unicode <-> LaTeX."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from catalog.latex import NoLatexForm, escape, latex_initials, protect_title, to_ascii, to_text
+
+
+@pytest.mark.parametrize(("text", "latex"), [
+    ("Wide & Deep", r"Wide \& Deep"),
+    ("100% of $5 #1 a_b", r"100\% of \$5 \#1 a\_b"),
+    ("{x}", r"\textbraceleft{}x\textbraceright{}"),
+    ("a\\b", r"a\textbackslash{}b"),
+    ("~x^2", r"\textasciitilde{}x\textasciicircum{}2"),
+    ("<a|b>", r"\textless{}a\textbar{}b\textgreater{}"),
+    ("line\nbreak\ttab", "line break tab"),
+    ("plain text", "plain text"),
+])
+def test_escape_special_characters(text: str, latex: str) -> None:
+    assert escape(text) == latex
+
+
+@pytest.mark.parametrize(("text", "latex"), [
+    ("a--b", "a-{}-b"),
+    ("a---b", "a-{}-{}-b"),
+    ("``q''", "`{}`q'{}'"),
+    (",,x", ",{},x"),
+    ("Hola!` ?`", "Hola!{}` ?{}`"),
+    ("Large-Scale", "Large-Scale"),
+])
+def test_escape_breaks_tex_ligatures(text: str, latex: str) -> None:
+    assert escape(text) == latex
+
+
+@pytest.mark.parametrize(("title", "latex"), [
+    ("Fleche: An Efficient GPU Embedding Cache", "Fleche: An Efficient {GPU} Embedding Cache"),
+    ("DLRM on MoE", "{DLRM} on {MoE}"),
+    ("FastMoE: A Fast Mixture-of-Expert Training System",
+     "{FastMoE}: A Fast Mixture-of-Expert Training System"),
+    ("Merlin HugeCTR (HugeCTR), at Scale", "Merlin {HugeCTR} ({HugeCTR}), at Scale"),
+    ("3D-Stacked Memory for word2vec", "{3D-Stacked} Memory for {word2vec}"),
+    ("HET-GMP: A Graph-based System Approach", "{HET-GMP}: A Graph-based System Approach"),
+    ("Large-Scale End-To-End Co-design", "Large-Scale End-To-End Co-design"),
+    ("PICASSO: GPU-centric Training", "{PICASSO}: {GPU-centric} Training"),
+    ("Wide & Deep on GPUs", r"Wide \& Deep on {GPUs}"),
+    ("100% of {EVStore}", r"100\% of \textbraceleft{}{EVStore}\textbraceright{}"),
+    ("Über-GPU Naïve", "{Über-GPU} Naïve"),
+])
+def test_protect_title_wraps_acronyms_and_system_names(title: str, latex: str) -> None:
+    assert protect_title(title) == latex
+
+
+def test_protect_title_with_terms_and_no_doubled_braces() -> None:
+    terms = ["Ekko", "Switch Transformers", "Transformers", "C++", "Monte Carlo"]
+    assert protect_title("Ekko and Switch Transformers in C++ via Monte Carlo GPU runs", terms) \
+        == "{Ekko} and {Switch Transformers} in {C++} via {Monte Carlo} {GPU} runs"
+    # A term that is also an acronym, and terms side by side: one pair of braces each.
+    assert protect_title("GPU GPU", ["GPU"]) == "{GPU} {GPU}"
+    assert protect_title("Ekkonomy Ekko's", ["Ekko"]) == "Ekkonomy {Ekko}'s"
+    assert "{{" not in protect_title("{GPU} {{DLRM}}", ["GPU", "DLRM"])
+
+
+@pytest.mark.parametrize(("text", "latex"), [
+    ("Preußer", r"Preu{\ss}er"),
+    ("Čech", r"{\v{C}}ech"),
+    ("Jean-François", r"Jean-Fran{\c{c}}ois"),
+    ("Quiñonero", r"Qui{\~n}onero"),
+    ("Ødegaard", r"{\O}degaard"),
+    ("plain", "plain"),
+])
+def test_to_ascii_uses_latex_accents(text: str, latex: str) -> None:
+    assert to_ascii(text) == latex
+    assert to_text(latex) == text
+
+
+def test_to_ascii_names_a_character_without_latex_form() -> None:
+    with pytest.raises(NoLatexForm) as err:
+        to_ascii("Embeddings 😀")
+    assert err.value.char == "😀"
+    assert "U+1F600" in str(err.value)
+
+
+def test_latex_initials_only_touch_initials() -> None:
+    assert latex_initials("Özsu") == r'{\"O}zsu'
+    assert latex_initials("Anne-Élodie") == r"Anne-{\'E}lodie"
+    assert latex_initials("Preußer") == "Preußer"
+    assert latex_initials("李明") == "李明"  # no LaTeX form: left as it is
+
+
+@pytest.mark.parametrize(("latex", "text"), [
+    (r"{EVStore}: Storage", "EVStore: Storage"),
+    (r"Wide \& deep", "Wide & deep"),
+    ("Wide & deep", "Wide & deep"),
+    ("100% sure", "100% sure"),
+    (r"Preu\ss er", "Preußer"),
+    (r"Jean-Fran\c{c}ois", "Jean-François"),
+    (r"Qui\~{n}onero", "Quiñonero"),
+    (r"{L}ight{S}eq", "LightSeq"),
+    (r"{{{NVIDIA Merlin}}}", "NVIDIA Merlin"),
+    ("D.~E. Knuth", "D. E. Knuth"),
+    ("pages 7--10", "pages 7–10"),
+    ("two\n   lines", "two lines"),
+    (r"\textasciicircum{}\textless{}\textbar{}\textgreater{}", "^<|>"),
+])
+def test_to_text_converts_latex_to_unicode(latex: str, text: str) -> None:
+    assert to_text(latex) == text
+
+
+# Plain text as the catalog holds it: words of any characters but control ones, one space apart.
+words = st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zs", "Zl", "Zp")),
+                min_size=1, max_size=12)
+plain_text = st.lists(words, min_size=1, max_size=8).map(" ".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(plain_text)
+def test_escape_then_read_is_the_identity(text: str) -> None:
+    assert to_text(escape(text)) == text
+    assert to_text(protect_title(text, ["Ekko", "C++"])) == text
+
+
+@settings(max_examples=200, deadline=None)
+@given(plain_text)
+def test_ascii_then_read_is_the_identity_where_latex_can_spell_it(text: str) -> None:
+    try:
+        latex = to_ascii(protect_title(text))
+    except NoLatexForm:
+        return
+    assert latex.isascii()
+    assert to_text(latex) == text
