@@ -111,6 +111,16 @@ def _styled(name: str, value: Any) -> Any:
     return value
 
 
+def key_text(name: str) -> str:
+    """A mapping key as the file writes it: plain when safe, else double-quoted (never the
+    '? ' form ruamel uses for keys longer than 128 characters)."""
+    import json
+
+    if _PLAIN_OK.match(name) and name == name.strip() and not _resolves(name):
+        return name
+    return json.dumps(name, ensure_ascii=False)
+
+
 def _resolves(text: str) -> bool:
     """True when a plain scalar would not read back as this string (a number, date, null)."""
     from ruamel.yaml.nodes import ScalarNode
@@ -553,8 +563,7 @@ class Session:
             indent = year_block.child_indent
             if indent is None:
                 indent = year_block.child_indent = year_block.indent + 2
-            line = _dump(self.yaml, {venue: None}).rstrip("\n").rstrip() + "\n"
-            venue_block = Block(venue, [], [" " * indent + line], indent)
+            venue_block = Block(venue, [], [" " * indent + key_text(venue) + ":\n"], indent)
             _insert_sorted(year_block.children, venue_block, lambda b: b.key > venue)
         if not venue_block.open:
             raise WriteError(f"{self.filename}: {year} › {venue} is not written as a block "
@@ -621,7 +630,14 @@ class Session:
             lead = [ln for ln in old.lead if ln.strip()]  # its comments go with it
             doc.blocks.remove(old)
         indent = doc.blocks[0].indent if doc.blocks else 0
-        head = _shift(_dump(self.yaml, {name: value}).splitlines(keepends=True), indent)
+        if isinstance(value, dict):
+            body = _shift(_dump(self.yaml, value).splitlines(keepends=True), 2)
+            head = _shift([key_text(name) + ":\n", *body], indent)
+        else:
+            scalar = (_dump(self.yaml, [value]).strip().removeprefix("- ")
+                      if value is not None else "")
+            head = [" " * indent + key_text(name) + ":" + (" " + scalar if scalar else "")
+                    + "\n"]
         block = Block(name, lead, head, indent)
         _insert_sorted(doc.blocks, block, lambda b: b.key.casefold() > name.casefold())
 

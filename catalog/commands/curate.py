@@ -345,3 +345,192 @@ def edit(key: KeyArg, as_json: JsonOpt = False) -> None:
     if problems:
         typer.echo(f"{len(problems)} problem{'s' * (len(problems) != 1)} were already there "
                    "(papers check)", err=True)
+
+
+# ---------------------------------------------------------------- add and import
+
+MergeOpt = Annotated[bool, typer.Option(
+    "--merge", help="When the paper is already in the catalog, fill the fields it lacks "
+    "(never overwrites) instead of skipping it.")]
+
+
+def _report(report: Any, as_json: bool, verbose: bool = True) -> None:
+    """Print an import or add report: JSON, or one line per record and a summary."""
+    if as_json:
+        echo_json(report.to_dict())
+        return
+    _warn(report)
+    for venue in report.venues_added:
+        verb = "would add" if report.dry_run else "added"
+        typer.echo(f"{verb} venue {venue.short} ({venue.kind}: {venue.name}) to "
+                   f"{state.paths.display(state.paths.venues)}; please review it")
+    if verbose:
+        for o in report.outcomes:
+            place = f"{report.file}:{o.line}: " if o.line else ""
+            where = f"{o.venue} {o.year}".strip()
+            if o.action == "added":
+                was = f" (was {o.source_key})" if o.source_key and o.source_key != o.key else ""
+                typer.echo(f"{place}added {o.key}{was}: {o.title} [{where}]")
+            else:
+                typer.echo(f"{place}{o.action}: {o.title} — {o.reason}")
+    if report.dry_run and report.diff:
+        typer.echo(report.diff.rstrip("\n"))
+    typer.echo(report.summary(), err=True)
+
+
+def _progress() -> Any:
+    """A rich progress bar on stderr when it is a terminal; None otherwise."""
+    if not sys.stderr.isatty():
+        return None, None
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    bar = Progress(TextColumn("importing"), BarColumn(), MofNCompleteColumn(),
+                   console=Console(stderr=True), transient=True)
+    task = bar.add_task("import", total=None)
+
+    def update(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+
+    return bar, update
+
+
+@command("import")
+def import_(file: Annotated[Path, typer.Argument(
+        help="A .bib file or a Markdown list (.md).", show_default=False)],
+        dry_run: DryRunOpt = False, merge: MergeOpt = False,
+        no_new_venues: Annotated[bool, typer.Option(
+            "--no-new-venues", help="Refuse .bib entries whose venue is not in the registry "
+            "instead of adding the venue from the entry's own data.")] = False,
+        fetch: Annotated[bool, typer.Option(
+            "--fetch", help="For list entries not in the catalog, fetch their authors from "
+            "arXiv or DBLP (lists give no authors).")] = False,
+        tags: TagsOpt = (),  # type: ignore[assignment]
+        quiet: Annotated[bool, typer.Option("--quiet", "-q",
+                                            help="Print only the summary.")] = False,
+        as_json: JsonOpt = False) -> None:
+    """Import papers from a .bib file or a Markdown list.
+
+    Every record is accounted for: added, merged (--merge), skipped as a duplicate of a
+    paper already in the catalog, or refused with its reason and line. A .bib entry from a
+    venue not in data/venues.yaml files it under a new registry entry made from its own
+    data (listed for review). List entries have no authors: they merge into papers the
+    catalog has, or are refused as needing metadata unless --fetch finds the authors.
+
+    Example: papers import refs.bib --dry-run
+    """
+    from catalog import importer
+
+    bar, update = _progress()
+    try:
+        if bar is not None:
+            bar.start()
+        report = importer.import_file(
+            state.paths, file, merge=merge, new_venues=not no_new_venues, fetch=fetch,
+            dry_run=dry_run, tags=list(tags), progress=update,
+            display=state.paths.display(file))
+    finally:
+        if bar is not None:
+            bar.stop()
+    _report(report, as_json, verbose=not quiet)
+
+
+@command("add")
+def add(title: Annotated[str | None, typer.Option("--title", help="The exact title.")] = None,
+        authors: Annotated[list[str], typer.Option(
+            "--author", "-a", help="An author, 'First Last' (repeat, in order).",
+            show_default=False)] = (),  # type: ignore[assignment]
+        year: Annotated[int | None, typer.Option("--year", help="Year of the version "
+                                                 "described.")] = None,
+        venue: Annotated[str | None, typer.Option("--venue", help="Venue short name from "
+                                                  "data/venues.yaml.")] = None,
+        doi: Annotated[str | None, typer.Option("--doi", help="DOI; alone, fetches the "
+                                                "metadata from Crossref.")] = None,
+        arxiv: Annotated[str | None, typer.Option("--arxiv", help="arXiv id; alone, fetches "
+                                                  "the metadata from arXiv and DBLP.")] = None,
+        url: Annotated[str | None, typer.Option("--url", help="Landing page.")] = None,
+        tags: TagsOpt = (),  # type: ignore[assignment]
+        key: Annotated[str | None, typer.Option("--key", help="Citation key [default: "
+                                                "suggested from author, year, title].",
+                                                show_default=False)] = None,
+        bibtex: Annotated[str | None, typer.Option(
+            "--bibtex", metavar="FILE", help="Add from a BibTeX file ('-' reads stdin).",
+            show_default=False)] = None,
+        merge: MergeOpt = False, dry_run: DryRunOpt = False,
+        as_json: JsonOpt = False) -> None:
+    """Add a paper: from flags, from its DOI or arXiv id (fetched), or from BibTeX.
+
+    On a terminal, asks for what is missing. The key is suggested from the first author,
+    year and first title word. A paper already in the catalog (same DOI, arXiv id or
+    title) is not added again; --merge fills the fields it lacks.
+
+    Examples: papers add --doi 10.1145/3600006.3613142 -t training
+              papers add --arxiv 2301.02959
+              papers add --bibtex entry.bib
+    """
+    from catalog import importer
+    from catalog.model import Paper
+
+    if bibtex is not None:
+        if bibtex == "-":
+            text, name = sys.stdin.read(), "<stdin>"
+        else:
+            path = Path(bibtex)
+            if not path.exists():
+                raise CatalogError(f"{bibtex}: no such file")
+            text, name = path.read_text(encoding="utf-8-sig"), state.paths.display(path)
+        report = importer.import_bib(state.paths, text, name, merge=merge, dry_run=dry_run,
+                                     tags=list(tags))
+        _report(report, as_json)
+        if not as_json and not (report.count("added") or report.count("merged")):
+            raise typer.Exit(1)
+        return
+    fetched = None
+    needs = not (title and authors and year and venue)
+    if needs and (doi or arxiv):
+        from catalog import fetch
+        from catalog.venues import load_venues
+
+        fetched = fetch.lookup_doi(doi) if doi else fetch.lookup_arxiv(arxiv or "")
+        if venue is None:
+            venue = fetch.resolve_venue(fetched, load_venues(state.paths.venues))
+            if venue is None:
+                names = "; ".join(fetched.venue_names) or "no venue"
+                raise CatalogError(f"{fetched.source} names the venue '{names}', which is not "
+                                   f"in {state.paths.display(state.paths.venues)}; pass --venue "
+                                   "SHORT (add the venue to the registry first if needed)")
+    if _on_terminal():
+        title = title or typer.prompt("Title")
+        if not authors and not (fetched and fetched.authors):
+            authors = [a.strip() for a in typer.prompt("Authors (separated by ';')").split(";")
+                       if a.strip()]
+        year = year or (fetched.year if fetched else None) or typer.prompt("Year", type=int)
+        venue = venue or typer.prompt("Venue (short name)")
+    base = fetched.fields() if fetched else {}
+    given = {"title": title, "authors": list(authors) or None, "year": year, "venue": venue,
+             "doi": doi, "arxiv": arxiv, "url": url}
+    fields = {**base, **{k: v for k, v in given.items() if v}}
+    missing = [f"--{n}" if n != "authors" else "--author" for n in ("title", "authors", "year",
+                                                                    "venue") if not fields.get(n)]
+    if missing:
+        raise UsageError("missing " + ", ".join(missing) + " (or give --doi / --arxiv to "
+                         "fetch them, or --bibtex FILE)")
+    paper = Paper(key="", tags=list(tags), **fields)
+    report = importer.add_paper(state.paths, paper, key=key, merge=merge, dry_run=dry_run)
+    outcome = report.outcomes[0]
+    if as_json:
+        echo_json(report.to_dict())
+    elif outcome.action in ("added", "merged"):
+        verb = "would add" if dry_run else "added"
+        typer.echo(f"{verb} {outcome.key}: {paper.title} [{paper.venue} {paper.year}]"
+                   if outcome.action == "added" else f"merged into {outcome.key}: "
+                   f"{outcome.reason}")
+        if dry_run and report.diff:
+            typer.echo(report.diff.rstrip("\n"))
+        _warn(report)
+    if outcome.action == "duplicate":
+        raise CatalogError(f"not added: {outcome.reason} (use --merge to fill the fields it "
+                           "lacks)")
+    if outcome.action == "refused":
+        raise CatalogError(f"not added: {outcome.reason}")
+

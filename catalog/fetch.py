@@ -1,0 +1,335 @@
+"""Metadata from the public Crossref, arXiv and DBLP APIs (httpx).
+
+Base URLs come from PAPERS_CROSSREF_URL, PAPERS_ARXIV_URL and PAPERS_DBLP_URL so
+tests can serve the services' real reply formats from a loopback server. Nothing
+here guesses: a field the service does not give is left empty.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from catalog.errors import CatalogError
+from catalog.model import Paper, normalize_title
+from catalog.venues import Venue
+
+SERVICES = {
+    "crossref": ("PAPERS_CROSSREF_URL", "https://api.crossref.org"),
+    "arxiv": ("PAPERS_ARXIV_URL", "https://export.arxiv.org"),
+    "dblp": ("PAPERS_DBLP_URL", "https://dblp.org"),
+}
+TIMEOUT = 20.0
+USER_AGENT = "papers-catalog/0.1 (curated paper catalog; python-httpx)"
+_ATOM = {"a": "http://www.w3.org/2005/Atom", "arxiv": "http://arxiv.org/schemas/atom"}
+# DBLP numbers people who share a name: 'Wei Zhang 0001'.
+_DBLP_NUMBER_RE = re.compile(r"\s+\d{4}$")
+# Titles at least this alike (rapidfuzz token_sort_ratio) are taken to be the same paper.
+SAME_TITLE = 92.0
+
+
+class FetchError(CatalogError):
+    """A metadata service could not be reached or gave no usable answer."""
+
+
+@dataclass
+class Record:
+    """A paper as a metadata service describes it."""
+
+    source: str
+    title: str
+    authors: list[str]
+    year: int | None = None
+    venue_names: list[str] = field(default_factory=list)  # acronym first, then full names
+    kind: str | None = None  # conference, journal or preprint
+    doi: str | None = None
+    arxiv: str | None = None
+    url: str | None = None
+    pages: str | None = None
+    volume: str | None = None
+    number: str | None = None
+    abstract: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+    def fields(self) -> dict[str, Any]:
+        """The catalog fields this record gives (not venue: the registry decides that)."""
+        out = {"title": self.title, "authors": list(self.authors), "year": self.year,
+               "doi": self.doi, "arxiv": self.arxiv, "url": None if self.doi else self.url,
+               "pages": self.pages, "volume": self.volume, "number": self.number}
+        return {k: v for k, v in out.items() if v}
+
+
+def base_url(service: str) -> str:
+    """The base URL of a service, from its environment variable or the public default."""
+    env, default = SERVICES[service]
+    return os.environ.get(env, default).rstrip("/")
+
+
+def _client() -> Any:
+    import httpx
+
+    return httpx.Client(timeout=TIMEOUT, headers={"User-Agent": USER_AGENT},
+                        follow_redirects=True)
+
+
+def _get(service: str, label: str, path: str, params: dict[str, Any] | None = None,
+         what: str = "") -> Any:
+    import httpx
+
+    url = base_url(service) + path
+    host = urlsplit(url).netloc
+    try:
+        with _client() as client:
+            response = client.get(url, params=params)
+    except (httpx.TransportError, OSError) as err:
+        raise FetchError(f"cannot reach {label} at {host} ({type(err).__name__}: {err}); "
+                         "no network? Add the paper from its BibTeX entry instead: "
+                         "papers add --bibtex FILE") from None
+    if response.status_code == 404:
+        raise FetchError(f"{label} has no record of {what or path}")
+    if response.status_code != 200:
+        raise FetchError(f"{label} answered HTTP {response.status_code} for {what or path}; "
+                         "try again later, or add the paper with papers add --bibtex FILE")
+    return response
+
+
+# ---------------------------------------------------------------- Crossref
+
+
+def crossref(doi: str) -> Record:
+    """A work by its DOI from Crossref's REST API (/works/DOI)."""
+    response = _get("crossref", "Crossref", f"/works/{doi}", what=f"DOI {doi}")
+    try:
+        work = response.json()["message"]
+    except (ValueError, KeyError, TypeError):
+        raise FetchError(f"Crossref sent a reply for DOI {doi} that is not a works record") \
+            from None
+    return crossref_record(work)
+
+
+def crossref_record(work: dict[str, Any]) -> Record:
+    """A Record from a Crossref 'work' message."""
+    authors = []
+    for person in work.get("author", []):
+        name = " ".join(p for p in (person.get("given"), person.get("family")) if p)
+        authors.append(name or person.get("name", ""))
+    year = None
+    for stamp in ("published-print", "published", "issued", "published-online"):
+        parts = (work.get(stamp) or {}).get("date-parts") or [[None]]
+        if parts[0] and parts[0][0]:
+            year = int(parts[0][0])
+            break
+    names: list[str] = []
+    event = work.get("event") or {}
+    if event.get("acronym"):
+        names.append(event["acronym"])
+    names += list(work.get("short-container-title") or [])
+    names += list(work.get("container-title") or [])
+    if event.get("name"):
+        names.append(event["name"])
+    kind = {"journal-article": "journal", "proceedings-article": "conference",
+            "posted-content": "preprint"}.get(work.get("type", ""))
+    abstract = work.get("abstract")
+    if abstract:
+        abstract = _squash(re.sub(r"<[^>]+>", " ", abstract))
+    return Record(
+        source="Crossref", title=_squash(" ".join(work.get("title") or [])), authors=authors,
+        year=year, venue_names=names, kind=kind, doi=work.get("DOI"),
+        url=work.get("URL"), pages=_pages(work.get("page")), volume=work.get("volume"),
+        number=work.get("issue"), abstract=abstract or None)
+
+
+# ---------------------------------------------------------------- arXiv
+
+
+def arxiv(arxiv_id: str) -> Record:
+    """A preprint by its id from the arXiv API (Atom XML)."""
+    response = _get("arxiv", "arXiv", "/api/query", {"id_list": arxiv_id},
+                    what=f"arXiv id {arxiv_id}")
+    records = arxiv_records(response.text)
+    if not records:
+        raise FetchError(f"arXiv has no record of arXiv id {arxiv_id}")
+    return records[0]
+
+
+def arxiv_records(xml: str) -> list[Record]:
+    """Records from an arXiv API Atom feed; the API's error entries are raised."""
+    try:
+        root = ET.fromstring(xml)
+    except ET.ParseError as err:
+        raise FetchError(f"arXiv sent a reply that is not Atom XML ({err})") from None
+    out = []
+    for entry in root.findall("a:entry", _ATOM):
+        entry_id = entry.findtext("a:id", "", _ATOM).strip()
+        title = _squash(entry.findtext("a:title", "", _ATOM))
+        if "/api/errors" in entry_id or title == "Error":
+            message = _squash(entry.findtext("a:summary", "", _ATOM))
+            raise FetchError(f"arXiv says: {message or 'bad request'}")
+        m = re.search(r"abs/(.+?)(v\d+)?$", entry_id)
+        published = entry.findtext("a:published", "", _ATOM)
+        out.append(Record(
+            source="arXiv", title=title,
+            authors=[_squash(a.findtext("a:name", "", _ATOM))
+                     for a in entry.findall("a:author", _ATOM)],
+            year=int(published[:4]) if published[:4].isdigit() else None,
+            venue_names=["arXiv"], kind="preprint",
+            doi=(entry.findtext("arxiv:doi", "", _ATOM).strip() or None),
+            arxiv=m.group(1) if m else None,
+            url=f"https://arxiv.org/abs/{m.group(1)}" if m else None,
+            abstract=_squash(entry.findtext("a:summary", "", _ATOM)) or None))
+    return out
+
+
+# ---------------------------------------------------------------- DBLP
+
+
+def dblp_search(title: str) -> list[Record]:
+    """Publications whose title matches, from DBLP's search API (JSON)."""
+    response = _get("dblp", "DBLP", "/search/publ/api",
+                    {"q": title, "format": "json", "h": 10}, what=f"title {title!r}")
+    try:
+        hits = response.json()["result"]["hits"].get("hit", [])
+    except (ValueError, KeyError, TypeError, AttributeError):
+        raise FetchError("DBLP sent a reply that is not a search result") from None
+    return [dblp_record(hit.get("info", {})) for hit in hits]
+
+
+def dblp_record(info: dict[str, Any]) -> Record:
+    """A Record from the 'info' of a DBLP search hit."""
+    people = (info.get("authors") or {}).get("author", [])
+    if isinstance(people, dict):
+        people = [people]
+    authors = [_DBLP_NUMBER_RE.sub("", p.get("text", "") if isinstance(p, dict) else str(p))
+               for p in people]
+    venue = info.get("venue") or []
+    venues = [venue] if isinstance(venue, str) else list(venue)
+    informal = info.get("type", "").startswith("Informal") or "CoRR" in venues
+    year = str(info.get("year", ""))
+    ee = info.get("ee")
+    ee = ee[0] if isinstance(ee, list) and ee else ee
+    arxiv_id = None
+    if informal and isinstance(ee, str):
+        m = re.search(r"arxiv\.org/abs/([^\s/]+?)(v\d+)?$", ee)
+        arxiv_id = m.group(1) if m else None
+    return Record(
+        source="DBLP", title=_squash(info.get("title", "")).rstrip("."), authors=authors,
+        year=int(year) if year.isdigit() else None,
+        venue_names=["arXiv"] if informal else venues,
+        kind="preprint" if informal else ("journal" if info.get("type", "").startswith("Journal")
+                                          else "conference"),
+        doi=None if informal else info.get("doi"), arxiv=arxiv_id,
+        url=ee if isinstance(ee, str) else None, pages=_pages(info.get("pages")),
+        volume=info.get("volume"), number=info.get("number"))
+
+
+def same_title(a: str, b: str) -> float:
+    """How alike two titles are once normalised (0-100)."""
+    from rapidfuzz import fuzz
+
+    return float(fuzz.token_sort_ratio(normalize_title(a), normalize_title(b)))
+
+
+def published_version(record: Record) -> Record | None:
+    """The published (non-preprint) version of a paper on DBLP, matched by title."""
+    best = None
+    for hit in dblp_search(record.title):
+        if hit.kind == "preprint" or not hit.year:
+            continue
+        score = same_title(hit.title, record.title)
+        if score >= SAME_TITLE and (best is None or score > best[0]):
+            best = (score, hit)
+    return best[1] if best else None
+
+
+def find_by_title(title: str, year: int | None = None) -> Record | None:
+    """A DBLP record whose title matches (and year, within one, when known)."""
+    for hit in dblp_search(title):
+        if same_title(hit.title, title) < SAME_TITLE:
+            continue
+        if year and hit.year and abs(hit.year - year) > 1:
+            continue
+        return hit
+    return None
+
+
+# ---------------------------------------------------------------- to the catalog
+
+
+def lookup_doi(doi: str) -> Record:
+    """Metadata for a DOI: Crossref's, or arXiv's for an arXiv DOI (10.48550/arXiv.ID)."""
+    m = re.match(r"^10\.48550/arxiv\.(.+)$", doi, re.IGNORECASE)
+    if m:
+        return lookup_arxiv(m.group(1))
+    return crossref(doi)
+
+
+def lookup_arxiv(arxiv_id: str) -> Record:
+    """Metadata for an arXiv id: the preprint, or its published version when DBLP knows it
+    (keeping the arXiv id and the preprint's fuller author names)."""
+    preprint = arxiv(arxiv_id)
+    published = published_version(preprint)
+    if published is None:
+        return preprint
+    published.arxiv = preprint.arxiv
+    published.authors = preprint.authors or published.authors
+    published.abstract = published.abstract or preprint.abstract
+    published.source = "arXiv + DBLP"
+    return published
+
+
+def resolve_venue(record: Record, venues: dict[str, Venue]) -> str | None:
+    """The registry's short name for a record's venue, or None when none fits."""
+    from rapidfuzz import fuzz
+
+    by_short = {v.casefold(): v for v in venues}
+    # An acronym in brackets is the surest sign: '... Microarchitecture (MICRO)'.
+    candidates = [m.group(1) for n in record.venue_names
+                  for m in re.finditer(r"\(([A-Za-z][\w\-]*)[\s'’\d]*\)", n)]
+    for name in [*record.venue_names, *candidates]:
+        bare = re.sub(r"\s*['’]?\d{2,4}$", "", name.strip()).strip()
+        if bare.casefold() in by_short:
+            return by_short[bare.casefold()]
+    if record.kind == "preprint" and "arXiv" in venues:
+        return "arXiv"
+    full = {short: _venue_words(v.name) for short, v in venues.items()}
+    for name in record.venue_names:
+        words = _venue_words(name)
+        if not words:
+            continue
+        for short, target in full.items():
+            if fuzz.token_set_ratio(words, target) >= 95 and len(words.split()) >= 2:
+                return short
+    return None
+
+
+def _venue_words(name: str) -> str:
+    """A venue name without 'Proceedings of the', ordinals, years and acronyms in brackets."""
+    text = normalize_title(re.sub(r"\([^)]*\)", " ", name))
+    text = re.sub(r"\b(proceedings|proc|of|the|on|in|annual|\d+(st|nd|rd|th)|\d{4})\b", " ",
+                  text)
+    return " ".join(text.split())
+
+
+def to_paper(record: Record, key: str, venue: str, year: int | None = None) -> Paper:
+    """A catalog Paper from a record (the key and venue decided by the caller)."""
+    return Paper(key=key, title=record.title, authors=list(record.authors),
+                 year=year or record.year or 0, venue=venue, doi=record.doi,
+                 arxiv=record.arxiv, url=None if record.doi else record.url,
+                 pages=record.pages, volume=record.volume, number=record.number)
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _pages(pages: Any) -> str | None:
+    if not pages:
+        return None
+    text = str(pages).replace("--", "-").replace("–", "-").strip()
+    return text or None

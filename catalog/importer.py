@@ -1,0 +1,364 @@
+"""Adding papers: one by one (papers add) or from a .bib file or a Markdown list (papers import).
+
+Every candidate is accounted for: added, merged into the paper it duplicates,
+skipped as a duplicate, or refused with its reason and line. All additions of
+one run go through a single writer session, so an import lands whole or not at
+all.
+
+Markdown lists give a title, venue and year but no authors, and the catalog
+requires authors. A list entry therefore only merges into a paper the catalog
+already has, or is refused as "needs metadata" — unless --fetch finds its
+authors on arXiv or DBLP. Authors are never guessed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from catalog import dedupe, writer
+from catalog.errors import CatalogError, Problem
+from catalog.keys import suggest_key
+from catalog.model import KEY_RE, Paper
+from catalog.paths import Paths
+from catalog.suggest import hint_for
+from catalog.venues import Venue
+
+ACTIONS: tuple[str, ...] = ("added", "merged", "duplicate", "refused")
+# Venue names lists use for registry entries under another short name.
+ALIASES = {"vldb": "PVLDB", "pvldb": "PVLDB", "corr": "arXiv", "arxiv": "arXiv",
+           "neurips": "NeurIPS", "nips": "NeurIPS"}
+
+Progress = Callable[[int, int], None]
+
+
+class ImportInputError(CatalogError):
+    """The input cannot be imported at all (nothing was written)."""
+
+
+@dataclass
+class Outcome:
+    """What happened to one record or list entry."""
+
+    action: str  # one of ACTIONS
+    title: str
+    line: int = 0
+    key: str | None = None  # the new key, or the catalog paper it duplicates
+    source_key: str | None = None  # the entry's own key in a .bib
+    reason: str = ""
+    fields: list[str] = field(default_factory=list)  # fields a merge filled
+    venue: str | None = None
+    year: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass
+class Report:
+    """The outcome of an add or import run."""
+
+    file: str
+    outcomes: list[Outcome] = field(default_factory=list)
+    venues_added: list[Venue] = field(default_factory=list)
+    skipped_lines: list[int] = field(default_factory=list)  # list lines that are not papers
+    dry_run: bool = False
+    diff: str = ""
+    warnings: list[Problem] = field(default_factory=list)
+
+    def count(self, action: str) -> int:
+        return sum(o.action == action for o in self.outcomes)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        return {a: self.count(a) for a in ACTIONS}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"file": self.file, "dry_run": self.dry_run, **self.counts,
+                "skipped_lines": len(self.skipped_lines),
+                "venues_added": [v.to_dict() for v in self.venues_added],
+                "outcomes": [o.to_dict() for o in self.outcomes],
+                "warnings": [str(w) for w in self.warnings]}
+
+    def summary(self) -> str:
+        """One line: what was added, merged, skipped and refused."""
+        c = self.counts
+        verb = "would add" if self.dry_run else "added"
+        parts = [f"{verb} {c['added']}", f"merged {c['merged']}",
+                 f"skipped {c['duplicate']} duplicate{'s' * (c['duplicate'] != 1)}",
+                 f"refused {c['refused']}"]
+        text = f"{self.file}: " + ", ".join(parts)
+        if self.skipped_lines:
+            n = len(self.skipped_lines)
+            text += f"; {n} line{'s' * (n != 1)} not papers"
+        return text
+
+
+class _Run:
+    """One writer session that candidates are offered to, one at a time."""
+
+    def __init__(self, session: writer.Session, report: Report, *, merge: bool,
+                 new_venues: bool, tags: Iterable[str] = ()):
+        self.session = session
+        self.report = report
+        self.merge = merge
+        self.new_venues = new_venues
+        self.tags = list(tags)
+        self.finder = dedupe.Finder.of(session.papers.values())
+        self.today = dt.date.today().isoformat()
+        for tag in self.tags:
+            if tag not in session.vocabulary:
+                hint = hint_for(tag, session.vocabulary)
+                raise CatalogError(f"unknown tag '{tag}'" + (f" ({hint})" if hint else "")
+                                   + "; add it first with papers tag KEY -t TAG --new")
+
+    def offer(self, paper: Paper, line: int = 0, source_key: str | None = None,
+              new_venue: Venue | None = None, key: str | None = None,
+              missing: str = "") -> Outcome:
+        """Add, merge, skip or refuse one candidate; the outcome goes in the report."""
+        outcome = self._decide(paper, line, source_key, new_venue, key, missing)
+        outcome.venue = outcome.venue or paper.venue
+        outcome.year = outcome.year or paper.year
+        self.report.outcomes.append(outcome)
+        return outcome
+
+    def _decide(self, paper: Paper, line: int, source_key: str | None,
+                new_venue: Venue | None, key: str | None, missing: str) -> Outcome:
+        base = {"title": paper.title, "line": line, "source_key": source_key}
+        match = self.finder.find(paper)
+        if match:
+            return self._duplicate(paper, match, base)
+        reasons = []
+        if missing:
+            reasons.append(missing)
+        elif not paper.authors:
+            reasons.append("no authors; the catalog needs them and they are never guessed")
+        venue_ok = paper.venue in self.session.venues
+        if not venue_ok and new_venue is not None and self.new_venues:
+            venue_ok = True
+        if not venue_ok:
+            reasons.append(self._venue_reason(paper.venue, new_venue))
+        if not paper.year:
+            reasons.append("no year")
+        if reasons:
+            return Outcome("refused", reason="; ".join(reasons), **base)
+        taken = self.session.papers.keys()
+        if key is not None:
+            if not KEY_RE.match(key):
+                return Outcome("refused", reason=f"malformed key '{key}' (use lower-case "
+                               "ASCII: first author, year, first title word)", **base)
+            if key in taken:
+                return Outcome("refused", reason=f"key '{key}' is already used", **base)
+        else:
+            key = suggest_key(paper.authors, paper.year, paper.title, taken)
+        tags = list(dict.fromkeys([*paper.tags, *self.tags]))
+        new = replace(paper, key=key, tags=tags, added=paper.added or self.today, line=0)
+        added_venue = None
+        if new.venue not in self.session.venues and new_venue is not None:
+            added_venue = replace(new_venue, short=new.venue)
+        problems = self._problems(new, added_venue)
+        if problems:
+            return Outcome("refused", reason="; ".join(problems), **base)
+        if added_venue is not None:
+            self.session.add_venue(added_venue)
+            self.report.venues_added.append(added_venue)
+        self.session.add(new)
+        self.finder.add(new)
+        return Outcome("added", key=key, **base)
+
+    def _venue_reason(self, venue: str, new_venue: Venue | None) -> str:
+        registry = self.session.paths.display(self.session.paths.venues)
+        if new_venue is not None:  # it could have been added, but --no-new-venues
+            return (f"venue '{venue}' ({new_venue.name}) is not in {registry} and "
+                    "--no-new-venues was given")
+        if not venue:
+            return "no venue"
+        hint = hint_for(venue, self.session.venues)
+        return (f"venue '{venue}' is not in {registry}"
+                + (f" ({hint})" if hint else "; add it there, then import again"))
+
+    def _problems(self, paper: Paper, new_venue: Venue | None) -> list[str]:
+        """The check rules a single new paper breaks (so one bad record is refused alone)."""
+        from catalog.check import check_papers
+
+        venues = dict(self.session.venues)
+        if new_venue is not None:
+            venues[new_venue.short] = new_venue
+        found = check_papers([paper], "", venues, self.session.vocabulary)
+        return [f"{p.message}" + (f" ({p.hint})" if p.hint else "") for p in found]
+
+    def _duplicate(self, paper: Paper, match: dedupe.Match, base: dict[str, Any]) -> Outcome:
+        existing = self.session.paper(match.paper.key)
+        if not self.merge:
+            return Outcome("duplicate", key=existing.key,
+                           reason=f"already in the catalog as {match.describe()}", **base)
+        plan = dedupe.plan_merge(existing, paper, self.session.venues)
+        if plan.empty:
+            return Outcome("duplicate", key=existing.key,
+                           reason=f"already in the catalog as {match.describe()}; "
+                                  "nothing new to merge", **base)
+        if plan.fields:
+            self.session.update(existing.key, **plan.fields)
+        if plan.move_to:
+            self.session.move(existing.key, *plan.move_to)
+        self.finder.add(self.session.paper(existing.key))
+        return Outcome("merged", key=existing.key, fields=list(plan.fields),
+                       reason=f"same paper as {match.describe()}: {plan.describe()}", **base)
+
+
+def _run(paths: Paths, name: str, dry_run: bool, merge: bool, new_venues: bool,
+         tags: Iterable[str], body: Callable[[_Run], None]) -> Report:
+    report = Report(name, dry_run=dry_run)
+    with writer.edit(paths, dry_run=dry_run) as session:
+        run = _Run(session, report, merge=merge, new_venues=new_venues, tags=tags)
+        body(run)
+    report.diff = session.result.diff
+    report.warnings = session.result.warnings
+    return report
+
+
+# ---------------------------------------------------------------- BibTeX
+
+
+def import_bib(paths: Paths, text: str, filename: str, *, merge: bool = False,
+               new_venues: bool = True, dry_run: bool = False, tags: Iterable[str] = (),
+               progress: Progress | None = None) -> Report:
+    """Import every entry of a .bib text; an entry that cannot be read stops the import."""
+    from catalog.bibtex import read_bib
+    from catalog.venues import load_venues
+
+    records = read_bib(text, filename, load_venues(paths.venues))
+    # An entry the reader could not parse at all (no fields: bad braces, a duplicate key,
+    # stray text) makes the file suspect: stop. An entry that parsed but is not a paper
+    # the catalog can take (no venue, no author) is refused alone, with its reason.
+    broken = [p for r in records if not r.fields for p in r.problems]
+    if broken:
+        lines = "\n".join(f"  {p}" for p in sorted(broken))
+        raise ImportInputError(f"{filename}: cannot read every entry; fix these and import again "
+                           f"(nothing was written):\n{lines}")
+    if not records:
+        raise ImportInputError(f"{filename}: no BibTeX entries found (entries look like "
+                           "'@inproceedings{key, title = {...}, ...}')")
+
+    def body(run: _Run) -> None:
+        for done, record in enumerate(records, 1):
+            if record.paper is None:
+                reason = "; ".join(p.message + (f" ({p.hint})" if p.hint else "")
+                                   for p in record.problems) or "not a paper entry"
+                run.report.outcomes.append(Outcome(
+                    "refused", record.fields.get("title", "") or record.key, record.line,
+                    source_key=record.key, reason=reason))
+            else:
+                new_venue = record.venue if record.new_venue else None
+                run.offer(record.paper, record.line, record.key, new_venue)
+            if progress:
+                progress(done, len(records))
+
+    return _run(paths, filename, dry_run, merge, new_venues, tags, body)
+
+
+# ---------------------------------------------------------------- Markdown lists
+
+
+def resolve_list_venue(label: str, venues: dict[str, Venue]) -> str:
+    """A list's venue label as a registry short name (case and aliases forgiven), or as it is."""
+    by_fold = {v.casefold(): v for v in venues}
+    folded = label.casefold()
+    if folded in by_fold:
+        return by_fold[folded]
+    alias = ALIASES.get(folded)
+    if alias and alias in venues:
+        return alias
+    return label
+
+
+def import_markdown(paths: Paths, text: str, filename: str, *, merge: bool = False,
+                    fetch: bool = False, dry_run: bool = False, tags: Iterable[str] = (),
+                    progress: Progress | None = None) -> Report:
+    """Import the papers of a Markdown list (awesome lists, the blog's year lists, tables)."""
+    from catalog import mdlist
+
+    parsed = mdlist.parse(text)
+    if not parsed.entries:
+        raise ImportInputError(f"{filename}: no papers found in {len(parsed.skipped)} lines; "
+                           "entries look like '- [OSDI'23] [Title](url)', "
+                           "'* Title ([SOSP 2023](link))', 'Title (arXiv 2212.00939)' or "
+                           "'Title VENUE'YY' after a year")
+
+    def body(run: _Run) -> None:
+        run.report.skipped_lines = list(parsed.skipped)
+        venues = run.session.venues
+        for done, entry in enumerate(parsed.entries, 1):
+            venue = resolve_list_venue(entry.venue, venues)
+            paper = Paper(key="", title=entry.title, authors=[], year=entry.year or 0,
+                          venue=venue, arxiv=entry.arxiv, url=entry.url)
+            missing = ""
+            if run.finder.find(paper) is None:
+                if fetch:
+                    paper, missing = _fetch_authors(paper, venues)
+                else:
+                    missing = ("needs metadata: a list gives no authors (rerun with --fetch, "
+                               "or add it with papers add --arxiv/--doi/--bibtex)")
+            run.offer(paper, entry.line, missing=missing)
+            if progress:
+                progress(done, len(parsed.entries))
+
+    return _run(paths, filename, dry_run, merge, False, tags, body)
+
+
+def _fetch_authors(paper: Paper, venues: dict[str, Venue]) -> tuple[Paper, str]:
+    """The paper with authors (and DOI) from arXiv or DBLP, or a reason why not."""
+    from catalog import fetch
+
+    if paper.arxiv:
+        record: fetch.Record | None = fetch.lookup_arxiv(paper.arxiv)
+    else:
+        record = fetch.find_by_title(paper.title, paper.year or None)
+    if record is None or not record.authors:
+        return paper, "needs metadata: no matching record on arXiv or DBLP"
+    if fetch.same_title(record.title, paper.title) < fetch.SAME_TITLE:
+        return paper, (f"needs metadata: {record.source} knows {paper.arxiv or 'it'} as "
+                       f"'{record.title}', not this title")
+    doi = record.doi if record.kind != "preprint" else None
+    return replace(paper, authors=list(record.authors), doi=paper.doi or doi,
+                   pages=paper.pages or record.pages), ""
+
+
+# ---------------------------------------------------------------- one file, either kind
+
+
+def import_file(paths: Paths, path: Path, *, merge: bool = False, new_venues: bool = True,
+                fetch: bool = False, dry_run: bool = False, tags: Iterable[str] = (),
+                progress: Progress | None = None, display: str | None = None) -> Report:
+    """Import a .bib or a Markdown list, chosen by the file's extension."""
+    name = display or str(path)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise ImportInputError(f"{name}: no such file") from None
+    except UnicodeDecodeError as err:
+        line = path.read_bytes()[: err.start].count(b"\n") + 1
+        raise ImportInputError(f"{name}:{line}: not UTF-8 text (save it as UTF-8)") from None
+    suffix = path.suffix.lower()
+    if suffix == ".bib":
+        return import_bib(paths, text, name, merge=merge, new_venues=new_venues,
+                          dry_run=dry_run, tags=tags, progress=progress)
+    if suffix in (".md", ".markdown", ".txt"):
+        return import_markdown(paths, text, name, merge=merge, fetch=fetch, dry_run=dry_run,
+                               tags=tags, progress=progress)
+    raise ImportInputError(f"{name}: import reads .bib files and Markdown lists (.md, .txt)")
+
+
+# ---------------------------------------------------------------- papers add
+
+
+def add_paper(paths: Paths, paper: Paper, *, key: str | None = None, merge: bool = False,
+              dry_run: bool = False, new_venue: Venue | None = None) -> Report:
+    """Add one paper; a duplicate is skipped (or merged), a bad one refused with its reason."""
+    def body(run: _Run) -> None:
+        run.offer(paper, key=key, new_venue=new_venue)
+
+    return _run(paths, "add", dry_run, merge, new_venue is not None, (), body)
