@@ -246,7 +246,7 @@ def test_two_tag_processes_at_the_same_moment_both_land(paths: Paths) -> None:
 
 
 @pytest.mark.parametrize("name", ["tag", "untag", "tags", "status", "queue", "note", "rm",
-                                  "edit"])
+                                  "edit", "add", "import"])
 def test_every_curation_command_has_help(cli, name: str) -> None:
     result = cli(name, "--help")
     assert result.exit_code == 0
