@@ -131,10 +131,14 @@ def _same(a: Name, b: Name) -> bool:
 
 
 def _name_word(word: str, encode: Callable[[str], str]) -> str:
-    # 'and' inside a name would split it in two; a comma would start a new part.
-    if word.lower() == "and":
+    # 'and' inside a name would split it in two, 'others' would end the list, and a
+    # comma would start a new part.
+    if word.lower() in ("and", "others"):
         return "{" + word + "}"
-    return latex_initials(encode(word)).replace(",", "{,}")
+    latex = latex_initials(encode(word)).replace(",", "{,}")
+    # bibtexparser's splitting on 'and' loses a name's leading escape (\%, \textbraceleft);
+    # in braces the word means the same to BibTeX and survives.
+    return "{" + latex + "}" if latex.startswith("\\") else latex
 
 
 def format_name(author: str, encode: Callable[[str], str] = escape) -> str:

@@ -50,7 +50,9 @@ _DOI_PREFIX_RE = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNO
 _URL_RE = re.compile(r"^\s*<?(?:https?://|www\.)", re.IGNORECASE)
 _MACRO_RE = re.compile(r"[A-Za-z_][\w\-:.+/']*")
 _YEAR_RE = re.compile(r"^\d{4}$")
-_ENTRY_START_RE = re.compile(r"^\s*@\s*([A-Za-z]+)\s*[{(]\s*([^,\s]*)", re.MULTILINE)
+_ENTRY_START_RE = re.compile(r"^\s*@\s*([A-Za-z]+)\s*[{(]?\s*([^,\s{}()]*)", re.MULTILINE)
+# bibtexparser's name splitter takes the ~ of a \~{n} accent for a tie (a space).
+_TILDE_ACCENT, _TILDE_HOLD = "\\~", "\\papersTildeAccent"
 
 # Organisations that appear in capitals beside a year but are not venues.
 _ORGS = frozenset({"ACM", "IEEE", "USENIX", "SIAM", "SPIE"})
@@ -196,12 +198,14 @@ def _closing(raw: str, start: int) -> int:
 
 
 def _verbatim(value: str) -> str:
-    """A url/doi/eprint value without LaTeX wrapping: \\url{...}, escapes and braces undone."""
+    """A url/doi/eprint value without LaTeX wrapping: \\url{...}, escapes and outer braces."""
     m = re.search(r"\\(?:url|href)\s*\{([^{}]*)\}", value)
     if m:
         value = m.group(1)
-    value = re.sub(r"\\([_%&#$~])", r"\1", value)
-    return value.replace("{", "").replace("}", "").strip()
+    value = re.sub(r"\\([_%&#$~])", r"\1", value).strip()
+    while value.startswith("{") and _closing(value, 0) == len(value) - 1:
+        value = value[1:-1].strip()  # {{https://...}}: braces around the whole value
+    return value
 
 
 @dataclass
@@ -301,6 +305,29 @@ def _acronyms(text: str) -> list[str]:
     return list(seen)
 
 
+_AND_RE = re.compile(r"[{}]|\s+and\s+", re.IGNORECASE)
+
+
+def split_names(raw: str) -> list[str]:
+    """A BibTeX name list split on 'and' outside braces.
+
+    Ours, not bibtexparser's: that one drops a backslash escape starting a name
+    ('A and \\'Eric B' gives 'Eric B').
+    """
+    names, depth, start = [], 0, 0
+    for m in _AND_RE.finditer(raw):
+        token = m.group()
+        if token == "{":
+            depth += 1
+        elif token == "}":
+            depth = max(depth - 1, 0)
+        elif depth == 0:
+            names.append(raw[start:m.start()])
+            start = m.end()
+    names.append(raw[start:])
+    return [n.strip() for n in names if n.strip()]
+
+
 def arxiv_id(fields: dict[str, str]) -> str | None:
     """The arXiv id an entry gives in eprint, journal, volume (CoRR), url, note or howpublished."""
     eprint = fields.get("eprint", "")
@@ -358,7 +385,9 @@ class _Reader:
         start = (getattr(block, "start_line", 0) or 0) + 1
         records = []
         for m in _ENTRY_START_RE.finditer(raw):
-            line = start + raw.count("\n", 0, m.start()) + (raw[m.start()] == "\n")
+            if m.group(1).lower() in ("comment", "string", "preamble"):
+                continue
+            line = start + raw.count("\n", 0, raw.index("@", m.start()))
             records.append(BibRecord(m.group(2), line, m.group(1).lower(), {}, None, None, False,
                                      [self.problem(line, m.group(2), "text that looks like an "
                                                    "entry could not be read",
@@ -429,13 +458,9 @@ class _Reader:
                      abstract=fields.get("abstract") or None, line=line)
 
     def authors(self, record: BibRecord, raw: str) -> tuple[list[str], bool]:
-        from bibtexparser.middlewares.names import (
-            InvalidNameError,
-            parse_single_name_into_parts,
-            split_multiple_persons_names,
-        )
+        from bibtexparser.middlewares.names import InvalidNameError, parse_single_name_into_parts
 
-        names = split_multiple_persons_names(raw) if raw.strip() else []
+        names = split_names(raw.replace(_TILDE_ACCENT, _TILDE_HOLD))
         et_al = bool(names) and names[-1].strip().lower() == "others"
         if et_al:
             names = names[:-1]
@@ -444,13 +469,13 @@ class _Reader:
             try:
                 parts = parse_single_name_into_parts(name)
             except InvalidNameError as err:
+                shown = to_text(name.replace(_TILDE_HOLD, _TILDE_ACCENT))
                 record.problems.append(self.problem(
-                    record.line, record.key, f"author {i} '{to_text(name)}': {err.args[0]}",
+                    record.line, record.key, f"author {i} '{shown}': {err.args[0]}",
                     "write names as 'Last, First' or 'First Last', joined by 'and'"))
                 continue
-            von_last = to_text(" ".join(parts.von + parts.last))
-            first = to_text(" ".join(parts.first))
-            jr = to_text(" ".join(parts.jr))
+            von_last, first, jr = (to_text(" ".join(words).replace(_TILDE_HOLD, _TILDE_ACCENT))
+                                   for words in (parts.von + parts.last, parts.first, parts.jr))
             plain = _person(first, von_last, jr)
             if plain:
                 authors.append(plain)

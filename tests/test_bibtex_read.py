@@ -1,0 +1,335 @@
+"""Reading .bib files back: real messy files, malformed entries, names, venues, arXiv ids."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from catalog import source
+from catalog.bibtex import BibRecord, read_bib, read_bib_file
+from catalog.errors import CatalogError
+from catalog.model import normalize_title
+from catalog.venues import Venue, load_venues
+from tests.conftest import REPO
+
+VENUES = load_venues(REPO / "data" / "venues.yaml")
+SHARED = REPO.parent / "shared"
+RECOMMENDER = SHARED / "testdata" / "recommender.bib"
+SEED = SHARED / "reference" / "seed-papers.bib"
+needs_shared = pytest.mark.skipif(not RECOMMENDER.exists() or not SEED.exists(),
+                                  reason=f"shared test data not found under {SHARED}")
+
+
+def read(text: str, venues: dict[str, Venue] = VENUES) -> list[BibRecord]:
+    return read_bib(text, "refs.bib", venues)
+
+
+def one(text: str, venues: dict[str, Venue] = VENUES) -> BibRecord:
+    (record,) = read(text, venues)
+    return record
+
+
+def entry_lines(text: str) -> dict[int, str]:
+    """Line -> key of every '@type{key' in a .bib text (comments aside)."""
+    out = {}
+    for i, line in enumerate(text.splitlines(), 1):
+        m = re.match(r"\s*@\s*(\w+)\s*\{\s*([^,\s]*)", line)
+        if m and m.group(1).lower() not in ("comment", "string", "preamble"):
+            out[i] = m.group(2)
+    return out
+
+
+@needs_shared
+def test_every_entry_of_recommender_bib_is_read_or_reported_with_its_line() -> None:
+    text = RECOMMENDER.read_text(encoding="utf-8")
+    records = read_bib(text, "recommender.bib", VENUES)
+    assert {r.line: r.key for r in records} == entry_lines(text)
+    assert len(records) == 32
+    for record in records:
+        if record.paper is None:
+            assert record.problems, record.key
+        for problem in record.problems:
+            assert (problem.file, problem.line, problem.where) == ("recommender.bib",
+                                                                    record.line, record.key)
+    unread = {r.key for r in records if r.paper is None}
+    assert unread == {"Merlin", "NVTabular", "HugeCTR", "Triton"}  # software: no venue
+    for record in records:
+        if record.key in unread:
+            assert [p.message for p in record.problems] == ["cannot tell the venue"]
+
+
+@needs_shared
+def test_recommender_bib_quirks_are_understood() -> None:
+    records = {r.key: r for r in read_bib_file(RECOMMENDER, VENUES)}
+    wide = records["cheng2016wide"].paper
+    assert wide is not None
+    assert wide.title == "Wide & deep learning for recommender systems"
+    assert wide.et_al and len(wide.authors) == 10
+    assert wide.authors[0] == "Heng-Tze Cheng" and wide.pages == "7-10"
+    assert records["de2021transformers4rec"].paper.authors[0] == \
+        "Gabriel de Souza Pereira Moreira"
+    assert "Thomas B. Preußer" in records["MLSYS2021_ec895663"].paper.authors
+    assert "Yong Li" in records["MLSYS2021_ec895663"].paper.authors  # 'Li , Yong'
+    assert "Jean-François Crespo" in records["NIPS2015_86df7dcf"].paper.authors
+    assert "Joaquin Quiñonero Candela" in records["10.1145/2648584.2648589"].paper.authors
+    assert records["ConciseVV_10.1007/11561927_25"].paper.authors == ["Dahlia Malkhi",
+                                                                      "Doug Terry"]
+    lightseq = records["wang-etal-2021-lightseq"].paper  # double-quoted values
+    assert lightseq.title == "LightSeq: A High Performance Inference Library for Transformers"
+    assert lightseq.doi == "10.18653/v1/2021.naacl-industry.15"
+    vector = records["VectorSet_10.1145/1243418.1243427"].paper
+    assert vector.pages == "68-74"  # written with an en dash
+    assert vector.key == "malkhi2007p2p"  # a key the catalog cannot take gets a catalog key
+    assert records["280902"].fields["month"] == "July"
+    assert records["Merlin"].fields["howpublished"] == "https://github.com/NVIDIA-Merlin/Merlin"
+    assert records["russakovsky2015imagenet"].paper.title == \
+        "Imagenet Large Scale Visual Recognition Challenge"
+
+
+@needs_shared
+def test_recommender_bib_venues_resolve_against_the_registry() -> None:
+    records = {r.key: r for r in read_bib_file(RECOMMENDER, VENUES)}
+    known = {"280902": "OSDI", "186214": "OSDI", "ProjectAdam_186212": "OSDI", "9355295": "SC",
+             "MLSYS2020_f7e6c855": "MLSys", "MLSYS2021_979d472a": "MLSys",
+             "10.1145/3437801.3441578": "PPoPP", "naumov2019deep": "arXiv",
+             "merity2016pointer": "arXiv", "zionex": "arXiv", "ginart2021mixed": "arXiv"}
+    for key, short in known.items():
+        record = records[key]
+        assert record.paper.venue == short, key
+        assert record.venue is VENUES[short] and not record.new_venue
+        assert not record.problems, key
+    proposed = {"russakovsky2015imagenet": ("IJCV", "journal",
+                                            "International Journal of Computer Vision"),
+                "ijcai2017-239": ("IJCAI", "conference",
+                                  "International Joint Conference on Artificial Intelligence"),
+                "10.1145/2020408.2020444": ("KDD", "conference", "ACM SIGKDD International "
+                                            "Conference on Knowledge Discovery and Data Mining"),
+                "cheng2016wide": ("workshop on deep learning for recommender systems",
+                                  "workshop", "workshop on deep learning for recommender systems"),
+                "VectorSet_10.1145/1243418.1243427": ("SIGOPS Oper. Syst. Rev.", "journal",
+                                                      "SIGOPS Oper. Syst. Rev.")}
+    for key, (short, kind, name) in proposed.items():
+        record = records[key]
+        assert record.new_venue and record.paper.venue == short, key
+        assert (record.venue.short, record.venue.kind, record.venue.name) == (short, kind, name)
+        assert [p.blocking for p in record.problems] == [False]
+        assert record.problems[0].message.startswith(f"unknown venue '{short}'")
+    assert records["VectorSet_10.1145/1243418.1243427"].venue.publisher == \
+        "Association for Computing Machinery"
+
+
+@needs_shared
+def test_seed_papers_in_recommender_bib_are_the_catalogs_papers() -> None:
+    catalog = source.load(REPO / "data" / "papers.yaml")
+    by_doi = {p.doi: p for p in catalog if p.doi}
+    by_arxiv = {p.arxiv: p for p in catalog if p.arxiv}
+    by_title = {normalize_title(p.title): p for p in catalog}
+    matches = {}
+    for record in read_bib_file(RECOMMENDER, VENUES):
+        p = record.paper
+        if p is None:
+            continue
+        ours = by_doi.get(p.doi) or by_arxiv.get(p.arxiv) or by_title.get(normalize_title(p.title))
+        if ours:
+            matches[record.key] = ours
+            assert ours.year == p.year or p.venue == "arXiv", record.key
+            if p.venue != "arXiv":  # a preprint record of a published paper keeps arXiv
+                assert p.venue == ours.venue, record.key
+    assert {k: p.key for k, p in matches.items()} == {
+        "280902": "sima2022ekko", "9355295": "xie2020kraken",
+        "MLSYS2020_f7e6c855": "zhao2020distributed", "naumov2019deep": "naumov2019deep",
+        "zionex": "mudigere2022software"}
+
+
+@needs_shared
+def test_seed_papers_bib_reads_as_the_catalog() -> None:
+    """The reference bibliography, with its publishers' booktitles, gives our papers exactly."""
+    catalog = {p.key: p for p in source.load(REPO / "data" / "papers.yaml")}
+    records = read_bib_file(SEED, VENUES)
+    assert len(records) == 21
+    for record in records:
+        assert not record.problems, record.key
+        ours, read_back = catalog[record.key], record.paper
+        for name in ("title", "authors", "year", "venue", "doi", "arxiv", "pages", "volume",
+                     "number", "url", "et_al"):
+            assert getattr(read_back, name) == getattr(ours, name), (record.key, name)
+
+
+def test_malformed_entries_are_reported_with_their_line_and_the_rest_still_read() -> None:
+    text = """\
+@article{good1, title = {Good}, author = {A. Author}, year = 2020, journal = {PVLDB}}
+
+@article{broken,
+  title = {Broken,
+  author = {B. Author},
+  year = 2021
+}
+
+@inproceedings{nocomma, title = {X} author = {C. Author}, year = {2020}, booktitle = {OSDI}}
+@misc{good1, title = {Again}}
+@misc{twice, title = {One}, title = {Two}}
+@misc{macro, title = unknownmacro, author = {D. Author}, year = 2020}
+@misc{, title = {No key}}
+@misc stray, title = {no brace}
+@inproceedings{good2, title = {Fine}, author = {E. Author}, year = {2019},
+  booktitle = {Proceedings of the USENIX Symposium on Operating Systems Design and Implementation}}
+"""
+    records = read(text)
+    by_line = {r.line: r for r in records}
+    assert by_line[1].paper.venue == "PVLDB"
+    assert by_line[15].paper.venue == "OSDI" and by_line[15].key == "good2"
+    expected = {
+        3: ("broken", "malformed entry: "),
+        9: ("nocomma", "field 'title': unexpected text after the value: 'author = {C. Author}'"),
+        10: ("good1", "duplicate key 'good1' (first at line 1)"),
+        11: ("twice", "field title given twice"),
+        12: ("macro", "field 'title': unknown @string macro 'unknownmacro'"),
+        13: ("", "entry has no key"),
+        14: ("stray", "text that looks like an entry could not be read"),
+    }
+    for line, (key, message) in expected.items():
+        record = by_line[line]
+        assert record.paper is None and record.key == key, line
+        assert record.problems[0].line == line
+        assert record.problems[0].message.startswith(message), record.problems[0].message
+        assert record.problems[0].blocking
+
+
+def test_missing_fields_and_bad_year() -> None:
+    record = one("@article{x, title = {T}, journal = {PVLDB}}")
+    assert record.paper is None
+    assert [p.message for p in record.problems] == ["missing author", "missing year"]
+    record = one("@article{x, title = {T}, author = {A B}, year = {in press}, journal = {J}}")
+    assert record.problems[0].message == "year 'in press' is not a year"
+    record = one("@book{x, title = {T}, editor = {A B}, year = 2020, publisher = {P}}")
+    assert record.problems[0].hint == "only editors are given"
+
+
+def test_strings_months_and_concatenation() -> None:
+    record = one('@string{vldb = "Proceedings of the VLDB Endowment"}\n'
+                 '@article{x, title = "Part " # {One}, author = {A B}, year = 2022,'
+                 ' journal = vldb, month = sep}')
+    assert record.fields["title"] == "Part One"
+    assert record.fields["month"] == "September"
+    assert record.paper.venue == "PVLDB"
+
+
+@pytest.mark.parametrize(("authors", "expected", "et_al"), [
+    ("Sima, Chijun and Fu, Yao", ["Chijun Sima", "Yao Fu"], False),
+    ("Chijun Sima and Yao Fu and others", ["Chijun Sima", "Yao Fu"], True),
+    ("van Beethoven, Ludwig and King, Jr., Martin Luther",
+     ["Ludwig van Beethoven", "Martin Luther King Jr."], False),
+    ("Enright Jerger, Natalie", ["Enright Jerger, Natalie"], False),
+    (r"{\"O}zsu, M. Tamer and Preu\ss er, Thomas and {\v{C}}ech, Ivan",
+     ["M. Tamer Özsu", "Thomas Preußer", "Ivan Čech"], False),
+    ("{Barnes and Noble}", ["Barnes and Noble"], False),
+    ("D.~E. Knuth", ["D. E. Knuth"], False),
+])
+def test_author_forms(authors: str, expected: list[str], et_al: bool) -> None:
+    paper = one(f"@misc{{x, author = {{{authors}}}, title = {{T}}, year = 2020,"
+                " eprint = {2001.00001}}").paper
+    assert paper is not None
+    assert (paper.authors, paper.et_al) == (expected, et_al)
+
+
+def test_invalid_name_is_reported() -> None:
+    record = one("@misc{x, author = {A, B, C, D}, title = {T}, year = 2020, eprint = {2001.00001}}")
+    assert record.paper is None
+    assert "author 1 'A, B, C, D'" in record.problems[0].message
+
+
+@pytest.mark.parametrize("fields", [
+    "eprint = {2103.13262}, archivePrefix = {arXiv}",
+    "eprint = {arXiv:2103.13262}",
+    "journal = {arXiv preprint arXiv:2103.13262}",
+    "journal = {CoRR}, volume = {abs/2103.13262}",
+    "url = {https://arxiv.org/abs/2103.13262}",
+    "url = {http://arxiv.org/pdf/2103.13262.pdf}",
+    "note = {arXiv:2103.13262}",
+    "howpublished = {\\url{https://arxiv.org/abs/2103.13262}}",
+    "doi = {10.48550/arXiv.2103.13262}",
+])
+def test_arxiv_id_from_any_field(fields: str) -> None:
+    record = one(f"@misc{{x, author = {{A B}}, title = {{T}}, year = 2021, {fields}}}")
+    assert record.paper.arxiv == "2103.13262"
+    assert record.paper.venue == "arXiv" and record.paper.doi is None
+
+
+def test_published_paper_with_eprint_keeps_its_venue() -> None:
+    record = one("@inproceedings{x, author = {A B}, title = {T}, year = 2023,"
+                 " booktitle = {Proceedings of the 29th Symposium on Operating Systems Principles"
+                 " (SOSP '23)}, eprint = {2202.12429}, archivePrefix = {arXiv}}")
+    assert (record.paper.venue, record.paper.arxiv) == ("SOSP", "2202.12429")
+
+
+@pytest.mark.parametrize(("fields", "short"), [
+    ("booktitle = {17th USENIX Symposium on Operating Systems Design and Implementation "
+     "(OSDI 23)}", "OSDI"),
+    ("booktitle = {Proceedings of the 2022 International Conference on Management of Data "
+     "(SIGMOD '22)}", "SIGMOD"),
+    ("booktitle = {Some Proceedings}, series = {ASPLOS '23}", "ASPLOS"),
+    ("booktitle = {2022 IEEE 38th International Conference on Data Engineering (ICDE)}", "ICDE"),
+    ("booktitle = {MICRO-54: 54th Annual IEEE/ACM International Symposium on "
+     "Microarchitecture}", "MICRO"),
+    ("booktitle = {SC20: International Conference for High Performance Computing, Networking,"
+     " Storage and Analysis}", "SC"),
+    ("booktitle = {Proceedings of the Seventeenth European Conference on Computer Systems}",
+     "EuroSys"),
+    ("booktitle = {Proc. OSDI}", "OSDI"),
+    ("journal = {Proc. VLDB Endow.}", "PVLDB"),
+    ("journal = {{PVLDB}}", "PVLDB"),
+    ("journal = {J. Mach. Learn. Res.}", "JMLR"),
+])
+def test_venue_resolution(fields: str, short: str) -> None:
+    etype = "article" if fields.startswith("journal") else "inproceedings"
+    record = one(f"@{etype}{{x, author = {{A B}}, title = {{T}}, year = 2022, {fields}}}")
+    assert record.paper.venue == short
+    assert not record.new_venue and not record.problems
+
+
+def test_unknown_venues_are_proposed_not_invented() -> None:
+    record = one("@inproceedings{x, author = {A B}, title = {T}, year = 2021,"
+                 " booktitle = {Proceedings of the 15th ACM Conference on Recommender Systems},"
+                 " publisher = {ACM}, series = {RecSys '21}}")
+    assert record.new_venue
+    assert (record.venue.short, record.venue.kind, record.venue.name, record.venue.publisher) \
+        == ("RecSys", "conference", "ACM Conference on Recommender Systems", "ACM")
+    assert record.paper.venue == "RecSys"
+    thesis = one("@phdthesis{x, author = {A B}, title = {T}, year = 2020,"
+                 " school = {Stanford University}}")
+    assert (thesis.venue.kind, thesis.venue.name) == ("thesis", "Stanford University")
+    report = one("@techreport{x, author = {A B}, title = {T}, year = 2020,"
+                 " institution = {Microsoft Research}}")
+    assert (report.venue.kind, report.venue.name) == ("report", "Microsoft Research")
+    book = one("@book{x, author = {A B}, title = {T}, year = 2020, publisher = {Springer}}")
+    assert (book.venue.kind, book.venue.name, book.venue.publisher) == ("book", "Springer", None)
+
+
+def test_fields_are_plain_unicode_and_keys_lower_case() -> None:
+    record = one(r"@Article{x, Title = {{EVStore}: \"Uber {\v{C}}ech \& co --- 50\% off},"
+                 r" AUTHOR = {A B}, Year = 2022, Journal = {PVLDB},"
+                 r" URL = {https://example.org/a\_b}, Pages = {281--294}}")
+    assert record.entry_type == "article"
+    assert record.fields["title"] == "EVStore: Über Čech & co — 50% off"
+    assert record.fields["url"] == "https://example.org/a_b"
+    assert record.paper.pages == "281-294"
+
+
+def test_read_bib_file_errors(tmp_path: Path) -> None:
+    with pytest.raises(CatalogError, match="no such file"):
+        read_bib_file(tmp_path / "none.bib", VENUES)
+    latin = tmp_path / "latin.bib"
+    latin.write_bytes(b"@misc{a, title = {ok}}\n@misc{b, author = {Preu\xdfer}}\n")
+    with pytest.raises(CatalogError, match=r"latin.bib:2: not valid UTF-8 \(save the file as "
+                                           r"UTF-8\)"):
+        read_bib_file(latin, VENUES)
+    assert read_bib("", "empty.bib", VENUES) == []
+
+
+def test_doi_and_url_are_read_verbatim() -> None:
+    record = one("@article{x, author = {A B}, title = {T}, year = 2020, journal = {PVLDB},"
+                 r" doi = {{https://doi.org/10.1000/a_{b}c}}, url = {\url{https://x.org/a\_b%20c#d}}}")
+    assert record.paper.doi == "10.1000/a_{b}c"
+    assert record.paper.url == "https://x.org/a_b%20c#d"
