@@ -49,7 +49,7 @@ def _style() -> Any:
 
 def _svg(fig: Any) -> str:
     buffer = io.StringIO()
-    fig.savefig(buffer, format="svg", metadata={"Date": None}, bbox_inches="tight")
+    fig.savefig(buffer, format="svg", metadata={"Date": None})
     return buffer.getvalue()
 
 

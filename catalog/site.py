@@ -18,7 +18,7 @@ import posixpath
 import re
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -146,6 +146,8 @@ class SiteData:
     related: dict[str, list[tuple[str, float]]] = field(default_factory=dict)
     bibtex: dict[str, str] = field(default_factory=dict)
     charts: list[Chart] = field(default_factory=list)
+    directory_urls: bool = True  # mkdocs's use_directory_urls, for URLs we write ourselves
+    markdown: Callable[[str], str] = field(default=lambda text: _markdown(text))
 
     @cached_property
     def by_key(self) -> dict[str, Paper]:
@@ -160,6 +162,13 @@ class SiteData:
     def venue_name(self, short: str) -> str:
         venue = self.venues.get(short)
         return venue.name if venue else short
+
+
+def _markdown(text: str) -> str:
+    """Markdown to HTML with the basic extensions; the hook uses mkdocs's own settings."""
+    import markdown
+
+    return markdown.markdown(text, extensions=["tables", "fenced_code", "attr_list"])
 
 
 def load(paths: Paths, notes: list[Note] | None = None, with_charts: bool = True,
@@ -245,8 +254,12 @@ def link_problems(data: SiteData, paths: Paths) -> list[Problem]:
 # ---------------------------------------------------------------- renderers
 
 
-def link_papers(text: str, from_uri: str, data: SiteData) -> str:
-    """Markdown with [[key]] / [[key|text]] turned into links to paper pages."""
+def link_papers(text: str, from_uri: str, data: SiteData, final_urls: bool = False) -> str:
+    """Markdown with [[key]] / [[key|text]] turned into links to paper pages.
+
+    Links name the target's .md source (which mkdocs checks and rewrites), or with
+    final_urls its URL in the built site, for Markdown we convert ourselves.
+    """
     from catalog.notes import replace_links
 
     def render(link: Link) -> str:
@@ -255,7 +268,9 @@ def link_papers(text: str, from_uri: str, data: SiteData) -> str:
             return f"`{link.key}`"
         label = link.text if link.text else md(paper.short_title)
         title = html.escape(plain(paper.title), quote=True)
-        return f'[{label}]({href(from_uri, paper_uri(paper.key))} "{title}")'
+        target = (url(from_uri, paper_uri(paper.key), data.directory_urls) if final_urls
+                  else href(from_uri, paper_uri(paper.key)))
+        return f'[{label}]({target} "{title}")'
 
     return replace_links(text, render)
 
@@ -292,58 +307,138 @@ def paper_item(paper: Paper, from_uri: str, show_venue: bool = True,
             f"{suffix}  \n  {authors(paper, 3)}")
 
 
+def page_url(uri: str, directory_urls: bool = True) -> str:
+    """The URL path mkdocs gives a page's source path ('papers/x.md' -> 'papers/x/')."""
+    if not uri.endswith(".md"):
+        return uri
+    stem = uri[:-3]
+    if not directory_urls:
+        return stem + ".html"
+    if stem == "index" or stem.endswith("/index"):
+        return stem[:-5]
+    return stem + "/"
+
+
+def url(from_uri: str, to_uri: str, directory_urls: bool = True) -> str:
+    """A relative URL, as in the built site, from one page to another page or file."""
+    here, there = page_url(from_uri, directory_urls), page_url(to_uri, directory_urls)
+    base = here.rstrip("/") if here.endswith("/") or not here else posixpath.dirname(here)
+    rel = posixpath.relpath(there.rstrip("/") or ".", base or ".")
+    if there.endswith("/") or not there:
+        rel = "./" if rel == "." else rel + "/"
+    return rel
+
+
+def _e(text: str) -> str:
+    """Plain text for HTML, quotes included (safe in attributes too)."""
+    return html.escape(plain(text), quote=True)
+
+
+def _authors_html(paper: Paper, limit: int | None = None) -> str:
+    names = [_e(a) for a in paper.authors]
+    if limit is not None and len(names) > limit:
+        return ", ".join(names[:limit]) + " et al."
+    if paper.et_al:
+        return ", ".join(names) + " and others"
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+
+
+def _h2(anchor: str, title: str, searchable: bool = True) -> str:
+    # Sections that only repeat other pages' text stay out of the search index.
+    exclude = "" if searchable else " data-search-exclude"
+    return (f'<h2 id="{anchor}"{exclude}>{title}<a class="headerlink" href="#{anchor}" '
+            'title="Permanent link">&para;</a></h2>')
+
+
+_H2_RE = re.compile(r'<h2 id="([^"]+)"[^>]*>(.*?)<a class="headerlink"')
+
+
+def toc_of(page_html: str) -> list[tuple[str, str]]:
+    """(anchor, title) of each h2 of a page we rendered as HTML, for its table of contents."""
+    return _H2_RE.findall(page_html)
+
+
+def _bibtex_html(entry: str) -> str:
+    """A BibTeX entry as a code block that Material gives a copy button.
+
+    Not syntax-highlighted: colouring costs more, in highlighting and in indexing
+    the markup for search, than all the rest of a paper page.
+    """
+    code = html.escape(entry.strip(), quote=False)
+    return (f'<div class="highlight"><pre><code class="language-bibtex">{code}\n'
+            "</code></pre></div>")
+
+
 def paper_page(paper: Paper, data: SiteData) -> str:
-    """The page of one paper."""
+    """The page of one paper: its title in front matter, then its body as HTML.
+
+    Paper pages are by far the most numerous, and Python-Markdown would spend
+    more time parsing them than mkdocs spends on everything else, so they are
+    written as HTML and the hook hands that to mkdocs in place of Markdown.
+    """
     uri = paper_uri(paper.key)
-    lines = [f"# {md(paper.title)}", ""]
+
+    def to(target: str) -> str:
+        return url(uri, target, data.directory_urls)
+
     venue = data.venues.get(paper.venue)
-    venue_text = f"[{md(paper.venue)}]({href(uri, venue_uri(paper.venue))})"
+    venue_text = f'<a href="{to(venue_uri(paper.venue))}">{_e(paper.venue)}</a>'
     if venue and venue.name != paper.venue:
-        venue_text += f": {md(venue.name)}"
-    facts = [
-        ("Authors", authors(paper)),
-        ("Venue", f"{venue_text}, [{paper.year}]({href(uri, year_uri(paper.year))})"
-                  + (f", pages {md(paper.pages)}" if paper.pages else "")),
-    ]
+        venue_text += f": {_e(venue.name)}"
+    venue_text += f', <a href="{to(year_uri(paper.year))}">{paper.year}</a>'
+    if paper.pages:
+        venue_text += f", pages {_e(paper.pages)}"
+    facts = [("Authors", _authors_html(paper)), ("Venue", venue_text)]
     links = []
     if paper.doi:
-        links.append(f"[DOI {md(paper.doi)}]({_url('https://doi.org/' + paper.doi)})")
+        links.append(f'<a href="{_e(_url("https://doi.org/" + paper.doi))}">'
+                     f"DOI {_e(paper.doi)}</a>")
     if paper.arxiv:
-        links.append(f"[arXiv {md(paper.arxiv)}]({_url('https://arxiv.org/abs/' + paper.arxiv)})")
+        links.append(f'<a href="{_e(_url("https://arxiv.org/abs/" + paper.arxiv))}">'
+                     f"arXiv {_e(paper.arxiv)}</a>")
     if paper.url:
-        links.append(f"[Web page]({_url(paper.url)})")
+        links.append(f'<a href="{_e(_url(paper.url))}">Web page</a>')
     if links:
         facts.append(("Links", " · ".join(links)))
     if paper.tags:
-        facts.append(("Tags", ", ".join(f"[{md(t)}]({href(uri, tag_uri(t))})"
+        facts.append(("Tags", ", ".join(f'<a href="{to(tag_uri(t))}">{_e(t)}</a>'
                                         for t in paper.tags)))
     status = paper.status.replace("-", " ")
     if paper.read_on:
-        status += f" (read on {md(paper.read_on)})"
-    facts.append(("Reading status", status))
-    facts.append(("Key", f"`{paper.key}`"))
-    lines += [f"- **{name}:** {value}" for name, value in facts]
+        status += f" (read on {_e(paper.read_on)})"
+    facts += [("Reading status", status), ("Key", f"<code>{_e(paper.key)}</code>")]
+    out = [f"<h1>{_e(paper.title)}</h1>", "<ul>"]
+    out += [f"<li><strong>{name}:</strong> {value}</li>" for name, value in facts]
+    out.append("</ul>")
     if paper.summary:
-        lines += ["", "## Summary", "", md(paper.summary)]
+        out += [_h2("summary", "Summary"), f"<p>{_e(paper.summary)}</p>"]
     if paper.abstract:
-        lines += ["", "## Abstract", "", md(paper.abstract)]
+        out += [_h2("abstract", "Abstract"), f"<p>{_e(paper.abstract)}</p>"]
     reading = data.readings.get(paper.key)
     if reading and reading.text.strip():
-        lines += ["", "## Reading note", "",
-                  _demote(link_papers(reading.text.strip(), uri, data), 2)]
+        text = _demote(link_papers(reading.text.strip(), uri, data, final_urls=True), 2)
+        out += [_h2("reading-note", "Reading note"), data.markdown(text)]
     bib = data.bibtex.get(paper.key)
     if bib:
-        lines += ["", "## Cite", "", "```bibtex", bib.strip(), "```"]
-    lines += ["", "## Related papers", ""]
-    related = [(data.by_key[k], s) for k, s in data.related.get(paper.key, [])
-               if k in data.by_key]
-    lines += ([paper_item(p, uri) for p, _ in related] if related
-              else ["No paper in the catalog is close enough in wording."])
-    lines += ["", "## Discussed in", ""]
+        out += [_h2("cite", "Cite", searchable=False), _bibtex_html(bib)]
+    out.append(_h2("related-papers", "Related papers", searchable=False))
+    related = [data.by_key[k] for k, _ in data.related.get(paper.key, []) if k in data.by_key]
+    if related:
+        out.append("<ul>")
+        out += [f'<li><a href="{to(paper_uri(p.key))}">{_e(p.title)}</a> '
+                f"({_e(p.venue)} {p.year})<br>{_authors_html(p, 3)}</li>" for p in related]
+        out.append("</ul>")
+    else:
+        out.append("<p>No paper in the catalog is close enough in wording.</p>")
+    out.append(_h2("discussed-in", "Discussed in", searchable=False))
     notes = data.backlinks.get(paper.key, [])
-    lines += ([f"- [{md(n.title)}]({href(uri, note_uri(n))})" for n in notes] if notes
-              else ["No note discusses this paper yet."])
-    return front(paper.title, lines)
+    if notes:
+        out.append("<ul>")
+        out += [f'<li><a href="{to(note_uri(n))}">{_e(n.title)}</a></li>' for n in notes]
+        out.append("</ul>")
+    else:
+        out.append("<p>No note discusses this paper yet.</p>")
+    return front(paper.title, out)
 
 
 def _by_year(papers: Sequence[Paper]) -> dict[int, list[Paper]]:
@@ -571,6 +666,7 @@ class _Build:
     paths: Paths
     notes: list[Note]
     data: SiteData | None = None
+    html: dict[str, str] = field(default_factory=dict)  # paper pages' HTML, by source path
 
 
 _build: _Build | None = None
@@ -630,6 +726,8 @@ def on_files(files: Any, *, config: Any) -> Any:
         from mkdocs.exceptions import PluginError
 
         raise PluginError(f"papers: cannot build the site:\n{err}") from None
+    data.directory_urls = config.use_directory_urls
+    data.markdown = _config_markdown(config)
     _build.data = data
     for problem in problems:
         log.warning("%s", problem)
@@ -650,6 +748,17 @@ def on_files(files: Any, *, config: Any) -> Any:
              _build.paths.display(), timings["total"],
              ", ".join(f"{k} {v:.2f} s" for k, v in timings.items() if k != "total"))
     return files
+
+
+def _config_markdown(config: Any) -> Callable[[str], str]:
+    """Markdown to HTML with the site's own extensions, for reading notes."""
+    import markdown
+
+    def convert(text: str) -> str:
+        return markdown.Markdown(extensions=config.markdown_extensions,
+                                 extension_configs=config.mdx_configs).convert(text)
+
+    return convert
 
 
 def _use_catalog_notes(files: Any, config: Any, paths: Paths, notes: list[Note]) -> None:
@@ -676,7 +785,23 @@ def on_page_markdown(markdown: str, *, page: Any, config: Any, files: Any) -> st
         return fill_home(markdown, _build.data)
     if uri.startswith("notes/") and not page.file.generated_by:
         return link_papers(markdown, uri, _build.data)
+    if uri.startswith("papers/") and page.file.generated_by:
+        # Already HTML (see paper_page): keep it from Markdown, put it back in on_page_content.
+        _build.html[uri] = markdown
+        return ""
     return markdown
+
+
+def on_page_content(html: str, *, page: Any, config: Any, files: Any) -> str:
+    """A paper page's own HTML, with its table of contents."""
+    from mkdocs.structure.toc import get_toc
+
+    if _build is None or page.file.src_uri not in _build.html:
+        return html
+    body = _build.html.pop(page.file.src_uri)
+    page.toc = get_toc([{"level": 2, "id": anchor, "name": title, "children": []}
+                        for anchor, title in toc_of(body)])
+    return body
 
 
 # ---------------------------------------------------------------- papers site build / serve

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -47,30 +48,46 @@ def test_paper_page_has_every_part(paths):
     data.bibtex = {"kurniawan2023evstore": "@inproceedings{kurniawan2023evstore,\n}"}
     page = site.paper_page(data.by_key["kurniawan2023evstore"], data)
     assert page.startswith('---\ntitle: "EVStore: Storage and Caching Capabilities')
-    assert "\n---\n\n# EVStore: Storage and Caching Capabilities" in page
+    assert "\n---\n\n<h1>EVStore: Storage and Caching Capabilities" in page
     assert "Daniar H. Kurniawan, Ruipu Wang and Haryadi S. Gunawi" in page
-    assert "[ASPLOS](../venues/asplos.md): ACM International Conference" in page
-    assert "[2023](../years/2023.md), pages 281-294" in page
-    assert "[DOI 10.1145/3575693.3575718](https://doi.org/10.1145/3575693.3575718)" in page
-    assert "[embedding](../tags/embedding.md), [caching](../tags/caching.md)" in page
-    assert "**Reading status:** to read" in page
-    assert "## Summary\n\nCaches embedding lookups in three layers." in page
+    assert ('<a href="../../venues/asplos/">ASPLOS</a>: ACM International Conference'
+            in page)
+    assert '<a href="../../years/2023/">2023</a>, pages 281-294' in page
+    assert ('<a href="https://doi.org/10.1145/3575693.3575718">DOI 10.1145/3575693.3575718'
+            "</a>") in page
+    assert ('<a href="../../tags/embedding/">embedding</a>, '
+            '<a href="../../tags/caching/">caching</a>') in page
+    assert "<strong>Reading status:</strong> to read" in page
+    assert "Summary<a" in page and "<p>Caches embedding lookups in three layers.</p>" in page
     # The reading note is nested under our heading and its links resolved.
-    assert "## Reading note\n\n### My reading" in page
-    assert "[AdaEmbed](lai2023adaembed.md " in page
-    assert "```bibtex\n@inproceedings{kurniawan2023evstore,\n}\n```" in page
-    assert "## Related papers\n\n- [AdaEmbed: Adaptive Embedding" in page
-    assert "## Discussed in\n\n- [Caching notes](../notes/caching.md)" in page
+    assert "Reading note<a" in page and "<h3" in page and "My reading</h3>" in page
+    assert '<a href="../lai2023adaembed/" title="AdaEmbed: Adaptive' in page
+    assert '<h2 id="cite" data-search-exclude>' in page
+    assert '<code class="language-bibtex">@inproceedings{kurniawan2023evstore,' in page
+    assert '<li><a href="../lai2023adaembed/">AdaEmbed: Adaptive Embedding' in page
+    assert '<li><a href="../../notes/caching/">Caching notes</a></li>' in page
+    assert [anchor for anchor, _ in site.toc_of(page)] == [
+        "summary", "reading-note", "cite", "related-papers", "discussed-in"]
 
 
 def test_paper_page_without_optional_parts(paths):
     data = data_for(paths)
     data.bibtex = {}  # as while catalog/bibtex.py was not there
     page = site.paper_page(data.by_key["he2021fastmoe"], data)
-    assert "[arXiv 2103.13262](https://arxiv.org/abs/2103.13262)" in page
-    assert "## Cite" not in page
+    assert '<a href="https://arxiv.org/abs/2103.13262">arXiv 2103.13262</a>' in page
+    assert 'id="cite"' not in page
     assert "No note discusses this paper yet." in page
-    assert "## Reading note" not in page
+    assert "Reading note" not in page
+
+
+def test_urls_follow_use_directory_urls():
+    assert site.url("papers/a.md", "papers/b.md") == "../b/"
+    assert site.url("papers/a.md", "index.md") == "../../"
+    assert site.url("papers/a.md", "years/index.md") == "../../years/"
+    assert site.url("index.md", "papers/b.md") == "papers/b/"
+    assert site.url("papers/a.md", "papers/b.md", directory_urls=False) == "b.html"
+    assert site.url("papers/a.md", "index.md", directory_urls=False) == "../index.html"
+    assert site.url("index.md", "assets/charts/x.svg") == "assets/charts/x.svg"
 
 
 def test_odd_titles_and_names_are_text_not_markup(tmp_path):
@@ -79,13 +96,12 @@ def test_odd_titles_and_names_are_text_not_markup(tmp_path):
     paper = data.by_key["he2021fastmoe"]
     page = site.paper_page(paper, data)
     title, heading = page.splitlines()[1], page.splitlines()[4]
-    assert title.startswith('title: "Fast{MoE}'.replace("{MoE}", "MoE: &lt;Fast&gt; &amp; "))
-    assert heading.startswith("# ") and "&lt;Fast&gt; &amp;" in heading
-    assert "{" not in heading and "Müller" in heading
-    assert "\\*Mixture\\*" in heading and "\\[Experts\\]" in heading
+    assert title.startswith('title: "FastMoE: &lt;Fast&gt; &amp; ')
+    assert heading == ("<h1>FastMoE: &lt;Fast&gt; &amp; *Mixture* of [Experts] &amp; "
+                       "Müller&#x27;s `GPU` | 50%</h1>")
     assert "Müller, Jørn" in page and "&lt;b&gt;Bold&lt;/b&gt;" in page
     year = site.year_page(2021, [paper], data)
-    assert "- [Fast" in year and "<Fast>" not in year
+    assert "- [FastMoE: &lt;Fast&gt; &amp; \\*Mixture\\*" in year and "<Fast>" not in year
 
 
 def test_lists_and_indexes(paths):
@@ -154,7 +170,9 @@ def test_bibtex_block_uses_the_real_exporter_when_present(paths):
     data = data_for(paths)
     paper = data.by_key["kurniawan2023evstore"]
     assert data.bibtex[paper.key] == entry(paper, data.venues)
-    assert "```bibtex\n" + entry(paper, data.venues).strip() in site.paper_page(paper, data)
+    page = site.paper_page(paper, data)
+    shown = re.sub(r"<[^>]+>", "", page[page.index('id="cite"'):page.index('id="related')])
+    assert html.escape(entry(paper, data.venues).strip(), quote=True) in shown
 
 
 # ---------------------------------------------------------------- related papers

@@ -1,0 +1,169 @@
+"""Benchmark the static site build: time and peak memory, against plain mkdocs.
+
+    python tools/bench_site.py                     # shipped catalog, 1,000 and 5,000 papers
+    python tools/bench_site.py --sizes 1000 --plain 1000
+
+Each build runs in a fresh Python process (so peak RSS is that build's own)
+doing what `papers site build` does: mkdocs build --strict with our hook. The
+baseline in the same run is mkdocs-material alone on N plain Markdown pages
+with the same theme, search and a short nav, so the ratio shows what our page
+generation, charts and related papers add to mkdocs's own work. The target is
+a 1,000-paper site in under twice the 1,000-plain-page time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "tools"))
+
+PLAIN_CONFIG = """\
+site_name: plain
+docs_dir: docs
+theme:
+  name: material
+  font: false
+  features: [content.code.copy, navigation.indexes, search.highlight, search.suggest]
+plugins: [search]
+markdown_extensions: [attr_list, md_in_html, tables, toc, pymdownx.highlight,
+                      pymdownx.superfences]
+nav:
+  - Home: index.md
+not_in_nav: |
+  /p/
+"""
+
+PLAIN_PAGE = """\
+# Plain page {i}: A System for Scaling Embedding Tables with Learned Caching
+
+- **Authors:** Ana Zhang, Wei Chen and Priya Kumar
+- **Venue:** ASPLOS, 2022, pages 1-14
+- **Tags:** embedding, caching, training
+
+## Summary
+
+Keeps hot embedding rows in GPU memory and spills cold rows to host memory, with
+a cost model that balances load across devices. Page {i} of the baseline.
+
+## Related papers
+
+- [Plain page {j}](../p{j}/) (OSDI 2021)
+"""
+
+
+def _plain_site(folder: Path, n: int) -> Path:
+    docs = folder / "docs"
+    (docs / "p").mkdir(parents=True)
+    (folder / "mkdocs.yml").write_text(PLAIN_CONFIG, encoding="utf-8")
+    (docs / "index.md").write_text("# Plain\n\nA baseline site.\n", encoding="utf-8")
+    for i in range(n):
+        page = PLAIN_PAGE.format(i=i, j=(i + 1) % n).replace("](../p", "](p")
+        page = page.replace(f"](p{(i + 1) % n}/)", f"]({(i + 1) % n}.md)")
+        (docs / "p" / f"{i}.md").write_text(page, encoding="utf-8")
+    return folder / "mkdocs.yml"
+
+
+def child(kind: str, target: str, out: str) -> None:
+    """Run one build in this process and print its figures as JSON."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    os.environ["NO_MKDOCS_2_WARNING"] = "1"
+    generated: dict[str, float] = {}
+
+    class Timings(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if record.getMessage().startswith("generated "):
+                generated["seconds"] = float(record.args[2])  # type: ignore[index]
+
+    logging.getLogger("mkdocs").setLevel(logging.INFO)  # our hook reports its timings at INFO
+    logging.getLogger("mkdocs.plugins.papers").addHandler(Timings())
+    warnings: list[str] = []
+
+    class Warnings(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            warnings.append(record.getMessage())
+
+    logging.getLogger("mkdocs").addHandler(Warnings(logging.WARNING))
+    if kind == "site":
+        from catalog.paths import CATALOG_ENV, DB_ENV
+
+        os.environ[CATALOG_ENV] = target
+        os.environ[DB_ENV] = str(Path(out).parent / "catalog.db")
+        config_file = str(REPO / "mkdocs.yml")
+    else:
+        config_file = target
+    started = time.perf_counter()
+    config = load_config(config_file, site_dir=out, strict=True)
+    config.plugins.on_startup(command="build", dirty=False)
+    build(config)
+    seconds = time.perf_counter() - started
+    pages = sum(1 for _ in Path(out).rglob("index.html"))
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps({"seconds": seconds, "peak_mb": peak_mb, "pages": pages,
+                      "generate_s": generated.get("seconds"), "warnings": len(warnings)}))
+
+
+def measure(kind: str, target: Path, work: Path) -> dict:
+    out = work / f"out-{kind}-{target.stem}"
+    run = subprocess.run([sys.executable, __file__, "--child", kind, str(target), str(out)],
+                         capture_output=True, text=True, cwd=REPO)
+    if run.returncode:
+        sys.exit(f"{kind} build of {target} failed:\n{run.stdout}\n{run.stderr}")
+    shutil.rmtree(out, ignore_errors=True)
+    return json.loads(run.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="*", default=[1000, 5000],
+                        help="synthetic catalog sizes (default: 1000 5000)")
+    parser.add_argument("--plain", type=int, nargs="*", default=[100, 1000],
+                        help="plain-page baselines (default: 100 1000)")
+    parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(*args.child)
+        return
+    import synth
+
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="bench-site-") as tmp:
+        work = Path(tmp)
+        for n in args.plain:
+            config = _plain_site(work / f"plain{n}", n)
+            rows.append((f"mkdocs-material alone, {n} plain pages", n,
+                         measure("plain", config, work)))
+        rows.append(("site, shipped catalog", None,
+                     measure("site", REPO / "data" / "papers.yaml", work)))
+        for n in args.sizes:
+            catalog = synth.write(n, work / f"synth{n}")
+            rows.append((f"site, {n:,} synthetic papers", n, measure("site", catalog, work)))
+    print(f"{'build':42} {'pages':>6} {'seconds':>8} {'peak MB':>8} {'ours s':>7} {'ratio':>6}")
+    plain = {n: r["seconds"] for label, n, r in rows if label.startswith("mkdocs")}
+    for label, n, r in rows:
+        ratio = (f"{r['seconds'] / plain[n]:.2f}" if n in plain and label.startswith("site")
+                 else "")
+        ours = f"{r['generate_s']:.2f}" if r["generate_s"] is not None else ""
+        print(f"{label:42} {r['pages']:6} {r['seconds']:8.2f} {r['peak_mb']:8.0f} "
+              f"{ours:>7} {ratio:>6}")
+        if r["warnings"]:
+            print(f"  ({r['warnings']} warnings)")
+    print("ours s: our hook's page generation, related papers and charts, inside 'seconds'; "
+          "ratio: site time / plain-page time for the same count")
+
+
+if __name__ == "__main__":
+    main()
