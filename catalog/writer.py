@@ -146,12 +146,15 @@ class Block:
     open: bool = True  # children can be added as lines below the head
     doc: Any = None  # ruamel data when loaded for editing
     dirty: bool = False
+    tail: list[str] = field(default_factory=list)  # lines after its children (a year read alone)
+    lazy: bool = False  # a year block not yet cut: head holds all its lines
 
     def render(self, out: list[str]) -> None:
         out.extend(self.lead)
         out.extend(self.head)
         for child in self.children:
             child.render(out)
+        out.extend(self.tail)
 
 
 @dataclass
@@ -252,6 +255,40 @@ def parse_catalog(text: str, filename: str) -> Document:
     return Document(header, blocks, trailer, final)
 
 
+def parse_catalog_lazily(text: str, filename: str) -> Document:
+    """papers.yaml cut into year blocks only; a year is cut further when an edit needs it
+    (so an edit of one paper in a 10k-paper file reads one year, not the whole file)."""
+    chunks = source.split_chunks(text)
+    if not chunks or len({c.label for c in chunks}) != len(chunks) \
+            or not all(c.label.isdigit() for c in chunks):
+        return parse_catalog(text, filename)
+    lines, final = _lines(text)
+    first = next(i for i, ln in enumerate(lines) if ln[:1] not in ("", " ", "#", "-", "\n")
+                 and ln.strip())
+    bounds = [c.start - 1 for c in chunks[1:]] + [len(lines)]
+    blocks = []
+    begin = first
+    for chunk, end in zip(chunks, bounds, strict=True):
+        blocks.append(Block(chunk.label, [], lines[begin:end], 0, lazy=True))
+        begin = end
+    return Document(lines[:first], blocks, [], final)
+
+
+def expand(block: Block, filename: str) -> None:
+    """Cut a lazily read year block into venues and papers, in place."""
+    if not block.lazy:
+        return
+    doc = parse_catalog("".join(block.head), filename)
+    if len(doc.blocks) != 1 or doc.blocks[0].key != block.key:
+        raise WriteError(f"{filename}: cannot cut the block of year {block.key}")
+    year = doc.blocks[0]
+    block.lead = block.lead + doc.header + year.lead
+    block.head, block.children = year.head, year.children
+    block.child_indent, block.open, block.indent = year.child_indent, year.open, year.indent
+    block.tail = doc.trailer + block.tail
+    block.lazy = False
+
+
 def _keyed(cutter: _Cutter, key_node: yamlio.Node, value: yamlio.Node,
            lines: list[str]) -> Block:
     """A year or venue: its head is the key line, unless its value sits on it too."""
@@ -331,6 +368,18 @@ def _separator(siblings: list[Block]) -> list[str]:
         if line.strip():
             break
         blank.append(line)
+    return blank
+
+
+def _blank_after_lazy_years(siblings: list[Block]) -> list[str]:
+    """The blank lines that part years read alone (kept at the end of each year's lines),
+    so that a new year keeps the file's spacing."""
+    blank: list[str] = []
+    if len(siblings) > 1 and siblings[0].lazy:
+        for line in reversed(siblings[0].head):
+            if line.strip():
+                break
+            blank.append(line)
     return blank
 
 
@@ -431,24 +480,24 @@ class Session:
         except FileNotFoundError:
             raise CatalogError(f"{self.filename}: catalog file not found (create it, or point "
                                "--catalog / PAPERS_CATALOG at your catalog)") from None
-        papers, problems = source.parse(self.text, self.filename)
-        problems += source.duplicate_keys(papers, self.filename)
-        blocking = [p for p in problems if p.blocking]
-        if blocking:
-            raise InvalidCatalogError(blocking)
+        papers = self._indexed_papers()
+        if papers is None:
+            papers, problems = source.parse(self.text, self.filename)
+            problems += source.duplicate_keys(papers, self.filename)
+            blocking = [p for p in problems if p.blocking]
+            if blocking:
+                raise InvalidCatalogError(blocking)
         self.venues: dict[str, Venue] = load_venues(paths.venues)
         self.vocabulary: dict[str, str] = load_tags(paths.tags)
         self.before = papers
         self.papers: dict[str, Paper] = {p.key: p for p in papers}
-        self.doc = parse_catalog(self.text, self.filename)
+        self.doc = parse_catalog_lazily(self.text, self.filename)
         if self.doc.render() != self.text:  # pragma: no cover - a bug in the cutter
             raise WriteError(f"{self.filename}: cannot edit this file without changing other "
                              "lines; please report it")
         self._where: dict[str, tuple[Block, Block, Block]] = {}
         for year in self.doc.blocks:
-            for venue in year.children:
-                for paper in venue.children:
-                    self._where[paper.key] = (year, venue, paper)
+            self._register(year)
         self._registry_docs: dict[Path, Document] = {}
         self._registry_text: dict[Path, str] = {}
         self._catalog_changed = False
@@ -456,6 +505,47 @@ class Session:
         self.vocab_before = dict(self.vocabulary)
         self.result = WriteResult()
         self._replacement: str | None = None
+
+    def _indexed_papers(self) -> list[Paper] | None:
+        """The papers as the index holds them when it matches this text (reading 10k papers
+        from SQLite is several times quicker than parsing the YAML); None otherwise."""
+        import sqlite3
+
+        from catalog import index, query
+
+        try:
+            index.refresh(self.paths)
+            conn = sqlite3.connect(self.paths.db)
+        except (OSError, sqlite3.Error):
+            return None
+        try:
+            conn.row_factory = sqlite3.Row
+            meta = dict(conn.execute("select key, value from meta").fetchall())
+            if meta.get("digest") != source.digest(self.text):
+                return None
+            return sorted(query.all_papers(conn), key=lambda p: p.line)
+        except sqlite3.Error:
+            return None
+        finally:
+            conn.close()
+
+    def _register(self, year: Block) -> None:
+        for venue in year.children:
+            for paper in venue.children:
+                self._where[paper.key] = (year, venue, paper)
+
+    def _year_block(self, year: int) -> Block | None:
+        block = next((b for b in self.doc.blocks if b.key == str(year)), None)
+        if block is not None and block.lazy:
+            expand(block, self.filename)
+            self._register(block)
+        return block
+
+    def _locate(self, key: str) -> tuple[Block, Block, Block]:
+        """The year, venue and paper blocks of a paper, cutting its year when needed."""
+        if key not in self._where:
+            self._year_block(self.paper(key).year)
+        return self._where[key]
 
     # -- reading
 
@@ -480,7 +570,7 @@ class Session:
         new = replace(paper, **{n: _model_value(n, v) for n, v in changes.items()})
         if new == paper:
             return paper
-        _, _, block = self._where[key]
+        _, _, block = self._locate(key)
         data = _load_paper(self.yaml, block)
         for name, value in changes.items():
             if getattr(paper, name) != getattr(new, name):
@@ -510,7 +600,8 @@ class Session:
     def remove(self, key: str) -> Paper:
         """Remove a paper with the comments that lead into it; drop a venue or year left empty."""
         paper = self.paper(key)
-        year, venue, block = self._where.pop(key)
+        year, venue, block = self._locate(key)
+        del self._where[key]
         if block.doc is not None:
             _render_paper(self.yaml, block)
         venue.children.remove(block)
@@ -527,7 +618,7 @@ class Session:
         paper = self.paper(key)
         if (paper.year, paper.venue) == (year, venue):
             return paper
-        _, _, block = self._where[key]
+        _, _, block = self._locate(key)
         _render_paper(self.yaml, block)
         self.remove(key)
         year_block, venue_block = self._place(year, venue)
@@ -544,10 +635,11 @@ class Session:
 
     def _place(self, year: int, venue: str) -> tuple[Block, Block]:
         """The year and venue blocks for a new paper, created in sorted order when missing."""
-        year_block = next((b for b in self.doc.blocks if b.key == str(year)), None)
+        year_block = self._year_block(year)
         if year_block is None:
             indent = self.doc.blocks[0].indent if self.doc.blocks else 0
             year_block = Block(str(year), [], [" " * indent + f"{year}:\n"], indent)
+            blank = _blank_after_lazy_years(self.doc.blocks)
             if not self.doc.blocks and self.doc.header and not self.doc.header[-1].endswith("\n"):
                 self.doc.header[-1] += "\n"
 
@@ -555,6 +647,10 @@ class Session:
                 return b.key.isdigit() and int(b.key) < year
 
             _insert_sorted(self.doc.blocks, year_block, older)
+            if year_block is self.doc.blocks[-1]:
+                year_block.lead = blank + year_block.lead  # the blank lines go between years
+            else:
+                year_block.tail = blank
         if not year_block.open:
             raise WriteError(f"{self.filename}: year {year} is not written as a block of "
                              "venues; write it as 'YEAR:' with venues below it")
@@ -705,7 +801,7 @@ class Session:
                 out[path] = text
         if self._catalog_changed:
             for year in self.doc.blocks:
-                for venue in year.children:
+                for venue in year.children:  # a lazy year has none: it was not edited
                     for paper in venue.children:
                         _render_paper(self.yaml, paper)
             text = self.doc.render()
@@ -715,11 +811,10 @@ class Session:
 
     def validate(self, texts: dict[Path, str]) -> list[Problem]:
         """Refuse an edit that adds problems; return the warnings it adds."""
-        from catalog.check import check_papers
         from catalog.venues import load_tags, load_venues
 
         new_text = texts.get(self.paths.catalog, self.text)
-        papers, problems = source.parse(new_text, self.filename)
+        papers, problems = self._parse(new_text)
         problems += source.duplicate_keys(papers, self.filename)
         blocking = [p for p in problems if p.blocking]
         if blocking:
@@ -741,16 +836,80 @@ class Session:
                     venues = loaded  # type: ignore[assignment]
                 else:
                     vocabulary = loaded  # type: ignore[assignment]
-        found = check_papers(papers, self.filename, venues, vocabulary)
+        # Only papers the edit changed can gain problems: run the check rules on them, and
+        # compare them with the others by DOI, arXiv id and title (check's duplicate rules),
+        # so an edit costs little even when the catalog holds 10k papers.
+        before = {p.key: p for p in self.before}
+        changed = [p for p in papers if _differs(before.get(p.key), p)]
+        if not changed:
+            return []
+        keys = {p.key for p in changed}
+        others = [p for p in papers if p.key not in keys]
+        found = self._findings(changed, others, venues, vocabulary)
         if not found:
             return []
-        old = {_fingerprint(p) for p in check_papers(self.before, self.filename,
-                                                     self.venues_before, self.vocab_before)}
+        old = {_fingerprint(p) for p in self._findings(
+            [before[k] for k in keys if k in before], others, self.venues_before,
+            self.vocab_before)}
         added = [p for p in found if _fingerprint(p) not in old]
         refused = [p for p in added if not p.message.startswith(NEAR_DUPLICATE_MESSAGE)]
         if refused:
             raise InvalidEditError(refused)
         return added
+
+    def _parse(self, text: str) -> tuple[list[Paper], list[Problem]]:
+        """source.parse of the new text, re-reading only the year blocks that changed (the
+        others' papers are the ones read before, moved to their new lines)."""
+        old_chunks, new_chunks = source.split_chunks(self.text), source.split_chunks(text)
+        if not old_chunks or not new_chunks:
+            return source.parse(text, self.filename)
+        labels = [c.label for c in new_chunks]
+        if len(set(labels)) != len(labels) or len({c.label for c in old_chunks}) != len(
+                old_chunks):
+            return source.parse(text, self.filename)
+        old = {c.label: c for c in old_chunks}
+        by_year: dict[str, list[Paper]] = {}
+        for paper in self.before:
+            by_year.setdefault(str(paper.year), []).append(paper)
+        papers: list[Paper] = []
+        problems: list[Problem] = []
+        for chunk in new_chunks:
+            was = old.get(chunk.label)
+            if was is not None and was.digest == chunk.digest and chunk.label in by_year:
+                shift = chunk.start - was.start
+                papers.extend(replace(p, line=p.line + shift) for p in by_year[chunk.label])
+                continue
+            found, trouble = source.parse(chunk.text, self.filename, chunk.start - 1)
+            papers.extend(found)
+            problems.extend(trouble)
+        return papers, problems
+
+    def _findings(self, changed: list[Paper], others: list[Paper], venues: dict[str, Venue],
+                  vocabulary: dict[str, str]) -> list[Problem]:
+        """check's findings about the changed papers, among themselves and against the rest."""
+        from catalog import dedupe
+        from catalog.check import check_papers
+
+        found = check_papers(changed, self.filename, venues, vocabulary)
+        finder = dedupe.Finder.of(others)
+        for paper in changed:
+            at = source.where(paper.year, paper.venue, paper.key)
+            pairs = [("DOI", paper.doi, finder.by_doi.get(dedupe.norm_doi(paper.doi) or "")),
+                     ("arXiv id", paper.arxiv,
+                      finder.by_arxiv.get(dedupe.norm_arxiv(paper.arxiv) or ""))]
+            for label, value, seen in pairs:
+                if seen is not None:
+                    found.append(Problem(self.filename, paper.line, at,
+                                         f"duplicate {label} {value} (also {seen.key}, "
+                                         f"line {seen.line})", "one paper, one entry: merge them"))
+            match = finder.find(replace(paper, doi=None, arxiv=None))
+            if match is not None and match.by == "title":
+                found.append(Problem(self.filename, paper.line, at,
+                                     f"{NEAR_DUPLICATE_MESSAGE} {match.paper.key} "
+                                     f"(line {match.paper.line})",
+                                     "if they are one paper, keep one entry and record the "
+                                     "other's arXiv id"))
+        return found
 
     def commit(self, dry_run: bool = False) -> WriteResult:
         """Validate and write every changed file atomically (registries first)."""
@@ -770,8 +929,13 @@ class Session:
 
 
 def _fingerprint(problem: Problem) -> tuple[str, str]:
-    """A problem without line numbers, to compare before and after an edit."""
-    return problem.where, re.sub(r"line \d+", "line ?", problem.message)
+    """A problem by paper key and message without line numbers, to compare before and after
+    an edit (a moved paper keeps its key)."""
+    return problem.where.rsplit(" › ", 1)[-1], re.sub(r"line \d+", "line ?", problem.message)
+
+
+def _differs(old: Paper | None, new: Paper) -> bool:
+    return old is None or replace(old, line=0) != replace(new, line=0)
 
 
 def _model_value(name: str, value: Any) -> Any:

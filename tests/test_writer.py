@@ -380,3 +380,51 @@ for tag in sys.argv[4].split(","):
                                                    "training"]
     assert papers["he2021fastmoe"].tags == ["moe", "training", "inference", "caching",
                                             "embedding"]
+
+
+def test_years_read_lazily_render_back_and_keep_blank_line_spacing(tmp_path: Path) -> None:
+    text = (SHIPPED / "papers.yaml").read_text(encoding="utf-8")
+    assert writer.parse_catalog_lazily(text, "papers.yaml").render() == text
+    paths = write_catalog(tmp_path, papers="""\
+        # spaced years
+        2023:
+          OSDI:
+            - key: a2023x
+              title: "X"
+              authors: [A B]
+
+        2021:
+          OSDI:
+            - key: b2021y
+              title: "Y"
+              authors: [C D]
+        """)
+    with writer.edit(paths) as session:
+        session.add(Paper(key="c2022z", title="Z", authors=["E F"], year=2022, venue="OSDI"))
+        session.add(Paper(key="d2020w", title="W", authors=["G H"], year=2020, venue="OSDI"))
+    assert paths.catalog.read_text(encoding="utf-8") == textwrap.dedent("""\
+        # spaced years
+        2023:
+          OSDI:
+            - key: a2023x
+              title: "X"
+              authors: [A B]
+
+        2022:
+          OSDI:
+            - key: c2022z
+              title: "Z"
+              authors: [E F]
+
+        2021:
+          OSDI:
+            - key: b2021y
+              title: "Y"
+              authors: [C D]
+
+        2020:
+          OSDI:
+            - key: d2020w
+              title: "W"
+              authors: [G H]
+        """)
