@@ -157,6 +157,20 @@ def format_name(author: str, encode: Callable[[str], str] = escape) -> str:
 
 # ------------------------------------------------------------------ export
 
+class ExportError(CatalogError):
+    """A paper that cannot be written as BibTeX; names the paper and its line."""
+
+    def __init__(self, paper: Paper, reason: str):
+        self.paper, self.reason = paper, reason
+        where = f" (line {paper.line})" if paper.line else ""
+        super().__init__(f"{paper.key}{where}: {reason}")
+
+    def located(self, filename: str) -> str:
+        """The message with the catalog file: 'data/papers.yaml:12: key: reason'."""
+        place = f"{filename}:{self.paper.line}" if self.paper.line else filename
+        return f"{place}: {self.paper.key}: {self.reason}"
+
+
 def _check_options(venue_style: str, arxiv_style: str) -> None:
     if venue_style not in VENUE_STYLES:
         raise UsageError(f"unknown venue style '{venue_style}' (use full or short)")
@@ -205,7 +219,7 @@ class _Writer:
         self.protected = tuple(protected)
         self.names: dict[str, str] = {}
         self.containers: dict[tuple[str, int], list[tuple[str, str]]] = {}
-        self.key = ""
+        self.paper = Paper("", "", [], 0, "")  # the paper being written, for errors
 
     def text(self, value: str, what: str) -> str:
         out = escape(value)
@@ -215,8 +229,8 @@ class _Writer:
         try:
             return to_ascii(latex)
         except NoLatexForm as err:
-            raise CatalogError(f"{self.key}: {what}: {err} (export without --ascii to keep "
-                               "it as UTF-8)") from None
+            raise ExportError(self.paper, f"{what}: {err} (export without --ascii to keep "
+                                          "it as UTF-8)") from None
 
     def name(self, author: str) -> str:
         cached = self.names.get(author)
@@ -248,12 +262,11 @@ class _Writer:
         return fields
 
     def entry(self, paper: Paper) -> str:
-        self.key = paper.key
+        self.paper = paper
         venue = self.venues.get(paper.venue)
         if venue is None:
-            where = f" (line {paper.line})" if paper.line else ""
-            raise CatalogError(f"{paper.key}{where}: venue '{paper.venue}' is not in the venue "
-                               "registry (add it to data/venues.yaml)")
+            raise ExportError(paper, f"venue '{paper.venue}' is not in the venue registry "
+                                     "(add it to data/venues.yaml)")
         etype = str(venue.extra.get("entry_type") or ENTRY_TYPES.get(venue.kind, "misc"))
         as_journal = (venue.kind == "preprint" and self.arxiv_style == "journal"
                       and paper.arxiv is not None)

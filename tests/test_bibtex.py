@@ -111,9 +111,12 @@ def test_book_thesis_and_report_venues() -> None:
 
 
 def test_unknown_venue_is_a_clear_error() -> None:
-    with pytest.raises(CatalogError, match=r"sima2022ekko \(line 7\): venue 'OSDY' is not in "
-                                           r"the venue registry \(add it to data/venues.yaml\)"):
+    with pytest.raises(bibtex.ExportError, match=r"sima2022ekko \(line 7\): venue 'OSDY' is "
+                       r"not in the venue registry \(add it to data/venues.yaml\)") as err:
         bibtex.entry(paper(venue="OSDY", line=7), VENUES)
+    assert err.value.located("data/papers.yaml") == (
+        "data/papers.yaml:7: sima2022ekko: venue 'OSDY' is not in the venue registry (add it to "
+        "data/venues.yaml)")
 
 
 def test_bad_options_are_usage_errors() -> None:

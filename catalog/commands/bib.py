@@ -1,3 +1,177 @@
-"""Commands: placeholder, filled in by its issue."""
+"""Commands for BibTeX: export, cite, bib-check."""
 
 from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from catalog.commands import JsonOpt, command, complete_key, connect, echo_json, state
+from catalog.errors import CatalogError, PaperNotFound, UsageError
+
+
+class VenueStyle(enum.StrEnum):
+    full = "full"
+    short = "short"
+
+
+class ArxivStyle(enum.StrEnum):
+    eprint = "eprint"
+    journal = "journal"
+
+
+AsciiOpt = Annotated[bool, typer.Option(
+    "--ascii", help="Write non-ASCII letters as LaTeX accents (Preu{\\ss}er) for 8-bit "
+                    "bibtex, instead of UTF-8.")]
+VenueStyleOpt = Annotated[VenueStyle, typer.Option(
+    "--venue-style", help="full: the registry's proceedings or journal name; short: its "
+                          "abbreviation (Proc. OSDI).")]
+ArxivStyleOpt = Annotated[ArxivStyle, typer.Option(
+    "--arxiv-style", help="eprint: @misc with eprint/archivePrefix; journal: "
+                          "journal = {arXiv preprint arXiv:ID}, for natbib styles that ignore "
+                          "eprint.")]
+
+
+def _options(ascii: bool, venue_style: VenueStyle, arxiv_style: ArxivStyle) -> dict:
+    """Export options, with the registry and protected terms of the chosen catalog."""
+    from catalog.bibtex import load_protected_terms
+    from catalog.venues import load_venues
+
+    return {"venues": load_venues(state.paths.venues), "ascii": ascii,
+            "venue_style": venue_style.value, "arxiv_style": arxiv_style.value,
+            "protected": load_protected_terms(state.paths.terms)}
+
+
+def _located(write: Callable[[], str]) -> str:
+    """write(), with an export error placed in the catalog file."""
+    from catalog.bibtex import ExportError
+
+    try:
+        return write()
+    except ExportError as err:
+        raise CatalogError(err.located(state.paths.display())) from None
+
+
+@command("export")
+def export(
+    query: Annotated[str, typer.Argument(
+        help="Papers to export, as for search (all when left out).", show_default=False)] = "",
+    output: Annotated[Path | None, typer.Option(
+        "--output", "-o", help="Write to this file (replaced whole) instead of stdout.",
+        show_default=False)] = None,
+    aux: Annotated[Path | None, typer.Option(
+        "--aux", help="Export exactly the keys this LaTeX .aux file cites (\\citation{*}: "
+                      "all).", show_default=False)] = None,
+    ascii: AsciiOpt = False,
+    venue_style: VenueStyleOpt = VenueStyle.full,
+    arxiv_style: ArxivStyleOpt = ArxivStyle.eprint,
+) -> None:
+    """Write BibTeX for the papers a query matches, sorted by key.
+
+    Example: papers export 'tag:embedding year:2021..2023' -o refs.bib
+    """
+    from catalog import bibtex
+    from catalog import query as q
+
+    if aux is not None and query.strip():
+        raise UsageError("give a query or --aux, not both")
+    options = _options(ascii, venue_style, arxiv_style)
+    conn = connect()
+    missing: list[str] = []
+    if aux is not None:
+        keys = bibtex.cited_keys(aux)
+        if not keys:
+            raise CatalogError(f"{aux}: cites nothing (no \\citation lines; run pdflatex on "
+                               "the document first)")
+        papers, missing = bibtex.select_cited(q.all_papers(conn), keys)
+    elif query.strip():
+        papers = [hit.paper for hit in q.search(conn, query)]
+        if not papers:
+            raise CatalogError(f"no papers match {query!r}")
+    else:
+        papers = q.all_papers(conn)
+    text = _located(lambda: bibtex.export(papers, options.pop("venues"), **options))
+    if output is None:
+        typer.echo(text, nl=False)
+    else:
+        from catalog.writer import atomic_write
+
+        try:
+            atomic_write(output, text)
+        except OSError as err:
+            raise CatalogError(f"{output}: cannot write ({err.strerror})") from None
+        typer.echo(f"wrote {len(papers)} entries to {output}", err=True)
+    if missing:
+        from catalog.suggest import hint_for
+
+        known = [r[0] for r in conn.execute("select key from papers")]
+        for key in missing:
+            hint = hint_for(key, known)
+            typer.echo(f"{aux}: cites '{key}', which the catalog lacks"
+                       + (f" ({hint})" if hint else ""), err=True)
+        raise typer.Exit(1)
+
+
+@command("cite")
+def cite(
+    keys: Annotated[list[str], typer.Argument(help="Citation keys.", show_default=False,
+                                              autocompletion=complete_key)],
+    ascii: AsciiOpt = False,
+    venue_style: VenueStyleOpt = VenueStyle.full,
+    arxiv_style: ArxivStyleOpt = ArxivStyle.eprint,
+) -> None:
+    """Print the BibTeX entries of the given keys, in the order given."""
+    from catalog import bibtex
+    from catalog import query as q
+
+    options = _options(ascii, venue_style, arxiv_style)
+    conn = connect()
+    papers, unknown = [], []
+    for key in dict.fromkeys(keys):
+        try:
+            papers.append(q.get(conn, key))
+        except PaperNotFound as err:
+            unknown.append(str(err))
+    if unknown:  # every unknown key at once, each with its suggestion
+        raise PaperNotFound(unknown[0] if len(unknown) == 1
+                            else "\n".join(f"error: {u}" for u in unknown))
+    venues = options.pop("venues")
+    text = _located(lambda: "\n".join(bibtex.entry(p, venues, **options) for p in papers))
+    typer.echo(text, nl=False)
+
+
+@command("bib-check")
+def bib_check(
+    file: Annotated[Path, typer.Argument(help="A .bib file.", show_default=False)],
+    as_json: JsonOpt = False,
+) -> None:
+    """Read a .bib file as `papers import` would: list its papers and every problem; exit 1 if any.
+
+    Example: papers bib-check refs.bib
+    """
+    from catalog.bibtex import read_bib_file
+    from catalog.venues import load_venues
+
+    records = read_bib_file(file, load_venues(state.paths.venues))
+    problems = sum(len(r.problems) for r in records)
+    if as_json:
+        echo_json([r.to_dict() for r in records])
+    else:
+        for r in records:
+            if r.paper is None:
+                typer.echo(f"{file}:{r.line}: {r.key or '?'}: not readable")
+            else:
+                p = r.paper
+                renamed = f" (as {p.key})" if p.key != r.key else ""
+                venue = p.venue + (" [new venue]" if r.new_venue else "")
+                typer.echo(f"{file}:{r.line}: {r.key}{renamed}: {p.year} {venue}: {p.title}")
+            for problem in sorted(r.problems):
+                typer.echo(f"  {problem}")
+    readable = sum(r.paper is not None for r in records)
+    typer.echo(f"{len(records)} entries, {readable} readable, {problems} problem"
+               f"{'s' * (problems != 1)}", err=True)
+    if problems:
+        raise typer.Exit(1)

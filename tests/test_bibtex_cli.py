@@ -1,0 +1,175 @@
+"""The export, cite and bib-check commands, run through the CLI on a tiny catalog."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import bibtexparser
+import pytest
+
+from catalog.paths import Paths
+from tests.conftest import REPO
+
+RECOMMENDER = REPO.parent / "shared" / "testdata" / "recommender.bib"
+
+
+def keys_of(text: str) -> list[str]:
+    library = bibtexparser.parse_string(text)
+    assert not library.failed_blocks
+    return [e.key for e in library.entries]
+
+
+def test_export_all_to_stdout_sorted_by_key(cli) -> None:
+    result = cli("export")
+    assert result.exit_code == 0, result.output
+    assert keys_of(result.stdout) == ["he2021fastmoe", "kurniawan2023evstore", "lai2023adaembed"]
+
+
+def test_export_query_to_file(cli, tmp_path: Path) -> None:
+    out = tmp_path / "refs.bib"
+    result = cli("export", "tag:embedding year:2021..2023", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    assert result.stdout == ""
+    assert "wrote 2 entries to" in result.stderr
+    assert keys_of(out.read_text(encoding="utf-8")) == ["kurniawan2023evstore", "lai2023adaembed"]
+
+
+def test_export_options_reach_the_library(cli) -> None:
+    result = cli("export", "key:he2021fastmoe", "--arxiv-style", "journal")
+    assert "journal = {arXiv preprint arXiv:2103.13262}" in result.stdout
+    result = cli("export", "venue:OSDI", "--venue-style", "short")
+    assert "booktitle = {Proc. OSDI}" in result.stdout
+
+
+def test_export_protects_terms_from_the_catalogs_data_folder(cli, paths: Paths) -> None:
+    (paths.data_dir / "protected-terms.txt").write_text("Embedding\n", encoding="utf-8")
+    result = cli("export", "venue:OSDI")
+    assert "title     = {{AdaEmbed}: Adaptive {Embedding} for" in result.stdout
+
+
+def test_export_ascii(cli, paths: Paths) -> None:
+    text = paths.catalog.read_text(encoding="utf-8").replace("Ruipu Wang", "Ruipu Wäng")
+    paths.catalog.write_text(text, encoding="utf-8")
+    result = cli("export", "--ascii")
+    assert result.exit_code == 0, result.output
+    assert r"W{\"a}ng, Ruipu" in result.stdout and result.stdout.isascii()
+
+
+def test_export_no_match_and_bad_usage(cli) -> None:
+    result = cli("export", "zzzz")
+    assert result.exit_code == 1
+    assert "error: no papers match 'zzzz'" in result.stderr
+    result = cli("export", "moe", "--aux", "paper.aux")
+    assert result.exit_code == 2
+    assert "error: give a query or --aux, not both" in result.stderr
+    result = cli("export", "--venue-style", "tiny")
+    assert result.exit_code == 2
+
+
+def test_export_aux_names_the_keys_the_catalog_lacks(cli, tmp_path: Path) -> None:
+    aux = tmp_path / "paper.aux"
+    aux.write_text("\\relax\n\\citation{lai2023adaembed,he2021fastmo}\n\\citation{lai2023adaembed}"
+                   "\n\\bibdata{refs}\n", encoding="utf-8")
+    out = tmp_path / "refs.bib"
+    result = cli("export", "--aux", str(aux), "-o", str(out))
+    assert result.exit_code == 1
+    assert keys_of(out.read_text(encoding="utf-8")) == ["lai2023adaembed"]
+    assert (f"{aux}: cites 'he2021fastmo', which the catalog lacks "
+            "(did you mean 'he2021fastmoe'?)") in result.stderr
+
+
+def test_export_aux_star_means_all(cli, tmp_path: Path) -> None:
+    aux = tmp_path / "paper.aux"
+    aux.write_text("\\citation{*}\n", encoding="utf-8")
+    result = cli("export", "--aux", str(aux))
+    assert result.exit_code == 0
+    assert len(keys_of(result.stdout)) == 3
+    aux.write_text("\\relax\n", encoding="utf-8")
+    result = cli("export", "--aux", str(aux))
+    assert result.exit_code == 1 and "cites nothing" in result.stderr
+    result = cli("export", "--aux", str(tmp_path / "missing.aux"))
+    assert result.exit_code == 1 and "no such file" in result.stderr
+
+
+def test_cite_prints_entries_in_the_order_given(cli) -> None:
+    result = cli("cite", "lai2023adaembed", "he2021fastmoe", "lai2023adaembed")
+    assert result.exit_code == 0, result.output
+    assert keys_of(result.stdout) == ["lai2023adaembed", "he2021fastmoe"]
+
+
+def test_cite_unknown_keys_get_did_you_mean(cli) -> None:
+    result = cli("cite", "lai2023adaembd")
+    assert result.exit_code == 1
+    assert result.stderr.strip() == ("error: no paper with key 'lai2023adaembd'; did you mean "
+                                     "'lai2023adaembed'?")
+    result = cli("cite", "lai2023adaembd", "he2021fastmoe", "nothing")
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == [
+        "error: no paper with key 'lai2023adaembd'; did you mean 'lai2023adaembed'?",
+        "error: no paper with key 'nothing'"]
+
+
+def test_export_of_a_bad_venue_names_the_paper(cli, paths: Paths) -> None:
+    text = paths.catalog.read_text(encoding="utf-8").replace("  OSDI:", "  OSDY:")
+    paths.catalog.write_text(text, encoding="utf-8")
+    result = cli("export")
+    assert result.exit_code == 1
+    assert result.stderr == (f"error: {paths.catalog}:12: lai2023adaembed: venue 'OSDY' is not "
+                             "in the venue registry (add it to data/venues.yaml)\n")
+
+
+def test_bib_check_clean_file(cli, tmp_path: Path) -> None:
+    bib = tmp_path / "refs.bib"
+    bib.write_text(cli("export").stdout, encoding="utf-8")
+    result = cli("bib-check", str(bib))
+    assert result.exit_code == 0, result.output
+    assert f"{bib}:1: he2021fastmoe: 2021 arXiv: FastMoE: A Fast Mixture-of-Expert Training " \
+           "System" in result.stdout
+    assert "3 entries, 3 readable, 0 problems" in result.stderr
+
+
+@pytest.mark.skipif(not RECOMMENDER.exists(), reason=f"{RECOMMENDER} not found")
+def test_bib_check_reports_problems_with_lines(cli) -> None:
+    result = cli("bib-check", str(RECOMMENDER))
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert f"{RECOMMENDER}:33: 280902 (as sima2022ekko): 2022 OSDI: Ekko: A Large-Scale Deep " \
+           "Learning Recommender System with Low-Latency Model Update" in lines
+    assert f"{RECOMMENDER}:141: Merlin: not readable" in lines
+    assert (f"  {RECOMMENDER}:141: Merlin: cannot tell the venue (give a booktitle, journal, "
+            "publisher or an arXiv eprint)") in lines
+    # The tiny test registry lacks MLSys, SC and PPoPP: those venues are unknown here too.
+    assert "32 entries, 28 readable, 25 problems" in result.stderr
+
+
+@pytest.mark.skipif(not RECOMMENDER.exists(), reason=f"{RECOMMENDER} not found")
+def test_bib_check_json(cli) -> None:
+    result = cli("bib-check", str(RECOMMENDER), "--json")
+    assert result.exit_code == 1
+    records = json.loads(result.stdout)
+    assert len(records) == 32
+    ekko = next(r for r in records if r["key"] == "280902")
+    assert ekko["paper"]["venue"] == "OSDI" and ekko["new_venue"] is False
+    assert ekko["line"] == 33 and ekko["fields"]["pages"] == "821–839"
+    merlin = next(r for r in records if r["key"] == "Merlin")
+    assert merlin["paper"] is None
+    assert merlin["problems"][0]["line"] == 141
+
+
+def test_bib_check_bad_files(cli, tmp_path: Path) -> None:
+    result = cli("bib-check", str(tmp_path / "none.bib"))
+    assert result.exit_code == 1 and "none.bib: no such file" in result.stderr
+    latin = tmp_path / "latin.bib"
+    latin.write_bytes(b"@misc{a,\n  author = {Preu\xdfer}}\n")
+    result = cli("bib-check", str(latin))
+    assert result.exit_code == 1
+    assert "latin.bib:2: not valid UTF-8 (save the file as UTF-8)" in result.stderr
+
+
+def test_commands_have_help(cli) -> None:
+    for name in ("export", "cite", "bib-check"):
+        result = cli(name, "--help")
+        assert result.exit_code == 0
+        assert "Usage:" in result.stdout
