@@ -127,7 +127,7 @@ class _Run:
 
     def _decide(self, paper: Paper, line: int, source_key: str | None,
                 new_venue: Venue | None, key: str | None, missing: str) -> Outcome:
-        base = {"title": paper.title, "line": line, "source_key": source_key}
+        base: dict[str, Any] = {"title": paper.title, "line": line, "source_key": source_key}
         match = self.finder.find(paper)
         if match:
             return self._duplicate(paper, match, base)

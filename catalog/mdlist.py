@@ -182,6 +182,7 @@ def _list_item(number: int, body: str, context: _Context) -> Entry | None:
         venue, year, arxiv_id = parse_label(first.group(1))  # type: ignore[misc]
         rest = first.group(2)
         links = _links(rest)
+        url: str | None
         if rest.startswith("[") and links:
             title, url = links[0]
         else:
@@ -194,10 +195,12 @@ def _list_item(number: int, body: str, context: _Context) -> Entry | None:
             continue
         head = body[:m.start()].strip()
         links = _links(head)
+        found: str | None
         if links and head.startswith("[") and head.endswith(")"):
-            title, url = links[0]
+            title, found = links[0]
         else:
-            title, url = _LINK_RE.sub(r"\1", head), None
+            title, found = _LINK_RE.sub(r"\1", head), None
+        url = found
         url = url or _paper_url(_links(body[m.end():]))
         return _entry(number, title, label[0], label[1], url, label[2], body)
     # - [Title](url) under '## OSDI 2023': the headings give venue and year

@@ -656,9 +656,9 @@ class Session:
                              "venues; write it as 'YEAR:' with venues below it")
         venue_block = next((b for b in year_block.children if b.key == venue), None)
         if venue_block is None:
+            if year_block.child_indent is None:
+                year_block.child_indent = year_block.indent + 2
             indent = year_block.child_indent
-            if indent is None:
-                indent = year_block.child_indent = year_block.indent + 2
             venue_block = Block(venue, [], [" " * indent + key_text(venue) + ":\n"], indent)
             _insert_sorted(year_block.children, venue_block, lambda b: b.key > venue)
         if not venue_block.open:
@@ -953,7 +953,7 @@ def _model_value(name: str, value: Any) -> Any:
 def _diff(session: Session, texts: dict[Path, str]) -> str:
     import difflib
 
-    out = []
+    out: list[str] = []
     for path, new in texts.items():
         old = (session.text if path == session.paths.catalog
                else session._registry_text.get(path, ""))

@@ -149,7 +149,7 @@ def tags_(rename: Annotated[tuple[str, str] | None, typer.Option(
 
     counts = query.stats(connect())["tag"]
     vocabulary = load_tags(state.paths.tags)
-    rows = [{"tag": t, "count": counts.get(t, 0), "description": d,
+    rows: list[dict[str, Any]] = [{"tag": t, "count": counts.get(t, 0), "description": d,
              "in_vocabulary": True} for t, d in vocabulary.items()]
     rows += [{"tag": t, "count": n, "description": "", "in_vocabulary": False}
              for t, n in counts.items() if t not in vocabulary]
