@@ -7,7 +7,6 @@ papers take well under a second and memory stays bounded by the block size.
 
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -186,7 +185,3 @@ def related(papers: Sequence[Paper], key: str,
     top = _top(model, row, _scores(model, row, row + 1)[0], count)
     return [(by_key[k], score) for k, score in top]
 
-
-def similarity_note(score: float) -> str:
-    """A score as a short percentage for display."""
-    return f"{math.floor(score * 100 + 0.5)}%"

@@ -1,10 +1,10 @@
 """The static site: pages generated from the catalog at build time, as a mkdocs hook.
 
 mkdocs.yml names this file under `hooks:`. The renderers are pure: each returns
-the Markdown of one page (or the SVG of one chart) as a string, and `generate`
-collects them as {uri: content}. The hook functions at the bottom hand those
-to mkdocs as in-memory files, so nothing generated is ever written into site/.
-`build` and `serve` run mkdocs for the `papers site` commands.
+one page as a string (Markdown, or HTML for the many paper pages) or the SVG of
+one chart, and `generate` collects them as {uri: content}. The hook functions
+at the bottom hand those to mkdocs as in-memory files, so nothing generated is
+ever written into site/. `build` and `serve` run mkdocs for `papers site`.
 """
 
 from __future__ import annotations

@@ -157,3 +157,60 @@ def test_shipped_catalog_builds_strict(tmp_path):
     assert "@inproceedings{xie2022fleche," in cite
     note = (out / "notes" / "moe-systems" / "index.html").read_text()
     assert 'href="../../papers/he2021fastmoe/"' in note
+
+
+def test_catalog_from_the_environment(paths, tmp_path, monkeypatch):
+    """PAPERS_CATALOG picks the catalog for `papers site build` as for every command."""
+    from typer.testing import CliRunner
+
+    from catalog.cli import app
+
+    write_note(paths)
+    monkeypatch.setenv("PAPERS_CATALOG", str(paths.catalog))
+    monkeypatch.setenv("PAPERS_DB", str(paths.db))
+    out = tmp_path / "env-out"
+    result = CliRunner().invoke(app, ["site", "build", "--site-dir", str(out)])
+    assert result.exit_code == 0, result.output
+    assert (out / "notes" / "caching" / "index.html").exists()
+    assert len(list((out / "papers").iterdir())) == 3
+
+
+def test_site_serve_binds_localhost_and_serves_the_catalog(paths, tmp_path):
+    import socket
+    import time
+    import urllib.request
+
+    write_note(paths)
+    with socket.socket() as probe:  # a free port on 127.0.0.1
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "catalog.cli", "--catalog", str(paths.catalog), "--db",
+         str(paths.db), "site", "serve", "-a", f"127.0.0.1:{port}"],
+        cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/papers/he2021fastmoe/",
+                                            timeout=2) as response:
+                    page = response.read().decode()
+                break
+            except OSError:
+                assert server.poll() is None, server.stdout.read() if server.stdout else ""
+                assert time.monotonic() < deadline, "the server did not answer in 60 s"
+                time.sleep(0.3)
+        assert "<h1>FastMoE: A Fast Mixture-of-Expert Training System</h1>" in page
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def test_site_commands_have_help(cli):
+    result = cli("site", "serve", "--help")
+    assert result.exit_code == 0
+    assert "127.0.0.1:8000" in result.output
+    for args in (("site", "build"), ("notes",), ("related",)):
+        help_text = cli(*args, "--help").output
+        assert "Usage:" in help_text and len(help_text.splitlines()) > 4
