@@ -83,13 +83,17 @@ _NOISE_RES = (
 @contextlib.contextmanager
 def _quiet() -> Iterator[None]:
     """Silence bibtexparser's log lines: we report every problem ourselves, with its line."""
-    logger = logging.getLogger("bibtexparser")
-    was = logger.disabled
-    logger.disabled = True
+    names = [n for n in logging.Logger.manager.loggerDict
+             if n == "bibtexparser" or n.startswith("bibtexparser.")]
+    loggers = [logging.getLogger(n) for n in names]
+    was = [logger.disabled for logger in loggers]
+    for logger in loggers:
+        logger.disabled = True  # per logger: a disabled parent does not silence its children
     try:
         yield
     finally:
-        logger.disabled = was
+        for logger, state in zip(loggers, was, strict=True):
+            logger.disabled = state
 
 
 def read_bib(text: str, filename: str, venues: dict[str, Venue]) -> list[BibRecord]:
