@@ -16,14 +16,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from catalog.errors import InvalidCatalogError
-from catalog.model import Paper, digest, fold
+from catalog.model import Paper, digest, fold, has_undecomposable
 from catalog.paths import Paths
 
 # catalog.source (and with it PyYAML) is imported only when something must be parsed:
 # a search on a fresh index never needs it.
 
-SCHEMA_VERSION = "1"
-FTS_COLUMNS = ["title", "authors", "tags", "summary", "venue_name"]
+SCHEMA_VERSION = "2"
+# "folded" holds title and authors with ß, ø, ł ... spelled out, so "preusser" finds
+# "Preußer" (the unicode61 tokenizer strips accents but keeps such letters).
+FTS_COLUMNS = ["title", "authors", "tags", "summary", "venue_name", "folded"]
 TOKENIZE = "unicode61 remove_diacritics 2"
 # Fraction of changed year blocks above which a full rebuild is cheaper.
 _REBUILD_SHARE = 0.5
@@ -145,7 +147,8 @@ def _create_tables(db: Any) -> None:
         {"key": str, "year": int, "venue": str, "venue_name": str, "title": str,
          "authors": str, "tags": str, "status": str, "doi": str, "arxiv": str, "url": str,
          "pages": str, "volume": str, "number": str, "et_al": int, "read_on": str,
-         "added": str, "summary": str, "abstract": str, "line": int, "chunk": str},
+         "added": str, "summary": str, "abstract": str, "line": int, "chunk": str,
+         "folded": str},
         pk="key",
     )
     db["authors"].create({"paper": str, "position": int, "name": str, "folded": str},
@@ -168,12 +171,17 @@ def _insert_papers(conn: sqlite3.Connection, papers: Iterable[Paper],
                      json.dumps(p.authors, ensure_ascii=False),
                      json.dumps(p.tags, ensure_ascii=False), p.status, p.doi, p.arxiv, p.url,
                      p.pages, p.volume, p.number, int(p.et_al), p.read_on, p.added, p.summary,
-                     p.abstract, p.line, str(p.year)))
+                     p.abstract, p.line, str(p.year), _folded(p)))
         authors.extend((p.key, i, a, fold(a)) for i, a in enumerate(p.authors))
         tags.extend((p.key, t) for t in dict.fromkeys(p.tags))
-    conn.executemany(f"insert into papers values ({','.join('?' * 21)})", rows)
+    conn.executemany(f"insert into papers values ({','.join('?' * 22)})", rows)
     conn.executemany("insert into authors values (?, ?, ?, ?)", authors)
     conn.executemany("insert into tags values (?, ?)", tags)
+
+
+def _folded(paper: Paper) -> str | None:
+    text = " ".join([paper.title, *paper.authors])
+    return fold(text) if has_undecomposable(text) else None
 
 
 def _set_meta(conn: sqlite3.Connection, text_digest: str, registry: str, count: int) -> None:

@@ -97,11 +97,22 @@ def arxiv_year_month(arxiv_id: str) -> tuple[int, int] | None:
     return None
 
 
+# Letters that Unicode does not decompose into a base letter plus accents.
+_UNDECOMPOSABLE = str.maketrans({"ß": "ss", "ẞ": "SS", "æ": "ae", "Æ": "AE", "ø": "o",
+                                 "Ø": "O", "ł": "l", "Ł": "L", "œ": "oe", "Œ": "OE", "đ": "d",
+                                 "Đ": "D", "þ": "th", "Þ": "Th", "ı": "i"})
+
+
+def has_undecomposable(text: str) -> bool:
+    """True if the text has a letter (ß, ø, ł, ...) that accent-stripping leaves alone."""
+    return not text.isascii() and text.translate(_UNDECOMPOSABLE) != text
+
+
 def fold(text: str) -> str:
     """Lower-case ASCII fold: 'Preußer Čech' -> 'preusser cech'."""
     if text.isascii():
         return text.lower()
-    text = text.replace("ß", "ss").replace("æ", "ae").replace("ø", "o").replace("ł", "l")
+    text = text.translate(_UNDECOMPOSABLE)
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
 

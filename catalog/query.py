@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from catalog.errors import PaperNotFound, QueryError
-from catalog.model import STATUSES, Paper, fold
+from catalog.model import STATUSES, Paper, fold, has_undecomposable
 from catalog.suggest import hint_for
 
 FILTERS = ("year", "venue", "tag", "author", "status", "key", "title", "summary")
-# bm25 weights, in FTS column order: title, authors, tags, summary, venue_name.
-WEIGHTS = (10.0, 3.0, 5.0, 1.0, 2.0)
+# bm25 weights, in FTS column order: title, authors, tags, summary, venue_name, folded.
+WEIGHTS = (10.0, 3.0, 5.0, 1.0, 2.0, 3.0)
 MARK_START, MARK_END = "\x02", "\x03"
 
 _TOKEN_RE = re.compile(
@@ -61,6 +61,8 @@ class Query:
 def _fts_term(text: str, prefix_ok: bool = True, column: str | None = None) -> str | None:
     """A user's word or phrase as a safe FTS5 string; None if it has no searchable text."""
     prefix = prefix_ok and text.endswith("*")
+    if has_undecomposable(text):
+        text = fold(text)  # "Preußer" is indexed as "preusser" in the folded column
     words = [w.strip("*") for w in _WORD_CHARS_RE.findall(text)]
     words = [w for w in words if w]
     if not words:
@@ -94,6 +96,9 @@ def parse(text: str) -> Query:
             else:
                 query.groups.append([term])
         pending_or = False
+    if text.strip() and not (query.groups or query.excluded or query.where):
+        raise QueryError(f"nothing to search for in {text!r} (search words need letters or "
+                         "digits)")
     return query
 
 

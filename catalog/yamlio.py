@@ -54,14 +54,19 @@ def syntax_problem(err: yaml.YAMLError, filename: str, line_offset: int = 0,
                    blocking=True)
 
 
+def _plain(node: Node) -> bool:
+    # libyaml marks plain scalars with style '', the pure-Python parser with None.
+    return isinstance(node, ScalarNode) and not node.style
+
+
 def is_null(node: Node) -> bool:
     """A plain scalar that YAML reads as null (an empty value, ~ or null)."""
-    return isinstance(node, ScalarNode) and node.style is None and node.value in _NULLS
+    return _plain(node) and node.value in _NULLS
 
 
 def is_bool(node: Node) -> bool:
-    return isinstance(node, ScalarNode) and node.style is None and (
-        node.value in _TRUE or node.value in _FALSE)
+    """A plain scalar that YAML reads as a boolean."""
+    return _plain(node) and (node.value in _TRUE or node.value in _FALSE)
 
 
 def compose(text: str, filename: str, line_offset: int = 0) -> Node | None:

@@ -169,3 +169,26 @@ def test_odd_unicode_is_read_and_searchable(tmp_path):
     conn = connect(paths)
     assert [h.paper.key for h in search(conn, "cafe")] == ["zoe2023rtl"]
     assert [h.paper.key for h in search(conn, "author:zoe")] == ["zoe2023rtl"]
+
+
+@pytest.mark.parametrize("value", ["true", "false", "True", "~", "null", ""])
+def test_plain_booleans_and_nulls(tmp_path, value):
+    body = "2023:\n  OSDI:\n" + GOOD_PAPER.format(key="lovelace2023notes", title="Notes") + \
+        f"      et_al: {value}\n      doi: {value}\n".replace("doi: true", "doi: ~").replace(
+            "doi: false", "doi: ~").replace("doi: True", "doi: ~")
+    paths = catalog_with(tmp_path, body)
+    found = check(paths)
+    if value in ("true", "false", "True"):
+        assert found == []
+        from catalog.source import load
+
+        paper = load(paths.catalog)[0]
+        assert paper.et_al is (value.lower() == "true") and paper.doi is None
+    else:
+        assert any("et_al must be true or false" in str(p) for p in found)
+
+
+def test_quoted_true_is_not_a_boolean(tmp_path):
+    body = "2023:\n  OSDI:\n" + GOOD_PAPER.format(key="lovelace2023notes", title="Notes") + \
+        '      et_al: "true"\n'
+    assert any("et_al must be true or false" in str(p) for p in check(catalog_with(tmp_path, body)))
