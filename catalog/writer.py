@@ -1032,9 +1032,19 @@ def edit(paths: Paths, dry_run: bool = False, refresh: bool = True) -> Iterator[
         session = Session(paths)
         yield session
         session.result = session.commit(dry_run)
-    if refresh and not dry_run and session.result.changed:
-        from catalog import index
+        if refresh and not dry_run and session.result.changed:
+            _refresh_index(paths)
 
+
+def _refresh_index(paths: Paths) -> None:
+    """Bring the index up to date after a write (still under the lock, so writers do not
+    race each other's index updates). The index is derived: if a reader holds SQLite's
+    lock too long, the write stands and the next command refreshes the index itself."""
+    import sqlite3
+
+    from catalog import index
+
+    with contextlib.suppress(sqlite3.OperationalError):
         index.refresh(paths)
 
 
