@@ -894,8 +894,8 @@ def serve(paths: Paths, config_file: Path | None = None,
     mkdocs_log = logging.getLogger("mkdocs")
     mkdocs_log.addHandler(handler)
     mkdocs_log.setLevel(logging.INFO)
-    watch = [str(p) for p in (paths.catalog, paths.venues, paths.tags, paths.readings,
-                              paths.notes) if p.exists()]
+    # The whole data folder, so reading notes written after the server started count too.
+    watch = [str(p) for p in (paths.data_dir, paths.notes) if p.exists()]
     try:
         with _catalog_env(paths):
             mkdocs_serve(str(config_file), dev_addr=dev_addr, watch=watch)
