@@ -14,6 +14,7 @@ from catalog.suggest import hint_for
 # [[key]] or [[key|link text]]; keys never contain ']' or '|'.
 LINK_RE = re.compile(r"\[\[([^\]|\s]+)(?:\|([^\]]*))?\]\]")
 _TITLE_RE = re.compile(r"^#\s+(.+?)\s*$", re.MULTILINE)
+_COMMENT_RE = re.compile(r"<!--.*?-->", re.DOTALL)
 
 
 @dataclass
@@ -41,37 +42,45 @@ class Note:
         return list(dict.fromkeys(link.key for link in self.links))
 
 
-def _lines(text: str) -> Iterator[tuple[int, str, bool]]:
-    """(1-based number, line with its ending, whether links in it count) for each line."""
+def _masked(text: str) -> str:
+    """The text with HTML comments blanked out (same length, newlines kept)."""
+    return _COMMENT_RE.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+
+
+def _lines(text: str) -> Iterator[tuple[int, str, str, bool]]:
+    """(1-based number, line, line with comments blanked, whether links in it count)."""
     fenced = False
-    for number, line in enumerate(text.splitlines(keepends=True), 1):
-        if line.lstrip().startswith(("```", "~~~")):
+    masked = _masked(text).splitlines(keepends=True)
+    for number, (line, mask) in enumerate(zip(text.splitlines(keepends=True), masked,
+                                              strict=True), 1):
+        if mask.lstrip().startswith(("```", "~~~")):
             fenced = not fenced
-            yield number, line, False
+            yield number, line, mask, False
         else:
-            yield number, line, not fenced
+            yield number, line, mask, not fenced
 
 
 def find_links(text: str) -> list[Link]:
-    """Every [[key]] link with its 1-based line, skipping fenced code blocks."""
+    """Every [[key]] link with its 1-based line, skipping fenced code and HTML comments."""
     links: list[Link] = []
-    for number, line, live in _lines(text):
+    for number, _, mask, live in _lines(text):
         if live:
-            links.extend(Link(m.group(1), m.group(2), number) for m in LINK_RE.finditer(line))
+            links.extend(Link(m.group(1), m.group(2), number) for m in LINK_RE.finditer(mask))
     return links
 
 
 def replace_links(text: str, render: Callable[[Link], str]) -> str:
-    """The text with each [[key]] link (outside fenced code) replaced by render(link)."""
+    """The text with each [[key]] link found by find_links replaced by render(link)."""
     if "[[" not in text:
         return text
     out = []
-    for number, line, live in _lines(text):
-        if live and "[[" in line:
-            def sub(m: re.Match[str], n: int = number) -> str:
-                return render(Link(m.group(1), m.group(2), n))
-
-            line = LINK_RE.sub(sub, line)
+    for number, line, mask, live in _lines(text):
+        if live and "[[" in mask:
+            pieces, last = [], 0
+            for m in LINK_RE.finditer(mask):  # same offsets in the line: masking keeps length
+                pieces += [line[last:m.start()], render(Link(m.group(1), m.group(2), number))]
+                last = m.end()
+            line = "".join(pieces) + line[last:]
         out.append(line)
     return "".join(out)
 

@@ -416,7 +416,8 @@ def paper_page(paper: Paper, data: SiteData) -> str:
         out += [_h2("abstract", "Abstract"), f"<p>{_e(paper.abstract)}</p>"]
     reading = data.readings.get(paper.key)
     if reading and reading.text.strip():
-        text = _demote(link_papers(reading.text.strip(), uri, data, final_urls=True), 2)
+        # Its own sections start at "##" (the template says so): they nest under ours.
+        text = _demote(link_papers(reading.text.strip(), uri, data, final_urls=True), 1)
         out += [_h2("reading-note", "Reading note"), data.markdown(text)]
     bib = data.bibtex.get(paper.key)
     if bib:

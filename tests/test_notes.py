@@ -96,3 +96,13 @@ def test_cli_notes_without_notes(cli):
     assert result.exit_code == 0
     assert result.output == "" or "no notes" in result.output
     assert json.loads(cli("notes", "--json").output) == []
+
+
+def test_links_in_html_comments_do_not_count():
+    text = ("<!-- how to link: [[key]]\n  or [[key|text]] -->\nreal [[he2021fastmoe]]"
+            " <!-- [[gone2020x]] --> and [[lai2023adaembed]]\n")
+    assert [(link.key, link.line) for link in notes.find_links(text)] == [
+        ("he2021fastmoe", 3), ("lai2023adaembed", 3)]
+    out = notes.replace_links(text, lambda link: link.key.upper())
+    assert out == ("<!-- how to link: [[key]]\n  or [[key|text]] -->\nreal HE2021FASTMOE"
+                   " <!-- [[gone2020x]] --> and LAI2023ADAEMBED\n")

@@ -41,7 +41,7 @@ def test_md_escapes_html_and_markdown():
 def test_paper_page_has_every_part(paths):
     paths.readings.mkdir(parents=True)
     (paths.readings / "kurniawan2023evstore.md").write_text(
-        "# My reading\n\nCompare with [[lai2023adaembed]].\n", encoding="utf-8")
+        "## My reading\n\nCompare with [[lai2023adaembed]].\n", encoding="utf-8")
     note = Note(paths.notes / "caching.md", "Caching notes",
                 find_links("[[kurniawan2023evstore]]"))
     data = data_for(paths, [note])

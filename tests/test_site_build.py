@@ -214,3 +214,22 @@ def test_site_commands_have_help(cli):
     for args in (("site", "build"), ("notes",), ("related",)):
         help_text = cli(*args, "--help").output
         assert "Usage:" in help_text and len(help_text.splitlines()) > 4
+
+
+def test_reading_note_from_papers_note_shows_on_the_paper_page(cli, paths, tmp_path,
+                                                                monkeypatch):
+    monkeypatch.delenv("EDITOR", raising=False)
+    monkeypatch.delenv("VISUAL", raising=False)
+    created = cli("note", "he2021fastmoe")
+    assert created.exit_code == 0, created.output
+    note = paths.readings / "he2021fastmoe.md"
+    note.write_text(note.read_text(encoding="utf-8")
+                    + "\n## Compared\n\nCloser to [[lai2023adaembed]] than it looks.\n",
+                    encoding="utf-8")
+    out = tmp_path / "out"
+    result = cli("site", "build", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    page = article((out / "papers" / "he2021fastmoe" / "index.html").read_text())
+    assert '<h2 id="reading-note">' in page
+    assert "Started reading on" in page and '<h3 id="compared">Compared<a' in page
+    assert '<a href="../lai2023adaembed/" title="AdaEmbed' in page
