@@ -157,6 +157,12 @@ def test_shipped_catalog_builds_strict(tmp_path):
     assert "@inproceedings{xie2022fleche," in cite
     note = (out / "notes" / "moe-systems" / "index.html").read_text()
     assert 'href="../../papers/he2021fastmoe/"' in note
+    # No LaTeX braces or escapes in what a reader sees (the BibTeX block aside).
+    for path in (out / "papers").glob("*/index.html"):
+        text = article(path.read_text())
+        text = re.sub(r"<pre>.*?</pre>", "", text, flags=re.DOTALL)
+        text = re.sub(r"<[^>]+>", "", text)
+        assert not re.search(r"[{}\\]", text), path
 
 
 def test_catalog_from_the_environment(paths, tmp_path, monkeypatch):
