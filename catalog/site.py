@@ -287,26 +287,6 @@ def _demote(text: str, levels: int) -> str:
     return "\n".join(out)
 
 
-def authors(paper: Paper, limit: int | None = None) -> str:
-    """'A, B and C' (or 'A, B et al.' past limit), as Markdown-safe text."""
-    names = [md(a) for a in paper.authors]
-    if limit is not None and len(names) > limit:
-        return ", ".join(names[:limit]) + " et al."
-    if paper.et_al:
-        return ", ".join(names) + " and others"
-    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
-
-
-def paper_item(paper: Paper, from_uri: str, show_venue: bool = True,
-               show_year: bool = True) -> str:
-    """One Markdown list item for a paper in a list page."""
-    where = " ".join(x for x in (paper.venue if show_venue else "",
-                                 str(paper.year) if show_year else "") if x)
-    suffix = f" ({md(where)})" if where else ""
-    return (f"- [{md(paper.title)}]({href(from_uri, paper_uri(paper.key))})"
-            f"{suffix}  \n  {authors(paper, 3)}")
-
-
 def page_url(uri: str, directory_urls: bool = True) -> str:
     """The URL path mkdocs gives a page's source path ('papers/x.md' -> 'papers/x/')."""
     if not uri.endswith(".md"):
@@ -373,8 +353,9 @@ def paper_page(paper: Paper, data: SiteData) -> str:
     """The page of one paper: its title in front matter, then its body as HTML.
 
     Paper pages are by far the most numerous, and Python-Markdown would spend
-    more time parsing them than mkdocs spends on everything else, so they are
-    written as HTML and the hook hands that to mkdocs in place of Markdown.
+    more time parsing them than mkdocs spends on everything else, so they (and
+    the year, venue and tag lists of them) are written as HTML, which the hook
+    hands to mkdocs in place of Markdown (see is_html_page).
     """
     uri = paper_uri(paper.key)
 
@@ -425,10 +406,7 @@ def paper_page(paper: Paper, data: SiteData) -> str:
     out.append(_h2("related-papers", "Related papers", searchable=False))
     related = [data.by_key[k] for k, _ in data.related.get(paper.key, []) if k in data.by_key]
     if related:
-        out.append("<ul>")
-        out += [f'<li><a href="{to(paper_uri(p.key))}">{_e(p.title)}</a> '
-                f"({_e(p.venue)} {p.year})<br>{_authors_html(p, 3)}</li>" for p in related]
-        out.append("</ul>")
+        out += _list([paper_item(p, uri, data) for p in related])
     else:
         out.append("<p>No paper in the catalog is close enough in wording.</p>")
     out.append(_h2("discussed-in", "Discussed in", searchable=False))
@@ -449,49 +427,74 @@ def _by_year(papers: Sequence[Paper]) -> dict[int, list[Paper]]:
     return out
 
 
+def paper_item(paper: Paper, from_uri: str, data: SiteData, show_venue: bool = True,
+               show_year: bool = True) -> str:
+    """One paper as an HTML list item: its title linked, where it appeared, its authors."""
+    where = " ".join(x for x in (paper.venue if show_venue else "",
+                                 str(paper.year) if show_year else "") if x)
+    suffix = f" ({_e(where)})" if where else ""
+    target = url(from_uri, paper_uri(paper.key), data.directory_urls)
+    return (f'<li><a href="{target}">{_e(paper.title)}</a>{suffix}<br>'
+            f"{_authors_html(paper, 3)}</li>")
+
+
+def _list(items: list[str]) -> list[str]:
+    return ["<ul>", *items, "</ul>"]
+
+
 def year_page(year: int, papers: Sequence[Paper], data: SiteData) -> str:
-    """Papers of one year, by venue."""
+    """Papers of one year, by venue (HTML, like paper pages: they list every paper)."""
     uri = year_uri(year)
     venues: dict[str, list[Paper]] = {}
     for p in sorted(papers, key=lambda p: (p.venue.lower(), p.key)):
         venues.setdefault(p.venue, []).append(p)
-    lines = [f"# Papers of {year}", "",
-             f"{_plural(len(papers), 'paper')} at {_plural(len(venues), 'venue')}."]
+    out = [f"<h1>Papers of {year}</h1>",
+           f"<p>{_plural(len(papers), 'paper')} at {_plural(len(venues), 'venue')}.</p>"]
     for venue, group in venues.items():
-        lines += ["", f"## {md(venue)}", ""]
-        if data.venue_name(venue) != venue:
-            lines += [f"[{md(data.venue_name(venue))}]({href(uri, venue_uri(venue))})", ""]
-        lines += [paper_item(p, uri, show_venue=False, show_year=False) for p in group]
-    return front(f"Papers of {year}", lines)
+        # Lists repeat the papers' own text: searching finds the papers, not the lists.
+        out.append(_h2("venue-" + slug(venue), _e(venue), searchable=False))
+        target = url(uri, venue_uri(venue), data.directory_urls)
+        out.append(f'<p><a href="{target}">{_e(data.venue_name(venue))}</a></p>')
+        out += _list([paper_item(p, uri, data, show_venue=False, show_year=False)
+                      for p in group])
+    return front(f"Papers of {year}", out)
 
 
 def venue_page(venue: str, papers: Sequence[Paper], data: SiteData) -> str:
     """Papers at one venue, by year."""
     uri = venue_uri(venue)
     registry = data.venues.get(venue)
-    lines = [f"# {md(venue)}", ""]
+    out = [f"<h1>{_e(venue)}</h1>"]
     if registry:
-        about = f"{md(registry.name)}: {registry.kind}"
-        lines += [about + (f", published by {md(registry.publisher)}."
-                           if registry.publisher else "."), ""]
-    lines.append(f"{_plural(len(papers), 'paper')} in the catalog.")
+        publisher = f", published by {_e(registry.publisher)}" if registry.publisher else ""
+        out.append(f"<p>{_e(registry.name)}: {_e(registry.kind)}{publisher}.</p>")
+    out.append(f"<p>{_plural(len(papers), 'paper')} in the catalog.</p>")
     for year, group in _by_year(papers).items():
-        lines += ["", f"## [{year}]({href(uri, year_uri(year))})", ""]
-        lines += [paper_item(p, uri, show_venue=False, show_year=False) for p in group]
-    return front(venue, lines)
+        target = url(uri, year_uri(year), data.directory_urls)
+        out += [_h2(f"year-{year}", str(year), searchable=False),
+                f'<p><a href="{target}">All papers of {year}</a></p>']
+        out += _list([paper_item(p, uri, data, show_venue=False, show_year=False)
+                      for p in group])
+    return front(venue, out)
 
 
 def tag_page(tag: str, papers: Sequence[Paper], data: SiteData) -> str:
     """Papers with one tag, by year."""
     uri = tag_uri(tag)
-    lines = [f"# Tag: {md(tag)}", ""]
+    out = [f"<h1>Tag: {_e(tag)}</h1>"]
     if data.vocabulary.get(tag):
-        lines += [md(data.vocabulary[tag]) + ".", ""]
-    lines.append(f"{_plural(len(papers), 'paper')}.")
+        out.append(f"<p>{_e(data.vocabulary[tag])}.</p>")
+    out.append(f"<p>{_plural(len(papers), 'paper')}.</p>")
     for year, group in _by_year(papers).items():
-        lines += ["", f"## {year}", ""]
-        lines += [paper_item(p, uri, show_year=False) for p in group]
-    return front(f"Tag: {tag}", lines)
+        out.append(_h2(f"year-{year}", str(year), searchable=False))
+        out += _list([paper_item(p, uri, data, show_year=False) for p in group])
+    return front(f"Tag: {tag}", out)
+
+
+def is_html_page(uri: str) -> bool:
+    """Whether a generated page is written as HTML: papers and the per-year/venue/tag lists."""
+    return uri.startswith(("papers/", "years/", "venues/", "tags/")) and not uri.endswith(
+        "/index.md")
 
 
 def _cell(text: str) -> str:
@@ -667,7 +670,7 @@ class _Build:
     paths: Paths
     notes: list[Note]
     data: SiteData | None = None
-    html: dict[str, str] = field(default_factory=dict)  # paper pages' HTML, by source path
+    html: dict[str, str] = field(default_factory=dict)  # HTML pages' bodies, by source path
 
 
 _build: _Build | None = None
@@ -786,7 +789,7 @@ def on_page_markdown(markdown: str, *, page: Any, config: Any, files: Any) -> st
         return fill_home(markdown, _build.data)
     if uri.startswith("notes/") and not page.file.generated_by:
         return link_papers(markdown, uri, _build.data)
-    if uri.startswith("papers/") and page.file.generated_by:
+    if is_html_page(uri) and page.file.generated_by:
         # Already HTML (see paper_page): keep it from Markdown, put it back in on_page_content.
         _build.html[uri] = markdown
         return ""
@@ -794,7 +797,7 @@ def on_page_markdown(markdown: str, *, page: Any, config: Any, files: Any) -> st
 
 
 def on_page_content(html: str, *, page: Any, config: Any, files: Any) -> str:
-    """A paper page's own HTML, with its table of contents."""
+    """An HTML page's own body, with its table of contents."""
     from mkdocs.structure.toc import get_toc
 
     if _build is None or page.file.src_uri not in _build.html:

@@ -101,7 +101,7 @@ def test_odd_titles_and_names_are_text_not_markup(tmp_path):
                        "Müller&#x27;s `GPU` | 50%</h1>")
     assert "Müller, Jørn" in page and "&lt;b&gt;Bold&lt;/b&gt;" in page
     year = site.year_page(2021, [paper], data)
-    assert "- [FastMoE: &lt;Fast&gt; &amp; \\*Mixture\\*" in year and "<Fast>" not in year
+    assert ">FastMoE: &lt;Fast&gt; &amp; *Mixture* of [Experts]" in year and "<Fast>" not in year
 
 
 def test_lists_and_indexes(paths):
@@ -112,13 +112,21 @@ def test_lists_and_indexes(paths):
         "papers/he2021fastmoe.md", "years/2023.md", "years/2021.md", "venues/asplos.md",
         "venues/arxiv.md", "tags/moe.md", "years/index.md", "venues/index.md",
         "tags/index.md", "notes/index.md"}
-    assert "## ASPLOS" in pages["years/2023.md"] and "## OSDI" in pages["years/2023.md"]
-    assert "[USENIX Symposium on Operating Systems Design and Implementation]" \
-        "(../venues/osdi.md)" in pages["years/2023.md"]
+    year = pages["years/2023.md"]
+    assert '<h2 id="venue-asplos" data-search-exclude>ASPLOS<a' in year
+    assert ('<a href="../../venues/osdi/">USENIX Symposium on Operating Systems Design and '
+            "Implementation</a>") in year
+    assert ('<li><a href="../../papers/lai2023adaembed/">AdaEmbed: Adaptive Embedding for '
+            "Large-Scale Recommendation Models</a><br>Fan Lai, Wei Zhang and Mosharaf "
+            "Chowdhury</li>") in year
+    assert site.is_html_page("years/2023.md") and not site.is_html_page("years/index.md")
+    assert "(OSDI)" in pages["tags/training.md"] and 'id="year-2023"' in pages["tags/training.md"]
     venues = pages["venues/index.md"]
     assert "| [OSDI](osdi.md) | USENIX Symposium" in venues
     assert "| PVLDB | Proceedings of the VLDB Endowment | journal | 0 |" in venues
-    assert "Embedding tables." in pages["tags/embedding.md"]
+    assert "<p>Embedding tables.</p>" in pages["tags/embedding.md"]
+    assert "<p>USENIX Symposium on Operating Systems Design and Implementation: conference, " \
+        "published by USENIX Association.</p>" in pages["venues/osdi.md"]
     assert "| [embedding](embedding.md) | 2 |" in pages["tags/index.md"]
 
 
