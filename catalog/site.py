@@ -218,15 +218,14 @@ def _readings(paths: Paths, papers: Sequence[Paper]) -> dict[str, Reading]:
 
 def _bibtex(papers: Sequence[Paper], venues: dict[str, Venue],
             paths: Paths) -> tuple[dict[str, str], list[Problem]]:
-    """Each paper's BibTeX entry; none at all while catalog.bibtex is not there."""
-    try:
-        from catalog.bibtex import entry
-    except ImportError:
-        return {}, []
+    """Each paper's BibTeX entry, exactly as `papers export` writes it."""
+    from catalog.bibtex import entry, load_protected_terms
+
+    protected = load_protected_terms(paths.terms)
     out, problems = {}, []
     for paper in papers:
         try:
-            out[paper.key] = entry(paper, venues)
+            out[paper.key] = entry(paper, venues, protected=protected)
         except CatalogError as err:  # one bad entry must not hide the rest of the site
             problems.append(Problem(paths.display(), paper.line, paper.key,
                                     f"no BibTeX entry: {err}"))

@@ -62,8 +62,9 @@ def _main(
     state.catalog, state.db = catalog, db
 
 
-def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
-    """app.command, with our exceptions turned into a message on stderr and an exit code."""
+def command(*args: Any, group: typer.Typer | None = None, **kwargs: Any) -> Callable[[F], F]:
+    """app.command (or group.command), with our exceptions turned into a message on stderr
+    and an exit code."""
 
     def decorate(fn: F) -> F:
         @functools.wraps(fn)
@@ -79,7 +80,7 @@ def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
             except BrokenPipeError:
                 raise typer.Exit(0) from None
 
-        app.command(*args, **kwargs)(wrapper)
+        (group or app).command(*args, **kwargs)(wrapper)
         return fn
 
     return decorate

@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated
 
 import typer
 
 from catalog.commands import JsonOpt, app, command, complete_key, connect, echo_json, state
-from catalog.errors import CatalogError, UsageError
-
-F = TypeVar("F", bound=Callable[..., Any])
 
 site_app = typer.Typer(
     name="site",
@@ -23,33 +18,12 @@ site_app = typer.Typer(
 app.add_typer(site_app)
 
 
-def _site_command(name: str) -> Callable[[F], F]:
-    """site_app.command behind the same error boundary as the top-level commands."""
-
-    def decorate(fn: F) -> F:
-        @functools.wraps(fn)
-        def wrapper(*a: Any, **k: Any) -> Any:
-            try:
-                return fn(*a, **k)
-            except UsageError as err:
-                typer.echo(f"error: {err}", err=True)
-                raise typer.Exit(2) from None
-            except CatalogError as err:
-                typer.echo(f"error: {err}" if "\n" not in str(err) else str(err), err=True)
-                raise typer.Exit(1) from None
-
-        site_app.command(name)(wrapper)
-        return fn
-
-    return decorate
-
-
 ConfigOpt = Annotated[Path | None, typer.Option(
     "--config-file", "-f", help="mkdocs.yml to use [default: the project's].",
     show_default=False, dir_okay=False)]
 
 
-@_site_command("build")
+@command("build", group=site_app)
 def site_build(
     site_dir: Annotated[Path | None, typer.Option(
         "--site-dir", "-o", help="Output folder [default: build/site].", show_default=False,
@@ -69,7 +43,7 @@ def site_build(
                f"in {result.seconds:.1f} s")
 
 
-@_site_command("serve")
+@command("serve", group=site_app)
 def site_serve(
     dev_addr: Annotated[str, typer.Option(
         "--dev-addr", "-a", help="IP:PORT to serve on.")] = "127.0.0.1:8000",
