@@ -1,0 +1,56 @@
+"""Docs that can't go stale: every command has help and is shown in the README."""
+
+from __future__ import annotations
+
+import pytest
+import typer
+
+from catalog.cli import app
+from tests.conftest import REPO
+
+
+def commands() -> list[tuple[str, object]]:
+    root = typer.main.get_command(app)
+    out = []
+
+    # typer carries its own copy of click, so groups are recognised by shape.
+    def walk(group, prefix: str) -> None:
+        for name, cmd in group.commands.items():
+            full = f"{prefix} {name}".strip()
+            if hasattr(cmd, "commands"):
+                walk(cmd, full)
+            out.append((full, cmd))
+
+    walk(root, "")
+    return out
+
+
+COMMANDS = commands()
+
+
+def test_there_are_commands():
+    names = {name for name, _ in COMMANDS}
+    assert {"search", "show", "list", "stats", "venues", "check", "index"} <= names
+
+
+@pytest.mark.parametrize(("name", "cmd"), COMMANDS, ids=[n for n, _ in COMMANDS])
+def test_command_has_help(name, cmd):
+    assert (cmd.help or "").strip(), f"papers {name} has no help text"
+    for param in cmd.params:
+        if param.param_type_name == "option" and param.name != "help":
+            assert (param.help or "").strip(), f"papers {name} {param.opts[0]} has no help"
+
+
+@pytest.mark.parametrize(("name", "cmd"), COMMANDS, ids=[n for n, _ in COMMANDS])
+def test_command_is_in_the_readme(name, cmd):
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert f"papers {name}" in readme, f"README.md never shows `papers {name}`"
+
+
+def test_readme_starts_with_the_two_setup_commands():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    block = readme.split("```bash\n", 1)[1].split("```", 1)[0].splitlines()
+    assert block[0] == "pip install -e . && papers search embedding"
+    assert block[1].startswith("pip install -e '.[test]' && ")
+    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
+    assert block[1] in ci, ".ci/run must run the README's test command"
