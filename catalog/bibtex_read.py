@@ -30,8 +30,10 @@ KINDS: dict[str, tuple[str, tuple[str, ...]]] = {
     "conference": ("conference", ("booktitle",)),
     "proceedings": ("conference", ("title",)),
     "article": ("journal", ("journal", "journaltitle")),
-    "incollection": ("book", ("publisher", "booktitle")),
-    "inbook": ("book", ("publisher", "booktitle")),
+    # A chapter's container is its book: taken only where the book is a registry venue's
+    # proceedings (Springer files conference papers as incollection); see _Reader.venue.
+    "incollection": ("book", ("booktitle",)),
+    "inbook": ("book", ("booktitle",)),
     "book": ("book", ("publisher",)),
     "phdthesis": ("thesis", ("school", "institution")),
     "mastersthesis": ("thesis", ("school", "institution")),
@@ -40,6 +42,19 @@ KINDS: dict[str, tuple[str, tuple[str, ...]]] = {
     "report": ("report", ("institution", "publisher")),
 }
 MISC_CONTAINERS = ("journal", "booktitle", "howpublished", "publisher", "organization")
+CHAPTERS = frozenset({"inbook", "incollection"})
+# Entry types that are never papers, and words that name a web page or software where a
+# venue would be ("Website", "... - PyTorch Tutorials 1.11.0+cu102 documentation").
+WEB_TYPES = frozenset({"online", "electronic", "webpage", "www", "software"})
+_WEB_WORDS_RE = re.compile(
+    r"^\s*(?:online|internet|web|software)\s*$|\b(?:web\s*(?:site|page)s?|home\s*page|"
+    r"documentation|docs|tutorials?|blog|github|gitlab|wiki)\b|\b\d+\.\d+\.\d+",
+    re.IGNORECASE)
+# ... unless the text names a journal or proceedings ("Journal of Open Source Software").
+_VENUE_WORDS_RE = re.compile(r"\b(?:journal|transactions|proceedings|conference|symposium|"
+                             r"workshop|letters|magazine)\b", re.IGNORECASE)
+_MONTH_RE = re.compile(r"^(?:" + "|".join([*MONTHS.values(), *MONTHS, "sept"]) + r")\.?$",
+                       re.IGNORECASE)
 ARXIV_ID = r"(\d{4}\.\d{4,5}(?:v\d+)?|[a-z\-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?)"
 _ARXIV_TEXT_RE = re.compile(r"arxiv(?:\s+preprint)?\s*:?\s*(?:arxiv\s*:\s*)?" + ARXIV_ID,
                             re.IGNORECASE)
@@ -129,6 +144,7 @@ def read_bib(text: str, filename: str, venues: dict[str, Venue]) -> list[BibReco
             records.append(reader.entry(block))
         elif isinstance(block, model.ImplicitComment):
             records.extend(reader.stray(block))
+    reader.propose()
     return records
 
 
@@ -279,11 +295,52 @@ def _norm(text: str) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", fold(text)))
 
 
+_SEPARATOR_RE = re.compile(r"(\s*[,.;]\s*)")
+_YEAR_SEGMENT_RE = re.compile(r"^(?:(?:19|20)\d{2}|proceedings|proc)$", re.IGNORECASE)
+_ACRONYM_YEAR_RE = re.compile(
+    "^" + _ACRONYM + r"\s*(?:['’`]\s*\d{2}|-\s*\d{2}|-?\s*(?:19|20)\d{2})$")
+_INVERTED_RE = re.compile(r"^(.+?)[,.]\s+([A-Z][^,.;]*\b(?:on|of|for|in))\.?$")
+
+
 def _clean(text: str) -> str:
-    """A venue name without proceedings wording, years, editions and acronyms."""
+    """A venue name without proceedings wording, years, editions and acronyms.
+
+    IEEE's "Code Generation and Optimization, 2004. CGO 2004. International Symposium on"
+    gives "International Symposium on Code Generation and Optimization": the year and the
+    acronym-with-year go with their punctuation, and the trailing "... on" goes first. What
+    follows an acronym-with-year otherwise is the place and dates (DBLP's "..., ICML 2011,
+    Bellevue, Washington, USA, June 28 - July 2, 2011"): it goes too.
+    """
+    parts = _SEPARATOR_RE.split(text)
+    kept: list[str] = []
+    for i, (segment, separator) in enumerate(zip(parts[::2], [*parts[1::2], ""],
+                                                 strict=True)):
+        stripped = segment.strip()
+        if _YEAR_SEGMENT_RE.match(stripped):
+            continue
+        m = _ACRONYM_YEAR_RE.match(stripped)
+        if m and _is_acronym(m.group(1)):
+            tail = "".join(parts[2 * i + 2:]).strip(" ,.;")
+            if _INVERTED_RE.match(f"x, {tail}"):
+                kept.append(tail)
+            break
+        kept.append(segment + separator)
+    text = "".join(kept)
     for pattern in _NOISE_RES:
         text = pattern.sub(" ", text)
-    return re.sub(r"\s+", " ", text).strip(" ,:;-")
+    text = _tidy(text)
+    m = _INVERTED_RE.match(text)
+    if m:
+        text = f"{m.group(2)} {m.group(1)}"
+    return text
+
+
+def _tidy(text: str) -> str:
+    """Spaces and punctuation left right after parts of a name were taken out."""
+    text = re.sub(r"\s+", " ", text)
+    text = re.sub(r"\s+([,.;:])", r"\1", text)
+    text = re.sub(r"([,.;:])(?:\s*[,;:])+", r"\1", text)  # ", ," left by a removal
+    return text.strip(" ,:;-")
 
 
 def _is_acronym(word: str) -> bool:
@@ -368,6 +425,7 @@ class _Reader:
         self.registry = registry
         self.macros = macros
         self.keys = {m.group(2) for m in _ENTRY_START_RE.finditer(text)}  # keys in use
+        self.proposals: list[tuple[BibRecord, Venue, str]] = []  # entries proposing a venue
 
     def problem(self, line: int, key: str, message: str, hint: str = "",
                 blocking: bool = True) -> Problem:
@@ -451,6 +509,13 @@ class _Reader:
         if pages:
             pair = page_range(pages)
             pages = f"{pair[0]}-{pair[1]}" if pair else pages
+        number = fields.get("number") or None
+        if number and _MONTH_RE.match(number):
+            # bibtex would print it as the issue and warn of a number without a volume.
+            record.problems.append(self.problem(
+                line, key, f"number '{number}' is a month, not an issue number: left out",
+                f"write month = {{{number}}} if that is when it appeared", blocking=False))
+            number = None
         catalog_key = key
         if not KEY_RE.match(key):  # e.g. '280902' or a DOI: the catalog's own kind of key
             catalog_key = suggest_key(authors, int(year), fields["title"], self.keys)
@@ -458,7 +523,7 @@ class _Reader:
         return Paper(key=catalog_key, title=fields["title"], authors=authors, year=int(year),
                      venue=venue.short, et_al=et_al, doi=doi, arxiv=arxiv,
                      url=fields.get("url") or None, pages=pages,
-                     volume=fields.get("volume") or None, number=fields.get("number") or None,
+                     volume=fields.get("volume") or None, number=number,
                      abstract=fields.get("abstract") or None, line=line)
 
     def authors(self, record: BibRecord, raw: str) -> tuple[list[str], bool]:
@@ -502,6 +567,14 @@ class _Reader:
         acronym, venue = self.registry.by_series(fields.get("series", ""))
         if venue is not None:
             return self.settle(record, venue, False, fields["series"])
+        if self.web_page(record, container):
+            record.problems.append(self.problem(
+                record.line, record.key, "not a paper (web page / software): skipped",
+                "a link where a paper names its venue; cite it from a .bib of your own",
+                blocking=False))
+            return None
+        if etype in CHAPTERS:
+            return self.chapter(record, container)
         if not container:
             record.problems.append(self.problem(
                 record.line, record.key, "cannot tell the venue",
@@ -510,21 +583,98 @@ class _Reader:
         acronyms, venue = self.registry.by_container(container)
         if venue is not None:
             return self.settle(record, venue, False, container)
-        name = _clean(container) or container
-        short = acronym or (acronyms[0] if acronyms else name)
-        if kind == "conference" and "workshop" in container.lower():
-            kind = "workshop"
+        if kind == "book" and _same_words(container, fields.get("title", "")):
+            record.problems.append(self.problem(
+                record.line, record.key, f"publisher '{container}' is the book's title",
+                "give the book's real publisher"))
+            return None
+        short = acronym or (acronyms[0] if acronyms else "")
+        name = _clean(container)
+        if not re.search(r"[a-z]", name):  # nothing but an acronym: "Proceedings of the ADKDD'17"
+            name = short or name or container
+        short = short or name
         publisher = fields.get("publisher") if kind not in ("book",) else None
-        return self.settle(record, Venue(short, kind, name, publisher or None), True, container)
+        proposed = Venue(short, _kind_of(name, kind), name, publisher or None)
+        return self.settle(record, proposed, True, container)
+
+    def web_page(self, record: BibRecord, container: str) -> bool:
+        """True for a web page, software or tutorial: a link where a paper names its venue."""
+        fields, etype = record.fields, record.entry_type
+        if etype in WEB_TYPES:
+            return True
+        if etype != "misc" or fields.get("doi") or fields.get("booktitle"):
+            return False
+        linked = any(_URL_RE.match(fields.get(name, "")) or "://" in fields.get(name, "")
+                     for name in ("url", "howpublished", "note"))
+        if not container:
+            return linked
+        return bool(_WEB_WORDS_RE.search(container)) and not _VENUE_WORDS_RE.search(container)
+
+    def chapter(self, record: BibRecord, book: str) -> Venue | None:
+        """A chapter's book as a venue only where it is a registry venue's proceedings."""
+        if book:
+            _, venue = self.registry.by_container(book)
+            if venue is not None and venue.kind in ("conference", "workshop", "journal"):
+                return self.settle(record, venue, False, book)
+        what = f"the book '{book}'" if book else "a book"
+        record.problems.append(self.problem(
+            record.line, record.key,
+            f"a chapter of {what}: the catalog has no place for a chapter's book",
+            "cite it from a .bib of your own, or add the book itself"))
+        return None
 
     def settle(self, record: BibRecord, venue: Venue, new: bool, source: str) -> Venue:
         record.venue, record.new_venue = venue, new
         if new:
+            self.proposals.append((record, venue, source))
+        return venue
+
+    def propose(self) -> None:
+        """One venue per proposed short name, then a problem for each entry that proposes one.
+
+        Entries of one series name it differently by year ("Proceedings of the ADKDD'17",
+        "Proceedings of the Eighth International Workshop on Data Mining for Online
+        Advertising"): every entry gets the most descriptive of the names, so no paper is
+        filed under another year's name.
+        """
+        groups: dict[str, list[Venue]] = {}
+        for _, venue, _ in self.proposals:
+            groups.setdefault(venue.short, []).append(venue)
+        chosen = {short: _best(proposed) for short, proposed in groups.items()}
+        for record, proposed, source in self.proposals:
+            venue = record.venue = chosen[proposed.short]
+            named = f" ({venue.name})" if venue.name != venue.short else ""
             record.problems.append(self.problem(
                 record.line, record.key, f"unknown venue '{venue.short}' (from '{source}')",
-                f"add {venue.kind} '{venue.short}' to data/venues.yaml, or this name to the "
-                "aliases of the venue it is", blocking=False))
-        return venue
+                f"add {venue.kind} '{venue.short}'{named} to data/venues.yaml, or this name to "
+                "the aliases of the venue it is", blocking=False))
+        self.proposals.clear()
+
+
+def _best(proposed: list[Venue]) -> Venue:
+    """A descriptive name first (words, not just the acronym), then the commonest, longest."""
+    names = [v.name for v in proposed]
+    return max(proposed, key=lambda v: (bool(re.search(r"[a-z]", v.name)), names.count(v.name),
+                                        len(v.name)))
+
+
+_WORKSHOP_RE = re.compile(r"\bworkshops?\b", re.IGNORECASE)
+_CONFERENCE_RE = re.compile(r"\b(?:conference|symposium)\b", re.IGNORECASE)
+
+
+def _kind_of(name: str, kind: str) -> str:
+    """The kind a proposed venue's name says it is: a Workshop is a workshop."""
+    if kind in ("conference", "journal", "preprint") and _WORKSHOP_RE.search(name):
+        return "workshop"
+    if kind in ("journal", "preprint") and _CONFERENCE_RE.search(name):
+        return "conference"
+    return kind
+
+
+def _same_words(a: str, b: str) -> bool:
+    """True if one text's words start the other's (a publisher field holding the title)."""
+    x, y = _norm(a), _norm(b)
+    return bool(x and y) and (x.startswith(y) or y.startswith(x))
 
 
 def _person(first: str, von_last: str, jr: str) -> str:

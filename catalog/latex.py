@@ -31,6 +31,9 @@ _ESCAPES: dict[str, str] = {
     "<": r"\textless{}",
     ">": r"\textgreater{}",
     "|": r"\textbar{}",
+    # A bare straight quote pair reads back as typographic quotes (see to_text); a quote
+    # in braces is the character itself.
+    '"': '{"}',
 }
 # Control characters (tabs, newlines) cannot live in a one-line field: a space.
 _ESCAPES.update({chr(c): " " for c in (*range(0x20), 0x7F)})
@@ -46,6 +49,10 @@ _LIGATURE_STARTS = ("--", "``", "''", ",,", "!`", "?`")
 # digits (3D, Transformers4rec).
 # A word without the punctuation around it: "(GPU)," -> "GPU", "FastMoE:" -> "FastMoE".
 _CORE_RE = re.compile(r"\w(?:\S*\w)?")
+# What braces may wrap inside a word: a run of letters and digits, hyphens between them.
+# "(SHARP)TM" -> "SHARP", "TM"; "A.I." -> "A", "I"; "3D-Stacked" whole.
+_RUN_RE = re.compile(r"[^\W_]+(?:-+[^\W_]+)*")
+_LEADING_RUN_RE = re.compile(r"[^\w\s]+([^\W_]+(?:-+[^\W_]+)*)")
 _DIGIT_RE = re.compile(r"\d")
 _PART_SPLIT_RE = re.compile(r"[-/]")
 
@@ -79,11 +86,14 @@ def _terms_re(terms: tuple[str, ...]) -> re.Pattern[str] | None:
 
 
 def protect_title(title: str, terms: Collection[str] = ()) -> str:
-    """A title escaped for BibTeX, with acronyms, system names and terms wrapped in braces once."""
-    spans: list[tuple[int, int]] = []
+    """A title escaped for BibTeX, with acronyms, system names and terms wrapped in braces once.
+
+    Braces wrap a protected term or a run of letters and digits (hyphens inside), never
+    the punctuation around it: "Protocol (SHARP)TM" gives "Protocol ({SHARP}){TM}".
+    """
     pattern = _terms_re(tuple(terms)) if terms else None
-    if pattern is not None:
-        spans.extend(m.span() for m in pattern.finditer(title))
+    held = [m.span() for m in pattern.finditer(title)] if pattern is not None else []
+    spans = list(held)
     for m in _CORE_RE.finditer(title):
         word = m.group()
         rest = word[1:]
@@ -91,25 +101,59 @@ def protect_title(title: str, terms: Collection[str] = ()) -> str:
         if rest == rest.lower() and not _DIGIT_RE.search(word):
             continue
         if _needs_braces(word):
-            spans.append(m.span())
+            for run in _protected_runs(m):
+                spans.extend(_outside_terms(title, run, held))
+    # BibTeX styles keep a title's first character: after an opening quote or bracket that
+    # is not the first word's capital, which they would lower-case ("“why should i...").
+    first = _LEADING_RUN_RE.match(title)
+    if first and first.group(1)[0].isupper():
+        spans.extend(_outside_terms(title, first.span(1), held))
     if not spans:
         return escape(title)
-    spans.sort()
-    merged = [spans[0]]
-    for start, end in spans[1:]:
-        last_start, last_end = merged[-1]
-        if start <= last_end:  # overlapping or touching spans: one group, never nested
-            merged[-1] = (last_start, max(end, last_end))
-        else:
-            merged.append((start, end))
     out: list[str] = []
     pos = 0
-    for start, end in merged:
+    for start, end in sorted(set(spans)):
         out.append(escape(title[pos:start]))
         out.append("{" + escape(title[start:end]) + "}")
         pos = end
     out.append(escape(title[pos:]))
     return "".join(out)
+
+
+def _protected_runs(word: re.Match[str]) -> list[tuple[int, int]]:
+    """The spans to brace in a word that needs protection: its letter-digit runs, never the
+    punctuation between them (braces across "SHARP)TM" would read as misplaced)."""
+    runs = list(_RUN_RE.finditer(word.group()))
+    if len(runs) == 1 and runs[0].group() == word.group():
+        return [word.span()]
+    base = word.start()
+    chosen = [r for r in runs if _needs_braces(r.group())]
+    if not chosen:  # capitals spread over runs ("A.I."): each run with a capital
+        chosen = [r for r in runs if any(c.isupper() for c in r.group())]
+    return [(base + r.start(), base + r.end()) for r in chosen]
+
+
+def _outside_terms(title: str, run: tuple[int, int],
+                   held: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """A run's span, less the protected terms inside it ("Monte Carlo-GPU" leaves "GPU"),
+    so that braces never nest or cross."""
+    start, end = run
+    overlapping = [(a, b) for a, b in held if a < end and start < b]
+    if not overlapping:
+        return [run]
+    pieces, pos = [], start
+    for a, b in overlapping:
+        if a > pos:
+            pieces.append((pos, a))
+        pos = max(pos, b)
+    if pos < end:
+        pieces.append((pos, end))
+    out = []
+    for a, b in pieces:
+        for m in _RUN_RE.finditer(title, a, b):
+            if _needs_braces(m.group()) or any(c.isupper() for c in m.group()):
+                out.append(m.span())
+    return out
 
 
 class NoLatexForm(ValueError):
@@ -203,8 +247,66 @@ _LATEX_RE = re.compile(r"[\\{}$~&%#]|--|``|''|!`|\?`")
 _SPACES_RE = re.compile(r"[ \t\r\n]+")
 
 
+# Markup that .bib files from the web carry and that no export of ours writes: HTML
+# entities (ACM's "Wide &amp; Deep"), Google Scholar's $\{$...$\}$ for braces, and quotes
+# with space inside them ("`` Why''", '" Why should i trust you?"').
+_ENTITY_RE = re.compile(r"(?<!\\)&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+_MATH_BRACE_RE = re.compile(r"(?<!\\)\$\\[{}]\$")
+_OPEN_QUOTES_RE = re.compile(r"(?<!`)``\s+")
+_CLOSE_QUOTES_RE = re.compile(r"\s+''(?!')")
+
+
+def _web_markup(latex: str) -> str:
+    """Text with HTML entities decoded, Scholar's math braces dropped and quotes tidied."""
+    if "&" in latex:
+        latex = _ENTITY_RE.sub(_entity, latex)
+    if "$" in latex:
+        latex = _MATH_BRACE_RE.sub("", latex)
+    if "``" in latex or "''" in latex:
+        latex = _CLOSE_QUOTES_RE.sub("''", _OPEN_QUOTES_RE.sub("``", latex))
+    if '"' in latex:
+        latex = _straight_quotes(latex)
+    return latex
+
+
+def _entity(m: re.Match[str]) -> str:
+    import html
+
+    char = html.unescape(m.group())
+    if char == m.group():  # not an entity HTML knows: text as written
+        return char
+    return escape(char.replace("\xa0", " "))
+
+
+def _straight_quotes(latex: str) -> str:
+    """Pairs of bare straight double quotes as LaTeX quotes, space inside them dropped.
+
+    A quote after a backslash is an umlaut (\\"o); one in braces ({"}, as export writes it)
+    is the character itself. An odd number of bare quotes is left alone.
+    """
+    bare = [i for i, c in enumerate(latex) if c == '"' and not _quoted_char(latex, i)]
+    if not bare or len(bare) % 2:
+        return latex
+    out, pos = [], 0
+    for open_, close in zip(bare[::2], bare[1::2], strict=True):
+        inner = latex[open_ + 1:close]
+        if inner.count("{") != inner.count("}"):
+            return latex
+        out.append(latex[pos:open_] + "``" + inner.strip(" \t\r\n~") + "''")
+        pos = close + 1
+    out.append(latex[pos:])
+    return "".join(out)
+
+
+def _quoted_char(latex: str, i: int) -> bool:
+    """True for the quote at i of \\"o (an umlaut) or of {"} (the character itself)."""
+    before = latex[i - 1] if i else ""
+    return before == "\\" or (before == "{" and latex[i + 1:i + 2] == "}")
+
+
 def to_text(latex: str) -> str:
     """LaTeX field text as plain Unicode: accents converted, braces dropped, spaces collapsed."""
+    latex = _web_markup(latex)
     if _LATEX_RE.search(latex):
         latex = _BARE_RE.sub(r"\\\1", _TIE_RE.sub(" ", latex))
         # pylatexenc logs a warning for macros it cannot expand; the text is still read.

@@ -138,8 +138,8 @@ def test_bib_check_reports_problems_with_lines(cli) -> None:
     assert f"{RECOMMENDER}:33: 280902 (as sima2022ekko): 2022 OSDI: Ekko: A Large-Scale Deep " \
            "Learning Recommender System with Low-Latency Model Update" in lines
     assert f"{RECOMMENDER}:141: Merlin: not readable" in lines
-    assert (f"  {RECOMMENDER}:141: Merlin: cannot tell the venue (give a booktitle, journal, "
-            "publisher or an arXiv eprint)") in lines
+    assert (f"  {RECOMMENDER}:141: Merlin: not a paper (web page / software): skipped (a link "
+            "where a paper names its venue; cite it from a .bib of your own)") in lines
     # The tiny test registry lacks MLSys, SC and PPoPP: those venues are unknown here too.
     assert "32 entries, 28 readable, 25 problems" in result.stderr
 

@@ -117,3 +117,64 @@ def test_accents_specials_and_particles_compile(tex: None, tmp_path: Path) -> No
     # plain lower-cases titles: the protected words keep their capitals, the rest do not.
     assert re.search(r"\{MicroRec\}: 100\\% of .*\{Über-GPU\} naïve, with \{Ekko\} in \{C\+\+\}",
                      re.sub(r"\s+", " ", bbl))
+
+
+# Excerpts of openmlsys-zh's references that were read or exported wrongly (a month as the
+# issue number, quotes, HTML entities, braces across punctuation, an IEEE booktitle).
+WILD = """\
+@article{2015Automatic,
+  title={Automatic Differentiation in Machine Learning: a Survey},
+  author={ Pearlmutter, B. A. },
+  journal={computer science},
+  number={February},
+  year={2015},
+}
+@inproceedings{ribeiro2016should,
+  title={" Why should i trust you?" Explaining the predictions of any classifier},
+  author={Ribeiro, Marco Tulio and Singh, Sameer and Guestrin, Carlos},
+  booktitle={Proceedings of the 22nd ACM SIGKDD international conference on knowledge discovery and data mining},
+  pages={1135--1144},
+  year={2016}
+}
+@inproceedings{10.1007/978-3-030-50743-5_3,
+    author="Graham, Richard L. and Levi, Lion",
+    title="Scalable Hierarchical Aggregation and Reduction Protocol (SHARP)TM Streaming-Aggregation Hardware Design and Evaluation",
+    booktitle="High Performance Computing",
+    year="2020",
+    publisher="Springer International Publishing",
+    pages="41--59",
+}
+@inproceedings{2004LLVM,
+  title={LLVM: A Compilation Framework for Lifelong Program Analysis & Transformation},
+  author={ Lattner, C.  and  Adve, V. },
+  booktitle={Code Generation and Optimization, 2004. CGO 2004. International Symposium on},
+  year={2004},
+}
+@inproceedings{10.1145/2988450.2988454,
+  author = {Cheng, Heng-Tze and Koc, Levent},
+  title = {Wide &amp; Deep Learning for Recommender Systems},
+  year = {2016},
+  booktitle = {Proceedings of the 1st Workshop on Deep Learning for Recommender Systems},
+  pages = {7-10},
+  series = {DLRS 2016}
+}
+"""
+
+
+def test_entries_read_from_the_wild_export_and_compile_without_warnings(
+        tex: None, tmp_path: Path) -> None:
+    records = bibtex.read_bib(WILD, "wild.bib", VENUES)
+    venues = {**VENUES, **{r.venue.short: r.venue for r in records if r.new_venue}}
+    papers = [r.paper for r in records if r.paper is not None]
+    assert len(papers) == 5
+    for mode, options in MODES.items():
+        bib = bibtex.export(papers, venues, protected=TERMS, **options)
+        assert "number" not in bib and "&amp;" not in bib
+        assert "({SHARP}){TM}" in bib
+        assert "booktitle = {International Symposium on Code Generation and Optimization}" in bib
+        for style in ("plain", "plainnat"):
+            warnings, errors = compile_bib(tmp_path / f"{style}-{mode}", bib, style, mode)
+            assert (warnings, errors) == ([], []), (style, mode)
+    bbl = (tmp_path / "plain-utf8" / "doc.bbl").read_text(encoding="utf-8")
+    # plain keeps a title's first character: the quote, so the capital after it is protected.
+    assert "“{Why} should i trust you?” explaining" in re.sub(r"\s+", " ", bbl)
