@@ -300,6 +300,8 @@ class _Writer:
         if paper.arxiv and not as_journal:
             fields.append(("eprint", verbatim(paper.arxiv)))
             fields.append(("archivePrefix", "arXiv"))
+            if paper.arxiv_class:
+                fields.append(("primaryClass", verbatim(paper.arxiv_class)))
         url = paper.url or (ARXIV_ABS + paper.arxiv if paper.arxiv and venue.kind == "preprint"
                             else None)
         if url:

@@ -522,6 +522,7 @@ class _Reader:
             self.keys.add(catalog_key)
         return Paper(key=catalog_key, title=fields["title"], authors=authors, year=int(year),
                      venue=venue.short, et_al=et_al, doi=doi, arxiv=arxiv,
+                     arxiv_class=(fields.get("primaryclass") or None) if arxiv else None,
                      url=fields.get("url") or None, pages=pages,
                      volume=fields.get("volume") or None, number=number,
                      abstract=fields.get("abstract") or None, line=line)

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 from catalog import source
 from catalog.errors import InvalidCatalogError, Problem
 from catalog.model import (
+    ARXIV_CLASS_RE,
     ARXIV_NEW_RE,
     ARXIV_OLD_RE,
     DOI_RE,
@@ -96,6 +97,11 @@ def _identifiers(paper: Paper) -> Iterable[tuple[str, str]]:
             if year_month and year_month[0] > paper.year:
                 yield (f"arXiv id {paper.arxiv} is from {year_month[0]}, after the paper's "
                        f"year {paper.year}", "check the year or the arXiv id")
+    if paper.arxiv_class and not ARXIV_CLASS_RE.match(paper.arxiv_class):
+        yield (f"malformed arXiv category '{paper.arxiv_class}'",
+               "write the primary category, e.g. cs.DC")
+    if paper.arxiv_class and not paper.arxiv:
+        yield "arXiv category without an arXiv id", "add the arxiv id or remove arxiv_class"
     if paper.pages and not PAGES_RE.match(paper.pages):
         yield f"malformed pages '{paper.pages}'", "write a range like 281-294"
 

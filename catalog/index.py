@@ -22,7 +22,7 @@ from catalog.paths import Paths
 # catalog.source (and with it PyYAML) is imported only when something must be parsed:
 # a search on a fresh index never needs it.
 
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 # "folded" holds title and authors with ß, ø, ł ... spelled out, so "preusser" finds
 # "Preußer" (the unicode61 tokenizer strips accents but keeps such letters).
 FTS_COLUMNS = ["title", "authors", "tags", "summary", "venue_name", "folded"]
@@ -145,7 +145,8 @@ def _create_tables(db: Any) -> None:
     db["vocabulary"].create({"tag": str, "description": str}, pk="tag")
     db["papers"].create(
         {"key": str, "year": int, "venue": str, "venue_name": str, "title": str,
-         "authors": str, "tags": str, "status": str, "doi": str, "arxiv": str, "url": str,
+         "authors": str, "tags": str, "status": str, "doi": str, "arxiv": str,
+         "arxiv_class": str, "url": str,
          "pages": str, "volume": str, "number": str, "et_al": int, "read_on": str,
          "added": str, "summary": str, "abstract": str, "line": int, "chunk": str,
          "folded": str},
@@ -169,12 +170,12 @@ def _insert_papers(conn: sqlite3.Connection, papers: Iterable[Paper],
     for p in papers:
         rows.append((p.key, p.year, p.venue, venue_names.get(p.venue), p.title,
                      json.dumps(p.authors, ensure_ascii=False),
-                     json.dumps(p.tags, ensure_ascii=False), p.status, p.doi, p.arxiv, p.url,
-                     p.pages, p.volume, p.number, int(p.et_al), p.read_on, p.added, p.summary,
-                     p.abstract, p.line, str(p.year), _folded(p)))
+                     json.dumps(p.tags, ensure_ascii=False), p.status, p.doi, p.arxiv,
+                     p.arxiv_class, p.url, p.pages, p.volume, p.number, int(p.et_al),
+                     p.read_on, p.added, p.summary, p.abstract, p.line, str(p.year), _folded(p)))
         authors.extend((p.key, i, a, fold(a)) for i, a in enumerate(p.authors))
         tags.extend((p.key, t) for t in dict.fromkeys(p.tags))
-    conn.executemany(f"insert into papers values ({','.join('?' * 22)})", rows)
+    conn.executemany(f"insert into papers values ({','.join('?' * 23)})", rows)
     conn.executemany("insert into authors values (?, ?, ?, ?)", authors)
     conn.executemany("insert into tags values (?, ?)", tags)
 

@@ -16,6 +16,7 @@ FIELDS: tuple[str, ...] = (
     "et_al",
     "doi",
     "arxiv",
+    "arxiv_class",
     "url",
     "pages",
     "volume",
@@ -36,6 +37,7 @@ KEY_RE = re.compile(r"^[a-z][a-z0-9_:\-]*[a-z0-9]$")
 # New-style arXiv ids (YYMM.NNNNN) and old-style ones (archive/YYMMNNN).
 ARXIV_NEW_RE = re.compile(r"^(\d{2})(\d{2})\.\d{4,5}(v\d+)?$")
 ARXIV_OLD_RE = re.compile(r"^[a-z\-]+(\.[A-Z]{2})?/(\d{2})(\d{2})\d{3}(v\d+)?$")
+ARXIV_CLASS_RE = re.compile(r"^[a-z\-]+(\.[A-Za-z\-]{2,})?$")
 DOI_RE = re.compile(r"^10\.\d{4,9}/\S+$")
 PAGES_RE = re.compile(r"^[A-Za-z]?\d+([-–]{1,2}[A-Za-z]?\d+)?$")
 
@@ -52,6 +54,7 @@ class Paper:
     et_al: bool = False
     doi: str | None = None
     arxiv: str | None = None
+    arxiv_class: str | None = None  # arXiv primary category, e.g. cs.DC
     url: str | None = None
     pages: str | None = None
     volume: str | None = None

@@ -252,3 +252,19 @@ def test_cited_keys_from_aux_files(tmp_path: Path) -> None:
     assert bibtex.select_cited(papers, ["*"]) == (papers, [])
     with pytest.raises(CatalogError, match="no such file"):
         bibtex.cited_keys(tmp_path / "nothing.aux")
+
+
+def test_primary_class_is_written_and_read_back():
+    from catalog.bibtex import export
+    from catalog.bibtex_read import read_bib
+    from catalog.model import Paper
+    from catalog.venues import Venue
+
+    venues = {"arXiv": Venue("arXiv", "preprint", "arXiv", "Cornell University")}
+    paper = Paper(key="he2021fastmoe", title="FastMoE: A Fast Mixture-of-Expert Training System",
+                  authors=["Jiaao He"], year=2021, venue="arXiv", arxiv="2103.13262",
+                  arxiv_class="cs.LG")
+    text = export([paper], venues)
+    assert "primaryClass  = {cs.LG}" in text
+    (record,) = read_bib(text, "x.bib", venues)
+    assert record.paper is not None and record.paper.arxiv_class == "cs.LG"

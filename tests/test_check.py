@@ -192,3 +192,11 @@ def test_quoted_true_is_not_a_boolean(tmp_path):
     body = "2023:\n  OSDI:\n" + GOOD_PAPER.format(key="lovelace2023notes", title="Notes") + \
         '      et_al: "true"\n'
     assert any("et_al must be true or false" in str(p) for p in check(catalog_with(tmp_path, body)))
+
+
+def test_arxiv_category_rules(tmp_path):
+    body = "2023:\n  OSDI:\n" + GOOD_PAPER.format(key="lovelace2023notes", title="Notes") + \
+        '      arxiv_class: "cs DC"\n'
+    found = messages(catalog_with(tmp_path, body))
+    assert any("malformed arXiv category 'cs DC'" in m for m in found)
+    assert any("arXiv category without an arXiv id" in m for m in found)
