@@ -121,6 +121,19 @@ class Finder:
         return Match(existing, "title", best[0])
 
 
+def same_paper_title(title: str, paper: Paper) -> bool:
+    """True if a title names this paper: the same words, near-equal ones, or its system
+    name alone ('EVStore' for 'EVStore: Storage and Caching ...')."""
+    from rapidfuzz import fuzz
+
+    mine, theirs = normalize_title(title), normalize_title(paper.title)
+    if not mine:
+        return False
+    if mine in (theirs, normalize_title(paper.short_title)):
+        return True
+    return fuzz.token_sort_ratio(mine, theirs) >= NEAR_DUPLICATE
+
+
 def _bucket_words(title: str) -> list[str]:
     # The two longest words: a near-equal title almost surely shares one of them.
     return sorted(set(title.split()), key=lambda w: (-len(w), w))[:2]

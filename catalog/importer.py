@@ -5,32 +5,46 @@ skipped as a duplicate, or refused with its reason and line. All additions of
 one run go through a single writer session, so an import lands whole or not at
 all.
 
-Markdown lists give a title, venue and year but no authors, and the catalog
-requires authors. A list entry therefore only merges into a paper the catalog
-already has, or is refused as "needs metadata" — unless --fetch finds its
-authors on arXiv or DBLP. Authors are never guessed.
+A .bib entry keeps its own key when that is a valid catalog key not yet taken,
+so a document citing the .bib still finds it; otherwise a key is made (and the
+old one reported). A venue the .bib names that differs from a registry venue, or
+from one proposed earlier in the same import, only in case, spacing or
+punctuation is that venue, not a new one.
+
+Markdown lists give a title, venue and year but mostly no authors, and the
+catalog requires authors. A list entry therefore only merges into a paper the
+catalog already has, or is refused as "needs metadata" — unless the list itself
+gives a plain author line under it, or --fetch finds its authors on arXiv or
+DBLP. Authors are never guessed.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import logging
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from catalog import dedupe, writer
 from catalog.errors import CatalogError, Problem
 from catalog.keys import suggest_key
-from catalog.model import KEY_RE, Paper
+from catalog.model import KEY_RE, Paper, fold
 from catalog.paths import Paths
 from catalog.suggest import hint_for
 from catalog.venues import Venue
+
+if TYPE_CHECKING:
+    from catalog.mdlist import Entry, NotPaper
 
 ACTIONS: tuple[str, ...] = ("added", "merged", "duplicate", "refused")
 # Venue names lists use for registry entries under another short name.
 ALIASES = {"vldb": "PVLDB", "pvldb": "PVLDB", "corr": "arXiv", "arxiv": "arXiv",
            "neurips": "NeurIPS", "nips": "NeurIPS"}
+# Publishers that lists put before a venue's name ("ACM CSUR'23").
+_ORG_PREFIX_RE = re.compile(r"^(?:ACM|IEEE|USENIX|SIAM)[\s/-]+", re.IGNORECASE)
 
 Progress = Callable[[int, int], None]
 
@@ -65,6 +79,7 @@ class Report:
     outcomes: list[Outcome] = field(default_factory=list)
     venues_added: list[Venue] = field(default_factory=list)
     skipped_lines: list[int] = field(default_factory=list)  # list lines that are not papers
+    not_papers: list[NotPaper] = field(default_factory=list)  # those lines, each with its reason
     dry_run: bool = False
     diff: str = ""
     warnings: list[Problem] = field(default_factory=list)
@@ -79,6 +94,7 @@ class Report:
     def to_dict(self) -> dict[str, Any]:
         return {"file": self.file, "dry_run": self.dry_run, **self.counts,
                 "skipped_lines": len(self.skipped_lines),
+                "not_papers": [n.to_dict() for n in self.not_papers],
                 "venues_added": [v.to_dict() for v in self.venues_added],
                 "outcomes": [o.to_dict() for o in self.outcomes],
                 "warnings": [str(w) for w in self.warnings]}
@@ -117,18 +133,24 @@ class _Run:
 
     def offer(self, paper: Paper, line: int = 0, source_key: str | None = None,
               new_venue: Venue | None = None, key: str | None = None,
-              missing: str = "") -> Outcome:
-        """Add, merge, skip or refuse one candidate; the outcome goes in the report."""
-        outcome = self._decide(paper, line, source_key, new_venue, key, missing)
+              missing: str = "", match: dedupe.Match | None = None) -> Outcome:
+        """Add, merge, skip or refuse one candidate; the outcome goes in the report.
+
+        key is a key asked for (refused if malformed or taken); without it, a .bib's own
+        source_key is kept when valid and free, else a key is made. match is the paper
+        it duplicates when the caller has already looked (lists look up by the ids of
+        their links without recording them)."""
+        outcome = self._decide(paper, line, source_key, new_venue, key, missing, match)
         outcome.venue = outcome.venue or paper.venue
         outcome.year = outcome.year or paper.year
         self.report.outcomes.append(outcome)
         return outcome
 
     def _decide(self, paper: Paper, line: int, source_key: str | None,
-                new_venue: Venue | None, key: str | None, missing: str) -> Outcome:
+                new_venue: Venue | None, key: str | None, missing: str,
+                match: dedupe.Match | None) -> Outcome:
         base: dict[str, Any] = {"title": paper.title, "line": line, "source_key": source_key}
-        match = self.finder.find(paper)
+        match = match or self.finder.find(paper)
         if match:
             return self._duplicate(paper, match, base)
         reasons = []
@@ -152,6 +174,8 @@ class _Run:
                                "ASCII: first author, year, first title word)", **base)
             if key in taken:
                 return Outcome("refused", reason=f"key '{key}' is already used", **base)
+        elif source_key and KEY_RE.match(source_key) and source_key not in taken:
+            key = source_key  # the .bib's own key: documents citing it keep working
         else:
             key = suggest_key(paper.authors, paper.year, paper.title, taken)
         tags = list(dict.fromkeys([*paper.tags, *self.tags]))
@@ -179,6 +203,16 @@ class _Run:
         hint = hint_for(venue, self.session.venues)
         return (f"venue '{venue}' is not in {registry}"
                 + (f" ({hint})" if hint else "; add it there, then import again"))
+
+    def known_venue(self, proposed: Venue) -> str | None:
+        """The venue a proposed one already is, in the registry or proposed earlier in this
+        import: same short name or name but for case, spacing and punctuation."""
+        wanted = {_venue_words(proposed.short), _venue_words(proposed.name)} - {""}
+        for short, venue in self.session.venues.items():
+            names = [short, venue.name, *(str(a) for a in venue.extra.get("aliases") or [])]
+            if wanted & {_venue_words(n) for n in names}:
+                return short
+        return None
 
     def _problems(self, paper: Paper, new_venue: Venue | None) -> list[str]:
         """The check rules a single new paper breaks (so one bad record is refused alone)."""
@@ -209,6 +243,10 @@ class _Run:
                        reason=f"same paper as {match.describe()}: {plan.describe()}", **base)
 
 
+def _venue_words(name: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+", fold(name)))
+
+
 def _run(paths: Paths, name: str, dry_run: bool, merge: bool, new_venues: bool,
          tags: Iterable[str], body: Callable[[_Run], None]) -> Report:
     report = Report(name, dry_run=dry_run)
@@ -226,19 +264,16 @@ def _run(paths: Paths, name: str, dry_run: bool, merge: bool, new_venues: bool,
 def import_bib(paths: Paths, text: str, filename: str, *, merge: bool = False,
                new_venues: bool = True, dry_run: bool = False, tags: Iterable[str] = (),
                progress: Progress | None = None) -> Report:
-    """Import every entry of a .bib text; an entry that cannot be read stops the import."""
+    """Import every entry of a .bib text; an entry that cannot be read is refused alone."""
     from catalog.bibtex import read_bib
     from catalog.venues import load_venues
 
+    # bibtexparser logs the entries it gives up on; each is refused here with its line.
+    logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)
     records = read_bib(text, filename, load_venues(paths.venues))
-    # An entry the reader could not parse at all (no fields: bad braces, a duplicate key,
-    # stray text) makes the file suspect: stop. An entry that parsed but is not a paper
-    # the catalog can take (no venue, no author) is refused alone, with its reason.
-    broken = [p for r in records if not r.fields for p in r.problems]
-    if broken:
-        lines = "\n".join(f"  {p}" for p in sorted(broken))
-        raise ImportInputError(f"{filename}: cannot read every entry; fix these and import again "
-                           f"(nothing was written):\n{lines}")
+    # An entry that cannot be read (bad braces, a duplicate key, stray text) or that is
+    # not a paper the catalog can take (no venue, no author) is refused alone, with its
+    # line and reason; the others are imported.
     if not records:
         raise ImportInputError(f"{filename}: no BibTeX entries found (entries look like "
                            "'@inproceedings{key, title = {...}, ...}')")
@@ -252,8 +287,11 @@ def import_bib(paths: Paths, text: str, filename: str, *, merge: bool = False,
                     "refused", record.fields.get("title", "") or record.key, record.line,
                     source_key=record.key, reason=reason))
             else:
-                new_venue = record.venue if record.new_venue else None
-                run.offer(record.paper, record.line, record.key, new_venue)
+                paper, new_venue = record.paper, record.venue if record.new_venue else None
+                known = run.known_venue(new_venue) if new_venue is not None else None
+                if known is not None:
+                    paper, new_venue = replace(paper, venue=known), None
+                run.offer(paper, record.line, record.key, new_venue)
             if progress:
                 progress(done, len(records))
 
@@ -272,6 +310,11 @@ def resolve_list_venue(label: str, venues: dict[str, Venue]) -> str:
     alias = ALIASES.get(folded)
     if alias and alias in venues:
         return alias
+    bare = _ORG_PREFIX_RE.sub("", label)
+    if bare != label and bare:
+        found = resolve_list_venue(bare, venues)
+        if found in venues:
+            return found
     return label
 
 
@@ -290,23 +333,49 @@ def import_markdown(paths: Paths, text: str, filename: str, *, merge: bool = Fal
 
     def body(run: _Run) -> None:
         run.report.skipped_lines = list(parsed.skipped)
+        run.report.not_papers = list(parsed.not_papers)
         venues = run.session.venues
         for done, entry in enumerate(parsed.entries, 1):
-            venue = resolve_list_venue(entry.venue, venues)
-            paper = Paper(key="", title=entry.title, authors=[], year=entry.year or 0,
-                          venue=venue, arxiv=entry.arxiv, url=entry.url)
-            missing = ""
-            if run.finder.find(paper) is None:
-                if fetch:
-                    paper, missing = _fetch_authors(paper, venues)
-                else:
-                    missing = ("needs metadata: a list gives no authors (rerun with --fetch, "
-                               "or add it with papers add --arxiv/--doi/--bibtex)")
-            run.offer(paper, entry.line, missing=missing)
+            venue = resolve_list_venue(entry.venue, venues) if entry.venue else ""
+            paper = Paper(key="", title=entry.title, authors=list(entry.authors),
+                          year=entry.year or 0, venue=venue, arxiv=entry.arxiv, url=entry.url)
+            # The DOI of the entry's link finds the paper but is not recorded on it.
+            match = run.finder.find(replace(paper, doi=entry.doi))
+            wrong = _mislinked(entry, match)
+            if wrong:
+                run.report.outcomes.append(Outcome("refused", entry.title, entry.line,
+                                                   reason=wrong, venue=venue or None,
+                                                   year=entry.year))
+            else:
+                missing = ""
+                if match is None and not paper.authors:
+                    if fetch:
+                        paper, missing = _fetch_authors(paper, venues)
+                    else:
+                        missing = _needs_metadata(entry)
+                run.offer(paper, entry.line, missing=missing, match=match)
             if progress:
                 progress(done, len(parsed.entries))
 
     return _run(paths, filename, dry_run, merge, False, tags, body)
+
+
+def _needs_metadata(entry: Entry) -> str:
+    lacks = ["authors", *(["venue"] if not entry.venue else []),
+             *(["year"] if not entry.year else [])]
+    what = ", ".join(lacks[:-1]) + " or " + lacks[-1] if len(lacks) > 1 else lacks[0]
+    return (f"needs metadata: the list gives no {what} (rerun with --fetch, or add it "
+            "with papers add --arxiv/--doi/--bibtex)")
+
+
+def _mislinked(entry: Entry, match: dedupe.Match | None) -> str:
+    """Why an entry's link points at another paper of the catalog, or '' if it does not."""
+    if match is None or match.by == "title" or dedupe.same_paper_title(entry.title,
+                                                                       match.paper):
+        return ""
+    ident = entry.doi if match.by == "DOI" else entry.arxiv
+    return (f"its link's {match.by} {ident} is {match.paper.key} in the catalog "
+            f"('{match.paper.title}'), not this title: check the list's link")
 
 
 def _fetch_authors(paper: Paper, venues: dict[str, Venue]) -> tuple[Paper, str]:
@@ -323,8 +392,12 @@ def _fetch_authors(paper: Paper, venues: dict[str, Venue]) -> tuple[Paper, str]:
         return paper, (f"needs metadata: {record.source} knows {paper.arxiv or 'it'} as "
                        f"'{record.title}', not this title")
     doi = record.doi if record.kind != "preprint" else None
+    venue, year = paper.venue, paper.year or record.year or 0
+    if not venue:  # a list entry with no venue: the record's, with its year, if registered
+        venue = fetch.resolve_venue(record, venues) or ""
+        year = (record.year or year) if venue else year
     return replace(paper, authors=list(record.authors), doi=paper.doi or doi,
-                   pages=paper.pages or record.pages), ""
+                   pages=paper.pages or record.pages, year=year, venue=venue), ""
 
 
 # ---------------------------------------------------------------- one file, either kind

@@ -1,13 +1,22 @@
 """Paper entries in Markdown lists, in the forms people actually write. Pure: no I/O.
 
     - [OSDI'23] [Title](url)                      a venue tag in brackets first
+    - [Survey] [ACM CSUR'23] [Title](url)         several tags; the one that is a venue counts
     * Title ([SOSP 2023](link)) \\[[Paper](url)]   a venue in parentheses, maybe a link
     * Title (arXiv 2212.00939)                    an arXiv id
+    + **Title** [[pdf](url)] NeurIPS 2021         a bold title, its links, then the venue
+    1. [Title](url) arXiv 2021                    a linked title, then the venue
+    - [Title](url)                                a linked title alone (venue and year from
+                                                  the headings, if they give them)
     2023 Title One ASPLOS'23 Title Two arxiv ...  the blog's year lists, many on one line
-    | Title | ... |  under '## OSDI 2023'         tables; venue and year from the headings
+    | Title | ... |  under '## OSDI 2023'         tables; venue and year from a column, a
+                                                  '[ICLR'21]' tag in the title cell, or headings
 
-A line that is none of these (a nested note, prose, an acronym list) is skipped
-and counted, never guessed into a paper.
+A link split over two lines is joined. A line in italics right under an entry is
+its author line: its names become the entry's authors only when it is plainly a
+list of names ('A B, C D, ...'), otherwise it is left alone and reported. A line
+that is none of these (a nested note, prose, an acronym list) is not a paper: it
+is kept with its reason, never guessed into a paper.
 """
 
 from __future__ import annotations
@@ -21,7 +30,15 @@ _ITEM_RE = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s+(.*\S)\s*$")
 _ROW_RE = re.compile(r"^\s*\|(.*)\|\s*$")
 _SEPARATOR_RE = re.compile(r"^\s*\|?\s*:?-{3,}")
 _LINK_RE = re.compile(r"\[([^\[\]]*)\]\(([^()\s]*)(?:\s+\"[^\"]*\")?\)")
+# '[[pdf](url)]' and '[[pdf]](url)': a link word in double brackets.
+_LINK_GROUP_RE = re.compile(
+    r"\[\s*\[([^\[\]]+)\]\s*(?:\(([^()\s]*)\)\s*\]|\]\s*\(([^()\s]*)\))")
+_HREF_RE = re.compile(r"<a\s[^>]*?href=[\"']([^\"']+)[\"'][^>]*>(.*?)</a>", re.IGNORECASE)
 _PAREN_RE = re.compile(r"\(\s*(?:\[([^\[\]]+)\]\([^()\s]*\)|([^()\[\]]+))\s*\)")
+_TAG_RE = re.compile(r"^\[([^\[\]]+)\](?!\()\s*")  # a bracket group that is not a link
+_END_TAG_RE = re.compile(r"\s*\[([^\[\]]+)\]\s*$")
+_BOLD_RE = re.compile(r"^(\*\*|__)(.+?)\1")
+_ITALIC_LINE_RE = re.compile(r"^\s*(\*|_)([^*_]+)\1\s*$")
 _ARXIV_LABEL_RE = re.compile(r"^arxiv(?:[:\s]+(\d{4}\.\d{4,5})(v\d+)?)?(?:\s*['’]?(\d{2}|\d{4}))?$",
                              re.IGNORECASE)
 _VENUE = r"([A-Za-z][\w&\-/.]*(?:\s[A-Za-z][\w&\-]*){0,2})"
@@ -31,7 +48,15 @@ _YEAR_RE = re.compile(r"^(?:19|20)\d{2}$")
 _MARKER_RE = re.compile(r"^([A-Za-z][A-Za-z0-9\-]*)['’](\d{2})[.,;]?$")
 _ARXIV_WORD_RE = re.compile(r"^arxiv[.,;]?$", re.IGNORECASE)
 _ARXIV_URL_RE = re.compile(r"arxiv\.org/(?:abs|pdf)/(\d{4}\.\d{4,5})")
+_DOI_URL_RE = re.compile(r"(?:doi\.org/|/doi/(?:abs/|pdf/|full/|epdf/)?)"
+                         r"(10\.\d{4,9}/[^\s?#\"'<>()\[\]]+)")
 _LINK_WORDS = {"paper", "pdf", "link", "arxiv", "doi"}
+# Lower-case words that belong inside a person's name ('Diego de las Casas').
+_NAME_PARTICLES = frozenset({"de", "da", "das", "di", "del", "della", "der", "den", "des", "do",
+                             "dos", "du", "la", "las", "le", "los", "van", "von", "ter", "ten",
+                             "zu", "y", "bin", "al", "el"})
+_NAME_WORD_RE = re.compile(r"^[^\W\d_](?:[^\W\d_]|['’.\-])*$")
+_MAX_JOINED = 3  # lines a split link may run over
 
 
 @dataclass
@@ -40,10 +65,25 @@ class Entry:
 
     line: int
     title: str
-    venue: str  # as written: 'OSDI', 'arxiv', 'VLDB'
+    venue: str | None  # as written: 'OSDI', 'arxiv', 'VLDB'; None when the list gives none
     year: int | None
     url: str | None = None
     arxiv: str | None = None
+    doi: str | None = None  # from a link to the paper's DOI page: for finding it, not filling
+    authors: list[str] = field(default_factory=list)  # only from a plain author line
+
+
+@dataclass
+class NotPaper:
+    """A line that is not a paper entry, and why; listed ones are worth showing the user."""
+
+    line: int
+    text: str
+    reason: str
+    listed: bool = False  # a top-level item, a table row or an unused author line
+
+    def to_dict(self) -> dict[str, object]:
+        return {"line": self.line, "text": self.text, "reason": self.reason}
 
 
 @dataclass
@@ -51,12 +91,19 @@ class Parsed:
     """The entries of a list and the lines that are not papers."""
 
     entries: list[Entry] = field(default_factory=list)
-    skipped: list[int] = field(default_factory=list)
+    not_papers: list[NotPaper] = field(default_factory=list)
+
+    @property
+    def skipped(self) -> list[int]:
+        """The numbers of the lines that are not papers."""
+        return [n.line for n in self.not_papers]
 
 
 def parse_label(text: str) -> tuple[str, int | None, str | None] | None:
-    """(venue, year, arXiv id) from 'OSDI'23', 'SOSP 2023', 'arXiv 2212.00939'; else None."""
+    """(venue, year, arXiv id) from 'OSDI'23', 'SOSP 2023', 'arxiv, 2022', 'arXiv 2212.00939';
+    else None."""
     text = " ".join(text.split())
+    text = re.sub(r"\s*,\s*(?=(?:19|20)\d{2}$|['’]\d{2}$)", " ", text)
     m = _ARXIV_LABEL_RE.match(text)
     if m:
         arxiv_id, year = m.group(1), m.group(3)
@@ -67,6 +114,30 @@ def parse_label(text: str) -> tuple[str, int | None, str | None] | None:
     if m:
         return m.group(1), _year(m.group(2)), None
     return None
+
+
+def plain_names(text: str) -> list[str] | None:
+    """The names of 'Aidan Clark, Diego de las Casas and Jack Rae', or None unless every
+    part is plainly a person's name (two to five name words, no digits, no 'et al.')."""
+    text = " ".join(text.split()).strip(" .")
+    parts = [p for p in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", text)]
+    if not parts or any(not p for p in parts):
+        return None
+    for part in parts:
+        words = part.split()
+        if not 2 <= len(words) <= 5:
+            return None
+        for word in words:
+            if not _NAME_WORD_RE.match(word):
+                return None
+            if word.islower():
+                if word not in _NAME_PARTICLES:
+                    return None
+            elif len(word) > 2 and word.isupper():
+                return None  # 'IBM', 'UCLA': not a name word
+        if words[0].islower() or words[-1].islower():
+            return None
+    return parts
 
 
 def _year(text: str) -> int:
@@ -85,8 +156,16 @@ def clean_title(text: str) -> str:
     return text.strip(" -–—,;.").strip()
 
 
-def _looks_like_title(title: str) -> bool:
-    return len(title.split()) >= 2 and any(c.isalpha() for c in title)
+def _looks_like_title(title: str, labelled: bool = False) -> bool:
+    """Two words or more; a single name ('EVStore') only when the line gives its venue."""
+    if not any(c.isalpha() for c in title):
+        return False
+    return len(title.split()) >= 2 or (labelled and len(title) >= 3)
+
+
+def _open_brackets(line: str) -> int:
+    line = re.sub(r"\\[\[\]]", "", line)
+    return line.count("[") - line.count("]")
 
 
 class _Context:
@@ -116,23 +195,61 @@ class _Context:
         return next((y for _, (_v, y) in sorted(self.levels.items(), reverse=True) if y), None)
 
 
+def _logical_lines(text: str) -> list[tuple[int, str]]:
+    """(line number, text) with a list item's link that runs over the next lines joined."""
+    raw = text.splitlines()
+    out: list[tuple[int, str]] = []
+    i = 0
+    while i < len(raw):
+        number, line = i + 1, raw[i].rstrip()
+        i += 1
+        if _ITEM_RE.match(line) and _open_brackets(line) > 0:
+            joined, j = line, i
+            while (_open_brackets(joined) > 0 and j < len(raw) and j - i < _MAX_JOINED
+                   and raw[j].strip() and not _HEADING_RE.match(raw[j])
+                   and not _ITEM_RE.match(raw[j])):
+                joined += " " + raw[j].strip()
+                j += 1
+            if _open_brackets(joined) <= 0:
+                line, i = joined, j
+        out.append((number, line))
+    return out
+
+
 def parse(text: str, venues: Collection[str] = ()) -> Parsed:
     """Every paper entry of a Markdown list; venues lets headings like '## OSDI' count."""
     out = Parsed()
     context = _Context(venues)
     blog_year: int | None = None
     table: dict[str, int] | None = None
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.rstrip()
+    last_item: Entry | None = None  # the entry an author line just below would belong to
+
+    def skip(number: int, line: str, reason: str, listed: bool = False) -> None:
+        out.not_papers.append(NotPaper(number, line.strip(), reason, listed))
+
+    for number, line in _logical_lines(text):
         if not line.strip():
             table = None
             continue
         heading = _HEADING_RE.match(line)
         if heading:
             context.heading(len(heading.group(1)), heading.group(2))
-            blog_year, table = None, None
+            blog_year, table, last_item = None, None, None
             continue
+        italic = _ITALIC_LINE_RE.match(line)
+        if italic and last_item is not None:
+            names = plain_names(italic.group(2))
+            if names:
+                last_item.authors = names
+                skip(number, line, f"the authors of the entry on line {last_item.line}")
+            else:
+                skip(number, line, f"under the entry on line {last_item.line} but not plainly "
+                     "a list of names: not used as its authors", listed=True)
+            last_item = None
+            continue
+        last_item = None
         row = _ROW_RE.match(line)
+        entry: Entry | None
         if row:
             if _SEPARATOR_RE.match(line):
                 continue
@@ -142,74 +259,145 @@ def parse(text: str, venues: Collection[str] = ()) -> Parsed:
                 if table is not None:
                     continue
                 table = {}
-            entry = _table_row(number, cells, table, context)
+            entry, reason = _table_row(number, cells, table, context)
+            if entry is None:
+                skip(number, line, reason, listed=True)
+                continue
         else:
             table = None
             item = _ITEM_RE.match(line)
             if item:
-                nested = len(item.group(1).expandtabs(4)) >= 2
-                entry = None if nested else _list_item(number, item.group(2), context)
+                if len(item.group(1).expandtabs(4)) >= 2:
+                    skip(number, line, "a nested item")
+                    continue
+                entry, reason = _list_item(number, item.group(2), context)
+                if entry is None:
+                    skip(number, line, reason, listed=True)
+                    continue
+                last_item = entry
             else:
                 entries, blog_year = _blog_line(number, line, blog_year or context.year)
                 if entries:
                     out.entries.extend(entries)
-                    continue
-                entry = None
-        if entry is None:
-            out.skipped.append(number)
-        else:
-            out.entries.append(entry)
+                else:
+                    skip(number, line, "not a list item, table row or year list")
+                continue
+        out.entries.append(entry)
     return out
 
 
 def _links(text: str) -> list[tuple[str, str]]:
-    return [(m.group(1), m.group(2)) for m in _LINK_RE.finditer(text)]
+    """Every link: Markdown ones, '[[pdf]](url)' groups and HTML anchors."""
+    found = [(m.group(1), m.group(2) or m.group(3)) for m in _LINK_GROUP_RE.finditer(text)]
+    found += [(m.group(1), m.group(2)) for m in _LINK_RE.finditer(text)]
+    found += [(re.sub(r"<[^>]+>", "", m.group(2)), m.group(1)) for m in _HREF_RE.finditer(text)]
+    return found
 
 
-def _with_arxiv(entry: Entry, text: str) -> Entry:
+def _with_ids(entry: Entry, text: str) -> Entry:
     if entry.arxiv is None:
         m = _ARXIV_URL_RE.search(text)
         if m:
             entry.arxiv = m.group(1)
+    m = _DOI_URL_RE.search(text)
+    if m:
+        entry.doi = m.group(1).rstrip(".,;")
     return entry
 
 
-def _list_item(number: int, body: str, context: _Context) -> Entry | None:
-    body = _unescape(body)
-    # - [OSDI'23] [Title](url)   or   - [OSDI'23] Title
-    first = re.match(r"^\[([^\[\]]+)\](?!\()\s*(.*)$", body)
-    if first and parse_label(first.group(1)):
-        venue, year, arxiv_id = parse_label(first.group(1))  # type: ignore[misc]
-        rest = first.group(2)
-        links = _links(rest)
-        url: str | None
-        if rest.startswith("[") and links:
-            title, url = links[0]
-        else:
-            title, url = _LINK_RE.sub(r"\1", rest), _paper_url(links)
-        return _entry(number, title, venue, year, url, arxiv_id, body)
-    # * Title ([SOSP 2023](link)) [[Paper](url)]   or   * Title (arXiv 2212.00939)
-    for m in _PAREN_RE.finditer(body):
+def _strip_links(text: str) -> str:
+    text = _LINK_GROUP_RE.sub(" ", text)
+    text = _LINK_RE.sub(" ", text)
+    return _HREF_RE.sub(" ", text)
+
+
+def _tail_label(tail: str) -> tuple[str, int | None, str | None] | None:
+    """The venue after a title: 'arXiv 2021', '(SOSP 2023)', '[JMLR'22]', after its links."""
+    for m in _PAREN_RE.finditer(tail):
         label = parse_label(m.group(1) or m.group(2))
-        if not label:
-            continue
-        head = body[:m.start()].strip()
-        links = _links(head)
-        found: str | None
-        if links and head.startswith("[") and head.endswith(")"):
-            title, found = links[0]
-        else:
-            title, found = _LINK_RE.sub(r"\1", head), None
-        url = found
-        url = url or _paper_url(_links(body[m.end():]))
-        return _entry(number, title, label[0], label[1], url, label[2], body)
-    # - [Title](url) under '## OSDI 2023': the headings give venue and year
-    if context.venue and context.year:
-        links = _links(body)
-        if links and body.startswith("["):
-            title, url = links[0]
-            return _entry(number, title, context.venue, context.year, url, None, body)
-    return None
+        if label:
+            return label
+    rest = _strip_links(tail).strip(" \t-–—,;:|")
+    wrapped = re.fullmatch(r"[\[(]\s*(.*?)\s*[\])]", rest)
+    return parse_label(wrapped.group(1) if wrapped else rest) if rest else None
+
+
+def _trim_title(title: str) -> str:
+    """A plain title without the notes lists put after it: '[also in [1.2](#x)]', '(`PAI`)'."""
+    while True:
+        trimmed = re.sub(r"\s+\(\s*`[^`]*`\s*\)$", "", title.rstrip())
+        if trimmed.endswith("]"):
+            depth = 0
+            for i in range(len(trimmed) - 1, -1, -1):
+                depth += {"]": 1, "[": -1}.get(trimmed[i], 0)
+                if depth == 0:
+                    break
+            if depth == 0 and i > 0 and trimmed[i - 1].isspace():
+                trimmed = trimmed[:i].rstrip()
+        if trimmed == title:
+            return title
+        title = trimmed
+
+
+def _list_item(number: int, body: str, context: _Context) -> tuple[Entry | None, str]:
+    """The entry of a top-level list item, or None and why it is not one."""
+    body = _unescape(body)
+    tags, rest = [], body
+    while (tag := _TAG_RE.match(rest)) is not None:
+        tags.append(tag.group(1))
+        rest = rest[tag.end():]
+    label = next((lb for lb in map(parse_label, tags) if lb), None)
+    url: str | None = None
+    title: str | None = None
+    linked = False  # the title links to a page, or a bold title has a paper link after it
+    tail = ""
+    link = _LINK_RE.match(rest)
+    if link and link.group(1).strip().casefold() in _LINK_WORDS:
+        link = None
+    bold = _BOLD_RE.match(rest)
+    if link:
+        # - [Title](url) ...
+        title, url, tail = link.group(1), link.group(2), rest[link.end():]
+        linked = url.startswith("http")
+    elif bold:
+        # + **Title** [[pdf](url)] arXiv 2021
+        inner, tail = bold.group(2).strip(), rest[bold.end():]
+        inner_link = _LINK_RE.fullmatch(inner)
+        title, url = (inner_link.group(1), inner_link.group(2)) if inner_link else (inner, None)
+        url = url if url and url.startswith("http") else _paper_url(_links(tail))
+        linked = bool(url) or any(u.startswith("http") for _t, u in _links(tail))
+    elif rest.startswith("[") and _open_brackets(rest) > 0:
+        return None, "a link that is never closed"
+    else:
+        # * Title ([SOSP 2023](link)) [[Paper](url)]   or   * Title (arXiv 2212.00939)
+        for m in _PAREN_RE.finditer(rest):
+            paren = parse_label(m.group(1) or m.group(2))
+            if not paren:
+                continue
+            head = rest[:m.start()].strip()
+            links = _links(head)
+            if links and head.startswith("[") and head.endswith(")"):
+                title, url = links[0]
+            else:
+                title = _LINK_RE.sub(r"\1", head)
+            url = url or _paper_url(_links(rest[m.end():]))
+            return _entry(number, title, label or paren, url, body, context)
+        if label is None:
+            return None, "no venue, year or link to a paper"
+        # - [OSDI'23] Title [[pdf](url)]
+        cut = _LINK_GROUP_RE.search(rest)
+        title, tail = (rest[:cut.start()], rest[cut.start():]) if cut else (rest, "")
+        title = _trim_title(_LINK_RE.sub(r"\1", title).strip())
+        url = _paper_url(_links(body))
+    label = label or _tail_label(tail)
+    # '- [Title](notes.md)' under '## OSDI 2023' is that venue's paper; a bold line is not
+    if label is None and not linked and not (link and context.venue and context.year):
+        if url and not url.startswith("http"):
+            return None, "a link within the site, not to a paper"
+        return None, "no venue, year or link to a paper"
+    if url and not url.startswith("http"):
+        url = _paper_url(_links(tail))
+    return _entry(number, title, label, url, body, context)
 
 
 def _paper_url(links: list[tuple[str, str]]) -> str | None:
@@ -219,14 +407,16 @@ def _paper_url(links: list[tuple[str, str]]) -> str | None:
     return None
 
 
-def _entry(number: int, title: str, venue: str, year: int | None, url: str | None,
-           arxiv_id: str | None, text: str) -> Entry | None:
+def _entry(number: int, title: str, label: tuple[str, int | None, str | None] | None,
+           url: str | None, text: str, context: _Context) -> tuple[Entry | None, str]:
+    """An entry with its venue and year from the label, else from the headings above."""
     title = clean_title(title)
-    if not _looks_like_title(title):
-        return None
+    if not _looks_like_title(title, labelled=label is not None):
+        return None, f"'{title}' does not look like a paper's title"
+    venue, year, arxiv_id = label or (context.venue, None, None)
     if url and not url.startswith("http"):
         url = None
-    return _with_arxiv(Entry(number, title, venue, year, url, arxiv_id), text)
+    return _with_ids(Entry(number, title, venue, year or context.year, url, arxiv_id), text), ""
 
 
 def _table_header(cells: list[str]) -> dict[str, int] | None:
@@ -243,27 +433,38 @@ def _table_header(cells: list[str]) -> dict[str, int] | None:
 
 
 def _table_row(number: int, cells: list[str], columns: dict[str, int],
-               context: _Context) -> Entry | None:
-    if "title" not in columns or columns["title"] >= len(cells):
-        return None
+               context: _Context) -> tuple[Entry | None, str]:
+    """The entry of a table row, or None and why it is not one."""
+    if "title" not in columns:
+        return None, "a row of a table with no Title, Paper or Name column"
+    if columns["title"] >= len(cells) or not cells[columns["title"]].strip():
+        return None, "a table row with no title"
     cell = _unescape(cells[columns["title"]])
+    label = None
+    # 'Title [ICLR'21]' or '[OSDI'23] Title': a venue tag inside the title cell
+    end, start = _END_TAG_RE.search(cell), _TAG_RE.match(cell)
+    if end and parse_label(end.group(1)):
+        label, cell = parse_label(end.group(1)), cell[:end.start()]
+    elif start and parse_label(start.group(1)):
+        label, cell = parse_label(start.group(1)), cell[start.end():]
+    cell = cell.strip()
     links = _links(cell)
     title, url = (links[0] if links and cell.startswith("[") else (_LINK_RE.sub(r"\1", cell),
                                                                    None))
-    venue, year, arxiv_id = context.venue, context.year, None
-    if "venue" in columns and columns["venue"] < len(cells):
-        label = parse_label(clean_title(_LINK_RE.sub(r"\1", cells[columns["venue"]])))
-        if label:
-            venue, year, arxiv_id = label[0], label[1] or year, label[2]
-        elif cells[columns["venue"]].strip():
-            venue = clean_title(_LINK_RE.sub(r"\1", cells[columns["venue"]]))
+    if label is None and "venue" in columns and columns["venue"] < len(cells):
+        text = clean_title(_LINK_RE.sub(r"\1", cells[columns["venue"]]))
+        if text:
+            label = parse_label(text) or (text, None, None)
     if "year" in columns and columns["year"] < len(cells):
         value = clean_title(cells[columns["year"]])
-        year = int(value) if _YEAR_RE.match(value) else year
-    if not venue or not year:
-        return None
+        if _YEAR_RE.match(value):
+            venue, _y, arxiv_id = label or (context.venue, None, None)
+            label = (venue or "", int(value), arxiv_id)
     url = url or _paper_url([lk for c in cells for lk in _links(_unescape(c))])
-    return _entry(number, title, venue, year, url, arxiv_id, " ".join(cells))
+    entry, reason = _entry(number, title, label, url, " ".join(cells), context)
+    if entry is not None:
+        entry.venue = entry.venue or None
+    return entry, reason
 
 
 def _blog_line(number: int, line: str, year: int | None) -> tuple[list[Entry], int | None]:

@@ -78,14 +78,26 @@ def test_add_dry_run_and_json(cli, paths: Paths) -> None:
 
 
 def test_add_bibtex_from_stdin(cli, paths: Paths) -> None:
-    bib = ("@inproceedings{whatever,\n  title = {Scaling Distributed Machine Learning with the "
+    bib = ("@inproceedings{Li:2014:whatever,\n  title = {Scaling Distributed Machine Learning with the "
            "Parameter Server},\n  author = {Li, Mu and Andersen, David G.},\n  booktitle = "
            "{11th USENIX Symposium on Operating Systems Design and Implementation (OSDI 14)},\n"
            "  year = {2014},\n  pages = {583--598}\n}\n")
     result = cli("add", "--bibtex", "-", input=bib)
     assert result.exit_code == 0, result.output
-    assert "added li2014scaling (was whatever)" in result.output
+    assert "added li2014scaling (was Li:2014:whatever)" in result.output  # not a catalog key
     paper = papers(paths)["li2014scaling"]
     assert (paper.venue, paper.year, paper.pages) == ("OSDI", 2014, "583-598")
     again = cli("add", "--bibtex", "-", input=bib)
     assert again.exit_code == 1 and "duplicate" in again.output
+
+
+def test_add_bibtex_keeps_a_valid_key(cli, paths: Paths) -> None:
+    bib = ("@inproceedings{li2014parameter,\n  title = {Scaling Distributed Machine Learning "
+           "with the Parameter Server},\n  author = {Li, Mu and Andersen, David G.},\n  "
+           "booktitle = {11th USENIX Symposium on Operating Systems Design and Implementation "
+           "(OSDI 14)},\n  year = {2014}\n}\n")
+    result = cli("add", "--bibtex", "-", input=bib)
+    assert result.exit_code == 0, result.output
+    assert "added li2014parameter: Scaling Distributed" in result.output
+    assert "(was" not in result.output
+    assert papers(paths)["li2014parameter"].venue == "OSDI"

@@ -115,3 +115,14 @@ arXiv:
   kind: preprint
   name: arXiv
 """
+
+
+def test_a_title_names_a_paper_by_its_words_or_its_system_name() -> None:
+    evstore = next(p for p in source.load(REPO / "data" / "papers.yaml")
+                   if p.key == "kurniawan2023evstore")
+    assert dedupe.same_paper_title("EVStore", evstore)  # a table's Name column
+    assert dedupe.same_paper_title("evstore: storage and caching capabilities for scaling "
+                                   "embedding tables in deep recommendation systems.", evstore)
+    assert not dedupe.same_paper_title("Scaling Vision with Sparse Mixture of Experts", evstore)
+    assert not dedupe.same_paper_title("", evstore)
+

@@ -114,18 +114,23 @@ def test_merge_fills_what_the_catalog_lacks(shipped: Paths) -> None:
     assert papers["xie2020kraken"].pages == "1-17"
 
 
-def test_broken_bib_is_refused_whole_with_places(run, shipped: Paths, tmp_path: Path) -> None:
+def test_broken_bib_entries_are_refused_alone_with_places(run, shipped: Paths,
+                                                          tmp_path: Path) -> None:
     bib = tmp_path / "broken.bib"
     bib.write_text("@inproceedings{good2023x,\n  title = {A Good Entry},\n"
                    "  author = {Doe, Jane},\n  booktitle = {OSDI},\n  year = {2023}\n}\n\n"
                    "@article{bad2023y,\n  title = {Unclosed,\n  author = {Roe, Rick},\n"
                    "  year = 2023\n\n@misc{other, title={x}}\n", encoding="utf-8")
-    before = shipped.catalog.read_bytes()
     result = run("import", str(bib))
-    assert result.exit_code == 1
-    assert "cannot read every entry" in result.output and "nothing was written" in result.output
-    assert "broken.bib:8" in result.output
-    assert shipped.catalog.read_bytes() == before
+    assert result.exit_code == 0, result.output
+    # Like an entry with no venue, an entry that cannot be read is refused with its line;
+    # every entry is accounted for and the readable one is imported.
+    assert "broken.bib:1: added good2023x: A Good Entry [OSDI 2023]" in result.output
+    assert "broken.bib:8: refused: bad2023y — malformed entry" in result.output
+    assert "broken.bib:13: refused: x — missing author" in result.output
+    assert "added 1, merged 0, skipped 0 duplicates, refused 2" in result.output
+    assert "good2023x" in {p.key for p in source.load(shipped.catalog)}
+    assert {"bad2023y", "other"}.isdisjoint(p.key for p in source.load(shipped.catalog))
 
 
 def test_unknown_file_kind_and_missing_file(run, tmp_path: Path) -> None:

@@ -365,14 +365,23 @@ def _report(report: Any, as_json: bool, verbose: bool = True) -> None:
         typer.echo(f"{verb} venue {venue.short} ({venue.kind}: {venue.name}) to "
                    f"{state.paths.display(state.paths.venues)}; please review it")
     if verbose:
+        lines: list[tuple[int, str]] = []
         for o in report.outcomes:
             place = f"{report.file}:{o.line}: " if o.line else ""
-            where = f"{o.venue} {o.year}".strip()
+            where = f"{o.venue or ''} {o.year or ''}".strip()
             if o.action == "added":
                 was = f" (was {o.source_key})" if o.source_key and o.source_key != o.key else ""
-                typer.echo(f"{place}added {o.key}{was}: {o.title} [{where}]")
+                lines.append((o.line, f"{place}added {o.key}{was}: {o.title} [{where}]"))
             else:
-                typer.echo(f"{place}{o.action}: {o.title} — {o.reason}")
+                lines.append((o.line, f"{place}{o.action}: {o.title} — {o.reason}"))
+        # List lines that look like entries but are not papers: shown, never dropped silently.
+        for n in report.not_papers:
+            if n.listed:
+                text = n.text if len(n.text) <= 80 else n.text[:77] + "..."
+                lines.append((n.line, f"{report.file}:{n.line}: not a paper: {text} — "
+                                      f"{n.reason}"))
+        for _, line in sorted(lines, key=lambda item: item[0]):
+            typer.echo(line)
     if report.dry_run and report.diff:
         typer.echo(report.diff.rstrip("\n"))
     typer.echo(report.summary(), err=True)
@@ -403,8 +412,8 @@ def import_(file: Annotated[Path, typer.Argument(
             "--no-new-venues", help="Refuse .bib entries whose venue is not in the registry "
             "instead of adding the venue from the entry's own data.")] = False,
         fetch: Annotated[bool, typer.Option(
-            "--fetch", help="For list entries not in the catalog, fetch their authors from "
-            "arXiv or DBLP (lists give no authors).")] = False,
+            "--fetch", help="For list entries not in the catalog, fetch their authors (and "
+            "venue and year, when the list gives none) from arXiv or DBLP.")] = False,
         tags: TagsOpt = (),  # type: ignore[assignment]
         quiet: Annotated[bool, typer.Option("--quiet", "-q",
                                             help="Print only the summary.")] = False,
@@ -412,10 +421,16 @@ def import_(file: Annotated[Path, typer.Argument(
     """Import papers from a .bib file or a Markdown list.
 
     Every record is accounted for: added, merged (--merge), skipped as a duplicate of a
-    paper already in the catalog, or refused with its reason and line. A .bib entry from a
-    venue not in data/venues.yaml files it under a new registry entry made from its own
-    data (listed for review). List entries have no authors: they merge into papers the
-    catalog has, or are refused as needing metadata unless --fetch finds the authors.
+    paper already in the catalog, or refused with its reason and line (an entry that
+    cannot be read is refused alone; the others are imported). A .bib entry keeps its own
+    key when that is a valid catalog key not yet taken; otherwise a key is made and the
+    old one shown as "(was KEY)". A .bib entry from a venue not in data/venues.yaml files
+    it under a new registry entry made from its own data (listed for review); spellings
+    that differ only in case, spacing or punctuation are one venue. List entries mostly
+    have no authors: they merge into papers the catalog has, or are refused as needing
+    metadata unless the list gives a plain author line under them or --fetch finds the
+    authors. List lines that are not papers are counted (listed with --json), and table
+    rows and items among them are shown with their line.
 
     Example: papers import refs.bib --dry-run
     """

@@ -1,0 +1,232 @@
+"""papers import of real .bib files: keys kept, venue spellings folded, bad entries refused alone."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from catalog import importer, source
+from catalog.check import check
+from catalog.paths import Paths
+from catalog.venues import load_venues
+from tests.conftest import REPO
+
+
+@pytest.fixture
+def shipped(tmp_path: Path) -> Paths:
+    """A copy of data/*.yaml in tmp_path (never the real files)."""
+    data = tmp_path / "data"
+    data.mkdir()
+    for path in (REPO / "data").glob("*.yaml"):
+        shutil.copy(path, data / path.name)
+    return Paths(data / "papers.yaml", tmp_path / "build" / "catalog.db")
+
+
+@pytest.fixture
+def run(shipped: Paths):
+    from catalog.cli import app
+
+    def invoke(*args: str):
+        return CliRunner().invoke(app, ["--catalog", str(shipped.catalog), "--db",
+                                        str(shipped.db), *args])
+
+    return invoke
+
+
+def write(tmp_path: Path, text: str, name: str = "refs.bib") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# ---------------------------------------------------------------- keys
+
+# collective.bib and recommender.bib: a valid key, an upper-case one, and a valid key that
+# the catalog already gives another paper.
+KEYS_BIB = """\
+@article{shoeybi2019megatron,
+  title={Megatron-lm: Training multi-billion parameter language models using model parallelism},
+  author={Shoeybi, Mohammad and Patwary, Mostofa and Puri, Raul and LeGresley, Patrick and Casper, Jared and Catanzaro, Bryan},
+  journal={arXiv preprint arXiv:1909.08053},
+  year={2019}
+}
+
+@inproceedings{NIPS2015_86df7dcf,
+ author = {Sculley, D. and Holt, Gary and Golovin, Daniel and Davydov, Eugene},
+ booktitle = {Advances in Neural Information Processing Systems},
+ title = {Hidden Technical Debt in Machine Learning Systems},
+ volume = {28},
+ year = {2015}
+}
+
+@article{sima2022ekko,
+  title={Mu: An Efficient, Fair and Responsive Serverless Framework},
+  author={Sima, Chijun and Doe, Jane},
+  journal={arXiv preprint arXiv:2399.00077},
+  year={2023}
+}
+"""
+
+
+def test_a_bib_keeps_its_own_keys_when_valid_and_free(run, shipped: Paths,
+                                                       tmp_path: Path) -> None:
+    result = run("import", str(write(tmp_path, KEYS_BIB)))
+    assert result.exit_code == 0, result.output
+    assert "refs.bib:1: added shoeybi2019megatron: Megatron-lm" in result.output
+    # upper case is not a catalog key; a taken key is not reused: both made, both reported
+    assert "refs.bib:8: added sculley2015hidden (was NIPS2015_86df7dcf)" in result.output
+    assert "refs.bib:16: added sima2023mu (was sima2022ekko)" in result.output
+    keys = {p.key for p in source.load(shipped.catalog)}
+    assert {"shoeybi2019megatron", "sculley2015hidden", "sima2023mu", "sima2022ekko"} <= keys
+    # The document the .bib came from cites its keys: export --aux finds the kept one
+    aux = write(tmp_path, "\\relax\n\\citation{shoeybi2019megatron}\n", "doc.aux")
+    exported = run("export", "--aux", str(aux))
+    assert exported.exit_code == 0, exported.output
+    assert "{shoeybi2019megatron," in exported.stdout
+
+
+def test_reimporting_a_bib_with_kept_keys_adds_nothing(shipped: Paths, tmp_path: Path) -> None:
+    bib = write(tmp_path, KEYS_BIB)
+    first = importer.import_file(shipped, bib)
+    assert first.count("added") == 3
+    after = shipped.catalog.read_bytes()
+    second = importer.import_file(shipped, bib)
+    assert second.counts == {"added": 0, "merged": 0, "duplicate": 3, "refused": 0}
+    assert shipped.catalog.read_bytes() == after
+
+
+# ---------------------------------------------------------------- venues
+
+# explainable.bib: one conference written with two capitalisations, and a third name that
+# is a different string ('IEEE' without '/CVF'), which stays apart.
+CVPR_BIB = """\
+@inproceedings{zhang2019interpreting,
+  title={Interpreting cnns via decision trees},
+  author={Zhang, Quanshi and Yang, Yu and Ma, Haotian and Wu, Ying Nian},
+  booktitle={Proceedings of the IEEE/CVF conference on computer vision and pattern recognition},
+  pages={6261--6270},
+  year={2019}
+}
+
+@inproceedings{zhang2018interpretable,
+  title={Interpretable convolutional neural networks},
+  author={Zhang, Quanshi and Wu, Ying Nian and Zhu, Song-Chun},
+  booktitle={Proceedings of the IEEE conference on computer vision and pattern recognition},
+  pages={8827--8836},
+  year={2018}
+}
+
+@inproceedings{nauta2021neural,
+  title={Neural prototype trees for interpretable fine-grained image recognition},
+  author={Nauta, Meike and van Bree, Ron and Seifert, Christin},
+  booktitle={Proceedings of the IEEE/CVF Conference on Computer Vision and Pattern Recognition},
+  pages={14933--14943},
+  year={2021}
+}
+"""
+
+
+def test_venue_spellings_differing_in_case_are_one_new_venue(shipped: Paths,
+                                                              tmp_path: Path) -> None:
+    before = set(load_venues(shipped.venues))
+    report = importer.import_file(shipped, write(tmp_path, CVPR_BIB))
+    assert report.count("added") == 3
+    assert len(report.venues_added) == 2
+    papers = {p.key: p for p in source.load(shipped.catalog)}
+    assert papers["zhang2019interpreting"].venue == papers["nauta2021neural"].venue
+    assert papers["zhang2018interpretable"].venue != papers["nauta2021neural"].venue
+    venues = load_venues(shipped.venues)
+    assert len(set(venues) - before) == 2
+    folded = [v.casefold() for v in venues]
+    assert len(folded) == len(set(folded))
+    assert not [p for p in check(shipped) if p.blocking]
+
+
+def test_a_venue_spelling_matches_the_registry_case_insensitively(shipped: Paths,
+                                                                  tmp_path: Path) -> None:
+    importer.import_file(shipped, write(tmp_path, CVPR_BIB))
+    venues = set(load_venues(shipped.venues))
+    later = write(tmp_path, CVPR_BIB.replace("zhang2019interpreting", "other2019x")
+                  .replace("Interpreting cnns via decision trees", "A Later Paper on Trees")
+                  .replace("IEEE/CVF conference on computer vision and pattern recognition",
+                           "IEEE/CVF  CONFERENCE on Computer Vision and Pattern Recognition."),
+                  "later.bib")
+    report = importer.import_file(shipped, later)
+    assert report.venues_added == [] and set(load_venues(shipped.venues)) == venues
+    added = next(o for o in report.outcomes if o.action == "added")
+    assert added.key == "other2019x"
+    papers = {p.key: p for p in source.load(shipped.catalog)}
+    assert papers["other2019x"].venue == papers["zhang2019interpreting"].venue
+
+
+# ---------------------------------------------------------------- entries that cannot be read
+
+# dup-probe.bib: the same key twice (the preprint, then its published version)
+DUPLICATE_KEY_BIB = """\
+@inproceedings{li2014scaling,
+  title = {Scaling Distributed Machine Learning with the Parameter Server},
+  author = {Li, Mu and Andersen, David G.},
+  booktitle = {11th USENIX Symposium on Operating Systems Design and Implementation (OSDI 14)},
+  year = {2014}
+}
+
+ @article{miao2021het,
+   title={HET: Scaling out Huge Embedding Model Training via Cache-enabled Distributed Framework},
+   author={Miao, Xupeng and Zhang, Hailin and Shi, Yining and Nie, Xiaonan and Yang, Zhi and Tao, Yangyu and Cui, Bin},
+   journal={arXiv preprint arXiv:2112.07221},
+   year={2021}
+ }
+
+ @article{miao2021het,
+   title={HET: Scaling out Huge Embedding Model Training via Cache-enabled Distributed Framework},
+   author={Miao, Xupeng and Zhang, Hailin and Shi, Yining and Nie, Xiaonan and Yang, Zhi and Tao, Yangyu and Cui, Bin},
+   journal = {Proc. {VLDB} Endow.},
+   volume = {15},
+   year = {2022}
+ }
+"""
+# min/truncated.bib: the file ends inside the second entry
+TRUNCATED_BIB = """\
+@inproceedings{10.1145/2988450.2988454,
+author = {Cheng, Heng-Tze and Koc, Levent and Harmsen, Jeremiah},
+title = {Wide \\& Deep Learning for Recommender Systems},
+year = {2016},
+booktitle = {Proceedings of the 1st Workshop on Deep Learning for Recommender Systems},
+series = {DLRS 2016}
+}
+
+@inproceedings{10.1145/3124749.3124754,
+author = {Wang, Ruoxi and Fu, Bin and Fu, Gang and Wang, Mingliang},
+title = {Deep \\& Cross Network for Ad Click Predictions},
+year = {2017},
+abstract = {Feature engineering has been the key to the success of many prediction"""
+
+
+def test_a_duplicate_key_is_refused_alone(run, shipped: Paths, tmp_path: Path) -> None:
+    result = run("import", str(write(tmp_path, DUPLICATE_KEY_BIB)), "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    outcomes = {o["line"]: o for o in data["outcomes"]}
+    assert set(outcomes) == {1, 8, 15}  # every entry accounted for
+    assert outcomes[1]["action"] == "added" and outcomes[1]["key"] == "li2014scaling"
+    assert outcomes[8]["action"] == "duplicate"  # the catalog has HET already
+    assert outcomes[15]["action"] == "refused"
+    assert "duplicate key 'miao2021het' (first at line 8)" in outcomes[15]["reason"]
+    assert "li2014scaling" in {p.key for p in source.load(shipped.catalog)}
+
+
+def test_a_truncated_entry_is_refused_alone_and_bibtexparser_stays_quiet(
+        run, shipped: Paths, tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    result = run("import", str(write(tmp_path, TRUNCATED_BIB)))
+    assert result.exit_code == 0, result.output
+    assert "refs.bib:1: added cheng2016wide (was 10.1145/2988450.2988454)" in result.output
+    assert "refs.bib:9: refused: 10.1145/3124749.3124754 — malformed entry" in result.output
+    assert "added 1, merged 0, skipped 0 duplicates, refused 1" in result.output
+    # bibtexparser's own 'Parsing of @inproceedings block (line 8) aborted ...' is not shown
+    captured = capfd.readouterr()
+    assert "aborted" not in result.output + captured.out + captured.err
+    assert "cheng2016wide" in {p.key for p in source.load(shipped.catalog)}
