@@ -411,6 +411,11 @@ class BibRecord:
     new_venue: bool = False
     problems: list[Problem] = field(default_factory=list)
 
+    @property
+    def unreadable(self) -> bool:
+        """True for text BibTeX cannot read as an entry (bad braces, duplicate key, ...)."""
+        return self.paper is None and not self.fields
+
     def to_dict(self) -> dict[str, object]:
         """Every field, for --json output."""
         return {

@@ -263,8 +263,9 @@ def _run(paths: Paths, name: str, dry_run: bool, merge: bool, new_venues: bool,
 
 def import_bib(paths: Paths, text: str, filename: str, *, merge: bool = False,
                new_venues: bool = True, dry_run: bool = False, tags: Iterable[str] = (),
-               progress: Progress | None = None) -> Report:
-    """Import every entry of a .bib text; an entry that cannot be read is refused alone."""
+               progress: Progress | None = None, skip_broken: bool = False) -> Report:
+    """Import every entry of a .bib text. An entry that cannot be read stops the whole
+    import (nothing written) unless skip_broken, which refuses it alone."""
     from catalog.bibtex import read_bib
     from catalog.venues import load_venues
 
@@ -277,6 +278,12 @@ def import_bib(paths: Paths, text: str, filename: str, *, merge: bool = False,
     if not records:
         raise ImportInputError(f"{filename}: no BibTeX entries found (entries look like "
                            "'@inproceedings{key, title = {...}, ...}')")
+    broken = [problem for r in records if r.unreadable for problem in r.problems]
+    if broken and not skip_broken:
+        raise ImportInputError(
+            "\n".join(str(p) for p in broken) + f"\n{filename}: {len(broken)} "
+            f"entr{'y' if len(broken) == 1 else 'ies'} cannot be read, so nothing was "
+            "imported; fix them, or pass --skip-broken to import the rest")
 
     def body(run: _Run) -> None:
         for done, record in enumerate(records, 1):
@@ -405,7 +412,8 @@ def _fetch_authors(paper: Paper, venues: dict[str, Venue]) -> tuple[Paper, str]:
 
 def import_file(paths: Paths, path: Path, *, merge: bool = False, new_venues: bool = True,
                 fetch: bool = False, dry_run: bool = False, tags: Iterable[str] = (),
-                progress: Progress | None = None, display: str | None = None) -> Report:
+                progress: Progress | None = None, display: str | None = None,
+                skip_broken: bool = False) -> Report:
     """Import a .bib or a Markdown list, chosen by the file's extension."""
     name = display or str(path)
     try:
@@ -418,7 +426,8 @@ def import_file(paths: Paths, path: Path, *, merge: bool = False, new_venues: bo
     suffix = path.suffix.lower()
     if suffix == ".bib":
         return import_bib(paths, text, name, merge=merge, new_venues=new_venues,
-                          dry_run=dry_run, tags=tags, progress=progress)
+                          dry_run=dry_run, tags=tags, progress=progress,
+                          skip_broken=skip_broken)
     if suffix in (".md", ".markdown", ".txt"):
         return import_markdown(paths, text, name, merge=merge, fetch=fetch, dry_run=dry_run,
                                tags=tags, progress=progress)

@@ -114,14 +114,28 @@ def test_merge_fills_what_the_catalog_lacks(shipped: Paths) -> None:
     assert papers["xie2020kraken"].pages == "1-17"
 
 
-def test_broken_bib_entries_are_refused_alone_with_places(run, shipped: Paths,
-                                                          tmp_path: Path) -> None:
+BROKEN_BIB = ("@inproceedings{good2023x,\n  title = {A Good Entry},\n"
+              "  author = {Doe, Jane},\n  booktitle = {OSDI},\n  year = {2023}\n}\n\n"
+              "@article{bad2023y,\n  title = {Unclosed,\n  author = {Roe, Rick},\n"
+              "  year = 2023\n\n@misc{other, title={x}}\n")
+
+
+def test_a_bib_with_broken_entries_is_refused_whole(run, shipped: Paths, tmp_path: Path) -> None:
     bib = tmp_path / "broken.bib"
-    bib.write_text("@inproceedings{good2023x,\n  title = {A Good Entry},\n"
-                   "  author = {Doe, Jane},\n  booktitle = {OSDI},\n  year = {2023}\n}\n\n"
-                   "@article{bad2023y,\n  title = {Unclosed,\n  author = {Roe, Rick},\n"
-                   "  year = 2023\n\n@misc{other, title={x}}\n", encoding="utf-8")
+    bib.write_text(BROKEN_BIB, encoding="utf-8")
+    before = shipped.catalog.read_bytes()
     result = run("import", str(bib))
+    assert result.exit_code == 1
+    assert "broken.bib:8: bad2023y: malformed entry" in result.output
+    assert "nothing was imported; fix them, or pass --skip-broken" in result.output
+    assert shipped.catalog.read_bytes() == before
+
+
+def test_broken_bib_entries_are_refused_alone_with_skip_broken(run, shipped: Paths,
+                                                               tmp_path: Path) -> None:
+    bib = tmp_path / "broken.bib"
+    bib.write_text(BROKEN_BIB, encoding="utf-8")
+    result = run("import", str(bib), "--skip-broken")
     assert result.exit_code == 0, result.output
     # Like an entry with no venue, an entry that cannot be read is refused with its line;
     # every entry is accounted for and the readable one is imported.

@@ -414,6 +414,9 @@ def import_(file: Annotated[Path, typer.Argument(
         fetch: Annotated[bool, typer.Option(
             "--fetch", help="For list entries not in the catalog, fetch their authors (and "
             "venue and year, when the list gives none) from arXiv or DBLP.")] = False,
+        skip_broken: Annotated[bool, typer.Option(
+            "--skip-broken", help="Refuse .bib entries that cannot be read and import the "
+            "rest (by default any such entry stops the import).")] = False,
         tags: TagsOpt = (),  # type: ignore[assignment]
         quiet: Annotated[bool, typer.Option("--quiet", "-q",
                                             help="Print only the summary.")] = False,
@@ -421,8 +424,9 @@ def import_(file: Annotated[Path, typer.Argument(
     """Import papers from a .bib file or a Markdown list.
 
     Every record is accounted for: added, merged (--merge), skipped as a duplicate of a
-    paper already in the catalog, or refused with its reason and line (an entry that
-    cannot be read is refused alone; the others are imported). A .bib entry keeps its own
+    paper already in the catalog, or refused with its reason and line. An entry that
+    cannot be read stops the import with every such entry's line, and nothing is written,
+    unless --skip-broken refuses it alone and imports the others. A .bib entry keeps its own
     key when that is a valid catalog key not yet taken; otherwise a key is made and the
     old one shown as "(was KEY)". A .bib entry from a venue not in data/venues.yaml files
     it under a new registry entry made from its own data (listed for review); spellings
@@ -443,7 +447,7 @@ def import_(file: Annotated[Path, typer.Argument(
         report = importer.import_file(
             state.paths, file, merge=merge, new_venues=not no_new_venues, fetch=fetch,
             dry_run=dry_run, tags=list(tags), progress=update,
-            display=state.paths.display(file))
+            display=state.paths.display(file), skip_broken=skip_broken)
     finally:
         if bar is not None:
             bar.stop()
