@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import textwrap
 from pathlib import Path
 
@@ -11,6 +12,12 @@ from typer.testing import CliRunner, Result
 from catalog.paths import Paths
 
 REPO = Path(__file__).resolve().parent.parent
+# The shared test data (real .bib files and lists) lies beside the checkout, as in CI.
+SHARED = Path(os.environ.get("PAPERS_SHARED") or REPO.parent / "shared")
+_REQUIRE = bool(os.environ.get("PAPERS_REQUIRE_TOOLS"))
+# Skips where shared/ is missing, saying so; in CI (PAPERS_REQUIRE_TOOLS) it runs and fails.
+needs_shared = pytest.mark.skipif(not SHARED.is_dir() and not _REQUIRE,
+                                  reason=f"shared test data not found under {SHARED}")
 
 VENUES = """\
 ASPLOS:
@@ -104,8 +111,6 @@ def cli(paths: Paths, monkeypatch: pytest.MonkeyPatch):
 def require(available: bool, what: str) -> None:
     """Skip when a real outside tool is missing, saying which; in CI (PAPERS_REQUIRE_TOOLS=1)
     a missing tool fails instead, so a green run always used the real tool."""
-    import os
-
     if available:
         return
     if os.environ.get("PAPERS_REQUIRE_TOOLS"):

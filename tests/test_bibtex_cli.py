@@ -9,9 +9,9 @@ import bibtexparser
 import pytest
 
 from catalog.paths import Paths
-from tests.conftest import REPO
+from tests.conftest import SHARED, needs_shared
 
-RECOMMENDER = REPO.parent / "shared" / "testdata" / "recommender.bib"
+RECOMMENDER = SHARED / "testdata" / "recommender.bib"
 
 
 def keys_of(text: str) -> list[str]:
@@ -130,7 +130,7 @@ def test_bib_check_clean_file(cli, tmp_path: Path) -> None:
     assert "3 entries, 3 readable, 0 problems" in result.stderr
 
 
-@pytest.mark.skipif(not RECOMMENDER.exists(), reason=f"{RECOMMENDER} not found")
+@needs_shared
 def test_bib_check_reports_problems_with_lines(cli) -> None:
     result = cli("bib-check", str(RECOMMENDER))
     assert result.exit_code == 1

@@ -12,14 +12,11 @@ from catalog.bibtex import BibRecord, read_bib, read_bib_file
 from catalog.errors import CatalogError
 from catalog.model import normalize_title
 from catalog.venues import Venue, load_venues
-from tests.conftest import REPO
+from tests.conftest import REPO, SHARED, needs_shared
 
 VENUES = load_venues(REPO / "data" / "venues.yaml")
-SHARED = REPO.parent / "shared"
 RECOMMENDER = SHARED / "testdata" / "recommender.bib"
 SEED = SHARED / "reference" / "seed-papers.bib"
-needs_shared = pytest.mark.skipif(not RECOMMENDER.exists() or not SEED.exists(),
-                                  reason=f"shared test data not found under {SHARED}")
 
 
 def read(text: str, venues: dict[str, Venue] = VENUES) -> list[BibRecord]:

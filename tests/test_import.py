@@ -12,12 +12,10 @@ from typer.testing import CliRunner
 from catalog import importer, mdlist, source
 from catalog.check import check
 from catalog.paths import Paths
-from tests.conftest import REPO
+from tests.conftest import REPO, SHARED, needs_shared
 from tests.test_fetch import Online, atom_entry, online  # noqa: F401 (fixture)
 
-TESTDATA = REPO.parent / "shared" / "testdata"
-if not TESTDATA.exists():  # CI lays shared/ beside the clone
-    TESTDATA = Path("/work/shared/testdata")
+TESTDATA = SHARED / "testdata"
 RECOMMENDER = TESTDATA / "recommender.bib"
 DLRM_LIST = TESTDATA / "dlrm-list.md"
 BLOG = TESTDATA.parent / "seed" / "blog-excerpts.txt"
@@ -47,6 +45,7 @@ def run(shipped: Paths):
 # ---------------------------------------------------------------- BibTeX
 
 
+@needs_shared
 def test_recommender_bib_imports_new_papers_and_skips_the_seed_ones(shipped: Paths) -> None:
     seed = {p.key for p in source.load(shipped.catalog)}
     report = importer.import_file(shipped, RECOMMENDER)
@@ -72,6 +71,7 @@ def test_recommender_bib_imports_new_papers_and_skips_the_seed_ones(shipped: Pat
     assert not [p for p in check(shipped) if p.blocking or "unknown" in p.message]
 
 
+@needs_shared
 def test_importing_twice_adds_nothing_the_second_time(shipped: Paths) -> None:
     importer.import_file(shipped, RECOMMENDER)
     after_first = shipped.catalog.read_bytes()
@@ -80,6 +80,7 @@ def test_importing_twice_adds_nothing_the_second_time(shipped: Paths) -> None:
     assert shipped.catalog.read_bytes() == after_first
 
 
+@needs_shared
 def test_import_cli_summary_and_json(run, shipped: Paths) -> None:
     result = run("import", str(RECOMMENDER), "--dry-run")
     assert result.exit_code == 0, result.output
@@ -94,6 +95,7 @@ def test_import_cli_summary_and_json(run, shipped: Paths) -> None:
     assert {o["line"] for o in data["outcomes"]} >= {1, 141, 363}
 
 
+@needs_shared
 def test_no_new_venues_refuses_entries_from_unknown_venues(shipped: Paths) -> None:
     venues_before = shipped.venues.read_bytes()
     report = importer.import_file(shipped, RECOMMENDER, new_venues=False)
@@ -104,6 +106,7 @@ def test_no_new_venues_refuses_entries_from_unknown_venues(shipped: Paths) -> No
     assert added <= {"OSDI", "MLSys", "PPoPP", "arXiv"}
 
 
+@needs_shared
 def test_merge_fills_what_the_catalog_lacks(shipped: Paths) -> None:
     report = importer.import_file(shipped, RECOMMENDER, merge=True)
     merged = {o.key: o for o in report.outcomes if o.action == "merged"}
@@ -172,6 +175,7 @@ def test_import_tag_applies_to_added_papers(shipped: Paths, tmp_path: Path) -> N
 # ---------------------------------------------------------------- Markdown lists
 
 
+@needs_shared
 def test_dlrm_list_finds_its_8_papers_and_no_more() -> None:
     parsed = mdlist.parse(DLRM_LIST.read_text(encoding="utf-8"))
     assert len(parsed.entries) == 8
@@ -184,6 +188,7 @@ def test_dlrm_list_finds_its_8_papers_and_no_more() -> None:
     assert 40 in parsed.skipped  # the acronym bullet is not a paper
 
 
+@needs_shared
 def test_dlrm_list_import_merges_known_and_refuses_the_rest(run, shipped: Paths) -> None:
     before = shipped.catalog.read_bytes()
     result = run("import", str(DLRM_LIST), "--json")
@@ -198,6 +203,7 @@ def test_dlrm_list_import_merges_known_and_refuses_the_rest(run, shipped: Paths)
     assert shipped.catalog.read_bytes() == before  # nothing to write
 
 
+@needs_shared
 def test_list_merge_records_urls_the_catalog_lacks(shipped: Paths) -> None:
     report = importer.import_file(shipped, DLRM_LIST, merge=True)
     merged = {o.key: o.fields for o in report.outcomes if o.action == "merged"}
@@ -206,6 +212,7 @@ def test_list_merge_records_urls_the_catalog_lacks(shipped: Paths) -> None:
     assert papers["kurniawan2023evstore"].url == "https://dl.acm.org/doi/10.1145/3575693.3575718"
 
 
+@needs_shared
 def test_blog_year_lists_are_split_and_all_recognised(shipped: Paths) -> None:
     report = importer.import_file(shipped, BLOG)
     assert len(report.outcomes) == 19
