@@ -246,13 +246,16 @@ def parse_catalog(text: str, filename: str) -> Document:
             if year.children:
                 year.child_indent = year.children[0].indent
         blocks.append(year)
-    header: list[str] = []
-    if blocks:
-        header, blocks[0].lead = blocks[0].lead, []
-    trailer = lines[cutter.pos:]
+    return _document(blocks, lines[cutter.pos:], final)
+
+
+def _document(blocks: list[Block], rest: list[str], final: bool) -> Document:
+    """A Document whose header is the first block's leading comments (or, with no
+    blocks, the whole text) and whose trailer is what follows the last block."""
     if not blocks:
-        header, trailer = trailer, []
-    return Document(header, blocks, trailer, final)
+        return Document(rest, blocks, [], final)
+    header, blocks[0].lead = blocks[0].lead, []
+    return Document(header, blocks, rest, final)
 
 
 def parse_catalog_lazily(text: str, filename: str) -> Document:
@@ -337,13 +340,7 @@ def parse_registry(text: str, filename: str) -> Document:
         lead, head = cutter.take(start, end)
         blocks.append(Block(str(yamlio.construct(key_node)), lead, head,
                             key_node.start_mark.column))
-    header: list[str] = []
-    if blocks:
-        header, blocks[0].lead = blocks[0].lead, []
-    trailer = lines[cutter.pos:]
-    if not blocks:
-        header, trailer = trailer, []
-    return Document(header, blocks, trailer, final)
+    return _document(blocks, lines[cutter.pos:], final)
 
 
 def _shift(lines: list[str], by: int) -> list[str]:

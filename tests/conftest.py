@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import textwrap
 from pathlib import Path
 
@@ -74,6 +75,28 @@ PAPERS = """\
       tags: [moe, training]
       summary: "A PyTorch system for training mixture-of-experts models on many GPUs."
 """
+
+
+@pytest.fixture
+def shipped(tmp_path: Path) -> Paths:
+    """A copy of the shipped data/*.yaml in tmp_path (never the real files)."""
+    data = tmp_path / "data"
+    data.mkdir()
+    for path in (REPO / "data").glob("*.yaml"):
+        shutil.copy(path, data / path.name)
+    return Paths(data / "papers.yaml", tmp_path / "build" / "catalog.db")
+
+
+@pytest.fixture
+def run(shipped: Paths):
+    """Run `papers ARGS` on the copy of the shipped catalog."""
+    from catalog.cli import app
+
+    def invoke(*args: str, input: str | None = None) -> Result:
+        return CliRunner().invoke(app, ["--catalog", str(shipped.catalog), "--db",
+                                        str(shipped.db), *args], input=input)
+
+    return invoke
 
 
 def write_catalog(folder: Path, papers: str = PAPERS, venues: str = VENUES,

@@ -3,43 +3,20 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from catalog import importer, mdlist, source
 from catalog.check import check
 from catalog.paths import Paths
-from tests.conftest import REPO, SHARED, needs_shared
+from tests.conftest import SHARED, needs_shared
 from tests.test_fetch import Online, atom_entry, online  # noqa: F401 (fixture)
 
 TESTDATA = SHARED / "testdata"
 RECOMMENDER = TESTDATA / "recommender.bib"
 DLRM_LIST = TESTDATA / "dlrm-list.md"
 BLOG = TESTDATA.parent / "seed" / "blog-excerpts.txt"
-
-
-@pytest.fixture
-def shipped(tmp_path: Path) -> Paths:
-    """A copy of data/*.yaml in tmp_path (never the real files)."""
-    data = tmp_path / "data"
-    data.mkdir()
-    for path in (REPO / "data").glob("*.yaml"):
-        shutil.copy(path, data / path.name)
-    return Paths(data / "papers.yaml", tmp_path / "build" / "catalog.db")
-
-
-@pytest.fixture
-def run(shipped: Paths):
-    from catalog.cli import app
-
-    def invoke(*args: str, input: str | None = None):
-        return CliRunner().invoke(app, ["--catalog", str(shipped.catalog), "--db",
-                                        str(shipped.db), *args], input=input)
-
-    return invoke
 
 
 # ---------------------------------------------------------------- BibTeX

@@ -3,38 +3,14 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from catalog import importer, source
 from catalog.check import check
 from catalog.paths import Paths
 from catalog.venues import load_venues
-from tests.conftest import REPO
-
-
-@pytest.fixture
-def shipped(tmp_path: Path) -> Paths:
-    """A copy of data/*.yaml in tmp_path (never the real files)."""
-    data = tmp_path / "data"
-    data.mkdir()
-    for path in (REPO / "data").glob("*.yaml"):
-        shutil.copy(path, data / path.name)
-    return Paths(data / "papers.yaml", tmp_path / "build" / "catalog.db")
-
-
-@pytest.fixture
-def run(shipped: Paths):
-    from catalog.cli import app
-
-    def invoke(*args: str):
-        return CliRunner().invoke(app, ["--catalog", str(shipped.catalog), "--db",
-                                        str(shipped.db), *args])
-
-    return invoke
 
 
 def write(tmp_path: Path, text: str, name: str = "refs.bib") -> Path:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import difflib
 import io
 import os
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -22,16 +21,6 @@ from catalog.venues import Venue
 from tests.conftest import REPO, write_catalog
 
 SHIPPED = REPO / "data"
-
-
-@pytest.fixture
-def shipped(tmp_path: Path) -> Paths:
-    """A copy of the shipped catalog and registries in tmp_path."""
-    data = tmp_path / "data"
-    data.mkdir()
-    for name in ("papers.yaml", "venues.yaml", "tags.yaml"):
-        shutil.copy(SHIPPED / name, data / name)
-    return Paths(data / "papers.yaml", tmp_path / "build" / "catalog.db")
 
 
 def changed_lines(before: str, after: str) -> list[int]:
