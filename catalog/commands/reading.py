@@ -155,10 +155,11 @@ def stats(as_json: JsonOpt = False) -> None:
     for group, values in counts.items():
         typer.secho(f"by {group}", bold=True)
         top = max(values.values(), default=1)
-        width = max((len(k) for k in values), default=0)
+        width = min(24, max((len(k) for k in values), default=0))
         for name, n in values.items():
             bar = "█" * max(1, round(30 * n / top))
-            typer.echo(f"  {name:{width}}  {n:4}  {bar}")
+            label = name if len(name) <= width else name[: width - 1] + "…"
+            typer.echo(f"  {label:{width}}  {n:4}  {bar}")
 
 
 @command("venues")
