@@ -8,9 +8,12 @@ import textwrap
 from pathlib import Path
 
 import pytest
+import yaml
 from typer.testing import CliRunner, Result
 
+from catalog import source
 from catalog.paths import Paths
+from catalog.venues import Venue, load_venues
 
 REPO = Path(__file__).resolve().parent.parent
 # The shared test data (real .bib files and lists) lies beside the checkout, as in CI.
@@ -85,6 +88,38 @@ def shipped(tmp_path: Path) -> Paths:
     for path in (REPO / "data").glob("*.yaml"):
         shutil.copy(path, data / path.name)
     return Paths(data / "papers.yaml", tmp_path / "build" / "catalog.db")
+
+
+def used_venues() -> dict[str, Venue]:
+    """The shipped registry cut to the venues data/papers.yaml uses, in the registry's order.
+
+    The registry also lists well-known venues with no paper yet, so a .bib naming them
+    resolves; tests of how an *unknown* venue is proposed read against this one instead."""
+    used = {paper.venue for paper in source.load(REPO / "data" / "papers.yaml")}
+    return {short: venue for short, venue in load_venues(REPO / "data" / "venues.yaml").items()
+            if short in used}
+
+
+def keep_used_venues(paths: Paths) -> None:
+    """Rewrite a shipped copy's venues.yaml to used_venues(): one blank line between entries,
+    as in the shipped file; its comments are dropped."""
+    venues = used_venues()
+    entries = []
+    for short, venue in venues.items():
+        record = {"kind": venue.kind, "name": venue.name,
+                  **({"publisher": venue.publisher} if venue.publisher else {}), **venue.extra}
+        entries.append(yaml.safe_dump({short: record}, sort_keys=False, allow_unicode=True,
+                                      width=10_000))
+    paths.venues.write_text("# Only the venues papers.yaml uses.\n\n" + "\n".join(entries),
+                            encoding="utf-8")
+    assert load_venues(paths.venues) == venues  # the copy reads back as the cut registry
+
+
+@pytest.fixture
+def shipped_used(shipped: Paths) -> Paths:
+    """The shipped copy with its registry cut to the venues papers.yaml uses (used_venues())."""
+    keep_used_venues(shipped)
+    return shipped
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ import pytest
 from catalog import importer, mdlist, source
 from catalog.check import check
 from catalog.paths import Paths
+from catalog.venues import load_venues
 from tests.conftest import SHARED, needs_shared
 from tests.test_fetch import Online, atom_entry, online  # noqa: F401 (fixture)
 
@@ -25,6 +26,7 @@ BLOG = TESTDATA.parent / "seed" / "blog-excerpts.txt"
 @needs_shared
 def test_recommender_bib_imports_new_papers_and_skips_the_seed_ones(shipped: Paths) -> None:
     seed = {p.key for p in source.load(shipped.catalog)}
+    registry = set(load_venues(shipped.venues))
     report = importer.import_file(shipped, RECOMMENDER)
     assert len(report.outcomes) == 32  # every entry accounted for
     by_action = {a: [o for o in report.outcomes if o.action == a] for a in importer.ACTIONS}
@@ -41,8 +43,18 @@ def test_recommender_bib_imports_new_papers_and_skips_the_seed_ones(shipped: Pat
     assert papers["li2014scaling"].venue == "OSDI" and papers["li2014scaling"].year == 2014
     assert papers["cheng2016wide"].et_al is True  # 'and others' kept as et_al, not invented
     assert all(papers[o.key].added for o in by_action["added"])
+    # The registry's well-known venues are used as they are; only the others are proposed.
+    assert {o.key: o.venue for o in by_action["added"] if o.venue in {
+        "DLRS", "RecSys", "SIGIR", "NeurIPS", "KDD", "CIKM", "SoCC", "NAACL"}} == {
+        "cheng2016wide": "DLRS", "yi2019sampling": "RecSys", "ma2018entire": "SIGIR",
+        "de2021transformers4rec": "RecSys", "sculley2015hidden": "NeurIPS",
+        "wang-etal-2021-lightseq": "NAACL", "chu2011unbiased": "KDD", "tian2018continuum": "SoCC",
+        "gong2020edgerec": "CIKM", "he2020group": "NeurIPS", "shi2020compositional": "KDD"}
     venues = shipped.venues.read_text(encoding="utf-8")
-    assert {v.short for v in report.venues_added} >= {"KDD", "IJCAI", "SoCC"}
+    added_venues = {v.short for v in report.venues_added}
+    assert added_venues == {"Distributed Computing", "SIGOPS Oper. Syst. Rev.", "IJCV", "IJCAI",
+                            "ADKDD"}
+    assert set(load_venues(shipped.venues)) == registry | added_venues
     for venue in report.venues_added:
         assert f"\n{venue.short}:" in venues or f'\n"{venue.short}":' in venues
     assert not [p for p in check(shipped) if p.blocking or "unknown" in p.message]
@@ -64,7 +76,12 @@ def test_import_cli_summary_and_json(run, shipped: Paths) -> None:
     assert "recommender.bib: would add 23, merged 0, skipped 5 duplicates, refused 4" \
         in result.output
     assert "recommender.bib:141: refused: NVIDIA Merlin" in result.output
-    assert "added venue" not in result.output and "would add venue KDD" in result.output
+    assert "added venue" not in result.output
+    assert "would add venue IJCAI (conference: International Joint Conference on Artificial " \
+        "Intelligence)" in result.output
+    assert "would add venue KDD" not in result.output and "would add venue DLRS" not in result.output
+    assert "recommender.bib:1: added cheng2016wide: Wide & deep learning for recommender " \
+        "systems [DLRS 2016]" in result.output
     assert "+    - key: li2014scaling" in result.output  # the diff
     assert not (shipped.db.parent / "x").exists()
     data = json.loads(run("import", str(RECOMMENDER), "--json").stdout)
@@ -73,10 +90,11 @@ def test_import_cli_summary_and_json(run, shipped: Paths) -> None:
 
 
 @needs_shared
-def test_no_new_venues_refuses_entries_from_unknown_venues(shipped: Paths) -> None:
-    venues_before = shipped.venues.read_bytes()
-    report = importer.import_file(shipped, RECOMMENDER, new_venues=False)
-    assert report.venues_added == [] and shipped.venues.read_bytes() == venues_before
+def test_no_new_venues_refuses_entries_from_unknown_venues(shipped_used: Paths) -> None:
+    # A registry without KDD, RecSys, ...: their entries are refused too.
+    venues_before = shipped_used.venues.read_bytes()
+    report = importer.import_file(shipped_used, RECOMMENDER, new_venues=False)
+    assert report.venues_added == [] and shipped_used.venues.read_bytes() == venues_before
     refused = [o for o in report.outcomes if o.action == "refused"]
     assert any("--no-new-venues" in o.reason for o in refused)
     added = {o.venue for o in report.outcomes if o.action == "added"}
@@ -172,11 +190,18 @@ def test_dlrm_list_import_merges_known_and_refuses_the_rest(run, shipped: Paths)
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert (data["added"], data["duplicate"], data["refused"]) == (0, 4, 4)
+    assert len(data["outcomes"]) == 8 and data["venues_added"] == []
     assert data["skipped_lines"] == 19
     reasons = {o["title"].split(":")[0]: o["reason"] for o in data["outcomes"]
                if o["action"] == "refused"}
-    assert "needs metadata" in reasons["UGache"] and "--fetch" in reasons["UGache"]
-    assert "venue 'DLRS' is not in" in reasons["Wide & Deep Learning for Recommender Systems"]
+    needs = ("needs metadata: the list gives no authors (rerun with --fetch, or add it with "
+             "papers add --arxiv/--doi/--bibtex)")
+    assert reasons["UGache"] == needs
+    # DLRS is in the shipped registry: Wide & Deep lacks only its authors.
+    assert reasons["Wide & Deep Learning for Recommender Systems"] == needs
+    assert reasons["Efficient Long Sequential User Data Modeling for Click-Through Rate "
+                   "Prediction"] == (f"{needs}; venue 'DLP-KDD' is not in {shipped.venues} "
+                                     "(did you mean 'KDD'?)")
     assert shipped.catalog.read_bytes() == before  # nothing to write
 
 

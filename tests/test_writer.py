@@ -200,12 +200,13 @@ def test_rename_tag_rewrites_vocabulary_and_papers(paths: Paths) -> None:
     assert "tags: [embedding, train]" in paths.catalog.read_text(encoding="utf-8")
 
 
-def test_new_venue_follows_the_registrys_blank_line_style(shipped: Paths) -> None:
-    with writer.edit(shipped) as session:
+def test_new_venue_follows_the_registrys_blank_line_style(shipped_used: Paths) -> None:
+    # A registry without KDD, one blank line between entries as in the shipped one.
+    with writer.edit(shipped_used) as session:
         session.add_venue(Venue("KDD", "conference", "ACM SIGKDD Conference on Knowledge "
                                 "Discovery and Data Mining", "Association for Computing Machinery"))
         session.add(Paper(key="x2020kdd", title="T", authors=["A B"], year=2020, venue="KDD"))
-    text = shipped.venues.read_text(encoding="utf-8")
+    text = shipped_used.venues.read_text(encoding="utf-8")
     assert ("\n\nKDD:\n  kind: conference\n  name: ACM SIGKDD Conference on Knowledge Discovery "
             "and Data Mining\n  publisher: Association for Computing Machinery\n\nMICRO:") in text
 
