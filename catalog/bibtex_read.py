@@ -280,15 +280,25 @@ class _Registry:
         for norm in (_norm(text), _norm(_clean(text))):
             if norm in self.names:
                 return acronyms, self.venues[self.names[norm]]
+        # A workshop held with a conference ("CVPR Workshops") is not the conference.
+        workshop = bool(_WORKSHOP_RE.search(text))
+
+        def fits(short: str) -> bool:
+            venue = self.venues[short]
+            return not workshop or venue.kind == "workshop" or "workshop" in venue.name.lower()
+
         for acronym in acronyms:
             short = self.acronyms.get(acronym.lower())
-            if short:
+            if short and fits(short):
                 return acronyms, self.venues[short]
         padded = f" {_norm(_clean(text))} "
         for norm, short in self.long_names:
-            if f" {norm} " in padded:
+            if f" {norm} " in padded and fits(short):
                 return acronyms, self.venues[short]
         return acronyms, None
+
+
+_WORKSHOP_RE = re.compile(r"\bworkshops?\b", re.IGNORECASE)
 
 
 def _norm(text: str) -> str:

@@ -350,3 +350,14 @@ def test_doi_and_url_are_read_verbatim() -> None:
                  r" doi = {{https://doi.org/10.1000/a_{b}c}}, url = {\url{https://x.org/a\_b%20c#d}}}")
     assert record.paper.doi == "10.1000/a_{b}c"
     assert record.paper.url == "https://x.org/a_b%20c#d"
+
+
+def test_a_workshop_held_with_a_conference_is_not_the_conference():
+    record = one("@inproceedings{x, title={T}, author={Doe, Jane}, year={2020}, booktitle="
+                 "{Proceedings of the IEEE/CVF conference on computer vision and pattern "
+                 "recognition workshops}}")
+    assert record.new_venue and record.venue is not None and record.venue.kind == "workshop"
+    main = one("@inproceedings{y, title={T}, author={Doe, Jane}, year={2020}, booktitle="
+               "{Proceedings of the IEEE/CVF Conference on Computer Vision and Pattern "
+               "Recognition}}")
+    assert not main.new_venue and main.venue is not None and main.venue.short == "CVPR"
