@@ -54,3 +54,43 @@ def test_readme_starts_with_the_two_setup_commands():
     assert block[1].startswith("pip install -e '.[test]' && ")
     ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
     assert block[1] in ci, ".ci/run must run the README's test command"
+
+
+def test_reading_commands_are_the_ones_its_module_registers():
+    from catalog.commands import reading
+
+    mine = {name for name, cmd in COMMANDS
+            if getattr(cmd.callback, "__module__", "") == "catalog.commands.reading"}
+    assert mine == set(reading.COMMANDS)
+
+
+@pytest.mark.parametrize(("argv", "name"), [
+    (["search", "x"], "search"),
+    (["--db", "a.db", "--catalog", "c.yaml", "show", "k"], "show"),
+    (["--db=a.db", "tag", "k"], "tag"),
+    (["--help"], None),
+    ([], None),
+])
+def test_command_name(argv, name):
+    from catalog.cli import command_name
+
+    assert command_name(argv) == name
+
+
+def test_the_installed_command_runs_reading_and_other_commands(tmp_path):
+    import subprocess
+    import sys
+
+    from tests.conftest import write_catalog
+
+    paths = write_catalog(tmp_path)
+    base = [sys.executable, "-m", "catalog.cli", "--catalog", str(paths.catalog), "--db",
+            str(paths.db)]
+    search = subprocess.run([*base, "search", "tag:moe", "--keys"], capture_output=True,
+                            text=True, check=True)
+    assert search.stdout == "he2021fastmoe\n"
+    cite = subprocess.run([*base, "cite", "he2021fastmoe"], capture_output=True, text=True,
+                          check=True)
+    assert cite.stdout.startswith("@misc{he2021fastmoe,")
+    helped = subprocess.run([*base, "--help"], capture_output=True, text=True, check=True)
+    assert "export" in helped.stdout and "search" in helped.stdout

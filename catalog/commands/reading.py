@@ -10,6 +10,9 @@ import typer
 
 from catalog.commands import JsonOpt, command, complete_key, connect, echo_json, state
 
+# The commands this module registers (catalog.cli loads only this module for them).
+COMMANDS = frozenset({"search", "show", "list", "stats", "venues", "check", "index"})
+
 QueryArg = Annotated[str, typer.Argument(
     help="Words, \"phrases\", prefix*, OR, -exclude, and filters such as year:2020..2022 "
          "venue:OSDI tag:caching author:gupta status:to-read.", show_default=False)]
