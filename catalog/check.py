@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 
@@ -112,6 +113,9 @@ def _status(paper: Paper) -> Iterable[tuple[str, str]]:
         yield f"unknown status '{paper.status}'", hint
 
 
+_VERSION_RE = re.compile(r"v\d+$")
+
+
 def _duplicates(papers: list[Paper], filename: str, attr: str, label: str) -> list[Problem]:
     first: dict[str, Paper] = {}
     out = []
@@ -119,7 +123,9 @@ def _duplicates(papers: list[Paper], filename: str, attr: str, label: str) -> li
         value = getattr(paper, attr)
         if not value:
             continue
-        seen = first.setdefault(value.lower(), paper)
+        # 2103.13262v2 is the same preprint as 2103.13262; DOIs compare case-insensitively.
+        seen = first.setdefault(_VERSION_RE.sub("", value.lower()) if attr == "arxiv"
+                                else value.lower(), paper)
         if seen is not paper:
             out.append(Problem(filename, paper.line,
                                source.where(paper.year, paper.venue, paper.key),

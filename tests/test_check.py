@@ -200,3 +200,11 @@ def test_arxiv_category_rules(tmp_path):
     found = messages(catalog_with(tmp_path, body))
     assert any("malformed arXiv category 'cs DC'" in m for m in found)
     assert any("arXiv category without an arXiv id" in m for m in found)
+
+
+def test_arxiv_versions_are_one_preprint(tmp_path):
+    body = "2023:\n  OSDI:\n" + GOOD_PAPER.format(key="a2023one", title="One") + \
+        '      arxiv: "2301.00001"\n' + GOOD_PAPER.format(key="b2023two", title="Two") + \
+        '      arxiv: "2301.00001v2"\n'
+    assert any("duplicate arXiv id 2301.00001v2 (also a2023one" in m
+               for m in messages(catalog_with(tmp_path, body)))
