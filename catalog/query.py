@@ -220,10 +220,17 @@ def get(conn: sqlite3.Connection, key: str) -> Paper:
     """The paper with this key; PaperNotFound suggests the closest key."""
     row = conn.execute("select * from papers where key = ?", (key,)).fetchone()
     if row is None:
-        keys = [r[0] for r in conn.execute("select key from papers")]
-        hint = hint_for(key, keys)
+        hint = hint_for(key, keys(conn))
         raise PaperNotFound(f"no paper with key '{key}'" + (f"; {hint}" if hint else ""))
     return row_to_paper(row)
+
+
+def keys(conn: sqlite3.Connection, prefix: str = "") -> list[str]:
+    """Every citation key (starting with prefix), sorted."""
+    rows = conn.execute("select key from papers where key like ? escape '\\' order by key",
+                        (prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+                         + "%",))
+    return [r[0] for r in rows]
 
 
 def all_papers(conn: sqlite3.Connection) -> list[Paper]:

@@ -100,10 +100,9 @@ def echo_json(data: Any) -> None:
 def complete_key(incomplete: str) -> list[str]:
     """Shell completion for citation keys, read from the index."""
     try:
-        conn = connect()
-        rows = conn.execute("select key from papers where key like ? order by key",
-                            (incomplete + "%",))
-        return [r[0] for r in rows]
+        from catalog.query import keys
+
+        return keys(connect(), incomplete)
     except Exception:  # completion must never print a traceback
         return []
 

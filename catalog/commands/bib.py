@@ -105,9 +105,10 @@ def export(
             raise CatalogError(f"{output}: cannot write ({err.strerror})") from None
         typer.echo(f"wrote {len(papers)} entries to {output}", err=True)
     if missing:
+        from catalog.query import keys
         from catalog.suggest import hint_for
 
-        known = [r[0] for r in conn.execute("select key from papers")]
+        known = keys(conn)
         for key in missing:
             hint = hint_for(key, known)
             typer.echo(f"{aux}: cites '{key}', which the catalog lacks"
