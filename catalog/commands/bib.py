@@ -105,10 +105,9 @@ def export(
             raise CatalogError(f"{output}: cannot write ({err.strerror})") from None
         typer.echo(f"wrote {len(papers)} entries to {output}", err=True)
     if missing:
-        from catalog import query
         from catalog.suggest import hint_for
 
-        known = query.keys(conn)
+        known = q.keys(conn)
         for key in missing:
             hint = hint_for(key, known)
             typer.echo(f"{aux}: cites '{key}', which the catalog lacks"
