@@ -437,6 +437,18 @@ def import_file(paths: Paths, path: Path, *, merge: bool = False, new_venues: bo
 # ---------------------------------------------------------------- papers add
 
 
+def known_by_id(paths: Paths, doi: str | None = None,
+                arxiv: str | None = None) -> dedupe.Match | None:
+    """The catalog paper with this DOI or arXiv id, if any: asked before any network call,
+    so adding a paper the catalog has needs no network."""
+    from catalog import index, query
+
+    finder = dedupe.Finder.of(query.all_papers(index.connect(paths)))
+    probe = Paper(key="probe", title="", authors=[], year=0, venue="", doi=doi, arxiv=arxiv)
+    return finder.find(probe)
+
+
+
 def add_paper(paths: Paths, paper: Paper, *, key: str | None = None, merge: bool = False,
               dry_run: bool = False, new_venue: Venue | None = None) -> Report:
     """Add one paper; a duplicate is skipped (or merged), a bad one refused with its reason."""

@@ -208,3 +208,11 @@ def test_arxiv_versions_are_one_preprint(tmp_path):
         '      arxiv: "2301.00001v2"\n'
     assert any("duplicate arXiv id 2301.00001v2 (also a2023one" in m
                for m in messages(catalog_with(tmp_path, body)))
+
+
+def test_note_links_are_not_checked_when_the_catalog_is_unreadable(tmp_path):
+    paths = write_catalog(tmp_path, PAPERS + "  OSDI: [\n")
+    paths.notes.mkdir(parents=True)
+    (paths.notes / "n.md").write_text("# N\n\nSee [[he2021fastmoe]].\n")
+    found = check(paths)
+    assert len(found) == 1 and found[0].blocking

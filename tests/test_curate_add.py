@@ -101,3 +101,29 @@ def test_add_bibtex_keeps_a_valid_key(cli, paths: Paths) -> None:
     assert "added li2014parameter: Scaling Distributed" in result.output
     assert "(was" not in result.output
     assert papers(paths)["li2014parameter"].venue == "OSDI"
+
+
+def test_add_by_id_of_a_paper_already_there_needs_no_network(cli, monkeypatch):
+    # Point the services at a closed port: the answer must come before any request.
+    for name in ("PAPERS_CROSSREF_URL", "PAPERS_ARXIV_URL", "PAPERS_DBLP_URL"):
+        monkeypatch.setenv(name, "http://127.0.0.1:9")
+    by_doi = cli("add", "--doi", "10.1145/3575693.3575718")
+    assert by_doi.exit_code == 1
+    assert "already in the catalog as kurniawan2023evstore (same DOI)" in by_doi.output
+    by_arxiv = cli("add", "--arxiv", "2103.13262v2")
+    assert by_arxiv.exit_code == 1
+    assert "already in the catalog as he2021fastmoe (same arXiv id)" in by_arxiv.output
+
+
+def test_interactive_add_asks_again_for_an_unknown_venue(cli, paths, monkeypatch):
+    from catalog.commands import curate
+
+    monkeypatch.setattr(curate, "_on_terminal", lambda: True)
+    answers = "Tessellate: Caching Embeddings in Tiles\nAda Tester; Bo Example\n2023\nosdl\nosdi\n"
+    result = cli("add", input=answers)
+    assert result.exit_code == 0, result.output
+    assert "'osdl' is not in" in result.output and "did you mean 'OSDI'?" in result.output
+    from catalog.source import load
+
+    added = {p.key: p for p in load(paths.catalog)}["tester2023tessellate"]
+    assert added.venue == "OSDI" and added.authors == ["Ada Tester", "Bo Example"]

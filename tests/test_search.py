@@ -204,3 +204,22 @@ def test_letters_without_decomposition_are_folded(paths):
 def test_queries_with_nothing_to_search_say_so(conn, text):
     with pytest.raises(QueryError, match="nothing to search for"):
         query.search(conn, text)
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    (["-embedding", "--keys"], "he2021fastmoe\n"),
+    (["--keys", "-tag:embedding"], "he2021fastmoe\n"),
+    (["tag:embedding", "-caching", "--keys"], "lai2023adaembed\n"),
+    (["--keys", "embedding", "training"], "lai2023adaembed\n"),
+    (["--keys", "-n1", "--", "-caching"], "lai2023adaembed\n"),
+    (["--keys", "--limit=1", "tag:embedding"], "kurniawan2023evstore\n"),
+])
+def test_cli_query_words_may_start_with_a_dash(cli, args, expected):
+    result = cli("search", *args)
+    assert result.exit_code == 0, result.output
+    assert result.output == expected
+
+
+def test_cli_list_and_export_take_dash_words(cli):
+    assert cli("list", "-tag:embedding", "--keys").output == "he2021fastmoe\n"
+    assert cli("export", "-tag:embedding").output.startswith("@misc{he2021fastmoe,")

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
+from typer.core import TyperCommand
 
 from catalog import __version__
 from catalog.errors import CatalogError, UsageError
@@ -105,6 +106,36 @@ def complete_key(incomplete: str) -> list[str]:
         return keys(connect(), incomplete)
     except Exception:  # completion must never print a traceback
         return []
+
+
+class QueryCommand(TyperCommand):
+    """A command whose arguments are query words, which may start with '-' (-inference,
+    -tag:moe): anything that is not one of the command's own options is a query word."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        options: dict[str, bool] = {}  # option string -> takes a value
+        for param in self.get_params(ctx):
+            if getattr(param, "param_type_name", "") == "option":
+                for name in (*param.opts, *param.secondary_opts):
+                    flag = getattr(param, "is_flag", False) or getattr(param, "count", False)
+                    options[name] = not flag
+        flags: list[str] = []
+        words: list[str] = []
+        rest = iter(args)
+        for arg in rest:
+            if arg == "--":
+                words.extend(rest)
+                break
+            name = arg.split("=", 1)[0]
+            if arg[:2] in options and options[arg[:2]] and arg[2:].isdigit():
+                flags.append(arg)  # -n5
+            elif name in options:
+                flags.append(arg)
+                if options[name] and "=" not in arg:
+                    flags.append(next(rest, ""))
+            else:
+                words.append(arg)
+        return super().parse_args(ctx, [*flags, "--", *words])
 
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]

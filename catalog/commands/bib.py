@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from catalog.commands import JsonOpt, command, complete_key, connect, echo_json, state
+from catalog.commands import JsonOpt, QueryCommand, command, complete_key, connect, echo_json, state
 from catalog.errors import CatalogError, PaperNotFound, UsageError
 
 
@@ -55,10 +55,11 @@ def _located(write: Callable[[], str]) -> str:
         raise CatalogError(err.located(state.paths.display())) from None
 
 
-@command("export")
+@command("export", cls=QueryCommand)
 def export(
-    query: Annotated[str, typer.Argument(
-        help="Papers to export, as for search (all when left out).", show_default=False)] = "",
+    words: Annotated[list[str] | None, typer.Argument(
+        help="Papers to export, as for search (all when left out).", show_default=False)]
+        = None,
     output: Annotated[Path | None, typer.Option(
         "--output", "-o", help="Write to this file (replaced whole) instead of stdout.",
         show_default=False)] = None,
@@ -76,6 +77,7 @@ def export(
     from catalog import bibtex
     from catalog import query as q
 
+    query = " ".join(words or [])
     if aux is not None and query.strip():
         raise UsageError("give a query or --aux, not both")
     options = _options(ascii, venue_style, arxiv_style)

@@ -454,6 +454,22 @@ def import_(file: Annotated[Path, typer.Argument(
     _report(report, as_json, verbose=not quiet)
 
 
+def _prompt_venue() -> str:
+    """Ask for a venue until it is one the registry knows (a typo loses no other answer)."""
+    from catalog.suggest import did_you_mean
+    from catalog.venues import load_venues
+
+    venues = load_venues(state.paths.venues)
+    by_fold = {short.casefold(): short for short in venues}
+    while True:
+        answer = typer.prompt("Venue (short name, e.g. OSDI)").strip()
+        if answer.casefold() in by_fold:
+            return by_fold[answer.casefold()]
+        hint = did_you_mean(answer, venues)
+        typer.echo(f"'{answer}' is not in {state.paths.display(state.paths.venues)}"
+                   + (f"; did you mean '{hint}'?" if hint else ""), err=True)
+
+
 @command("add")
 def add(title: Annotated[str | None, typer.Option("--title", help="The exact title.")] = None,
         authors: Annotated[list[str], typer.Option(
@@ -483,9 +499,11 @@ def add(title: Annotated[str | None, typer.Option("--title", help="The exact tit
     year and first title word. A paper already in the catalog (same DOI, arXiv id or
     title) is not added again; --merge fills the fields it lacks.
 
-    Examples: papers add --doi 10.1145/3600006.3613142 -t training
-              papers add --arxiv 2301.02959
-              papers add --bibtex entry.bib
+    \b
+    Examples:
+      papers add --doi 10.1145/3600006.3613142 -t training
+      papers add --arxiv 2301.02959
+      papers add --bibtex entry.bib
     """
     from catalog import importer
     from catalog.model import Paper
@@ -506,6 +524,11 @@ def add(title: Annotated[str | None, typer.Option("--title", help="The exact tit
         return
     fetched = None
     needs = not (title and authors and year and venue)
+    if needs and (doi or arxiv) and not merge:
+        known = importer.known_by_id(state.paths, doi, arxiv)
+        if known is not None:
+            raise CatalogError(f"not added: already in the catalog as {known.describe()} "
+                               "(use --merge to fill the fields it lacks)")
     if needs and (doi or arxiv):
         from catalog import fetch
         from catalog.venues import load_venues
@@ -524,7 +547,7 @@ def add(title: Annotated[str | None, typer.Option("--title", help="The exact tit
             authors = [a.strip() for a in typer.prompt("Authors (separated by ';')").split(";")
                        if a.strip()]
         year = year or (fetched.year if fetched else None) or typer.prompt("Year", type=int)
-        venue = venue or typer.prompt("Venue (short name)")
+        venue = venue or _prompt_venue()
     base = fetched.fields() if fetched else {}
     given = {"title": title, "authors": list(authors) or None, "year": year, "venue": venue,
              "doi": doi, "arxiv": arxiv, "url": url}

@@ -8,14 +8,23 @@ from typing import Annotated
 
 import typer
 
-from catalog.commands import JsonOpt, command, complete_key, connect, echo_json, state
+from catalog.commands import (
+    JsonOpt,
+    QueryCommand,
+    command,
+    complete_key,
+    connect,
+    echo_json,
+    state,
+)
 
 # The commands this module registers (catalog.cli loads only this module for them).
 COMMANDS = frozenset({"search", "show", "list", "stats", "venues", "check", "index"})
 
-QueryArg = Annotated[str, typer.Argument(
+QueryArg = Annotated[list[str], typer.Argument(
     help="Words, \"phrases\", prefix*, OR, -exclude, and filters such as year:2020..2022 "
-         "venue:OSDI tag:caching author:gupta status:to-read.", show_default=False)]
+         "venue:OSDI tag:caching author:gupta status:to-read (quote the query or not).",
+    show_default=False)]
 KeysOpt = Annotated[bool, typer.Option("--keys", help="Print only keys, one a line.")]
 LimitOpt = Annotated[int | None, typer.Option("--limit", "-n", min=1,
                                               help="Show at most this many papers.")]
@@ -41,7 +50,7 @@ def _marked(title: str, on_terminal: bool) -> str:
     return escape(title).replace(MARK_START, "[bold yellow]").replace(MARK_END, "[/]")
 
 
-@command("search")
+@command("search", cls=QueryCommand)
 def search(query: QueryArg, limit: LimitOpt = 20, as_json: JsonOpt = False,
            keys: KeysOpt = False) -> None:
     """Search the catalog, best matches first.
@@ -50,14 +59,15 @@ def search(query: QueryArg, limit: LimitOpt = 20, as_json: JsonOpt = False,
     """
     from catalog import query as q
 
-    hits = q.search(connect(), query, limit)
+    text = " ".join(query)
+    hits = q.search(connect(), text, limit)
     if as_json:
         echo_json([hit.paper.to_dict() for hit in hits])
     elif keys:
         for hit in hits:
             typer.echo(hit.paper.key)
     elif not hits:
-        typer.echo(f"no papers match {query!r}", err=True)
+        typer.echo(f"no papers match {text!r}", err=True)
         raise typer.Exit(1)
     else:
         _table([(h.paper, h.marked_title) for h in hits])
@@ -117,13 +127,14 @@ def show(key: Annotated[str, typer.Argument(help="Citation key.",
             f"{n.title} ({state.paths.display(n.path)})" for n in discussed))
 
 
-@command("list")
-def list_(query: Annotated[str, typer.Argument(help="Optional filters or words, as for "
-                                               "search.", show_default=False)] = "",
+@command("list", cls=QueryCommand)
+def list_(words: Annotated[list[str] | None, typer.Argument(
+              help="Optional filters or words, as for search.", show_default=False)] = None,
           as_json: JsonOpt = False, keys: KeysOpt = False) -> None:
     """List papers grouped by year and venue (all, or those a query selects)."""
     from catalog import query as q
 
+    query = " ".join(words or [])
     conn = connect()
     papers = ([h.paper for h in q.search(conn, query)] if query.strip()
               else q.all_papers(conn))
