@@ -127,7 +127,7 @@ def test_bib_check_clean_file(cli, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert f"{bib}:1: he2021fastmoe: 2021 arXiv: FastMoE: A Fast Mixture-of-Expert Training " \
            "System" in result.stdout
-    assert "3 entries, 3 readable, 0 problems" in result.stderr
+    assert "3 entries, 3 importable, 0 problems" in result.stderr
 
 
 @needs_shared
@@ -137,11 +137,11 @@ def test_bib_check_reports_problems_with_lines(cli) -> None:
     lines = result.stdout.splitlines()
     assert f"{RECOMMENDER}:33: 280902 (as sima2022ekko): 2022 OSDI: Ekko: A Large-Scale Deep " \
            "Learning Recommender System with Low-Latency Model Update" in lines
-    assert f"{RECOMMENDER}:141: Merlin: not readable" in lines
+    assert f"{RECOMMENDER}:141: Merlin: not importable" in lines
     assert (f"  {RECOMMENDER}:141: Merlin: not a paper (web page / software): skipped (a link "
             "where a paper names its venue; cite it from a .bib of your own)") in lines
     # The tiny test registry lacks MLSys, SC and PPoPP: those venues are unknown here too.
-    assert "32 entries, 28 readable, 25 problems" in result.stderr
+    assert "32 entries, 28 importable, 25 problems" in result.stderr
 
 
 @pytest.mark.skipif(not RECOMMENDER.exists(), reason=f"{RECOMMENDER} not found")

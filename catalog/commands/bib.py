@@ -105,7 +105,8 @@ def export(
             atomic_write(output, text)
         except OSError as err:
             raise CatalogError(f"{output}: cannot write ({err.strerror})") from None
-        typer.echo(f"wrote {len(papers)} entries to {output}", err=True)
+        typer.echo(f"wrote {len(papers)} entr{'y' if len(papers) == 1 else 'ies'} to {output}",
+                   err=True)
     if missing:
         from catalog.suggest import hint_for
 
@@ -164,7 +165,8 @@ def bib_check(
     else:
         for r in records:
             if r.paper is None:
-                typer.echo(f"{file}:{r.line}: {r.key or '?'}: not readable")
+                what = "not readable" if r.unreadable else "not importable"
+                typer.echo(f"{file}:{r.line}: {r.key or '?'}: {what}")
             else:
                 p = r.paper
                 renamed = f" (as {p.key})" if p.key != r.key else ""
@@ -172,8 +174,8 @@ def bib_check(
                 typer.echo(f"{file}:{r.line}: {r.key}{renamed}: {p.year} {venue}: {p.title}")
             for problem in sorted(r.problems):
                 typer.echo(f"  {problem}")
-    readable = sum(r.paper is not None for r in records)
-    typer.echo(f"{len(records)} entries, {readable} readable, {problems} problem"
+    importable = sum(r.paper is not None for r in records)
+    typer.echo(f"{len(records)} entries, {importable} importable, {problems} problem"
                f"{'s' * (problems != 1)}", err=True)
     if problems:
         raise typer.Exit(1)
