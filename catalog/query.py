@@ -45,6 +45,7 @@ class Query:
     excluded: list[str] = field(default_factory=list)
     where: list[str] = field(default_factory=list)
     params: list[Any] = field(default_factory=list)
+    names: list[tuple[str, str]] = field(default_factory=list)  # (venue|tag, value) to verify
 
     @property
     def match(self) -> str | None:
@@ -117,6 +118,8 @@ def _filter(query: Query, name: str, value: str, negated: bool) -> str | None:
             query.excluded.append(term)
             return None
         return term
+    if name in ("venue", "tag"):
+        query.names.append((name, value))
     sql, params = _FILTER_SQL[name](value)
     query.where.append(f"not ({sql})" if negated else sql)
     query.params.extend(params)
@@ -160,6 +163,21 @@ _EXAMPLES = {"year": "year:2022", "venue": "venue:OSDI", "tag": "tag:caching",
              "title": "title:cache", "summary": "summary:gpu"}
 
 
+_KNOWN_SQL = {
+    "venue": "select short from venues union select venue from papers",
+    "tag": "select tag from vocabulary union select tag from tags",
+}
+
+
+def _check_names(conn: sqlite3.Connection, query: Query) -> None:
+    """A venue or tag the catalog has never heard of is a typo, not an empty answer."""
+    for kind, value in query.names:
+        known = [r[0] for r in conn.execute(_KNOWN_SQL[kind])]
+        if value.casefold() not in {k.casefold() for k in known}:
+            hint = hint_for(value, known) or f"see papers {kind}s"
+            raise QueryError(f"unknown {kind} '{value}' ({hint})")
+
+
 @dataclass
 class Hit:
     """A search result: the paper and its title with match markers."""
@@ -185,6 +203,7 @@ def row_to_paper(row: sqlite3.Row) -> Paper:
 def search(conn: sqlite3.Connection, text: str, limit: int | None = None) -> list[Hit]:
     """Papers matching a query, best first (or newest first when there are no words)."""
     query = parse(text)
+    _check_names(conn, query)
     where, params = list(query.where), list(query.params)
     match = query.match
     if match:

@@ -98,7 +98,8 @@ def test_fts_syntax_soup_never_crashes(conn, parts):
     try:
         query.search(conn, "".join(parts))
     except QueryError as err:
-        assert any(m in str(err) for m in ("cannot search", "filter", "year", "nothing to search"))
+        assert any(m in str(err) for m in ("cannot search", "filter", "year", "nothing to search",
+                                           "unknown tag", "unknown venue"))
 
 
 def test_get_suggests_a_key(conn):
@@ -223,3 +224,13 @@ def test_cli_query_words_may_start_with_a_dash(cli, args, expected):
 def test_cli_list_and_export_take_dash_words(cli):
     assert cli("list", "-tag:embedding", "--keys").output == "he2021fastmoe\n"
     assert cli("export", "-tag:embedding").output.startswith("@misc{he2021fastmoe,")
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("venue:OSDl", "unknown venue 'OSDl' (did you mean 'OSDI'?)"),
+    ("tag:cachng", "unknown tag 'cachng' (did you mean 'caching'?)"),
+])
+def test_unknown_venue_or_tag_filters_are_typos(conn, text, message):
+    with pytest.raises(QueryError) as err:
+        query.search(conn, text)
+    assert str(err.value) == message
