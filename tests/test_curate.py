@@ -194,7 +194,8 @@ def test_rm_needs_yes_off_a_terminal(cli, paths: Paths) -> None:
     assert result.exit_code == 2 and "--yes" in result.output
     assert paths.catalog.read_bytes() == before
     result = cli("rm", "he2021fastmoe", "--yes", "--json")
-    assert json.loads(result.output) == {"removed": ["he2021fastmoe"], "notes_kept": []}
+    assert json.loads(result.output) == {"removed": ["he2021fastmoe"], "notes_kept": [],
+                                         "dry_run": False}
     assert "he2021fastmoe" not in paths.catalog.read_text(encoding="utf-8")
     assert cli("show", "he2021fastmoe").exit_code == 1
     assert cli("rm", "he2021fastmoe", "--yes").exit_code == 1
@@ -251,3 +252,14 @@ def test_every_curation_command_has_help(cli, name: str) -> None:
     result = cli(name, "--help")
     assert result.exit_code == 0
     assert "Usage:" in result.output and len(result.output.splitlines()) > 5
+
+
+def test_status_and_rm_dry_run_show_the_diff_and_write_nothing(cli, paths):
+    before = paths.catalog.read_bytes()
+    status = cli("status", "he2021fastmoe", "reading", "--dry-run")
+    assert status.exit_code == 0, status.output
+    assert "+      status: reading" in status.output
+    removed = cli("rm", "he2021fastmoe", "--dry-run")
+    assert removed.exit_code == 0, removed.output
+    assert "-    - key: he2021fastmoe" in removed.output
+    assert paths.catalog.read_bytes() == before

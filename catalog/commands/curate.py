@@ -174,7 +174,7 @@ def status(key: KeyArg,
            on: Annotated[str | None, typer.Option(
                "--on", metavar="YYYY-MM-DD", help="Date read [default: today].",
                show_default=False)] = None,
-           as_json: JsonOpt = False) -> None:
+           dry_run: DryRunOpt = False, as_json: JsonOpt = False) -> None:
     """Set a paper's reading status; marking it read records the date in read_on.
 
     Example: papers status sima2022ekko read
@@ -188,10 +188,13 @@ def status(key: KeyArg,
             on = dt.date.fromisoformat(on).isoformat()
         except ValueError:
             raise UsageError(f"--on {on!r} is not a date; write YYYY-MM-DD") from None
-    with writer.edit(state.paths) as session:
+    with writer.edit(state.paths, dry_run=dry_run) as session:
         paper = session.set_status(key, value, on)
     if as_json:
-        echo_json({"key": paper.key, "status": paper.status, "read_on": paper.read_on})
+        echo_json({"key": paper.key, "status": paper.status, "read_on": paper.read_on,
+                   "dry_run": dry_run})
+    elif dry_run:
+        _show_diff(session.result.diff)
     else:
         typer.echo(f"{paper.key}: {paper.status}"
                    + (f" (read on {paper.read_on})" if paper.read_on else ""))
@@ -249,7 +252,7 @@ def note(key: KeyArg, as_json: JsonOpt = False) -> None:
 def rm(keys: KeysArg,
        yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask; needed when not "
                                          "on a terminal.")] = False,
-       as_json: JsonOpt = False) -> None:
+       dry_run: DryRunOpt = False, as_json: JsonOpt = False) -> None:
     """Remove papers from the catalog (with the comments written above them).
 
     Keys are never reused, so think twice. Reading notes stay on disk.
@@ -258,19 +261,22 @@ def rm(keys: KeysArg,
 
     conn = connect()
     papers = [query.get(conn, key) for key in keys]  # every key must exist first
-    if not yes:
+    if not yes and not dry_run:
         if not _on_terminal():
             raise UsageError("papers rm asks before removing; pass --yes when not on a terminal")
         for paper in papers:
             typer.echo(f"{paper.key}: {paper.title} ({paper.venue} {paper.year})")
         if not typer.confirm(f"remove {len(papers)} paper{'s' * (len(papers) != 1)}?"):
             raise typer.Exit(1)
-    with writer.edit(state.paths) as session:
+    with writer.edit(state.paths, dry_run=dry_run) as session:
         for paper in papers:
             session.remove(paper.key)
     notes = [k for k in keys if (state.paths.readings / f"{k}.md").exists()]
     if as_json:
-        echo_json({"removed": keys, "notes_kept": notes})
+        echo_json({"removed": keys, "notes_kept": notes, "dry_run": dry_run})
+        return
+    if dry_run:
+        _show_diff(session.result.diff)
         return
     for key in keys:
         typer.echo(f"removed {key}")
