@@ -138,7 +138,7 @@ def _duplicates(papers: list[Paper], filename: str, attr: str, label: str) -> li
 def _near_duplicate_titles(papers: list[Paper], filename: str) -> list[Problem]:
     """Pairs of titles equal or nearly equal once folded; compared within buckets of
     shared long words so large catalogs stay fast."""
-    from rapidfuzz import fuzz
+    from rapidfuzz import fuzz, process
 
     normalized = [normalize_title(p.title) for p in papers]
     buckets: dict[str, list[int]] = defaultdict(list)
@@ -147,12 +147,15 @@ def _near_duplicate_titles(papers: list[Paper], filename: str) -> list[Problem]:
             buckets[word].append(i)
     pairs: set[tuple[int, int]] = set()
     for members in buckets.values():
-        for a_pos, a in enumerate(members):
-            for b in members[a_pos + 1:]:
-                if (a, b) in pairs:
-                    continue
-                if fuzz.token_sort_ratio(normalized[a], normalized[b]) >= NEAR_DUPLICATE:
-                    pairs.add((a, b))
+        if len(members) < 2:
+            continue
+        # One C call per bucket scores every pair (a Python loop took 7 s at 10k papers).
+        titles = [normalized[i] for i in members]
+        scores = process.cdist(titles, titles, scorer=fuzz.token_sort_ratio,
+                               score_cutoff=NEAR_DUPLICATE, workers=-1)
+        for a_pos, b_pos in zip(*scores.nonzero(), strict=True):
+            if a_pos < b_pos:
+                pairs.add((members[a_pos], members[b_pos]))
     out = []
     for a, b in sorted(pairs):
         later, earlier = papers[b], papers[a]
