@@ -65,6 +65,9 @@ _DOI_PREFIX_RE = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNO
 _URL_RE = re.compile(r"^\s*<?(?:https?://|www\.)", re.IGNORECASE)
 _MACRO_RE = re.compile(r"[A-Za-z_][\w\-:.+/']*")
 _YEAR_RE = re.compile(r"^\d{4}$")
+# BibLaTeX's date (what Zotero's BibLaTeX export writes instead of year): 2022, 2022-09-12,
+# a range 2021-10/2021-11.
+_DATE_RE = re.compile(r"^(\d{4})(?:-\d{2}){0,2}(?:/\S*)?$")
 _ENTRY_START_RE = re.compile(r"^\s*@\s*([A-Za-z]+)\s*[{(]?\s*([^,\s{}()]*)", re.MULTILINE)
 # bibtexparser's name splitter takes the ~ of a \~{n} accent for a tie (a space).
 _TILDE_ACCENT, _TILDE_HOLD = "\\~", "\\papersTildeAccent"
@@ -493,7 +496,10 @@ class _Reader:
 
     def paper(self, record: BibRecord, raw: dict[str, str]) -> Paper | None:
         fields, key, line = record.fields, record.key, record.line
-        missing = [n for n in ("title", "author", "year") if not fields.get(n)]
+        year = fields.get("year", "")
+        if not year and (date := _DATE_RE.match(fields.get("date", "").strip())):
+            year = date.group(1)
+        missing = [n for n in ("title", "author") if not fields.get(n)] + ([] if year else ["year"])
         authors, et_al = self.authors(record, raw.get("author", ""))
         if fields.get("author") and not authors and not et_al:
             missing.append("author")
@@ -501,7 +507,6 @@ class _Reader:
             hint = "only editors are given" if name == "author" and fields.get("editor") else ""
             record.problems.append(self.problem(line, key, f"missing {name}",
                                                 hint or f"add a {name} field"))
-        year = fields.get("year", "")
         if year and not _YEAR_RE.match(year):
             record.problems.append(self.problem(line, key, f"year '{year}' is not a year",
                                                 "write a four-digit year, e.g. year = {2023}"))

@@ -303,3 +303,27 @@ def test_a_month_in_number_is_left_out_with_a_problem() -> None:
     issue = one("@article{x, title = {T}, author = {A B}, year = 2010, journal = {PVLDB},"
                 " volume = {75}, number = {9}}")
     assert issue.paper.number == "9" and not issue.problems
+
+
+# ------------------------------------------------------------------ BibLaTeX (Zotero export)
+
+def test_a_biblatex_date_gives_the_year() -> None:
+    """Accord-Project/zotero-bibliography export/better-biblatex.bib: date, never year."""
+    record = one("""\
+@article{aliFrameworkVisualizingHeterogeneous2018,
+  title = {A {{Framework}} for {{Visualizing Heterogeneous Construction Data Using Semantic Web Standards}}},
+  author = {Ali, Mostafa and Mohamed, Yasser},
+  date = {2018-09-16},
+  journaltitle = {Advances in Civil Engineering},
+  pages = {1--11},
+}""")
+    assert record.paper is not None and record.paper.year == 2018, messages(record)
+    assert "year" not in record.fields  # read from date, not written into the entry
+    assert one("@misc{x, title = {T}, author = {A B}, date = {2021-10/2021-11},"
+               " eprint = {2101.00001}}").paper.year == 2021
+    undated = one("@misc{x, title = {T}, author = {A B}, date = {Spring 2020},"
+                  " eprint = {2101.00001}}")
+    assert undated.paper is None and messages(undated) == ["missing year"]
+    both = one("@misc{x, title = {T}, author = {A B}, year = {2019}, date = {2020-01},"
+               " eprint = {2101.00001}}")
+    assert both.paper.year == 2019  # year, when given, is the year
