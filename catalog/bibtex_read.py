@@ -65,6 +65,8 @@ _DOI_PREFIX_RE = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNO
 _URL_RE = re.compile(r"^\s*<?(?:https?://|www\.)", re.IGNORECASE)
 _MACRO_RE = re.compile(r"[A-Za-z_][\w\-:.+/']*")
 _YEAR_RE = re.compile(r"^\d{4}$")
+# DBLP tells apart people of one name with a number: 'Hao Zhang 0001'. Not part of the name.
+_DBLP_NUMBER_RE = re.compile(r"\s+\d{4}(?=\s*(?:,|$))")
 # BibLaTeX's date (what Zotero's BibLaTeX export writes instead of year): 2022, 2022-09-12,
 # a range 2021-10/2021-11.
 _DATE_RE = re.compile(r"^(\d{4})(?:-\d{2}){0,2}(?:/\S*)?$")
@@ -496,6 +498,11 @@ class _Reader:
 
     def paper(self, record: BibRecord, raw: dict[str, str]) -> Paper | None:
         fields, key, line = record.fields, record.key, record.line
+        if _is_volume(record):
+            record.problems.append(self.problem(
+                line, key, "a proceedings volume, not a paper: skipped",
+                "its papers are read from their own entries", blocking=False))
+            return None
         year = fields.get("year", "")
         if not year and (date := _DATE_RE.match(fields.get("date", "").strip())):
             year = date.group(1)
@@ -531,6 +538,9 @@ class _Reader:
                 line, key, f"number '{number}' is a month, not an issue number: left out",
                 f"write month = {{{number}}} if that is when it appeared", blocking=False))
             number = None
+        volume = fields.get("volume") or None
+        if arxiv and volume and _CORR_RE.match(volume):
+            volume = None  # DBLP's CoRR volume 'abs/2301.01234': the arXiv id again
         catalog_key = key
         if not KEY_RE.match(key):  # e.g. '280902' or a DOI: the catalog's own kind of key
             catalog_key = suggest_key(authors, int(year), fields["title"], self.keys)
@@ -539,7 +549,7 @@ class _Reader:
                      venue=venue.short, et_al=et_al, doi=doi, arxiv=arxiv,
                      arxiv_class=(fields.get("primaryclass") or None) if arxiv else None,
                      url=fields.get("url") or None, pages=pages,
-                     volume=fields.get("volume") or None, number=number,
+                     volume=volume, number=number,
                      abstract=fields.get("abstract") or None, line=line)
 
     def authors(self, record: BibRecord, raw: str) -> tuple[list[str], bool]:
@@ -551,6 +561,7 @@ class _Reader:
             names = names[:-1]
         authors = []
         for i, name in enumerate(names, 1):
+            name = _DBLP_NUMBER_RE.sub("", name)
             try:
                 parts = parse_single_name_into_parts(name)
             except InvalidNameError as err:
@@ -691,6 +702,11 @@ def _same_words(a: str, b: str) -> bool:
     """True if one text's words start the other's (a publisher field holding the title)."""
     x, y = _norm(a), _norm(b)
     return bool(x and y) and (x.startswith(y) or y.startswith(x))
+
+
+def _is_volume(record: BibRecord) -> bool:
+    """True for an @proceedings with no authors: the volume DBLP's crossref entries point to."""
+    return record.entry_type == "proceedings" and not record.fields.get("author")
 
 
 def _person(first: str, von_last: str, jr: str) -> str:

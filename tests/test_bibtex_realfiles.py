@@ -327,3 +327,63 @@ def test_a_biblatex_date_gives_the_year() -> None:
     both = one("@misc{x, title = {T}, author = {A B}, year = {2019}, date = {2020-01},"
                " eprint = {2101.00001}}")
     assert both.paper.year == 2019  # year, when given, is the year
+
+
+# ------------------------------------------------------------------ DBLP exports
+
+DBLP = """\
+@inproceedings{DBLP:conf/pldi/PadhiSM16,
+  author    = {Saswat Padhi and
+               Rahul Sharma and
+               Todd D. Millstein},
+  title     = {Data-driven precondition inference with learned features},
+  booktitle = {Proceedings of the 37th {ACM} {SIGPLAN} Conference on Programming
+               Language Design and Implementation, {PLDI} 2016, Santa Barbara, CA,
+               USA, June 13-17, 2016},
+  pages     = {42--56},
+  year      = {2016},
+  crossref  = {DBLP:conf/pldi/2016},
+  biburl    = {https://dblp.org/rec/bib/conf/pldi/PadhiSM16},
+  bibsource = {dblp computer science bibliography, https://dblp.org}
+}
+
+@proceedings{DBLP:conf/pldi/2016,
+  editor    = {Chandra Krintz and
+               Emery Berger},
+  title     = {Proceedings of the 37th {ACM} {SIGPLAN} Conference on Programming
+               Language Design and Implementation, {PLDI} 2016, Santa Barbara, CA,
+               USA, June 13-17, 2016},
+  publisher = {{ACM}},
+  year      = {2016},
+  biburl    = {https://dblp.org/rec/bib/conf/pldi/2016},
+  bibsource = {dblp computer science bibliography, https://dblp.org}
+}
+
+@article{DBLP:journals/corr/abs-2301-01234,
+  author       = {Jane Roe and
+                  Hao Zhang 0001},
+  title        = {A CoRR Entry},
+  journal      = {CoRR},
+  volume       = {abs/2301.01234},
+  year         = {2023},
+  eprinttype    = {arXiv},
+  eprint       = {2301.01234},
+}
+"""
+
+
+def test_a_dblp_proceedings_parent_is_skipped_as_a_volume_not_refused_for_authors() -> None:
+    """DBLP's 'with crossref' export: each paper is followed by its @proceedings volume."""
+    records = read(DBLP)
+    assert records["DBLP:conf/pldi/PadhiSM16"].paper.key == "padhi2016data"
+    volume = records["DBLP:conf/pldi/2016"]
+    assert volume.paper is None
+    assert messages(volume) == ["a proceedings volume, not a paper: skipped"]
+    assert not volume.problems[0].blocking
+
+
+def test_a_dblp_homonym_number_is_not_part_of_the_name() -> None:
+    paper = read(DBLP)["DBLP:journals/corr/abs-2301-01234"].paper
+    assert paper.authors == ["Jane Roe", "Hao Zhang"]
+    assert paper.arxiv == "2301.01234"
+    assert paper.volume is None  # 'abs/2301.01234' is the arXiv id again, not a volume
