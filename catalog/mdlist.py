@@ -288,7 +288,9 @@ def parse(text: str, venues: Collection[str] = ()) -> Parsed:
 
 def _links(text: str) -> list[tuple[str, str]]:
     """Every link: Markdown ones, '[[pdf]](url)' groups and HTML anchors."""
-    found = [(m.group(1), m.group(2) or m.group(3)) for m in _LINK_GROUP_RE.finditer(text)]
+    # An empty link ('[[PDF]()]') matches neither URL group: its URL is ''.
+    found = [(m.group(1), m.group(2) or m.group(3) or "")
+             for m in _LINK_GROUP_RE.finditer(text)]
     found += [(m.group(1), m.group(2)) for m in _LINK_RE.finditer(text)]
     found += [(re.sub(r"<[^>]+>", "", m.group(2)), m.group(1)) for m in _HREF_RE.finditer(text)]
     return found

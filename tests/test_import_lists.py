@@ -313,3 +313,20 @@ def test_fetch_gives_a_title_alone_its_authors_venue_and_year(
     paper = next(p for p in source.load(shipped.catalog) if p.key == outcome.key)
     assert (paper.venue, paper.year, paper.authors) == ("arXiv", 2023, ["Cy Sample",
                                                                         "Di Placeholder"])
+
+
+# From hegongshan/Recommender-Systems-Paper: an empty link '[[PDF]()]' after a bold title.
+EMPTY_LINK = (
+    "* [2016] **Ranking-Oriented Collaborative Filtering: A Listwise Approach**. [[PDF]()]\n"
+    "* [2020 RecSys] **Neural Collaborative Filtering vs. Matrix Factorization Revisited**. "
+    "[[PDF](https://arxiv.org/pdf/2005.09683.pdf)] [[Codes](https://github.com/google-research/"
+    "google-research/tree/master/dot_vs_learned_similarity)]\n")
+
+
+def test_an_empty_link_is_no_link_not_a_crash() -> None:
+    parsed = mdlist.parse(EMPTY_LINK)
+    lines = {e.line: e for e in parsed.entries} | {n.line: n for n in parsed.not_papers}
+    assert set(lines) == {1, 2}
+    assert all(getattr(e, "url", None) != "" for e in parsed.entries)
+    second = lines[2]
+    assert isinstance(second, mdlist.Entry) and second.arxiv == "2005.09683"
