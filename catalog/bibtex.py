@@ -436,16 +436,8 @@ def read_bib(text: str, filename: str, venues: dict[str, Venue]) -> list[BibReco
 
 
 def read_bib_file(path: Path, venues: dict[str, Venue]) -> list[BibRecord]:
-    """read_bib on a file; CatalogError names a missing file or the line of a non-UTF-8 byte."""
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise CatalogError(f"{path}: no such file") from None
-    except OSError as err:
-        raise CatalogError(f"{path}: cannot read ({err.strerror})") from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        line = data[: err.start].count(b"\n") + 1
-        raise CatalogError(f"{path}:{line}: not valid UTF-8 (save the file as UTF-8)") from None
-    return read_bib(text, str(path), venues)
+    """read_bib on a file (UTF-8, or as its byte-order mark says); TextFileError names a
+    missing file or the line of a byte that is not text."""
+    from catalog.textfile import read_text
+
+    return read_bib(read_text(path), str(path), venues)

@@ -34,6 +34,7 @@ from catalog.keys import suggest_key
 from catalog.model import KEY_RE, Paper, fold
 from catalog.paths import Paths
 from catalog.suggest import hint_for
+from catalog.textfile import read_text
 from catalog.venues import Venue
 
 if TYPE_CHECKING:
@@ -410,40 +411,13 @@ def _fetch_authors(paper: Paper, venues: dict[str, Venue]) -> tuple[Paper, str]:
 # ---------------------------------------------------------------- one file, either kind
 
 
-# A byte-order mark says how a file is encoded; Windows editors (Notepad, Excel) save
-# "Unicode" text as UTF-16 with one. UTF-32 marks first: they begin with UTF-16's.
-_BOMS = ((b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"),
-         (b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
-
-
-def decode_text(data: bytes, name: str) -> str:
-    """A file's text: UTF-8, or the encoding its byte-order mark names (the mark dropped)."""
-    encoding, skip = "utf-8", 0
-    for bom, bom_encoding in _BOMS:
-        if data.startswith(bom):
-            encoding, skip = bom_encoding, len(bom)
-            break
-    try:
-        return data[skip:].decode(encoding)
-    except UnicodeDecodeError as err:
-        line = data[: skip + err.start].count(b"\n" if encoding == "utf-8" else
-                                             "\n".encode(encoding)) + 1
-        if encoding == "utf-8":
-            raise ImportInputError(f"{name}:{line}: not UTF-8 text (save it as UTF-8)") from None
-        raise ImportInputError(f"{name}:{line}: broken {encoding.upper()} text (the file starts "
-                               f"with its byte-order mark; save it as UTF-8)") from None
-
-
 def import_file(paths: Paths, path: Path, *, merge: bool = False, new_venues: bool = True,
                 fetch: bool = False, dry_run: bool = False, tags: Iterable[str] = (),
                 progress: Progress | None = None, display: str | None = None,
                 skip_broken: bool = False) -> Report:
     """Import a .bib or a Markdown list, chosen by the file's extension."""
     name = display or str(path)
-    try:
-        text = decode_text(path.read_bytes(), name)
-    except FileNotFoundError:
-        raise ImportInputError(f"{name}: no such file") from None
+    text = read_text(path, name)
     suffix = path.suffix.lower()
     if suffix == ".bib":
         return import_bib(paths, text, name, merge=merge, new_venues=new_venues,

@@ -165,7 +165,26 @@ def test_bib_check_bad_files(cli, tmp_path: Path) -> None:
     latin.write_bytes(b"@misc{a,\n  author = {Preu\xdfer}}\n")
     result = cli("bib-check", str(latin))
     assert result.exit_code == 1
-    assert "latin.bib:2: not valid UTF-8 (save the file as UTF-8)" in result.stderr
+    assert "latin.bib:2: not UTF-8 text (save it as UTF-8)" in result.stderr
+
+
+def test_bib_check_reads_utf16_with_a_byte_order_mark(cli, tmp_path: Path) -> None:
+    bib = tmp_path / "utf16.bib"
+    bib.write_bytes(b"\xff\xfe" + ("@article{x2022y, title = {Fine}, author = {Preu\u00dfer, "
+                                    "Ann}, journal = {Proceedings of the VLDB Endowment}, "
+                                    "year = {2022}}\n").encode("utf-16-le"))
+    result = cli("bib-check", str(bib))
+    assert result.exit_code == 0, result.output
+    assert "utf16.bib:1: x2022y: 2022 PVLDB: Fine" in result.stdout
+
+
+def test_add_bibtex_from_a_latin1_file_is_a_clear_error(cli, tmp_path: Path) -> None:
+    latin = tmp_path / "latin.bib"
+    latin.write_bytes(b"@misc{a,\n  author = {Preu\xdfer}}\n")
+    result = cli("add", "--bibtex", str(latin))
+    assert result.exit_code == 1
+    assert "latin.bib:2: not UTF-8 text (save it as UTF-8)" in result.output
+    assert "Traceback" not in result.output
 
 
 def test_commands_have_help(cli) -> None:
@@ -173,3 +192,11 @@ def test_commands_have_help(cli) -> None:
         result = cli(name, "--help")
         assert result.exit_code == 0
         assert "Usage:" in result.stdout
+
+
+def test_bib_check_of_a_file_without_entries_says_so(cli, tmp_path: Path) -> None:
+    empty = tmp_path / "empty.bib"
+    empty.write_text("% nothing here\n", encoding="utf-8")
+    result = cli("bib-check", str(empty))
+    assert result.exit_code == 1
+    assert "empty.bib: no BibTeX entries found" in result.stderr

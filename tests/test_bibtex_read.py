@@ -339,8 +339,7 @@ def test_read_bib_file_errors(tmp_path: Path) -> None:
         read_bib_file(tmp_path / "none.bib", VENUES)
     latin = tmp_path / "latin.bib"
     latin.write_bytes(b"@misc{a, title = {ok}}\n@misc{b, author = {Preu\xdfer}}\n")
-    with pytest.raises(CatalogError, match=r"latin.bib:2: not valid UTF-8 \(save the file as "
-                                           r"UTF-8\)"):
+    with pytest.raises(CatalogError, match=r"latin.bib:2: not UTF-8 text \(save it as UTF-8\)"):
         read_bib_file(latin, VENUES)
     assert read_bib("", "empty.bib", VENUES) == []
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from catalog.importer import ImportInputError, decode_text
+from catalog.textfile import TextFileError, decode_text
 
 # An excerpt of a .bib as Windows "Save as Unicode" writes it: UTF-16 with a byte-order mark.
 BIB = """\
@@ -46,13 +46,13 @@ def test_a_utf16_markdown_list_is_read(run, tmp_path: Path) -> None:
 
 def test_latin1_without_a_mark_is_refused_with_its_line() -> None:
     data = BIB.encode("latin-1")
-    with pytest.raises(ImportInputError, match=r"^refs.bib:3: not UTF-8 text \(save it as "
+    with pytest.raises(TextFileError, match=r"^refs.bib:3: not UTF-8 text \(save it as "
                                                r"UTF-8\)$"):
         decode_text(data, "refs.bib")
 
 
 def test_broken_utf16_after_its_mark_is_refused_with_its_line() -> None:
     data = b"\xff\xfe" + "@misc{a,\n title = {x}}\n".encode("utf-16-le") + b"\x00\xd8"
-    with pytest.raises(ImportInputError, match=r"^refs.bib:3: broken UTF-16-LE text .*"
+    with pytest.raises(TextFileError, match=r"^refs.bib:3: broken UTF-16-LE text .*"
                                                r"save it as UTF-8\)$"):
         decode_text(data, "refs.bib")

@@ -159,6 +159,9 @@ def bib_check(
     from catalog.venues import load_venues
 
     records = read_bib_file(file, load_venues(state.paths.venues))
+    if not records:  # as papers import says of the same file
+        raise CatalogError(f"{file}: no BibTeX entries found (entries look like "
+                           "'@inproceedings{key, title = {...}, ...}')")
     problems = sum(len(r.problems) for r in records)
     if as_json:
         echo_json([r.to_dict() for r in records])

@@ -518,10 +518,11 @@ def add(title: Annotated[str | None, typer.Option("--title", help="The exact tit
         if bibtex == "-":
             text, name = sys.stdin.read(), "<stdin>"
         else:
+            from catalog.textfile import read_text
+
             path = Path(bibtex)
-            if not path.exists():
-                raise CatalogError(f"{bibtex}: no such file")
-            text, name = path.read_text(encoding="utf-8-sig"), state.paths.display(path)
+            name = state.paths.display(path)
+            text = read_text(path, name)
         report = importer.import_bib(state.paths, text, name, merge=merge, dry_run=dry_run,
                                      tags=list(tags))
         _report(report, as_json)
