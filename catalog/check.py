@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 
-from catalog import source
+from catalog import dedupe, source
 from catalog.errors import InvalidCatalogError, Problem
 from catalog.model import (
     ARXIV_CLASS_RE,
@@ -23,9 +22,6 @@ from catalog.model import (
 from catalog.paths import Paths
 from catalog.suggest import hint_for
 from catalog.venues import Venue, load_tags, load_venues
-
-# Titles at least this similar (rapidfuzz token_sort_ratio, 0-100) are flagged.
-NEAR_DUPLICATE = 92.0
 
 Rule = Callable[[Paper], Iterable[tuple[str, str]]]
 
@@ -114,19 +110,16 @@ def _status(paper: Paper) -> Iterable[tuple[str, str]]:
         yield f"unknown status '{paper.status}'", hint
 
 
-_VERSION_RE = re.compile(r"v\d+$")
-
-
 def _duplicates(papers: list[Paper], filename: str, attr: str, label: str) -> list[Problem]:
     first: dict[str, Paper] = {}
     out = []
     for paper in papers:
         value = getattr(paper, attr)
-        if not value:
+        # Compared as import compares them: 2103.13262v2 is 2103.13262, DOIs ignore case.
+        norm = dedupe.norm_arxiv(value) if attr == "arxiv" else dedupe.norm_doi(value)
+        if not norm:
             continue
-        # 2103.13262v2 is the same preprint as 2103.13262; DOIs compare case-insensitively.
-        seen = first.setdefault(_VERSION_RE.sub("", value.lower()) if attr == "arxiv"
-                                else value.lower(), paper)
+        seen = first.setdefault(norm, paper)
         if seen is not paper:
             out.append(Problem(filename, paper.line,
                                source.where(paper.year, paper.venue, paper.key),
@@ -143,7 +136,7 @@ def _near_duplicate_titles(papers: list[Paper], filename: str) -> list[Problem]:
     normalized = [normalize_title(p.title) for p in papers]
     buckets: dict[str, list[int]] = defaultdict(list)
     for i, title in enumerate(normalized):
-        for word in sorted(set(title.split()), key=lambda w: (-len(w), w))[:2]:
+        for word in dedupe.bucket_words(title):
             buckets[word].append(i)
     pairs: set[tuple[int, int]] = set()
     for members in buckets.values():
@@ -152,7 +145,7 @@ def _near_duplicate_titles(papers: list[Paper], filename: str) -> list[Problem]:
         # One C call per bucket scores every pair (a Python loop took 7 s at 10k papers).
         titles = [normalized[i] for i in members]
         scores = process.cdist(titles, titles, scorer=fuzz.token_sort_ratio,
-                               score_cutoff=NEAR_DUPLICATE, workers=-1)
+                               score_cutoff=dedupe.NEAR_DUPLICATE, workers=-1)
         for a_pos, b_pos in zip(*scores.nonzero(), strict=True):
             if a_pos < b_pos:
                 pairs.add((members[a_pos], members[b_pos]))

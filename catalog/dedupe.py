@@ -14,10 +14,11 @@ from typing import Any
 
 # Same scorer and threshold as `papers check` uses for near-duplicate titles, so the
 # importer and the checker agree on what counts as one paper.
-from catalog.check import NEAR_DUPLICATE
 from catalog.model import Paper, normalize_title
 from catalog.venues import Venue
 
+# Titles at least this similar (rapidfuzz token_sort_ratio, 0-100) are one paper's.
+NEAR_DUPLICATE = 92.0
 ARXIV_DOI_RE = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE)
 _VERSION_RE = re.compile(r"v\d+$")
 # Fields merge may fill when the catalog lacks them; never key, title, authors.
@@ -85,7 +86,7 @@ class Finder:
         title = normalize_title(paper.title)
         if title:
             self.by_title.setdefault(title, paper)
-            for word in _bucket_words(title):
+            for word in bucket_words(title):
                 self.buckets[word].append(title)
 
     def find(self, paper: Paper) -> Match | None:
@@ -105,7 +106,7 @@ class Finder:
             from rapidfuzz import fuzz
 
             seen: set[str] = set()
-            for word in _bucket_words(title):
+            for word in bucket_words(title):
                 for other in self.buckets.get(word, ()):
                     if other in seen:
                         continue
@@ -134,7 +135,7 @@ def same_paper_title(title: str, paper: Paper) -> bool:
     return fuzz.token_sort_ratio(mine, theirs) >= NEAR_DUPLICATE
 
 
-def _bucket_words(title: str) -> list[str]:
+def bucket_words(title: str) -> list[str]:
     # The two longest words: a near-equal title almost surely shares one of them.
     return sorted(set(title.split()), key=lambda w: (-len(w), w))[:2]
 
