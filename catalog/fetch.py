@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from catalog.errors import CatalogError
-from catalog.model import Paper, normalize_title
+from catalog.model import normalize_title
 from catalog.venues import Venue
 
 SERVICES = {
@@ -314,14 +314,6 @@ def _venue_words(name: str) -> str:
     text = re.sub(r"\b(proceedings|proc|of|the|on|in|annual|\d+(st|nd|rd|th)|\d{4})\b", " ",
                   text)
     return " ".join(text.split())
-
-
-def to_paper(record: Record, key: str, venue: str, year: int | None = None) -> Paper:
-    """A catalog Paper from a record (the key and venue decided by the caller)."""
-    return Paper(key=key, title=record.title, authors=list(record.authors),
-                 year=year or record.year or 0, venue=venue, doi=record.doi,
-                 arxiv=record.arxiv, url=None if record.doi else record.url,
-                 pages=record.pages, volume=record.volume, number=record.number)
 
 
 def _squash(text: str) -> str:
