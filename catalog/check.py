@@ -12,11 +12,15 @@ from catalog.model import (
     ARXIV_NEW_RE,
     ARXIV_OLD_RE,
     DOI_RE,
+    FIELDS,
     KEY_RE,
+    MULTILINE_FIELDS,
     PAGES_RE,
     STATUSES,
     Paper,
     arxiv_year_month,
+    has_controls,
+    is_http_url,
     normalize_title,
 )
 from catalog.paths import Paths
@@ -50,6 +54,7 @@ def check_papers(papers: list[Paper], filename: str, venues: dict[str, Venue],
         lambda p: _venue(p, venues),
         lambda p: _tags(p, vocabulary),
         _key,
+        _text,
         _identifiers,
         _status,
     ]
@@ -83,9 +88,26 @@ def _key(paper: Paper) -> Iterable[tuple[str, str]]:
                "use lower-case ASCII: first author, year, first title word")
 
 
+def _text(paper: Paper) -> Iterable[tuple[str, str]]:
+    """Control characters (ESC, NUL, bidi overrides) in any field, and non-http(s) links:
+    they would reach a terminal, a note or a published page."""
+    for name in FIELDS:
+        value = getattr(paper, name, None)
+        values = value if isinstance(value, list) else [value]
+        if any(isinstance(v, str) and has_controls(v, name in MULTILINE_FIELDS)
+               for v in values):
+            yield (f"control character in {name}",
+                   "remove it: fields are plain text (a newline only in summary or abstract)")
+    if paper.url and not is_http_url(paper.url):
+        yield (f"url is not an http(s) link: {paper.url[:60]!r}",
+               "write the landing page as https://...; other schemes are never linked")
+
+
 def _identifiers(paper: Paper) -> Iterable[tuple[str, str]]:
     if paper.doi and not DOI_RE.match(paper.doi):
-        yield f"malformed DOI '{paper.doi}'", "write the bare DOI, e.g. 10.1145/3575693.3575718"
+        yield (f"malformed DOI {paper.doi[:60]!r}",
+               "write the bare DOI, e.g. 10.1145/3575693.3575718 (letters, digits and "
+               "-._;()/: only)")
     if paper.arxiv:
         if not (ARXIV_NEW_RE.match(paper.arxiv) or ARXIV_OLD_RE.match(paper.arxiv)):
             yield (f"malformed arXiv id '{paper.arxiv}'",

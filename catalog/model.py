@@ -38,7 +38,20 @@ KEY_RE = re.compile(r"^[a-z][a-z0-9_:\-]*[a-z0-9]$")
 ARXIV_NEW_RE = re.compile(r"^(\d{2})(\d{2})\.\d{4,5}(v\d+)?$")
 ARXIV_OLD_RE = re.compile(r"^[a-z\-]+(\.[A-Z]{2})?/(\d{2})(\d{2})\d{3}(v\d+)?$")
 ARXIV_CLASS_RE = re.compile(r"^[a-z\-]+(\.[A-Za-z\-]{2,})?$")
-DOI_RE = re.compile(r"^10\.\d{4,9}/\S+$")
+# A DOI as Crossref recommends (10.PREFIX/ then - . _ ; ( ) / : letters and digits, which
+# covers 99% of registered DOIs) plus the < > of old SICI DOIs. Backslash, braces,
+# quotes, % # & and spaces are refused: they would reach LaTeX (\input{...}) through
+# the export and HTML through the site.
+DOI_RE = re.compile(r"^10\.\d{4,9}/[-._;()/:<>A-Za-z0-9]+$")
+# Links: http(s) only, no whitespace, quotes, angle brackets, braces or backslashes.
+URL_RE = re.compile(r"^https?://[^\s\"'<>\\{}`^|]+$", re.IGNORECASE)
+# C0 and C1 controls (ESC, NUL, CSI, ...), DEL, and the bidi overrides/isolates that
+# reorder what a terminal or browser shows. Tab and newline are kept in long texts.
+_CONTROL = "\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069"
+CONTROL_RE = re.compile(f"[{_CONTROL}]")
+CONTROL_OR_NEWLINE_RE = re.compile(f"[{_CONTROL}\t\n]")
+# Fields of free text that may hold a tab or newline (all others are one line).
+MULTILINE_FIELDS = frozenset({"summary", "abstract"})
 PAGES_RE = re.compile(r"^[A-Za-z]?\d+([-–]{1,2}[A-Za-z]?\d+)?$")
 
 
@@ -86,6 +99,23 @@ class Paper:
         """The system name before a colon ('EVStore'), else the whole title."""
         head, sep, _ = self.title.partition(":")
         return head.strip() if sep and len(head) <= 40 else self.title
+
+
+def strip_controls(text: str, multiline: bool = False) -> str:
+    """Text without control characters: a newline or tab becomes a space unless multiline."""
+    if multiline:
+        return CONTROL_RE.sub("", text)
+    return CONTROL_OR_NEWLINE_RE.sub(lambda m: " " if m.group() in "\t\n" else "", text)
+
+
+def has_controls(text: str, multiline: bool = False) -> bool:
+    """True if the text holds a character strip_controls would remove or change."""
+    return bool((CONTROL_RE if multiline else CONTROL_OR_NEWLINE_RE).search(text))
+
+
+def is_http_url(url: str) -> bool:
+    """True for an absolute http(s) URL that is safe to write as a link or in BibTeX."""
+    return bool(URL_RE.match(url))
 
 
 def arxiv_year_month(arxiv_id: str) -> tuple[int, int] | None:
