@@ -97,7 +97,8 @@ def _text(paper: Paper) -> Iterable[tuple[str, str]]:
         if any(isinstance(v, str) and has_controls(v, name in MULTILINE_FIELDS)
                for v in values):
             yield (f"control character in {name}",
-                   "remove it: fields are plain text (a newline only in summary or abstract)")
+                   "remove it; fields are plain text, with newlines only in summary and "
+                   "abstract")
     if paper.url and not is_http_url(paper.url):
         yield (f"url is not an http(s) link: {paper.url[:60]!r}",
                "write the landing page as https://...; other schemes are never linked")
@@ -106,8 +107,8 @@ def _text(paper: Paper) -> Iterable[tuple[str, str]]:
 def _identifiers(paper: Paper) -> Iterable[tuple[str, str]]:
     if paper.doi and not DOI_RE.match(paper.doi):
         yield (f"malformed DOI {paper.doi[:60]!r}",
-               "write the bare DOI, e.g. 10.1145/3575693.3575718 (letters, digits and "
-               "-._;()/: only)")
+               "write the bare DOI, e.g. 10.1145/3575693.3575718; a DOI holds only "
+               "letters, digits and -._;()/:")
     if paper.arxiv:
         if not (ARXIV_NEW_RE.match(paper.arxiv) or ARXIV_OLD_RE.match(paper.arxiv)):
             yield (f"malformed arXiv id '{paper.arxiv}'",
