@@ -30,8 +30,9 @@ from catalog.venues import Venue, load_tags, load_venues
 Rule = Callable[[Paper], Iterable[tuple[str, str]]]
 
 
-def check(paths: Paths) -> list[Problem]:
-    """Every problem in the catalog, its registries and its notes, sorted by place."""
+def check(paths: Paths, require_sources: bool = False) -> list[Problem]:
+    """Every problem in the catalog, its registries and its notes, sorted by place;
+    require_sources also reports each paper that names no public record of its metadata."""
     filename = paths.display()
     papers, problems = source.read(paths.catalog, filename)
     try:
@@ -40,6 +41,12 @@ def check(paths: Paths) -> list[Problem]:
     except InvalidCatalogError as err:
         return sorted(problems + err.problems)
     problems += check_papers(papers, filename, venues, vocabulary)
+    if require_sources:
+        problems += [Problem(filename, p.line, source.where(p.year, p.venue, p.key),
+                             "no metadata source",
+                             "add sources: [URL] naming the public record (DBLP, publisher, "
+                             "arXiv) its fields were checked against")
+                     for p in papers if not p.sources]
     if not any(p.blocking for p in problems):  # else every [[key]] would look unknown
         from catalog import notes
 
@@ -102,6 +109,10 @@ def _text(paper: Paper) -> Iterable[tuple[str, str]]:
     if paper.url and not is_http_url(paper.url):
         yield (f"url is not an http(s) link: {paper.url[:60]!r}",
                "write the landing page as https://...; other schemes are never linked")
+    for url in paper.sources:
+        if not is_http_url(url):
+            yield (f"source is not an http(s) link: {url[:60]!r}",
+                   "name the public record the metadata came from, as https://...")
 
 
 def _identifiers(paper: Paper) -> Iterable[tuple[str, str]]:

@@ -22,7 +22,7 @@ from catalog.paths import Paths
 # catalog.source (and with it PyYAML) is imported only when something must be parsed:
 # a search on a fresh index never needs it.
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 # "folded" holds title and authors with ß, ø, ł ... spelled out, so "preusser" finds
 # "Preußer" (the unicode61 tokenizer strips accents but keeps such letters).
 FTS_COLUMNS = ["title", "authors", "tags", "summary", "venue_name", "folded"]
@@ -147,7 +147,7 @@ def _create_tables(db: Any) -> None:
         {"key": str, "year": int, "venue": str, "venue_name": str, "title": str,
          "authors": str, "tags": str, "status": str, "doi": str, "arxiv": str,
          "arxiv_class": str, "url": str,
-         "pages": str, "volume": str, "number": str, "et_al": int, "read_on": str,
+         "pages": str, "volume": str, "number": str, "sources": str, "et_al": int, "read_on": str,
          "added": str, "summary": str, "abstract": str, "line": int, "chunk": str,
          "folded": str},
         pk="key",
@@ -171,11 +171,12 @@ def _insert_papers(conn: sqlite3.Connection, papers: Iterable[Paper],
         rows.append((p.key, p.year, p.venue, venue_names.get(p.venue), p.title,
                      json.dumps(p.authors, ensure_ascii=False),
                      json.dumps(p.tags, ensure_ascii=False), p.status, p.doi, p.arxiv,
-                     p.arxiv_class, p.url, p.pages, p.volume, p.number, int(p.et_al),
+                     p.arxiv_class, p.url, p.pages, p.volume, p.number,
+                     json.dumps(p.sources, ensure_ascii=False), int(p.et_al),
                      p.read_on, p.added, p.summary, p.abstract, p.line, str(p.year), _folded(p)))
         authors.extend((p.key, i, a, fold(a)) for i, a in enumerate(p.authors))
         tags.extend((p.key, t) for t in dict.fromkeys(p.tags))
-    conn.executemany(f"insert into papers values ({','.join('?' * 23)})", rows)
+    conn.executemany(f"insert into papers values ({','.join('?' * 24)})", rows)
     conn.executemany("insert into authors values (?, ?, ?, ?)", authors)
     conn.executemany("insert into tags values (?, ?)", tags)
 

@@ -21,6 +21,7 @@ FIELDS: tuple[str, ...] = (
     "pages",
     "volume",
     "number",
+    "sources",
     "tags",
     "status",
     "read_on",
@@ -72,6 +73,7 @@ class Paper:
     pages: str | None = None
     volume: str | None = None
     number: str | None = None
+    sources: list[str] = field(default_factory=list)  # public records the metadata came from
     tags: list[str] = field(default_factory=list)
     status: str = DEFAULT_STATUS
     read_on: str | None = None
