@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import difflib
 import functools
 import json
 import re
-import shlex
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -185,6 +183,8 @@ def _own_options(command: TyperCommand, ctx: Any) -> dict[str, bool]:
 
 def _global_first(name: str, args: list[str], command: str) -> str:
     """The command line with the global option moved before the command."""
+    import shlex
+
     rest = list(args)
     at = next((i for i, a in enumerate(rest) if a.split("=", 1)[0] == name), None)
     moved = []
@@ -198,6 +198,8 @@ def unknown_option(name: str, options: list[str], command: str, args: list[str],
                    query: bool = False) -> str:
     """The message for an option the command lacks: a close option, or where a global option
     goes, or (for a query command) how to search for the word itself."""
+    import difflib
+
     message = f"no such option: {name}"
     if name in GLOBAL_OPTIONS:
         return (f"{message} ({name} is an option of papers itself and goes before the "
