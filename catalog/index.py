@@ -25,8 +25,11 @@ from catalog.paths import Paths
 SCHEMA_VERSION = "4"
 # "folded" holds title and authors with ß, ø, ł ... spelled out, so "preusser" finds
 # "Preußer" (the unicode61 tokenizer strips accents but keeps such letters).
-FTS_COLUMNS = ["title", "authors", "tags", "summary", "venue_name", "folded"]
-TOKENIZE = "unicode61 remove_diacritics 2"
+# catalog.query.WEIGHTS follows this order.
+FTS_COLUMNS = ["title", "authors", "tags", "summary", "venue_name", "folded", "abstract"]
+# Porter stemming over unicode61: "embeddings" finds "embedding", "cache" finds "caching",
+# and accents still fold ("cech" finds "Čech").
+TOKENIZE = "porter unicode61 remove_diacritics 2"
 # Fraction of changed year blocks above which a full rebuild is cheaper.
 _REBUILD_SHARE = 0.5
 
