@@ -231,6 +231,7 @@ def row_to_paper(row: sqlite3.Row) -> Paper:
         venue=d["venue"], et_al=bool(d["et_al"]), doi=d["doi"], arxiv=d["arxiv"],
         arxiv_class=d["arxiv_class"],
         url=d["url"], pages=d["pages"], volume=d["volume"], number=d["number"],
+        sources=json.loads(d["sources"] or "[]"),
         tags=json.loads(d["tags"]), status=d["status"], read_on=d["read_on"],
         added=d["added"], summary=d["summary"], abstract=d["abstract"], line=d["line"],
     )

@@ -121,7 +121,7 @@ def command(*args: Any, group: typer.Typer | None = None, **kwargs: Any) -> Call
         @functools.wraps(fn)
         def wrapper(*a: Any, **k: Any) -> Any:
             try:
-                return fn(*a, **k)
+                return _run_repairing_index(fn, a, k)
             except UsageError as err:
                 echo(f"error: {err}", err=True)
                 raise typer.Exit(2) from None
@@ -136,6 +136,26 @@ def command(*args: Any, group: typer.Typer | None = None, **kwargs: Any) -> Call
         return fn
 
     return decorate
+
+
+def _run_repairing_index(fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
+    """Run a command; if the index turns out damaged while in use ('database disk image is
+    malformed'), rebuild it (it is derived from the YAML) and run the command once more."""
+    try:
+        return fn(*args, **kwargs)
+    except sqlite3.DatabaseError as err:
+        if "locked" in str(err):
+            raise CatalogError(f"{state.paths.display(state.paths.db)}: the index is busy "
+                               f"({err}); try again in a moment") from None
+        from catalog import index
+
+        index.rebuild(state.paths)
+    try:
+        return fn(*args, **kwargs)
+    except sqlite3.DatabaseError as err:
+        raise CatalogError(f"{state.paths.display(state.paths.db)}: the index is damaged and "
+                           f"rebuilding it did not help ({err}); remove it and run "
+                           "`papers index`") from None
 
 
 def connect() -> sqlite3.Connection:

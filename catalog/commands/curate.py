@@ -530,6 +530,11 @@ def add(title: Annotated[str | None, typer.Option("--title", help="The exact tit
         if not as_json and not (report.count("added") or report.count("merged")):
             raise typer.Exit(1)
         return
+    from catalog.model import DOI_RE
+
+    if doi and not DOI_RE.match(doi):
+        raise UsageError(f"--doi {doi[:60]!r} is not a DOI: write the bare DOI, e.g. "
+                         "10.1145/3575693.3575718 (letters, digits and -._;()/: only)")
     fetched = None
     needs = not (title and authors and year and venue)
     if needs and (doi or arxiv) and not merge:
@@ -556,6 +561,8 @@ def add(title: Annotated[str | None, typer.Option("--title", help="The exact tit
                        if a.strip()]
         year = year or (fetched.year if fetched else None) or typer.prompt("Year", type=int)
         venue = venue or _prompt_venue()
+    for note in fetched.notes if fetched else []:
+        typer.echo(f"warning: {note}", err=True)
     base = fetched.fields() if fetched else {}
     given = {"title": title, "authors": list(authors) or None, "year": year, "venue": venue,
              "doi": doi, "arxiv": arxiv, "url": url}

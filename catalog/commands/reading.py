@@ -153,6 +153,8 @@ def show(key: Annotated[str, typer.Argument(help="Citation key.",
         value = getattr(paper, name)
         if value:
             echo(f"  {name + ':':9}{value}")
+    if paper.sources:
+        echo("  metadata from: " + ", ".join(paper.sources))
     echo(f"  {'source:':9}{state.paths.display()}:{paper.line}")
     if discussed:
         echo("  discussed in: " + ", ".join(
@@ -230,11 +232,15 @@ def venues(as_json: JsonOpt = False) -> None:
 
 
 @command("check")
-def check(as_json: JsonOpt = False) -> None:
+def check(as_json: JsonOpt = False,
+          require_sources: Annotated[bool, typer.Option(
+              "--require-sources",
+              help="Also report papers whose metadata name no public record (sources).")]
+          = False) -> None:
     """Report every problem in the catalog, its registries and notes; exit 1 if any."""
     from catalog.check import check as run_check
 
-    problems = run_check(state.paths)
+    problems = run_check(state.paths, require_sources=require_sources)
     if as_json:
         echo_json([{**p.__dict__} for p in problems])
     else:
