@@ -29,7 +29,7 @@ from catalog.paths import Paths
 # catalog.source (and with it PyYAML) is imported only when something must be parsed:
 # a search on a fresh index never needs it.
 
-SCHEMA_VERSION = "4"
+SCHEMA_VERSION = "5"
 # In the SQLite header (offset 68): says papers built the file, even when other pages of it
 # are damaged. "papr".
 APPLICATION_ID = 0x70617072
@@ -279,15 +279,42 @@ def _try_update(paths: Paths, text: str, text_digest: str, registry: str,
     conn = sqlite3.connect(_uri(paths.db, "rw"), uri=True)
     try:
         meta = _meta(conn)
-        if meta.get("schema") != SCHEMA_VERSION or meta.get("registry") != registry:
+        if meta.get("schema") != SCHEMA_VERSION or "registry" not in meta:
             return None
+        registries_changed = meta["registry"] != registry
+        if registries_changed:
+            _update_registries(conn, paths, registry)
         if meta.get("digest") == text_digest:
             with conn:
                 _set_stamps(conn, stamps)
-            return RefreshResult("fresh", int(meta.get("papers", 0)))
+            return RefreshResult("updated" if registries_changed else "fresh",
+                                 int(meta.get("papers", 0)))
         return _update(conn, paths, text, text_digest, stamps)
     finally:
         conn.close()
+
+
+def _update_registries(conn: sqlite3.Connection, paths: Paths, registry: str) -> None:
+    """Replace the venue and tag tables in place (a new tag must not cost a full build);
+    papers whose venue's name changed get the new name (and their full-text row). The
+    registry digest is written last: an interrupted update is redone by the next command."""
+    import sqlite_utils
+
+    venues, vocabulary = _load_registries(paths)
+    db = sqlite_utils.Database(conn)
+    old = dict(conn.execute("select short, name from venues").fetchall())
+    with conn:
+        conn.execute("delete from venues")
+        conn.execute("delete from vocabulary")
+    table(db, "venues").insert_all((v.to_dict() for v in venues.values()), alter=True)
+    table(db, "vocabulary").insert_all({"tag": t, "description": d}
+                                       for t, d in vocabulary.items())
+    with conn:
+        for short in set(old) | set(venues):
+            name = venues[short].name if short in venues else None
+            if old.get(short) != name:
+                conn.execute("update papers set venue_name = ? where venue = ?", (name, short))
+        conn.execute("insert or replace into meta values ('registry', ?)", (registry,))
 
 
 def _load_registries(paths: Paths) -> tuple[dict[str, Any], dict[str, str]]:
@@ -350,9 +377,25 @@ def _build_into(tmp: Path, paths: Paths, text: str, text_digest: str, registry: 
         _set_stamps(db.conn, stamps)
     table(db, "papers").enable_fts(FTS_COLUMNS, fts_version="FTS5", tokenize=TOKENIZE,
                             create_triggers=True)
+    _narrow_update_trigger(db.conn)
     db.conn.execute("pragma journal_mode = delete")
     db.conn.close()
     return RefreshResult("built", len(papers), sorted({str(p.year) for p in papers}))
+
+
+def _narrow_update_trigger(conn: sqlite3.Connection) -> None:
+    """sqlite-utils' update trigger re-indexes a paper's text on any update, so moving the
+    lines of the years below an edit re-indexed thousands of papers: fire it only when a
+    column of the full-text index changes."""
+    row = conn.execute("select sql from sqlite_master where type = 'trigger' "
+                       "and name = 'papers_au'").fetchone()
+    if row is None:
+        return
+    columns = ", ".join(f'"{c}"' for c in FTS_COLUMNS)
+    sql = row[0].replace('AFTER UPDATE ON "papers"', f'AFTER UPDATE OF {columns} ON "papers"', 1)
+    if sql != row[0]:
+        conn.execute('drop trigger "papers_au"')
+        conn.execute(sql)
 
 
 def table(db: Any, name: str) -> Any:

@@ -453,6 +453,17 @@ def _set_field(data: Any, name: str, value: Any) -> None:
 
 
 @dataclass
+class _Reading:
+    """A new catalog text as validation reads it: papers of the year blocks it re-read
+    (fresh), papers kept from before with how far each year's lines moved, problems."""
+
+    fresh: list[Paper] = field(default_factory=list)
+    kept: list[Paper] = field(default_factory=list)
+    shifts: dict[str, int] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+
+
+@dataclass
 class WriteResult:
     """What a session wrote: changed files, the index refresh, warnings."""
 
@@ -507,6 +518,7 @@ class Session:
         self.vocab_before = dict(self.vocabulary)
         self.result = WriteResult()
         self._replacement: str | None = None
+        self._before_keys: dict[str, Paper] | None = None
 
     def _indexed_papers(self) -> list[Paper] | None:
         """The papers as the index holds them when it matches this text (reading 10k papers
@@ -822,9 +834,8 @@ class Session:
         from catalog.venues import load_tags, load_venues
 
         new_text = texts.get(self.paths.catalog, self.text)
-        papers, problems = self._parse(new_text)
-        problems += source.duplicate_keys(papers, self.filename)
-        blocking = [p for p in problems if p.blocking]
+        read = self._parse(new_text)
+        blocking = [p for p in read.problems if p.blocking]
         if blocking:
             raise InvalidEditError(blocking)
         venues, vocabulary = self.venues, self.vocabulary
@@ -846,57 +857,77 @@ class Session:
                     vocabulary = loaded  # type: ignore[assignment]
         # Only papers the edit changed can gain problems: run the check rules on them, and
         # compare them with the others by DOI, arXiv id and title (check's duplicate rules),
-        # so an edit costs little even when the catalog holds 10k papers.
-        before = {p.key: p for p in self.before}
-        changed = [p for p in papers if _differs(before.get(p.key), p)]
+        # so an edit costs little even when the catalog holds 10k papers. Papers in year
+        # blocks the edit did not touch are the ones read before (only their lines moved).
+        before = self._before_by_key()
+        changed = [p for p in read.fresh if _differs(before.get(p.key), p)]
         if not changed:
             return []
         keys = {p.key for p in changed}
-        others = [p for p in papers if p.key not in keys]
-        found = self._findings(changed, others, venues, vocabulary)
+        others = [p for p in read.kept if p.key not in keys]
+        others += [p for p in read.fresh if p.key not in keys]
+        found = self._findings(changed, others, venues, vocabulary, read.shifts)
         if not found:
             return []
         old = {_fingerprint(p) for p in self._findings(
             [before[k] for k in keys if k in before], others, self.venues_before,
-            self.vocab_before)}
+            self.vocab_before, read.shifts)}
         added = [p for p in found if _fingerprint(p) not in old]
         refused = [p for p in added if not p.message.startswith(NEAR_DUPLICATE_MESSAGE)]
         if refused:
             raise InvalidEditError(refused)
         return added
 
-    def _parse(self, text: str) -> tuple[list[Paper], list[Problem]]:
-        """source.parse of the new text, re-reading only the year blocks that changed (the
-        others' papers are the ones read before, moved to their new lines)."""
+    def _before_by_key(self) -> dict[str, Paper]:
+        if self._before_keys is None:
+            self._before_keys = {p.key: p for p in self.before}
+        return self._before_keys
+
+    def _parse(self, text: str) -> _Reading:
+        """The new text read as check reads it, re-reading only the year blocks that changed;
+        the others' papers are the ones read before, whose lines moved by shifts[year]."""
         old_chunks, new_chunks = source.split_chunks(self.text), source.split_chunks(text)
-        if not old_chunks or not new_chunks:
-            return source.parse(text, self.filename)
-        labels = [c.label for c in new_chunks]
-        if len(set(labels)) != len(labels) or len({c.label for c in old_chunks}) != len(
-                old_chunks):
-            return source.parse(text, self.filename)
+        labels = [c.label for c in new_chunks or []]
+        if (not old_chunks or not new_chunks or len(set(labels)) != len(labels)
+                or len({c.label for c in old_chunks}) != len(old_chunks)):
+            return self._parse_whole(text)
         old = {c.label: c for c in old_chunks}
         by_year: dict[str, list[Paper]] = {}
         for paper in self.before:
             by_year.setdefault(str(paper.year), []).append(paper)
-        papers: list[Paper] = []
-        problems: list[Problem] = []
+        reading = _Reading()
         for chunk in new_chunks:
             was = old.get(chunk.label)
-            if was is not None and was.digest == chunk.digest and chunk.label in by_year:
-                shift = chunk.start - was.start
-                papers.extend(replace(p, line=p.line + shift) for p in by_year[chunk.label])
+            if was is not None and was.text == chunk.text and chunk.label in by_year:
+                reading.kept.extend(by_year[chunk.label])
+                reading.shifts[chunk.label] = chunk.start - was.start
                 continue
             found, trouble = source.parse(chunk.text, self.filename, chunk.start - 1)
-            papers.extend(found)
-            problems.extend(trouble)
-        return papers, problems
+            reading.fresh.extend(found)
+            reading.problems.extend(trouble)
+        seen = {p.key for p in reading.kept}
+        fresh_keys = [p.key for p in reading.fresh]
+        if len(set(fresh_keys)) != len(fresh_keys) or seen.intersection(fresh_keys):
+            return self._parse_whole(text)  # a duplicate key: reported as check reports it
+        return reading
+
+    def _parse_whole(self, text: str) -> _Reading:
+        papers, problems = source.parse(text, self.filename)
+        return _Reading(fresh=papers,
+                        problems=problems + source.duplicate_keys(papers, self.filename))
 
     def _findings(self, changed: list[Paper], others: list[Paper], venues: dict[str, Venue],
-                  vocabulary: dict[str, str]) -> list[Problem]:
-        """check's findings about the changed papers, among themselves and against the rest."""
+                  vocabulary: dict[str, str], shifts: dict[str, int]) -> list[Problem]:
+        """check's findings about the changed papers, among themselves and against the rest
+        (whose lines are as read before, moved by shifts[year])."""
         from catalog import dedupe
         from catalog.check import check_papers
+
+        def line(paper: Paper) -> int:
+            return paper.line + shifts.get(str(paper.year), 0) if paper.key not in keys \
+                else paper.line
+
+        keys = {p.key for p in changed}
 
         found = check_papers(changed, self.filename, venues, vocabulary)
         finder = dedupe.Finder.of(others)
@@ -909,12 +940,13 @@ class Session:
                 if seen is not None:
                     found.append(Problem(self.filename, paper.line, at,
                                          f"duplicate {label} {value} (also {seen.key}, "
-                                         f"line {seen.line})", "one paper, one entry: merge them"))
+                                         f"line {line(seen)})",
+                                         "one paper, one entry: merge them"))
             match = finder.find(replace(paper, doi=None, arxiv=None))
             if match is not None and match.by == "title":
                 found.append(Problem(self.filename, paper.line, at,
                                      f"{NEAR_DUPLICATE_MESSAGE} {match.paper.key} "
-                                     f"(line {match.paper.line})",
+                                     f"(line {line(match.paper)})",
                                      "if they are one paper, keep one entry and record the "
                                      "other's arXiv id"))
         return found
