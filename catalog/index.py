@@ -434,16 +434,27 @@ def _insert_papers(conn: sqlite3.Connection, papers: Iterable[Paper],
     authors: list[tuple] = []
     tags: list[tuple] = []
     for p in papers:
-        rows.append((p.key, p.year, p.venue, venue_names.get(p.venue), p.title,
-                     json.dumps(p.authors, ensure_ascii=False),
-                     json.dumps(p.tags, ensure_ascii=False), p.status, p.doi, p.arxiv,
-                     p.arxiv_class, p.url, p.pages, p.volume, p.number, int(p.et_al),
-                     p.read_on, p.added, p.summary, p.abstract, p.line, str(p.year), _folded(p)))
+        rows.append(_row(p, venue_names))
         authors.extend((p.key, i, a, fold(a)) for i, a in enumerate(p.authors))
         tags.extend((p.key, t) for t in dict.fromkeys(p.tags))
     conn.executemany(f"insert into papers values ({','.join('?' * 23)})", rows)
     conn.executemany("insert into authors values (?, ?, ?, ?)", authors)
     conn.executemany("insert into tags values (?, ?)", tags)
+
+
+_COLUMNS = ("key, year, venue, venue_name, title, authors, tags, status, doi, arxiv, "
+            "arxiv_class, url, pages, volume, number, et_al, read_on, added, summary, "
+            "abstract, line, chunk, folded")
+_LINE = 20  # position of line in a row
+
+
+def _row(p: Paper, venue_names: dict[str, str]) -> tuple:
+    """A paper as a row of the papers table, columns in _COLUMNS order."""
+    return (p.key, p.year, p.venue, venue_names.get(p.venue), p.title,
+            json.dumps(p.authors, ensure_ascii=False), json.dumps(p.tags, ensure_ascii=False),
+            p.status, p.doi, p.arxiv, p.arxiv_class, p.url, p.pages, p.volume, p.number,
+            int(p.et_al), p.read_on, p.added, p.summary, p.abstract, p.line, str(p.year),
+            _folded(p))
 
 
 def _folded(paper: Paper) -> str | None:
@@ -492,11 +503,7 @@ def _update(conn: sqlite3.Connection, paths: Paths, text: str, text_digest: str,
             conn.rollback()
             return None
         venue_names = dict(conn.execute("select short, name from venues").fetchall())
-        for table, column in (("authors", "paper"), ("tags", "paper")):
-            conn.execute(f"delete from {table} where {column} in "
-                         f"(select key from papers where chunk in ({marks}))", touched)
-        conn.execute(f"delete from papers where chunk in ({marks})", touched)
-        _insert_papers(conn, papers, venue_names)
+        _replace_changed_rows(conn, papers, touched, venue_names)
         for chunk in chunks:
             old = stored.get(chunk.label)
             if old and old[0] == chunk.digest and old[1] != chunk.start:
@@ -514,6 +521,33 @@ def _update(conn: sqlite3.Connection, paths: Paths, text: str, text_digest: str,
         conn.rollback()
         raise
     return RefreshResult("updated", count, touched)
+
+
+def _replace_changed_rows(conn: sqlite3.Connection, papers: list[Paper], chunks: list[str],
+                          venue_names: dict[str, str]) -> None:
+    """Make the rows of these chunks those of papers, writing only the papers whose row
+    changed: a one-paper edit re-indexes one paper, not its whole year."""
+    marks = ",".join("?" * len(chunks))
+    old = {row[0]: row for row in conn.execute(
+        f"select {_COLUMNS} from papers where chunk in ({marks})", chunks)}
+    moved: list[tuple[int, str]] = []
+    fresh: list[Paper] = []
+    for paper in papers:
+        row = _row(paper, venue_names)
+        was = old.pop(paper.key, None)
+        if was is not None and was[:_LINE] + was[_LINE + 1:] == row[:_LINE] + row[_LINE + 1:]:
+            if was[_LINE] != row[_LINE]:
+                moved.append((paper.line, paper.key))
+            continue
+        if was is not None:
+            old[paper.key] = was  # changed: its old rows go, the new ones come
+        fresh.append(paper)
+    gone = [(key,) for key in old]
+    for name in ("authors", "tags"):
+        conn.executemany(f"delete from {name} where paper = ?", gone)
+    conn.executemany("delete from papers where key = ?", gone)
+    conn.executemany("update papers set line = ? where key = ?", moved)
+    _insert_papers(conn, fresh, venue_names)
 
 
 def rebuild(paths: Paths) -> RefreshResult:

@@ -70,8 +70,24 @@ def where(year: object, venue: object = "", key: object = "") -> str:
     return " › ".join(str(p) for p in (year, venue, key) if p not in ("", None))
 
 
+# The last text parsed and what it gave: a write validates a changed year block, then the
+# index re-reads the same block in the same process.
+_last: list[tuple[tuple[str, str, int], list[Paper], list[Problem]]] = []
+_CACHE_LIMIT = 8_000_000
+
+
 def parse(text: str, filename: str, line_offset: int = 0) -> tuple[list[Paper], list[Problem]]:
     """Papers and problems (blocking ones flagged) from catalog text."""
+    key = (text, filename, line_offset)
+    if _last and _last[0][0] == key:
+        return list(_last[0][1]), list(_last[0][2])
+    papers, problems = _parse(text, filename, line_offset)
+    if len(text) < _CACHE_LIMIT:  # a year block, not a whole big catalog kept in memory
+        _last[:] = [(key, papers, problems)]
+    return papers, problems
+
+
+def _parse(text: str, filename: str, line_offset: int) -> tuple[list[Paper], list[Problem]]:
     try:
         root = yamlio.compose(text, filename, line_offset)
     except InvalidCatalogError as err:
