@@ -29,7 +29,7 @@ from catalog.paths import Paths
 # catalog.source (and with it PyYAML) is imported only when something must be parsed:
 # a search on a fresh index never needs it.
 
-SCHEMA_VERSION = "5"
+SCHEMA_VERSION = "6"  # 5: porter tokenizer, abstract and sources columns; 6: narrow trigger
 # In the SQLite header (offset 68): says papers built the file, even when other pages of it
 # are damaged. "papr".
 APPLICATION_ID = 0x70617072
@@ -41,8 +41,11 @@ _RACY_NS = 1_000_000_000
 INDEX_LOCK_TIMEOUT = 600.0
 # "folded" holds title and authors with ß, ø, ł ... spelled out, so "preusser" finds
 # "Preußer" (the unicode61 tokenizer strips accents but keeps such letters).
-FTS_COLUMNS = ["title", "authors", "tags", "summary", "venue_name", "folded"]
-TOKENIZE = "unicode61 remove_diacritics 2"
+# catalog.query.WEIGHTS follows this order.
+FTS_COLUMNS = ["title", "authors", "tags", "summary", "venue_name", "folded", "abstract"]
+# Porter stemming over unicode61: "embeddings" finds "embedding", "cache" finds "caching",
+# and accents still fold ("cech" finds "Čech").
+TOKENIZE = "porter unicode61 remove_diacritics 2"
 # Fraction of changed year blocks above which a full rebuild is cheaper.
 _REBUILD_SHARE = 0.5
 
@@ -413,7 +416,7 @@ def _create_tables(db: Any) -> None:
         {"key": str, "year": int, "venue": str, "venue_name": str, "title": str,
          "authors": str, "tags": str, "status": str, "doi": str, "arxiv": str,
          "arxiv_class": str, "url": str,
-         "pages": str, "volume": str, "number": str, "et_al": int, "read_on": str,
+         "pages": str, "volume": str, "number": str, "sources": str, "et_al": int, "read_on": str,
          "added": str, "summary": str, "abstract": str, "line": int, "chunk": str,
          "folded": str},
         pk="key",
@@ -437,15 +440,15 @@ def _insert_papers(conn: sqlite3.Connection, papers: Iterable[Paper],
         rows.append(_row(p, venue_names))
         authors.extend((p.key, i, a, fold(a)) for i, a in enumerate(p.authors))
         tags.extend((p.key, t) for t in dict.fromkeys(p.tags))
-    conn.executemany(f"insert into papers values ({','.join('?' * 23)})", rows)
+    conn.executemany(f"insert into papers values ({','.join('?' * 24)})", rows)
     conn.executemany("insert into authors values (?, ?, ?, ?)", authors)
     conn.executemany("insert into tags values (?, ?)", tags)
 
 
 _COLUMNS = ("key, year, venue, venue_name, title, authors, tags, status, doi, arxiv, "
-            "arxiv_class, url, pages, volume, number, et_al, read_on, added, summary, "
+            "arxiv_class, url, pages, volume, number, sources, et_al, read_on, added, summary, "
             "abstract, line, chunk, folded")
-_LINE = 20  # position of line in a row
+_LINE = 21  # position of line in a row
 
 
 def _row(p: Paper, venue_names: dict[str, str]) -> tuple:
@@ -453,8 +456,8 @@ def _row(p: Paper, venue_names: dict[str, str]) -> tuple:
     return (p.key, p.year, p.venue, venue_names.get(p.venue), p.title,
             json.dumps(p.authors, ensure_ascii=False), json.dumps(p.tags, ensure_ascii=False),
             p.status, p.doi, p.arxiv, p.arxiv_class, p.url, p.pages, p.volume, p.number,
-            int(p.et_al), p.read_on, p.added, p.summary, p.abstract, p.line, str(p.year),
-            _folded(p))
+            json.dumps(p.sources, ensure_ascii=False), int(p.et_al), p.read_on, p.added,
+            p.summary, p.abstract, p.line, str(p.year), _folded(p))
 
 
 def _folded(paper: Paper) -> str | None:
