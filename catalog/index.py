@@ -183,6 +183,11 @@ def connect(paths: Paths) -> sqlite3.Connection:
     return conn
 
 
+def read_connection(paths: Paths) -> sqlite3.Connection:
+    """A connection that reads the index as it is (no refresh; never creates the file)."""
+    return sqlite3.connect(_uri(paths.db, "ro"), uri=True)
+
+
 def refresh(paths: Paths, force: bool = False) -> RefreshResult:
     """Bring the index up to date with the catalog; raise InvalidCatalogError if unusable.
 

@@ -39,6 +39,7 @@ from catalog.errors import (
 from catalog.files import CRASH_ENV, atomic_write
 from catalog.model import FIELDS, STATUSES, Paper
 from catalog.paths import Paths
+from catalog.snapshot import Brief, Papers, Snapshot
 from catalog.suggest import hint_for
 from catalog.venues import Venue
 
@@ -458,7 +459,7 @@ class _Reading:
     (fresh), papers kept from before with how far each year's lines moved, problems."""
 
     fresh: list[Paper] = field(default_factory=list)
-    kept: list[Paper] = field(default_factory=list)
+    kept: list[Brief] = field(default_factory=list)
     shifts: dict[str, int] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
 
@@ -492,17 +493,10 @@ class Session:
         from catalog.index import file_digest
 
         self._digest = file_digest(data)
-        papers = self._indexed_papers()
-        if papers is None:
-            papers, problems = source.parse(self.text, self.filename)
-            problems += source.duplicate_keys(papers, self.filename)
-            blocking = [p for p in problems if p.blocking]
-            if blocking:
-                raise InvalidCatalogError(blocking)
+        self.snapshot = Snapshot(paths, self.text, self._digest, self.filename)
         self.venues: dict[str, Venue] = load_venues(paths.venues)
         self.vocabulary: dict[str, str] = load_tags(paths.tags)
-        self.before = papers
-        self.papers: dict[str, Paper] = {p.key: p for p in papers}
+        self.papers = Papers(self.snapshot)  # current papers: the snapshot's, edits over it
         self.doc = parse_catalog_lazily(self.text, self.filename)
         if self.doc.render() != self.text:  # pragma: no cover - a bug in the cutter
             raise WriteError(f"{self.filename}: cannot edit this file without changing other "
@@ -518,30 +512,6 @@ class Session:
         self.vocab_before = dict(self.vocabulary)
         self.result = WriteResult()
         self._replacement: str | None = None
-        self._before_keys: dict[str, Paper] | None = None
-
-    def _indexed_papers(self) -> list[Paper] | None:
-        """The papers as the index holds them when it matches this text (reading 10k papers
-        from SQLite is several times quicker than parsing the YAML); None otherwise."""
-        import sqlite3
-
-        from catalog import index, query
-
-        try:
-            index.refresh(self.paths)
-            conn = sqlite3.connect(self.paths.db)
-        except (OSError, sqlite3.Error):
-            return None
-        try:
-            conn.row_factory = sqlite3.Row
-            meta = dict(conn.execute("select key, value from meta").fetchall())
-            if meta.get("digest") != self._digest:
-                return None
-            return sorted(query.all_papers(conn), key=lambda p: p.line)
-        except sqlite3.Error:
-            return None
-        finally:
-            conn.close()
 
     def _register(self, year: Block) -> None:
         for venue in year.children:
@@ -859,12 +829,12 @@ class Session:
         # compare them with the others by DOI, arXiv id and title (check's duplicate rules),
         # so an edit costs little even when the catalog holds 10k papers. Papers in year
         # blocks the edit did not touch are the ones read before (only their lines moved).
-        before = self._before_by_key()
+        before = {p.key: p for p in self.snapshot.full(p.key for p in read.fresh)}
         changed = [p for p in read.fresh if _differs(before.get(p.key), p)]
         if not changed:
             return []
         keys = {p.key for p in changed}
-        others = [p for p in read.kept if p.key not in keys]
+        others: list[Paper | Brief] = [b for b in read.kept if b.key not in keys]
         others += [p for p in read.fresh if p.key not in keys]
         found = self._findings(changed, others, venues, vocabulary, read.shifts)
         if not found:
@@ -878,11 +848,6 @@ class Session:
             raise InvalidEditError(refused)
         return added
 
-    def _before_by_key(self) -> dict[str, Paper]:
-        if self._before_keys is None:
-            self._before_keys = {p.key: p for p in self.before}
-        return self._before_keys
-
     def _parse(self, text: str) -> _Reading:
         """The new text read as check reads it, re-reading only the year blocks that changed;
         the others' papers are the ones read before, whose lines moved by shifts[year]."""
@@ -892,9 +857,9 @@ class Session:
                 or len({c.label for c in old_chunks}) != len(old_chunks)):
             return self._parse_whole(text)
         old = {c.label: c for c in old_chunks}
-        by_year: dict[str, list[Paper]] = {}
-        for paper in self.before:
-            by_year.setdefault(str(paper.year), []).append(paper)
+        by_year: dict[str, list[Brief]] = {}
+        for brief in self.snapshot.briefs():
+            by_year.setdefault(str(brief.year), []).append(brief)
         reading = _Reading()
         for chunk in new_chunks:
             was = old.get(chunk.label)
@@ -916,7 +881,8 @@ class Session:
         return _Reading(fresh=papers,
                         problems=problems + source.duplicate_keys(papers, self.filename))
 
-    def _findings(self, changed: list[Paper], others: list[Paper], venues: dict[str, Venue],
+    def _findings(self, changed: list[Paper], others: list[Paper | Brief],
+                  venues: dict[str, Venue],
                   vocabulary: dict[str, str], shifts: dict[str, int]) -> list[Problem]:
         """check's findings about the changed papers, among themselves and against the rest
         (whose lines are as read before, moved by shifts[year])."""
@@ -930,7 +896,11 @@ class Session:
         keys = {p.key for p in changed}
 
         found = check_papers(changed, self.filename, venues, vocabulary)
-        finder = dedupe.Finder.of(_could_match(changed, others))
+        candidates = _could_match(changed, others)
+        full = {p.key: p for p in self.snapshot.full(
+            c.key for c in candidates if not isinstance(c, Paper))}
+        finder = dedupe.Finder.of(c if isinstance(c, Paper) else full[c.key]
+                                  for c in candidates)
         for paper in changed:
             at = source.where(paper.year, paper.venue, paper.key)
             pairs = [("DOI", paper.doi, finder.by_doi.get(dedupe.norm_doi(paper.doi) or "")),
@@ -968,7 +938,7 @@ class Session:
         return result
 
 
-def _could_match(changed: list[Paper], others: list[Paper]) -> list[Paper]:
+def _could_match(changed: list[Paper], others: list[Paper | Brief]) -> list[Paper | Brief]:
     """The others (in their order) that dedupe's Finder could match with a changed paper:
     those sharing a DOI or arXiv id, or whose title holds one of a changed title's bucket
     words. A superset by cheap substring tests, so the Finder, built over it, gives the
