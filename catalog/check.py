@@ -174,9 +174,12 @@ def _near_duplicate_titles(papers: list[Paper], filename: str) -> list[Problem]:
     out = []
     for a, b in sorted(pairs):
         later, earlier = papers[b], papers[a]
+        if dedupe.marked_distinct(later, earlier):
+            continue  # reviewed: two papers (distinct: [KEY] on either)
         out.append(Problem(filename, later.line,
                            source.where(later.year, later.venue, later.key),
                            f"title nearly the same as {earlier.key} (line {earlier.line})",
                            "if they are one paper, keep one entry and record the other's "
-                           "arXiv id"))
+                           f"arXiv id; if not, add 'distinct: [{earlier.key}]' to "
+                           f"{later.key}"))
     return out

@@ -22,6 +22,7 @@ FIELDS: tuple[str, ...] = (
     "volume",
     "number",
     "tags",
+    "distinct",
     "status",
     "read_on",
     "added",
@@ -73,6 +74,9 @@ class Paper:
     volume: str | None = None
     number: str | None = None
     tags: list[str] = field(default_factory=list)
+    # Keys of papers reviewed as different despite alike titles (check and import then
+    # stop calling the pair a possible duplicate).
+    distinct: list[str] = field(default_factory=list)
     status: str = DEFAULT_STATUS
     read_on: str | None = None
     added: str | None = None

@@ -45,7 +45,7 @@ CRASH_ENV = "PAPERS_TEST_CRASH"
 # Fields written in double quotes, as the hand-written file does.
 _QUOTED = {"title", "summary", "abstract", "arxiv", "volume", "number", "pages"}
 _DATES = {"read_on", "added"}
-_LISTS = {"authors", "tags"}
+_LISTS = {"authors", "tags", "distinct"}
 TAG_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 # A near-duplicate title is a warning on write: two papers may share a title.
 NEAR_DUPLICATE_MESSAGE = "title nearly the same as"
