@@ -694,6 +694,8 @@ def on_config(config: Any) -> Any:
     global _build
     paths = catalog_paths(config.config_file_path)
     try:
+        # Before mkdocs empties site_dir: `mkdocs build -d DIR` is guarded as well.
+        check_site_dir(Path(config.site_dir), paths, _sources(config))
         index.refresh(paths)
         notes = load_notes(paths)
     except CatalogError as err:
@@ -702,6 +704,19 @@ def on_config(config: Any) -> Any:
     if config.nav:
         config.nav = _nav_with_notes(config.nav, notes)
     return config
+
+
+def _sources(config: Any) -> list[Path]:
+    """The folders a build reads from: docs_dir and the folder of mkdocs.yml."""
+    folders = [Path(config.docs_dir)]
+    if config.config_file_path:
+        folders.append(Path(config.config_file_path).parent)
+    return folders
+
+
+def on_post_build(*, config: Any) -> None:
+    """Mark the output folder as ours, so the next build may empty it."""
+    mark_site_dir(Path(config.site_dir))
 
 
 def _nav_with_notes(nav: list[Any], notes: list[Note]) -> list[Any]:
@@ -807,6 +822,53 @@ def on_page_content(html: str, *, page: Any, config: Any, files: Any) -> str:
     return body
 
 
+# ---------------------------------------------------------------- the output folder
+
+# Written into the output folder by every build: only a folder carrying it is emptied.
+MARKER = ".papers-site"
+_MARKER_TEXT = ("This folder is a site built by `papers site build`; the next build empties "
+                "it.\nRemove this file to keep the next build from touching the folder.\n")
+
+
+def check_site_dir(site_dir: Path, paths: Paths, protected: Sequence[Path] = ()) -> None:
+    """Refuse an output folder a build must not empty (mkdocs removes all it holds).
+
+    Allowed: a missing or empty folder, or one a previous build marked. Never the
+    catalog's folders, the sources (docs_dir), the project root or a folder that
+    holds any of them, marker or not.
+    """
+    out = site_dir.resolve()
+    keep = [paths.catalog, paths.data_dir, paths.root, paths.readings, paths.notes,
+            paths.notes.parent, Path.home(), *protected]
+    keep = [path.resolve() for path in keep]
+    # Say "it is data/" rather than "it holds data/papers.yaml" where both are true.
+    clashes = [p for p in keep if p == out] + [p for p in keep if out in p.parents]
+    if clashes:
+        path = clashes[0]
+        what = "is" if out == path else "holds"
+        raise SiteError(f"refusing to build the site into {site_dir}: it {what} {path}, "
+                        "and a build empties its output folder; choose a new folder "
+                        "such as build/site (--site-dir/-o)")
+    if not out.exists():
+        return
+    if not out.is_dir():
+        raise SiteError(f"refusing to build the site into {site_dir}: it is a file, "
+                        "not a folder; choose a new folder (--site-dir/-o)")
+    if (out / MARKER).is_file():
+        return
+    entries = sorted(p.name for p in out.iterdir())
+    if entries:
+        shown = ", ".join(entries[:3]) + (", ..." if len(entries) > 3 else "")
+        raise SiteError(f"refusing to build the site into {site_dir}: it holds files that "
+                        f"papers did not write ({shown}), and a build empties its output "
+                        "folder; choose a new or empty folder (--site-dir/-o), or remove them")
+
+
+def mark_site_dir(site_dir: Path) -> None:
+    """Leave the marker that lets the next build empty this folder."""
+    (site_dir / MARKER).write_text(_MARKER_TEXT, encoding="utf-8")
+
+
 # ---------------------------------------------------------------- papers site build / serve
 
 
@@ -870,6 +932,7 @@ def build(paths: Paths, config_file: Path | None = None, site_dir: Path | None =
         with _catalog_env(paths):
             config = load_config(str(config_file), strict=strict,
                                  site_dir=str(site_dir.resolve()) if site_dir else None)
+            check_site_dir(Path(config.site_dir), paths, _sources(config))
             config.plugins.on_startup(command="build", dirty=False)
             try:
                 mkdocs_build(config)

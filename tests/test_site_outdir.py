@@ -1,0 +1,103 @@
+"""`papers site build -o DIR` empties only folders a previous build marked as its own."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from catalog import site
+from catalog.paths import Paths
+from tests.conftest import REPO, write_catalog
+
+
+def build(cli, out: Path):
+    return cli("site", "build", "-o", str(out))
+
+
+def test_refuses_a_folder_with_files_it_did_not_write(cli, tmp_path):
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "thesis.tex").write_text("my thesis\n", encoding="utf-8")
+    result = build(cli, victim)
+    assert result.exit_code == 1
+    assert "refusing to build the site into" in result.output
+    assert "thesis.tex" in result.output and "Traceback" not in result.output
+    assert (victim / "thesis.tex").read_text(encoding="utf-8") == "my thesis\n"
+    assert sorted(p.name for p in victim.iterdir()) == ["thesis.tex"]
+
+
+def test_refuses_a_folder_with_only_hidden_files(cli, tmp_path):
+    out = tmp_path / "out"
+    (out / ".git").mkdir(parents=True)
+    result = build(cli, out)
+    assert result.exit_code == 1 and ".git" in result.output
+
+
+@pytest.mark.parametrize("where", ["data", "root", "readings", "catalog-parent"])
+def test_refuses_the_catalog_and_its_folders_even_with_a_marker(cli, paths, where):
+    target = {"data": paths.data_dir, "root": paths.root, "readings": paths.readings,
+              "catalog-parent": paths.catalog.parent}[where]
+    target.mkdir(parents=True, exist_ok=True)
+    (target / site.MARKER).write_text("forged\n", encoding="utf-8")
+    before = sorted(p.name for p in target.iterdir())
+    result = build(cli, target)
+    assert result.exit_code == 1, result.output
+    assert "refusing to build the site into" in result.output
+    assert sorted(p.name for p in target.iterdir()) == before
+    assert paths.catalog.is_file() and paths.venues.is_file() and paths.tags.is_file()
+
+
+def test_refuses_the_docs_dir_and_a_file(paths, tmp_path):
+    docs = tmp_path / "src" / "docs"
+    docs.mkdir(parents=True)
+    with pytest.raises(site.SiteError, match=r"it is .*docs"):
+        site.check_site_dir(docs, paths, [docs])
+    with pytest.raises(site.SiteError, match=r"it holds .*docs"):
+        site.check_site_dir(tmp_path / "src", paths, [docs])
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    with pytest.raises(site.SiteError, match="is a file"):
+        site.check_site_dir(tmp_path / "file", paths)
+    site.check_site_dir(tmp_path / "new", paths)  # missing: fine
+    (tmp_path / "empty").mkdir()
+    site.check_site_dir(tmp_path / "empty", paths)  # empty: fine
+
+
+@pytest.mark.slow
+def test_a_marked_folder_is_rebuilt_and_stale_pages_go(cli, paths, tmp_path):
+    out = tmp_path / "out"
+    assert build(cli, out).exit_code == 0
+    assert (out / site.MARKER).is_file()
+    stale = out / "papers" / "gone2020paper"
+    stale.mkdir()
+    (stale / "index.html").write_text("old", encoding="utf-8")
+    again = build(cli, out)
+    assert again.exit_code == 0, again.output
+    assert not stale.exists() and (out / site.MARKER).is_file()
+    assert (out / "papers" / "he2021fastmoe" / "index.html").is_file()
+
+
+@pytest.mark.slow
+def test_plain_mkdocs_build_is_guarded_too(tmp_path):
+    """`mkdocs build -d DIR` runs our hook before mkdocs empties DIR."""
+    paths = write_catalog(tmp_path / "cat")
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "keep.txt").write_text("keep\n", encoding="utf-8")
+    env = {**os.environ, "PAPERS_CATALOG": str(paths.catalog), "PAPERS_DB": str(paths.db),
+           "NO_MKDOCS_2_WARNING": "1"}
+    run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-d", str(victim)],
+                         cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode != 0
+    assert "refusing to build the site into" in run.stderr
+    assert (victim / "keep.txt").read_text(encoding="utf-8") == "keep\n"
+
+
+def test_never_the_repository_itself():
+    paths = Paths(REPO / "data" / "papers.yaml", REPO / "build" / "catalog.db")
+    for target in (REPO, REPO / "data", REPO / "site", REPO.parent):
+        with pytest.raises(site.SiteError, match="refusing"):
+            site.check_site_dir(target, paths, [REPO / "site"])
