@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from catalog.bibtex import BibRecord, Name, join_name, page_range
+from catalog.bibnames import BibRecord, Name, join_name, page_range
 from catalog.errors import Problem
 from catalog.keys import suggest_key
 from catalog.latex import to_text
