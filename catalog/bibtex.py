@@ -206,10 +206,16 @@ class _Writer:
             if value:
                 fields.append((name, self.text(value, name)))
         if paper.pages:
-            pair = page_range(paper.pages)
-            pages = (self.text(pair[0], "pages") + "--" + self.text(pair[1], "pages") if pair
-                     else self.text(paper.pages, "pages"))
-            fields.append(("pages", pages))
+            ranges = []
+            for part in paper.pages.split(","):  # several ranges: '1226-1235, 1403-1412'
+                pair = page_range(part.strip())
+                ranges.append(self.text(pair[0], "pages") + "--" + self.text(pair[1], "pages")
+                              if pair else self.text(part.strip(), "pages"))
+            fields.append(("pages", ", ".join(ranges)))
+        for name in ("articleno", "numpages"):  # ACM's article number and page count
+            value = getattr(paper, name)
+            if value:
+                fields.append((name, self.text(value, name)))
         fields.append(("year", str(paper.year)))
         if venue.publisher and etype not in ("misc", "book") and not as_journal:
             fields.append(("publisher", self.text(venue.publisher, "publisher")))

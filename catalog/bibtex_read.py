@@ -164,7 +164,33 @@ def read_bib(text: str, filename: str, venues: dict[str, Venue]) -> list[BibReco
         elif isinstance(block, model.ImplicitComment):
             records.extend(reader.stray(block))
     reader.propose()
+    _refuse_what_import_refuses(records, filename, venues)
     return records
+
+
+def _refuse_what_import_refuses(records: list[BibRecord], filename: str,
+                                venues: dict[str, Venue]) -> None:
+    """The catalog's per-paper rules (check_papers, which import applies to every new
+    paper) on each read paper: one code path, so bib-check never calls importable what
+    import then refuses."""
+    from catalog.check import check_papers
+
+    for record in records:
+        if record.paper is None:
+            continue
+        known = dict(venues)
+        if record.venue is not None:
+            known.setdefault(record.paper.venue, record.venue)
+        found = check_papers([record.paper], filename, known, {})
+        if found:
+            record.problems += [record_problem(record, filename, p.message, p.hint)
+                                for p in found]
+            record.paper = None
+
+
+def record_problem(record: BibRecord, filename: str, message: str, hint: str) -> Problem:
+    """A blocking problem at an entry's line."""
+    return Problem(filename, record.line, record.key, message, hint, True)
 
 
 def _abort_reason(block: object, text: str) -> str:
@@ -555,6 +581,11 @@ class _Reader:
             hint = "only editors are given" if name == "author" and fields.get("editor") else ""
             record.problems.append(self.problem(line, key, f"missing {name}",
                                                 hint or f"add a {name} field"))
+        if (suffixed := _YEAR_SUFFIX_RE.match(year)) is not None:
+            record.problems.append(self.problem(
+                line, key, f"year '{year}': read as {suffixed.group(1)} (the letter tells "
+                "apart one author's papers of a year)", blocking=False))
+            year = suffixed.group(1)
         if year and not _YEAR_RE.match(year):
             record.problems.append(self.problem(line, key, f"year '{year}' is not a year",
                                                 "write a four-digit year, e.g. year = {2023}"))
@@ -579,10 +610,7 @@ class _Reader:
                 line, key, f"url {url[:60]!r} is not an http(s) link: left out",
                 "only http(s) links are kept", blocking=False))
             url = None
-        pages = fields.get("pages") or None
-        if pages:
-            pair = page_range(pages)
-            pages = f"{pair[0]}-{pair[1]}" if pair else pages
+        pages, articleno, numpages = _pages(fields)
         number = fields.get("number") or None
         if number and _MONTH_RE.match(number):
             # bibtex would print it as the issue and warn of a number without a volume.
@@ -599,7 +627,8 @@ class _Reader:
             self.keys.add(catalog_key)
         return Paper(key=catalog_key, title=fields["title"], authors=authors, year=int(year),
                      venue=venue.short, et_al=et_al, doi=doi, arxiv=arxiv,
-                     arxiv_class=(fields.get("primaryclass") or None) if arxiv else None,
+                     arxiv_class=_primary_class(fields.get("primaryclass", "")) if arxiv else None,
+                     articleno=articleno, numpages=numpages,
                      url=url, pages=pages,
                      volume=volume, number=number,
                      abstract=fields.get("abstract") or None, line=line)
@@ -608,7 +637,8 @@ class _Reader:
         from bibtexparser.middlewares.names import InvalidNameError, parse_single_name_into_parts
 
         names = split_names(raw.replace(_TILDE_ACCENT, _TILDE_HOLD))
-        et_al = bool(names) and names[-1].strip().lower() == "others"
+        # 'and others', 'and {Others}', 'and et al.', 'and {et al.}': more authors, unnamed
+        et_al = bool(names) and _ET_AL_RE.match(names[-1]) is not None
         if et_al:
             names = names[:-1]
         authors = []
@@ -754,6 +784,44 @@ def _same_words(a: str, b: str) -> bool:
     """True if one text's words start the other's (a publisher field holding the title)."""
     x, y = _norm(a), _norm(b)
     return bool(x and y) and (x.startswith(y) or y.startswith(x))
+
+
+_ET_AL_RE = re.compile(r"^[{\s]*(?:others|et\.?[\s~]*al\.?)[}\s.]*$", re.IGNORECASE)
+_YEAR_SUFFIX_RE = re.compile(r"^((?:1[5-9]|20)\d{2})[a-z]$")
+# ACM's article-number pages: '12:1--12:7' is article 12, pages 1 to 7.
+_ARTICLE_PAGES_RE = re.compile(r"^(\w+):(\d+)\s*(?:--|–|-)\s*(?:\1:)?(\d+)$")
+_NUMBER_RE = re.compile(r"^\d+$")
+
+
+def _pages(fields: dict[str, str]) -> tuple[str | None, str | None, str | None]:
+    """(pages, article number, page count) of an entry.
+
+    ACM numbers articles instead of pages: '12:1--12:7' (or articleno/eid = 12 with
+    numpages = 7) is kept as article 12 of 7 pages. Several ranges ('1226--1235,
+    1403--1412') are kept, each written with a hyphen."""
+    text = " ".join(fields.get("pages", "").split())
+    articleno = fields.get("articleno") or fields.get("eid") or None
+    numpages = fields.get("numpages") or None
+    m = _ARTICLE_PAGES_RE.match(text)
+    if m:
+        first, last = int(m.group(2)), int(m.group(3))
+        articleno = articleno or m.group(1)
+        numpages = numpages or (str(last - first + 1) if last >= first else None)
+        return None, articleno, numpages
+    ranges = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        pair = page_range(part)
+        ranges.append(f"{pair[0]}-{pair[1]}" if pair else part)
+    pages = ", ".join(ranges) or None
+    if numpages and not _NUMBER_RE.match(numpages):
+        numpages = None
+    return pages, articleno, numpages
+
+
+def _primary_class(value: str) -> str | None:
+    """The first of 'cs, stat' or 'cs.LG cs.IR': arXiv's primary class is one."""
+    first = re.split(r"[,;\s]+", value.strip(), maxsplit=1)[0]
+    return first or None
 
 
 def _is_volume(record: BibRecord) -> bool:

@@ -19,6 +19,8 @@ FIELDS: tuple[str, ...] = (
     "arxiv_class",
     "url",
     "pages",
+    "articleno",
+    "numpages",
     "volume",
     "number",
     "sources",
@@ -54,7 +56,9 @@ CONTROL_RE = re.compile(f"[{CONTROL_CHARS}]")
 CONTROL_OR_NEWLINE_RE = re.compile(f"[{CONTROL_CHARS}\t\n]")
 # Fields of free text that may hold a tab or newline (all others are one line).
 MULTILINE_FIELDS = frozenset({"summary", "abstract"})
-PAGES_RE = re.compile(r"^[A-Za-z]?\d+([-–]{1,2}[A-Za-z]?\d+)?$")
+# One page or range, or several joined by commas ('1226-1235, 1403-1412').
+_PAGES = r"[A-Za-z]?\d+(?:[-–]{1,2}[A-Za-z]?\d+)?"
+PAGES_RE = re.compile(rf"^{_PAGES}(?:,\s?{_PAGES})*$")
 
 
 @dataclass
@@ -72,6 +76,8 @@ class Paper:
     arxiv_class: str | None = None  # arXiv primary category, e.g. cs.DC
     url: str | None = None
     pages: str | None = None
+    articleno: str | None = None  # ACM's article number, where a paper has no page range
+    numpages: str | None = None  # its page count
     volume: str | None = None
     number: str | None = None
     sources: list[str] = field(default_factory=list)  # public records the metadata came from
