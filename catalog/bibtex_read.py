@@ -26,7 +26,7 @@ from catalog.model import (
     is_http_url,
     strip_controls,
 )
-from catalog.venues import Venue
+from catalog.venues import Venue, resolve_name, same_venue_name, venue_key
 
 MONTHS = {m[:3]: m for m in ("january", "february", "march", "april", "may", "june", "july",
                              "august", "september", "october", "november", "december")}
@@ -74,6 +74,10 @@ _CORR_RE = re.compile(r"^(?:abs/)?" + ARXIV_ID + "$")
 _ARXIV_VENUE_RE = re.compile(r"^\s*(?:arxiv\b|corr\b)", re.IGNORECASE)
 _DOI_PREFIX_RE = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
 _URL_RE = re.compile(r"^\s*<?(?:https?://|www\.)", re.IGNORECASE)
+_URL_INSIDE_RE = re.compile(r"\b(?:https?|ftp)://|\bwww\.[a-z0-9-]+\.", re.IGNORECASE)
+# Series that number the volumes of many venues: never a venue's short name.
+_PUBLICATION_SERIES = frozenset({"PMLR", "LNCS", "LNAI", "LNBIP", "CCIS", "CEUR", "LIPICS",
+                                 "ICPS", "AISC", "EPTCS", "OASICS", "JMLR W&CP"})
 _MACRO_RE = re.compile(r"[A-Za-z_][\w\-:.+/']*")
 _YEAR_RE = re.compile(r"^\d{4}$")
 # DBLP tells apart people of one name with a number: 'Hao Zhang 0001'. Not part of the name.
@@ -337,6 +341,12 @@ class _Registry:
         for norm in (_norm(text), _norm(_clean(text))):
             if norm in self.names:
                 return acronyms, self.venues[self.names[norm]]
+        # The same words in any order and spelling, or an ISO 4 abbreviation of a name
+        # ('Adv. Neural Inf. Process. Syst.'): one venue, one registry entry.
+        for form in (text, _clean(text)):
+            short = resolve_name(form, self.venues)
+            if short is not None:
+                return acronyms, self.venues[short]
         # A workshop held with a conference ("CVPR Workshops") is not the conference.
         workshop = bool(_WORKSHOP_RE.search(text))
 
@@ -663,7 +673,9 @@ class _Reader:
         """The registry venue an entry names, or a proposed one (reported) built from its fields."""
         fields, etype = record.fields, record.entry_type
         kind, containers = KINDS.get(etype, ("preprint", MISC_CONTAINERS))
-        names = [fields[c] for c in containers if fields.get(c) and not _URL_RE.match(fields[c])]
+        # A URL is never a venue ("Available online: http://..."), wherever it appears.
+        names = [fields[c] for c in containers if fields.get(c) and not _URL_RE.match(fields[c])
+                 and not _URL_INSIDE_RE.search(fields[c])]
         container = names[0] if names else ""
         arxiv_named = bool(container) and bool(_ARXIV_VENUE_RE.match(container))
         # A misc (or unpublished, online) entry with an arXiv id and no journal or
@@ -697,6 +709,9 @@ class _Reader:
                 record.line, record.key, f"publisher '{container}' is the book's title",
                 "give the book's real publisher"))
             return None
+        # A publication series (PMLR, LNCS) names no venue: the booktitle's acronym does.
+        if acronym and acronym.upper() in _PUBLICATION_SERIES:
+            acronym = None
         short = acronym or (acronyms[0] if acronyms else "")
         name = _clean(container)
         if not re.search(r"[a-z]", name):  # nothing but an acronym: "Proceedings of the ADKDD'17"
@@ -746,12 +761,28 @@ class _Reader:
         Advertising"): every entry gets the most descriptive of the names, so no paper is
         filed under another year's name.
         """
-        groups: dict[str, list[Venue]] = {}
+        groups: list[list[Venue]] = []
+        by_name: dict[str, int] = {}  # a short name or normalised name -> its group
+        dotted: list[int] = []  # groups named by an abbreviation
         for _, venue, _ in self.proposals:
-            groups.setdefault(venue.short, []).append(venue)
-        chosen = {short: _best(proposed) for short, proposed in groups.items()}
+            names = {venue.short, venue_key(venue.name)} - {""}
+            group = next((by_name[n] for n in names if n in by_name), None)
+            if group is None:  # 'ACM Trans. Inf. Syst.' and its full name, in either order
+                candidates = range(len(groups)) if "." in venue.name else dotted
+                group = next((i for i in candidates
+                              if same_venue_name(venue.name, groups[i][0].name)), None)
+            if group is None:
+                group = len(groups)
+                groups.append([])
+                if "." in venue.name:
+                    dotted.append(group)
+            groups[group].append(venue)
+            by_name.update(dict.fromkeys(names, group))
+        chosen = {id(v): _best(members) for members in groups for v in members}
         for record, proposed, source in self.proposals:
-            venue = record.venue = chosen[proposed.short]
+            venue = record.venue = chosen[id(proposed)]
+            if record.paper is not None:
+                record.paper.venue = venue.short
             named = f" ({venue.name})" if venue.name != venue.short else ""
             record.problems.append(self.problem(
                 record.line, record.key, f"unknown venue '{venue.short}' (from '{source}')",

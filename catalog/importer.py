@@ -35,7 +35,7 @@ from catalog.model import KEY_RE, Paper, fold
 from catalog.paths import Paths
 from catalog.suggest import hint_for
 from catalog.textfile import read_text
-from catalog.venues import Venue
+from catalog.venues import Venue, resolve_name
 
 if TYPE_CHECKING:
     from catalog.mdlist import Entry, NotPaper
@@ -259,7 +259,8 @@ class _Run:
             names = [short, venue.name, *(str(a) for a in venue.extra.get("aliases") or [])]
             if wanted & {_venue_words(n) for n in names}:
                 return short
-        return None
+        # The same words in another order or spelling, or an ISO 4 abbreviation.
+        return resolve_name(proposed.name, self.session.venues)
 
     def _problems(self, paper: Paper, new_venue: Venue | None) -> list[str]:
         """The check rules a single new paper breaks (so one bad record is refused alone)."""
