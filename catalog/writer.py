@@ -49,7 +49,7 @@ __all__ = ["CRASH_ENV", "LockTimeoutError", "atomic_write"]  # re-exported for c
 # Fields written in double quotes, as the hand-written file does.
 _QUOTED = {"title", "summary", "abstract", "arxiv", "volume", "number", "pages"}
 _DATES = {"read_on", "added"}
-_LISTS = {"authors", "tags", "sources"}
+_LISTS = {"authors", "tags", "sources", "distinct"}
 TAG_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 # A near-duplicate title is a warning on write: two papers may share a title.
 NEAR_DUPLICATE_MESSAGE = "title nearly the same as"
