@@ -23,6 +23,7 @@ _SALT = "papers-catalog"
 _RC: dict[str, Any] = {
     "svg.hashsalt": _SALT,
     "svg.fonttype": "none",  # text stays text: smaller files, searchable, crisp at any zoom
+    "text.parse_math": False,  # labels are names from the data, never mathtext ('$\\frac{1}{$')
     "font.family": "sans-serif",
     "font.size": 10,
     "axes.spines.top": False,

@@ -171,6 +171,36 @@ def _markdown(text: str) -> str:
     return markdown.markdown(text, extensions=["tables", "fenced_code", "attr_list"])
 
 
+# What a reading note's HTML may keep: Markdown's own output, no script, style, form,
+# event handler or link of another scheme than these.
+_NOTE_ATTRIBUTES = {"*": {"id", "class", "title", "lang"}, "a": {"href"},
+                    "img": {"src", "alt", "width", "height"}, "td": {"style", "colspan"},
+                    "th": {"style", "colspan"}, "ol": {"start"}}
+SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
+
+
+def sanitize(fragment: str) -> str:
+    """HTML written by a user (a reading note) made inert: a well-kept sanitizer (nh3).
+
+    Reading notes are Markdown, and Markdown passes raw HTML through; a title
+    pasted into the note's template once ended its HTML comment early and the
+    <script> after it ran on the page. Whatever the note holds, only inert markup
+    is kept: scripts go with their text, handlers and other URL schemes go.
+    """
+    import nh3
+
+    return nh3.clean(fragment, attributes=_NOTE_ATTRIBUTES, url_schemes=set(SAFE_SCHEMES),
+                     filter_style_properties={"text-align"}, link_rel=None,
+                     strip_comments=True)
+
+
+def safe_url(value: str | None) -> str | None:
+    """An http(s) URL from the data, else None: never a javascript: or data: link."""
+    from catalog.model import is_http_url
+
+    return value if value and is_http_url(value.strip()) else None
+
+
 def load(paths: Paths, notes: list[Note] | None = None, with_charts: bool = True,
          timings: dict[str, float] | None = None) -> tuple[SiteData, list[Problem]]:
     """The site's data from the catalog's index, registries, notes and reading notes."""
@@ -376,14 +406,15 @@ def paper_page(paper: Paper, data: SiteData) -> str:
     if paper.arxiv:
         links.append(f'<a href="{_e(_url("https://arxiv.org/abs/" + paper.arxiv))}">'
                      f"arXiv {_e(paper.arxiv)}</a>")
-    if paper.url:
-        links.append(f'<a href="{_e(_url(paper.url))}">Web page</a>')
+    web = safe_url(paper.url)
+    if web:
+        links.append(f'<a href="{_e(_url(web))}">Web page</a>')
     if links:
         facts.append(("Links", " · ".join(links)))
     if paper.tags:
         facts.append(("Tags", ", ".join(f'<a href="{to(tag_uri(t))}">{_e(t)}</a>'
                                         for t in paper.tags)))
-    status = paper.status.replace("-", " ")
+    status = _e(paper.status.replace("-", " "))  # unknown values too: check only warns
     if paper.read_on:
         status += f" (read on {_e(paper.read_on)})"
     facts += [("Reading status", status), ("Key", f"<code>{_e(paper.key)}</code>")]
@@ -398,7 +429,7 @@ def paper_page(paper: Paper, data: SiteData) -> str:
     if reading and reading.text.strip():
         # Its own sections start at "##" (the template says so): they nest under ours.
         text = _demote(link_papers(reading.text.strip(), uri, data, final_urls=True), 1)
-        out += [_h2("reading-note", "Reading note"), data.markdown(text)]
+        out += [_h2("reading-note", "Reading note"), sanitize(data.markdown(text))]
     bib = data.bibtex.get(paper.key)
     if bib:
         out += [_h2("cite", "Cite", searchable=False), _bibtex_html(bib)]
@@ -522,7 +553,7 @@ def venues_index(data: SiteData) -> str:
         label = (f"[{md(short)}]({href(uri, venue_uri(short))})" if counts[short]
                  else md(short))
         lines.append(f"| {_cell(label)} | {_cell(md(venue.name) if venue else '')} "
-                     f"| {venue.kind if venue else ''} | {counts[short]} |")
+                     f"| {_cell(md(venue.kind)) if venue else ''} | {counts[short]} |")
     return "\n".join(lines) + "\n"
 
 

@@ -2,8 +2,8 @@
 
 The shipped catalog's site is built into a temporary folder and served on
 127.0.0.1 by a http.server thread. Screenshots go to build/screenshots/ for
-review. Without /usr/bin/chromium or playwright the tests say so and skip: a
-browser is never downloaded.
+review. Without /usr/bin/chromium or playwright the tests say so and skip (fail
+under PAPERS_REQUIRE_TOOLS=1, as in CI): a browser is never downloaded.
 """
 
 from __future__ import annotations
@@ -17,13 +17,14 @@ import threading
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 from urllib.error import HTTPError
 from urllib.parse import urldefrag, urljoin, urlparse
 from urllib.request import urlopen
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import REPO, require
 
 pytestmark = pytest.mark.slow
 
@@ -62,13 +63,21 @@ def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         server.server_close()
 
 
+def _playwright() -> Any:
+    try:
+        from playwright import sync_api
+    except ImportError:
+        return None
+    return sync_api
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    """Headless Debian Chromium, or a skip saying what is missing."""
-    if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api",
-                                   reason="playwright for Python is not installed")
+    """Headless Debian Chromium; where it or playwright is missing, a skip saying so,
+    or a failure under PAPERS_REQUIRE_TOOLS=1 (CI)."""
+    require(CHROMIUM.exists(), f"{CHROMIUM} (apt-get install chromium)")
+    sync_api = _playwright()
+    require(sync_api is not None, "playwright for Python (pip install -e '.[test]')")
     with sync_api.sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
         try:
@@ -219,3 +228,20 @@ def test_no_page_has_a_broken_internal_link(site_url):
     assert len(seen_pages) > 40  # papers, years, venues, tags and notes were all reached
     assert any(f"papers/{PAPER}/" in u for u in seen_pages)
 
+
+
+def test_browser_fixture_fails_without_playwright_when_tools_are_required(tmp_path):
+    """With PAPERS_REQUIRE_TOOLS=1 a missing playwright fails the browser tests, never skips."""
+    hide = tmp_path / "hide"
+    hide.mkdir()
+    # A playwright package that cannot be imported, ahead of the real one on the path.
+    (hide / "playwright").mkdir()
+    (hide / "playwright" / "__init__.py").write_text("raise ImportError('hidden')\n")
+    env = {**os.environ, "PAPERS_REQUIRE_TOOLS": "1",
+           "PYTHONPATH": os.pathsep.join([str(hide), str(REPO)])}
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                          "-rfs", f"{REPO / 'tests' / 'test_browser.py'}::test_home_page_shows_its_charts"],
+                         cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 1, run.stdout
+    assert "playwright for Python" in run.stdout and "is required here" in run.stdout
+    assert "skipped" not in run.stdout
