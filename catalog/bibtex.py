@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from catalog.errors import CatalogError, Problem, UsageError
 from catalog.latex import NoLatexForm, escape, latex_initials, protect_title, to_ascii
-from catalog.model import Paper
+from catalog.model import CONTROL_CHARS, Paper, strip_controls
 from catalog.venues import Venue
 
 if TYPE_CHECKING:
@@ -222,7 +222,7 @@ class _Writer:
         self.paper = Paper("", "", [], 0, "")  # the paper being written, for errors
 
     def text(self, value: str, what: str) -> str:
-        out = escape(value)
+        out = escape(strip_controls(value))
         return self.latin(out, what) if self.ascii else out
 
     def latin(self, latex: str, what: str) -> str:
@@ -235,7 +235,7 @@ class _Writer:
     def name(self, author: str) -> str:
         cached = self.names.get(author)
         if cached is None:
-            cached = format_name(author, escape)
+            cached = format_name(strip_controls(author), escape)
             if self.ascii:
                 cached = self.latin(cached, f"author '{author}'")
             self.names[author] = cached
@@ -275,7 +275,7 @@ class _Writer:
         authors = " and ".join(self.name(a) for a in paper.authors if a.strip())
         if paper.et_al:
             authors = f"{authors} and others" if authors else "others"
-        title = protect_title(paper.title, self.protected)
+        title = protect_title(strip_controls(paper.title), self.protected)
         if self.ascii:
             title = self.latin(title, "title")
         fields: list[tuple[str, str]] = [("author", authors), ("title", title)]
@@ -315,16 +315,19 @@ def _is_arxiv(venue: Venue) -> bool:
     return venue.kind == "preprint" and venue.short.lower() == "arxiv"
 
 
+# What a url, doi or eprint may not carry into LaTeX as it is: a backslash or TeX's ^^5c
+# notation would start a command (\input{...}), braces would end the field, whitespace
+# and control characters are not part of any identifier. Each becomes its percent-encoding,
+# which names the same resource; % # & _ ~ stay, as the url package reads them.
+_UNSAFE_VERBATIM_RE = re.compile(rf"[\\{{}}^\s{CONTROL_CHARS}]")
+
+
 def verbatim(value: str) -> str:
-    """A url or doi as written, except braces BibTeX could not balance (percent-encoded)."""
-    depth = 0
-    for char in value:
-        depth += (char == "{") - (char == "}")
-        if depth < 0:
-            break
-    if depth == 0:
+    """A url, doi or eprint as written, with what could act in LaTeX percent-encoded."""
+    if not _UNSAFE_VERBATIM_RE.search(value):
         return value
-    return value.replace("{", "%7B").replace("}", "%7D")
+    return _UNSAFE_VERBATIM_RE.sub(lambda m: "".join(f"%{b:02X}" for b in
+                                                      m.group().encode("utf-8")), value)
 
 
 def entry(paper: Paper, venues: dict[str, Venue], *, ascii: bool = False,

@@ -17,11 +17,22 @@ from catalog.bibtex import BibRecord, Name, join_name, page_range
 from catalog.errors import Problem
 from catalog.keys import suggest_key
 from catalog.latex import to_text
-from catalog.model import KEY_RE, Paper, fold
+from catalog.model import (
+    DOI_RE,
+    KEY_RE,
+    MULTILINE_FIELDS,
+    Paper,
+    fold,
+    is_http_url,
+    strip_controls,
+)
 from catalog.venues import Venue
 
 MONTHS = {m[:3]: m for m in ("january", "february", "march", "april", "may", "june", "july",
                              "august", "september", "october", "november", "december")}
+# Braces deeper than this are refused: real entries use a few levels, and converting LaTeX
+# recurses once per level (300 levels overflowed Python's stack).
+MAX_BRACE_DEPTH = 50
 # Fields whose value is an identifier or address, not text: only BibTeX escapes are undone.
 VERBATIM = frozenset({"url", "doi", "eprint", "archiveprefix", "primaryclass", "isbn", "issn"})
 # BibTeX entry type -> the kind of venue it appears in, and the field that names that venue.
@@ -56,7 +67,7 @@ _VENUE_WORDS_RE = re.compile(r"\b(?:journal|transactions|proceedings|conference|
 _MONTH_RE = re.compile(r"^(?:" + "|".join([*MONTHS.values(), *MONTHS, "sept"]) + r")\.?$",
                        re.IGNORECASE)
 ARXIV_ID = r"(\d{4}\.\d{4,5}(?:v\d+)?|[a-z\-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?)"
-_ARXIV_TEXT_RE = re.compile(r"arxiv(?:\s+preprint)?\s*:?\s*(?:arxiv\s*:\s*)?" + ARXIV_ID,
+_ARXIV_TEXT_RE = re.compile(r"arxiv(?:\s++preprint)?\s*+(?::\s*+)?(?:arxiv\s*+:\s*+)?" + ARXIV_ID,
                             re.IGNORECASE)
 _ARXIV_URL_RE = re.compile(r"arxiv\.org/(?:abs|pdf)/" + ARXIV_ID, re.IGNORECASE)
 _CORR_RE = re.compile(r"^(?:abs/)?" + ARXIV_ID + "$")
@@ -66,30 +77,33 @@ _URL_RE = re.compile(r"^\s*<?(?:https?://|www\.)", re.IGNORECASE)
 _MACRO_RE = re.compile(r"[A-Za-z_][\w\-:.+/']*")
 _YEAR_RE = re.compile(r"^\d{4}$")
 # DBLP tells apart people of one name with a number: 'Hao Zhang 0001'. Not part of the name.
-_DBLP_NUMBER_RE = re.compile(r"\s+\d{4}(?=\s*(?:,|$))")
+_DBLP_NUMBER_RE = re.compile(r"(?<!\s)\s+\d{4}(?=\s*+(?:,|$))")
 # BibLaTeX's date (what Zotero's BibLaTeX export writes instead of year): 2022, 2022-09-12,
 # a range 2021-10/2021-11.
 _DATE_RE = re.compile(r"^(\d{4})(?:-\d{2}){0,2}(?:/\S*)?$")
-_ENTRY_START_RE = re.compile(r"^\s*@\s*([A-Za-z]+)\s*[{(]?\s*([^,\s{}()]*)", re.MULTILINE)
+_ENTRY_START_RE = re.compile(r"^[ \t]*+@\s*+([A-Za-z]++)\s*+(?:[{(]\s*+)?([^,\s{}()]*)",
+                             re.MULTILINE)
 # bibtexparser's name splitter takes the ~ of a \~{n} accent for a tie (a space).
 _TILDE_ACCENT, _TILDE_HOLD = "\\~", "\\papersTildeAccent"
 
 # Organisations that appear in capitals beside a year but are not venues.
 _ORGS = frozenset({"ACM", "IEEE", "USENIX", "SIAM", "SPIE"})
-_ACRONYM = r"([A-Za-z][A-Za-z&]*[A-Z][A-Za-z&]*)"
+# A word with a capital after its first letter; possessive, so a long capital word is read
+# once, not split every way (the patterns below must stay linear: issue 8, item 13).
+_ACRONYM = r"([A-Za-z](?=[a-z&]*+[A-Z])[A-Za-z&]*+)"
 _ACRONYM_RES = (
-    re.compile(r"\(\s*\{?" + _ACRONYM + r"\}?(?:[\s\-]*['’]?\s*(?:\d{2}|\d{4}))?\s*\)"),
+    re.compile(r"\(\s*+\{?" + _ACRONYM + r"\}?(?:[\s\-]*+(?:['’]\s*+)?(?:\d{2}|\d{4}))?\s*+\)"),
     re.compile(r"\b" + _ACRONYM + r"\s*['’]\s*\d{2}\b"),
     re.compile(r"\b" + _ACRONYM + r"-?(?:\d{2}|\d{4})\b"),
     re.compile(r"\b" + _ACRONYM + r"\s+(?:19|20)\d{2}\b"),
 )
-_SERIES_RE = re.compile(r"^\s*(.+?)\s*['’`]?\s*(?:\d{2}|\d{4})?\s*$")
 _ORDINAL_WORDS = ("first|second|third|fourth|fifth|sixth|seventh|eighth|ninth")
 _NOISE_RES = (
     re.compile(r"^\s*(?:the\s+)?(?:proceedings|proc\.?)\s+(?:of\s+)?(?:the\s+)?", re.I),
-    re.compile(r"\(\s*[^()]*\)"),                          # "(OSDI 23)", "(ISCA)"
-    re.compile(r"^\s*[A-Z][A-Za-z]*[A-Z][A-Za-z]*-?\d*\s*:\s*"),  # "SC20: ", "MICRO-54: "
-    re.compile(r",?\s*\b[A-Z][A-Za-z]*[A-Z][A-Za-z]*(?:-|\s*['’]\s*)\d{2,4}\b"),  # ", IJCAI-17"
+    re.compile(r"\([^()]*\)"),                             # "(OSDI 23)", "(ISCA)"
+    re.compile(r"^\s*+[A-Z](?=[a-z]*+[A-Z])[A-Za-z]*+-?\d*+\s*+:\s*"),  # "SC20: ", "MICRO-54: "
+    re.compile(r"(?:(?<![\s,]),?\s*+)?\b[A-Z](?=[a-z]*+[A-Z])[A-Za-z]*+(?:-|\s*+['’]\s*+)"
+               r"\d{2,4}\b"),  # ", IJCAI-17"
     re.compile(r"\b(?:19|20)\d{2}\b"),
     re.compile(r"\b\d+(?:st|nd|rd|th)\b", re.I),
     re.compile(r"\b(?:(?:twenty|thirty|forty|fifty|sixty)-?)?(?:" + _ORDINAL_WORDS + r")\b"
@@ -233,6 +247,18 @@ def _verbatim(value: str) -> str:
     return value
 
 
+def _brace_depth(value: str) -> int:
+    """How deep the braces of a value nest (LaTeX conversion recurses once per level)."""
+    depth = deepest = 0
+    for char in value:
+        if char == "{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char == "}":
+            depth -= 1
+    return deepest
+
+
 @dataclass
 class _Registry:
     """The venue registry indexed for reading: by acronym, by name, by long name inside text."""
@@ -310,10 +336,10 @@ def _norm(text: str) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", fold(text)))
 
 
-_SEPARATOR_RE = re.compile(r"(\s*[,.;]\s*)")
+_SEPARATOR_RE = re.compile(r"((?<!\s)\s*+[,.;]\s*+)")
 _YEAR_SEGMENT_RE = re.compile(r"^(?:(?:19|20)\d{2}|proceedings|proc)$", re.IGNORECASE)
 _ACRONYM_YEAR_RE = re.compile(
-    "^" + _ACRONYM + r"\s*(?:['’`]\s*\d{2}|-\s*\d{2}|-?\s*(?:19|20)\d{2})$")
+    "^" + _ACRONYM + r"\s*+(?:['’`]\s*+\d{2}|-\s*+\d{2}|-?\s*+(?:19|20)\d{2})$")
 _INVERTED_RE = re.compile(r"^(.+?)[,.]\s+([A-Z][^,.;]*\b(?:on|of|for|in))\.?$")
 
 
@@ -364,8 +390,12 @@ def _is_acronym(word: str) -> bool:
 
 
 def _series_acronym(series: str) -> str | None:
-    m = _SERIES_RE.match(series)
-    acronym = m.group(1).strip() if m else ""
+    """'RecSys '23' -> 'RecSys': the series name without a trailing two- or four-digit year."""
+    text = series.strip()
+    digits = len(text) - len(text.rstrip("0123456789"))
+    if digits in (2, 4):
+        text = text[:-digits]
+    acronym = text.rstrip().rstrip("'’`").strip()
     return acronym if _is_acronym(acronym) else None
 
 
@@ -381,7 +411,7 @@ def _acronyms(text: str) -> list[str]:
     return list(seen)
 
 
-_AND_RE = re.compile(r"[{}]|\s+and\s+", re.IGNORECASE)
+_AND_RE = re.compile(r"[{}]|(?<!\s)\s++and\s+", re.IGNORECASE)
 
 
 def split_names(raw: str) -> list[str]:
@@ -489,9 +519,20 @@ class _Reader:
                                                     f"field '{f.key}': {error}"))
                 ok = False
                 continue
+            depth = _brace_depth(value)
+            if depth > MAX_BRACE_DEPTH:
+                record.problems.append(self.problem(
+                    (f.start_line or 0) + 1, key,
+                    f"field '{f.key}': braces nested {depth} deep (at most "
+                    f"{MAX_BRACE_DEPTH} are read)", "remove the extra braces"))
+                ok = False
+                continue
+            # ESC, NUL, bidi overrides: never into the catalog, a note or a terminal.
+            value = strip_controls(value, multiline=True)
             raw_fields[name] = value
             verbatim = name in VERBATIM or (name == "howpublished" and "\\url" in value)
-            record.fields[name] = _verbatim(value) if verbatim else to_text(value)
+            text = _verbatim(value) if verbatim else to_text(value)
+            record.fields[name] = strip_controls(text, multiline=name in MULTILINE_FIELDS)
         if ok:
             record.paper = self.paper(record, raw_fields)
         return record
@@ -527,6 +568,17 @@ class _Reader:
         arxiv = arxiv_id(fields)
         if doi and doi.lower().startswith("10.48550/arxiv."):
             doi = None  # an arXiv DOI: the catalog keeps the arXiv id instead
+        if doi and not DOI_RE.match(doi):
+            record.problems.append(self.problem(
+                line, key, f"doi {doi[:60]!r} is not a DOI: left out",
+                "a DOI is 10.PREFIX/SUFFIX of letters, digits and -._;()/:", blocking=False))
+            doi = None
+        url = fields.get("url") or None
+        if url and not is_http_url(url):
+            record.problems.append(self.problem(
+                line, key, f"url {url[:60]!r} is not an http(s) link: left out",
+                "only http(s) links are kept", blocking=False))
+            url = None
         pages = fields.get("pages") or None
         if pages:
             pair = page_range(pages)
@@ -548,7 +600,7 @@ class _Reader:
         return Paper(key=catalog_key, title=fields["title"], authors=authors, year=int(year),
                      venue=venue.short, et_al=et_al, doi=doi, arxiv=arxiv,
                      arxiv_class=(fields.get("primaryclass") or None) if arxiv else None,
-                     url=fields.get("url") or None, pages=pages,
+                     url=url, pages=pages,
                      volume=volume, number=number,
                      abstract=fields.get("abstract") or None, line=line)
 

@@ -30,8 +30,9 @@ from catalog.venues import Venue, load_tags, load_venues
 Rule = Callable[[Paper], Iterable[tuple[str, str]]]
 
 
-def check(paths: Paths) -> list[Problem]:
-    """Every problem in the catalog, its registries and its notes, sorted by place."""
+def check(paths: Paths, require_sources: bool = False) -> list[Problem]:
+    """Every problem in the catalog, its registries and its notes, sorted by place;
+    require_sources also reports each paper that names no public record of its metadata."""
     filename = paths.display()
     papers, problems = source.read(paths.catalog, filename)
     try:
@@ -40,6 +41,12 @@ def check(paths: Paths) -> list[Problem]:
     except InvalidCatalogError as err:
         return sorted(problems + err.problems)
     problems += check_papers(papers, filename, venues, vocabulary)
+    if require_sources:
+        problems += [Problem(filename, p.line, source.where(p.year, p.venue, p.key),
+                             "no metadata source",
+                             "add sources: [URL] naming the public record (DBLP, publisher, "
+                             "arXiv) its fields were checked against")
+                     for p in papers if not p.sources]
     if not any(p.blocking for p in problems):  # else every [[key]] would look unknown
         from catalog import notes
 
@@ -97,17 +104,22 @@ def _text(paper: Paper) -> Iterable[tuple[str, str]]:
         if any(isinstance(v, str) and has_controls(v, name in MULTILINE_FIELDS)
                for v in values):
             yield (f"control character in {name}",
-                   "remove it: fields are plain text (a newline only in summary or abstract)")
+                   "remove it; fields are plain text, with newlines only in summary and "
+                   "abstract")
     if paper.url and not is_http_url(paper.url):
         yield (f"url is not an http(s) link: {paper.url[:60]!r}",
                "write the landing page as https://...; other schemes are never linked")
+    for url in paper.sources:
+        if not is_http_url(url):
+            yield (f"source is not an http(s) link: {url[:60]!r}",
+                   "name the public record the metadata came from, as https://...")
 
 
 def _identifiers(paper: Paper) -> Iterable[tuple[str, str]]:
     if paper.doi and not DOI_RE.match(paper.doi):
         yield (f"malformed DOI {paper.doi[:60]!r}",
-               "write the bare DOI, e.g. 10.1145/3575693.3575718 (letters, digits and "
-               "-._;()/: only)")
+               "write the bare DOI, e.g. 10.1145/3575693.3575718; a DOI holds only "
+               "letters, digits and -._;()/:")
     if paper.arxiv:
         if not (ARXIV_NEW_RE.match(paper.arxiv) or ARXIV_OLD_RE.match(paper.arxiv)):
             yield (f"malformed arXiv id '{paper.arxiv}'",

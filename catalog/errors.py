@@ -45,3 +45,12 @@ class QueryError(CatalogError):
 
 class UsageError(CatalogError):
     """Bad usage of a command (exit code 2)."""
+
+
+class LockTimeoutError(CatalogError):
+    """Another process holds a lock on the catalog (or its index) for too long."""
+
+
+class IndexPathError(CatalogError):
+    """The index path names something papers must not write: a file it did not make,
+    a folder, or a place it cannot write to."""

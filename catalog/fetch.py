@@ -15,7 +15,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from catalog.errors import CatalogError
-from catalog.model import normalize_title
+from catalog.model import (
+    ARXIV_NEW_RE,
+    ARXIV_OLD_RE,
+    DOI_RE,
+    is_http_url,
+    normalize_title,
+    strip_controls,
+)
 from catalog.venues import Venue
 
 SERVICES = {
@@ -30,6 +37,11 @@ _ATOM = {"a": "http://www.w3.org/2005/Atom", "arxiv": "http://arxiv.org/schemas/
 _DBLP_NUMBER_RE = re.compile(r"\s+\d{4}$")
 # Titles at least this alike (rapidfuzz token_sort_ratio) are taken to be the same paper.
 SAME_TITLE = 92.0
+
+
+# What a reply of the wrong shape raises while it is read (a list where a mapping should be,
+# a number where text should be): each becomes a FetchError, never a traceback.
+_MALFORMED = (ValueError, KeyError, TypeError, AttributeError, IndexError)
 
 
 class FetchError(CatalogError):
@@ -53,6 +65,31 @@ class Record:
     volume: str | None = None
     number: str | None = None
     abstract: str | None = None
+    notes: list[str] = field(default_factory=list)  # what was left out of the reply, and why
+
+    def __post_init__(self) -> None:
+        """A reply is untrusted input: control characters go, and only an http(s) url, a
+        strict DOI and a well-formed arXiv id are kept (each drop noted)."""
+        self.title = strip_controls(str(self.title or ""))
+        self.authors = [strip_controls(str(a)) for a in self.authors if a]
+        self.venue_names = [strip_controls(str(v)) for v in self.venue_names if v]
+        for name in ("pages", "volume", "number"):
+            value = getattr(self, name)
+            setattr(self, name, strip_controls(str(value)) or None if value else None)
+        if self.abstract:
+            self.abstract = strip_controls(str(self.abstract), multiline=True)
+        if self.doi and not DOI_RE.match(str(self.doi)):
+            self.notes.append(f"{self.source}'s DOI {str(self.doi)[:60]!r} is not a DOI: "
+                              "left out")
+            self.doi = None
+        if self.url and not is_http_url(str(self.url)):
+            self.notes.append(f"{self.source}'s url {str(self.url)[:60]!r} is not an http(s) "
+                              "link: left out")
+            self.url = None
+        if self.arxiv and not (ARXIV_NEW_RE.match(self.arxiv) or ARXIV_OLD_RE.match(self.arxiv)):
+            self.notes.append(f"{self.source}'s arXiv id {str(self.arxiv)[:60]!r} is not "
+                              "one: left out")
+            self.arxiv = None
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -106,11 +143,10 @@ def crossref(doi: str) -> Record:
     """A work by its DOI from Crossref's REST API (/works/DOI)."""
     response = _get("crossref", "Crossref", f"/works/{doi}", what=f"DOI {doi}")
     try:
-        work = response.json()["message"]
-    except (ValueError, KeyError, TypeError):
+        return crossref_record(response.json()["message"])
+    except _MALFORMED:
         raise FetchError(f"Crossref sent a reply for DOI {doi} that is not a works record") \
             from None
-    return crossref_record(work)
 
 
 def crossref_record(work: dict[str, Any]) -> Record:
@@ -152,7 +188,11 @@ def arxiv(arxiv_id: str) -> Record:
     """A preprint by its id from the arXiv API (Atom XML)."""
     response = _get("arxiv", "arXiv", "/api/query", {"id_list": arxiv_id},
                     what=f"arXiv id {arxiv_id}")
-    records = arxiv_records(response.text)
+    try:
+        records = arxiv_records(response.text)
+    except _MALFORMED:
+        raise FetchError(f"arXiv sent a reply for {arxiv_id} that is not a feed of "
+                         "preprints") from None
     if not records:
         raise FetchError(f"arXiv has no record of arXiv id {arxiv_id}")
     return records[0]
@@ -195,9 +235,9 @@ def dblp_search(title: str) -> list[Record]:
                     {"q": title, "format": "json", "h": 10}, what=f"title {title!r}")
     try:
         hits = response.json()["result"]["hits"].get("hit", [])
-    except (ValueError, KeyError, TypeError, AttributeError):
+        return [dblp_record(hit.get("info", {})) for hit in hits]
+    except _MALFORMED:
         raise FetchError("DBLP sent a reply that is not a search result") from None
-    return [dblp_record(hit.get("info", {})) for hit in hits]
 
 
 def dblp_record(info: dict[str, Any]) -> Record:

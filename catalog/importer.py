@@ -255,7 +255,7 @@ def _run(paths: Paths, name: str, dry_run: bool, merge: bool, new_venues: bool,
         run = _Run(session, report, merge=merge, new_venues=new_venues, tags=tags)
         body(run)
     report.diff = session.result.diff
-    report.warnings = session.result.warnings
+    report.warnings = [*report.warnings, *session.result.warnings]
     return report
 
 
@@ -296,6 +296,10 @@ def import_bib(paths: Paths, text: str, filename: str, *, merge: bool = False,
                     source_key=record.key, reason=reason))
             else:
                 paper, new_venue = record.paper, record.venue if record.new_venue else None
+                # What reading left out (a javascript: url, a malformed DOI) is said; an
+                # unknown venue is said as the venue added.
+                run.report.warnings += [p for p in record.problems if not p.blocking
+                                        and not p.message.startswith("unknown venue")]
                 known = run.known_venue(new_venue) if new_venue is not None else None
                 if known is not None:
                     paper, new_venue = replace(paper, venue=known), None
@@ -350,6 +354,8 @@ def import_markdown(paths: Paths, text: str, filename: str, *, merge: bool = Fal
             # The DOI of the entry's link finds the paper but is not recorded on it.
             match = run.finder.find(replace(paper, doi=entry.doi))
             wrong = _mislinked(entry, match)
+            run.report.warnings += [Problem(filename, entry.line, "", note, "", False)
+                                    for note in entry.notes]
             if wrong:
                 run.report.outcomes.append(Outcome("refused", entry.title, entry.line,
                                                    reason=wrong, venue=venue or None,

@@ -8,25 +8,44 @@ into a temporary database that is renamed into place.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import os
 import sqlite3
+import stat
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
-from catalog.errors import InvalidCatalogError
-from catalog.model import Paper, digest, fold, has_undecomposable
+from catalog import files
+from catalog.errors import CatalogError, IndexPathError, InvalidCatalogError, LockTimeoutError
+from catalog.model import Paper, fold, has_undecomposable
 from catalog.paths import Paths
 
 # catalog.source (and with it PyYAML) is imported only when something must be parsed:
 # a search on a fresh index never needs it.
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "5"  # 5: porter tokenizer, abstract and sources columns
+# In the SQLite header (offset 68): says papers built the file, even when other pages of it
+# are damaged. "papr".
+APPLICATION_ID = 0x70617072
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+# A stat stamp is trusted only once the files are older than this when it is taken: a
+# write within the file system clock's resolution could otherwise keep the same stamp.
+_RACY_NS = 1_000_000_000
+# Seconds a command waits for another process building the index (100k papers: ~30 s).
+INDEX_LOCK_TIMEOUT = 600.0
 # "folded" holds title and authors with ß, ø, ł ... spelled out, so "preusser" finds
 # "Preußer" (the unicode61 tokenizer strips accents but keeps such letters).
-FTS_COLUMNS = ["title", "authors", "tags", "summary", "venue_name", "folded"]
-TOKENIZE = "unicode61 remove_diacritics 2"
+# catalog.query.WEIGHTS follows this order.
+FTS_COLUMNS = ["title", "authors", "tags", "summary", "venue_name", "folded", "abstract"]
+# Porter stemming over unicode61: "embeddings" finds "embedding", "cache" finds "caching",
+# and accents still fold ("cech" finds "Čech").
+TOKENIZE = "porter unicode61 remove_diacritics 2"
 # Fraction of changed year blocks above which a full rebuild is cheaper.
 _REBUILD_SHARE = 0.5
 
@@ -40,11 +59,45 @@ class RefreshResult:
     years: list[str] = field(default_factory=list)
 
 
+def _hash(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def file_digest(data: bytes) -> str:
+    """The digest the index keeps of the catalog's bytes (a writer compares it to its own)."""
+    return _hash(data)
+
+
+def _stamp(path: Path) -> list[int]:
+    """What stat says of a file: size, modification and change times, inode (zeros when
+    missing). Equal stamps mean the same bytes, unless the file was written again within
+    the clock's resolution; _trusted guards against that."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return [0, 0, 0, 0]
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+
+
+def _stamps(paths: Paths) -> dict[str, list[int]]:
+    return {name: _stamp(path) for name, path in
+            (("catalog", paths.catalog), ("venues", paths.venues), ("tags", paths.tags))}
+
+
+def _trusted(stamps: dict[str, list[int]], taken_ns: int) -> bool:
+    """A stamp taken well after the files' last change: a later write changes it."""
+    newest = max(max(s[1], s[2]) for s in stamps.values())
+    return taken_ns - newest > _RACY_NS
+
+
 def _registry_digest(paths: Paths) -> str:
-    parts = [SCHEMA_VERSION]
+    parts = [SCHEMA_VERSION.encode()]
     for path in (paths.venues, paths.tags):
-        parts.append(path.read_text(encoding="utf-8") if path.exists() else "")
-    return digest("\0".join(parts))
+        try:
+            parts.append(path.read_bytes())
+        except OSError:
+            parts.append(b"")
+    return _hash(b"\0".join(parts))
 
 
 def _meta(conn: sqlite3.Connection) -> dict[str, str]:
@@ -54,38 +107,190 @@ def _meta(conn: sqlite3.Connection) -> dict[str, str]:
         return {}
 
 
+# ---------------------------------------------------------------- whose file is it
+
+
+def _describe(paths: Paths) -> str:
+    return paths.display(paths.db)
+
+
+def _not_ours(paths: Paths, why: str) -> IndexPathError:
+    db = _describe(paths)
+    return IndexPathError(f"{db}: {why}; papers never replaces a file it did not make. "
+                          "Point --db / PAPERS_DB at a new file (the default is "
+                          f"build/catalog.db), or, if {db} is an old papers index, remove it "
+                          "yourself")
+
+
+def probe(paths: Paths) -> str:
+    """'missing' or 'ours' (an SQLite file whose header, or meta table, says papers built
+    it); IndexPathError for anything else at that path, which papers must never replace."""
+    try:
+        st = os.stat(paths.db)
+    except FileNotFoundError:
+        return "missing"
+    except OSError as err:
+        raise IndexPathError(f"{_describe(paths)}: cannot use this index path "
+                             f"({err.strerror}); point --db / PAPERS_DB elsewhere") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise IndexPathError(f"{_describe(paths)}: is a folder; --db / PAPERS_DB names the "
+                             "index file itself, e.g. build/catalog.db")
+    if not stat.S_ISREG(st.st_mode):
+        raise _not_ours(paths, "not a regular file")
+    try:
+        with open(paths.db, "rb") as handle:
+            header = handle.read(100)
+    except OSError as err:
+        raise IndexPathError(f"{_describe(paths)}: cannot read the index "
+                             f"({err.strerror}); point --db / PAPERS_DB elsewhere") from None
+    if not header.startswith(_SQLITE_MAGIC):
+        raise _not_ours(paths, "not an index papers built (not an SQLite database)")
+    if header[68:72] == APPLICATION_ID.to_bytes(4, "big"):
+        return "ours"
+    if header[68:72] == bytes(4) and _legacy_index(paths):
+        return "ours"  # built before the header carried our id: its meta table says so
+    raise _not_ours(paths, "an SQLite database papers did not build")
+
+
+def _legacy_index(paths: Paths) -> bool:
+    try:
+        conn = sqlite3.connect(_uri(paths.db, "ro"), uri=True)
+    except sqlite3.Error:
+        return False
+    try:
+        meta = _meta(conn)
+    finally:
+        conn.close()
+    return {"digest", "registry", "schema"} <= set(meta)
+
+
+def _uri(path: Path, mode: str) -> str:
+    """An SQLite URI that opens path without creating it."""
+    return f"file:{quote(str(path.resolve()))}?mode={mode}"
+
+
+# ---------------------------------------------------------------- freshness
+
+
 def connect(paths: Paths) -> sqlite3.Connection:
     """A connection to a fresh index, refreshing it first when the catalog changed."""
     refresh(paths)
-    conn = sqlite3.connect(paths.db)
+    try:
+        conn = sqlite3.connect(_uri(paths.db, "rw"), uri=True)
+    except sqlite3.OperationalError:  # a read-only place: reading is all we need
+        conn = sqlite3.connect(_uri(paths.db, "ro"), uri=True)
     conn.row_factory = sqlite3.Row
     return conn
 
 
 def refresh(paths: Paths, force: bool = False) -> RefreshResult:
-    """Bring the index up to date with the catalog; raise InvalidCatalogError if unusable."""
-    try:
-        text = paths.catalog.read_text(encoding="utf-8")
-    except (FileNotFoundError, UnicodeDecodeError):
-        from catalog import source
+    """Bring the index up to date with the catalog; raise InvalidCatalogError if unusable.
 
-        source.load(paths.catalog, paths.display())  # raises with the right message
-        raise  # pragma: no cover
-    text_digest = digest(text)
-    registry = _registry_digest(paths)
-    if not force and paths.db.exists():
-        conn = sqlite3.connect(paths.db)
+    A check finds nothing changed from stat alone when it can; else it hashes the files'
+    bytes. Any change is made under the index's lock, so readers wait for a build rather
+    than see a half-made file, and two builders never race."""
+    state = probe(paths)  # before any lock: a foreign file is refused at once
+    if not force and state == "ours":
+        fresh = _fresh(paths)
+        if fresh is not None:
+            return fresh
+    try:
+        paths.db.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise IndexPathError(f"{_describe(paths)}: cannot create its folder "
+                             f"({err.strerror}); point --db / PAPERS_DB elsewhere") from None
+    with files.locked([paths.db], INDEX_LOCK_TIMEOUT, _describe(paths)):
+        files.remove_dead_temporaries(paths.db.parent, paths.db.name)
+        state = probe(paths)  # another process may have built it while we waited
+        if not force and state == "ours":
+            fresh = _fresh(paths)
+            if fresh is not None:
+                return fresh
+        stamps = _stamps(paths)  # before reading: a write after this changes the stamp
+        data, text = _read_catalog(paths)
+        text_digest = _hash(data)
+        registry = _registry_digest(paths)
+        if not force and state == "ours":
+            try:
+                result = _try_update(paths, text, text_digest, registry, stamps)
+            except sqlite3.DatabaseError:
+                result = None  # a damaged index: rebuilt below, like any other
+            if result is not None:
+                return result
+        return _build(paths, text, text_digest, registry, stamps)
+
+
+def _fresh(paths: Paths) -> RefreshResult | None:
+    """A 'fresh' result when the index matches the files (stat first, then their bytes);
+    None when it must be updated or rebuilt."""
+    stamps = _stamps(paths)
+    try:
+        conn = sqlite3.connect(_uri(paths.db, "ro"), uri=True)
         try:
             meta = _meta(conn)
-            if meta.get("digest") == text_digest and meta.get("registry") == registry:
-                return RefreshResult("fresh", int(meta.get("papers", 0)))
-            if meta.get("registry") == registry and meta.get("schema") == SCHEMA_VERSION:
-                result = _update(conn, paths, text, text_digest)
-                if result:
-                    return result
         finally:
             conn.close()
-    return _build(paths, text, text_digest, registry)
+    except sqlite3.Error:
+        return None
+    count = int(meta.get("papers", 0) or 0)
+    if meta.get("schema") != SCHEMA_VERSION:
+        return None
+    recorded = meta.get("stamps")
+    if recorded and json.loads(recorded) == stamps and _trusted(stamps, int(meta["stamped"])):
+        return RefreshResult("fresh", count)
+    try:
+        data = paths.catalog.read_bytes()
+    except OSError:
+        return None
+    if meta.get("digest") != _hash(data) or meta.get("registry") != _registry_digest(paths):
+        return None
+    if _trusted(stamps, time.time_ns()):  # same bytes: remember their stat for next time
+        _restamp(paths, stamps)
+    return RefreshResult("fresh", count)
+
+
+def _restamp(paths: Paths, stamps: dict[str, list[int]]) -> None:
+    """Record the files' stat in the index when its lock is free (best effort: a reader in
+    a read-only place just hashes again next time)."""
+    with contextlib.suppress(LockTimeoutError, CatalogError, OSError, sqlite3.Error), \
+            files.locked([paths.db], 0, _describe(paths)):
+        conn = sqlite3.connect(_uri(paths.db, "rw"), uri=True, timeout=0.1)
+        try:
+            with conn:
+                _set_stamps(conn, stamps)
+        finally:
+            conn.close()
+
+
+def _set_stamps(conn: sqlite3.Connection, stamps: dict[str, list[int]]) -> None:
+    conn.executemany("insert or replace into meta values (?, ?)",
+                     [("stamps", json.dumps(stamps)), ("stamped", str(time.time_ns()))])
+
+
+def _read_catalog(paths: Paths) -> tuple[bytes, str]:
+    from catalog import source, yamlio
+
+    try:
+        data = yamlio.read_bytes(paths.catalog, paths.display())
+    except FileNotFoundError:
+        raise InvalidCatalogError([source.missing(paths.display())]) from None
+    return data, yamlio.decode(data, paths.display())
+
+
+def _try_update(paths: Paths, text: str, text_digest: str, registry: str,
+                stamps: dict[str, list[int]]) -> RefreshResult | None:
+    conn = sqlite3.connect(_uri(paths.db, "rw"), uri=True)
+    try:
+        meta = _meta(conn)
+        if meta.get("schema") != SCHEMA_VERSION or meta.get("registry") != registry:
+            return None
+        if meta.get("digest") == text_digest:
+            with conn:
+                _set_stamps(conn, stamps)
+            return RefreshResult("fresh", int(meta.get("papers", 0)))
+        return _update(conn, paths, text, text_digest, stamps)
+    finally:
+        conn.close()
 
 
 def _load_registries(paths: Paths) -> tuple[dict[str, Any], dict[str, str]]:
@@ -94,7 +299,29 @@ def _load_registries(paths: Paths) -> tuple[dict[str, Any], dict[str, str]]:
     return load_venues(paths.venues), load_tags(paths.tags)
 
 
-def _build(paths: Paths, text: str, text_digest: str, registry: str) -> RefreshResult:
+def _build(paths: Paths, text: str, text_digest: str, registry: str,
+           stamps: dict[str, list[int]]) -> RefreshResult:
+    """A new index in a temporary file, renamed over the old one (the caller holds the
+    index's lock)."""
+    target = paths.db.resolve()
+    tmp = files.temp_path(target)
+    try:
+        result = _build_into(tmp, paths, text, text_digest, registry, stamps)
+        os.replace(tmp, target)
+    except BaseException as err:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        if isinstance(err, OSError | sqlite3.OperationalError) and not isinstance(
+                err, FileNotFoundError):
+            raise IndexPathError(f"{_describe(paths)}: cannot write the index here "
+                                 f"({getattr(err, 'strerror', None) or err}); point --db / "
+                                 "PAPERS_DB at a writable place") from None
+        raise
+    return result
+
+
+def _build_into(tmp: Path, paths: Paths, text: str, text_digest: str, registry: str,
+                stamps: dict[str, list[int]]) -> RefreshResult:
     import sqlite_utils
 
     from catalog import source
@@ -105,10 +332,9 @@ def _build(paths: Paths, text: str, text_digest: str, registry: str) -> RefreshR
     if blocking:
         raise InvalidCatalogError(blocking)
     venues, vocabulary = _load_registries(paths)
-    paths.db.parent.mkdir(parents=True, exist_ok=True)
-    tmp = paths.db.with_name(f".{paths.db.name}.{os.getpid()}.tmp")
     tmp.unlink(missing_ok=True)
     db = sqlite_utils.Database(tmp)
+    db.conn.execute(f"pragma application_id = {APPLICATION_ID}")
     db.conn.execute("pragma journal_mode = off")
     db.conn.execute("pragma synchronous = off")
     with db.conn:
@@ -124,11 +350,11 @@ def _build(paths: Paths, text: str, text_digest: str, registry: str) -> RefreshR
             table(db, "chunks").insert_all({"label": c.label, "digest": c.digest, "start": c.start}
                                     for c in chunks)
         _set_meta(db.conn, text_digest, registry, len(papers))
+        _set_stamps(db.conn, stamps)
     table(db, "papers").enable_fts(FTS_COLUMNS, fts_version="FTS5", tokenize=TOKENIZE,
                             create_triggers=True)
     db.conn.execute("pragma journal_mode = delete")
     db.conn.close()
-    os.replace(tmp, paths.db)
     return RefreshResult("built", len(papers), sorted({str(p.year) for p in papers}))
 
 
@@ -147,7 +373,7 @@ def _create_tables(db: Any) -> None:
         {"key": str, "year": int, "venue": str, "venue_name": str, "title": str,
          "authors": str, "tags": str, "status": str, "doi": str, "arxiv": str,
          "arxiv_class": str, "url": str,
-         "pages": str, "volume": str, "number": str, "et_al": int, "read_on": str,
+         "pages": str, "volume": str, "number": str, "sources": str, "et_al": int, "read_on": str,
          "added": str, "summary": str, "abstract": str, "line": int, "chunk": str,
          "folded": str},
         pk="key",
@@ -171,11 +397,12 @@ def _insert_papers(conn: sqlite3.Connection, papers: Iterable[Paper],
         rows.append((p.key, p.year, p.venue, venue_names.get(p.venue), p.title,
                      json.dumps(p.authors, ensure_ascii=False),
                      json.dumps(p.tags, ensure_ascii=False), p.status, p.doi, p.arxiv,
-                     p.arxiv_class, p.url, p.pages, p.volume, p.number, int(p.et_al),
+                     p.arxiv_class, p.url, p.pages, p.volume, p.number,
+                     json.dumps(p.sources, ensure_ascii=False), int(p.et_al),
                      p.read_on, p.added, p.summary, p.abstract, p.line, str(p.year), _folded(p)))
         authors.extend((p.key, i, a, fold(a)) for i, a in enumerate(p.authors))
         tags.extend((p.key, t) for t in dict.fromkeys(p.tags))
-    conn.executemany(f"insert into papers values ({','.join('?' * 23)})", rows)
+    conn.executemany(f"insert into papers values ({','.join('?' * 24)})", rows)
     conn.executemany("insert into authors values (?, ?, ?, ?)", authors)
     conn.executemany("insert into tags values (?, ?)", tags)
 
@@ -191,8 +418,8 @@ def _set_meta(conn: sqlite3.Connection, text_digest: str, registry: str, count: 
     conn.executemany("insert or replace into meta values (?, ?)", meta.items())
 
 
-def _update(conn: sqlite3.Connection, paths: Paths, text: str,
-            text_digest: str) -> RefreshResult | None:
+def _update(conn: sqlite3.Connection, paths: Paths, text: str, text_digest: str,
+            stamps: dict[str, list[int]]) -> RefreshResult | None:
     """Re-parse only the changed year blocks; None when a full build is needed instead."""
     from catalog import source
 
@@ -201,9 +428,6 @@ def _update(conn: sqlite3.Connection, paths: Paths, text: str,
         return None
     conn.execute("begin immediate")  # one writer; re-read state under the lock
     try:
-        if _meta(conn).get("digest") == text_digest:
-            conn.rollback()
-            return RefreshResult("fresh")
         stored = {r[0]: (r[1], r[2]) for r in conn.execute("select * from chunks")}
         if not stored:
             conn.rollback()
@@ -245,6 +469,7 @@ def _update(conn: sqlite3.Connection, paths: Paths, text: str,
         count = conn.execute("select count(*) from papers").fetchone()[0]
         registry = _meta(conn)["registry"]
         _set_meta(conn, text_digest, registry, count)
+        _set_stamps(conn, stamps)
         conn.commit()
     except BaseException:
         conn.rollback()

@@ -25,18 +25,26 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-_HEADING_RE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
-_ITEM_RE = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s+(.*\S)\s*$")
-_ROW_RE = re.compile(r"^\s*\|(.*)\|\s*$")
-_SEPARATOR_RE = re.compile(r"^\s*\|?\s*:?-{3,}")
+from catalog.model import DOI_RE, is_http_url, strip_controls
+
+# Every pattern here is linear in its input (issue 8, item 13): no two neighbouring
+# quantifiers that can take the same characters, possessive runs where they could, and
+# trailing '#'s or spaces stripped in code rather than by a lazy group.
+_HEADING_RE = re.compile(r"^(#{1,6})\s++(.*)$")
+_ITEM_RE = re.compile(r"^(\s*+)(?:[-*+]|\d++[.)])\s++(.*\S)\s*$")
+_ROW_RE = re.compile(r"^\s*+\|(.*)\|\s*$")
+_SEPARATOR_RE = re.compile(r"^\s*+\|?\s*+:?-{3,}")
 _LINK_RE = re.compile(r"\[([^\[\]]*)\]\(([^()\s]*)(?:\s+\"[^\"]*\")?\)")
 # '[[pdf](url)]' and '[[pdf]](url)': a link word in double brackets.
 _LINK_GROUP_RE = re.compile(
     r"\[\s*\[([^\[\]]+)\]\s*(?:\(([^()\s]*)\)\s*\]|\]\s*\(([^()\s]*)\))")
-_HREF_RE = re.compile(r"<a\s[^>]*?href=[\"']([^\"']+)[\"'][^>]*>(.*?)</a>", re.IGNORECASE)
-_PAREN_RE = re.compile(r"\(\s*(?:\[([^\[\]]+)\]\([^()\s]*\)|([^()\[\]]+))\s*\)")
-_TAG_RE = re.compile(r"^\[([^\[\]]+)\](?!\()\s*")  # a bracket group that is not a link
-_END_TAG_RE = re.compile(r"\s*\[([^\[\]]+)\]\s*$")
+# The anchor's text stops at the next '<a' or '</a>': a scan per anchor, never to the line end.
+_HREF_RE = re.compile(r"<a\s[^<>]*?href=[\"']([^\"'<>]+)[\"'][^<>]*>"
+                      r"((?:[^<]|<(?!/?a[\s>]))*+)</a>", re.IGNORECASE)
+_PAREN_RE = re.compile(r"\((?:\s*+\[([^\[\]]+)\]\([^()\s]*\)\s*+|([^()\[\]]+))\)")
+_TAG_RE = re.compile(r"\[([^\[\]]+)\](?!\()\s*")  # a bracket group that is not a link
+_END_TAG_RE = re.compile(r"\[([^\[\]]+)\]\s*+$")
+_CODE_NOTE_RE = re.compile(r"\(\s*+`[^`]*`\s*+\)")  # '(`PAI`)' after a title
 _BOLD_RE = re.compile(r"^(\*\*|__)(.+?)\1")
 _ITALIC_LINE_RE = re.compile(r"^\s*(\*|_)([^*_]+)\1\s*$")
 _ARXIV_LABEL_RE = re.compile(r"^arxiv(?:[:\s]+(\d{4}\.\d{4,5})(v\d+)?)?(?:\s*['’]?(\d{2}|\d{4}))?$",
@@ -71,6 +79,7 @@ class Entry:
     arxiv: str | None = None
     doi: str | None = None  # from a link to the paper's DOI page: for finding it, not filling
     authors: list[str] = field(default_factory=list)  # only from a plain author line
+    notes: list[str] = field(default_factory=list)  # what was left out, e.g. a javascript: link
 
 
 @dataclass
@@ -197,7 +206,8 @@ class _Context:
 
 def _logical_lines(text: str) -> list[tuple[int, str]]:
     """(line number, text) with a list item's link that runs over the next lines joined."""
-    raw = text.splitlines()
+    # Control characters (ESC, NUL, bidi overrides) go per line, so line numbers hold.
+    raw = [strip_controls(line) for line in text.splitlines()]
     out: list[tuple[int, str]] = []
     i = 0
     while i < len(raw):
@@ -233,7 +243,7 @@ def parse(text: str, venues: Collection[str] = ()) -> Parsed:
             continue
         heading = _HEADING_RE.match(line)
         if heading:
-            context.heading(len(heading.group(1)), heading.group(2))
+            context.heading(len(heading.group(1)), heading.group(2).rstrip().rstrip("#").rstrip())
             blog_year, table, last_item = None, None, None
             continue
         italic = _ITALIC_LINE_RE.match(line)
@@ -303,7 +313,11 @@ def _with_ids(entry: Entry, text: str) -> Entry:
             entry.arxiv = m.group(1)
     m = _DOI_URL_RE.search(text)
     if m:
-        entry.doi = m.group(1).rstrip(".,;")
+        doi = m.group(1).rstrip(".,;")
+        if DOI_RE.match(doi):
+            entry.doi = doi
+        else:
+            entry.notes.append(f"link's DOI {doi[:60]!r} is not a DOI: left out")
     return entry
 
 
@@ -320,34 +334,49 @@ def _tail_label(tail: str) -> tuple[str, int | None, str | None] | None:
         if label:
             return label
     rest = _strip_links(tail).strip(" \t-–—,;:|")
-    wrapped = re.fullmatch(r"[\[(]\s*(.*?)\s*[\])]", rest)
-    return parse_label(wrapped.group(1) if wrapped else rest) if rest else None
+    wrapped = re.fullmatch(r"[\[(](.*)[\])]", rest)
+    return parse_label(wrapped.group(1).strip() if wrapped else rest) if rest else None
 
 
 def _trim_title(title: str) -> str:
-    """A plain title without the notes lists put after it: '[also in [1.2](#x)]', '(`PAI`)'."""
-    while True:
-        trimmed = re.sub(r"\s+\(\s*`[^`]*`\s*\)$", "", title.rstrip())
-        if trimmed.endswith("]"):
-            depth = 0
-            for i in range(len(trimmed) - 1, -1, -1):
-                depth += {"]": 1, "[": -1}.get(trimmed[i], 0)
-                if depth == 0:
-                    break
-            if depth == 0 and i > 0 and trimmed[i - 1].isspace():
-                trimmed = trimmed[:i].rstrip()
-        if trimmed == title:
-            return title
-        title = trimmed
+    """A plain title without the notes lists put after it: '[also in [1.2](#x)]', '(`PAI`)'.
+
+    Walks back from the end with an index (no slicing or search per note): linear."""
+    def back_over_spaces(end: int) -> int:
+        while end > 0 and title[end - 1].isspace():
+            end -= 1
+        return end
+
+    end = back_over_spaces(len(title))
+    while end > 0:
+        if title[end - 1] == ")":
+            start = title.rfind("(", 0, end)
+            if start > 0 and title[start - 1].isspace() and _CODE_NOTE_RE.fullmatch(
+                    title, start, end):
+                end = back_over_spaces(start)
+                continue
+        if title[end - 1] != "]":
+            break
+        depth, i = 0, end - 1
+        while i >= 0:
+            depth += {"]": 1, "[": -1}.get(title[i], 0)
+            if depth == 0:
+                break
+            i -= 1
+        if depth != 0 or i <= 0 or not title[i - 1].isspace():
+            break
+        end = back_over_spaces(i)
+    return title[:end]
 
 
 def _list_item(number: int, body: str, context: _Context) -> tuple[Entry | None, str]:
     """The entry of a top-level list item, or None and why it is not one."""
     body = _unescape(body)
-    tags, rest = [], body
-    while (tag := _TAG_RE.match(rest)) is not None:
+    tags, at = [], 0
+    while (tag := _TAG_RE.match(body, at)) is not None:  # pos, not slices: linear
         tags.append(tag.group(1))
-        rest = rest[tag.end():]
+        at = tag.end()
+    rest = body[at:]
     label = next((lb for lb in map(parse_label, tags) if lb), None)
     url: str | None = None
     title: str | None = None
@@ -416,9 +445,14 @@ def _entry(number: int, title: str, label: tuple[str, int | None, str | None] | 
     if not _looks_like_title(title, labelled=label is not None):
         return None, f"'{title}' does not look like a paper's title"
     venue, year, arxiv_id = label or (context.venue, None, None)
-    if url and not url.startswith("http"):
+    notes = []
+    if url and not is_http_url(url):
+        if re.match(r"^[A-Za-z][A-Za-z0-9+.\-]*:", url) and not url.startswith("http"):
+            # 'javascript:', 'data:': never a link; a relative link is simply not the paper's
+            notes.append(f"link {url[:60]!r} is not an http(s) link: left out")
         url = None
-    return _with_ids(Entry(number, title, venue, year or context.year, url, arxiv_id), text), ""
+    entry = Entry(number, title, venue, year or context.year, url, arxiv_id, notes=notes)
+    return _with_ids(entry, text), ""
 
 
 def _table_header(cells: list[str]) -> dict[str, int] | None:

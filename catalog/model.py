@@ -21,6 +21,7 @@ FIELDS: tuple[str, ...] = (
     "pages",
     "volume",
     "number",
+    "sources",
     "tags",
     "status",
     "read_on",
@@ -47,9 +48,9 @@ DOI_RE = re.compile(r"^10\.\d{4,9}/[-._;()/:<>A-Za-z0-9]+$")
 URL_RE = re.compile(r"^https?://[^\s\"'<>\\{}`^|]+$", re.IGNORECASE)
 # C0 and C1 controls (ESC, NUL, CSI, ...), DEL, and the bidi overrides/isolates that
 # reorder what a terminal or browser shows. Tab and newline are kept in long texts.
-_CONTROL = "\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069"
-CONTROL_RE = re.compile(f"[{_CONTROL}]")
-CONTROL_OR_NEWLINE_RE = re.compile(f"[{_CONTROL}\t\n]")
+CONTROL_CHARS = "\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069"
+CONTROL_RE = re.compile(f"[{CONTROL_CHARS}]")
+CONTROL_OR_NEWLINE_RE = re.compile(f"[{CONTROL_CHARS}\t\n]")
 # Fields of free text that may hold a tab or newline (all others are one line).
 MULTILINE_FIELDS = frozenset({"summary", "abstract"})
 PAGES_RE = re.compile(r"^[A-Za-z]?\d+([-–]{1,2}[A-Za-z]?\d+)?$")
@@ -72,6 +73,7 @@ class Paper:
     pages: str | None = None
     volume: str | None = None
     number: str | None = None
+    sources: list[str] = field(default_factory=list)  # public records the metadata came from
     tags: list[str] = field(default_factory=list)
     status: str = DEFAULT_STATUS
     read_on: str | None = None

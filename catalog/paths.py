@@ -9,6 +9,9 @@ from pathlib import Path
 CATALOG_ENV = "PAPERS_CATALOG"
 DB_ENV = "PAPERS_DB"
 DEFAULT_CATALOG = Path("data") / "papers.yaml"
+# The venue registry shipped beside the package (a source checkout): bib-check reads it
+# when run outside any catalog.
+SHIPPED_VENUES = Path(__file__).resolve().parent.parent / "data" / "venues.yaml"
 
 
 @dataclass(frozen=True)

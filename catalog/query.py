@@ -21,9 +21,17 @@ from catalog.errors import PaperNotFound, QueryError
 from catalog.model import STATUSES, Paper, fold, has_undecomposable
 from catalog.suggest import hint_for
 
-FILTERS = ("year", "venue", "tag", "author", "status", "key", "title", "summary")
-# bm25 weights, in FTS column order: title, authors, tags, summary, venue_name, folded.
-WEIGHTS = (10.0, 3.0, 5.0, 1.0, 2.0, 3.0)
+FILTERS = ("year", "venue", "tag", "author", "status", "key", "title", "summary", "abstract")
+# bm25 weights, in FTS column order (catalog.index.FTS_COLUMNS): title, authors, tags,
+# summary, venue_name, folded, abstract.
+WEIGHTS = (10.0, 3.0, 5.0, 1.0, 2.0, 3.0, 0.5)
+# Tags and summaries are the curator's word on what a paper is about. bm25 alone favours
+# short, title-only records (an imported bibliography's "Caffe: ... Feature Embedding"
+# over EVStore, whose summary makes it longer), so a curated paper (one with tags or a
+# summary) that matches in what it is about (title, tags, summary) has its score
+# multiplied by this; between curated papers the column weights decide.
+CURATED_COLUMNS = ("title", "tags", "summary")
+CURATED_BOOST = 2.0
 MARK_START, MARK_END = "\x02", "\x03"
 
 _TOKEN_RE = re.compile(
@@ -48,15 +56,28 @@ class Query:
     names: list[tuple[str, str]] = field(default_factory=list)  # (venue|tag, value) to verify
 
     @property
-    def match(self) -> str | None:
-        """The FTS5 MATCH expression for the positive terms, with exclusions."""
+    def positive(self) -> str | None:
+        """The FTS5 expression of the positive terms alone."""
         if not self.groups:
             return None
         parts = [g[0] if len(g) == 1 else "(" + " OR ".join(g) + ")" for g in self.groups]
-        expr = " AND ".join(parts)
+        return " AND ".join(parts)
+
+    @property
+    def match(self) -> str | None:
+        """The FTS5 MATCH expression for the positive terms, with exclusions."""
+        expr = self.positive
+        if expr is None:
+            return None
         for term in self.excluded:
             expr = f"({expr}) NOT {term}"
         return expr
+
+    @property
+    def curated(self) -> str | None:
+        """The positive terms, matched in the curated columns only."""
+        expr = self.positive
+        return f"{{{' '.join(CURATED_COLUMNS)}}} : ({expr})" if expr else None
 
 
 def _fts_term(text: str, prefix_ok: bool = True, column: str | None = None) -> str | None:
@@ -112,7 +133,7 @@ def _filter(query: Query, name: str, value: str, negated: bool) -> str | None:
                          f"themselves, quote them: '\"{name}:{value}\"')")
     if not value:
         raise QueryError(f"'{name}:' needs a value, e.g. {_EXAMPLES[name]}")
-    if name in ("title", "summary"):
+    if name in ("title", "summary", "abstract"):
         term = _fts_term(value, column=name)
         if term and negated:
             query.excluded.append(term)
@@ -160,7 +181,7 @@ _FILTER_SQL = {
 }
 _EXAMPLES = {"year": "year:2022", "venue": "venue:OSDI", "tag": "tag:caching",
              "author": "author:gupta", "status": "status:read", "key": "key:sima2022ekko",
-             "title": "title:cache", "summary": "summary:gpu"}
+             "title": "title:cache", "summary": "summary:gpu", "abstract": "abstract:lookup"}
 
 
 _KNOWN_SQL = {
@@ -195,6 +216,7 @@ def row_to_paper(row: sqlite3.Row) -> Paper:
         venue=d["venue"], et_al=bool(d["et_al"]), doi=d["doi"], arxiv=d["arxiv"],
         arxiv_class=d["arxiv_class"],
         url=d["url"], pages=d["pages"], volume=d["volume"], number=d["number"],
+        sources=json.loads(d["sources"] or "[]"),
         tags=json.loads(d["tags"]), status=d["status"], read_on=d["read_on"],
         added=d["added"], summary=d["summary"], abstract=d["abstract"], line=d["line"],
     )
@@ -208,11 +230,15 @@ def search(conn: sqlite3.Connection, text: str, limit: int | None = None) -> lis
     match = query.match
     if match:
         weights = ", ".join(str(w) for w in WEIGHTS)
-        sql = (f"select p.*, bm25(papers_fts, {weights}) as score, "
+        # bm25 is negative, lower is better: the boost makes a curated match rank higher.
+        sql = (f"select p.*, bm25(papers_fts, {weights}) * (case when (p.tags != '[]' or "
+               "p.summary is not null) and p.rowid in "
+               "(select rowid from papers_fts where papers_fts match ?) "
+               f"then {CURATED_BOOST} else 1.0 end) as score, "
                f"highlight(papers_fts, 0, '{MARK_START}', '{MARK_END}') as marked "
                "from papers_fts join papers p on p.rowid = papers_fts.rowid "
                "where papers_fts match ?")
-        params.insert(0, match)
+        params[:0] = [query.curated, match]
         order = "score, p.year desc, p.key"
     else:
         sql = "select p.*, 0.0 as score, p.title as marked from papers p where 1"

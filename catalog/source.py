@@ -17,7 +17,7 @@ from catalog.errors import InvalidCatalogError, Problem
 from catalog.model import FIELDS, REQUIRED, Paper, digest
 from catalog.suggest import hint_for
 
-_LIST_FIELDS = {"authors", "tags"}
+_LIST_FIELDS = {"authors", "tags", "sources"}
 _BOOL_FIELDS = {"et_al"}
 _YEAR_RE = re.compile(r"^\d{4}$")
 # A line that starts a new top-level key: not indented, not a comment, not a list item.
@@ -90,16 +90,19 @@ def read(path: Path, display: str | None = None) -> tuple[list[Paper], list[Prob
     """Every paper of a catalog file and every problem found while reading it."""
     filename = display or str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = yamlio.read_text(path, filename)
     except FileNotFoundError:
-        hint = "create it, or point --catalog / PAPERS_CATALOG at your catalog"
-        return [], [Problem(filename, 0, "", "catalog file not found", hint, True)]
-    except UnicodeDecodeError as err:
-        line = path.read_bytes()[: err.start].count(b"\n") + 1
-        return [], [Problem(filename, line, "", "not valid UTF-8 text",
-                            "save the file as UTF-8", True)]
+        return [], [missing(filename)]
+    except InvalidCatalogError as err:
+        return [], err.problems
     papers, problems = parse(text, filename)
     return papers, problems + duplicate_keys(papers, filename)
+
+
+def missing(filename: str) -> Problem:
+    """The blocking problem of a catalog file that is not there."""
+    hint = "create it, or point --catalog / PAPERS_CATALOG at your catalog"
+    return Problem(filename, 0, "", "catalog file not found", hint, True)
 
 
 def load(path: Path, display: str | None = None) -> list[Paper]:

@@ -21,17 +21,22 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import io
-import os
 import re
-import signal
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from catalog import source, yamlio
-from catalog.errors import CatalogError, InvalidCatalogError, PaperNotFound, Problem
+from catalog import files, source, yamlio
+from catalog.errors import (
+    CatalogError,
+    InvalidCatalogError,
+    LockTimeoutError,
+    PaperNotFound,
+    Problem,
+)
+from catalog.files import CRASH_ENV, atomic_write
 from catalog.model import FIELDS, STATUSES, Paper
 from catalog.paths import Paths
 from catalog.suggest import hint_for
@@ -39,13 +44,11 @@ from catalog.venues import Venue
 
 # Seconds to wait for another papers process to finish its write.
 LOCK_TIMEOUT = 30.0
-# Test hook: makes the writer kill itself between writing the temporary file and
-# renaming it, to show that a crash mid-write leaves the previous file intact.
-CRASH_ENV = "PAPERS_TEST_CRASH"
+__all__ = ["CRASH_ENV", "LockTimeoutError", "atomic_write"]  # re-exported for callers
 # Fields written in double quotes, as the hand-written file does.
 _QUOTED = {"title", "summary", "abstract", "arxiv", "volume", "number", "pages"}
 _DATES = {"read_on", "added"}
-_LISTS = {"authors", "tags"}
+_LISTS = {"authors", "tags", "sources"}
 TAG_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 # A near-duplicate title is a warning on write: two papers may share a title.
 NEAR_DUPLICATE_MESSAGE = "title nearly the same as"
@@ -63,10 +66,6 @@ class InvalidEditError(CatalogError):
         lines = "\n".join(f"  {p}" for p in self.problems)
         super().__init__(f"refused: the edit would make the catalog invalid "
                          f"(nothing was written):\n{lines}")
-
-
-class LockTimeoutError(CatalogError):
-    """Another process holds the catalog's lock for too long."""
 
 
 # ---------------------------------------------------------------- ruamel set-up
@@ -473,10 +472,15 @@ class Session:
         self.filename = paths.display()
         self.yaml = yaml_rt()
         try:
-            self.text = paths.catalog.read_text(encoding="utf-8")
+            data = yamlio.read_bytes(paths.catalog, self.filename)
         except FileNotFoundError:
             raise CatalogError(f"{self.filename}: catalog file not found (create it, or point "
                                "--catalog / PAPERS_CATALOG at your catalog)") from None
+        self.text = yamlio.decode(data, self.filename)
+        self.newline = yamlio.newline_of(data)  # written back as the file has it (CRLF stays)
+        from catalog.index import file_digest
+
+        self._digest = file_digest(data)
         papers = self._indexed_papers()
         if papers is None:
             papers, problems = source.parse(self.text, self.filename)
@@ -497,6 +501,7 @@ class Session:
             self._register(year)
         self._registry_docs: dict[Path, Document] = {}
         self._registry_text: dict[Path, str] = {}
+        self._newlines: dict[Path, str] = {paths.catalog: self.newline}
         self._catalog_changed = False
         self.venues_before = dict(self.venues)
         self.vocab_before = dict(self.vocabulary)
@@ -518,7 +523,7 @@ class Session:
         try:
             conn.row_factory = sqlite3.Row
             meta = dict(conn.execute("select key, value from meta").fetchall())
-            if meta.get("digest") != source.digest(self.text):
+            if meta.get("digest") != self._digest:
                 return None
             return sorted(query.all_papers(conn), key=lambda p: p.line)
         except sqlite3.Error:
@@ -709,7 +714,13 @@ class Session:
 
     def _registry(self, path: Path) -> Document:
         if path not in self._registry_docs:
-            text = path.read_text(encoding="utf-8")
+            shown = self.paths.display(path)
+            try:
+                data = yamlio.read_bytes(path, shown)
+            except FileNotFoundError:
+                data = b""  # a registry written for the first time
+            text = yamlio.decode(data, shown)
+            self._newlines[path] = yamlio.newline_of(data)
             self._registry_text[path] = text
             self._registry_docs[path] = parse_registry(text, str(path))
         return self._registry_docs[path]
@@ -915,12 +926,12 @@ class Session:
         if not texts:
             return result
         result.warnings = self.validate(texts)
-        result.diff = _diff(self, texts)
-        if dry_run:
+        if dry_run:  # a diff of a big file costs seconds: only for the user to read
+            result.diff = _diff(self, texts)
             result.changed = list(texts)
             return result
         for path in sorted(texts, key=lambda p: p == self.paths.catalog):
-            atomic_write(path, texts[path])
+            atomic_write(path, texts[path], self._newlines.get(path, "\n"))
             result.changed.append(path)
         return result
 
@@ -964,58 +975,23 @@ def _diff(session: Session, texts: dict[Path, str]) -> str:
 
 
 def lock_path(paths: Paths) -> Path:
-    """The lock file shared by every writer of this catalog (beside it, hidden)."""
-    return paths.catalog.with_name(f".{paths.catalog.name}.lock")
+    """The lock file of the catalog itself (beside it, hidden)."""
+    return files.lock_file(paths.catalog)
 
 
-def atomic_write(path: Path, text: str) -> None:
-    """Replace path with text so that a reader or a crash sees the old file or the new one."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        with contextlib.suppress(OSError):
-            os.chmod(tmp, path.stat().st_mode & 0o7777)
-        if os.environ.get(CRASH_ENV) == "before-rename":
-            os.kill(os.getpid(), signal.SIGKILL)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    with contextlib.suppress(OSError):  # make the rename itself durable
-        folder = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(folder)
-        finally:
-            os.close(folder)
-
-
-def _remove_stale_temporaries(folder: Path) -> None:
-    """Temporary files left by a writer that was killed; under the lock none is live."""
-    for tmp in folder.glob(".*.tmp"):
-        if re.fullmatch(r"\..+\.\d+\.tmp", tmp.name):
-            tmp.unlink(missing_ok=True)
+def _data_files(paths: Paths) -> list[Path]:
+    """Every file an edit may write: the catalog and the registries it shares with any other
+    catalog in its folder."""
+    return [paths.catalog, paths.venues, paths.tags]
 
 
 @contextlib.contextmanager
 def locked(paths: Paths, timeout: float | None = None) -> Iterator[None]:
-    """Hold the catalog's write lock."""
-    from filelock import FileLock, Timeout
-
+    """Hold the write lock of the catalog and of each registry (one lock per file, taken in a
+    fixed order), so writers of two catalogs sharing tags.yaml exclude each other there."""
     wait = LOCK_TIMEOUT if timeout is None else timeout
-    lock = FileLock(str(lock_path(paths)), timeout=wait)
-    try:
-        lock.acquire()
-    except Timeout:
-        raise LockTimeoutError(f"{paths.display()}: another papers process is writing the "
-                               f"catalog (lock {paths.display(lock_path(paths))}); "
-                               "try again in a moment") from None
-    try:
+    with files.locked(_data_files(paths), wait, paths.display()):
         yield
-    finally:
-        lock.release()
 
 
 @contextlib.contextmanager
@@ -1025,31 +1001,59 @@ def edit(paths: Paths, dry_run: bool = False, refresh: bool = True) -> Iterator[
     An exception inside the block leaves every file as it was.
     """
     with locked(paths):
-        _remove_stale_temporaries(paths.data_dir)
+        for folder in {p.resolve().parent for p in _data_files(paths)}:
+            files.remove_dead_temporaries(folder)
         session = Session(paths)
         yield session
         session.result = session.commit(dry_run)
         if refresh and not dry_run and session.result.changed:
-            _refresh_index(paths)
+            session.result.warnings += _refresh_index(paths)
 
 
-def _refresh_index(paths: Paths) -> None:
+def _refresh_index(paths: Paths) -> list[Problem]:
     """Bring the index up to date after a write (still under the lock, so writers do not
-    race each other's index updates). The index is derived: if a reader holds SQLite's
-    lock too long, the write stands and the next command refreshes the index itself."""
+    race each other's index updates). The write has happened and is what the user hears
+    about: an index that cannot follow is rebuilt, or, failing that, a warning says so
+    (the index is derived; the next command refreshes it again)."""
     import sqlite3
 
     from catalog import index
 
-    with contextlib.suppress(sqlite3.OperationalError):
+    try:
         index.refresh(paths)
+        return []
+    except (sqlite3.Error, OSError):
+        with contextlib.suppress(CatalogError, sqlite3.Error, OSError):
+            index.rebuild(paths)  # e.g. a damaged file; a reader holding it too long
+            return []
+    except CatalogError as err:
+        return [Problem(paths.display(paths.db), 0, "", f"the index was not refreshed: {err}",
+                        "the catalog was written; fix this, then any command re-indexes")]
+    return [Problem(paths.display(paths.db), 0, "", "the index could not be refreshed",
+                    "the catalog was written; run `papers index` to rebuild it")]
 
 
 # ---------------------------------------------------------------- reading notes
 
 
+# Characters that Markdown or HTML would read as markup in a line of plain text.
+_MARKUP = {"&": "&amp;", "<": "&lt;", ">": "&gt;",
+           **{c: "\\" + c for c in "\\`*_{}[]()#+!"}}
+
+
+def markdown_text(text: str) -> str:
+    """Text that Markdown shows as it is: no HTML, no emphasis, link or attribute."""
+    from catalog.model import strip_controls
+
+    return "".join(_MARKUP.get(c, c) for c in strip_controls(text))
+
+
 def render_note(paper: Paper) -> str:
-    """A new reading note for a paper, from catalog/templates/reading-note.md."""
+    """A new reading note for a paper, from catalog/templates/reading-note.md.
+
+    The note is the user's own Markdown and the site renders its HTML as it is, so every
+    field from the catalog is written as escaped plain text, outside any HTML comment
+    (a title holding '-->' would end a comment and let what follows run as HTML)."""
     from string import Template
 
     template = (Path(__file__).parent / "templates" / "reading-note.md").read_text(
@@ -1057,14 +1061,37 @@ def render_note(paper: Paper) -> str:
     authors = ", ".join(paper.authors) + (" and others" if paper.et_al else "")
     link = (f"https://doi.org/{paper.doi}" if paper.doi
             else f"https://arxiv.org/abs/{paper.arxiv}" if paper.arxiv else paper.url or "")
+    fields = {"title": paper.title, "authors": authors, "venue": paper.venue,
+              "year": str(paper.year), "link": link}
     return Template(template).safe_substitute(
-        key=paper.key, title=paper.title, authors=authors, venue=paper.venue,
-        year=paper.year, link=link, today=dt.date.today().isoformat())
+        key=_note_key(paper.key), today=dt.date.today().isoformat(),
+        **{name: markdown_text(value) for name, value in fields.items()})
+
+
+def _note_key(key: str) -> str:
+    """A key fit for a file name and the note's comment; CatalogError otherwise."""
+    from catalog.model import KEY_RE
+
+    if not KEY_RE.fullmatch(key):
+        raise CatalogError(f"'{key}' is not a valid key (lower-case letters, digits, '-', "
+                           "'_' or ':'): fix it in the catalog (papers check lists it) "
+                           "before writing its note")
+    return key
+
+
+def note_path(paths: Paths, key: str) -> Path:
+    """data/readings/KEY.md for a valid key; never a path outside data/readings/."""
+    folder = paths.readings.resolve()
+    path = (folder / f"{_note_key(key)}.md").resolve()
+    if path.parent != folder:
+        raise CatalogError(f"the note of '{key}' would be written outside "
+                           f"{paths.display(paths.readings)}; refused")
+    return path
 
 
 def create_note(paths: Paths, paper: Paper) -> tuple[Path, bool]:
-    """The paper's reading-note file, created from the template on first use."""
-    path = paths.readings / f"{paper.key}.md"
+    """The paper's reading note file, created from the template on first use."""
+    path = note_path(paths, paper.key)
     if path.exists():
         return path, False
     path.parent.mkdir(parents=True, exist_ok=True)

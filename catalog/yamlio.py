@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import re
 from pathlib import Path
 from typing import Any
 
@@ -69,18 +70,103 @@ def is_bool(node: Node) -> bool:
     return _plain(node) and (node.value in _TRUE or node.value in _FALSE)
 
 
+# What could be a YAML anchor ('&name' after a space, '[', '{', ',' or at a line's start):
+# only a text that has one can hold an alias, so only such a text is walked for them.
+_ANCHOR_RE = re.compile(r"(?:^|[\s\[{,])&[^\s,\[\]{}]", re.MULTILINE)
+_BOMS = {b"\xff\xfe\x00\x00": "UTF-32", b"\x00\x00\xfe\xff": "UTF-32",
+         b"\xff\xfe": "UTF-16", b"\xfe\xff": "UTF-16"}
+
+
 def compose(text: str, filename: str, line_offset: int = 0) -> Node | None:
-    """The node tree of a YAML document; a syntax error becomes InvalidCatalogError."""
+    """The node tree of a YAML document; a syntax error or an alias becomes
+    InvalidCatalogError.
+
+    Every file papers reads goes through here. Aliases are refused: no data file needs
+    them, and a few lines of nested aliases (an "alias bomb") expand to billions of nodes
+    in any code that walks the tree as data."""
     # The collector only slows the load of a big tree of fresh objects with no cycles.
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return yaml.compose(text, Loader=_Loader)
+        root = yaml.compose(text, Loader=_Loader)
     except yaml.YAMLError as err:
         raise InvalidCatalogError([syntax_problem(err, filename, line_offset, text)]) from None
+    except RecursionError:
+        raise InvalidCatalogError([Problem(filename, 0, "", "YAML nested too deeply",
+                                           "write the data as plain entries", True)]) from None
     finally:
         if was_enabled:
             gc.enable()
+    if root is not None and _ANCHOR_RE.search(text):
+        _refuse_aliases(root, filename, line_offset)
+    return root
+
+
+def _refuse_aliases(root: Node, filename: str, line_offset: int) -> None:
+    """InvalidCatalogError at the first node reached twice (an alias shares its anchor's
+    node); linear in the number of distinct nodes, so a bomb is refused at once."""
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            line = node.start_mark.line + 1 + line_offset
+            raise InvalidCatalogError([Problem(
+                filename, line, "", "YAML anchors and aliases (&name, *name) are not "
+                "supported", "write each value out in full", True)])
+        seen.add(id(node))
+        if isinstance(node, MappingNode):
+            for key, value in node.value:
+                stack.extend((key, value))
+        elif isinstance(node, SequenceNode):
+            stack.extend(node.value)
+
+
+def read_bytes(path: Path, filename: str) -> bytes:
+    """A data file's bytes; InvalidCatalogError for a folder or an unreadable file
+    (FileNotFoundError is left to the caller, who knows what the missing file is for)."""
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise
+    except IsADirectoryError:
+        raise InvalidCatalogError([Problem(filename, 0, "", "is a folder, not a file",
+                                           "name the YAML file itself, e.g. data/papers.yaml",
+                                           True)]) from None
+    except OSError as err:
+        raise InvalidCatalogError([Problem(filename, 0, "", f"cannot read ({err.strerror})",
+                                           "check the file's permissions", True)]) from None
+
+
+def decode(data: bytes, filename: str) -> str:
+    """A data file's text: UTF-8 (a UTF-8 byte-order mark is kept), lines ending in '\\n'
+    whatever the file uses; InvalidCatalogError names the line of a byte that is not UTF-8."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        for bom, name in _BOMS.items():
+            if data.startswith(bom):
+                raise InvalidCatalogError([Problem(
+                    filename, 1, "", f"{name} text, not UTF-8",
+                    "save the file as UTF-8 (papers reads and writes UTF-8 only)",
+                    True)]) from None
+        line = data[: err.start].count(b"\n") + 1
+        raise InvalidCatalogError([Problem(filename, line, "", "not valid UTF-8 text",
+                                           "save the file as UTF-8", True)]) from None
+    if "\r" in text:  # as Python's universal newlines read it
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+def newline_of(data: bytes) -> str:
+    """The line ending a file uses (that of its first line), to write it back the same."""
+    end = data.find(b"\n")
+    return "\r\n" if end > 0 and data[end - 1:end] == b"\r" else "\n"
+
+
+def read_text(path: Path, filename: str) -> str:
+    """read_bytes, then decode."""
+    return decode(read_bytes(path, filename), filename)
 
 
 def construct(node: Node) -> Any:
@@ -101,7 +187,7 @@ def construct(node: Node) -> Any:
 
 def load_mapping_with_lines(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
     """A small top-level mapping file and the 1-based line of each key."""
-    text = path.read_text(encoding="utf-8")
+    text = read_text(path, str(path))
     node = compose(text, str(path))
     if node is None:
         return {}, {}

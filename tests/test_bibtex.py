@@ -202,9 +202,12 @@ def test_url_and_doi_stay_verbatim() -> None:
                                        url="https://example.org/a_b%20c#frag&x=~1"), VENUES))
     assert got["doi"] == "10.1002/(SICI)1097-4636_x%y#z"
     assert got["url"] == "https://example.org/a_b%20c#frag&x=~1"
-    # Only a brace BibTeX could not balance is changed, to its percent-encoding.
-    assert bibtex.verbatim("https://x.org/{a}") == "https://x.org/{a}"
+    # Only what could act in LaTeX (braces, backslash, ^^ notation, spaces, controls) is
+    # changed, to its percent-encoding.
+    assert bibtex.verbatim("https://x.org/{a}") == "https://x.org/%7Ba%7D"
     assert bibtex.verbatim("https://x.org/a}b") == "https://x.org/a%7Db"
+    assert bibtex.verbatim("10.1234/\\input{/etc/passwd}") == "10.1234/%5Cinput%7B/etc/passwd%7D"
+    assert bibtex.verbatim("10.1/^^5cinput x\x1b") == "10.1/%5E%5E5cinput%20x%1B"
 
 
 def test_export_is_sorted_by_key_and_stable() -> None:

@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import bibtexparser
-import pytest
 
 from catalog.paths import Paths
 from tests.conftest import SHARED, needs_shared
@@ -144,7 +143,7 @@ def test_bib_check_reports_problems_with_lines(cli) -> None:
     assert "32 entries, 28 importable, 25 problems" in result.stderr
 
 
-@pytest.mark.skipif(not RECOMMENDER.exists(), reason=f"{RECOMMENDER} not found")
+@needs_shared
 def test_bib_check_json(cli) -> None:
     result = cli("bib-check", str(RECOMMENDER), "--json")
     assert result.exit_code == 1

@@ -346,9 +346,14 @@ def test_read_bib_file_errors(tmp_path: Path) -> None:
 
 def test_doi_and_url_are_read_verbatim() -> None:
     record = one("@article{x, author = {A B}, title = {T}, year = 2020, journal = {PVLDB},"
-                 r" doi = {{https://doi.org/10.1000/a_{b}c}}, url = {\url{https://x.org/a\_b%20c#d}}}")
-    assert record.paper.doi == "10.1000/a_{b}c"
+                 r" doi = {{https://doi.org/10.1000/a_(b)c}}, url = {\url{https://x.org/a\_b%20c#d}}}")
+    assert record.paper.doi == "10.1000/a_(b)c"
     assert record.paper.url == "https://x.org/a_b%20c#d"
+    # Braces are not DOI characters (they would reach LaTeX): that DOI is left out, noted.
+    braced = one("@article{x, author = {A B}, title = {T}, year = 2020, journal = {PVLDB},"
+                 r" doi = {{https://doi.org/10.1000/a_{b}c}}}")
+    assert braced.paper.doi is None
+    assert any("is not a DOI: left out" in p.message for p in braced.problems)
 
 
 def test_a_workshop_held_with_a_conference_is_not_the_conference():

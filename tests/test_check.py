@@ -216,3 +216,25 @@ def test_note_links_are_not_checked_when_the_catalog_is_unreadable(tmp_path):
     (paths.notes / "n.md").write_text("# N\n\nSee [[he2021fastmoe]].\n")
     found = check(paths)
     assert len(found) == 1 and found[0].blocking
+
+
+def test_sources_are_links_and_can_be_required(tmp_path):
+    body = "2023:\n  OSDI:\n" + GOOD_PAPER.format(key="lovelace2023notes", title="Notes")
+    paths = catalog_with(tmp_path, body)
+    assert not any("metadata source" in m for m in messages(paths))
+    assert any("no metadata source" in str(p) for p in check(paths, require_sources=True))
+    paths = catalog_with(tmp_path, body + "      sources: [https://dblp.org/rec/x, 'javascript:x']\n")
+    found = [str(p) for p in check(paths, require_sources=True)]
+    assert any("source is not an http(s) link: 'javascript:x'" in m for m in found), found
+    assert not any("no metadata source" in m for m in found)
+
+
+@pytest.mark.parametrize(("extra", "expected"), [
+    ('      summary: "a\\x1b]8;;https://evil\\x07b"\n', "control character in summary"),
+    ('      doi: "10.1234/\\\\input{x}"\n', "malformed DOI"),
+    ("      url: javascript:alert(1)\n", "url is not an http(s) link"),
+    ("      url: data:text/html,x\n", "url is not an http(s) link"),
+])
+def test_hostile_fields_are_findings(tmp_path, extra, expected):
+    body = "2023:\n  OSDI:\n" + GOOD_PAPER.format(key="lovelace2023notes", title="Notes") + extra
+    assert any(expected in m for m in messages(catalog_with(tmp_path, body)))

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from catalog import index, query
 from catalog.errors import PaperNotFound, QueryError
+from tests.conftest import write_catalog
 
 
 @pytest.fixture
@@ -41,7 +42,17 @@ def keys(conn, text: str) -> list[str]:
         ("status:read", {"lai2023adaembed"}),
         ("status:to-read embedding", {"kurniawan2023evstore"}),
         ("title:cach*", {"kurniawan2023evstore"}),
-        ("title:cache*", set()),
+        # Porter stemming: "cache" and "Caching" share the stem "cach".
+        ("title:cache*", {"kurniawan2023evstore"}),
+        ("title:cache", {"kurniawan2023evstore"}),
+        ("embeddings", {"kurniawan2023evstore", "lai2023adaembed"}),
+        ("caches", {"kurniawan2023evstore"}),
+        ("cached lookup", {"kurniawan2023evstore"}),
+        ('"embedding tables"', {"kurniawan2023evstore"}),
+        ('"embedding table"', {"kurniawan2023evstore"}),
+        ('"mixture of experts"', {"he2021fastmoe"}),
+        ("summary:gpus", {"he2021fastmoe"}),
+        ("-caches", {"lai2023adaembed", "he2021fastmoe"}),
         ("key:he2021*", {"he2021fastmoe"}),
         ("training year:2023", {"lai2023adaembed"}),
     ],
@@ -50,10 +61,60 @@ def test_query_language(conn, text, expected):
     assert set(keys(conn, text)) == expected
 
 
-def test_title_weighs_more_than_summary(conn):
-    # "embedding" is in EVStore's title and summary, AdaEmbed's title; both tagged.
-    found = keys(conn, "caching")
-    assert found[0] == "kurniawan2023evstore"
+TWO_CURATED = """\
+2023:
+  OSDI:
+    - key: alpha2023store
+      title: "Zebra: A Store for Embedding Tables"
+      authors: [A Author]
+      tags: [embedding]
+      summary: "Keeps tables in flash."
+    - key: beta2023cache
+      title: "Quagga: Faster Lookups"
+      authors: [B Author]
+      tags: [caching]
+      summary: "A cache in front of a zebra of tables, among other things."
+"""
+
+
+def test_title_weighs_more_than_summary(tmp_path):
+    # Both papers are curated (tags and summary) and match "zebra" once: alpha in its
+    # title, beta in its (longer) summary. The title match must lead, whichever comes
+    # first in the file.
+    swapped = TWO_CURATED.replace("alpha2023store", "zeta2023store")  # sorts after beta
+    for folder, papers in (("one", TWO_CURATED), ("two", swapped)):
+        conn = index.connect(write_catalog(tmp_path / folder, papers))
+        found = keys(conn, "zebra")
+        assert len(found) == 2 and found[0] in ("alpha2023store", "zeta2023store"), found
+
+
+LONG_SUMMARY = ("Keeps embedding rows in flash behind a small DRAM cache of hot rows, with a "
+                "log-structured layout that turns the random writes of training into "
+                "sequential ones spread over many devices.")
+
+
+def test_curated_papers_lead_title_only_imports(tmp_path):
+    # An imported record with only a short title (no tags, no summary) that matches in the
+    # title, against a curated paper matching in its title, tags and summary: bm25 alone
+    # prefers the short record; the curated one must lead.
+    papers = TWO_CURATED.replace("Keeps tables in flash.", LONG_SUMMARY) + """\
+    - key: jia2014caffe
+      title: "Caffe: Convolutional Architecture for Fast Feature Embedding"
+      authors: [Yangqing Jia]
+"""
+    conn = index.connect(write_catalog(tmp_path, papers))
+    assert keys(conn, "embedding") == ["alpha2023store", "jia2014caffe"]
+    assert keys(conn, "embeddings") == ["alpha2023store", "jia2014caffe"]
+
+
+def test_abstract_is_searched_below_curated_fields(tmp_path):
+    papers = TWO_CURATED.replace('summary: "Keeps tables in flash."',
+                                 'summary: "Keeps tables in flash."\n'
+                                 '      abstract: "We study wombat placement."')
+    conn = index.connect(write_catalog(tmp_path, papers))
+    assert keys(conn, "wombat") == ["alpha2023store"]
+    assert keys(conn, "abstract:wombats") == ["alpha2023store"]
+    assert keys(conn, "summary:wombat") == []
 
 
 def test_accents_are_ignored(paths):
@@ -187,7 +248,7 @@ def test_missing_catalog_is_a_clear_error(tmp_path, monkeypatch):
     monkeypatch.setenv("PAPERS_DB", str(tmp_path / "x.db"))
     result = CliRunner().invoke(app, ["search", "x"])
     assert result.exit_code == 1
-    assert "data/papers.yaml: catalog file not found" in result.output
+    assert "no catalog here" in result.output and "PAPERS_CATALOG" in result.output
 
 
 def test_letters_without_decomposition_are_folded(paths):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -11,10 +12,13 @@ from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
+from typer._click.exceptions import NoSuchOption
+from typer._click.globals import get_current_context
 from typer.core import TyperCommand
 
 from catalog import __version__
 from catalog.errors import CatalogError, UsageError
+from catalog.model import strip_controls
 from catalog.paths import CATALOG_ENV, DB_ENV, Paths, resolve
 
 app = typer.Typer(
@@ -29,6 +33,12 @@ app = typer.Typer(
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+NO_CATALOG = ("no catalog here: papers runs inside a catalog's folder (one holding "
+              "data/papers.yaml, or any folder below it); cd there, or name the catalog "
+              "before the command: papers --catalog PATH/papers.yaml {command}, or set "
+              "PAPERS_CATALOG=PATH/papers.yaml")
+
+
 @dataclass
 class State:
     catalog: Path | None = None
@@ -36,10 +46,50 @@ class State:
 
     @property
     def paths(self) -> Paths:
-        return resolve(self.catalog, self.db)
+        """The chosen catalog's files; outside any catalog, an error that says how to pick one."""
+        paths = self.found()
+        if paths is None:
+            raise CatalogError(NO_CATALOG.format(command=_command_path()))
+        return paths
+
+    def found(self) -> Paths | None:
+        """The chosen catalog's files, or None when none was named and none was found by
+        walking up from the working folder (as git finds its repository)."""
+        paths = resolve(self.catalog, self.db)
+        if self.catalog is None and not paths.catalog.exists():
+            return None
+        return paths
 
 
 state = State()
+
+
+def _command_path() -> str:
+    """The running sub-command as typed after `papers` ('site build')."""
+    return _ctx_path(get_current_context(silent=True)) or "COMMAND"
+
+
+# Whole escape sequences (CSI "ESC [ ... m", OSC "ESC ] ... BEL", their one-byte C1 forms,
+# and two-byte ESC x) go first so no "[31m" is left behind; strip_controls takes the rest.
+_ESCAPE_RE = re.compile(
+    r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?"
+    r"|(?:\x1b[\]PX^_]|[\x9d\x90\x98\x9e\x9f])[^\x07\x1b\x9c\n]*(?:\x07|\x1b\\|\x9c)?"
+    r"|\x1b[ -~]?")
+
+
+def for_terminal(text: str) -> str:
+    """Text safe to print: no control character (C0, C1, DEL), escape sequence or bidi
+    override, tabs as spaces; newlines kept. Every string from the data passes here."""
+    text = _ESCAPE_RE.sub("", text)
+    return "\n".join(strip_controls(line) for line in text.split("\n"))
+
+
+def echo(message: str = "", err: bool = False, nl: bool = True, **style: Any) -> None:
+    """typer.echo (or secho with a style) through the terminal sanitizer."""
+    if style:
+        typer.secho(for_terminal(message), err=err, nl=nl, **style)
+    else:
+        typer.echo(for_terminal(message), err=err, nl=nl)
 
 
 def _version(value: bool) -> None:
@@ -71,20 +121,41 @@ def command(*args: Any, group: typer.Typer | None = None, **kwargs: Any) -> Call
         @functools.wraps(fn)
         def wrapper(*a: Any, **k: Any) -> Any:
             try:
-                return fn(*a, **k)
+                return _run_repairing_index(fn, a, k)
             except UsageError as err:
-                typer.echo(f"error: {err}", err=True)
+                echo(f"error: {err}", err=True)
                 raise typer.Exit(2) from None
             except CatalogError as err:
-                typer.echo(f"error: {err}" if "\n" not in str(err) else str(err), err=True)
+                echo(f"error: {err}" if "\n" not in str(err) else str(err), err=True)
                 raise typer.Exit(1) from None
             except BrokenPipeError:
                 raise typer.Exit(0) from None
 
+        kwargs.setdefault("cls", Command)
         (group or app).command(*args, **kwargs)(wrapper)
         return fn
 
     return decorate
+
+
+def _run_repairing_index(fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
+    """Run a command; if the index turns out damaged while in use ('database disk image is
+    malformed'), rebuild it (it is derived from the YAML) and run the command once more."""
+    try:
+        return fn(*args, **kwargs)
+    except sqlite3.DatabaseError as err:
+        if "locked" in str(err):
+            raise CatalogError(f"{state.paths.display(state.paths.db)}: the index is busy "
+                               f"({err}); try again in a moment") from None
+        from catalog import index
+
+        index.rebuild(state.paths)
+    try:
+        return fn(*args, **kwargs)
+    except sqlite3.DatabaseError as err:
+        raise CatalogError(f"{state.paths.display(state.paths.db)}: the index is damaged and "
+                           f"rebuilding it did not help ({err}); remove it and run "
+                           "`papers index`") from None
 
 
 def connect() -> sqlite3.Connection:
@@ -94,8 +165,15 @@ def connect() -> sqlite3.Connection:
     return index.connect(state.paths)
 
 
+# Characters JSON may carry raw that a terminal would still act on: C1 controls, DEL and
+# bidi overrides (json.dumps already escapes C0). Escaped, the JSON means the same.
+_JSON_UNSAFE_RE = re.compile("[\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
 def echo_json(data: Any) -> None:
-    typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    """Data as JSON; every control character escaped (\\u001b), none printed raw."""
+    text = json.dumps(data, ensure_ascii=False, indent=2)
+    typer.echo(_JSON_UNSAFE_RE.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
 
 
 def complete_key(incomplete: str) -> list[str]:
@@ -108,17 +186,84 @@ def complete_key(incomplete: str) -> list[str]:
         return []
 
 
-class QueryCommand(TyperCommand):
-    """A command whose arguments are query words, which may start with '-' (-inference,
-    -tag:moe): anything that is not one of the command's own options is a query word."""
+# Options of `papers` itself, which a user may put after the command by mistake.
+GLOBAL_OPTIONS = ("--catalog", "--db", "--version")
+
+
+def _own_options(command: TyperCommand, ctx: Any) -> dict[str, bool]:
+    """The command's option strings, each mapped to whether it takes a value."""
+    options: dict[str, bool] = {}
+    for param in command.get_params(ctx):
+        if getattr(param, "param_type_name", "") == "option":
+            flag = getattr(param, "is_flag", False) or getattr(param, "count", False)
+            for name in (*param.opts, *param.secondary_opts):
+                options[name] = not flag
+    return options
+
+
+def _global_first(name: str, args: list[str], command: str) -> str:
+    """The command line with the global option moved before the command."""
+    import shlex
+
+    rest = list(args)
+    at = next((i for i, a in enumerate(rest) if a.split("=", 1)[0] == name), None)
+    moved = []
+    if at is not None:
+        takes_value = name != "--version" and "=" not in rest[at]
+        moved, rest[at:at + 1 + takes_value] = rest[at:at + 1 + takes_value], []
+    return "papers " + shlex.join([*moved, *command.split(), *rest])
+
+
+def unknown_option(name: str, options: list[str], command: str, args: list[str],
+                   query: bool = False) -> str:
+    """The message for an option the command lacks: a close option, or where a global option
+    goes, or (for a query command) how to search for the word itself."""
+    import difflib
+
+    message = f"no such option: {name}"
+    if name in GLOBAL_OPTIONS:
+        return (f"{message} ({name} is an option of papers itself and goes before the "
+                f"command: {_global_first(name, args, command)})")
+    close = difflib.get_close_matches(name, [o for o in options if o.startswith("--")], n=1)
+    if close:
+        return f"{message} (did you mean {close[0]}?)"
+    hint = "its options are " + ", ".join(o for o in options if o.startswith("--"))
+    if query:
+        hint += f"; to search for '{name}' itself, put it after --: papers {command} -- {name}"
+    return f"{message} ({hint})"
+
+
+class Command(TyperCommand):
+    """A command whose unknown-option error names the closest option, and says that
+    --catalog and --db go before the command."""
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
-        options: dict[str, bool] = {}  # option string -> takes a value
-        for param in self.get_params(ctx):
-            if getattr(param, "param_type_name", "") == "option":
-                for name in (*param.opts, *param.secondary_opts):
-                    flag = getattr(param, "is_flag", False) or getattr(param, "count", False)
-                    options[name] = not flag
+        given = list(args)  # click's parser consumes the list it is given
+        try:
+            return super().parse_args(ctx, args)
+        except NoSuchOption as err:
+            options = list(_own_options(self, ctx))
+            err.message = unknown_option(err.option_name, options, _ctx_path(ctx), given)
+            err.possibilities = None
+            raise
+
+
+def _ctx_path(ctx: Any) -> str:
+    """A context's command path after the program name ('site build')."""
+    names = []
+    while ctx is not None and ctx.parent is not None:
+        names.append(ctx.info_name or "")
+        ctx = ctx.parent
+    return " ".join(reversed(names))
+
+
+class QueryCommand(Command):
+    """A command whose arguments are query words, which may start with '-' (-inference,
+    -tag:moe). A '--word' that is not one of its options is an error, not a query word
+    (write it after '--' to search for it)."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        options = _own_options(self, ctx)
         flags: list[str] = []
         words: list[str] = []
         rest = iter(args)
@@ -133,9 +278,13 @@ class QueryCommand(TyperCommand):
                 flags.append(arg)
                 if options[name] and "=" not in arg:
                     flags.append(next(rest, ""))
+            elif arg.startswith("--") and len(name) > 2:
+                message = unknown_option(name, list(options), _ctx_path(ctx), list(args),
+                                         query=True)
+                raise NoSuchOption(name, message=message, ctx=ctx)
             else:
                 words.append(arg)
-        return super().parse_args(ctx, [*flags, "--", *words])
+        return TyperCommand.parse_args(self, ctx, [*flags, "--", *words])
 
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]

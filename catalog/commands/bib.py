@@ -9,7 +9,16 @@ from typing import Annotated
 
 import typer
 
-from catalog.commands import JsonOpt, QueryCommand, command, complete_key, connect, echo_json, state
+from catalog.commands import (
+    JsonOpt,
+    QueryCommand,
+    command,
+    complete_key,
+    connect,
+    echo,
+    echo_json,
+    state,
+)
 from catalog.errors import CatalogError, PaperNotFound, UsageError
 
 
@@ -105,7 +114,7 @@ def export(
             atomic_write(output, text)
         except OSError as err:
             raise CatalogError(f"{output}: cannot write ({err.strerror})") from None
-        typer.echo(f"wrote {len(papers)} entr{'y' if len(papers) == 1 else 'ies'} to {output}",
+        echo(f"wrote {len(papers)} entr{'y' if len(papers) == 1 else 'ies'} to {output}",
                    err=True)
     if missing:
         from catalog.suggest import hint_for
@@ -113,7 +122,7 @@ def export(
         known = q.keys(conn)
         for key in missing:
             hint = hint_for(key, known)
-            typer.echo(f"{aux}: cites '{key}', which the catalog lacks"
+            echo(f"{aux}: cites '{key}', which the catalog lacks"
                        + (f" ({hint})" if hint else ""), err=True)
         raise typer.Exit(1)
 
@@ -146,6 +155,24 @@ def cite(
     typer.echo(text, nl=False)
 
 
+def _registry_anywhere() -> dict:
+    """The catalog's venue registry; outside a catalog, the one shipped with papers (or
+    none), saying so: bib-check works in any folder."""
+    from catalog.paths import SHIPPED_VENUES
+    from catalog.venues import load_venues
+
+    paths = state.found()
+    if paths is not None:
+        return load_venues(paths.venues)
+    if SHIPPED_VENUES.exists():
+        echo(f"note: no catalog here; venues are checked against the registry shipped with "
+             f"papers ({SHIPPED_VENUES})", err=True)
+        return load_venues(SHIPPED_VENUES)
+    echo("note: no catalog here and no venue registry; every venue shows as new (run it "
+         "inside a catalog, or name one with papers --catalog FILE bib-check ...)", err=True)
+    return {}
+
+
 @command("bib-check")
 def bib_check(
     file: Annotated[Path, typer.Argument(help="A .bib file.", show_default=False)],
@@ -156,9 +183,8 @@ def bib_check(
     Example: papers bib-check refs.bib
     """
     from catalog.bibtex import read_bib_file
-    from catalog.venues import load_venues
 
-    records = read_bib_file(file, load_venues(state.paths.venues))
+    records = read_bib_file(file, _registry_anywhere())
     if not records:  # as papers import says of the same file
         raise CatalogError(f"{file}: no BibTeX entries found (entries look like "
                            "'@inproceedings{key, title = {...}, ...}')")
@@ -169,16 +195,16 @@ def bib_check(
         for r in records:
             if r.paper is None:
                 what = "not readable" if r.unreadable else "not importable"
-                typer.echo(f"{file}:{r.line}: {r.key or '?'}: {what}")
+                echo(f"{file}:{r.line}: {r.key or '?'}: {what}")
             else:
                 p = r.paper
                 renamed = f" (as {p.key})" if p.key != r.key else ""
                 venue = p.venue + (" [new venue]" if r.new_venue else "")
-                typer.echo(f"{file}:{r.line}: {r.key}{renamed}: {p.year} {venue}: {p.title}")
+                echo(f"{file}:{r.line}: {r.key}{renamed}: {p.year} {venue}: {p.title}")
             for problem in sorted(r.problems):
-                typer.echo(f"  {problem}")
+                echo(f"  {problem}")
     importable = sum(r.paper is not None for r in records)
-    typer.echo(f"{len(records)} entries, {importable} importable, {problems} problem"
+    echo(f"{len(records)} entries, {importable} importable, {problems} problem"
                f"{'s' * (problems != 1)}", err=True)
     if problems:
         raise typer.Exit(1)

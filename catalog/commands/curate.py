@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 import typer
 
-from catalog.commands import JsonOpt, command, complete_key, connect, echo_json, state
+from catalog.commands import JsonOpt, command, complete_key, connect, echo, echo_json, state
 from catalog.errors import CatalogError, UsageError
 
 KeyArg = Annotated[str, typer.Argument(help="Citation key.", autocompletion=complete_key,
@@ -23,7 +23,8 @@ KeysArg = Annotated[list[str], typer.Argument(help="Citation keys.", autocomplet
                                               show_default=False)]
 TagsOpt = Annotated[list[str], typer.Option("--tag", "-t", help="A tag (repeat for more).",
                                             show_default=False)]
-DryRunOpt = Annotated[bool, typer.Option("--dry-run", "-n",
+# No short letter: -n is --limit everywhere (search, list, queue, related).
+DryRunOpt = Annotated[bool, typer.Option("--dry-run",
                                          help="Show what would change; write nothing.")]
 
 
@@ -32,12 +33,12 @@ def _on_terminal() -> bool:
 
 
 def _show_diff(diff: str) -> None:
-    typer.echo(diff.rstrip("\n") if diff else "no change")
+    echo(diff.rstrip("\n") if diff else "no change")
 
 
 def _warn(result: Any) -> None:
     for problem in result.warnings:
-        typer.echo(f"warning: {problem}", err=True)
+        echo(f"warning: {problem}", err=True)
 
 
 def _editor() -> list[str] | None:
@@ -88,10 +89,10 @@ def tag(keys: KeysArg, tags: TagsOpt,
         _show_diff(result.diff)
         return
     for tag_name in added_vocabulary:
-        typer.echo(f"added tag '{tag_name}' to {state.paths.display(state.paths.tags)} "
+        echo(f"added tag '{tag_name}' to {state.paths.display(state.paths.tags)} "
                    "(give it a description there)")
     for key, added in changed.items():
-        typer.echo(f"{key}: " + (" ".join(f"+{t}" for t in added) if added
+        echo(f"{key}: " + (" ".join(f"+{t}" for t in added) if added
                                  else "already tagged"))
 
 
@@ -117,7 +118,7 @@ def untag(keys: KeysArg, tags: TagsOpt, dry_run: DryRunOpt = False,
         _show_diff(session.result.diff)
     else:
         for key, gone in changed.items():
-            typer.echo(f"{key}: " + (" ".join(f"-{t}" for t in gone) if gone else "had none of "
+            echo(f"{key}: " + (" ".join(f"-{t}" for t in gone) if gone else "had none of "
                                      + ", ".join(tags)))
 
 
@@ -141,7 +142,7 @@ def tags_(rename: Annotated[tuple[str, str] | None, typer.Option(
         elif dry_run:
             _show_diff(session.result.diff)
         else:
-            typer.echo(f"renamed tag '{old}' to '{new}' on {len(changed)} "
+            echo(f"renamed tag '{old}' to '{new}' on {len(changed)} "
                        f"paper{'s' * (len(changed) != 1)}")
         return
     from catalog import query
@@ -160,7 +161,7 @@ def tags_(rename: Annotated[tuple[str, str] | None, typer.Option(
     width = max((len(r["tag"]) for r in rows), default=0)
     for r in rows:
         note = "" if r["in_vocabulary"] else "  (not in the vocabulary)"
-        typer.echo(f"{r['tag']:{width}}  {r['count']:4}  {r['description']}{note}".rstrip())
+        echo(f"{r['tag']:{width}}  {r['count']:4}  {r['description']}{note}".rstrip())
 
 
 # ---------------------------------------------------------------- reading
@@ -196,7 +197,7 @@ def status(key: KeyArg,
     elif dry_run:
         _show_diff(session.result.diff)
     else:
-        typer.echo(f"{paper.key}: {paper.status}"
+        echo(f"{paper.key}: {paper.status}"
                    + (f" (read on {paper.read_on})" if paper.read_on else ""))
 
 
@@ -217,8 +218,8 @@ def queue(limit: Annotated[int | None, typer.Option("--limit", "-n", min=1,
         return
     for paper in papers:
         added = paper.added or "—"
-        typer.echo(f"{added:10}  {paper.year}  {paper.key:28} {paper.title}")
-    typer.echo(f"{total} to read", err=True)
+        echo(f"{added:10}  {paper.year}  {paper.key:28} {paper.title}")
+    echo(f"{total} to read", err=True)
 
 
 @command("note")
@@ -236,11 +237,11 @@ def note(key: KeyArg, as_json: JsonOpt = False) -> None:
         echo_json({"key": key, "path": str(path), "created": created})
         return
     if created:
-        typer.echo(f"created {state.paths.display(path)}", err=True)
+        echo(f"created {state.paths.display(path)}", err=True)
     editor = _editor()
     if editor is None:
-        typer.echo(str(path))
-        typer.echo("set $EDITOR to open notes in your editor", err=True)
+        echo(str(path))
+        echo("set $EDITOR to open notes in your editor", err=True)
         return
     _run_editor(editor, path)
 
@@ -265,7 +266,7 @@ def rm(keys: KeysArg,
         if not _on_terminal():
             raise UsageError("papers rm asks before removing; pass --yes when not on a terminal")
         for paper in papers:
-            typer.echo(f"{paper.key}: {paper.title} ({paper.venue} {paper.year})")
+            echo(f"{paper.key}: {paper.title} ({paper.venue} {paper.year})")
         if not typer.confirm(f"remove {len(papers)} paper{'s' * (len(papers) != 1)}?"):
             raise typer.Exit(1)
     with writer.edit(state.paths, dry_run=dry_run) as session:
@@ -279,9 +280,9 @@ def rm(keys: KeysArg,
         _show_diff(session.result.diff)
         return
     for key in keys:
-        typer.echo(f"removed {key}")
+        echo(f"removed {key}")
     for key in notes:
-        typer.echo(f"kept its reading note {state.paths.display(state.paths.readings)}/{key}.md",
+        echo(f"kept its reading note {state.paths.display(state.paths.readings)}/{key}.md",
                    err=True)
 
 
@@ -323,7 +324,7 @@ def edit(key: KeyArg, as_json: JsonOpt = False) -> None:
             if as_json:
                 echo_json({"key": key, "changed": False, "problems": []})
             else:
-                typer.echo("no change")
+                echo("no change")
             return
         try:
             with writer.edit(paths) as session:
@@ -335,7 +336,7 @@ def edit(key: KeyArg, as_json: JsonOpt = False) -> None:
         except writer.InvalidEditError as err:
             if not _on_terminal():
                 raise CatalogError(f"{err}\nyour version is kept at {copy}") from None
-            typer.echo(str(err), err=True)
+            echo(str(err), err=True)
             if not typer.confirm("edit again?", default=True):
                 raise CatalogError(f"not saved; your version is kept at {copy}") from None
             line = err.problems[0].line or line
@@ -345,11 +346,11 @@ def edit(key: KeyArg, as_json: JsonOpt = False) -> None:
     if as_json:
         echo_json({"key": key, "changed": True, "problems": [p.__dict__ for p in problems]})
         return
-    typer.echo(f"saved {paths.display()}")
+    echo(f"saved {paths.display()}")
     for problem in problems:
-        typer.echo(str(problem))
+        echo(str(problem))
     if problems:
-        typer.echo(f"{len(problems)} problem{'s' * (len(problems) != 1)} were already there "
+        echo(f"{len(problems)} problem{'s' * (len(problems) != 1)} were already there "
                    "(papers check)", err=True)
 
 
@@ -368,7 +369,7 @@ def _report(report: Any, as_json: bool, verbose: bool = True) -> None:
     _warn(report)
     for venue in report.venues_added:
         verb = "would add" if report.dry_run else "added"
-        typer.echo(f"{verb} venue {venue.short} ({venue.kind}: {venue.name}) to "
+        echo(f"{verb} venue {venue.short} ({venue.kind}: {venue.name}) to "
                    f"{state.paths.display(state.paths.venues)}; please review it")
     if verbose:
         lines: list[tuple[int, str]] = []
@@ -387,10 +388,10 @@ def _report(report: Any, as_json: bool, verbose: bool = True) -> None:
                 lines.append((n.line, f"{report.file}:{n.line}: not a paper: {text} — "
                                       f"{n.reason}"))
         for _, line in sorted(lines, key=lambda item: item[0]):
-            typer.echo(line)
+            echo(line)
     if report.dry_run and report.diff:
-        typer.echo(report.diff.rstrip("\n"))
-    typer.echo(report.summary(), err=True)
+        echo(report.diff.rstrip("\n"))
+    echo(report.summary(), err=True)
 
 
 def _progress() -> Any:
@@ -472,7 +473,7 @@ def _prompt_venue() -> str:
         if answer.casefold() in by_fold:
             return by_fold[answer.casefold()]
         hint = did_you_mean(answer, venues)
-        typer.echo(f"'{answer}' is not in {state.paths.display(state.paths.venues)}"
+        echo(f"'{answer}' is not in {state.paths.display(state.paths.venues)}"
                    + (f"; did you mean '{hint}'?" if hint else ""), err=True)
 
 
@@ -529,6 +530,11 @@ def add(title: Annotated[str | None, typer.Option("--title", help="The exact tit
         if not as_json and not (report.count("added") or report.count("merged")):
             raise typer.Exit(1)
         return
+    from catalog.model import DOI_RE
+
+    if doi and not DOI_RE.match(doi):
+        raise UsageError(f"--doi {doi[:60]!r} is not a DOI: write the bare DOI, e.g. "
+                         "10.1145/3575693.3575718 (letters, digits and -._;()/: only)")
     fetched = None
     needs = not (title and authors and year and venue)
     if needs and (doi or arxiv) and not merge:
@@ -555,6 +561,8 @@ def add(title: Annotated[str | None, typer.Option("--title", help="The exact tit
                        if a.strip()]
         year = year or (fetched.year if fetched else None) or typer.prompt("Year", type=int)
         venue = venue or _prompt_venue()
+    for note in fetched.notes if fetched else []:
+        typer.echo(f"warning: {note}", err=True)
     base = fetched.fields() if fetched else {}
     given = {"title": title, "authors": list(authors) or None, "year": year, "venue": venue,
              "doi": doi, "arxiv": arxiv, "url": url}
@@ -571,11 +579,11 @@ def add(title: Annotated[str | None, typer.Option("--title", help="The exact tit
         echo_json(report.to_dict())
     elif outcome.action in ("added", "merged"):
         verb = "would add" if dry_run else "added"
-        typer.echo(f"{verb} {outcome.key}: {paper.title} [{paper.venue} {paper.year}]"
+        echo(f"{verb} {outcome.key}: {paper.title} [{paper.venue} {paper.year}]"
                    if outcome.action == "added" else f"merged into {outcome.key}: "
                    f"{outcome.reason}")
         if dry_run and report.diff:
-            typer.echo(report.diff.rstrip("\n"))
+            echo(report.diff.rstrip("\n"))
         _warn(report)
     if outcome.action == "duplicate":
         raise CatalogError(f"not added: {outcome.reason} (use --merge to fill the fields it "

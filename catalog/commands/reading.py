@@ -14,7 +14,9 @@ from catalog.commands import (
     command,
     complete_key,
     connect,
+    echo,
     echo_json,
+    for_terminal,
     state,
 )
 
@@ -40,14 +42,29 @@ def _console():  # rich is imported only by the commands that draw tables
 
 
 def _marked(title: str, on_terminal: bool) -> str:
-    """The title with FTS match markers turned into rich markup, or dropped."""
+    """The title, made safe for the terminal, with FTS match markers turned into rich
+    markup (balanced, even if the title itself holds a marker character) or dropped."""
+    import re
+
     from catalog.query import MARK_END, MARK_START
 
-    if not on_terminal:
-        return title.replace(MARK_START, "").replace(MARK_END, "")
+    escape = _rich_escape() if on_terminal else (lambda text: text)
+    out: list[str] = []
+    bold = False
+    for piece in re.split(f"([{MARK_START}{MARK_END}])", title):
+        if piece in (MARK_START, MARK_END):
+            if on_terminal and bold != (piece == MARK_START):
+                bold = not bold
+                out.append("[bold yellow]" if bold else "[/]")
+        else:
+            out.append(escape(for_terminal(piece)))
+    return "".join(out) + ("[/]" if bold else "")
+
+
+def _rich_escape():
     from rich.markup import escape
 
-    return escape(title).replace(MARK_START, "[bold yellow]").replace(MARK_END, "[/]")
+    return escape
 
 
 @command("search", cls=QueryCommand)
@@ -65,12 +82,19 @@ def search(query: QueryArg, limit: LimitOpt = 20, as_json: JsonOpt = False,
         echo_json([hit.paper.to_dict() for hit in hits])
     elif keys:
         for hit in hits:
-            typer.echo(hit.paper.key)
+            echo(hit.paper.key)
     elif not hits:
-        typer.echo(f"no papers match {text!r}", err=True)
+        echo(f"no papers match {text!r}", err=True)
         raise typer.Exit(1)
     else:
         _table([(h.paper, h.marked_title) for h in hits])
+
+
+def _cell(text: str | None) -> str:
+    """A table cell from the data: no control characters, no rich markup."""
+    from rich.markup import escape
+
+    return escape(for_terminal(text or ""))
 
 
 def _table(rows: list) -> None:
@@ -79,7 +103,7 @@ def _table(rows: list) -> None:
         width = max(len(p.key) for p, _ in rows)
         venue = max(len(p.venue) for p, _ in rows)
         for paper, title in rows:
-            typer.echo(f"{paper.key:{width}}  {paper.year}  {paper.venue:{venue}}  "
+            echo(f"{paper.key:{width}}  {paper.year}  {paper.venue:{venue}}  "
                        f"{_marked(title, False)}  [{' '.join(paper.tags)}]")
         return
     from rich.table import Table
@@ -89,8 +113,8 @@ def _table(rows: list) -> None:
     for name in ("key", "year", "venue", "title", "tags"):
         table.add_column(name, overflow="fold", no_wrap=name in ("key", "year", "venue"))
     for paper, title in rows:
-        table.add_row(paper.key, str(paper.year), paper.venue, _marked(title, True),
-                      " ".join(paper.tags))
+        table.add_row(_cell(paper.key), str(paper.year), _cell(paper.venue),
+                      _marked(title, True), _cell(" ".join(paper.tags)))
     console.print(table)
 
 
@@ -107,30 +131,32 @@ def show(key: Annotated[str, typer.Argument(help="Citation key.",
         echo_json({**paper.to_dict(),
                    "discussed_in": [{"note": n.slug, "title": n.title} for n in discussed]})
         return
-    typer.echo(f"{paper.key}\n  {paper.title}")
-    typer.echo(f"  {', '.join(paper.authors)}{' and others' if paper.et_al else ''}")
-    typer.echo(f"  {paper.venue} {paper.year}")
+    echo(f"{paper.key}\n  {paper.title}")
+    echo(f"  {', '.join(paper.authors)}{' and others' if paper.et_al else ''}")
+    echo(f"  {paper.venue} {paper.year}")
     for name in ("doi", "arxiv", "url", "pages", "volume", "number", "status", "read_on",
                  "added"):
         value = getattr(paper, name)
         if value:
-            typer.echo(f"  {name + ':':9}{value}")
+            echo(f"  {name + ':':9}{value}")
     if paper.tags:
-        typer.echo(f"  {'tags:':9}{', '.join(paper.tags)}")
+        echo(f"  {'tags:':9}{', '.join(paper.tags)}")
     for name in ("summary", "abstract"):
         value = getattr(paper, name)
         if value:
-            typer.echo(f"  {name + ':':9}{value}")
-    typer.echo(f"  {'source:':9}{state.paths.display()}:{paper.line}")
+            echo(f"  {name + ':':9}{value}")
+    if paper.sources:
+        echo("  metadata from: " + ", ".join(paper.sources))
+    echo(f"  {'source:':9}{state.paths.display()}:{paper.line}")
     if discussed:
-        typer.echo("  discussed in: " + ", ".join(
+        echo("  discussed in: " + ", ".join(
             f"{n.title} ({state.paths.display(n.path)})" for n in discussed))
 
 
 @command("list", cls=QueryCommand)
 def list_(words: Annotated[list[str] | None, typer.Argument(
               help="Optional filters or words, as for search.", show_default=False)] = None,
-          as_json: JsonOpt = False, keys: KeysOpt = False) -> None:
+          limit: LimitOpt = None, as_json: JsonOpt = False, keys: KeysOpt = False) -> None:
     """List papers grouped by year and venue (all, or those a query selects)."""
     from catalog import query as q
 
@@ -139,22 +165,23 @@ def list_(words: Annotated[list[str] | None, typer.Argument(
     papers = ([h.paper for h in q.search(conn, query)] if query.strip()
               else q.all_papers(conn))
     papers.sort(key=lambda p: (-p.year, p.venue.lower(), p.key))
+    papers = papers[:limit] if limit else papers
     if as_json:
         echo_json([p.to_dict() for p in papers])
         return
     if keys:
-        typer.echo("\n".join(p.key for p in papers))
+        echo("\n".join(p.key for p in papers))
         return
     year = venue = None
     for paper in papers:
         if paper.year != year:
             year, venue = paper.year, None
-            typer.secho(str(year), bold=True)
+            echo(str(year), bold=True)
         if paper.venue != venue:
             venue = paper.venue
-            typer.echo(f"  {venue}")
-        typer.echo(f"    {paper.key:28} {paper.title}")
-    typer.echo(f"{len(papers)} papers", err=True)
+            echo(f"  {venue}")
+        echo(f"    {paper.key:28} {paper.title}")
+    echo(f"{len(papers)} papers", err=True)
 
 
 @command("stats")
@@ -167,13 +194,13 @@ def stats(as_json: JsonOpt = False) -> None:
         echo_json(counts)
         return
     for group, values in counts.items():
-        typer.secho(f"by {group}", bold=True)
+        echo(f"by {group}", bold=True)
         top = max(values.values(), default=1)
         width = min(24, max((len(k) for k in values), default=0))
         for name, n in values.items():
             bar = "█" * max(1, round(30 * n / top))
             label = name if len(name) <= width else name[: width - 1] + "…"
-            typer.echo(f"  {label:{width}}  {n:4}  {bar}")
+            echo(f"  {label:{width}}  {n:4}  {bar}")
 
 
 @command("venues")
@@ -191,29 +218,34 @@ def venues(as_json: JsonOpt = False) -> None:
     for name in ("short", "kind", "papers", "name", "publisher"):
         table.add_column(name, overflow="fold")
     for r in rows:
-        table.add_row(r["short"], r["kind"], str(r["papers"]), r["name"], r["publisher"] or "")
+        table.add_row(*(_cell(r[name]) for name in ("short", "kind")), str(r["papers"]),
+                      _cell(r["name"]), _cell(r["publisher"]))
     _console().print(table)
 
 
 @command("check")
-def check(as_json: JsonOpt = False) -> None:
+def check(as_json: JsonOpt = False,
+          require_sources: Annotated[bool, typer.Option(
+              "--require-sources",
+              help="Also report papers whose metadata name no public record (sources).")]
+          = False) -> None:
     """Report every problem in the catalog, its registries and notes; exit 1 if any."""
     from catalog.check import check as run_check
 
-    problems = run_check(state.paths)
+    problems = run_check(state.paths, require_sources=require_sources)
     if as_json:
         echo_json([{**p.__dict__} for p in problems])
     else:
         for problem in problems:
-            typer.echo(str(problem))
+            echo(str(problem))
     if problems:
         blocking = sum(p.blocking for p in problems)
-        typer.echo(f"{len(problems)} problem{'s' * (len(problems) != 1)}"
+        echo(f"{len(problems)} problem{'s' * (len(problems) != 1)}"
                    + (f" ({blocking} make the catalog unreadable)" if blocking else ""),
                    err=True)
         raise typer.Exit(1)
     if not as_json:
-        typer.echo(f"{state.paths.display()}: no problems", err=True)
+        echo(f"{state.paths.display()}: no problems", err=True)
 
 
 @command("index")
@@ -233,5 +265,5 @@ def index_(as_json: JsonOpt = False) -> None:
     if as_json:
         echo_json({"papers": result.papers, "db": str(state.paths.db), "seconds": seconds})
     else:
-        typer.echo(f"indexed {result.papers} papers into {state.paths.display(state.paths.db)} "
-                   f"in {seconds:.2f} s", file=sys.stdout)
+        echo(f"indexed {result.papers} papers into {state.paths.display(state.paths.db)} "
+                   f"in {seconds:.2f} s")

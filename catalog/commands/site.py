@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from catalog.commands import JsonOpt, app, command, complete_key, connect, echo_json, state
+from catalog.commands import JsonOpt, app, command, complete_key, connect, echo, echo_json, state
 
 site_app = typer.Typer(
     name="site",
@@ -38,8 +38,8 @@ def site_build(
 
     result = site.build(state.paths, config_file, site_dir, strict)
     for warning in result.warnings:
-        typer.echo(f"warning: {warning}", err=True)
-    typer.echo(f"built {result.pages} pages into {state.paths.display(result.site_dir)} "
+        echo(f"warning: {warning}", err=True)
+    echo(f"built {result.pages} pages into {state.paths.display(result.site_dir)} "
                f"in {result.seconds:.1f} s")
 
 
@@ -68,20 +68,20 @@ def notes_(as_json: JsonOpt = False) -> None:
                                for k in n.keys]} for n in found])
         return
     if not found:
-        typer.echo(f"no notes in {state.paths.display(state.paths.notes)}", err=True)
+        echo(f"no notes in {state.paths.display(state.paths.notes)}", err=True)
         return
     for note in found:
-        typer.secho(f"{note.slug}  {note.title}", bold=True)
-        typer.echo(f"  {state.paths.display(note.path)}, {len(note.keys)} papers")
+        echo(f"{note.slug}  {note.title}", bold=True)
+        echo(f"  {state.paths.display(note.path)}, {len(note.keys)} papers")
         for key in note.keys:
             title = papers[key].short_title if key in papers else "(unknown paper)"
-            typer.echo(f"    {key:28} {title}")
+            echo(f"    {key:28} {title}")
 
 
 @command("related")
 def related_(
     key: Annotated[str, typer.Argument(help="Citation key.", autocompletion=complete_key)],
-    count: Annotated[int, typer.Option("--count", "-n", min=1,
+    count: Annotated[int, typer.Option("--limit", "--count", "-n", min=1,
                                        help="How many papers to show.")] = 5,
     as_json: JsonOpt = False,
 ) -> None:
@@ -93,7 +93,7 @@ def related_(
         echo_json([{**p.to_dict(), "score": round(score, 4)} for p, score in hits])
         return
     if not hits:
-        typer.echo(f"no paper shares enough words with {key}", err=True)
+        echo(f"no paper shares enough words with {key}", err=True)
         return
     for paper, score in hits:
-        typer.echo(f"{score:5.2f}  {paper.key:28} {paper.title} ({paper.venue} {paper.year})")
+        echo(f"{score:5.2f}  {paper.key:28} {paper.title} ({paper.venue} {paper.year})")

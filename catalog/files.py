@@ -1,0 +1,125 @@
+"""Writing files safely: atomic replacement, per-file locks, temporaries of dead writers.
+
+Every file papers writes (the catalog, its registries, the index, an export) is first
+written to a temporary file beside its target, named `.NAME.PID.tmp`, then renamed
+over it. The PID in the name says whose it is: a temporary is removed only when the
+process that made it is gone, so two writers of different catalogs in one folder never
+remove each other's live files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+
+from catalog.errors import CatalogError, LockTimeoutError
+
+# Test hook: makes the writer kill itself between writing the temporary file and
+# renaming it, to show that a crash mid-write leaves the previous file intact.
+CRASH_ENV = "PAPERS_TEST_CRASH"
+_TEMP_RE = re.compile(r"^\.(?P<name>.+)\.(?P<pid>\d+)\.tmp$")
+
+
+def temp_path(path: Path) -> Path:
+    """This process's temporary file for path (beside it, so the rename stays atomic)."""
+    return path.with_name(f".{path.name}.{os.getpid()}.tmp")
+
+
+def pid_alive(pid: int) -> bool:
+    """True unless no process has this id (a process of another user counts as alive)."""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # EPERM: it exists, it is someone else's
+        return True
+    return True
+
+
+def remove_dead_temporaries(folder: Path, name: str | None = None) -> list[Path]:
+    """Remove the temporaries (of the file called name, or of any file) in folder whose
+    writer is dead; returns what was removed. A live writer's temporary is left alone."""
+    removed: list[Path] = []
+    with contextlib.suppress(OSError):
+        for tmp in folder.glob(".*.tmp"):
+            match = _TEMP_RE.match(tmp.name)
+            if not match or (name is not None and match["name"] != name):
+                continue
+            pid = int(match["pid"])
+            if pid == os.getpid() or pid_alive(pid):
+                continue
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+                removed.append(tmp)
+    return removed
+
+
+def atomic_write(path: Path, text: str, newline: str = "\n") -> None:
+    """Replace the file with text so that a reader or a crash sees the old file or the new
+    one. A symbolic link is followed: its target is replaced and the link kept. newline
+    is written for each '\\n' (a CRLF file stays CRLF)."""
+    target = path.resolve()
+    data = text if newline == "\n" else text.replace("\r\n", "\n").replace("\n", newline)
+    tmp = temp_path(target)
+    try:
+        with open(tmp, "w", encoding="utf-8", newline="") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        with contextlib.suppress(OSError):
+            os.chmod(tmp, target.stat().st_mode & 0o7777)
+        if os.environ.get(CRASH_ENV) == "before-rename":
+            os.kill(os.getpid(), signal.SIGKILL)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    sync_folder(target.parent)
+
+
+def sync_folder(folder: Path) -> None:
+    """Make a rename in folder durable."""
+    with contextlib.suppress(OSError):
+        handle = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(handle)
+        finally:
+            os.close(handle)
+
+
+def lock_file(path: Path) -> Path:
+    """The lock file of a data file: beside the file it names (a link's target), hidden."""
+    target = path.resolve()
+    return target.with_name(f".{target.name}.lock")
+
+
+@contextlib.contextmanager
+def locked(targets: list[Path], timeout: float, what: str) -> Iterator[None]:
+    """Hold the lock of every file in targets, taken in one fixed order (sorted by resolved
+    path) so that two writers sharing some of the files never wait on each other in a
+    circle. what names the holder for the timeout message."""
+    from filelock import FileLock, Timeout
+
+    locks = []
+    with contextlib.ExitStack() as stack:
+        for lock_path in sorted({lock_file(p) for p in targets}, key=str):
+            lock = FileLock(str(lock_path), timeout=timeout)
+            try:
+                lock.acquire()
+            except Timeout:
+                raise LockTimeoutError(f"{what}: another papers process is writing it "
+                                       f"(lock {lock_path}); try again in a moment") from None
+            except OSError as err:
+                raise CatalogError(f"{what}: cannot take the lock {lock_path} "
+                                   f"({err.strerror}); papers needs to write beside the "
+                                   "file") from None
+            stack.callback(lock.release)
+            locks.append(lock)
+        yield
