@@ -20,7 +20,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -210,7 +210,8 @@ def safe_url(value: str | None) -> str | None:
 
 
 def load(paths: Paths, notes: list[Note] | None = None, with_charts: bool = True,
-         timings: dict[str, float] | None = None) -> tuple[SiteData, list[Problem]]:
+         timings: dict[str, float] | None = None,
+         directory_urls: bool = True) -> tuple[SiteData, list[Problem]]:
     """The site's data from the catalog's index, registries, notes and reading notes."""
     from catalog import index, query
     from catalog.notes import load_notes
@@ -226,6 +227,7 @@ def load(paths: Paths, notes: list[Note] | None = None, with_charts: bool = True
         conn.close()
     data = SiteData(papers, load_venues(paths.venues), load_tags(paths.tags),
                     load_notes(paths) if notes is None else notes, _readings(paths, papers))
+    data.directory_urls = directory_urls
     timings["load"] = time.perf_counter() - started
     started = time.perf_counter()
     data.related = related_all(papers)
@@ -237,9 +239,16 @@ def load(paths: Paths, notes: list[Note] | None = None, with_charts: bool = True
         from catalog.charts import render_all
 
         started = time.perf_counter()
-        data.charts = render_all(papers)
+        data.charts = render_all(papers, partial(_chart_link, directory_urls))
         timings["charts"] = time.perf_counter() - started
     return data, problems + link_problems(data, paths)
+
+
+def _chart_link(directory_urls: bool, kind: str, name: str) -> str:
+    """Where a chart's bar or label leads, from the home page that shows the chart."""
+    target = {"year": lambda: year_uri(int(name)), "tag": lambda: tag_uri(name),
+              "venue": lambda: venue_uri(name)}[kind]()
+    return url("index.md", target, directory_urls)
 
 
 def _readings(paths: Paths, papers: Sequence[Paper]) -> dict[str, Reading]:
@@ -765,13 +774,44 @@ def home_counts(data: SiteData) -> str:
 
 
 def home_charts(data: SiteData) -> str:
-    """The charts as images with alt text and captions."""
+    """The charts with captions; each SVG goes in inline in on_page_content (inline, so
+    its bars can link to their pages and its text can follow the colour scheme)."""
+    if not data.charts:
+        return "No charts: the catalog is empty."
     blocks = []
     for chart in data.charts:
-        blocks.append(f'<figure class="papers-chart" markdown>\n'
-                      f"![{md(chart.alt)}]({CHART_DIR}/{chart.name}.svg)\n"
-                      f"<figcaption>{html.escape(chart.caption)}</figcaption>\n</figure>")
+        blocks.append(f'<figure class="papers-chart">\n<div class="papers-chart-scroll">'
+                      f"<!-- papers-chart:{chart.name} --></div>\n"
+                      f"<figcaption>{html.escape(chart.caption)} "
+                      f'(<a href="{CHART_DIR}/{chart.name}.svg">SVG</a>)</figcaption>\n'
+                      "</figure>")
     return "\n\n".join(blocks)
+
+
+_CHART_SLOT_RE = re.compile(r"<!-- papers-chart:([\w-]+) -->")
+_SVG_START_RE = re.compile(r"<svg\b")
+
+
+def inline_chart(chart: Chart) -> str:
+    """A chart's SVG ready to sit in a page: no XML prolog, ids made unique to the
+    chart, and named for assistive technology by its alt text."""
+    svg = chart.svg[chart.svg.index("<svg"):]
+    svg = re.sub(r'<metadata>.*?</metadata>', "", svg, flags=re.S)
+    prefix = chart.name + "-"
+    svg = re.sub(r'\bid="', f'id="{prefix}', svg)
+    svg = svg.replace("url(#", f"url(#{prefix}").replace('xlink:href="#', f'xlink:href="#{prefix}')
+    return _SVG_START_RE.sub(f'<svg role="img" aria-label="{html.escape(chart.alt)}" '
+                             'class="papers-chart-svg"', svg, count=1)
+
+
+def fill_charts(page_html: str, data: SiteData) -> str:
+    charts = {c.name: c for c in data.charts}
+
+    def fill(m: re.Match[str]) -> str:
+        chart = charts.get(m.group(1))
+        return inline_chart(chart) if chart else ""
+
+    return _CHART_SLOT_RE.sub(fill, page_html)
 
 
 def home_latest(data: SiteData) -> str:
@@ -939,7 +979,8 @@ def on_files(files: Any, *, config: Any) -> Any:
     started = time.perf_counter()
     timings: dict[str, float] = {}
     try:
-        data, problems = load(_build.paths, _build.notes, timings=timings)
+        data, problems = load(_build.paths, _build.notes, timings=timings,
+                              directory_urls=config.use_directory_urls)
     except CatalogError as err:
         from mkdocs.exceptions import PluginError
 
@@ -1021,6 +1062,8 @@ def on_page_content(html: str, *, page: Any, config: Any, files: Any) -> str:
     """An HTML page's own body, with its table of contents."""
     from mkdocs.structure.toc import get_toc
 
+    if _build is not None and _build.data is not None and page.file.src_uri == "index.md":
+        return fill_charts(html, _build.data)
     if _build is None or page.file.src_uri not in _build.html:
         return html
     body = _build.html.pop(page.file.src_uri)

@@ -120,14 +120,14 @@ def shot(page, name: str) -> None:
 def test_home_page_shows_its_charts(page, browser, site_url):
     page.goto(site_url)
     assert page.title() == "papers"
-    charts = page.locator("figure.papers-chart img")
+    charts = page.locator("figure.papers-chart svg.papers-chart-svg")
     assert charts.count() == 3
     for i in range(3):
-        img = charts.nth(i)
-        img.scroll_into_view_if_needed()
-        assert img.get_attribute("alt")
-        # Loaded and drawn: the SVG has a real size.
-        assert img.evaluate("i => i.complete && i.naturalWidth > 100")
+        svg = charts.nth(i)
+        svg.scroll_into_view_if_needed()
+        assert svg.get_attribute("aria-label")
+        # Drawn at a real size.
+        assert svg.evaluate("s => s.getBoundingClientRect().width > 300")
     assert "papers from" in page.locator("article").inner_text()
     shot(page, "home")
     # A reader whose system is in dark mode gets the slate scheme; the charts must

@@ -343,12 +343,29 @@ def test_charts_are_reproducible_svg_with_alt_text(paths):
         assert chart.svg.lstrip().startswith("<?xml") and "<svg" in chart.svg
         assert "<dc:date>" not in chart.svg
         assert chart.alt and chart.caption
-    assert "from 2021 to 2023" in first[0].alt
+    assert "from 2021 to 2023" in first[0].alt and "busiest year is 2023" in first[0].alt
     assert "embedding 2" in first[1].alt
     assert charts.render_all([]) == []
 
 
 def test_charts_lump_rare_venues_into_other():
-    papers = [Paper(f"k{i}", "T", ["A"], 2000 + i % 3, f"V{i}") for i in range(15)]
-    chart = charts.papers_per_year(papers)
-    assert "other" in chart.alt and "V0" in chart.alt
+    papers = [Paper(f"k{i}", "T", ["A"], 2000 + i % 3, f"V{i}") for i in range(25)]
+    chart = charts.coverage(papers)
+    assert "other" in chart.svg and "V0" in chart.svg
+    assert "20 venues" in chart.alt  # 19 shown and 'other'
+
+
+def test_chart_bars_and_labels_link_to_their_pages(paths):
+    data, _ = site.load(paths)
+    first = {c.name: c for c in data.charts}
+    year = first["papers-per-year"].svg
+    assert '<a xlink:href="../years/2023/">' not in year  # relative to the home page
+    assert '<a xlink:href="years/2023/">' in year and '<a xlink:href="years/2021/">' in year
+    assert 'xlink:href="years/2022/"' not in year  # no papers, no page, no link
+    assert '<a xlink:href="tags/moe/">' in first["tag-counts"].svg
+    assert '<a xlink:href="venues/osdi/">' in first["coverage"].svg
+    inline = site.inline_chart(first["tag-counts"])
+    assert inline.startswith('<svg role="img" aria-label="Bar chart of papers per tag')
+    assert 'id="tag-counts-' in inline and "<?xml" not in inline
+    home = site.fill_charts(site.home_charts(data), data)
+    assert home.count('<svg role="img"') == 3 and "<!-- papers-chart" not in home

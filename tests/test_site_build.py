@@ -53,9 +53,12 @@ def test_site_build_on_a_tmp_catalog(cli, paths, tmp_path):
 
     home = (out / "index.html").read_text(encoding="utf-8")
     for chart in ("papers-per-year", "tag-counts", "coverage"):
-        assert f'src="assets/charts/{chart}.svg"' in home
+        assert f'href="assets/charts/{chart}.svg"' in home
         assert (out / "assets" / "charts" / f"{chart}.svg").read_text().startswith("<?xml")
-    assert re.search(r'<img alt="Bar chart of papers per year from 2021 to 2023', home)
+    # Inline, named by its alt text, its bars linking to the year pages.
+    assert re.search(r'<svg role="img" aria-label="Bar chart of papers per year from 2021 '
+                     r'to 2023', home)
+    assert '<a xlink:href="years/2021/">' in home
 
     page = article((out / "papers" / "lai2023adaembed" / "index.html").read_text())
     assert ('<h1 id="title">AdaEmbed: Adaptive Embedding for Large-Scale Recommendation '
