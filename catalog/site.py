@@ -458,9 +458,11 @@ def paper_page(paper: Paper, data: SiteData) -> str:
     if sources:  # where the metadata came from (a field the model may grow)
         shown = [_a(s, _e(_host(s))) if safe_url(s) else _e(s) for s in sources]
         facts.append(("Metadata from", ", ".join(shown)))
-    out = [_nav_line(uri, data, [("All papers", ALL_URI), (str(paper.year), year_uri(paper.year)),
-                                 (paper.venue, venue_uri(paper.venue))]),
-           f'<h1 id="title">{_e(paper.title)}</h1>']
+    # The h1 first: Material's search makes the page's one entry of it and what follows
+    # (anything before it would make a second entry, and the title would show twice).
+    out = [f'<h1 id="title">{_e(paper.title)}</h1>',
+           _nav_line(uri, data, [("All papers", ALL_URI), (str(paper.year), year_uri(paper.year)),
+                                 (paper.venue, venue_uri(paper.venue))])]
     if paper.summary:
         out.append(f'<p class="pp-summary">{_e(paper.summary)}</p>')
     out.append(f'<p class="pp-authors">{_authors_html(paper)}</p>')
@@ -573,8 +575,8 @@ def year_page(year: int, papers: Sequence[Paper], data: SiteData) -> str:
                     f'rel="next">{years[at + 1]} →</a>')
     steps = f'<span class="pp-steps">{" ".join(step)}</span>' if step else ""
     venues = Counter(p.venue for p in papers)
-    out = [_nav_line(uri, data, [("All papers", ALL_URI), ("Years", "years/index.md")], steps),
-           f"<h1>Papers of {year}</h1>",
+    out = [f"<h1>Papers of {year}</h1>",
+           _nav_line(uri, data, [("All papers", ALL_URI), ("Years", "years/index.md")], steps),
            f"<p>{_plural(len(papers), 'paper')} at {_plural(len(venues), 'venue')}: "
            + ", ".join(f'<a href="#venue-{slug(v)}">{_e(v)}</a> {n}'
                        for v, n in sorted(venues.items(), key=lambda x: x[0].lower()))
@@ -596,8 +598,8 @@ def venue_page(venue: str, papers: Sequence[Paper], data: SiteData) -> str:
     """Papers at one venue, by year."""
     uri = venue_uri(venue)
     registry = data.venues.get(venue)
-    out = [_nav_line(uri, data, [("All papers", ALL_URI), ("Venues", "venues/index.md")]),
-           f"<h1>{_e(venue)}</h1>"]
+    out = [f"<h1>{_e(venue)}</h1>",
+           _nav_line(uri, data, [("All papers", ALL_URI), ("Venues", "venues/index.md")])]
     if registry:
         publisher = f", published by {_e(registry.publisher)}" if registry.publisher else ""
         out.append(f"<p>{_e(registry.name)}: {_e(registry.kind)}{publisher}.</p>")
@@ -611,8 +613,8 @@ def venue_page(venue: str, papers: Sequence[Paper], data: SiteData) -> str:
 def tag_page(tag: str, papers: Sequence[Paper], data: SiteData) -> str:
     """Papers with one tag, by year."""
     uri = tag_uri(tag)
-    out = [_nav_line(uri, data, [("All papers", ALL_URI), ("Tags", "tags/index.md")]),
-           f"<h1>Tag: {_e(tag)}</h1>"]
+    out = [f"<h1>Tag: {_e(tag)}</h1>",
+           _nav_line(uri, data, [("All papers", ALL_URI), ("Tags", "tags/index.md")])]
     if data.vocabulary.get(tag):
         out.append(f"<p>{_e(data.vocabulary[tag])}.</p>")
     out.append(f"<p>{_plural(len(papers), 'paper')}.</p>")

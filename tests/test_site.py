@@ -60,7 +60,7 @@ def test_paper_page_has_every_part(paths):
             '<a href="../../tags/caching/">caching</a>') in page
     assert "Reading status" not in page  # the curator's, off the site by default
     # The summary first (what search shows), the facts kept out of the index.
-    assert ('</h1>\n<p class="pp-summary">Caches embedding lookups in three layers.</p>\n'
+    assert ('</nav>\n<p class="pp-summary">Caches embedding lookups in three layers.</p>\n'
             '<p class="pp-authors">Daniar') in page
     assert '<ul class="pp-facts" data-search-exclude>' in page
     data.show_status = True
@@ -104,7 +104,7 @@ def test_odd_titles_and_names_are_text_not_markup(tmp_path):
     data = data_for(paths)
     paper = data.by_key["he2021fastmoe"]
     page = site.paper_page(paper, data)
-    title, heading = page.splitlines()[1], page.splitlines()[5]
+    title, heading = page.splitlines()[1], page.splitlines()[4]
     assert title.startswith('title: "FastMoE: &lt;Fast&gt; &amp; ')
     assert heading == ('<h1 id="title">FastMoE: &lt;Fast&gt; &amp; *Mixture* of [Experts] &amp; '
                        "Müller&#x27;s `GPU` | 50%</h1>")

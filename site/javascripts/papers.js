@@ -103,6 +103,7 @@
     var wrap = el("label", "pp-field");
     wrap.appendChild(el("span", null, label));
     wrap.appendChild(control);
+    control.setAttribute("aria-label", label);
     form.appendChild(wrap);
     return control;
   }
@@ -144,7 +145,7 @@
     var sort = field(form, "Sort", el("select"));
     [["year", "newest first"], ["year-asc", "oldest first"], ["venue", "venue"],
      ["title", "title"]].forEach(function (o) { option(sort, o[0], o[1]); });
-    var reset = el("button", "md-button", "Clear");
+    var reset = el("button", "pp-clear", "Clear");
     reset.type = "button";
     form.appendChild(reset);
     root.appendChild(form);
