@@ -802,8 +802,8 @@ def inline_chart(chart: Chart) -> str:
     prefix = chart.name + "-"
     svg = re.sub(r'\bid="', f'id="{prefix}', svg)
     svg = svg.replace("url(#", f"url(#{prefix}").replace('xlink:href="#', f'xlink:href="#{prefix}')
-    return _SVG_START_RE.sub(f'<svg role="img" aria-label="{html.escape(chart.alt)}" '
-                             'class="papers-chart-svg"', svg, count=1)
+    start = f'<svg role="img" aria-label="{html.escape(chart.alt)}" class="papers-chart-svg"'
+    return _SVG_START_RE.sub(lambda _: start, svg, count=1)  # a function: alt is not a pattern
 
 
 def fill_charts(page_html: str, data: SiteData) -> str:
