@@ -155,6 +155,7 @@ class SiteData:
     charts: list[Chart] = field(default_factory=list)
     directory_urls: bool = True  # mkdocs's use_directory_urls, for URLs we write ourselves
     show_status: bool = False  # reading status is the curator's: shown only if asked for
+    suggest_url: str | None = None  # where a reader proposes a paper (http(s) only)
     markdown: Callable[[str], str] = field(default=lambda text: _markdown(text))
 
     @cached_property
@@ -666,6 +667,8 @@ def all_papers_page(data: SiteData) -> str:
     years = sorted({p.year for p in data.papers})
     out.append(f'<p id="pp-count">{_plural(len(data.papers), "paper")} from {years[0]} to '
                f"{years[-1]}, newest first.</p>")
+    if data.suggest_url:
+        out.append(f'<p>Missing a paper? {_a(data.suggest_url, "Suggest one")}.</p>')
     out.append('<div id="pp-filters" data-search-exclude></div>')
     out.append('<ul class="pp-list pp-plain" id="pp-all" data-search-exclude>')
     for p in sorted(data.papers, key=lambda p: (-p.year, p.venue.lower(), p.title.lower())):
@@ -768,6 +771,8 @@ def home_counts(data: SiteData) -> str:
     if data.notes:
         facts.append(f"**{len(data.notes)}** [notes](notes/index.md) discussing "
                      f"{_plural(len(discussed), 'paper')}")
+    if data.suggest_url:
+        facts.append(f"missing a paper? [Suggest one]({_url(data.suggest_url)})")
     if data.show_status:
         facts.append("reading status: " + ", ".join(
             f"{status[s]} {s.replace('-', ' ')}" for s in ("read", "reading", "to-read")
@@ -989,6 +994,7 @@ def on_files(files: Any, *, config: Any) -> Any:
         raise PluginError(f"papers: cannot build the site:\n{err}") from None
     data.directory_urls = config.use_directory_urls
     data.show_status = bool(_settings(config).get("show_status", False))
+    data.suggest_url = suggest_url(_settings(config).get("suggest_url"), config.repo_url)
     data.markdown = _config_markdown(config)
     _build.data = data
     for problem in problems:
@@ -1010,6 +1016,16 @@ def on_files(files: Any, *, config: Any) -> Any:
              _build.paths.display(), timings["total"],
              ", ".join(f"{k} {v:.2f} s" for k, v in timings.items() if k != "total"))
     return files
+
+
+def suggest_url(setting: Any, repo_url: str | None) -> str | None:
+    """Where readers propose a paper: the setting, else a new issue in the repository."""
+    if isinstance(setting, str) and safe_url(setting):
+        return setting
+    repo = safe_url(repo_url or "")
+    if repo and "github.com/" in repo:
+        return repo.rstrip("/") + "/issues/new?title=Suggest+a+paper%3A+"
+    return None
 
 
 def _settings(config: Any) -> dict[str, Any]:

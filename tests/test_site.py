@@ -369,3 +369,17 @@ def test_chart_bars_and_labels_link_to_their_pages(paths):
     assert 'id="tag-counts-' in inline and "<?xml" not in inline
     home = site.fill_charts(site.home_charts(data), data)
     assert home.count('<svg role="img"') == 3 and "<!-- papers-chart" not in home
+
+
+def test_suggest_a_paper_link(paths):
+    assert site.suggest_url("", "https://github.com/o/r/") == (
+        "https://github.com/o/r/issues/new?title=Suggest+a+paper%3A+")
+    assert site.suggest_url("https://example.org/form", "https://github.com/o/r") == (
+        "https://example.org/form")
+    assert site.suggest_url("javascript:alert(1)", None) is None
+    assert site.suggest_url(None, "") is None
+    data = data_for(paths)
+    assert "Suggest one" not in site.home_counts(data)
+    data.suggest_url = "https://example.org/form"
+    assert "missing a paper? [Suggest one](https://example.org/form)" in site.home_counts(data)
+    assert '<a href="https://example.org/form">Suggest one</a>' in site.all_papers_page(data)

@@ -245,3 +245,25 @@ def test_reading_note_from_papers_note_shows_on_the_paper_page(cli, paths, tmp_p
     assert '<h2 id="reading-note">' in page
     assert "Started reading on" in page and '<h3 id="compared">Compared<a' in page
     assert '<a href="../lai2023adaembed/" title="AdaEmbed' in page
+
+
+def test_published_settings_from_the_environment(paths, tmp_path):
+    """PAPERS_SITE_URL and PAPERS_REPO_URL (set by the Pages workflow) reach the site."""
+    env = {**os.environ, "PAPERS_CATALOG": str(paths.catalog), "PAPERS_DB": str(paths.db),
+           "NO_MKDOCS_2_WARNING": "1", "PAPERS_SITE_URL": "https://example.org/papers/",
+           "PAPERS_REPO_URL": "https://github.com/someone/papers"}
+    out = tmp_path / "out"
+    run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
+                         cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    sitemap = (out / "sitemap.xml").read_text(encoding="utf-8")
+    assert "<loc>https://example.org/papers/papers/he2021fastmoe/</loc>" in sitemap
+    # 404.html is served at any depth: its links start at the sub-path, not at /.
+    missing = (out / "404.html").read_text(encoding="utf-8")
+    assert 'href="/papers/assets/' in missing or 'src="/papers/assets/' in missing
+    assert 'href="/assets/' not in missing
+    home = (out / "index.html").read_text(encoding="utf-8")
+    assert 'href="https://github.com/someone/papers"' in home
+    assert ('href="https://github.com/someone/papers/issues/new?title=Suggest+a+paper%3A+"'
+            in home)
+    assert (REPO / ".github" / "workflows" / "pages.yml").is_file()
