@@ -245,13 +245,13 @@ def two_catalogs_one_folder(tmp: Path) -> str | None:
     errors = []
     for proc in procs:
         _, err = proc.communicate(timeout=300)
-        if TRACEBACK in err:
-            errors.append(err.strip().splitlines()[-1][:100])
+        if TRACEBACK in err or proc.returncode != 0:
+            errors.append((err.strip().splitlines() or [f"exit {proc.returncode}"])[-1][:160])
     tags = (root / "data" / "tags.yaml").read_text(encoding="utf-8")
     lost = [f"new-{n[:5]}-{i}" for i in range(10) for n in ("papers.yaml", "other.yaml")
             if f"new-{n[:5]}-{i}:" not in tags]
     if lost:
-        return f"{len(lost)} of 20 new tags lost"
+        return f"{len(lost)} of 20 new tags lost" + (f" ({errors[0]})" if errors else "")
     return f"{len(errors)} crashed: {errors[0]}" if errors else None
 
 
@@ -260,7 +260,9 @@ def tag_with_corrupt_index(tmp: Path) -> str | None:
     root = project(tmp)
     papers(root, "index")
     db = root / "build" / "catalog.db"
-    db.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4096)
+    data = bytearray(db.read_bytes())  # the header stays: still papers' index, but broken
+    data[100:] = b"\xff" * (len(data) - 100)
+    db.write_bytes(bytes(data))
     key = first_key(root)
     run = papers(root, "tag", key, "-t", "gpu")
     text = (root / "data" / "papers.yaml").read_text(encoding="utf-8")
@@ -498,10 +500,11 @@ def foreign_encodings(tmp: Path) -> str | None:
     for encoding in ("utf-16", "latin-1"):
         root = project(tmp / encoding)
         path = root / "data" / "papers.yaml"
+        key = first_key(root)
         text = path.read_text(encoding="utf-8").replace("Gunawi", "Günawi", 1)
-        path.write_bytes(text.encode(encoding))
+        path.write_bytes(text.encode(encoding, errors="replace"))
         before = path.read_bytes()
-        run = papers(root, "tag", first_key(root), "-t", "gpu")
+        run = papers(root, "tag", key, "-t", "gpu")
         if traceback(run):
             return f"{encoding}: {traceback(run)}"
         after = path.read_bytes()
