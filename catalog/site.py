@@ -1216,6 +1216,93 @@ def build(paths: Paths, config_file: Path | None = None, site_dir: Path | None =
     return BuildResult(out, pages, time.perf_counter() - started, collect.messages)
 
 
+# ---------------------------------------------------------------- sources as files
+
+
+def write_sources(paths: Paths, out: Path, config_file: Path | None = None) -> int:
+    """The whole site as plain sources in a folder: out/docs and out/mkdocs.yml.
+
+    The hook builds in memory, which is fast but ties the site to mkdocs's plugin
+    API. This writes the same pages as files (the hand-written pages copied, the
+    generated ones added, [[key]] links and the home page's markers resolved)
+    with a mkdocs.yml that needs no hook, so any builder that reads mkdocs.yml
+    and Markdown with raw HTML (mkdocs today, a successor later) can build them.
+    Returns the number of files written.
+    """
+    import shutil
+
+    import yaml
+    from mkdocs.config import load_config
+
+    from catalog import index
+    from catalog.notes import load_notes
+
+    config_file = config_file or default_config(paths)
+    with _catalog_env(paths):
+        config = load_config(str(config_file))
+    check_site_dir(out, paths, _sources(config))
+    if out.exists():
+        shutil.rmtree(out)  # only a folder we marked, or an empty one (checked above)
+    docs = out / "docs"
+    index.refresh(paths)
+    notes = load_notes(paths)
+    data, _ = load(paths, notes, directory_urls=config.use_directory_urls)
+    data.markdown = _config_markdown(config)
+    settings = _settings(config)
+    data.show_status = bool(settings.get("show_status", False))
+    data.suggest_url = suggest_url(settings.get("suggest_url"), config.repo_url)
+    shutil.copytree(config.docs_dir, docs, ignore=shutil.ignore_patterns(".*"))
+    if paths.notes.resolve() != Path(config.docs_dir, "notes").resolve():
+        shutil.rmtree(docs / "notes", ignore_errors=True)
+        for note in notes:
+            (docs / "notes").mkdir(parents=True, exist_ok=True)
+            shutil.copy(note.path, docs / note_uri(note))
+    count = 0
+    for note in notes:
+        target = docs / note_uri(note)
+        target.write_text(link_papers(target.read_text(encoding="utf-8"), note_uri(note), data),
+                          encoding="utf-8")
+    home = docs / "index.md"
+    if home.is_file():
+        filled = fill_home(home.read_text(encoding="utf-8"), data)
+        home.write_text(fill_charts(filled, data), encoding="utf-8")
+    for uri, content in generate(data).items():
+        target = docs / uri
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if is_html_page(uri):  # one raw HTML block for any Markdown reader
+            content = content.replace("\n\n", "\n")
+        target.write_text(content, encoding="utf-8")
+        count += 1
+    raw = yaml.safe_load(_plain_yaml(config_file)) or {}
+    raw.pop("hooks", None)
+    raw.update(docs_dir="docs", site_dir="site", site_url=config.site_url or "",
+               repo_url=config.repo_url or "")
+    if raw.get("nav"):
+        raw["nav"] = _nav_with_notes(raw["nav"], notes)
+        # Reached from the index pages, not from the nav (as the hook marks them).
+        raw["not_in_nav"] = "".join(f"/{d}/*.md\n!/{d}/index.md\n"
+                                    for d in ("papers", "years", "venues", "tags"))
+    (out / "mkdocs.yml").write_text(
+        "# Written by `papers site sources`: the site's sources, no hook needed.\n"
+        + yaml.safe_dump(raw, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    mark_site_dir(out)
+    return count
+
+
+def _plain_yaml(config_file: Path) -> str:
+    """mkdocs.yml with its !ENV tags read as their default values, for PyYAML."""
+    text = config_file.read_text(encoding="utf-8")
+
+    def value(m: re.Match[str]) -> str:
+        names = [n.strip() for n in m.group(1).split(",")]
+        for name in names[:-1]:
+            if os.environ.get(name):
+                return json.dumps(os.environ[name])
+        return names[-1]
+
+    return re.sub(r"!ENV\s*\[([^\]]*)\]", value, text)
+
+
 def serve(paths: Paths, config_file: Path | None = None,
           dev_addr: str = "127.0.0.1:8000") -> None:
     """Serve the site with live reload, rebuilding when the catalog or notes change."""
