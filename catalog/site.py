@@ -501,7 +501,11 @@ def paper_page(paper: Paper, data: SiteData) -> str:
     out.append(_h2("related-papers", "Related papers", searchable=False))
     related = [data.by_key[k] for k, _ in data.related.get(paper.key, []) if k in data.by_key]
     if related:
-        out += _entries(related, uri, data)
+        # Compact (no links or toggles): five full entries on each of thousands of
+        # pages cost a third of a 5,000-paper build; the year, venue and tag lists
+        # and All papers carry the full entries.
+        out += ['<ul class="pp-list pp-related" data-search-exclude>',
+                *(paper_item(p, uri, data, compact=True) for p in related), "</ul>"]
     else:
         out.append("<p>No paper in the catalog is close enough in wording.</p>")
     out.append(_h2("discussed-in", "Discussed in", searchable=False))
@@ -537,7 +541,7 @@ def _by_year(papers: Sequence[Paper]) -> dict[int, list[Paper]]:
     return out
 
 
-def paper_item(paper: Paper, from_uri: str, data: SiteData) -> str:
+def paper_item(paper: Paper, from_uri: str, data: SiteData, compact: bool = False) -> str:
     """One paper as a list entry that stands on its own.
 
     Venue badge and year, the title linked to its page, authors, summary, tags,
@@ -545,14 +549,14 @@ def paper_item(paper: Paper, from_uri: str, data: SiteData) -> str:
     takes no visit to ten pages.
     """
     # Every link in it is relative, and pages in one folder sit at the same depth.
-    cache_key = (paper.key, posixpath.dirname(from_uri))
+    cache_key = (paper.key, posixpath.dirname(from_uri) + ("?compact" if compact else ""))
     cached = data.entries.get(cache_key)
     if cached is None:
-        cached = data.entries[cache_key] = _render_item(paper, from_uri, data)
+        cached = data.entries[cache_key] = _render_item(paper, from_uri, data, compact)
     return cached
 
 
-def _render_item(paper: Paper, from_uri: str, data: SiteData) -> str:
+def _render_item(paper: Paper, from_uri: str, data: SiteData, compact: bool) -> str:
     def to(target: str) -> str:
         return url(from_uri, target, data.directory_urls)
 
@@ -564,6 +568,8 @@ def _render_item(paper: Paper, from_uri: str, data: SiteData) -> str:
            f'<div class="pp-authors">{_authors_html(paper, 6)}</div>']
     if paper.summary:
         out.append(f'<div class="pp-summary">{_e(paper.summary)}</div>')
+    if compact:
+        return "".join(out) + "</li>"
     meta = [f'<a class="pp-tag" href="{to(tag_uri(t))}">{_e(t)}</a>' for t in paper.tags]
     meta += [_a(target, label, "pp-link") for label, target in _links(paper)]
     if meta:
