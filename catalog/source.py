@@ -18,7 +18,7 @@ from catalog.errors import InvalidCatalogError, Problem
 from catalog.model import FIELDS, REQUIRED, Paper, digest
 from catalog.suggest import hint_for
 
-_LIST_FIELDS = {"authors", "tags", "sources"}
+_LIST_FIELDS = {"authors", "tags", "sources", "distinct"}
 _BOOL_FIELDS = {"et_al"}
 _YEAR_RE = re.compile(r"^\d{4}$")
 # A line that starts a new top-level key: not indented, not a comment, not a list item.

@@ -56,7 +56,7 @@ __all__ = ["CRASH_ENV", "NEAR_DUPLICATE_MESSAGE", "InvalidEditError", "LockTimeo
 # Fields written in double quotes, as the hand-written file does.
 _QUOTED = {"title", "summary", "abstract", "arxiv", "volume", "number", "pages"}
 _DATES = {"read_on", "added"}
-_LISTS = {"authors", "tags", "sources"}
+_LISTS = {"authors", "tags", "sources", "distinct"}
 TAG_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 
