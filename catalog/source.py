@@ -6,6 +6,7 @@ re-parse only the years whose text changed.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Iterable
@@ -35,13 +36,26 @@ class Chunk:
     start: int  # 1-based line of its first line
     text: str
 
-    @property
+    @functools.cached_property
     def digest(self) -> str:
         return digest(self.text)
 
 
+# The texts last cut and their chunks: a write cuts the old and the new text more than once.
+_cut: list[tuple[str, list[Chunk] | None]] = []
+
+
 def split_chunks(text: str) -> list[Chunk] | None:
     """Top-level blocks of a block-style mapping; None when the file can't be cut safely."""
+    for seen, chunks in _cut:
+        if seen == text:
+            return list(chunks) if chunks is not None else None
+    chunks = _split_chunks(text)
+    _cut[:] = [(text, chunks), *_cut[:1]]
+    return list(chunks) if chunks is not None else None
+
+
+def _split_chunks(text: str) -> list[Chunk] | None:
     if "\n---" in text or text.startswith(("---", "%")) or "\t" in text:
         return None
     starts = [m.start() + 1 for m in _TOP_KEY_RE.finditer(text)]

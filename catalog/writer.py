@@ -14,6 +14,12 @@ comments and key order kept); new papers, venues and years are dumped by ruamel
 and placed in sorted order; every other line is copied as it was. So a `tag`
 changes only the lines of that paper, and the cost of an edit does not grow
 with the ruamel load of the whole file (a 10k-paper catalog stays quick).
+
+The parts, one job each: `Document`/`Block` (the catalog's text cut for editing),
+`Registries` (the edits to venues.yaml and tags.yaml), `Session` (the edit
+operations on papers), catalog.snapshot (the papers as the session found them),
+catalog.validation (whether the new texts may be written) and catalog.files (the
+atomic write, the locks).
 """
 
 from __future__ import annotations
@@ -22,7 +28,6 @@ import contextlib
 import datetime as dt
 import io
 import re
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -39,34 +44,24 @@ from catalog.errors import (
 from catalog.files import CRASH_ENV, atomic_write
 from catalog.model import FIELDS, STATUSES, Paper
 from catalog.paths import Paths
-from catalog.snapshot import Brief, Papers, Snapshot
+from catalog.snapshot import Papers, Snapshot
 from catalog.suggest import hint_for
+from catalog.validation import NEAR_DUPLICATE_MESSAGE, EditCheck, InvalidEditError
 from catalog.venues import Venue
 
 # Seconds to wait for another papers process to finish its write.
 LOCK_TIMEOUT = 120.0
-__all__ = ["CRASH_ENV", "LockTimeoutError", "atomic_write"]  # re-exported for callers
+__all__ = ["CRASH_ENV", "NEAR_DUPLICATE_MESSAGE", "InvalidEditError", "LockTimeoutError",
+           "atomic_write"]  # re-exported for callers
 # Fields written in double quotes, as the hand-written file does.
 _QUOTED = {"title", "summary", "abstract", "arxiv", "volume", "number", "pages"}
 _DATES = {"read_on", "added"}
 _LISTS = {"authors", "tags", "sources", "distinct"}
 TAG_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
-# A near-duplicate title is a warning on write: two papers may share a title.
-NEAR_DUPLICATE_MESSAGE = "title nearly the same as"
 
 
 class WriteError(CatalogError):
     """The edit cannot be made to this file's text (its shape is unusual)."""
-
-
-class InvalidEditError(CatalogError):
-    """The edit would leave the catalog invalid; nothing was written."""
-
-    def __init__(self, problems: list[Problem]):
-        self.problems = sorted(problems)
-        lines = "\n".join(f"  {p}" for p in self.problems)
-        super().__init__(f"refused: the edit would make the catalog invalid "
-                         f"(nothing was written):\n{lines}")
 
 
 # ---------------------------------------------------------------- ruamel set-up
@@ -453,15 +448,78 @@ def _set_field(data: Any, name: str, value: Any) -> None:
 # ---------------------------------------------------------------- the session
 
 
-@dataclass
-class _Reading:
-    """A new catalog text as validation reads it: papers of the year blocks it re-read
-    (fresh), papers kept from before with how far each year's lines moved, problems."""
+class Registries:
+    """The edits of a session to venues.yaml and tags.yaml: one block per entry, each
+    file read when first edited, written back with its own line endings."""
 
-    fresh: list[Paper] = field(default_factory=list)
-    kept: list[Brief] = field(default_factory=list)
-    shifts: dict[str, int] = field(default_factory=dict)
-    problems: list[Problem] = field(default_factory=list)
+    def __init__(self, paths: Paths, yaml: Any):
+        self.paths = paths
+        self.yaml = yaml
+        self._docs: dict[Path, Document] = {}
+        self._texts: dict[Path, str] = {}
+        self._newlines: dict[Path, str] = {}
+
+    def document(self, path: Path) -> Document:
+        """The registry's blocks, read on first use."""
+        if path not in self._docs:
+            shown = self.paths.display(path)
+            try:
+                data = yamlio.read_bytes(path, shown)
+            except FileNotFoundError:
+                data = b""  # a registry written for the first time
+            text = yamlio.decode(data, shown)
+            self._newlines[path] = yamlio.newline_of(data)
+            self._texts[path] = text
+            self._docs[path] = parse_registry(text, str(path))
+        return self._docs[path]
+
+    def text(self, path: Path) -> str:
+        """The registry's text as the session read it ('' if it never did)."""
+        return self._texts.get(path, "")
+
+    def newline(self, path: Path) -> str:
+        return self._newlines.get(path, "\n")
+
+    def put(self, path: Path, name: str, value: Any, replace_key: str | None = None) -> None:
+        """Add an entry in sorted place (or put it where replace_key's entry was named)."""
+        doc = self.document(path)
+        lead: list[str] = []
+        if replace_key is not None:
+            old = next(b for b in doc.blocks if b.key == replace_key)
+            lead = [ln for ln in old.lead if ln.strip()]  # its comments go with it
+            doc.blocks.remove(old)
+        indent = doc.blocks[0].indent if doc.blocks else 0
+        if isinstance(value, dict):
+            body = _shift(_dump(self.yaml, value).splitlines(keepends=True), 2)
+            head = _shift([key_text(name) + ":\n", *body], indent)
+        else:
+            scalar = (_dump(self.yaml, [value]).strip().removeprefix("- ")
+                      if value is not None else "")
+            head = [" " * indent + key_text(name) + ":" + (" " + scalar if scalar else "")
+                    + "\n"]
+        block = Block(name, lead, head, indent)
+        _insert_sorted(doc.blocks, block, lambda b: b.key.casefold() > name.casefold())
+
+    def remove(self, path: Path, name: str) -> None:
+        doc = self.document(path)
+        doc.blocks = [b for b in doc.blocks if b.key != name]
+
+    def value(self, path: Path, name: str, default: Any) -> Any:
+        """An entry's value as written (ruamel round-trip data: comments and quotes kept)."""
+        from ruamel.yaml.comments import CommentedMap
+
+        block = next(b for b in self.document(path).blocks if b.key == name)
+        entry = self.yaml.load("".join(_shift(block.head, -block.indent)))
+        return entry[name] if isinstance(entry, CommentedMap) else default
+
+    def render(self) -> dict[Path, str]:
+        """The new text of each registry the session changed."""
+        out = {}
+        for path, doc in self._docs.items():
+            text = doc.render()
+            if text != self._texts[path]:
+                out[path] = text
+        return out
 
 
 @dataclass
@@ -504,9 +562,7 @@ class Session:
         self._where: dict[str, tuple[Block, Block, Block]] = {}
         for year in self.doc.blocks:
             self._register(year)
-        self._registry_docs: dict[Path, Document] = {}
-        self._registry_text: dict[Path, str] = {}
-        self._newlines: dict[Path, str] = {paths.catalog: self.newline}
+        self.registries = Registries(paths, self.yaml)
         self._catalog_changed = False
         self.venues_before = dict(self.venues)
         self.vocab_before = dict(self.vocabulary)
@@ -694,44 +750,11 @@ class Session:
 
     # -- registries
 
-    def _registry(self, path: Path) -> Document:
-        if path not in self._registry_docs:
-            shown = self.paths.display(path)
-            try:
-                data = yamlio.read_bytes(path, shown)
-            except FileNotFoundError:
-                data = b""  # a registry written for the first time
-            text = yamlio.decode(data, shown)
-            self._newlines[path] = yamlio.newline_of(data)
-            self._registry_text[path] = text
-            self._registry_docs[path] = parse_registry(text, str(path))
-        return self._registry_docs[path]
-
-    def _registry_put(self, path: Path, name: str, value: Any, replace_key: str | None = None
-                      ) -> None:
-        doc = self._registry(path)
-        lead: list[str] = []
-        if replace_key is not None:
-            old = next(b for b in doc.blocks if b.key == replace_key)
-            lead = [ln for ln in old.lead if ln.strip()]  # its comments go with it
-            doc.blocks.remove(old)
-        indent = doc.blocks[0].indent if doc.blocks else 0
-        if isinstance(value, dict):
-            body = _shift(_dump(self.yaml, value).splitlines(keepends=True), 2)
-            head = _shift([key_text(name) + ":\n", *body], indent)
-        else:
-            scalar = (_dump(self.yaml, [value]).strip().removeprefix("- ")
-                      if value is not None else "")
-            head = [" " * indent + key_text(name) + ":" + (" " + scalar if scalar else "")
-                    + "\n"]
-        block = Block(name, lead, head, indent)
-        _insert_sorted(doc.blocks, block, lambda b: b.key.casefold() > name.casefold())
-
     def add_tag(self, tag: str, description: str | None) -> None:
         """Add a tag to the vocabulary (data/tags.yaml), in sorted place."""
         if tag in self.vocabulary:
             return
-        self._registry_put(self.paths.tags, tag, description)
+        self.registries.put(self.paths.tags, tag, description)
         self.vocabulary[tag] = description or ""
 
     def rename_tag(self, old: str, new: str) -> list[str]:
@@ -741,16 +764,10 @@ class Session:
             raise CatalogError(f"no tag '{old}' in {self.paths.display(self.paths.tags)}"
                                + (f"; {hint}" if hint else ""))
         if new in self.vocabulary:  # merging two tags: keep the target's description
-            doc = self._registry(self.paths.tags)
-            doc.blocks = [b for b in doc.blocks if b.key != old]
+            self.registries.remove(self.paths.tags, old)
         else:
-            from ruamel.yaml.comments import CommentedMap
-
-            doc = self._registry(self.paths.tags)
-            block = next(b for b in doc.blocks if b.key == old)
-            entry = self.yaml.load("".join(_shift(block.head, -block.indent)))
-            value = entry[old] if isinstance(entry, CommentedMap) else self.vocabulary[old]
-            self._registry_put(self.paths.tags, new, value, replace_key=old)
+            value = self.registries.value(self.paths.tags, old, self.vocabulary[old])
+            self.registries.put(self.paths.tags, new, value, replace_key=old)
             self.vocabulary[new] = self.vocabulary[old]
         del self.vocabulary[old]
         changed = []
@@ -769,7 +786,7 @@ class Session:
         if venue.publisher:
             value["publisher"] = venue.publisher
         value.update({k: v for k, v in venue.extra.items() if v not in (None, "")})
-        self._registry_put(self.paths.venues, venue.short, value)
+        self.registries.put(self.paths.venues, venue.short, value)
         self.venues[venue.short] = venue
 
     # -- saving
@@ -785,10 +802,7 @@ class Session:
             if self._replacement != self.text:
                 out[self.paths.catalog] = self._replacement
             return out
-        for path, doc in self._registry_docs.items():
-            text = doc.render()
-            if text != self._registry_text[path]:
-                out[path] = text
+        out.update(self.registries.render())
         if self._catalog_changed:
             for year in self.doc.blocks:
                 for venue in year.children:  # a lazy year has none: it was not edited
@@ -801,125 +815,8 @@ class Session:
 
     def validate(self, texts: dict[Path, str]) -> list[Problem]:
         """Refuse an edit that adds problems; return the warnings it adds."""
-        from catalog.venues import load_tags, load_venues
-
-        new_text = texts.get(self.paths.catalog, self.text)
-        read = self._parse(new_text)
-        blocking = [p for p in read.problems if p.blocking]
-        if blocking:
-            raise InvalidEditError(blocking)
-        venues, vocabulary = self.venues, self.vocabulary
-        registries = {self.paths.venues: load_venues, self.paths.tags: load_tags}
-        for path, loader in registries.items():
-            if path in texts:  # read the new registry back as check will
-                with tempfile.TemporaryDirectory() as folder:
-                    tmp = Path(folder) / path.name
-                    tmp.write_text(texts[path], encoding="utf-8")
-                    try:
-                        loaded = loader(tmp)
-                    except InvalidCatalogError as err:
-                        shown = self.paths.display(path)
-                        raise InvalidEditError([replace(p, file=shown)
-                                                for p in err.problems]) from None
-                if path == self.paths.venues:
-                    venues = loaded  # type: ignore[assignment]
-                else:
-                    vocabulary = loaded  # type: ignore[assignment]
-        # Only papers the edit changed can gain problems: run the check rules on them, and
-        # compare them with the others by DOI, arXiv id and title (check's duplicate rules),
-        # so an edit costs little even when the catalog holds 10k papers. Papers in year
-        # blocks the edit did not touch are the ones read before (only their lines moved).
-        before = {p.key: p for p in self.snapshot.full(p.key for p in read.fresh)}
-        changed = [p for p in read.fresh if _differs(before.get(p.key), p)]
-        if not changed:
-            return []
-        keys = {p.key for p in changed}
-        others: list[Paper | Brief] = [b for b in read.kept if b.key not in keys]
-        others += [p for p in read.fresh if p.key not in keys]
-        found = self._findings(changed, others, venues, vocabulary, read.shifts)
-        if not found:
-            return []
-        old = {_fingerprint(p) for p in self._findings(
-            [before[k] for k in keys if k in before], others, self.venues_before,
-            self.vocab_before, read.shifts)}
-        added = [p for p in found if _fingerprint(p) not in old]
-        refused = [p for p in added if not p.message.startswith(NEAR_DUPLICATE_MESSAGE)]
-        if refused:
-            raise InvalidEditError(refused)
-        return added
-
-    def _parse(self, text: str) -> _Reading:
-        """The new text read as check reads it, re-reading only the year blocks that changed;
-        the others' papers are the ones read before, whose lines moved by shifts[year]."""
-        old_chunks, new_chunks = source.split_chunks(self.text), source.split_chunks(text)
-        labels = [c.label for c in new_chunks or []]
-        if (not old_chunks or not new_chunks or len(set(labels)) != len(labels)
-                or len({c.label for c in old_chunks}) != len(old_chunks)):
-            return self._parse_whole(text)
-        old = {c.label: c for c in old_chunks}
-        by_year: dict[str, list[Brief]] = {}
-        for brief in self.snapshot.briefs():
-            by_year.setdefault(str(brief.year), []).append(brief)
-        reading = _Reading()
-        for chunk in new_chunks:
-            was = old.get(chunk.label)
-            if was is not None and was.text == chunk.text and chunk.label in by_year:
-                reading.kept.extend(by_year[chunk.label])
-                reading.shifts[chunk.label] = chunk.start - was.start
-                continue
-            found, trouble = source.parse(chunk.text, self.filename, chunk.start - 1)
-            reading.fresh.extend(found)
-            reading.problems.extend(trouble)
-        seen = {p.key for p in reading.kept}
-        fresh_keys = [p.key for p in reading.fresh]
-        if len(set(fresh_keys)) != len(fresh_keys) or seen.intersection(fresh_keys):
-            return self._parse_whole(text)  # a duplicate key: reported as check reports it
-        return reading
-
-    def _parse_whole(self, text: str) -> _Reading:
-        papers, problems = source.parse(text, self.filename)
-        return _Reading(fresh=papers,
-                        problems=problems + source.duplicate_keys(papers, self.filename))
-
-    def _findings(self, changed: list[Paper], others: list[Paper | Brief],
-                  venues: dict[str, Venue],
-                  vocabulary: dict[str, str], shifts: dict[str, int]) -> list[Problem]:
-        """check's findings about the changed papers, among themselves and against the rest
-        (whose lines are as read before, moved by shifts[year])."""
-        from catalog import dedupe
-        from catalog.check import check_papers
-
-        def line(paper: Paper) -> int:
-            return paper.line + shifts.get(str(paper.year), 0) if paper.key not in keys \
-                else paper.line
-
-        keys = {p.key for p in changed}
-
-        found = check_papers(changed, self.filename, venues, vocabulary)
-        candidates = _could_match(changed, others)
-        full = {p.key: p for p in self.snapshot.full(
-            c.key for c in candidates if not isinstance(c, Paper))}
-        finder = dedupe.Finder.of(c if isinstance(c, Paper) else full[c.key]
-                                  for c in candidates)
-        for paper in changed:
-            at = source.where(paper.year, paper.venue, paper.key)
-            pairs = [("DOI", paper.doi, finder.by_doi.get(dedupe.norm_doi(paper.doi) or "")),
-                     ("arXiv id", paper.arxiv,
-                      finder.by_arxiv.get(dedupe.norm_arxiv(paper.arxiv) or ""))]
-            for label, value, seen in pairs:
-                if seen is not None:
-                    found.append(Problem(self.filename, paper.line, at,
-                                         f"duplicate {label} {value} (also {seen.key}, "
-                                         f"line {line(seen)})",
-                                         "one paper, one entry: merge them"))
-            match = finder.find(replace(paper, doi=None, arxiv=None))
-            if match is not None and match.by == "title":
-                found.append(Problem(self.filename, paper.line, at,
-                                     f"{NEAR_DUPLICATE_MESSAGE} {match.paper.key} "
-                                     f"(line {line(match.paper)})",
-                                     "if they are one paper, keep one entry and record the "
-                                     "other's arXiv id"))
-        return found
+        return EditCheck(self.paths, self.text, self.snapshot, self.venues_before,
+                         self.vocab_before).check(texts, self.venues, self.vocabulary)
 
     def commit(self, dry_run: bool = False) -> WriteResult:
         """Validate and write every changed file atomically (registries first)."""
@@ -933,42 +830,11 @@ class Session:
             result.changed = list(texts)
             return result
         for path in sorted(texts, key=lambda p: p == self.paths.catalog):
-            atomic_write(path, texts[path], self._newlines.get(path, "\n"))
+            newline = self.newline if path == self.paths.catalog else \
+                self.registries.newline(path)
+            atomic_write(path, texts[path], newline)
             result.changed.append(path)
         return result
-
-
-def _could_match(changed: list[Paper], others: list[Paper | Brief]) -> list[Paper | Brief]:
-    """The others (in their order) that dedupe's Finder could match with a changed paper:
-    those sharing a DOI or arXiv id, or whose title holds one of a changed title's bucket
-    words. A superset by cheap substring tests, so the Finder, built over it, gives the
-    same answers as over every paper without normalising 10k titles."""
-    from catalog import dedupe
-    from catalog.model import normalize_title
-
-    ids = {i for p in changed for i in (dedupe.norm_doi(p.doi), dedupe.norm_arxiv(p.arxiv, p.doi))
-           if i}
-    words = {w for p in changed for w in dedupe.bucket_words(normalize_title(p.title))}
-    out = []
-    for other in others:
-        title = other.title
-        if not title.isascii() or any(w in title.lower() for w in words):
-            out.append(other)  # a folded non-ASCII title may hold any word: always a candidate
-            continue
-        found = f"{other.doi or ''} {other.arxiv or ''}".lower()
-        if any(i in found for i in ids):
-            out.append(other)
-    return out
-
-
-def _fingerprint(problem: Problem) -> tuple[str, str]:
-    """A problem by paper key and message without line numbers, to compare before and after
-    an edit (a moved paper keeps its key)."""
-    return problem.where.rsplit(" › ", 1)[-1], re.sub(r"line \d+", "line ?", problem.message)
-
-
-def _differs(old: Paper | None, new: Paper) -> bool:
-    return old is None or replace(old, line=0) != replace(new, line=0)
 
 
 def _model_value(name: str, value: Any) -> Any:
@@ -989,7 +855,7 @@ def _diff(session: Session, texts: dict[Path, str]) -> str:
     out: list[str] = []
     for path, new in texts.items():
         old = (session.text if path == session.paths.catalog
-               else session._registry_text.get(path, ""))
+               else session.registries.text(path))
         name = session.paths.display(path)
         out.extend(difflib.unified_diff(old.splitlines(keepends=True),
                                         new.splitlines(keepends=True), name, name))
