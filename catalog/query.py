@@ -1,12 +1,13 @@
 """The search language, turned into SQL over the index, and other reads of it.
 
-    embedding cache          both words (any field), ranked by bm25, title weighted most
+    embedding cache          both words, in any form (Porter stems), in any field; bm25
+                             with column weights, curated papers (tags, summary) first
     "parameter server"       a phrase
     emb*                     a prefix
     caching OR sharding      either word
     -inference               exclude a word (also -"a phrase", -tag:moe)
     year:2022  year:2020..2022  year:2021..  venue:OSDI  tag:caching
-    author:gupta  status:to-read  key:sima2022ekko  title:cache  summary:gpu
+    author:gupta  status:to-read  key:sima2022ekko  title:cache  summary:gpu  abstract:x
 """
 
 from __future__ import annotations
@@ -122,6 +123,20 @@ def parse(text: str) -> Query:
         raise QueryError(f"nothing to search for in {text!r} (search words need letters or "
                          "digits)")
     return query
+
+
+def prefix_query(text: str) -> str | None:
+    """The query with every plain word made a prefix ('embed' -> 'embed*'), for when the
+    words themselves match nothing; None when it has no plain word to widen. Phrases,
+    filters, exclusions, OR and words already ending in * stay as they are."""
+    out, last, widened = [], 0, False
+    for m in _TOKEN_RE.finditer(text):
+        word = m.group("word")
+        if (word and not m.group("neg") and word != "OR" and not word.endswith("*")
+                and _fts_term(word)):
+            out.append(text[last:m.end()] + "*")
+            last, widened = m.end(), True
+    return "".join(out) + text[last:] if widened else None
 
 
 def _filter(query: Query, name: str, value: str, negated: bool) -> str | None:

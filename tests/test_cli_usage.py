@@ -45,6 +45,11 @@ def test_an_unknown_option_is_an_error_with_a_suggestion(cli, args, message):
     assert result.stdout == ""  # no table, no search for the option's name
 
 
+def test_an_option_without_its_value_says_so(cli):
+    result = cli("search", "embedding", "-n")
+    assert result.exit_code == 2 and "option -n needs a value" in result.stderr
+
+
 def test_misplaced_option_does_not_search_for_its_name(cli, tmp_path):
     result = cli("search", "embedding", "--catalog", str(tmp_path / "other.yaml"))
     assert result.exit_code == 2 and not (tmp_path / "other.yaml").exists()

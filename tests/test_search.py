@@ -295,3 +295,33 @@ def test_unknown_venue_or_tag_filters_are_typos(conn, text, message):
     with pytest.raises(QueryError) as err:
         query.search(conn, text)
     assert str(err.value) == message
+
+
+@pytest.mark.parametrize(("text", "wider"), [
+    ("embed", "embed*"),
+    ("embed year:2022", "embed* year:2022"),
+    ("cach OR shard", "cach* OR shard*"),
+    ("emb* tabl", "emb* tabl*"),
+    ('"embed table"', None),
+    ("emb*", None),
+    ("-embed", None),
+    ("title:embed", None),
+    ("year:2022", None),
+    ("", None),
+])
+def test_prefix_query(text, wider):
+    assert query.prefix_query(text) == wider
+
+
+def test_cli_search_offers_the_prefix_when_a_word_finds_nothing(cli):
+    # "embed" stems to "emb", which no indexed word has; "embed*" finds both papers.
+    result = cli("search", "embed")
+    assert result.exit_code == 0, result.output
+    assert result.stderr == "no papers match 'embed'; showing 'embed*'\n"
+    assert {line.split()[0] for line in result.stdout.splitlines()} == {
+        "kurniawan2023evstore", "lai2023adaembed"}
+    scripted = cli("search", "embed", "--keys")
+    assert scripted.stdout == "" and "did you mean 'embed*'?" in scripted.stderr
+    assert cli("search", "embed", "--json").stdout == "[]\n"
+    none = cli("search", "zzzq")
+    assert none.exit_code == 1 and none.stderr == "no papers match 'zzzq'\n"

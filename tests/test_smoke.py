@@ -20,3 +20,15 @@ def test_shipped_catalog_search_embedding_lists_embedding_papers_first(tmp_path)
     for key in ("kurniawan2023evstore", "lai2023adaembed", "miao2022het", "miao2022hetgmp",
                 "xie2022fleche"):
         assert key in top
+
+
+def test_shipped_catalog_stems_the_fields_words(tmp_path):
+    conn = connect(Paths(REPO / "data" / "papers.yaml", tmp_path / "catalog.db"))
+
+    def found(text: str) -> set[str]:
+        return {hit.paper.key for hit in search(conn, text)}
+
+    assert len(found("embedding")) >= 12
+    assert found("embeddings") == found("embedding")
+    assert found("cache") == found("caching") == found("caches")
+    assert found("recommender") == found("recommendation") == found("recommendations")

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
-from typer._click.exceptions import NoSuchOption
+from typer._click.exceptions import BadOptionUsage, NoSuchOption
 from typer._click.globals import get_current_context
 from typer.core import TyperCommand
 
@@ -277,7 +277,10 @@ class QueryCommand(Command):
             elif name in options:
                 flags.append(arg)
                 if options[name] and "=" not in arg:
-                    flags.append(next(rest, ""))
+                    value = next(rest, None)
+                    if value is None:
+                        raise BadOptionUsage(name, f"option {name} needs a value", ctx=ctx)
+                    flags.append(value)
             elif arg.startswith("--") and len(name) > 2:
                 message = unknown_option(name, list(options), _ctx_path(ctx), list(args),
                                          query=True)

@@ -77,17 +77,25 @@ def search(query: QueryArg, limit: LimitOpt = 20, as_json: JsonOpt = False,
     from catalog import query as q
 
     text = " ".join(query)
-    hits = q.search(connect(), text, limit)
+    conn = connect()
+    hits = q.search(conn, text, limit)
+    wider = q.prefix_query(text) if not hits else None
+    # A word cut short ('embed') matches no whole word: its prefix may.
+    wider_hits = q.search(conn, wider, limit) if wider else []
+    if (as_json or keys) and wider_hits:  # scripts get what they asked for, and a hint
+        echo(f"no papers match {text!r}; did you mean {wider!r}?", err=True)
     if as_json:
         echo_json([hit.paper.to_dict() for hit in hits])
     elif keys:
         for hit in hits:
             echo(hit.paper.key)
-    elif not hits:
+    elif hits or wider_hits:
+        if wider_hits:
+            echo(f"no papers match {text!r}; showing {wider!r}", err=True)
+        _table([(h.paper, h.marked_title) for h in hits or wider_hits])
+    else:
         echo(f"no papers match {text!r}", err=True)
         raise typer.Exit(1)
-    else:
-        _table([(h.paper, h.marked_title) for h in hits])
 
 
 def _cell(text: str | None) -> str:
