@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from catalog import bibtex, source
 from catalog.errors import CatalogError
-from catalog.model import Paper
+from catalog.model import Paper, arxiv_year_month
 from catalog.venues import load_venues
 from tests.conftest import REPO
 
@@ -59,7 +59,9 @@ word = st.one_of(st.text(chars, min_size=1, max_size=8), st.sampled_from(SPECIAL
                  .map("".join))
 text = st.lists(word, min_size=1, max_size=8).map(" ".join)
 name_word = word.filter(lambda w: "," not in w)  # a comma means 'Last, First' in the catalog
-author = st.lists(name_word, min_size=1, max_size=4).map(" ".join)
+# A lone 'others' is not a person: check refuses it as an author (it means et_al).
+author = st.lists(name_word, min_size=1, max_size=4).map(" ".join).filter(
+    lambda a: a.strip().lower() != "others")
 # Every DOI the catalog accepts (model.DOI_RE: Crossref's characters and SICI's < >).
 doi = st.builds(lambda n, s: f"10.{n}/{s}", st.integers(1000, 99999),
                 st.text(st.sampled_from(string.ascii_letters + string.digits + "-._;()/:<>"),
@@ -75,12 +77,15 @@ number = st.one_of(st.none(), st.integers(1, 200).map(str))
 def papers(draw) -> Paper:
     venue = draw(st.sampled_from(sorted(VENUES)))
     preprint = VENUES[venue].kind == "preprint"
+    arxiv_id = draw(arxiv) if preprint else draw(st.one_of(st.none(), arxiv))
+    # Never older than its arXiv id: check (and so import) refuses such a paper.
+    floor = arxiv_year_month(arxiv_id)[0] if arxiv_id else 1950  # type: ignore[index]
     return Paper(
         key=draw(st.from_regex(r"\A[a-z][a-z0-9]{2,10}[0-9]{4}[a-z]{1,8}\Z")),
         title=draw(text), authors=draw(st.lists(author, min_size=1, max_size=5)),
-        year=draw(st.integers(1950, 2100)), venue=venue, et_al=draw(st.booleans()),
+        year=draw(st.integers(max(1950, floor), 2100)), venue=venue, et_al=draw(st.booleans()),
         doi=draw(st.one_of(st.none(), doi)),
-        arxiv=draw(arxiv) if preprint else draw(st.one_of(st.none(), arxiv)),
+        arxiv=arxiv_id,
         pages=draw(pages), volume=draw(number), number=draw(number),
         url=draw(st.one_of(st.none(), st.just("https://example.org/a_b%20c#x"))),
     )
