@@ -5,12 +5,11 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from catalog import dedupe
+from catalog import dedupe, source
 from catalog.check import check
 from catalog.model import Paper
 from catalog.venues import Venue
-from tests.conftest import write_catalog
-from tests.seedcat import seed_finder, seed_papers
+from tests.conftest import SEED_CATALOG, write_catalog
 
 VENUES = {"arXiv": Venue("arXiv", "preprint", "arXiv"),
           "SOSP": Venue("SOSP", "conference", "ACM Symposium on Operating Systems Principles")}
@@ -24,7 +23,7 @@ def paper(key: str = "x2023y", title: str = "A Title", **kw) -> Paper:
 
 
 def shipped_finder() -> dedupe.Finder:
-    return seed_finder()
+    return dedupe.Finder.of(source.load(SEED_CATALOG))
 
 
 def test_by_doi_case_and_resolver_prefix_ignored() -> None:
@@ -120,7 +119,7 @@ arXiv:
 
 
 def test_a_title_names_a_paper_by_its_words_or_its_system_name() -> None:
-    evstore = next(p for p in seed_papers()
+    evstore = next(p for p in source.load(SEED_CATALOG)
                    if p.key == "kurniawan2023evstore")
     assert dedupe.same_paper_title("EVStore", evstore)  # a table's Name column
     assert dedupe.same_paper_title("evstore: storage and caching capabilities for scaling "

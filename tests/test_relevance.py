@@ -17,7 +17,7 @@ import pytest
 
 from catalog import importer, index, query
 from catalog.paths import Paths
-from tests.conftest import REPO, SHARED, needs_shared
+from tests.conftest import REPO, SEED_CATALOG, SHARED, needs_shared
 
 # References of a deep-learning textbook, as its .bib lists them: titles only, no tags and
 # no summary. Several share the field's words (embedding, cache, sharding, memory) without
@@ -157,11 +157,12 @@ def ndcg_at(found: list[str], relevant: list[str], k: int = K) -> float:
 
 
 def noisy_catalog(folder: Path) -> Paths:
-    """The shipped catalog with recommender.bib and the textbook's references imported."""
+    """The seed catalog (the first 25 papers) with recommender.bib and the textbook's references imported."""
     data = folder / "data"
     data.mkdir(parents=True)
     for path in (REPO / "data").glob("*.yaml"):
         shutil.copy(path, data / path.name)
+    shutil.copy(SEED_CATALOG, data / "papers.yaml")
     paths = Paths(data / "papers.yaml", folder / "build" / "catalog.db")
     textbook = folder / "textbook.bib"
     textbook.write_text(TEXTBOOK, encoding="utf-8")
