@@ -12,12 +12,11 @@ from catalog import bibtex
 from catalog.bibtex import BibRecord, read_bib
 from catalog.model import Paper
 from catalog.venues import Venue, load_venues
-from tests.conftest import REPO
-from tests.seedcat import seed_used_venues
+from tests.conftest import REPO, used_venues
 
 VENUES = load_venues(REPO / "data" / "venues.yaml")
 # Without the well-known venues no paper uses yet: for tests of how unknown venues are proposed.
-USED = seed_used_venues()  # proposals are tested against a registry that stays put
+USED = used_venues()
 TERMS = bibtex.load_protected_terms(REPO / "data" / "protected-terms.txt")
 WEB = "not a paper (web page / software): skipped"
 

@@ -13,7 +13,6 @@ from catalog.check import check
 from catalog.paths import Paths
 from catalog.venues import load_venues
 from tests.conftest import SHARED, needs_shared
-from tests.seedcat import seed_shipped, seed_shipped_used  # noqa: F401 (fixtures)
 from tests.test_fetch import Online, atom_entry, online  # noqa: F401 (fixture)
 
 TESTDATA = SHARED / "testdata"

@@ -11,7 +11,6 @@ from catalog import importer, source
 from catalog.check import check
 from catalog.paths import Paths
 from catalog.venues import load_venues
-from tests.seedcat import seed_shipped, seed_shipped_used  # noqa: F401 (fixtures)
 
 
 def write(tmp_path: Path, text: str, name: str = "refs.bib") -> Path:

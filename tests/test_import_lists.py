@@ -10,7 +10,6 @@ import pytest
 
 from catalog import importer, mdlist, source
 from catalog.paths import Paths
-from tests.seedcat import seed_shipped, seed_shipped_used  # noqa: F401 (fixtures)
 from tests.test_fetch import Online, atom_entry, online  # noqa: F401 (fixture)
 
 
