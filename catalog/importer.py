@@ -223,8 +223,15 @@ class _Run:
             id=inbox.candidate_id(entry.title, entry.year), title=entry.title,
             venue=venue or None, year=entry.year, url=entry.url, arxiv=entry.arxiv,
             doi=entry.doi, source=source)
-        there = self._inbox.file(candidate)
         why = why.removeprefix("needs metadata: ")
+        if self._inbox.was_dropped(candidate):
+            outcome = Outcome("refused", entry.title, entry.line, key=candidate.id,
+                              reason=f"dropped from the inbox earlier ({candidate.id}): not "
+                                     f"filed again; {why}")
+            outcome.venue, outcome.year = venue or None, entry.year
+            self.report.outcomes.append(outcome)
+            return outcome
+        there = self._inbox.file(candidate)
         if there is not None:
             reason = f"already in the inbox as {there.id} (from {there.source}); {why}"
             outcome = Outcome("inbox", entry.title, entry.line, key=there.id, reason=reason)
