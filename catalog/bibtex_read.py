@@ -21,6 +21,7 @@ from catalog.model import (
     DOI_RE,
     KEY_RE,
     MULTILINE_FIELDS,
+    PAGES_RE,
     Paper,
     fold,
     is_http_url,
@@ -275,6 +276,24 @@ def _verbatim(value: str) -> str:
     while value.startswith("{") and _closing(value, 0) == len(value) - 1:
         value = value[1:-1].strip()  # {{https://...}}: braces around the whole value
     return value
+
+
+# TeX's logos: LaTeX conversion drops them ('The {\TeX}book' read as 'The book').
+_LOGOS = {"TeX": "TeX", "LaTeX": "LaTeX", "LaTeXe": "LaTeX2e", "BibTeX": "BibTeX",
+          "XeTeX": "XeTeX", "LuaTeX": "LuaTeX", "pdfTeX": "pdfTeX", "pdfLaTeX": "pdfLaTeX",
+          "eTeX": "e-TeX", "ConTeXt": "ConTeXt", "METAFONT": "METAFONT", "MF": "METAFONT",
+          "AmS": "AMS", "AMS": "AMS", "KOMAScript": "KOMA-Script", "noopsort": ""}
+_LOGO_RE = re.compile(r"\\(" + "|".join(sorted(_LOGOS, key=len, reverse=True))
+                      + r")(?![A-Za-z])(?:\s*\{\})?")
+_NOOPSORT_RE = re.compile(r"\\noopsort\s*\{[^{}]*\}")
+
+
+def _spell_logos(value: str) -> str:
+    """TeX logos as words, and '\\noopsort{...}' (a sorting key, not text) dropped."""
+    if "\\" not in value:
+        return value
+    value = _NOOPSORT_RE.sub("", value)
+    return _LOGO_RE.sub(lambda m: _LOGOS[m.group(1)], value)
 
 
 def _brace_depth(value: str) -> int:
@@ -567,7 +586,7 @@ class _Reader:
             value = strip_controls(value, multiline=True)
             raw_fields[name] = value
             verbatim = name in VERBATIM or (name == "howpublished" and "\\url" in value)
-            text = _verbatim(value) if verbatim else to_text(value)
+            text = _verbatim(value) if verbatim else to_text(_spell_logos(value))
             record.fields[name] = strip_controls(text, multiline=name in MULTILINE_FIELDS)
         if ok:
             record.paper = self.paper(record, raw_fields)
@@ -621,6 +640,11 @@ class _Reader:
                 "only http(s) links are kept", blocking=False))
             url = None
         pages, articleno, numpages = _pages(fields)
+        if pages and not PAGES_RE.match(pages):
+            record.problems.append(self.problem(
+                line, key, f"pages '{pages}' are not a page range: left out",
+                "write a range like 281--294", blocking=False))
+            pages = None
         number = fields.get("number") or None
         if number and _MONTH_RE.match(number):
             # bibtex would print it as the issue and warn of a number without a volume.

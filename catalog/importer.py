@@ -223,14 +223,22 @@ class _Run:
             id=inbox.candidate_id(entry.title, entry.year), title=entry.title,
             venue=venue or None, year=entry.year, url=entry.url, arxiv=entry.arxiv,
             doi=entry.doi, source=source)
-        there = self._inbox.file(candidate)
         why = why.removeprefix("needs metadata: ")
+        if self._inbox.was_dropped(candidate):
+            outcome = Outcome("refused", entry.title, entry.line, key=candidate.id,
+                              reason=f"dropped from the inbox earlier ({candidate.id}): not "
+                                     f"filed again; {why}")
+            outcome.venue, outcome.year = venue or None, entry.year
+            self.report.outcomes.append(outcome)
+            return outcome
+        there = self._inbox.file(candidate)
         if there is not None:
             reason = f"already in the inbox as {there.id} (from {there.source}); {why}"
             outcome = Outcome("inbox", entry.title, entry.line, key=there.id, reason=reason)
         else:
+            verb = "would be filed" if self.report.dry_run else "filed"
             outcome = Outcome("inbox", entry.title, entry.line, key=candidate.id,
-                              reason=f"filed in the inbox as {candidate.id}: {why}")
+                              reason=f"{verb} in the inbox as {candidate.id}: {why}")
         outcome.venue, outcome.year = venue or None, entry.year
         self.report.outcomes.append(outcome)
         return outcome
@@ -388,8 +396,10 @@ def import_markdown(paths: Paths, text: str, filename: str, *, merge: bool = Fal
                     progress: Progress | None = None) -> Report:
     """Import the papers of a Markdown list (awesome lists, the blog's year lists, tables)."""
     from catalog import mdlist
+    from catalog.venues import load_venues
 
-    parsed = mdlist.parse(text)
+    # Registry venues let a '## RecSys' heading give the venue of the papers under it.
+    parsed = mdlist.parse(text, load_venues(paths.venues))
     if not parsed.entries:
         raise ImportInputError(f"{filename}: no papers found in {len(parsed.skipped)} lines; "
                            "entries look like '- [OSDI'23] [Title](url)', "
@@ -403,7 +413,8 @@ def import_markdown(paths: Paths, text: str, filename: str, *, merge: bool = Fal
         for done, entry in enumerate(parsed.entries, 1):
             venue = resolve_list_venue(entry.venue, venues) if entry.venue else ""
             paper = Paper(key="", title=entry.title, authors=list(entry.authors),
-                          year=entry.year or 0, venue=venue, arxiv=entry.arxiv, url=entry.url)
+                          year=entry.year or 0, venue=venue, arxiv=entry.arxiv, url=entry.url,
+                          et_al=entry.et_al)
             # The DOI of the entry's link finds the paper but is not recorded on it.
             match = run.finder.find(replace(paper, doi=entry.doi))
             wrong = _mislinked(entry, match)
@@ -413,11 +424,12 @@ def import_markdown(paths: Paths, text: str, filename: str, *, merge: bool = Fal
                 run.report.outcomes.append(Outcome("refused", entry.title, entry.line,
                                                    reason=wrong, venue=venue or None,
                                                    year=entry.year))
-            elif (match is None or not match.sure) and not paper.authors:
+            elif (match is None or not match.sure) and not (paper.authors and venue
+                                                             and paper.year):
                 missing = _needs_metadata(entry)
                 if fetch:
                     paper, missing = _fetch_authors(paper, venues)
-                if paper.authors:
+                if paper.authors and paper.venue and paper.year:
                     run.offer(paper, entry.line, match=match)
                 else:
                     run.file_in_inbox(entry, venue, f"{filename}:{entry.line}", missing)
@@ -430,7 +442,7 @@ def import_markdown(paths: Paths, text: str, filename: str, *, merge: bool = Fal
 
 
 def _needs_metadata(entry: Entry) -> str:
-    lacks = ["authors", *(["venue"] if not entry.venue else []),
+    lacks = [*(["authors"] if not entry.authors else []), *(["venue"] if not entry.venue else []),
              *(["year"] if not entry.year else [])]
     what = ", ".join(lacks[:-1]) + " or " + lacks[-1] if len(lacks) > 1 else lacks[0]
     return (f"needs metadata: the list gives no {what} (rerun with --fetch, or add it "

@@ -27,9 +27,13 @@ HEADER = (
     "# The inbox: papers named in imported lists that cannot be catalog papers yet (the\n"
     "# list gives no authors, and authors are never guessed). `papers inbox` lists them;\n"
     "# `papers add --doi/--arxiv/--bibtex` or `papers import --fetch` promotes one (it leaves\n"
-    "# the inbox); `papers inbox drop ID` discards one. The site does not show this file.\n"
+    "# the inbox); `papers inbox drop ID` discards one (its id is kept under 'dropped' so\n"
+    "# it is not filed again). The site does not show this file.\n"
 )
 FIELDS = ("title", "venue", "year", "url", "arxiv", "doi", "source", "added")
+# The ids of candidates discarded by `papers inbox drop`: importing the list again does not
+# file them again.
+DROPPED = "dropped"
 
 
 class InboxError(CatalogError):
@@ -74,12 +78,20 @@ def inbox_path(paths: Paths) -> Path:
 
 def load(paths: Paths) -> list[Candidate]:
     """Every candidate, in file order; no file is an empty inbox."""
+    return _read(paths)[0]
+
+
+def _read(paths: Paths) -> tuple[list[Candidate], list[str]]:
+    """The candidates and the ids dropped earlier."""
     from catalog import yamlio
 
     path = inbox_path(paths)
     if not path.exists():
-        return []
+        return [], []
     data, _lines = yamlio.load_mapping_with_lines(path)
+    dropped = data.pop(DROPPED, None) or []
+    if not isinstance(dropped, list):
+        raise InboxError(f"{paths.display(path)}: '{DROPPED}' must be a list of ids")
     out = []
     for ident, record in data.items():
         if not isinstance(record, dict) or not record.get("title"):
@@ -92,26 +104,28 @@ def load(paths: Paths) -> list[Candidate]:
             url=_text(record.get("url")), arxiv=_text(record.get("arxiv")),
             doi=_text(record.get("doi")), source=_text(record.get("source")) or "",
             added=_text(record.get("added"))))
-    return out
+    return out, [str(d) for d in dropped]
 
 
 def _text(value: Any) -> str | None:
     return strip_controls(str(value)) if value not in (None, "") else None
 
 
-def render(candidates: Iterable[Candidate]) -> str:
+def render(candidates: Iterable[Candidate], dropped: Iterable[str] = ()) -> str:
     """The inbox file's text."""
     import yaml
 
-    body = {c.id: c.to_yaml() for c in candidates}
+    body: dict[str, Any] = {c.id: c.to_yaml() for c in candidates}
+    if dropped:
+        body[DROPPED] = sorted(set(dropped))
     text = yaml.safe_dump(body, sort_keys=False, allow_unicode=True, width=100) if body else ""
     return HEADER + ("\n" + text if text else "")
 
 
-def _save(paths: Paths, candidates: list[Candidate]) -> None:
+def _save(paths: Paths, candidates: list[Candidate], dropped: list[str]) -> None:
     from catalog.writer import atomic_write
 
-    atomic_write(inbox_path(paths), render(candidates))
+    atomic_write(inbox_path(paths), render(candidates, dropped))
 
 
 class Inbox:
@@ -119,9 +133,13 @@ class Inbox:
 
     def __init__(self, paths: Paths):
         self.paths = paths
-        self.candidates = load(paths)
+        self.candidates, self.dropped = _read(paths)
         self.finder = dedupe.Finder.of(c.as_paper() for c in self.candidates)
         self.changed = False
+
+    def was_dropped(self, candidate: Candidate) -> bool:
+        """True if this candidate was discarded with `papers inbox drop` before."""
+        return candidate.id in self.dropped
 
     def file(self, candidate: Candidate) -> Candidate | None:
         """Add a candidate; the one already there if it is the same paper (kept as is)."""
@@ -157,12 +175,13 @@ class Inbox:
                                  "(papers inbox lists them)")
             self.candidates.remove(found[0])
             dropped.append(found[0])
+            self.dropped.append(found[0].id)
         self.changed = self.changed or bool(dropped)
         return dropped
 
     def save(self) -> None:
         if self.changed:
-            _save(self.paths, self.candidates)
+            _save(self.paths, self.candidates, self.dropped)
 
 
 def _promoted(finder: dedupe.Finder, candidate: Candidate) -> bool:

@@ -53,12 +53,28 @@ _VENUE = r"([A-Za-z][\w&\-/.]*(?:\s[A-Za-z][\w&\-]*){0,2})"
 _VENUE_YY_RE = re.compile(_VENUE + r"\s*['’](\d{2})$")
 _VENUE_YYYY_RE = re.compile(_VENUE + r"\s+((?:19|20)\d{2})$")
 _YEAR_RE = re.compile(r"^(?:19|20)\d{2}$")
+# 'Title (2009), A. Author, B. Author, et al.' on a line of its own. The title stops at the
+# first ' (YEAR), ' (a scan, not a backtracking search).
+_AUTHORED_RE = re.compile(r"^([^()]+?)\s\(((?:19|20)\d{2})\),\s++(.+)$")
+_WORKSHOP_AT_RE = re.compile(r"^([A-Za-z][\w\-]*)@([A-Za-z][\w\-]*)\s*['’]?\s*(\d{4}|\d{2})$")
+# '(2017, He)' after a title: the year, and a first author's name that is not the authors.
+_YEAR_AUTHOR_RE = re.compile(r"\(\s*((?:19|20)\d{2})\s*,\s*[^(),\d]+\)$")
+# Sites whose pages are not papers: a repository, a video, a course, a dataset page.
+_NOT_PAPER_HOSTS = (
+    ("github.com", "a GitHub repository"), ("gitlab.com", "a GitLab repository"),
+    ("youtube.com", "a video"), ("youtu.be", "a video"), ("vimeo.com", "a video"),
+    ("coursera.org", "a course"), ("udemy.com", "a course"), ("edx.org", "a course"),
+    ("kaggle.com", "a dataset or competition page"),
+    ("huggingface.co/datasets", "a dataset page"), ("twitter.com", "a social media post"),
+    ("x.com", "a social media post"), ("linkedin.com", "a profile"),
+    ("medium.com", "a blog post"), ("pypi.org", "a software package"))
 _MARKER_RE = re.compile(r"^([A-Za-z][A-Za-z0-9\-]*)['’](\d{2})[.,;]?$")
 _ARXIV_WORD_RE = re.compile(r"^arxiv[.,;]?$", re.IGNORECASE)
 _ARXIV_URL_RE = re.compile(r"arxiv\.org/(?:abs|pdf)/(\d{4}\.\d{4,5})")
 _DOI_URL_RE = re.compile(r"(?:doi\.org/|/doi/(?:abs/|pdf/|full/|epdf/)?)"
                          r"(10\.\d{4,9}/[^\s?#\"'<>()\[\]]+)")
 _LINK_WORDS = {"paper", "pdf", "link", "arxiv", "doi"}
+_CELL_LINK_WORDS = _LINK_WORDS | {"note", "notes", "code", "slides", "video", "blog"}
 # Lower-case words that belong inside a person's name ('Diego de las Casas').
 _NAME_PARTICLES = frozenset({"de", "da", "das", "di", "del", "della", "der", "den", "des", "do",
                              "dos", "du", "la", "las", "le", "los", "van", "von", "ter", "ten",
@@ -80,6 +96,7 @@ class Entry:
     doi: str | None = None  # from a link to the paper's DOI page: for finding it, not filling
     authors: list[str] = field(default_factory=list)  # only from a plain author line
     notes: list[str] = field(default_factory=list)  # what was left out, e.g. a javascript: link
+    et_al: bool = False  # the list's author line ends 'et al.'
 
 
 @dataclass
@@ -122,6 +139,9 @@ def parse_label(text: str) -> tuple[str, int | None, str | None] | None:
     m = _VENUE_YY_RE.match(text) or _VENUE_YYYY_RE.match(text)
     if m:
         return m.group(1), _year(m.group(2)), None
+    m = _WORKSHOP_AT_RE.match(text)  # 'EuroMLSys@EuroSys'24': the workshop is the venue
+    if m:
+        return m.group(1), _year(m.group(3)), None
     return None
 
 
@@ -233,6 +253,7 @@ def parse(text: str, venues: Collection[str] = ()) -> Parsed:
     blog_year: int | None = None
     table: dict[str, int] | None = None
     last_item: Entry | None = None  # the entry an author line just below would belong to
+    authored: Entry | None = None  # a 'Title (YEAR), Authors' line whose links may follow
 
     def skip(number: int, line: str, reason: str, listed: bool = False) -> None:
         out.not_papers.append(NotPaper(number, line.strip(), reason, listed))
@@ -277,15 +298,26 @@ def parse(text: str, venues: Collection[str] = ()) -> Parsed:
             table = None
             item = _ITEM_RE.match(line)
             if item:
-                if len(item.group(1).expandtabs(4)) >= 2:
-                    skip(number, line, "a nested item")
-                    continue
+                nested = len(item.group(1).expandtabs(4)) >= 2
                 entry, reason = _list_item(number, item.group(2), context)
                 if entry is None:
-                    skip(number, line, reason, listed=True)
+                    # Papers under a topic bullet are read like any; a nested note is quiet.
+                    skip(number, line, "a nested item" if nested and not reason.startswith(
+                        "looks like") else reason, listed=not nested or reason.startswith(
+                        "looks like"))
                     continue
                 last_item = entry
             else:
+                if authored is not None and _only_links(line):
+                    # '[[pdf]](url)' under 'Title (2009), A. Author, ...': that entry's link
+                    authored.url = authored.url or _paper_url(_links(line))
+                    skip(number, line, f"the links of the entry on line {authored.line}")
+                    authored = None
+                    continue
+                authored = _authored_line(number, line, context)
+                if authored is not None:
+                    out.entries.append(authored)
+                    continue
                 entries, blog_year = _blog_line(number, line, blog_year or context.year)
                 if entries:
                     out.entries.extend(entries)
@@ -414,7 +446,7 @@ def _list_item(number: int, body: str, context: _Context) -> tuple[Entry | None,
             url = url or _paper_url(_links(rest[m.end():]))
             return _entry(number, title, label or paren, url, body, context)
         if label is None:
-            return None, "no venue, year or link to a paper"
+            return _plain_item(number, rest, body, context)
         # - [OSDI'23] Title [[pdf](url)]
         cut = _LINK_GROUP_RE.search(rest)
         title, tail = (rest[:cut.start()], rest[cut.start():]) if cut else (rest, "")
@@ -431,6 +463,90 @@ def _list_item(number: int, body: str, context: _Context) -> tuple[Entry | None,
     return _entry(number, title, label, url, body, context)
 
 
+def _plain_item(number: int, rest: str, body: str,
+                context: _Context) -> tuple[Entry | None, str]:
+    """A plain item: 'Title. VENUE YEAR' with annotations after it, or 'Title (YEAR,
+    Author)'. A near miss (no space before the venue, a three-digit year) is reported,
+    never guessed."""
+    url = _paper_url(_links(rest))
+    text = _strip_annotations(rest)
+    m = _YEAR_AUTHOR_RE.search(text)
+    if m:
+        title = text[:m.start()]
+        return _entry(number, title, (None, int(m.group(1)), None), url,  # type: ignore[arg-type]
+                      body, context)
+    tokens = text.split()
+    for width in (1, 2):  # 'KDD 2018', 'RecSys Workshop 2019'
+        if len(tokens) < width + 2 or not tokens[-width - 2].endswith("."):
+            continue
+        venue, year = " ".join(tokens[-width - 1:-1]), tokens[-1]
+        if not re.match(r"^[A-Za-z][\w&@\-']*$", tokens[-width - 1]) or not any(
+                c.isupper() for c in venue):
+            continue
+        if _YEAR_RE.match(year):
+            return _entry(number, " ".join(tokens[:-width - 1]), (venue, int(year), None),
+                          url, body, context)
+        if year.isdigit():
+            return None, (f"looks like 'Title. VENUE YEAR' but '{year}' is not a year: fix "
+                          "the list (never guessed)")
+    if len(tokens) >= 2 and _YEAR_RE.match(tokens[-1]) and re.search(
+            r"[a-z]\.[A-Z][\w&\-]*$", tokens[-2]):
+        return None, (f"looks like 'Title. VENUE YEAR' but '{tokens[-2]}' has no space "
+                      "before the venue: fix the list (never guessed)")
+    return None, "no venue, year or link to a paper"
+
+
+def _strip_annotations(text: str) -> str:
+    """An item without the links, tags and marks lists put after the title: '[中文]',
+    '[[pdf](url)]', a trailing link, emoji."""
+    text = _strip_links(text)
+    end = len(text)
+    while True:  # trailing bracket tags, walked back with an index (linear)
+        while end > 0 and text[end - 1].isspace():
+            end -= 1
+        if end == 0 or text[end - 1] != "]":
+            break
+        start = text.rfind("[", 0, end)
+        if start < 0 or "]" in text[start:end - 1]:
+            break
+        end = start
+    return text[:end].strip()
+
+
+def _not_paper_site(url: str | None) -> str | None:
+    """What a link points to when that is plainly not a paper (a repository, a video...)."""
+    if not url:
+        return None
+    host_path = re.sub(r"^https?://(?:www\.|m\.)?", "", url.lower())
+    for site, what in _NOT_PAPER_HOSTS:
+        if host_path.startswith(site + "/") or host_path == site:
+            if site.endswith("github.com") and re.search(r"\.pdf$|/releases/", host_path):
+                return None  # a PDF kept in a repository is a paper's file
+            return what
+    return None
+
+
+def _only_links(line: str) -> bool:
+    """True for a line of nothing but links ('[[pdf]](url) [[code]](url)')."""
+    return bool(_links(line)) and not _strip_links(line).strip(" \t-–—|,;")
+
+
+def _authored_line(number: int, line: str, context: _Context) -> Entry | None:
+    """'Title (2009), Y. Koren, R. Bell, C. Volinsky, et al.': a paper with its authors."""
+    m = _AUTHORED_RE.match(line.strip())
+    if not m:
+        return None
+    names, et_al = m.group(3).strip().rstrip("."), False
+    tail = re.search(r",?\s*et\.?\s*al$", names)
+    if tail:
+        names, et_al = names[:tail.start()], True
+    authors = plain_names(names)
+    title = clean_title(m.group(1))
+    if not authors or not _looks_like_title(title):
+        return None
+    return Entry(number, title, context.venue, int(m.group(2)), authors=authors, et_al=et_al)
+
+
 def _paper_url(links: list[tuple[str, str]]) -> str | None:
     for text, url in links:
         if text.strip().casefold() in _LINK_WORDS and url.startswith("http"):
@@ -444,6 +560,9 @@ def _entry(number: int, title: str, label: tuple[str, int | None, str | None] | 
     title = clean_title(title)
     if not _looks_like_title(title, labelled=label is not None):
         return None, f"'{title}' does not look like a paper's title"
+    site = _not_paper_site(url)
+    if site is not None and label is None:
+        return None, f"{site}, not a paper"
     venue, year, arxiv_id = label or (context.venue, None, None)
     notes = []
     if url and not is_http_url(url):
@@ -462,7 +581,7 @@ def _table_header(cells: list[str]) -> dict[str, int] | None:
         name = clean_title(cell).casefold()
         for role, words in (("title", ("title", "paper", "name")),
                             ("venue", ("venue", "conference", "where", "published")),
-                            ("year", ("year",))):
+                            ("year", ("year",)), ("authors", ("author", "authors"))):
             if role not in columns and any(w == name or name.startswith(w) for w in words):
                 columns[role] = i
     return columns if "title" in columns else None
@@ -475,7 +594,8 @@ def _table_row(number: int, cells: list[str], columns: dict[str, int],
         return None, "a row of a table with no Title, Paper or Name column"
     if columns["title"] >= len(cells) or not cells[columns["title"]].strip():
         return None, "a table row with no title"
-    cell = _unescape(cells[columns["title"]])
+    # '<br>' and the link words a cell puts after its title ('<br> [paper](url)', 'note')
+    cell = re.sub(r"<br\s*/?>", " ", _unescape(cells[columns["title"]]), flags=re.IGNORECASE)
     label = None
     # 'Title [ICLR'21]' or '[OSDI'23] Title': a venue tag inside the title cell
     end, start = _END_TAG_RE.search(cell), _TAG_RE.match(cell)
@@ -485,8 +605,10 @@ def _table_row(number: int, cells: list[str], columns: dict[str, int],
         label, cell = parse_label(start.group(1)), cell[start.end():]
     cell = cell.strip()
     links = _links(cell)
-    title, url = (links[0] if links and cell.startswith("[") else (_LINK_RE.sub(r"\1", cell),
-                                                                   None))
+    if links and cell.startswith("["):
+        title, url = links[0]
+    else:
+        title, url = _drop_link_words(_strip_links(cell)), None
     if label is None and "venue" in columns and columns["venue"] < len(cells):
         text = clean_title(_LINK_RE.sub(r"\1", cells[columns["venue"]]))
         if text:
@@ -500,7 +622,30 @@ def _table_row(number: int, cells: list[str], columns: dict[str, int],
     entry, reason = _entry(number, title, label, url, " ".join(cells), context)
     if entry is not None:
         entry.venue = entry.venue or None
+        if "authors" in columns and columns["authors"] < len(cells):
+            entry.authors, entry.et_al = _author_cell(cells[columns["authors"]])
     return entry, reason
+
+
+def _drop_link_words(title: str) -> str:
+    """A title without the link words left at its end ('... Ranking paper', '... note')."""
+    words = title.split()
+    while len(words) > 2 and words[-1].casefold().strip("[]()") in _CELL_LINK_WORDS:
+        words.pop()
+    return " ".join(words)
+
+
+def _author_cell(cell: str) -> tuple[list[str], bool]:
+    """The names of an Authors cell ('A B; C D; etc.'), only when each is plainly a name."""
+    parts = [p.strip() for p in re.split(r"\s*;\s*", clean_title(cell)) if p.strip()]
+    et_al = bool(parts) and re.fullmatch(r"(?:etc|et\.?\s*al)\.?", parts[-1],
+                                         re.IGNORECASE) is not None
+    if et_al:
+        parts = parts[:-1]
+    names = [plain_names(p) for p in parts]
+    if not parts or any(n is None or len(n) != 1 for n in names):
+        return [], False
+    return [n[0] for n in names if n], et_al
 
 
 def _blog_line(number: int, line: str, year: int | None) -> tuple[list[Entry], int | None]:

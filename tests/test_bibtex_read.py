@@ -415,3 +415,20 @@ def test_bib_check_and_import_agree_on_what_is_importable(cli, tmp_path: Path) -
     refused = {o["source_key"]: o["reason"] for o in imported["outcomes"]}
     assert "after the paper's year 2019" in refused["a"]
     assert "malformed arXiv category '9x'" in refused["b"]
+
+
+def test_tex_logos_are_spelled_and_noopsort_is_not_text() -> None:
+    """From texlive's btxdoc.bib and xampl.bib: '{\\TeX}book' was read as 'book'."""
+    paper = one("@book{texbook, author = {Donald E. Knuth}, title = {The {\\TeX}book},"
+                " publisher = {Addison-Wesley}, year = {{\\noopsort{1973b}}1984}}").paper
+    assert paper is not None and (paper.title, paper.year) == ("The TeXbook", 1984)
+    latex = one("@book{latex, author = {Leslie Lamport}, title = {{\\LaTeX}: A Document "
+                "Preparation System}, publisher = {Addison-Wesley}, year = 1986}").paper
+    assert latex.title == "LaTeX: A Document Preparation System"
+
+
+def test_pages_that_are_not_a_range_are_left_out_not_the_paper() -> None:
+    record = one("@article{x, author = {A B}, title = {T}, year = 2020, journal = {PVLDB},"
+                 " pages = {73+}}")
+    assert record.paper is not None and record.paper.pages is None
+    assert any("are not a page range: left out" in p.message for p in record.problems)

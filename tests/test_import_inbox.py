@@ -125,3 +125,15 @@ def test_import_json_prints_an_error_object_on_failure(cli, tmp_path: Path) -> N
     assert "no papers found" in error["error"] and error["exit_code"] == 1
     missing = cli("import", str(tmp_path / "nothing.bib"), "--json")
     assert missing.exit_code == 1 and "error" in json.loads(missing.stdout)
+
+
+def test_a_dropped_candidate_is_not_filed_again(cli, paths: Paths, tmp_path: Path) -> None:
+    lst = write(tmp_path, LIST)
+    cli("import", str(lst))
+    wombat = inbox.search(inbox.load(paths), ["wombat"])[0]
+    assert cli("inbox", "drop", wombat.id).exit_code == 0
+    again = json.loads(cli("import", str(lst), "--json").stdout)
+    refused = [o for o in again["outcomes"] if o["action"] == "refused"]
+    assert [o["key"] for o in refused] == [wombat.id]
+    assert "dropped from the inbox earlier" in refused[0]["reason"]
+    assert [c.title for c in inbox.load(paths)] == ["Quokka: Sharding Tables Nobody Has Heard Of"]
