@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from catalog.bibtex import BibRecord, Name, join_name, page_range
+from catalog.bibnames import BibRecord, Name, join_name, page_range
 from catalog.errors import Problem
 from catalog.keys import suggest_key
 from catalog.latex import to_text
@@ -26,7 +26,7 @@ from catalog.model import (
     is_http_url,
     strip_controls,
 )
-from catalog.venues import Venue
+from catalog.venues import Venue, resolve_name, same_venue_name, venue_key
 
 MONTHS = {m[:3]: m for m in ("january", "february", "march", "april", "may", "june", "july",
                              "august", "september", "october", "november", "december")}
@@ -74,6 +74,10 @@ _CORR_RE = re.compile(r"^(?:abs/)?" + ARXIV_ID + "$")
 _ARXIV_VENUE_RE = re.compile(r"^\s*(?:arxiv\b|corr\b)", re.IGNORECASE)
 _DOI_PREFIX_RE = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
 _URL_RE = re.compile(r"^\s*<?(?:https?://|www\.)", re.IGNORECASE)
+_URL_INSIDE_RE = re.compile(r"\b(?:https?|ftp)://|\bwww\.[a-z0-9-]+\.", re.IGNORECASE)
+# Series that number the volumes of many venues: never a venue's short name.
+_PUBLICATION_SERIES = frozenset({"PMLR", "LNCS", "LNAI", "LNBIP", "CCIS", "CEUR", "LIPICS",
+                                 "ICPS", "AISC", "EPTCS", "OASICS", "JMLR W&CP"})
 _MACRO_RE = re.compile(r"[A-Za-z_][\w\-:.+/']*")
 _YEAR_RE = re.compile(r"^\d{4}$")
 # DBLP tells apart people of one name with a number: 'Hao Zhang 0001'. Not part of the name.
@@ -164,7 +168,33 @@ def read_bib(text: str, filename: str, venues: dict[str, Venue]) -> list[BibReco
         elif isinstance(block, model.ImplicitComment):
             records.extend(reader.stray(block))
     reader.propose()
+    _refuse_what_import_refuses(records, filename, venues)
     return records
+
+
+def _refuse_what_import_refuses(records: list[BibRecord], filename: str,
+                                venues: dict[str, Venue]) -> None:
+    """The catalog's per-paper rules (check_papers, which import applies to every new
+    paper) on each read paper: one code path, so bib-check never calls importable what
+    import then refuses."""
+    from catalog.check import check_papers
+
+    for record in records:
+        if record.paper is None:
+            continue
+        known = dict(venues)
+        if record.venue is not None:
+            known.setdefault(record.paper.venue, record.venue)
+        found = check_papers([record.paper], filename, known, {})
+        if found:
+            record.problems += [record_problem(record, filename, p.message, p.hint)
+                                for p in found]
+            record.paper = None
+
+
+def record_problem(record: BibRecord, filename: str, message: str, hint: str) -> Problem:
+    """A blocking problem at an entry's line."""
+    return Problem(filename, record.line, record.key, message, hint, True)
 
 
 def _abort_reason(block: object, text: str) -> str:
@@ -311,6 +341,12 @@ class _Registry:
         for norm in (_norm(text), _norm(_clean(text))):
             if norm in self.names:
                 return acronyms, self.venues[self.names[norm]]
+        # The same words in any order and spelling, or an ISO 4 abbreviation of a name
+        # ('Adv. Neural Inf. Process. Syst.'): one venue, one registry entry.
+        for form in (text, _clean(text)):
+            short = resolve_name(form, self.venues)
+            if short is not None:
+                return acronyms, self.venues[short]
         # A workshop held with a conference ("CVPR Workshops") is not the conference.
         workshop = bool(_WORKSHOP_RE.search(text))
 
@@ -555,6 +591,11 @@ class _Reader:
             hint = "only editors are given" if name == "author" and fields.get("editor") else ""
             record.problems.append(self.problem(line, key, f"missing {name}",
                                                 hint or f"add a {name} field"))
+        if (suffixed := _YEAR_SUFFIX_RE.match(year)) is not None:
+            record.problems.append(self.problem(
+                line, key, f"year '{year}': read as {suffixed.group(1)} (the letter tells "
+                "apart one author's papers of a year)", blocking=False))
+            year = suffixed.group(1)
         if year and not _YEAR_RE.match(year):
             record.problems.append(self.problem(line, key, f"year '{year}' is not a year",
                                                 "write a four-digit year, e.g. year = {2023}"))
@@ -579,10 +620,7 @@ class _Reader:
                 line, key, f"url {url[:60]!r} is not an http(s) link: left out",
                 "only http(s) links are kept", blocking=False))
             url = None
-        pages = fields.get("pages") or None
-        if pages:
-            pair = page_range(pages)
-            pages = f"{pair[0]}-{pair[1]}" if pair else pages
+        pages, articleno, numpages = _pages(fields)
         number = fields.get("number") or None
         if number and _MONTH_RE.match(number):
             # bibtex would print it as the issue and warn of a number without a volume.
@@ -599,7 +637,8 @@ class _Reader:
             self.keys.add(catalog_key)
         return Paper(key=catalog_key, title=fields["title"], authors=authors, year=int(year),
                      venue=venue.short, et_al=et_al, doi=doi, arxiv=arxiv,
-                     arxiv_class=(fields.get("primaryclass") or None) if arxiv else None,
+                     arxiv_class=_primary_class(fields.get("primaryclass", "")) if arxiv else None,
+                     articleno=articleno, numpages=numpages,
                      url=url, pages=pages,
                      volume=volume, number=number,
                      abstract=fields.get("abstract") or None, line=line)
@@ -608,7 +647,8 @@ class _Reader:
         from bibtexparser.middlewares.names import InvalidNameError, parse_single_name_into_parts
 
         names = split_names(raw.replace(_TILDE_ACCENT, _TILDE_HOLD))
-        et_al = bool(names) and names[-1].strip().lower() == "others"
+        # 'and others', 'and {Others}', 'and et al.', 'and {et al.}': more authors, unnamed
+        et_al = bool(names) and _ET_AL_RE.match(names[-1]) is not None
         if et_al:
             names = names[:-1]
         authors = []
@@ -633,7 +673,9 @@ class _Reader:
         """The registry venue an entry names, or a proposed one (reported) built from its fields."""
         fields, etype = record.fields, record.entry_type
         kind, containers = KINDS.get(etype, ("preprint", MISC_CONTAINERS))
-        names = [fields[c] for c in containers if fields.get(c) and not _URL_RE.match(fields[c])]
+        # A URL is never a venue ("Available online: http://..."), wherever it appears.
+        names = [fields[c] for c in containers if fields.get(c) and not _URL_RE.match(fields[c])
+                 and not _URL_INSIDE_RE.search(fields[c])]
         container = names[0] if names else ""
         arxiv_named = bool(container) and bool(_ARXIV_VENUE_RE.match(container))
         # A misc (or unpublished, online) entry with an arXiv id and no journal or
@@ -667,6 +709,9 @@ class _Reader:
                 record.line, record.key, f"publisher '{container}' is the book's title",
                 "give the book's real publisher"))
             return None
+        # A publication series (PMLR, LNCS) names no venue: the booktitle's acronym does.
+        if acronym and acronym.upper() in _PUBLICATION_SERIES:
+            acronym = None
         short = acronym or (acronyms[0] if acronyms else "")
         name = _clean(container)
         if not re.search(r"[a-z]", name):  # nothing but an acronym: "Proceedings of the ADKDD'17"
@@ -716,12 +761,28 @@ class _Reader:
         Advertising"): every entry gets the most descriptive of the names, so no paper is
         filed under another year's name.
         """
-        groups: dict[str, list[Venue]] = {}
+        groups: list[list[Venue]] = []
+        by_name: dict[str, int] = {}  # a short name or normalised name -> its group
+        dotted: list[int] = []  # groups named by an abbreviation
         for _, venue, _ in self.proposals:
-            groups.setdefault(venue.short, []).append(venue)
-        chosen = {short: _best(proposed) for short, proposed in groups.items()}
+            names = {venue.short, venue_key(venue.name)} - {""}
+            group = next((by_name[n] for n in names if n in by_name), None)
+            if group is None:  # 'ACM Trans. Inf. Syst.' and its full name, in either order
+                candidates = range(len(groups)) if "." in venue.name else dotted
+                group = next((i for i in candidates
+                              if same_venue_name(venue.name, groups[i][0].name)), None)
+            if group is None:
+                group = len(groups)
+                groups.append([])
+                if "." in venue.name:
+                    dotted.append(group)
+            groups[group].append(venue)
+            by_name.update(dict.fromkeys(names, group))
+        chosen = {id(v): _best(members) for members in groups for v in members}
         for record, proposed, source in self.proposals:
-            venue = record.venue = chosen[proposed.short]
+            venue = record.venue = chosen[id(proposed)]
+            if record.paper is not None:
+                record.paper.venue = venue.short
             named = f" ({venue.name})" if venue.name != venue.short else ""
             record.problems.append(self.problem(
                 record.line, record.key, f"unknown venue '{venue.short}' (from '{source}')",
@@ -754,6 +815,44 @@ def _same_words(a: str, b: str) -> bool:
     """True if one text's words start the other's (a publisher field holding the title)."""
     x, y = _norm(a), _norm(b)
     return bool(x and y) and (x.startswith(y) or y.startswith(x))
+
+
+_ET_AL_RE = re.compile(r"^[{\s]*(?:others|et\.?[\s~]*al\.?)[}\s.]*$", re.IGNORECASE)
+_YEAR_SUFFIX_RE = re.compile(r"^((?:1[5-9]|20)\d{2})[a-z]$")
+# ACM's article-number pages: '12:1--12:7' is article 12, pages 1 to 7.
+_ARTICLE_PAGES_RE = re.compile(r"^(\w+):(\d+)\s*(?:--|–|-)\s*(?:\1:)?(\d+)$")
+_NUMBER_RE = re.compile(r"^\d+$")
+
+
+def _pages(fields: dict[str, str]) -> tuple[str | None, str | None, str | None]:
+    """(pages, article number, page count) of an entry.
+
+    ACM numbers articles instead of pages: '12:1--12:7' (or articleno/eid = 12 with
+    numpages = 7) is kept as article 12 of 7 pages. Several ranges ('1226--1235,
+    1403--1412') are kept, each written with a hyphen."""
+    text = " ".join(fields.get("pages", "").split())
+    articleno = fields.get("articleno") or fields.get("eid") or None
+    numpages = fields.get("numpages") or None
+    m = _ARTICLE_PAGES_RE.match(text)
+    if m:
+        first, last = int(m.group(2)), int(m.group(3))
+        articleno = articleno or m.group(1)
+        numpages = numpages or (str(last - first + 1) if last >= first else None)
+        return None, articleno, numpages
+    ranges = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        pair = page_range(part)
+        ranges.append(f"{pair[0]}-{pair[1]}" if pair else part)
+    pages = ", ".join(ranges) or None
+    if numpages and not _NUMBER_RE.match(numpages):
+        numpages = None
+    return pages, articleno, numpages
+
+
+def _primary_class(value: str) -> str | None:
+    """The first of 'cs, stat' or 'cs.LG cs.IR': arXiv's primary class is one."""
+    first = re.split(r"[,;\s]+", value.strip(), maxsplit=1)[0]
+    return first or None
 
 
 def _is_volume(record: BibRecord) -> bool:

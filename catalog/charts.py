@@ -9,22 +9,22 @@ from __future__ import annotations
 
 import io
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from catalog.model import Paper
 
 # Beyond this many venues or tags a chart lumps the rest together, to stay legible.
-MAX_VENUES = 10
 MAX_TAGS = 25
 MAX_GRID_VENUES = 20
 _SALT = "papers-catalog"
 _RC: dict[str, Any] = {
     "svg.hashsalt": _SALT,
     "svg.fonttype": "none",  # text stays text: smaller files, searchable, crisp at any zoom
+    "text.parse_math": False,  # labels are names from the data, never mathtext ('$\\frac{1}{$')
     "font.family": "sans-serif",
-    "font.size": 10,
+    "font.size": 11,
     "axes.spines.top": False,
     "axes.spines.right": False,
 }
@@ -47,10 +47,28 @@ def _style() -> Any:
     return rc_context(_RC)  # type: ignore[arg-type]  # stubs want literal keys
 
 
+# A link for a year, venue or tag: ("year", "2022") -> "years/2022/"; None draws no links.
+Linker = Callable[[str, str], str] | None
+
+
 def _svg(fig: Any) -> str:
+    # Transparent: the page's own background shows through, light or dark.
+    fig.patch.set_alpha(0)
+    for ax in fig.axes:
+        ax.patch.set_alpha(0)
     buffer = io.StringIO()
     fig.savefig(buffer, format="svg", metadata={"Date": None})
-    return buffer.getvalue()
+    # matplotlib opens every link in a new window; a bar leads on in the same one.
+    return buffer.getvalue().replace(' target="_blank"', "")
+
+
+def _link_ticks(labels: Any, kind: str, link: Linker, names: Sequence[str]) -> None:
+    """Tick labels that link to their page (all but 'other', which has none)."""
+    if link is None:
+        return
+    for label, name in zip(labels, names, strict=True):
+        if name != "other":
+            label.set_url(link(kind, name))
 
 
 # Width of one character of a 10 pt label, in inches, to size margins from label lengths.
@@ -90,40 +108,40 @@ def _year_span(papers: Sequence[Paper]) -> list[int]:
     return list(range(min(years), max(years) + 1)) if years else []
 
 
-def papers_per_year(papers: Sequence[Paper]) -> Chart:
-    """Bars of papers per year, stacked by venue (at least one paper)."""
+def papers_per_year(papers: Sequence[Paper], link: Linker = None) -> Chart:
+    """Bars of papers per year, each linking to its year's page (at least one paper).
+
+    Not stacked by venue: with hundreds of venues the stack was mostly 'other';
+    the coverage grid shows the venues.
+    """
     years = _year_span(papers)
-    venue_counts = Counter(p.venue for p in papers)
-    shown = _top(venue_counts, MAX_VENUES)
-    groups = [*shown, "other"] if len(shown) < len(venue_counts) else shown
-    counts = {g: [0] * len(years) for g in groups}
-    for p in papers:
-        group = p.venue if p.venue in shown else "other"
-        counts[group][p.year - years[0]] += 1
+    per_year = Counter(p.year for p in papers)
+    counts = [per_year[y] for y in years]
     with _style():
         rotate = len(years) > 12
-        fig = _figure(8, 3.6, left=0.6, right=0.7 + _CHAR_IN * _longest([*groups, "venue"]),
-                      bottom=0.75 if rotate else 0.45)
+        fig = _figure(8, 3.2, left=0.6, right=0.2, bottom=0.75 if rotate else 0.45)
         ax = fig.add_subplot()
-        bottom = [0] * len(years)
-        colors = _colors(len(groups))
-        for group, color in zip(groups, colors, strict=True):
-            ax.bar(years, counts[group], bottom=bottom, label=group, color=color, width=0.8)
-            bottom = [b + c for b, c in zip(bottom, counts[group], strict=True)]
+        bars = ax.bar(years, counts, color=_colors(1)[0], width=0.8)
+        if link is not None:
+            for bar, year in zip(bars, years, strict=True):
+                if per_year[year]:
+                    bar.set_url(link("year", str(year)))
+        for year, n in zip(years, counts, strict=True):
+            if n:
+                ax.text(year, n, str(n), ha="center", va="bottom", fontsize=9)
         ax.set_ylabel("papers")
         ax.set_xticks(years, [str(y) for y in years], rotation=45 if rotate else 0)
+        _link_ticks(ax.get_xticklabels(), "year", link,
+                    [str(y) if per_year[y] else "other" for y in years])
         ax.yaxis.get_major_locator().set_params(integer=True)
-        ax.legend(title="venue", loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
         svg = _svg(fig)
-    per_year = Counter(p.year for p in papers)
     peak = max(per_year, key=lambda y: (per_year[y], y))
-    alt = (f"Bar chart of papers per year from {years[0]} to {years[-1]}, stacked by venue; "
-           f"the busiest year is {peak} with {per_year[peak]} papers; venues shown: "
-           + ", ".join(groups) + ".")
-    return Chart("papers-per-year", svg, alt, "Papers per year, stacked by venue")
+    alt = (f"Bar chart of papers per year from {years[0]} to {years[-1]}; the busiest year "
+           f"is {peak} with {per_year[peak]} papers.")
+    return Chart("papers-per-year", svg, alt, "Papers per year")
 
 
-def tag_counts(papers: Sequence[Paper]) -> Chart:
+def tag_counts(papers: Sequence[Paper], link: Linker = None) -> Chart:
     """Horizontal bars of how many papers carry each tag."""
     counter = Counter(t for p in papers for t in dict.fromkeys(p.tags))
     shown = _top(counter, MAX_TAGS)
@@ -133,8 +151,12 @@ def tag_counts(papers: Sequence[Paper]) -> Chart:
                       left=0.25 + _CHAR_IN * _longest(shown), right=0.4, bottom=0.5)
         ax = fig.add_subplot()
         positions = list(range(len(shown)))
-        ax.barh(positions, values, color=_colors(1)[0])
+        bars = ax.barh(positions, values, color=_colors(1)[0])
+        if link is not None:
+            for bar, tag in zip(bars, shown, strict=True):
+                bar.set_url(link("tag", tag))
         ax.set_yticks(positions, shown)
+        _link_ticks(ax.get_yticklabels(), "tag", link, shown)
         ax.invert_yaxis()  # the most used tag on top
         ax.set_xlabel("papers")
         ax.xaxis.get_major_locator().set_params(integer=True)
@@ -147,7 +169,7 @@ def tag_counts(papers: Sequence[Paper]) -> Chart:
     return Chart("tag-counts", svg, alt, "Papers per tag")
 
 
-def coverage(papers: Sequence[Paper]) -> Chart:
+def coverage(papers: Sequence[Paper], link: Linker = None) -> Chart:
     """A venue × year grid whose cells count the papers (at least one paper)."""
     from matplotlib.ticker import MaxNLocator
 
@@ -170,6 +192,10 @@ def coverage(papers: Sequence[Paper]) -> Chart:
         ax.set_xticks(range(len(years)), [str(y) for y in years],
                       rotation=45 if rotate else 0)
         ax.set_yticks(range(len(rows)), rows)
+        _link_ticks(ax.get_yticklabels(), "venue", link, rows)
+        had = {p.year for p in papers}
+        _link_ticks(ax.get_xticklabels(), "year", link,
+                    [str(y) if y in had else "other" for y in years])
         ax.spines[:].set_visible(False)
         top = max((max(r) for r in grid), default=0)
         for i, row in enumerate(grid):
@@ -195,8 +221,8 @@ def _colors(n: int) -> list[Any]:
     return [cmap(i % cmap.N) for i in range(n)]
 
 
-def render_all(papers: Sequence[Paper]) -> list[Chart]:
+def render_all(papers: Sequence[Paper], link: Linker = None) -> list[Chart]:
     """Every chart of the home page, in display order; none for an empty catalog."""
     if not papers:
         return []
-    return [papers_per_year(papers), tag_counts(papers), coverage(papers)]
+    return [papers_per_year(papers, link), tag_counts(papers, link), coverage(papers, link)]

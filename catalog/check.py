@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 
@@ -25,7 +26,7 @@ from catalog.model import (
 )
 from catalog.paths import Paths
 from catalog.suggest import hint_for
-from catalog.venues import Venue, load_tags, load_venues
+from catalog.venues import Venue, load_tags, load_venues, registry_problems
 
 Rule = Callable[[Paper], Iterable[tuple[str, str]]]
 
@@ -41,6 +42,7 @@ def check(paths: Paths, require_sources: bool = False) -> list[Problem]:
     except InvalidCatalogError as err:
         return sorted(problems + err.problems)
     problems += check_papers(papers, filename, venues, vocabulary)
+    problems += registry_problems(venues, paths.display(paths.venues))
     if require_sources:
         problems += [Problem(filename, p.line, source.where(p.year, p.venue, p.key),
                              "no metadata source",
@@ -62,6 +64,7 @@ def check_papers(papers: list[Paper], filename: str, venues: dict[str, Venue],
         lambda p: _tags(p, vocabulary),
         _key,
         _text,
+        _unnamed_authors,
         _identifiers,
         _status,
     ]
@@ -113,6 +116,18 @@ def _text(paper: Paper) -> Iterable[tuple[str, str]]:
         if not is_http_url(url):
             yield (f"source is not an http(s) link: {url[:60]!r}",
                    "name the public record the metadata came from, as https://...")
+
+
+_UNNAMED_RE = re.compile(r"^[{\s]*(?:others|et\.?[\s~]*al\.?|al\.?,\s*et)[}\s.]*$",
+                         re.IGNORECASE)
+
+
+def _unnamed_authors(paper: Paper) -> Iterable[tuple[str, str]]:
+    """'et al.' or 'others' written as an author (an import of 'and et al.' once did)."""
+    for author in paper.authors:
+        if _UNNAMED_RE.match(author):
+            yield (f"author '{author}' is not a person",
+                   "remove it and write et_al: true (more authors, not named)")
 
 
 def _identifiers(paper: Paper) -> Iterable[tuple[str, str]]:
@@ -186,9 +201,12 @@ def _near_duplicate_titles(papers: list[Paper], filename: str) -> list[Problem]:
     out = []
     for a, b in sorted(pairs):
         later, earlier = papers[b], papers[a]
+        if dedupe.marked_distinct(later, earlier):
+            continue  # reviewed: two papers (distinct: [KEY] on either)
         out.append(Problem(filename, later.line,
                            source.where(later.year, later.venue, later.key),
                            f"title nearly the same as {earlier.key} (line {earlier.line})",
                            "if they are one paper, keep one entry and record the other's "
-                           "arXiv id"))
+                           f"arXiv id; if not, add 'distinct: [{earlier.key}]' to "
+                           f"{later.key}"))
     return out

@@ -30,7 +30,7 @@ def load_commands(name: str | None = None) -> None:
     """
     if name in reading.COMMANDS and "_PAPERS_COMPLETE" not in os.environ:
         return
-    from catalog.commands import bib, curate, site  # noqa: F401 (they register commands)
+    from catalog.commands import bib, curate, inbox, site  # noqa: F401 (they register commands)
 
 
 def main() -> None:

@@ -14,7 +14,7 @@ from typing import Any
 
 # Same scorer and threshold as `papers check` uses for near-duplicate titles, so the
 # importer and the checker agree on what counts as one paper.
-from catalog.model import Paper, normalize_title
+from catalog.model import Paper, fold, last_name, normalize_title
 from catalog.venues import Venue
 
 # Titles at least this similar (rapidfuzz token_sort_ratio, 0-100) are one paper's.
@@ -53,6 +53,7 @@ class Match:
     paper: Paper
     by: str  # "DOI", "arXiv id" or "title"
     score: float = 100.0
+    sure: bool = True  # False: only a title alike; reported as a possible duplicate
 
     def describe(self) -> str:
         how = self.by if self.by != "title" else f"title, {self.score:.0f}% alike"
@@ -117,9 +118,9 @@ class Finder:
         if best is None:
             return None
         existing = self.by_title[best[1]]
-        if _conflict(paper, existing):
+        if _conflict(paper, existing) or marked_distinct(paper, existing):
             return None
-        return Match(existing, "title", best[0])
+        return Match(existing, "title", best[0], plausible_pair(paper, existing, best[0]))
 
 
 def same_paper_title(title: str, paper: Paper) -> bool:
@@ -133,6 +134,42 @@ def same_paper_title(title: str, paper: Paper) -> bool:
     if mine in (theirs, normalize_title(paper.short_title)):
         return True
     return fuzz.token_sort_ratio(mine, theirs) >= NEAR_DUPLICATE
+
+
+def plausible(paper: Paper, match: Match) -> bool:
+    """True if a match is sure enough to skip or merge the paper (not just a title alike)."""
+    return match.by != "title" or plausible_pair(paper, match.paper, match.score)
+
+
+def plausible_pair(a: Paper, b: Paper, score: float) -> bool:
+    """Whether two papers with alike titles are one paper (issue 9: never on a title alone).
+
+    Years more than one apart are two papers (Bellman's 1957 book and 1966 article share a
+    title) unless one is a preprint of the other by the same first author. An equal title
+    with no such conflict is one paper; a merely alike one also needs the year (within
+    one) or the first author to agree."""
+    years = bool(a.year and b.year)
+    near = years and abs(a.year - b.year) <= 1
+    author = same_first_author(a, b)
+    if years and not near:
+        return author and (_preprint(a) or _preprint(b))
+    return score >= 100.0 or near or author
+
+
+def same_first_author(a: Paper, b: Paper) -> bool:
+    """True when both give authors and the first ones share a family name."""
+    if not (a.authors and b.authors):
+        return False
+    return fold(last_name(a.authors[0])) == fold(last_name(b.authors[0]))
+
+
+def _preprint(paper: Paper) -> bool:
+    return paper.venue.casefold() in ("arxiv", "corr")
+
+
+def marked_distinct(a: Paper, b: Paper) -> bool:
+    """A pair reviewed as two papers: either lists the other's key under distinct."""
+    return (bool(b.key) and b.key in a.distinct) or (bool(a.key) and a.key in b.distinct)
 
 
 def bucket_words(title: str) -> list[str]:

@@ -35,12 +35,12 @@ from catalog.model import KEY_RE, Paper, fold
 from catalog.paths import Paths
 from catalog.suggest import hint_for
 from catalog.textfile import read_text
-from catalog.venues import Venue
+from catalog.venues import Venue, resolve_name
 
 if TYPE_CHECKING:
     from catalog.mdlist import Entry, NotPaper
 
-ACTIONS: tuple[str, ...] = ("added", "merged", "duplicate", "refused")
+ACTIONS: tuple[str, ...] = ("added", "merged", "duplicate", "inbox", "refused")
 # Venue names lists use for registry entries under another short name.
 ALIASES = {"vldb": "PVLDB", "pvldb": "PVLDB", "corr": "arXiv", "arxiv": "arXiv",
            "neurips": "NeurIPS", "nips": "NeurIPS"}
@@ -84,6 +84,7 @@ class Report:
     dry_run: bool = False
     diff: str = ""
     warnings: list[Problem] = field(default_factory=list)
+    promoted: list[str] = field(default_factory=list)  # inbox candidates now in the catalog
 
     def count(self, action: str) -> int:
         return sum(o.action == action for o in self.outcomes)
@@ -98,6 +99,7 @@ class Report:
                 "not_papers": [n.to_dict() for n in self.not_papers],
                 "venues_added": [v.to_dict() for v in self.venues_added],
                 "outcomes": [o.to_dict() for o in self.outcomes],
+                "promoted_from_inbox": list(self.promoted),
                 "warnings": [str(w) for w in self.warnings]}
 
     def summary(self) -> str:
@@ -106,6 +108,8 @@ class Report:
         verb = "would add" if self.dry_run else "added"
         parts = [f"{verb} {c['added']}", f"merged {c['merged']}",
                  f"skipped {c['duplicate']} duplicate{'s' * (c['duplicate'] != 1)}",
+                 *([f"{'would file' if self.dry_run else 'filed'} {c['inbox']} in the inbox"]
+                   if c["inbox"] else []),
                  f"refused {c['refused']}"]
         text = f"{self.file}: " + ", ".join(parts)
         if self.skipped_lines:
@@ -126,6 +130,8 @@ class _Run:
         self.tags = list(tags)
         self.finder = dedupe.Finder.of(session.papers.values())
         self.today = dt.date.today().isoformat()
+        self.added: list[Paper] = []  # papers added: they leave the inbox
+        self._inbox: Any = None  # loaded on first use (under the catalog's lock)
         for tag in self.tags:
             if tag not in session.vocabulary:
                 hint = hint_for(tag, session.vocabulary)
@@ -152,8 +158,20 @@ class _Run:
                 match: dedupe.Match | None) -> Outcome:
         base: dict[str, Any] = {"title": paper.title, "line": line, "source_key": source_key}
         match = match or self.finder.find(paper)
-        if match:
+        if match and match.sure:
             return self._duplicate(paper, match, base)
+        outcome = self._add(paper, base, new_venue, key, missing)
+        if match and outcome.action == "added":
+            # A title alike, but neither year nor first author agrees: two papers, likely.
+            outcome.reason = (f"possible duplicate of {match.paper.key} ('{match.paper.title}',"
+                              f" {match.paper.year}; title {match.score:.0f}% alike): if they "
+                              f"are different, add 'distinct: [{match.paper.key}]' to "
+                              f"{outcome.key}")
+        return outcome
+
+    def _add(self, paper: Paper, base: dict[str, Any], new_venue: Venue | None,
+             key: str | None, missing: str) -> Outcome:
+        source_key = base["source_key"]
         reasons = []
         if missing:
             reasons.append(missing)
@@ -192,7 +210,35 @@ class _Run:
             self.report.venues_added.append(added_venue)
         self.session.add(new)
         self.finder.add(new)
+        self.added.append(new)
         return Outcome("added", key=key, **base)
+
+    def file_in_inbox(self, entry: Entry, venue: str, source: str, why: str) -> Outcome:
+        """File a list entry that cannot be a paper yet in the inbox (deduplicated)."""
+        from catalog import inbox
+
+        if self._inbox is None:
+            self._inbox = inbox.Inbox(self.session.paths)
+        candidate = inbox.Candidate(
+            id=inbox.candidate_id(entry.title, entry.year), title=entry.title,
+            venue=venue or None, year=entry.year, url=entry.url, arxiv=entry.arxiv,
+            doi=entry.doi, source=source)
+        there = self._inbox.file(candidate)
+        why = why.removeprefix("needs metadata: ")
+        if there is not None:
+            reason = f"already in the inbox as {there.id} (from {there.source}); {why}"
+            outcome = Outcome("inbox", entry.title, entry.line, key=there.id, reason=reason)
+        else:
+            outcome = Outcome("inbox", entry.title, entry.line, key=candidate.id,
+                              reason=f"filed in the inbox as {candidate.id}: {why}")
+        outcome.venue, outcome.year = venue or None, entry.year
+        self.report.outcomes.append(outcome)
+        return outcome
+
+    def save_inbox(self, dry_run: bool) -> None:
+        """Write the inbox's new candidates (the caller holds the catalog's lock)."""
+        if self._inbox is not None and not dry_run:
+            self._inbox.save()
 
     def _venue_reason(self, venue: str, new_venue: Venue | None) -> str:
         registry = self.session.paths.display(self.session.paths.venues)
@@ -213,7 +259,8 @@ class _Run:
             names = [short, venue.name, *(str(a) for a in venue.extra.get("aliases") or [])]
             if wanted & {_venue_words(n) for n in names}:
                 return short
-        return None
+        # The same words in another order or spelling, or an ISO 4 abbreviation.
+        return resolve_name(proposed.name, self.session.venues)
 
     def _problems(self, paper: Paper, new_venue: Venue | None) -> list[str]:
         """The check rules a single new paper breaks (so one bad record is refused alone)."""
@@ -250,10 +297,16 @@ def _venue_words(name: str) -> str:
 
 def _run(paths: Paths, name: str, dry_run: bool, merge: bool, new_venues: bool,
          tags: Iterable[str], body: Callable[[_Run], None]) -> Report:
+    from catalog import inbox
+
     report = Report(name, dry_run=dry_run)
     with writer.edit(paths, dry_run=dry_run) as session:
         run = _Run(session, report, merge=merge, new_venues=new_venues, tags=tags)
         body(run)
+        # Filing is harmless if the catalog's write then fails: nothing is lost.
+        run.save_inbox(dry_run)
+    if not dry_run:  # only once the papers are in the catalog do they leave the inbox
+        report.promoted = [c.id for c in inbox.promote_done(paths, run.added)]
     report.diff = session.result.diff
     report.warnings = [*report.warnings, *session.result.warnings]
     return report
@@ -360,14 +413,16 @@ def import_markdown(paths: Paths, text: str, filename: str, *, merge: bool = Fal
                 run.report.outcomes.append(Outcome("refused", entry.title, entry.line,
                                                    reason=wrong, venue=venue or None,
                                                    year=entry.year))
+            elif (match is None or not match.sure) and not paper.authors:
+                missing = _needs_metadata(entry)
+                if fetch:
+                    paper, missing = _fetch_authors(paper, venues)
+                if paper.authors:
+                    run.offer(paper, entry.line, match=match)
+                else:
+                    run.file_in_inbox(entry, venue, f"{filename}:{entry.line}", missing)
             else:
-                missing = ""
-                if match is None and not paper.authors:
-                    if fetch:
-                        paper, missing = _fetch_authors(paper, venues)
-                    else:
-                        missing = _needs_metadata(entry)
-                run.offer(paper, entry.line, missing=missing, match=match)
+                run.offer(paper, entry.line, match=match)
             if progress:
                 progress(done, len(parsed.entries))
 
@@ -396,10 +451,13 @@ def _fetch_authors(paper: Paper, venues: dict[str, Venue]) -> tuple[Paper, str]:
     """The paper with authors (and DOI) from arXiv or DBLP, or a reason why not."""
     from catalog import fetch
 
-    if paper.arxiv:
-        record: fetch.Record | None = fetch.lookup_arxiv(paper.arxiv)
-    else:
-        record = fetch.find_by_title(paper.title, paper.year or None)
+    try:
+        if paper.arxiv:
+            record: fetch.Record | None = fetch.lookup_arxiv(paper.arxiv)
+        else:
+            record = fetch.find_by_title(paper.title, paper.year or None)
+    except fetch.FetchError as err:  # offline, or the service failed: the inbox keeps it
+        return paper, f"needs metadata: {err}"
     if record is None or not record.authors:
         return paper, "needs metadata: no matching record on arXiv or DBLP"
     if fetch.same_title(record.title, paper.title) < fetch.SAME_TITLE:

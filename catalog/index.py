@@ -30,7 +30,8 @@ from catalog.paths import Paths
 # catalog.source (and with it PyYAML) is imported only when something must be parsed:
 # a search on a fresh index never needs it.
 
-SCHEMA_VERSION = "6"  # 5: porter tokenizer, abstract and sources columns; 6: words
+SCHEMA_VERSION = "7"  # 5: porter tokenizer, abstract and sources columns; 6: narrow
+# trigger; 7: words
 # In the SQLite header (offset 68): says papers built the file, even when other pages of it
 # are damaged. "papr".
 APPLICATION_ID = 0x70617072
@@ -188,6 +189,11 @@ def connect(paths: Paths) -> sqlite3.Connection:
     return conn
 
 
+def read_connection(paths: Paths) -> sqlite3.Connection:
+    """A connection that reads the index as it is (no refresh; never creates the file)."""
+    return sqlite3.connect(_uri(paths.db, "ro"), uri=True)
+
+
 def refresh(paths: Paths, force: bool = False) -> RefreshResult:
     """Bring the index up to date with the catalog; raise InvalidCatalogError if unusable.
 
@@ -287,15 +293,43 @@ def _try_update(paths: Paths, text: str, text_digest: str, registry: str,
     conn = sqlite3.connect(_uri(paths.db, "rw"), uri=True)
     try:
         meta = _meta(conn)
-        if meta.get("schema") != SCHEMA_VERSION or meta.get("registry") != registry:
+        if meta.get("schema") != SCHEMA_VERSION or "registry" not in meta:
             return None
+        registries_changed = meta["registry"] != registry
+        if registries_changed:
+            _update_registries(conn, paths, registry)
         if meta.get("digest") == text_digest:
             with conn:
                 _set_stamps(conn, stamps)
-            return RefreshResult("fresh", int(meta.get("papers", 0)))
+            return RefreshResult("updated" if registries_changed else "fresh",
+                                 int(meta.get("papers", 0)))
         return _update(conn, paths, text, text_digest, stamps)
     finally:
         conn.close()
+
+
+def _update_registries(conn: sqlite3.Connection, paths: Paths, registry: str) -> None:
+    """Replace the venue and tag tables in place (a new tag must not cost a full build);
+    papers whose venue's name changed get the new name (and their full-text row). The
+    registry digest is written last: an interrupted update is redone by the next command."""
+    import sqlite_utils
+
+    venues, vocabulary = _load_registries(paths)
+    db = sqlite_utils.Database(conn)
+    old = dict(conn.execute("select short, name from venues").fetchall())
+    with conn:
+        conn.execute("delete from venues")
+        conn.execute("delete from vocabulary")
+    table(db, "venues").insert_all((v.to_dict() for v in venues.values()), alter=True)
+    table(db, "vocabulary").insert_all({"tag": t, "description": d}
+                                       for t, d in vocabulary.items())
+    with conn:
+        for short in set(old) | set(venues):
+            name = venues[short].name if short in venues else None
+            if old.get(short) != name:
+                conn.execute("update papers set venue_name = ? where venue = ?", (name, short))
+        _add_words(conn, " ".join(v.name for v in venues.values()).split())
+        conn.execute("insert or replace into meta values ('registry', ?)", (registry,))
 
 
 def _load_registries(paths: Paths) -> tuple[dict[str, Any], dict[str, str]]:
@@ -358,9 +392,25 @@ def _build_into(tmp: Path, paths: Paths, text: str, text_digest: str, registry: 
         _set_stamps(db.conn, stamps)
     table(db, "papers").enable_fts(FTS_COLUMNS, fts_version="FTS5", tokenize=TOKENIZE,
                             create_triggers=True)
+    _narrow_update_trigger(db.conn)
     db.conn.execute("pragma journal_mode = delete")
     db.conn.close()
     return RefreshResult("built", len(papers), sorted({str(p.year) for p in papers}))
+
+
+def _narrow_update_trigger(conn: sqlite3.Connection) -> None:
+    """sqlite-utils' update trigger re-indexes a paper's text on any update, so moving the
+    lines of the years below an edit re-indexed thousands of papers: fire it only when a
+    column of the full-text index changes."""
+    row = conn.execute("select sql from sqlite_master where type = 'trigger' "
+                       "and name = 'papers_au'").fetchone()
+    if row is None:
+        return
+    columns = ", ".join(f'"{c}"' for c in FTS_COLUMNS)
+    sql = row[0].replace('AFTER UPDATE ON "papers"', f'AFTER UPDATE OF {columns} ON "papers"', 1)
+    if sql != row[0]:
+        conn.execute('drop trigger "papers_au"')
+        conn.execute(sql)
 
 
 def table(db: Any, name: str) -> Any:
@@ -401,22 +451,37 @@ def _insert_papers(conn: sqlite3.Connection, papers: Iterable[Paper],
     tags: list[tuple] = []
     tokens: set[str] = set()
     for p in papers:
-        rows.append((p.key, p.year, p.venue, venue_names.get(p.venue), p.title,
-                     json.dumps(p.authors, ensure_ascii=False),
-                     json.dumps(p.tags, ensure_ascii=False), p.status, p.doi, p.arxiv,
-                     p.arxiv_class, p.url, p.pages, p.volume, p.number,
-                     json.dumps(p.sources, ensure_ascii=False), int(p.et_al),
-                     p.read_on, p.added, p.summary, p.abstract, p.line, str(p.year), _folded(p)))
+        rows.append(_row(p, venue_names))
         authors.extend((p.key, i, a, fold(a)) for i, a in enumerate(p.authors))
         tags.extend((p.key, t) for t in dict.fromkeys(p.tags))
         searched = (p.title, *p.authors, *p.tags, p.summary, venue_names.get(p.venue), p.abstract)
         tokens.update(" ".join(t for t in searched if t).split())
-    # Folded and cut into words once per distinct token: ~6x faster than per paper.
-    words = {w for token in tokens for w in _WORD_RE.findall(fold(token))}
     conn.executemany(f"insert into papers values ({','.join('?' * 24)})", rows)
     conn.executemany("insert into authors values (?, ?, ?, ?)", authors)
     conn.executemany("insert into tags values (?, ?)", tags)
+    _add_words(conn, tokens)
+
+
+def _add_words(conn: sqlite3.Connection, tokens: Iterable[str]) -> None:
+    """Add the folded words of these whitespace-separated tokens to the words table."""
+    # Folded and cut into words once per distinct token: ~6x faster than per paper.
+    words = {w for token in set(tokens) for w in _WORD_RE.findall(fold(token))}
     conn.executemany("insert or ignore into words values (?)", ((w,) for w in words))
+
+
+_COLUMNS = ("key, year, venue, venue_name, title, authors, tags, status, doi, arxiv, "
+            "arxiv_class, url, pages, volume, number, sources, et_al, read_on, added, summary, "
+            "abstract, line, chunk, folded")
+_LINE = 21  # position of line in a row
+
+
+def _row(p: Paper, venue_names: dict[str, str]) -> tuple:
+    """A paper as a row of the papers table, columns in _COLUMNS order."""
+    return (p.key, p.year, p.venue, venue_names.get(p.venue), p.title,
+            json.dumps(p.authors, ensure_ascii=False), json.dumps(p.tags, ensure_ascii=False),
+            p.status, p.doi, p.arxiv, p.arxiv_class, p.url, p.pages, p.volume, p.number,
+            json.dumps(p.sources, ensure_ascii=False), int(p.et_al), p.read_on, p.added,
+            p.summary, p.abstract, p.line, str(p.year), _folded(p))
 
 
 def _folded(paper: Paper) -> str | None:
@@ -465,11 +530,7 @@ def _update(conn: sqlite3.Connection, paths: Paths, text: str, text_digest: str,
             conn.rollback()
             return None
         venue_names = dict(conn.execute("select short, name from venues").fetchall())
-        for table, column in (("authors", "paper"), ("tags", "paper")):
-            conn.execute(f"delete from {table} where {column} in "
-                         f"(select key from papers where chunk in ({marks}))", touched)
-        conn.execute(f"delete from papers where chunk in ({marks})", touched)
-        _insert_papers(conn, papers, venue_names)
+        _replace_changed_rows(conn, papers, touched, venue_names)
         for chunk in chunks:
             old = stored.get(chunk.label)
             if old and old[0] == chunk.digest and old[1] != chunk.start:
@@ -487,6 +548,33 @@ def _update(conn: sqlite3.Connection, paths: Paths, text: str, text_digest: str,
         conn.rollback()
         raise
     return RefreshResult("updated", count, touched)
+
+
+def _replace_changed_rows(conn: sqlite3.Connection, papers: list[Paper], chunks: list[str],
+                          venue_names: dict[str, str]) -> None:
+    """Make the rows of these chunks those of papers, writing only the papers whose row
+    changed: a one-paper edit re-indexes one paper, not its whole year."""
+    marks = ",".join("?" * len(chunks))
+    old = {row[0]: row for row in conn.execute(
+        f"select {_COLUMNS} from papers where chunk in ({marks})", chunks)}
+    moved: list[tuple[int, str]] = []
+    fresh: list[Paper] = []
+    for paper in papers:
+        row = _row(paper, venue_names)
+        was = old.pop(paper.key, None)
+        if was is not None and was[:_LINE] + was[_LINE + 1:] == row[:_LINE] + row[_LINE + 1:]:
+            if was[_LINE] != row[_LINE]:
+                moved.append((paper.line, paper.key))
+            continue
+        if was is not None:
+            old[paper.key] = was  # changed: its old rows go, the new ones come
+        fresh.append(paper)
+    gone = [(key,) for key in old]
+    for name in ("authors", "tags"):
+        conn.executemany(f"delete from {name} where paper = ?", gone)
+    conn.executemany("delete from papers where key = ?", gone)
+    conn.executemany("update papers set line = ? where key = ?", moved)
+    _insert_papers(conn, fresh, venue_names)
 
 
 def rebuild(paths: Paths) -> RefreshResult:

@@ -19,10 +19,13 @@ FIELDS: tuple[str, ...] = (
     "arxiv_class",
     "url",
     "pages",
+    "articleno",
+    "numpages",
     "volume",
     "number",
     "sources",
     "tags",
+    "distinct",
     "status",
     "read_on",
     "added",
@@ -53,7 +56,9 @@ CONTROL_RE = re.compile(f"[{CONTROL_CHARS}]")
 CONTROL_OR_NEWLINE_RE = re.compile(f"[{CONTROL_CHARS}\t\n]")
 # Fields of free text that may hold a tab or newline (all others are one line).
 MULTILINE_FIELDS = frozenset({"summary", "abstract"})
-PAGES_RE = re.compile(r"^[A-Za-z]?\d+([-–]{1,2}[A-Za-z]?\d+)?$")
+# One page or range, or several joined by commas ('1226-1235, 1403-1412').
+_PAGES = r"[A-Za-z]?\d+(?:[-–]{1,2}[A-Za-z]?\d+)?"
+PAGES_RE = re.compile(rf"^{_PAGES}(?:,\s?{_PAGES})*$")
 
 
 @dataclass
@@ -71,10 +76,15 @@ class Paper:
     arxiv_class: str | None = None  # arXiv primary category, e.g. cs.DC
     url: str | None = None
     pages: str | None = None
+    articleno: str | None = None  # ACM's article number, where a paper has no page range
+    numpages: str | None = None  # its page count
     volume: str | None = None
     number: str | None = None
     sources: list[str] = field(default_factory=list)  # public records the metadata came from
     tags: list[str] = field(default_factory=list)
+    # Keys of papers reviewed as different despite alike titles (check and import then
+    # stop calling the pair a possible duplicate).
+    distinct: list[str] = field(default_factory=list)
     status: str = DEFAULT_STATUS
     read_on: str | None = None
     added: str | None = None

@@ -42,9 +42,16 @@ class Note:
         return list(dict.fromkeys(link.key for link in self.links))
 
 
+_NOT_BREAK_RE = re.compile("[^\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
 def _masked(text: str) -> str:
-    """The text with HTML comments blanked out (same length, newlines kept)."""
-    return _COMMENT_RE.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+    """The text with HTML comments blanked out (same length, line breaks kept).
+
+    Every character str.splitlines breaks at is kept (U+2028 too), so the masked
+    text has as many lines as the text.
+    """
+    return _COMMENT_RE.sub(lambda m: _NOT_BREAK_RE.sub(" ", m.group()), text)
 
 
 def _lines(text: str) -> Iterator[tuple[int, str, str, bool]]:

@@ -20,7 +20,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -36,8 +36,14 @@ LOG_NAME = "mkdocs.plugins.papers"  # under "mkdocs", so --strict counts our war
 log = logging.getLogger(LOG_NAME)
 
 # Pages listed in the nav; every other generated page is reachable from them.
-NAV_PAGES = ("years/index.md", "venues/index.md", "tags/index.md", "notes/index.md")
+ALL_URI = "papers/index.md"
+NAV_PAGES = (ALL_URI, "years/index.md", "venues/index.md", "tags/index.md", "notes/index.md")
 CHART_DIR = "assets/charts"
+# Every paper's entry data for the All-papers page's filters, as a script (not JSON
+# fetched at run time, which browsers refuse to pages opened from file://).
+DATA_JS = "assets/papers-data.js"
+ARXIV_ABS = "https://arxiv.org/abs/"
+ARXIV_PDF = "https://arxiv.org/pdf/"
 LATEST = 10
 # Markers in the hand-written home page (site/index.md) that the hook fills in.
 MARKERS = ("counts", "charts", "latest", "notes")
@@ -47,6 +53,7 @@ _LATEX_SPECIAL_RE = re.compile(r"(?<!\\)([&%#])")
 # Python-Markdown's backslash-escapable characters that could start markup inline.
 _MD_ESCAPE_RE = re.compile(r"([\\`*_{}\[\]()#+!|~])")
 _HEADING_RE = re.compile(r"^(#{1,4})(?=\s)")
+_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
 class SiteError(CatalogError):
@@ -147,6 +154,8 @@ class SiteData:
     bibtex: dict[str, str] = field(default_factory=dict)
     charts: list[Chart] = field(default_factory=list)
     directory_urls: bool = True  # mkdocs's use_directory_urls, for URLs we write ourselves
+    show_status: bool = False  # reading status is the curator's: shown only if asked for
+    suggest_url: str | None = None  # where a reader proposes a paper (http(s) only)
     markdown: Callable[[str], str] = field(default=lambda text: _markdown(text))
 
     @cached_property
@@ -171,8 +180,39 @@ def _markdown(text: str) -> str:
     return markdown.markdown(text, extensions=["tables", "fenced_code", "attr_list"])
 
 
+# What a reading note's HTML may keep: Markdown's own output, no script, style, form,
+# event handler or link of another scheme than these.
+_NOTE_ATTRIBUTES = {"*": {"id", "class", "title", "lang"}, "a": {"href"},
+                    "img": {"src", "alt", "width", "height"}, "td": {"style", "colspan"},
+                    "th": {"style", "colspan"}, "ol": {"start"}}
+SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
+
+
+def sanitize(fragment: str) -> str:
+    """HTML written by a user (a reading note) made inert: a well-kept sanitizer (nh3).
+
+    Reading notes are Markdown, and Markdown passes raw HTML through; a title
+    pasted into the note's template once ended its HTML comment early and the
+    <script> after it ran on the page. Whatever the note holds, only inert markup
+    is kept: scripts go with their text, handlers and other URL schemes go.
+    """
+    import nh3
+
+    return nh3.clean(fragment, attributes=_NOTE_ATTRIBUTES, url_schemes=set(SAFE_SCHEMES),
+                     filter_style_properties={"text-align"}, link_rel=None,
+                     strip_comments=True)
+
+
+def safe_url(value: str | None) -> str | None:
+    """An http(s) URL from the data, else None: never a javascript: or data: link."""
+    from catalog.model import is_http_url
+
+    return value if value and is_http_url(value.strip()) else None
+
+
 def load(paths: Paths, notes: list[Note] | None = None, with_charts: bool = True,
-         timings: dict[str, float] | None = None) -> tuple[SiteData, list[Problem]]:
+         timings: dict[str, float] | None = None,
+         directory_urls: bool = True) -> tuple[SiteData, list[Problem]]:
     """The site's data from the catalog's index, registries, notes and reading notes."""
     from catalog import index, query
     from catalog.notes import load_notes
@@ -188,6 +228,7 @@ def load(paths: Paths, notes: list[Note] | None = None, with_charts: bool = True
         conn.close()
     data = SiteData(papers, load_venues(paths.venues), load_tags(paths.tags),
                     load_notes(paths) if notes is None else notes, _readings(paths, papers))
+    data.directory_urls = directory_urls
     timings["load"] = time.perf_counter() - started
     started = time.perf_counter()
     data.related = related_all(papers)
@@ -199,9 +240,16 @@ def load(paths: Paths, notes: list[Note] | None = None, with_charts: bool = True
         from catalog.charts import render_all
 
         started = time.perf_counter()
-        data.charts = render_all(papers)
+        data.charts = render_all(papers, partial(_chart_link, directory_urls))
         timings["charts"] = time.perf_counter() - started
     return data, problems + link_problems(data, paths)
+
+
+def _chart_link(directory_urls: bool, kind: str, name: str) -> str:
+    """Where a chart's bar or label leads, from the home page that shows the chart."""
+    target = {"year": lambda: year_uri(int(name)), "tag": lambda: tag_uri(name),
+              "venue": lambda: venue_uri(name)}[kind]()
+    return url("index.md", target, directory_urls)
 
 
 def _readings(paths: Paths, papers: Sequence[Paper]) -> dict[str, Reading]:
@@ -348,6 +396,28 @@ def _bibtex_html(entry: str) -> str:
             "</code></pre></div>")
 
 
+def _links(paper: Paper) -> list[tuple[str, str]]:
+    """(label, URL) of a paper's DOI, arXiv page and PDF, code and web page: http(s) only."""
+    out = []
+    if paper.doi:
+        out.append(("DOI", "https://doi.org/" + paper.doi))
+    if paper.arxiv:
+        out += [("arXiv", ARXIV_ABS + paper.arxiv), ("PDF", ARXIV_PDF + paper.arxiv)]
+    for label, name in (("PDF", "pdf"), ("Code", "code")):
+        found = safe_url(getattr(paper, name, None))  # fields the model may grow
+        if found and (label, found) not in out:
+            out.append((label, found))
+    web = safe_url(paper.url)
+    if web:
+        out.append(("Web page", web))
+    return out
+
+
+def _a(target: str, text: str, cls: str = "") -> str:
+    attr = f' class="{cls}"' if cls else ""
+    return f'<a href="{_e(_url(target))}"{attr}>{text}</a>'
+
+
 def paper_page(paper: Paper, data: SiteData) -> str:
     """The page of one paper: its title in front matter, then its body as HTML.
 
@@ -355,6 +425,9 @@ def paper_page(paper: Paper, data: SiteData) -> str:
     more time parsing them than mkdocs spends on everything else, so they (and
     the year, venue and tag lists of them) are written as HTML, which the hook
     hands to mkdocs in place of Markdown (see is_html_page).
+
+    The summary comes first, so it is what a search result shows; the facts
+    after it are kept out of the search index.
     """
     uri = paper_uri(paper.key)
 
@@ -368,44 +441,49 @@ def paper_page(paper: Paper, data: SiteData) -> str:
     venue_text += f', <a href="{to(year_uri(paper.year))}">{paper.year}</a>'
     if paper.pages:
         venue_text += f", pages {_e(paper.pages)}"
-    facts = [("Authors", _authors_html(paper)), ("Venue", venue_text)]
-    links = []
-    if paper.doi:
-        links.append(f'<a href="{_e(_url("https://doi.org/" + paper.doi))}">'
-                     f"DOI {_e(paper.doi)}</a>")
-    if paper.arxiv:
-        links.append(f'<a href="{_e(_url("https://arxiv.org/abs/" + paper.arxiv))}">'
-                     f"arXiv {_e(paper.arxiv)}</a>")
-    if paper.url:
-        links.append(f'<a href="{_e(_url(paper.url))}">Web page</a>')
+    facts = [("Venue", venue_text)]
+    links = [_a(target, label if label != "DOI" else f"DOI {_e(paper.doi or '')}")
+             for label, target in _links(paper)]
     if links:
         facts.append(("Links", " · ".join(links)))
     if paper.tags:
         facts.append(("Tags", ", ".join(f'<a href="{to(tag_uri(t))}">{_e(t)}</a>'
                                         for t in paper.tags)))
-    status = paper.status.replace("-", " ")
-    if paper.read_on:
-        status += f" (read on {_e(paper.read_on)})"
-    facts += [("Reading status", status), ("Key", f"<code>{_e(paper.key)}</code>")]
-    out = [f"<h1>{_e(paper.title)}</h1>", "<ul>"]
+    if data.show_status:
+        status = _e(paper.status.replace("-", " "))  # unknown values too: check only warns
+        if paper.read_on:
+            status += f" (read on {_e(paper.read_on)})"
+        facts.append(("Reading status", status))
+    facts.append(("Key", f"<code>{_e(paper.key)}</code>"))
+    sources = [s for s in (getattr(paper, "sources", None) or []) if isinstance(s, str)]
+    if sources:  # where the metadata came from (a field the model may grow)
+        shown = [_a(s, _e(_host(s))) if safe_url(s) else _e(s) for s in sources]
+        facts.append(("Metadata from", ", ".join(shown)))
+    # The h1 first: Material's search makes the page's one entry of it and what follows
+    # (anything before it would make a second entry, and the title would show twice).
+    out = [f'<h1 id="title">{_e(paper.title)}</h1>',
+           _nav_line(uri, data, [("All papers", ALL_URI), (str(paper.year), year_uri(paper.year)),
+                                 (paper.venue, venue_uri(paper.venue))])]
+    if paper.summary:
+        out.append(f'<p class="pp-summary">{_e(paper.summary)}</p>')
+    out.append(f'<p class="pp-authors">{_authors_html(paper)}</p>')
+    out.append('<ul class="pp-facts" data-search-exclude>')
     out += [f"<li><strong>{name}:</strong> {value}</li>" for name, value in facts]
     out.append("</ul>")
-    if paper.summary:
-        out += [_h2("summary", "Summary"), f"<p>{_e(paper.summary)}</p>"]
     if paper.abstract:
         out += [_h2("abstract", "Abstract"), f"<p>{_e(paper.abstract)}</p>"]
     reading = data.readings.get(paper.key)
     if reading and reading.text.strip():
         # Its own sections start at "##" (the template says so): they nest under ours.
         text = _demote(link_papers(reading.text.strip(), uri, data, final_urls=True), 1)
-        out += [_h2("reading-note", "Reading note"), data.markdown(text)]
+        out += [_h2("reading-note", "Reading note"), sanitize(data.markdown(text))]
     bib = data.bibtex.get(paper.key)
     if bib:
         out += [_h2("cite", "Cite", searchable=False), _bibtex_html(bib)]
     out.append(_h2("related-papers", "Related papers", searchable=False))
     related = [data.by_key[k] for k, _ in data.related.get(paper.key, []) if k in data.by_key]
     if related:
-        out += _list([paper_item(p, uri, data) for p in related])
+        out += _entries(related, uri, data)
     else:
         out.append("<p>No paper in the catalog is close enough in wording.</p>")
     out.append(_h2("discussed-in", "Discussed in", searchable=False))
@@ -419,6 +497,21 @@ def paper_page(paper: Paper, data: SiteData) -> str:
     return front(paper.title, out)
 
 
+def _host(link: str) -> str:
+    from urllib.parse import urlsplit
+
+    return urlsplit(link).hostname or link
+
+
+def _nav_line(uri: str, data: SiteData, trail: list[tuple[str, str]],
+              extra: str = "") -> str:
+    """Where a generated page sits (they are not in the nav): links up, and on."""
+    parts = [f'<a href="{url(uri, target, data.directory_urls)}">{_e(label)}</a>'
+             for label, target in trail]
+    return (f'<nav class="pp-trail" aria-label="Where this page is" data-search-exclude>'
+            f'{" › ".join(parts)}{extra}</nav>')
+
+
 def _by_year(papers: Sequence[Paper]) -> dict[int, list[Paper]]:
     out: dict[int, list[Paper]] = {}
     for p in sorted(papers, key=lambda p: (-p.year, p.venue.lower(), p.key)):
@@ -426,15 +519,42 @@ def _by_year(papers: Sequence[Paper]) -> dict[int, list[Paper]]:
     return out
 
 
-def paper_item(paper: Paper, from_uri: str, data: SiteData, show_venue: bool = True,
-               show_year: bool = True) -> str:
-    """One paper as an HTML list item: its title linked, where it appeared, its authors."""
-    where = " ".join(x for x in (paper.venue if show_venue else "",
-                                 str(paper.year) if show_year else "") if x)
-    suffix = f" ({_e(where)})" if where else ""
-    target = url(from_uri, paper_uri(paper.key), data.directory_urls)
-    return (f'<li><a href="{target}">{_e(paper.title)}</a>{suffix}<br>'
-            f"{_authors_html(paper, 3)}</li>")
+def paper_item(paper: Paper, from_uri: str, data: SiteData) -> str:
+    """One paper as a list entry that stands on its own.
+
+    Venue badge and year, the title linked to its page, authors, summary, tags,
+    links, and toggles for the abstract and the BibTeX entry: citing ten papers
+    takes no visit to ten pages.
+    """
+    def to(target: str) -> str:
+        return url(from_uri, target, data.directory_urls)
+
+    venue_name = data.venue_name(paper.venue)
+    head = (f'<span class="pp-venue" title="{_e(venue_name)}">{_e(paper.venue)}</span> '
+            f'<span class="pp-year">{paper.year}</span> '
+            f'<a class="pp-title" href="{to(paper_uri(paper.key))}">{_e(paper.title)}</a>')
+    out = [f'<li class="pp-entry">{head}',
+           f'<div class="pp-authors">{_authors_html(paper, 6)}</div>']
+    if paper.summary:
+        out.append(f'<div class="pp-summary">{_e(paper.summary)}</div>')
+    meta = [f'<a class="pp-tag" href="{to(tag_uri(t))}">{_e(t)}</a>' for t in paper.tags]
+    meta += [_a(target, label, "pp-link") for label, target in _links(paper)]
+    if meta:
+        out.append(f'<div class="pp-meta">{" ".join(meta)}</div>')
+    if paper.abstract:
+        out.append('<details class="pp-toggle"><summary>Abstract</summary>'
+                   f"<p>{_e(paper.abstract)}</p></details>")
+    bib = data.bibtex.get(paper.key)
+    if bib:
+        out.append(f'<details class="pp-toggle"><summary>BibTeX</summary>{_bibtex_html(bib)}'
+                   "</details>")
+    return "".join(out) + "</li>"
+
+
+def _entries(papers: Sequence[Paper], from_uri: str, data: SiteData) -> list[str]:
+    """A list of entries; it repeats the papers' own text, so search skips it."""
+    return ['<ul class="pp-list" data-search-exclude>',
+            *(paper_item(p, from_uri, data) for p in papers), "</ul>"]
 
 
 def _list(items: list[str]) -> list[str]:
@@ -442,20 +562,36 @@ def _list(items: list[str]) -> list[str]:
 
 
 def year_page(year: int, papers: Sequence[Paper], data: SiteData) -> str:
-    """Papers of one year, by venue (HTML, like paper pages: they list every paper)."""
+    """Papers of one year in one dense list, by venue then title."""
     uri = year_uri(year)
-    venues: dict[str, list[Paper]] = {}
-    for p in sorted(papers, key=lambda p: (p.venue.lower(), p.key)):
-        venues.setdefault(p.venue, []).append(p)
+    group = sorted(papers, key=lambda p: (p.venue.lower(), p.title.lower(), p.key))
+    years = sorted({p.year for p in data.papers})
+    at = years.index(year)
+    step = []
+    if at > 0:
+        step.append(f'<a href="{url(uri, year_uri(years[at - 1]), data.directory_urls)}" '
+                    f'rel="prev">← {years[at - 1]}</a>')
+    if at + 1 < len(years):
+        step.append(f'<a href="{url(uri, year_uri(years[at + 1]), data.directory_urls)}" '
+                    f'rel="next">{years[at + 1]} →</a>')
+    steps = f'<span class="pp-steps">{" ".join(step)}</span>' if step else ""
+    venues = Counter(p.venue for p in papers)
     out = [f"<h1>Papers of {year}</h1>",
-           f"<p>{_plural(len(papers), 'paper')} at {_plural(len(venues), 'venue')}.</p>"]
-    for venue, group in venues.items():
-        # Lists repeat the papers' own text: searching finds the papers, not the lists.
-        out.append(_h2("venue-" + slug(venue), _e(venue), searchable=False))
-        target = url(uri, venue_uri(venue), data.directory_urls)
-        out.append(f'<p><a href="{target}">{_e(data.venue_name(venue))}</a></p>')
-        out += _list([paper_item(p, uri, data, show_venue=False, show_year=False)
-                      for p in group])
+           _nav_line(uri, data, [("All papers", ALL_URI), ("Years", "years/index.md")], steps),
+           f"<p>{_plural(len(papers), 'paper')} at {_plural(len(venues), 'venue')}: "
+           + ", ".join(f'<a href="#venue-{slug(v)}">{_e(v)}</a> {n}'
+                       for v, n in sorted(venues.items(), key=lambda x: x[0].lower()))
+           + ".</p>"]
+    out.append('<ul class="pp-list" data-search-exclude>')
+    seen: set[str] = set()
+    for p in group:
+        item = paper_item(p, uri, data)
+        if p.venue not in seen:  # an anchor at each venue's first paper
+            seen.add(p.venue)
+            item = item.replace('<li class="pp-entry">',
+                                f'<li class="pp-entry" id="venue-{slug(p.venue)}">', 1)
+        out.append(item)
+    out.append("</ul>")
     return front(f"Papers of {year}", out)
 
 
@@ -463,37 +599,92 @@ def venue_page(venue: str, papers: Sequence[Paper], data: SiteData) -> str:
     """Papers at one venue, by year."""
     uri = venue_uri(venue)
     registry = data.venues.get(venue)
-    out = [f"<h1>{_e(venue)}</h1>"]
+    out = [f"<h1>{_e(venue)}</h1>",
+           _nav_line(uri, data, [("All papers", ALL_URI), ("Venues", "venues/index.md")])]
     if registry:
         publisher = f", published by {_e(registry.publisher)}" if registry.publisher else ""
         out.append(f"<p>{_e(registry.name)}: {_e(registry.kind)}{publisher}.</p>")
     out.append(f"<p>{_plural(len(papers), 'paper')} in the catalog.</p>")
     for year, group in _by_year(papers).items():
-        target = url(uri, year_uri(year), data.directory_urls)
-        out += [_h2(f"year-{year}", str(year), searchable=False),
-                f'<p><a href="{target}">All papers of {year}</a></p>']
-        out += _list([paper_item(p, uri, data, show_venue=False, show_year=False)
-                      for p in group])
+        out.append(_h2(f"year-{year}", str(year), searchable=False))
+        out += _entries(group, uri, data)
     return front(venue, out)
 
 
 def tag_page(tag: str, papers: Sequence[Paper], data: SiteData) -> str:
     """Papers with one tag, by year."""
     uri = tag_uri(tag)
-    out = [f"<h1>Tag: {_e(tag)}</h1>"]
+    out = [f"<h1>Tag: {_e(tag)}</h1>",
+           _nav_line(uri, data, [("All papers", ALL_URI), ("Tags", "tags/index.md")])]
     if data.vocabulary.get(tag):
         out.append(f"<p>{_e(data.vocabulary[tag])}.</p>")
     out.append(f"<p>{_plural(len(papers), 'paper')}.</p>")
     for year, group in _by_year(papers).items():
         out.append(_h2(f"year-{year}", str(year), searchable=False))
-        out += _list([paper_item(p, uri, data, show_year=False) for p in group])
+        out += _entries(group, uri, data)
     return front(f"Tag: {tag}", out)
+
+
+def _js_literal(value: Any) -> str:
+    """JSON that is safe inside a script file or <script>: no '</script>', no U+2028."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    for char, escape in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"),
+                         ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+        text = text.replace(char, escape)
+    return text
+
+
+def papers_data(data: SiteData) -> str:
+    """The All-papers page's data: one record per paper, as plain text fields.
+
+    The page's script builds entries from it with textContent only, never as HTML.
+    """
+    records = []
+    for p in data.papers:
+        records.append({
+            "k": p.key, "u": url(ALL_URI, paper_uri(p.key), data.directory_urls),
+            "t": plain(p.title), "a": [plain(a) for a in p.authors], "e": p.et_al,
+            "y": p.year, "v": p.venue, "n": data.venue_name(p.venue), "g": p.tags,
+            "s": plain(p.summary or ""), "b": plain(p.abstract or ""),
+            "x": data.bibtex.get(p.key, "").strip(),
+            "l": [[label, target] for label, target in _links(p)]})
+    tags = {t: url(ALL_URI, tag_uri(t), data.directory_urls)
+            for p in data.papers for t in p.tags}
+    return f"window.PAPERS_DATA={_js_literal({'papers': records, 'tags': tags})};\n"
+
+
+def all_papers_page(data: SiteData) -> str:
+    """Every paper on one page, filterable by year range, venue, tag and text.
+
+    Without JavaScript it is a plain list, newest first; with it, site/javascripts/
+    papers.js reads DATA_JS, shows the filters and renders full entries lazily.
+    """
+    uri = ALL_URI
+    out = ["<h1>All papers</h1>"]
+    if not data.papers:
+        out.append("<p>The catalog has no papers yet.</p>")
+        return front("All papers", out)
+    years = sorted({p.year for p in data.papers})
+    out.append(f'<p id="pp-count">{_plural(len(data.papers), "paper")} from {years[0]} to '
+               f"{years[-1]}, newest first.</p>")
+    if data.suggest_url:
+        out.append(f'<p>Missing a paper? {_a(data.suggest_url, "Suggest one")}.</p>')
+    out.append('<div id="pp-filters" data-search-exclude></div>')
+    out.append('<ul class="pp-list pp-plain" id="pp-all" data-search-exclude>')
+    for p in sorted(data.papers, key=lambda p: (-p.year, p.venue.lower(), p.title.lower())):
+        out.append(f'<li><span class="pp-venue">{_e(p.venue)}</span> '
+                   f'<span class="pp-year">{p.year}</span> '
+                   f'<a class="pp-title" href="{url(uri, paper_uri(p.key), data.directory_urls)}">'
+                   f"{_e(p.title)}</a></li>")
+    out.append("</ul>")
+    out.append(f'<script src="{url(uri, DATA_JS, data.directory_urls)}"></script>')
+    return front("All papers", out)
 
 
 def is_html_page(uri: str) -> bool:
     """Whether a generated page is written as HTML: papers and the per-year/venue/tag lists."""
-    return uri.startswith(("papers/", "years/", "venues/", "tags/")) and not uri.endswith(
-        "/index.md")
+    return uri == ALL_URI or (uri.startswith(("papers/", "years/", "venues/", "tags/")) and (
+        not uri.endswith("/index.md")))
 
 
 def _cell(text: str) -> str:
@@ -514,15 +705,23 @@ def venues_index(data: SiteData) -> str:
     """Every venue of the registry with its full name and paper count."""
     uri = "venues/index.md"
     counts = Counter(p.venue for p in data.papers)
-    names = sorted(set(counts) | set(data.venues), key=str.lower)
-    lines = ["# Papers by venue", "", "| Venue | Full name | Kind | Papers |",
-             "|---|---|---|--:|"]
-    for short in names:
+    lines = ["# Papers by venue", ""]
+    if counts:
+        lines += ["| Venue | Full name | Kind | Papers |", "|---|---|---|--:|"]
+    else:
+        lines.append("No papers yet.")
+    for short in sorted(counts, key=str.lower):
         venue = data.venues.get(short)
-        label = (f"[{md(short)}]({href(uri, venue_uri(short))})" if counts[short]
-                 else md(short))
+        label = f"[{md(short)}]({href(uri, venue_uri(short))})"
         lines.append(f"| {_cell(label)} | {_cell(md(venue.name) if venue else '')} "
-                     f"| {venue.kind if venue else ''} | {counts[short]} |")
+                     f"| {_cell(md(venue.kind)) if venue else ''} | {counts[short]} |")
+    empty = sorted((v for v in data.venues if not counts[v]), key=str.lower)
+    if empty:  # known to the registry (so a .bib naming them resolves), no paper yet
+        lines += ["", '<details class="pp-toggle" markdown><summary>'
+                  f"{_plural(len(empty), 'more venue')} in the registry, no paper yet"
+                  "</summary>", "",
+                  ", ".join(f"{md(v)} ({md(data.venues[v].name)})" for v in empty), "",
+                  "</details>"]
     return "\n".join(lines) + "\n"
 
 
@@ -565,42 +764,88 @@ def home_counts(data: SiteData) -> str:
     status = Counter(p.status for p in papers)
     discussed = {k for n in data.notes for k in n.keys if k in data.by_key}
     facts = [
-        f"**{len(papers)}** papers from {years[0]} to {years[-1]}",
+        f"**{len(papers)}** [papers](papers/index.md) from {years[0]} to {years[-1]}",
         f"**{len({p.venue for p in papers})}** [venues](venues/index.md)",
         f"**{len({t for p in papers for t in p.tags})}** [tags](tags/index.md)",
-        f"**{len(data.notes)}** [notes](notes/index.md) discussing "
-        f"{_plural(len(discussed), 'paper')}",
-        "reading status: " + ", ".join(f"{status[s]} {s.replace('-', ' ')}"
-                                       for s in ("read", "reading", "to-read") if status[s]),
     ]
+    if data.notes:
+        facts.append(f"**{len(data.notes)}** [notes](notes/index.md) discussing "
+                     f"{_plural(len(discussed), 'paper')}")
+    if data.suggest_url:
+        facts.append(f"missing a paper? [Suggest one]({_url(data.suggest_url)})")
+    if data.show_status:
+        facts.append("reading status: " + ", ".join(
+            f"{status[s]} {s.replace('-', ' ')}" for s in ("read", "reading", "to-read")
+            if status[s]))
     return "\n".join(f"- {f}" for f in facts)
 
 
 def home_charts(data: SiteData) -> str:
-    """The charts as images with alt text and captions."""
+    """The charts with captions; each SVG goes in inline in on_page_content (inline, so
+    its bars can link to their pages and its text can follow the colour scheme)."""
+    if not data.charts:
+        return "No charts: the catalog is empty."
     blocks = []
     for chart in data.charts:
-        blocks.append(f'<figure class="papers-chart" markdown>\n'
-                      f"![{md(chart.alt)}]({CHART_DIR}/{chart.name}.svg)\n"
-                      f"<figcaption>{html.escape(chart.caption)}</figcaption>\n</figure>")
+        blocks.append(f'<figure class="papers-chart">\n<div class="papers-chart-scroll">'
+                      f"<!-- papers-chart:{chart.name} --></div>\n"
+                      f"<figcaption>{html.escape(chart.caption)} "
+                      f'(<a href="{CHART_DIR}/{chart.name}.svg">SVG</a>)</figcaption>\n'
+                      "</figure>")
     return "\n\n".join(blocks)
 
 
+_CHART_SLOT_RE = re.compile(r"<!-- papers-chart:([\w-]+) -->")
+_SVG_START_RE = re.compile(r"<svg\b")
+
+
+def inline_chart(chart: Chart) -> str:
+    """A chart's SVG ready to sit in a page: no XML prolog, ids made unique to the
+    chart, and named for assistive technology by its alt text."""
+    svg = chart.svg[chart.svg.index("<svg"):]
+    svg = re.sub(r'<metadata>.*?</metadata>', "", svg, flags=re.S)
+    prefix = chart.name + "-"
+    svg = re.sub(r'\bid="', f'id="{prefix}', svg)
+    svg = svg.replace("url(#", f"url(#{prefix}").replace('xlink:href="#', f'xlink:href="#{prefix}')
+    start = f'<svg role="img" aria-label="{html.escape(chart.alt)}" class="papers-chart-svg"'
+    return _SVG_START_RE.sub(lambda _: start, svg, count=1)  # a function: alt is not a pattern
+
+
+def fill_charts(page_html: str, data: SiteData) -> str:
+    charts = {c.name: c for c in data.charts}
+
+    def fill(m: re.Match[str]) -> str:
+        chart = charts.get(m.group(1))
+        return inline_chart(chart) if chart else ""
+
+    return _CHART_SLOT_RE.sub(fill, page_html)
+
+
 def home_latest(data: SiteData) -> str:
-    """The latest additions: by date added, then newest year."""
-    latest = sorted(data.papers, key=lambda p: (p.added or "", p.year, -p.line),
+    """The latest additions, with their heading: only papers that carry the date added.
+
+    File order says nothing about when a paper came in, so without dates the
+    section is left out rather than made up.
+    """
+    dated = [p for p in data.papers if p.added and _DATE_RE.match(p.added)]
+    latest = sorted(dated, key=lambda p: (p.added or "", p.year, -p.line),
                     reverse=True)[:LATEST]
-    lines = []
+    if not latest:
+        return ""
+    lines = ["## Latest additions", ""]
     for p in latest:
-        added = f"{md(p.added)}: " if p.added else ""
-        lines.append(f"- {added}[{md(p.title)}]({paper_uri(p.key)}) "
+        lines.append(f"- {md(p.added or '')}: [{md(p.title)}]({paper_uri(p.key)}) "
                      f"({md(p.venue)} {p.year})")
     return "\n".join(lines)
 
 
 def home_notes(data: SiteData) -> str:
-    """The notes as a nested list, for the home page."""
-    return "\n".join(f"    - [{md(n.title)}]({note_uri(n)})" for n in data.notes)
+    """The notes as a list item with the notes nested, for the home page."""
+    if not data.notes:
+        return "- [Notes](notes/index.md): none written yet."
+    return ("- [Notes](notes/index.md): hand-written overviews of a topic, with links to "
+            "each paper they discuss:\n\n"
+            + "\n".join(f"    - [{md(n.title)}]({note_uri(n)})" for n in data.notes))
 
 
 def fill_home(markdown: str, data: SiteData) -> str:
@@ -636,6 +881,8 @@ def generate(data: SiteData) -> dict[str, str]:
         pages[venue_uri(venue)] = venue_page(venue, group, data)
     for tag, group in by_tag.items():
         pages[tag_uri(tag)] = tag_page(tag, group, data)
+    pages[ALL_URI] = all_papers_page(data)
+    pages[DATA_JS] = papers_data(data)
     pages["years/index.md"] = years_index(data)
     pages["venues/index.md"] = venues_index(data)
     pages["tags/index.md"] = tags_index(data)
@@ -739,12 +986,15 @@ def on_files(files: Any, *, config: Any) -> Any:
     started = time.perf_counter()
     timings: dict[str, float] = {}
     try:
-        data, problems = load(_build.paths, _build.notes, timings=timings)
+        data, problems = load(_build.paths, _build.notes, timings=timings,
+                              directory_urls=config.use_directory_urls)
     except CatalogError as err:
         from mkdocs.exceptions import PluginError
 
         raise PluginError(f"papers: cannot build the site:\n{err}") from None
     data.directory_urls = config.use_directory_urls
+    data.show_status = bool(_settings(config).get("show_status", False))
+    data.suggest_url = suggest_url(_settings(config).get("suggest_url"), config.repo_url)
     data.markdown = _config_markdown(config)
     _build.data = data
     for problem in problems:
@@ -766,6 +1016,22 @@ def on_files(files: Any, *, config: Any) -> Any:
              _build.paths.display(), timings["total"],
              ", ".join(f"{k} {v:.2f} s" for k, v in timings.items() if k != "total"))
     return files
+
+
+def suggest_url(setting: Any, repo_url: str | None) -> str | None:
+    """Where readers propose a paper: the setting, else a new issue in the repository."""
+    if isinstance(setting, str) and safe_url(setting):
+        return setting
+    repo = safe_url(repo_url or "")
+    if repo and "github.com/" in repo:
+        return repo.rstrip("/") + "/issues/new?title=Suggest+a+paper%3A+"
+    return None
+
+
+def _settings(config: Any) -> dict[str, Any]:
+    """Our settings in mkdocs.yml, under extra: papers:."""
+    found = (config.extra or {}).get("papers") or {}
+    return found if isinstance(found, dict) else {}
 
 
 def _config_markdown(config: Any) -> Callable[[str], str]:
@@ -814,6 +1080,8 @@ def on_page_content(html: str, *, page: Any, config: Any, files: Any) -> str:
     """An HTML page's own body, with its table of contents."""
     from mkdocs.structure.toc import get_toc
 
+    if _build is not None and _build.data is not None and page.file.src_uri == "index.md":
+        return fill_charts(html, _build.data)
     if _build is None or page.file.src_uri not in _build.html:
         return html
     body = _build.html.pop(page.file.src_uri)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from catalog import yamlio
 from catalog.errors import InvalidCatalogError, Problem
+from catalog.model import fold
 
 KINDS: tuple[str, ...] = (
     "conference", "journal", "preprint", "workshop", "book", "thesis", "report",
@@ -73,3 +75,93 @@ def load_tags(path: Path) -> dict[str, str]:
     """The tag vocabulary: tag -> description."""
     data, _ = _mapping(path, "tag vocabulary")
     return {str(tag): str(desc or "") for tag, desc in data.items()}
+
+
+# ---------------------------------------------------------------- resolving a venue's name
+
+# Words that do not tell venues apart: "Proceedings of the 24th Annual International
+# Conference on X" and "Conference on X" are one venue.
+_VENUE_STOP = frozenset({"the", "of", "on", "and", "in", "for", "a", "proceedings", "proc",
+                         "annual", "international", "twenty", "thirty", "forty", "fifty"})
+_ORDINAL_RE = re.compile(
+    r"^(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|"
+    r"tenth|eleventh|twelfth|(?:thir|four|fif|six|seven|eigh|nine)teenth|twentieth|"
+    r"thirtieth|fortieth|fiftieth)$")
+
+
+def venue_words(name: str) -> list[str]:
+    """A venue name's telling words, folded, in order: no '(KDD '18)', years, ordinals or
+    'Proceedings of the'; '&' is 'and'."""
+    text = re.sub(r"\([^()]*\)", " ", fold(name)).replace("&", " and ")
+    return [w for w in re.findall(r"[a-z0-9]+", text)
+            if w not in _VENUE_STOP and not w.isdigit() and not _ORDINAL_RE.match(w)]
+
+
+def venue_key(name: str) -> str:
+    """The normalised name two spellings of one venue share (word order aside: 'International
+    World Wide Web Conference' is 'International Conference on World Wide Web')."""
+    return " ".join(sorted(venue_words(name)))
+
+
+def abbreviates(short: str, name: str) -> bool:
+    """True if short is an ISO 4-style abbreviation of name: each word a prefix of the
+    name's word in turn ('ACM Trans. Inf. Syst.' of 'ACM Transactions on Information
+    Systems', 'Adv. Neural Inf. Process. Syst.' of 'Advances in Neural ...')."""
+    if "." not in short:
+        return False
+    a, b = venue_words(short), venue_words(name)
+    return len(a) == len(b) >= 2 and a != b and all(y.startswith(x) for x, y in zip(a, b,
+                                                                                   strict=True))
+
+
+def same_venue_name(a: str, b: str) -> bool:
+    """Two spellings of one venue: same normalised words, or one abbreviates the other."""
+    ka, kb = venue_key(a), venue_key(b)
+    return bool(ka) and (ka == kb or abbreviates(a, b) or abbreviates(b, a))
+
+
+def venue_names(venue: Venue) -> list[str]:
+    """Every name a registry entry goes by: short, name, booktitle, abbrev, aliases."""
+    names = [venue.short, venue.name, str(venue.extra.get("booktitle") or ""),
+             str(venue.extra.get("abbrev") or ""),
+             *(str(a) for a in venue.extra.get("aliases") or [])]
+    return [n for n in names if n]
+
+
+def resolve_name(text: str, venues: dict[str, Venue]) -> str | None:
+    """The registry venue a full or abbreviated name is, if any."""
+    key = venue_key(text)
+    if not key:
+        return None
+    for short, venue in venues.items():
+        if any(venue_key(n) == key for n in venue_names(venue)):
+            return short
+    for short, venue in venues.items():
+        if any(abbreviates(text, n) for n in venue_names(venue)):
+            return short
+    return None
+
+
+_URL_NAME_RE = re.compile(r"\b(?:https?|ftp)://|\bwww\.[a-z0-9-]+\.", re.IGNORECASE)
+
+
+def registry_problems(venues: dict[str, Venue], filename: str) -> list[Problem]:
+    """Registry entries that split one venue (the same normalised name twice) or that are
+    not a venue at all (a URL for a name)."""
+    out: list[Problem] = []
+    seen: dict[str, str] = {}
+    for short, venue in venues.items():
+        for text in (venue.short, venue.name):
+            if _URL_NAME_RE.search(text):
+                out.append(Problem(filename, 0, short, f"venue name is a URL: {text[:60]!r}",
+                                   "a link is not a venue; file the paper under its real "
+                                   "venue and remove this entry"))
+                break
+        key = venue_key(venue.name)
+        if key in seen and seen[key] != short:
+            out.append(Problem(filename, 0, short, f"same venue as {seen[key]} "
+                               f"('{venue.name}' and '{venues[seen[key]].name}')",
+                               f"keep one entry; add this name to the aliases of {seen[key]}"))
+        elif key:
+            seen[key] = short
+    return out

@@ -39,6 +39,7 @@ from catalog.errors import (
 from catalog.files import CRASH_ENV, atomic_write
 from catalog.model import FIELDS, STATUSES, Paper
 from catalog.paths import Paths
+from catalog.snapshot import Brief, Papers, Snapshot
 from catalog.suggest import hint_for
 from catalog.venues import Venue
 
@@ -48,7 +49,7 @@ __all__ = ["CRASH_ENV", "LockTimeoutError", "atomic_write"]  # re-exported for c
 # Fields written in double quotes, as the hand-written file does.
 _QUOTED = {"title", "summary", "abstract", "arxiv", "volume", "number", "pages"}
 _DATES = {"read_on", "added"}
-_LISTS = {"authors", "tags", "sources"}
+_LISTS = {"authors", "tags", "sources", "distinct"}
 TAG_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 # A near-duplicate title is a warning on write: two papers may share a title.
 NEAR_DUPLICATE_MESSAGE = "title nearly the same as"
@@ -453,6 +454,17 @@ def _set_field(data: Any, name: str, value: Any) -> None:
 
 
 @dataclass
+class _Reading:
+    """A new catalog text as validation reads it: papers of the year blocks it re-read
+    (fresh), papers kept from before with how far each year's lines moved, problems."""
+
+    fresh: list[Paper] = field(default_factory=list)
+    kept: list[Brief] = field(default_factory=list)
+    shifts: dict[str, int] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+
+
+@dataclass
 class WriteResult:
     """What a session wrote: changed files, the index refresh, warnings."""
 
@@ -481,17 +493,10 @@ class Session:
         from catalog.index import file_digest
 
         self._digest = file_digest(data)
-        papers = self._indexed_papers()
-        if papers is None:
-            papers, problems = source.parse(self.text, self.filename)
-            problems += source.duplicate_keys(papers, self.filename)
-            blocking = [p for p in problems if p.blocking]
-            if blocking:
-                raise InvalidCatalogError(blocking)
+        self.snapshot = Snapshot(paths, self.text, self._digest, self.filename)
         self.venues: dict[str, Venue] = load_venues(paths.venues)
         self.vocabulary: dict[str, str] = load_tags(paths.tags)
-        self.before = papers
-        self.papers: dict[str, Paper] = {p.key: p for p in papers}
+        self.papers = Papers(self.snapshot)  # current papers: the snapshot's, edits over it
         self.doc = parse_catalog_lazily(self.text, self.filename)
         if self.doc.render() != self.text:  # pragma: no cover - a bug in the cutter
             raise WriteError(f"{self.filename}: cannot edit this file without changing other "
@@ -507,29 +512,6 @@ class Session:
         self.vocab_before = dict(self.vocabulary)
         self.result = WriteResult()
         self._replacement: str | None = None
-
-    def _indexed_papers(self) -> list[Paper] | None:
-        """The papers as the index holds them when it matches this text (reading 10k papers
-        from SQLite is several times quicker than parsing the YAML); None otherwise."""
-        import sqlite3
-
-        from catalog import index, query
-
-        try:
-            index.refresh(self.paths)
-            conn = sqlite3.connect(self.paths.db)
-        except (OSError, sqlite3.Error):
-            return None
-        try:
-            conn.row_factory = sqlite3.Row
-            meta = dict(conn.execute("select key, value from meta").fetchall())
-            if meta.get("digest") != self._digest:
-                return None
-            return sorted(query.all_papers(conn), key=lambda p: p.line)
-        except sqlite3.Error:
-            return None
-        finally:
-            conn.close()
 
     def _register(self, year: Block) -> None:
         for venue in year.children:
@@ -822,9 +804,8 @@ class Session:
         from catalog.venues import load_tags, load_venues
 
         new_text = texts.get(self.paths.catalog, self.text)
-        papers, problems = self._parse(new_text)
-        problems += source.duplicate_keys(papers, self.filename)
-        blocking = [p for p in problems if p.blocking]
+        read = self._parse(new_text)
+        blocking = [p for p in read.problems if p.blocking]
         if blocking:
             raise InvalidEditError(blocking)
         venues, vocabulary = self.venues, self.vocabulary
@@ -846,60 +827,80 @@ class Session:
                     vocabulary = loaded  # type: ignore[assignment]
         # Only papers the edit changed can gain problems: run the check rules on them, and
         # compare them with the others by DOI, arXiv id and title (check's duplicate rules),
-        # so an edit costs little even when the catalog holds 10k papers.
-        before = {p.key: p for p in self.before}
-        changed = [p for p in papers if _differs(before.get(p.key), p)]
+        # so an edit costs little even when the catalog holds 10k papers. Papers in year
+        # blocks the edit did not touch are the ones read before (only their lines moved).
+        before = {p.key: p for p in self.snapshot.full(p.key for p in read.fresh)}
+        changed = [p for p in read.fresh if _differs(before.get(p.key), p)]
         if not changed:
             return []
         keys = {p.key for p in changed}
-        others = [p for p in papers if p.key not in keys]
-        found = self._findings(changed, others, venues, vocabulary)
+        others: list[Paper | Brief] = [b for b in read.kept if b.key not in keys]
+        others += [p for p in read.fresh if p.key not in keys]
+        found = self._findings(changed, others, venues, vocabulary, read.shifts)
         if not found:
             return []
         old = {_fingerprint(p) for p in self._findings(
             [before[k] for k in keys if k in before], others, self.venues_before,
-            self.vocab_before)}
+            self.vocab_before, read.shifts)}
         added = [p for p in found if _fingerprint(p) not in old]
         refused = [p for p in added if not p.message.startswith(NEAR_DUPLICATE_MESSAGE)]
         if refused:
             raise InvalidEditError(refused)
         return added
 
-    def _parse(self, text: str) -> tuple[list[Paper], list[Problem]]:
-        """source.parse of the new text, re-reading only the year blocks that changed (the
-        others' papers are the ones read before, moved to their new lines)."""
+    def _parse(self, text: str) -> _Reading:
+        """The new text read as check reads it, re-reading only the year blocks that changed;
+        the others' papers are the ones read before, whose lines moved by shifts[year]."""
         old_chunks, new_chunks = source.split_chunks(self.text), source.split_chunks(text)
-        if not old_chunks or not new_chunks:
-            return source.parse(text, self.filename)
-        labels = [c.label for c in new_chunks]
-        if len(set(labels)) != len(labels) or len({c.label for c in old_chunks}) != len(
-                old_chunks):
-            return source.parse(text, self.filename)
+        labels = [c.label for c in new_chunks or []]
+        if (not old_chunks or not new_chunks or len(set(labels)) != len(labels)
+                or len({c.label for c in old_chunks}) != len(old_chunks)):
+            return self._parse_whole(text)
         old = {c.label: c for c in old_chunks}
-        by_year: dict[str, list[Paper]] = {}
-        for paper in self.before:
-            by_year.setdefault(str(paper.year), []).append(paper)
-        papers: list[Paper] = []
-        problems: list[Problem] = []
+        by_year: dict[str, list[Brief]] = {}
+        for brief in self.snapshot.briefs():
+            by_year.setdefault(str(brief.year), []).append(brief)
+        reading = _Reading()
         for chunk in new_chunks:
             was = old.get(chunk.label)
-            if was is not None and was.digest == chunk.digest and chunk.label in by_year:
-                shift = chunk.start - was.start
-                papers.extend(replace(p, line=p.line + shift) for p in by_year[chunk.label])
+            if was is not None and was.text == chunk.text and chunk.label in by_year:
+                reading.kept.extend(by_year[chunk.label])
+                reading.shifts[chunk.label] = chunk.start - was.start
                 continue
             found, trouble = source.parse(chunk.text, self.filename, chunk.start - 1)
-            papers.extend(found)
-            problems.extend(trouble)
-        return papers, problems
+            reading.fresh.extend(found)
+            reading.problems.extend(trouble)
+        seen = {p.key for p in reading.kept}
+        fresh_keys = [p.key for p in reading.fresh]
+        if len(set(fresh_keys)) != len(fresh_keys) or seen.intersection(fresh_keys):
+            return self._parse_whole(text)  # a duplicate key: reported as check reports it
+        return reading
 
-    def _findings(self, changed: list[Paper], others: list[Paper], venues: dict[str, Venue],
-                  vocabulary: dict[str, str]) -> list[Problem]:
-        """check's findings about the changed papers, among themselves and against the rest."""
+    def _parse_whole(self, text: str) -> _Reading:
+        papers, problems = source.parse(text, self.filename)
+        return _Reading(fresh=papers,
+                        problems=problems + source.duplicate_keys(papers, self.filename))
+
+    def _findings(self, changed: list[Paper], others: list[Paper | Brief],
+                  venues: dict[str, Venue],
+                  vocabulary: dict[str, str], shifts: dict[str, int]) -> list[Problem]:
+        """check's findings about the changed papers, among themselves and against the rest
+        (whose lines are as read before, moved by shifts[year])."""
         from catalog import dedupe
         from catalog.check import check_papers
 
+        def line(paper: Paper) -> int:
+            return paper.line + shifts.get(str(paper.year), 0) if paper.key not in keys \
+                else paper.line
+
+        keys = {p.key for p in changed}
+
         found = check_papers(changed, self.filename, venues, vocabulary)
-        finder = dedupe.Finder.of(others)
+        candidates = _could_match(changed, others)
+        full = {p.key: p for p in self.snapshot.full(
+            c.key for c in candidates if not isinstance(c, Paper))}
+        finder = dedupe.Finder.of(c if isinstance(c, Paper) else full[c.key]
+                                  for c in candidates)
         for paper in changed:
             at = source.where(paper.year, paper.venue, paper.key)
             pairs = [("DOI", paper.doi, finder.by_doi.get(dedupe.norm_doi(paper.doi) or "")),
@@ -909,12 +910,13 @@ class Session:
                 if seen is not None:
                     found.append(Problem(self.filename, paper.line, at,
                                          f"duplicate {label} {value} (also {seen.key}, "
-                                         f"line {seen.line})", "one paper, one entry: merge them"))
+                                         f"line {line(seen)})",
+                                         "one paper, one entry: merge them"))
             match = finder.find(replace(paper, doi=None, arxiv=None))
             if match is not None and match.by == "title":
                 found.append(Problem(self.filename, paper.line, at,
                                      f"{NEAR_DUPLICATE_MESSAGE} {match.paper.key} "
-                                     f"(line {match.paper.line})",
+                                     f"(line {line(match.paper)})",
                                      "if they are one paper, keep one entry and record the "
                                      "other's arXiv id"))
         return found
@@ -934,6 +936,29 @@ class Session:
             atomic_write(path, texts[path], self._newlines.get(path, "\n"))
             result.changed.append(path)
         return result
+
+
+def _could_match(changed: list[Paper], others: list[Paper | Brief]) -> list[Paper | Brief]:
+    """The others (in their order) that dedupe's Finder could match with a changed paper:
+    those sharing a DOI or arXiv id, or whose title holds one of a changed title's bucket
+    words. A superset by cheap substring tests, so the Finder, built over it, gives the
+    same answers as over every paper without normalising 10k titles."""
+    from catalog import dedupe
+    from catalog.model import normalize_title
+
+    ids = {i for p in changed for i in (dedupe.norm_doi(p.doi), dedupe.norm_arxiv(p.arxiv, p.doi))
+           if i}
+    words = {w for p in changed for w in dedupe.bucket_words(normalize_title(p.title))}
+    out = []
+    for other in others:
+        title = other.title
+        if not title.isascii() or any(w in title.lower() for w in words):
+            out.append(other)  # a folded non-ASCII title may hold any word: always a candidate
+            continue
+        found = f"{other.doi or ''} {other.arxiv or ''}".lower()
+        if any(i in found for i in ids):
+            out.append(other)
+    return out
 
 
 def _fingerprint(problem: Problem) -> tuple[str, str]:

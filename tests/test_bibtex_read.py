@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -365,3 +366,52 @@ def test_a_workshop_held_with_a_conference_is_not_the_conference():
                "{Proceedings of the IEEE/CVF Conference on Computer Vision and Pattern "
                "Recognition}}")
     assert not main.new_venue and main.venue is not None and main.venue.short == "CVPR"
+
+
+# ------------------------------------------------ entries refused or mangled before (issue 9)
+
+
+def test_et_al_in_any_spelling_is_et_al_never_an_author() -> None:
+    for tail in ("and others", "and {Others}", "and et al.", "and {et al.}", "and et~al"):
+        record = one(f"@article{{x, author = {{Zhifeng Chen {tail}}}, title = {{T}},"
+                     " year = 2020, journal = {PVLDB}}")
+        assert record.paper is not None, (tail, record.problems)
+        assert (record.paper.authors, record.paper.et_al) == (["Zhifeng Chen"], True), tail
+
+
+def test_acm_article_numbers_are_kept_with_the_page_count() -> None:
+    record = one("@article{harper2015movielens, author = {Harper, F. Maxwell and Konstan, "
+                 "Joseph A.}, title = {The MovieLens Datasets}, year = 2015, journal = {PVLDB},"
+                 " pages = {19:1--19:19}}")
+    paper = record.paper
+    assert paper is not None and (paper.pages, paper.articleno, paper.numpages) == (
+        None, "19", "19")
+    given = one("@article{x, author = {A B}, title = {T}, year = 2020, journal = {PVLDB},"
+                " articleno = {12}, numpages = {7}}").paper
+    assert (given.articleno, given.numpages) == ("12", "7")
+
+
+def test_several_page_ranges_a_year_letter_and_two_classes_are_read() -> None:
+    paper = one("@misc{x, author = {A B}, title = {T}, year = {2023a}, eprint = {2301.00001},"
+                " archivePrefix = {arXiv}, primaryClass = {cs, stat},"
+                " pages = {1226--1235, 1403--1412}}").paper
+    assert paper is not None
+    assert (paper.year, paper.arxiv_class, paper.pages) == (2023, "cs",
+                                                            "1226-1235, 1403-1412")
+
+
+def test_bib_check_and_import_agree_on_what_is_importable(cli, tmp_path: Path) -> None:
+    bib = tmp_path / "mixed.bib"
+    bib.write_text("@misc{a, author = {A B}, title = {T}, year = 2019, eprint = {2101.00001}}\n"
+                   "@misc{b, author = {A B}, title = {U}, year = 2021, eprint = {2101.00002},"
+                   " primaryClass = {9x}}\n"
+                   "@misc{c, author = {A B}, title = {V}, year = 2021, eprint = {2101.00003}}\n",
+                   encoding="utf-8")
+    checked = json.loads(cli("bib-check", str(bib), "--json").stdout)
+    importable = {r["key"] for r in checked if r["paper"]}
+    imported = json.loads(cli("import", str(bib), "--json", "--dry-run").stdout)
+    added = {o["source_key"] for o in imported["outcomes"] if o["action"] == "added"}
+    assert importable == added == {"c"}
+    refused = {o["source_key"]: o["reason"] for o in imported["outcomes"]}
+    assert "after the paper's year 2019" in refused["a"]
+    assert "malformed arXiv category '9x'" in refused["b"]

@@ -325,7 +325,7 @@ def test_a_biblatex_date_gives_the_year() -> None:
                   " eprint = {2101.00001}}")
     assert undated.paper is None and messages(undated) == ["missing year"]
     both = one("@misc{x, title = {T}, author = {A B}, year = {2019}, date = {2020-01},"
-               " eprint = {2101.00001}}")
+               " eprint = {1901.00001}}")
     assert both.paper.year == 2019  # year, when given, is the year
 
 

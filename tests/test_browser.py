@@ -2,8 +2,8 @@
 
 The shipped catalog's site is built into a temporary folder and served on
 127.0.0.1 by a http.server thread. Screenshots go to build/screenshots/ for
-review. Without /usr/bin/chromium or playwright the tests say so and skip: a
-browser is never downloaded.
+review. Without /usr/bin/chromium or playwright the tests say so and skip (fail
+under PAPERS_REQUIRE_TOOLS=1, as in CI): a browser is never downloaded.
 """
 
 from __future__ import annotations
@@ -17,13 +17,14 @@ import threading
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 from urllib.error import HTTPError
 from urllib.parse import urldefrag, urljoin, urlparse
 from urllib.request import urlopen
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import REPO, require
 
 pytestmark = pytest.mark.slow
 
@@ -62,13 +63,21 @@ def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         server.server_close()
 
 
+def _playwright() -> Any:
+    try:
+        from playwright import sync_api
+    except ImportError:
+        return None
+    return sync_api
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    """Headless Debian Chromium, or a skip saying what is missing."""
-    if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api",
-                                   reason="playwright for Python is not installed")
+    """Headless Debian Chromium; where it or playwright is missing, a skip saying so,
+    or a failure under PAPERS_REQUIRE_TOOLS=1 (CI)."""
+    require(CHROMIUM.exists(), f"{CHROMIUM} (apt-get install chromium)")
+    sync_api = _playwright()
+    require(sync_api is not None, "playwright for Python (pip install -e '.[test]')")
     with sync_api.sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
         try:
@@ -111,14 +120,14 @@ def shot(page, name: str) -> None:
 def test_home_page_shows_its_charts(page, browser, site_url):
     page.goto(site_url)
     assert page.title() == "papers"
-    charts = page.locator("figure.papers-chart img")
+    charts = page.locator("figure.papers-chart svg.papers-chart-svg")
     assert charts.count() == 3
     for i in range(3):
-        img = charts.nth(i)
-        img.scroll_into_view_if_needed()
-        assert img.get_attribute("alt")
-        # Loaded and drawn: the SVG has a real size.
-        assert img.evaluate("i => i.complete && i.naturalWidth > 100")
+        svg = charts.nth(i)
+        svg.scroll_into_view_if_needed()
+        assert svg.get_attribute("aria-label")
+        # Drawn at a real size.
+        assert svg.evaluate("s => s.getBoundingClientRect().width > 300")
     assert "papers from" in page.locator("article").inner_text()
     shot(page, "home")
     # A reader whose system is in dark mode gets the slate scheme; the charts must
@@ -219,3 +228,165 @@ def test_no_page_has_a_broken_internal_link(site_url):
     assert len(seen_pages) > 40  # papers, years, venues, tags and notes were all reached
     assert any(f"papers/{PAPER}/" in u for u in seen_pages)
 
+
+
+def test_browser_fixture_fails_without_playwright_when_tools_are_required(tmp_path):
+    """With PAPERS_REQUIRE_TOOLS=1 a missing playwright fails the browser tests, never skips."""
+    hide = tmp_path / "hide"
+    hide.mkdir()
+    # A playwright package that cannot be imported, ahead of the real one on the path.
+    (hide / "playwright").mkdir()
+    (hide / "playwright" / "__init__.py").write_text("raise ImportError('hidden')\n")
+    env = {**os.environ, "PAPERS_REQUIRE_TOOLS": "1",
+           "PYTHONPATH": os.pathsep.join([str(hide), str(REPO)])}
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                          "-rfs", f"{REPO / 'tests' / 'test_browser.py'}::test_home_page_shows_its_charts"],
+                         cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 1, run.stdout
+    assert "playwright for Python" in run.stdout and "is required here" in run.stdout
+    assert "skipped" not in run.stdout
+
+
+def _axe_script() -> Path | None:
+    """axe-core's script as the axe-playwright-python package ships it (no download)."""
+    try:
+        import axe_playwright_python
+    except ImportError:
+        return None
+    path = Path(axe_playwright_python.__file__).parent / "axe.min.js"
+    return path if path.is_file() else None
+
+
+# One page of each type, as a reader reaches them.
+PAGE_TYPES = {"home": "", "all-papers": "papers/", "paper": f"papers/{PAPER}/",
+              "year": "years/2022/", "venue": "venues/osdi/", "tag": "tags/caching/",
+              "years": "years/", "venues": "venues/", "tags": "tags/", "notes": "notes/",
+              "note": "notes/embedding-systems/"}
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_no_serious_violation(browser, site_url, scheme):
+    """axe-core (WCAG 2 A/AA rules) on one page of each type, light and dark."""
+    script = _axe_script()
+    require(script is not None, "axe-core (pip install axe-playwright-python)")
+    context = browser.new_context(viewport={"width": 1366, "height": 900},
+                                  color_scheme=scheme)
+    try:
+        page = context.new_page()
+        found = []
+        for name, path in PAGE_TYPES.items():
+            page.goto(urljoin(site_url, path))
+            page.add_script_tag(path=str(script))
+            result = page.evaluate(
+                "() => axe.run(document, {runOnly: {type: 'tag', values: "
+                "['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}, resultTypes: ['violations']})")
+            for v in result["violations"]:
+                if v["impact"] in ("serious", "critical"):
+                    targets = [n["target"] for n in v["nodes"]][:3]
+                    found.append(f"{name}: {v['id']} ({v['impact']}) {targets}")
+        assert found == []
+    finally:
+        context.close()
+
+
+def _catalog_papers() -> list:
+    from catalog import source
+
+    return list(source.load(REPO / "data" / "papers.yaml"))
+
+
+@pytest.mark.parametrize("size", [(1366, 900), (390, 844)])
+def test_all_papers_filters_give_the_right_papers(browser, site_url, size):
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]},
+                                  permissions=["clipboard-read", "clipboard-write"])
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda err: errors.append(str(err)))
+        page.goto(urljoin(site_url, "papers/"))
+        papers = _catalog_papers()
+        entries = page.locator("#pp-all > li.pp-entry")
+        entries.first.wait_for()
+        assert page.locator("#pp-count").inner_text() == f"{len(papers)} of {len(papers)} papers."
+        form = page.locator("form.pp-form")
+        form.get_by_label("Tag", exact=True).select_option("caching")
+        form.get_by_label("From", exact=True).select_option("2021")
+        form.get_by_label("To", exact=True).select_option("2023")
+        want = {p.title for p in papers if "caching" in p.tags and 2021 <= p.year <= 2023}
+        assert 0 < len(want) < len(papers)
+        got = set(entries.locator("a.pp-title").all_inner_texts())
+        assert got == want
+        # Combined with a venue and words.
+        venue = next(p.venue for p in papers if p.title in want)
+        form.get_by_label("Venue", exact=True).select_option(venue)
+        assert set(entries.locator("a.pp-title").all_inner_texts()) == {
+            p.title for p in papers if p.title in want and p.venue == venue}
+        form.get_by_label("Venue", exact=True).select_option("")
+        form.get_by_label("Words", exact=True).fill("gpu")
+        assert set(entries.locator("a.pp-title").all_inner_texts()) == {
+            p.title for p in papers if p.title in want and (
+                "gpu" in (p.title + " " + (p.summary or "") + " ".join(p.tags)).lower())}
+        assert "tag=caching" in page.url and "from=2021" in page.url
+        # Sorted by title.
+        form.get_by_label("Words", exact=True).fill("")
+        form.get_by_label("Sort", exact=True).select_option("title")
+        titles = entries.locator("a.pp-title").all_inner_texts()
+        assert titles == sorted(titles, key=str.lower)
+        # Each entry stands on its own: summary, links and the BibTeX, copied whole.
+        first = entries.first
+        assert first.locator(".pp-summary").inner_text()
+        assert first.locator(".pp-venue").inner_text() and first.locator(".pp-year").inner_text()
+        first.locator("summary", has_text="BibTeX").click()
+        code = first.locator(".pp-bib pre code")
+        assert code.is_visible()
+        first.locator("button.pp-copy").click()
+        copied = page.evaluate("navigator.clipboard.readText()")
+        assert copied == code.inner_text() and copied.startswith("@")
+        # Nothing wider than the screen.
+        assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
+        assert errors == []
+        shot(page, f"all-papers-{size[0]}")
+    finally:
+        context.close()
+
+
+def test_all_papers_without_javascript_and_from_file(browser, site_url, tmp_path):
+    papers = _catalog_papers()
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(urljoin(site_url, "papers/"))
+        assert page.locator("#pp-all > li").count() == len(papers)
+        assert page.locator("form.pp-form").count() == 0
+    finally:
+        context.close()
+    # The same page opened as a file: the data comes as a script, never fetched.
+    out = tmp_path / "site"
+    env = {**os.environ, "PAPERS_CATALOG": str(REPO / "data" / "papers.yaml"),
+           "PAPERS_DB": str(tmp_path / "catalog.db"), "NO_MKDOCS_2_WARNING": "1"}
+    run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(out)],
+                         cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto((out / "papers" / "index.html").as_uri())
+        page.locator("form.pp-form").wait_for()
+        page.locator("form.pp-form").get_by_label("Words", exact=True).fill("fleche")
+        assert page.locator("#pp-all > li.pp-entry a.pp-title").all_inner_texts() == [PAPER_TITLE]
+    finally:
+        context.close()
+
+
+def test_site_search_previews_the_summary(page, site_url):
+    """A result shows the paper's summary, not its list of facts, and its title once."""
+    page.goto(site_url)
+    box = page.locator("input.md-search__input")
+    box.click()
+    box.press_sequentially("fleche", delay=20)
+    link = page.locator(f".md-search-result__link[href*='papers/{PAPER}/']").first
+    link.wait_for(timeout=15_000)
+    preview = link.inner_text()
+    assert "Designs a GPU-resident embedding cache" in preview
+    assert "Key:" not in preview and "Venue:" not in preview
+    assert preview.count("Fleche: An Efficient GPU") == 1

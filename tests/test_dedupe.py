@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from catalog import dedupe, source
@@ -126,3 +127,72 @@ def test_a_title_names_a_paper_by_its_words_or_its_system_name() -> None:
     assert not dedupe.same_paper_title("Scaling Vision with Sparse Mixture of Experts", evstore)
     assert not dedupe.same_paper_title("", evstore)
 
+
+
+# ------------------------------------------------ never a duplicate on a title alone (issue 9)
+
+
+def test_an_alike_title_with_other_year_and_author_is_only_a_possible_duplicate() -> None:
+    din = paper("zhou2018deep", "Deep Interest Network for Click-Through Rate Prediction",
+                authors=["Guorui Zhou"], year=2018)
+    dmin = paper("xiao2020deep", "Deep Multi-Interest Network for Click-through Rate "
+                 "Prediction", authors=["Zhibo Xiao"], year=2020)
+    match = dedupe.Finder.of([dmin]).find(din)
+    assert match is not None and match.by == "title" and not match.sure
+    # the year (within one), or the first author where a year is unknown, makes it one paper
+    assert dedupe.Finder.of([dmin]).find(replace(din, year=2021)).sure
+    assert dedupe.Finder.of([dmin]).find(replace(din, year=0, authors=["Zhibo Xiao"])).sure
+    assert not dedupe.Finder.of([dmin]).find(replace(din, year=0)).sure
+    # a conference paper and its journal version two years on are two catalog entries
+    assert not dedupe.Finder.of([dmin]).find(replace(din, authors=["Zhibo Xiao"])).sure
+
+
+def test_one_title_years_apart_is_two_papers_unless_a_preprint() -> None:
+    book = paper("bellman1957dynamic", "Dynamic Programming", authors=["Richard Bellman"],
+                 year=1957)
+    article = paper("bellman1966dynamic", "Dynamic programming", authors=["Richard Bellman"],
+                    year=1966)
+    assert not dedupe.Finder.of([book]).find(article).sure
+    preprint = replace(article, year=2019, venue="arXiv")
+    assert dedupe.Finder.of([preprint]).find(replace(article, year=2022)).sure
+
+
+def test_a_pair_marked_distinct_is_never_matched() -> None:
+    a = paper("a2021survey", "A Survey on Neural Architecture Search", authors=["Ann Bee"],
+              year=2021)
+    b = paper("c2021survey", "A Survey of Neural Architecture Search", authors=["Cy Dee"],
+              year=2021, distinct=["a2021survey"])
+    assert dedupe.Finder.of([a]).find(replace(b, key="c2021survey")) is None
+    assert dedupe.Finder.of([a]).find(replace(b, distinct=[])).sure
+
+
+def test_import_adds_a_possible_duplicate_and_says_so(tmp_path: Path) -> None:
+    from catalog import importer
+
+    paths = write_catalog(tmp_path)
+    text = ("@inproceedings{zhou2018din, title = {AdaEmbed: Adaptive Embeddings for Large "
+            "Scale Recommendation Models}, author = {Guorui Zhou}, year = 2019, booktitle = "
+            "{OSDI}}")
+    [outcome] = importer.import_bib(paths, text, "x.bib").outcomes
+    assert outcome.action == "added"
+    assert outcome.reason.startswith("possible duplicate of lai2023adaembed")
+    assert "distinct: [lai2023adaembed]" in outcome.reason
+
+
+def test_check_stops_flagging_a_pair_marked_distinct(tmp_path: Path) -> None:
+    entry = """\
+2021:
+  SOSP:
+    - key: a2021survey
+      title: "A Survey on Neural Architecture Search"
+      authors: [Ann Bee]
+    - key: c2021survey
+      title: "A Survey of Neural Architecture Search"
+      authors: [Cy Dee]
+"""
+    venues = "SOSP:\n  kind: conference\n  name: Symposium\n"
+    paths = write_catalog(tmp_path / "a", entry, venues)
+    flagged = [p for p in check(paths) if "nearly the same" in p.message]
+    assert len(flagged) == 1 and "distinct: [a2021survey]" in flagged[0].hint
+    marked = write_catalog(tmp_path / "b", entry + "      distinct: [a2021survey]\n", venues)
+    assert not [p for p in check(marked) if "nearly the same" in p.message]

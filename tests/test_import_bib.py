@@ -71,7 +71,7 @@ def test_reimporting_a_bib_with_kept_keys_adds_nothing(shipped: Paths, tmp_path:
     assert first.count("added") == 3
     after = shipped.catalog.read_bytes()
     second = importer.import_file(shipped, bib)
-    assert second.counts == {"added": 0, "merged": 0, "duplicate": 3, "refused": 0}
+    assert second.counts == {"added": 0, "merged": 0, "duplicate": 3, "inbox": 0, "refused": 0}
     assert shipped.catalog.read_bytes() == after
 
 

@@ -100,8 +100,8 @@ def test_list_authors_let_an_entry_in_others_need_metadata_or_are_mislinked(
     # Its link gives Switch Transformers' arXiv id: refused, not merged into that paper
     assert outcomes[18].action == "refused"
     assert "2101.03961 is fedus2022switch" in outcomes[18].reason
-    assert outcomes[22].action == "refused" and "needs metadata" in outcomes[22].reason
-    assert outcomes[24].action == "refused" and "needs metadata" in outcomes[24].reason
+    assert outcomes[22].action == "inbox" and "the list gives no authors" in outcomes[22].reason
+    assert outcomes[24].action == "inbox" and "the list gives no authors" in outcomes[24].reason
     papers = {p.key: p for p in source.load(shipped.catalog)}
     clark = papers["clark2022unified"]
     assert (clark.venue, clark.year, clark.arxiv) == ("arXiv", 2022, "2202.01169")
@@ -157,7 +157,7 @@ def test_each_form_of_one_entry(shipped: Paths, tmp_path: Path, text: str,
     assert (outcome.action, outcome.key) == ("duplicate", "he2021fastmoe")
 
 
-def test_a_linked_title_alone_is_a_candidate_refused_with_what_it_lacks(
+def test_a_linked_title_alone_is_a_candidate_filed_with_what_it_lacks(
         run, tmp_path: Path) -> None:
     lst = write(tmp_path, """\
         - [Paper List for Machine Learning Systems](#paper-list-for-machine-learning-systems)
@@ -167,15 +167,15 @@ def test_a_linked_title_alone_is_a_candidate_refused_with_what_it_lacks(
         """)
     data = json.loads(run("import", str(lst), "--json").stdout)
     [outcome] = data["outcomes"]
-    assert outcome["line"] == 2 and outcome["action"] == "refused"
-    assert "needs metadata: the list gives no authors, venue or year" in outcome["reason"]
+    assert outcome["line"] == 2 and outcome["action"] == "inbox"
+    assert "the list gives no authors, venue or year" in outcome["reason"]
     assert [(n["line"], n["reason"]) for n in data["not_papers"]] == [
         (1, "a link within the site, not to a paper"),
         (3, "no venue, year or link to a paper"),
         (4, "no venue, year or link to a paper")]
     shown = run("import", str(lst)).output
     assert "list.md:1: not a paper: - [Paper List for Machine" in shown
-    assert "list.md:2: refused: Quokka" in shown
+    assert "list.md:2: inbox: Quokka" in shown
 
 
 # byungsoo-oh/ml-systems-papers: tags before the title, a link over two lines, notes after
@@ -275,14 +275,14 @@ def test_table_rows_find_papers_by_their_links_and_dropped_rows_are_shown(
     # found by its DOI link only: the DOI is not written anywhere
     assert "dlrs.md:5: duplicate: EVStore — already in the catalog as kurniawan2023evstore " \
            "(same DOI)" in result.output
-    assert "dlrs.md:6: refused: DisaggRec — needs metadata" in result.output
+    assert "dlrs.md:6: inbox: DisaggRec — filed in the inbox as " in result.output
     assert "dlrs.md:7: not a paper: |     **x**     | [ASPLOS 2023](../asplos-2023/)" \
         in result.output and "'x' does not look like a paper's title" in result.output
     assert shipped.catalog.read_bytes() == before
     result = run("import", str(write(tmp_path, MOE_TABLE, "moe.md")), "--json")
     data = json.loads(result.stdout)
     assert [(o["line"], o["action"]) for o in data["outcomes"]] == [
-        (5, "duplicate"), (6, "refused"), (7, "duplicate"), (8, "refused")]
+        (5, "duplicate"), (6, "inbox"), (7, "duplicate"), (8, "inbox")]
     assert data["not_papers"][0]["line"] == 9
 
 

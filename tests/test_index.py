@@ -46,10 +46,29 @@ def test_refresh_is_a_noop_when_unchanged(paths):
     assert paths.db.stat().st_mtime_ns == before
 
 
-def test_registry_change_rebuilds(paths):
+def registry_rows(paths) -> list[tuple]:
+    conn = sqlite3.connect(paths.db)
+    out = conn.execute("select short, kind, name, publisher from venues order by short").fetchall()
+    out += conn.execute("select * from vocabulary order by tag").fetchall()
+    out += conn.execute("select key, venue_name from papers order by key").fetchall()
+    out += conn.execute("select p.key from papers p join papers_fts f on f.rowid = p.rowid "
+                        "where papers_fts match 'Renamed' order by p.key").fetchall()
+    return out
+
+
+def test_registry_change_updates_in_place_as_a_build_would(paths, tmp_path):
     index.refresh(paths)
     paths.tags.write_text(paths.tags.read_text() + "sharding: Splitting tables\n")
-    assert index.refresh(paths).action == "built"
+    venues = paths.venues.read_text().replace(
+        "USENIX Symposium on Operating Systems Design and Implementation", "Renamed Symposium")
+    paths.venues.write_text(venues)
+    assert index.refresh(paths).action == "updated"  # a new tag costs no full build
+    fresh = write_catalog(tmp_path / "again", paths.catalog.read_text(), venues=venues,
+                          tags=paths.tags.read_text())
+    index.refresh(fresh)
+    assert registry_rows(paths) == registry_rows(fresh)
+    assert ("lai2023adaembed",) in registry_rows(paths)
+    assert index.refresh(paths).action == "fresh"
 
 
 def test_edit_updates_only_its_year_and_matches_a_full_build(paths, tmp_path):

@@ -48,7 +48,8 @@ def test_paper_page_has_every_part(paths):
     data.bibtex = {"kurniawan2023evstore": "@inproceedings{kurniawan2023evstore,\n}"}
     page = site.paper_page(data.by_key["kurniawan2023evstore"], data)
     assert page.startswith('---\ntitle: "EVStore: Storage and Caching Capabilities')
-    assert "\n---\n\n<h1>EVStore: Storage and Caching Capabilities" in page
+    assert '\n<h1 id="title">EVStore: Storage and Caching Capabilities' in page
+    assert 'All papers</a> › <a href="../../years/2023/">2023</a>' in page
     assert "Daniar H. Kurniawan, Ruipu Wang and Haryadi S. Gunawi" in page
     assert ('<a href="../../venues/asplos/">ASPLOS</a>: ACM International Conference'
             in page)
@@ -57,24 +58,32 @@ def test_paper_page_has_every_part(paths):
             "</a>") in page
     assert ('<a href="../../tags/embedding/">embedding</a>, '
             '<a href="../../tags/caching/">caching</a>') in page
-    assert "<strong>Reading status:</strong> to read" in page
-    assert "Summary<a" in page and "<p>Caches embedding lookups in three layers.</p>" in page
+    assert "Reading status" not in page  # the curator's, off the site by default
+    # The summary first (what search shows), the facts kept out of the index.
+    assert ('</nav>\n<p class="pp-summary">Caches embedding lookups in three layers.</p>\n'
+            '<p class="pp-authors">Daniar') in page
+    assert '<ul class="pp-facts" data-search-exclude>' in page
+    data.show_status = True
+    assert "<strong>Reading status:</strong> to read" in site.paper_page(
+        data.by_key["kurniawan2023evstore"], data)
     # The reading note is nested under our heading and its links resolved.
     assert "Reading note<a" in page and "<h3" in page and "My reading</h3>" in page
     assert '<a href="../lai2023adaembed/" title="AdaEmbed: Adaptive' in page
     assert '<h2 id="cite" data-search-exclude>' in page
     assert '<code class="language-bibtex">@inproceedings{kurniawan2023evstore,' in page
-    assert '<li><a href="../lai2023adaembed/">AdaEmbed: Adaptive Embedding' in page
+    assert '<a class="pp-title" href="../lai2023adaembed/">AdaEmbed: Adaptive Embedding' in page
     assert '<li><a href="../../notes/caching/">Caching notes</a></li>' in page
     assert [anchor for anchor, _ in site.toc_of(page)] == [
-        "summary", "reading-note", "cite", "related-papers", "discussed-in"]
+        "reading-note", "cite", "related-papers", "discussed-in"]
 
 
 def test_paper_page_without_optional_parts(paths):
     data = data_for(paths)
     data.bibtex = {}  # as while catalog/bibtex.py was not there
     page = site.paper_page(data.by_key["he2021fastmoe"], data)
-    assert '<a href="https://arxiv.org/abs/2103.13262">arXiv 2103.13262</a>' in page
+    assert '<a href="https://arxiv.org/abs/2103.13262">arXiv</a>' in page
+    assert '<a href="https://arxiv.org/pdf/2103.13262">PDF</a>' in page
+    assert "Metadata from" not in page
     assert 'id="cite"' not in page
     assert "No note discusses this paper yet." in page
     assert "Reading note" not in page
@@ -97,7 +106,7 @@ def test_odd_titles_and_names_are_text_not_markup(tmp_path):
     page = site.paper_page(paper, data)
     title, heading = page.splitlines()[1], page.splitlines()[4]
     assert title.startswith('title: "FastMoE: &lt;Fast&gt; &amp; ')
-    assert heading == ("<h1>FastMoE: &lt;Fast&gt; &amp; *Mixture* of [Experts] &amp; "
+    assert heading == ('<h1 id="title">FastMoE: &lt;Fast&gt; &amp; *Mixture* of [Experts] &amp; '
                        "Müller&#x27;s `GPU` | 50%</h1>")
     assert "Müller, Jørn" in page and "&lt;b&gt;Bold&lt;/b&gt;" in page
     year = site.year_page(2021, [paper], data)
@@ -113,31 +122,107 @@ def test_lists_and_indexes(paths):
         "venues/arxiv.md", "tags/moe.md", "years/index.md", "venues/index.md",
         "tags/index.md", "notes/index.md"}
     year = pages["years/2023.md"]
-    assert '<h2 id="venue-asplos" data-search-exclude>ASPLOS<a' in year
-    assert ('<a href="../../venues/osdi/">USENIX Symposium on Operating Systems Design and '
-            "Implementation</a>") in year
-    assert ('<li><a href="../../papers/lai2023adaembed/">AdaEmbed: Adaptive Embedding for '
-            "Large-Scale Recommendation Models</a><br>Fan Lai, Wei Zhang and Mosharaf "
-            "Chowdhury</li>") in year
+    # One dense list, by venue, each entry with its badge; no section per venue.
+    assert "<h2" not in year
+    assert '<a href="#venue-asplos">ASPLOS</a> 1, <a href="#venue-osdi">OSDI</a> 1.' in year
+    assert '<li class="pp-entry" id="venue-osdi"><span class="pp-venue" title="USENIX ' in year
+    assert year.index("venue-asplos") < year.index('id="venue-osdi"')
+    assert ('<a class="pp-title" href="../../papers/lai2023adaembed/">AdaEmbed: Adaptive '
+            "Embedding for Large-Scale Recommendation Models</a>") in year
+    assert '<div class="pp-authors">Fan Lai, Wei Zhang and Mosharaf Chowdhury</div>' in year
+    assert 'rel="next">2023' not in year and 'href="../2021/" rel="prev">← 2021</a>' in year
     assert site.is_html_page("years/2023.md") and not site.is_html_page("years/index.md")
-    assert "(OSDI)" in pages["tags/training.md"] and 'id="year-2023"' in pages["tags/training.md"]
+    assert site.is_html_page("papers/index.md")
+    assert '<span class="pp-venue" title="USENIX' in pages["tags/training.md"]
+    assert 'id="year-2023"' in pages["tags/training.md"]
     venues = pages["venues/index.md"]
     assert "| [OSDI](osdi.md) | USENIX Symposium" in venues
-    assert "| PVLDB | Proceedings of the VLDB Endowment | journal | 0 |" in venues
+    # Registry venues without papers are set apart, not in the table.
+    assert "| PVLDB" not in venues
+    assert "1 more venue in the registry, no paper yet" in venues
+    assert "PVLDB (Proceedings of the VLDB Endowment)" in venues
     assert "<p>Embedding tables.</p>" in pages["tags/embedding.md"]
     assert "<p>USENIX Symposium on Operating Systems Design and Implementation: conference, " \
         "published by USENIX Association.</p>" in pages["venues/osdi.md"]
     assert "| [embedding](embedding.md) | 2 |" in pages["tags/index.md"]
 
 
+def test_entries_stand_on_their_own(paths):
+    data = data_for(paths)
+    data.bibtex = {"he2021fastmoe": "@article{he2021fastmoe,\n  title = {FastMoE}\n}"}
+    item = site.paper_item(data.by_key["he2021fastmoe"], "years/2021.md", data)
+    assert item.startswith('<li class="pp-entry"><span class="pp-venue" title="arXiv">arXiv'
+                           '</span> <span class="pp-year">2021</span> <a class="pp-title" '
+                           'href="../../papers/he2021fastmoe/">FastMoE')
+    assert '<div class="pp-summary">A PyTorch system for training' in item
+    assert '<a class="pp-tag" href="../../tags/moe/">moe</a>' in item
+    assert '<a href="https://arxiv.org/pdf/2103.13262" class="pp-link">PDF</a>' in item
+    assert ('<details class="pp-toggle"><summary>BibTeX</summary><div class="highlight"><pre>'
+            '<code class="language-bibtex">@article{he2021fastmoe,') in item
+    assert "Abstract" not in item  # none in the catalog
+
+
+def test_all_papers_page_and_its_data(paths):
+    data = data_for(paths)
+    pages = site.generate(data)
+    page = pages["papers/index.md"]
+    assert "3 papers from 2021 to 2023, newest first." in page
+    # Without JavaScript, a plain list of every paper, newest first.
+    items = re.findall(r'<a class="pp-title" href="([^"]+)">', page)
+    assert items == ["../papers/kurniawan2023evstore/", "../papers/lai2023adaembed/",
+                     "../papers/he2021fastmoe/"] or items == [
+        "kurniawan2023evstore/", "lai2023adaembed/", "he2021fastmoe/"]
+    assert '<script src="../assets/papers-data.js"></script>' in page
+    js = pages["assets/papers-data.js"]
+    assert js.startswith("window.PAPERS_DATA={") and js.endswith("};\n")
+    records = json.loads(js[len("window.PAPERS_DATA="):-2])
+    fast = next(r for r in records["papers"] if r["k"] == "he2021fastmoe")
+    assert fast["u"] == "he2021fastmoe/" and fast["y"] == 2021 and fast["g"] == ["moe", "training"]
+    assert ["PDF", "https://arxiv.org/pdf/2103.13262"] in fast["l"]
+    assert records["tags"]["moe"] == "../tags/moe/"
+
+
+def test_script_data_cannot_close_its_script():
+    text = site._js_literal({"t": "</script><script>alert(1)</script>\u2028&"})
+    assert "<" not in text and ">" not in text and "\u2028" not in text and "&" not in text
+    assert json.loads(text) == {"t": "</script><script>alert(1)</script>\u2028&"}
+
+
+def test_sources_show_where_the_metadata_came_from(paths):
+    data = data_for(paths)
+    paper = data.by_key["he2021fastmoe"]
+    object.__setattr__(paper, "sources", ["https://api.crossref.org/works/x",
+                                          "javascript:alert(1)"])
+    page = site.paper_page(paper, data)
+    assert ('<strong>Metadata from:</strong> <a href="https://api.crossref.org/works/x">'
+            "api.crossref.org</a>, javascript:alert(1)</li>") in page
+
+
 def test_home_sections(paths):
     data = data_for(paths)
     home = site.fill_home("# Home\n\n<!-- papers:counts -->\n\n<!-- papers:latest -->\n",
                           data)
-    assert "**3** papers from 2021 to 2023" in home
+    assert "**3** [papers](papers/index.md) from 2021 to 2023" in home
+    assert "to read" not in home  # reading status stays off the site by default
+    # No paper has a date added: no "Latest additions" made up from file order.
+    assert "Latest" not in home and "<!--" not in home
+    data.papers[0].added = "2024-05-01"
+    data.show_status = True
+    home = site.fill_home("<!-- papers:counts -->\n<!-- papers:latest -->", data)
     assert "1 read, 2 to read" in home
-    assert "- [EVStore: Storage" in home or "- [AdaEmbed" in home
-    assert "<!--" not in home
+    assert "## Latest additions" in home and home.count("\n- 2024-05-01: [") == 1
+
+
+def test_empty_catalog_wording(tmp_path):
+    paths = write_catalog(tmp_path, "{}\n")
+    data = data_for(paths)
+    home = site.fill_home("<!-- papers:counts -->\n<!-- papers:notes -->\n"
+                          "<!-- papers:latest -->", data)
+    assert "The catalog is empty." in home and "none written yet" in home
+    assert "discussing" not in home and "each paper they discuss" not in home
+    pages = site.generate(data)
+    assert "The catalog has no papers yet." in pages["papers/index.md"]
+    assert "No papers yet." in pages["venues/index.md"]
 
 
 def test_link_papers_uses_short_titles_and_relative_links(paths):
@@ -258,12 +343,43 @@ def test_charts_are_reproducible_svg_with_alt_text(paths):
         assert chart.svg.lstrip().startswith("<?xml") and "<svg" in chart.svg
         assert "<dc:date>" not in chart.svg
         assert chart.alt and chart.caption
-    assert "from 2021 to 2023" in first[0].alt
+    assert "from 2021 to 2023" in first[0].alt and "busiest year is 2023" in first[0].alt
     assert "embedding 2" in first[1].alt
     assert charts.render_all([]) == []
 
 
 def test_charts_lump_rare_venues_into_other():
-    papers = [Paper(f"k{i}", "T", ["A"], 2000 + i % 3, f"V{i}") for i in range(15)]
-    chart = charts.papers_per_year(papers)
-    assert "other" in chart.alt and "V0" in chart.alt
+    papers = [Paper(f"k{i}", "T", ["A"], 2000 + i % 3, f"V{i}") for i in range(25)]
+    chart = charts.coverage(papers)
+    assert "other" in chart.svg and "V0" in chart.svg
+    assert "20 venues" in chart.alt  # 19 shown and 'other'
+
+
+def test_chart_bars_and_labels_link_to_their_pages(paths):
+    data, _ = site.load(paths)
+    first = {c.name: c for c in data.charts}
+    year = first["papers-per-year"].svg
+    assert '<a xlink:href="../years/2023/">' not in year  # relative to the home page
+    assert '<a xlink:href="years/2023/">' in year and '<a xlink:href="years/2021/">' in year
+    assert 'xlink:href="years/2022/"' not in year  # no papers, no page, no link
+    assert '<a xlink:href="tags/moe/">' in first["tag-counts"].svg
+    assert '<a xlink:href="venues/osdi/">' in first["coverage"].svg
+    inline = site.inline_chart(first["tag-counts"])
+    assert inline.startswith('<svg role="img" aria-label="Bar chart of papers per tag')
+    assert 'id="tag-counts-' in inline and "<?xml" not in inline
+    home = site.fill_charts(site.home_charts(data), data)
+    assert home.count('<svg role="img"') == 3 and "<!-- papers-chart" not in home
+
+
+def test_suggest_a_paper_link(paths):
+    assert site.suggest_url("", "https://github.com/o/r/") == (
+        "https://github.com/o/r/issues/new?title=Suggest+a+paper%3A+")
+    assert site.suggest_url("https://example.org/form", "https://github.com/o/r") == (
+        "https://example.org/form")
+    assert site.suggest_url("javascript:alert(1)", None) is None
+    assert site.suggest_url(None, "") is None
+    data = data_for(paths)
+    assert "Suggest one" not in site.home_counts(data)
+    data.suggest_url = "https://example.org/form"
+    assert "missing a paper? [Suggest one](https://example.org/form)" in site.home_counts(data)
+    assert '<a href="https://example.org/form">Suggest one</a>' in site.all_papers_page(data)

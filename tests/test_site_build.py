@@ -53,12 +53,16 @@ def test_site_build_on_a_tmp_catalog(cli, paths, tmp_path):
 
     home = (out / "index.html").read_text(encoding="utf-8")
     for chart in ("papers-per-year", "tag-counts", "coverage"):
-        assert f'src="assets/charts/{chart}.svg"' in home
+        assert f'href="assets/charts/{chart}.svg"' in home
         assert (out / "assets" / "charts" / f"{chart}.svg").read_text().startswith("<?xml")
-    assert re.search(r'<img alt="Bar chart of papers per year from 2021 to 2023', home)
+    # Inline, named by its alt text, its bars linking to the year pages.
+    assert re.search(r'<svg role="img" aria-label="Bar chart of papers per year from 2021 '
+                     r'to 2023', home)
+    assert '<a xlink:href="years/2021/">' in home
 
     page = article((out / "papers" / "lai2023adaembed" / "index.html").read_text())
-    assert "<h1>AdaEmbed: Adaptive Embedding for Large-Scale Recommendation Models</h1>" in page
+    assert ('<h1 id="title">AdaEmbed: Adaptive Embedding for Large-Scale Recommendation '
+            "Models</h1>") in page
     assert "Read it for the pruning score." in page
     assert 'href="../../notes/caching/">Caching embeddings</a>' in page
     assert "Related papers" in page and 'href="../kurniawan2023evstore/"' in page
@@ -76,7 +80,8 @@ def test_site_build_on_a_tmp_catalog(cli, paths, tmp_path):
     # The nav stays short: no paper page is listed in it.
     nav = re.findall(r'href="([^"]*)"[^>]*class="md-nav__link', home)
     assert "notes/caching/" in nav and "years/" in nav
-    assert not [link for link in nav if "papers/" in link]
+    assert "papers/" in nav  # All papers
+    assert not [link for link in nav if re.search("papers/.", link)]
     # Nothing generated lands in the source folder.
     assert not (REPO / "site" / "papers").exists()
     assert not (REPO / "site" / "years").exists()
@@ -126,10 +131,11 @@ def test_odd_titles_render_as_text(tmp_path, cli):
     html = (tmp_path / "out" / "papers" / "he2021fastmoe" / "index.html").read_text()
     title = "FastMoE &lt;script&gt;alert(1)&lt;/script&gt; &amp; über *all*"
     assert f"<title>{title} - papers</title>" in html
-    assert f"<h1>{title}</h1>" in html
+    assert f'<h1 id="title">{title}</h1>' in html
     assert "<script>alert(1)" not in html
     year = (tmp_path / "out" / "years" / "2021" / "index.html").read_text()
-    assert title in year and "{Fast}" not in year
+    # The BibTeX toggle keeps the LaTeX; what a reader sees has none.
+    assert title in year and "{Fast}" not in re.sub(r"<pre>.*?</pre>", "", year, flags=re.S)
 
 
 def test_broken_catalog_stops_the_build_with_its_message(tmp_path):
@@ -178,7 +184,7 @@ def test_catalog_from_the_environment(paths, tmp_path, monkeypatch):
     result = CliRunner().invoke(app, ["site", "build", "--site-dir", str(out)])
     assert result.exit_code == 0, result.output
     assert (out / "notes" / "caching" / "index.html").exists()
-    assert len(list((out / "papers").iterdir())) == 3
+    assert len(list((out / "papers").glob("*/index.html"))) == 3
 
 
 def test_site_serve_binds_localhost_and_serves_the_catalog(paths, tmp_path):
@@ -207,7 +213,7 @@ def test_site_serve_binds_localhost_and_serves_the_catalog(paths, tmp_path):
                 assert server.poll() is None, server.stdout.read() if server.stdout else ""
                 assert time.monotonic() < deadline, "the server did not answer in 60 s"
                 time.sleep(0.3)
-        assert "<h1>FastMoE: A Fast Mixture-of-Expert Training System</h1>" in page
+        assert '<h1 id="title">FastMoE: A Fast Mixture-of-Expert Training System</h1>' in page
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -239,3 +245,25 @@ def test_reading_note_from_papers_note_shows_on_the_paper_page(cli, paths, tmp_p
     assert '<h2 id="reading-note">' in page
     assert "Started reading on" in page and '<h3 id="compared">Compared<a' in page
     assert '<a href="../lai2023adaembed/" title="AdaEmbed' in page
+
+
+def test_published_settings_from_the_environment(paths, tmp_path):
+    """PAPERS_SITE_URL and PAPERS_REPO_URL (set by the Pages workflow) reach the site."""
+    env = {**os.environ, "PAPERS_CATALOG": str(paths.catalog), "PAPERS_DB": str(paths.db),
+           "NO_MKDOCS_2_WARNING": "1", "PAPERS_SITE_URL": "https://example.org/papers/",
+           "PAPERS_REPO_URL": "https://github.com/someone/papers"}
+    out = tmp_path / "out"
+    run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
+                         cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    sitemap = (out / "sitemap.xml").read_text(encoding="utf-8")
+    assert "<loc>https://example.org/papers/papers/he2021fastmoe/</loc>" in sitemap
+    # 404.html is served at any depth: its links start at the sub-path, not at /.
+    missing = (out / "404.html").read_text(encoding="utf-8")
+    assert 'href="/papers/assets/' in missing or 'src="/papers/assets/' in missing
+    assert 'href="/assets/' not in missing
+    home = (out / "index.html").read_text(encoding="utf-8")
+    assert 'href="https://github.com/someone/papers"' in home
+    assert ('href="https://github.com/someone/papers/issues/new?title=Suggest+a+paper%3A+"'
+            in home)
+    assert (REPO / ".github" / "workflows" / "pages.yml").is_file()

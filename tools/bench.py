@@ -4,9 +4,11 @@
     python tools/bench.py --sizes 10000 --repeat 7
 
 Reports, per size: a full index build (`papers index`), a cold `papers search
-embedding` on a fresh index, the no-op freshness check (in-process), and the
-refresh after a one-paper edit; beside each, the baseline of Python starting
-and running one FTS5 query with sqlite3 alone, and the target at 10,000 papers.
+embedding` on a fresh index, the no-op freshness check (in-process), the
+refresh after a one-paper edit, and the one-paper edits themselves (`status`,
+`tag`, `tag --new`, each with its re-index); beside each, the baseline of Python
+starting and running one FTS5 query with sqlite3 alone, and the target at
+10,000 papers (issue 12).
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ import synth
 
 # The console script itself, not a shell shim (pyenv's adds ~50 ms of bash).
 PAPERS = Path(sysconfig.get_path("scripts")) / "papers"
-TARGETS = {"build": 2.0, "search": 0.15, "noop": 0.03, "edit": 0.5}
+TARGETS = {"build": 1.5, "search": 0.12, "noop": 0.01, "edit": 0.3, "status": 0.3,
+           "tag": 0.3, "tag_new": 0.5}
 BASELINE = ("import sqlite3; c = sqlite3.connect({db!r}); "
             "c.execute(\"select key from papers_fts f join papers p on p.rowid = f.rowid "
             "where papers_fts match 'embedding' order by rank limit 20\").fetchall()")
@@ -80,6 +83,15 @@ def bench_size(size: int, repeat: int, folder: Path) -> dict[str, float]:
         return run([papers, "search", "embedding"], env)
 
     out["edit"] = median_of(edit, repeat)
+    key = next(line.split()[-1] for line in catalog.read_text(encoding="utf-8").splitlines()
+               if line.lstrip().startswith("- key: "))
+    flip = iter(range(10**6))
+    out["status"] = median_of(lambda: run([papers, "status", key, ("read", "reading")[
+        next(flip) % 2]], env), repeat)
+    out["tag"] = median_of(lambda: run([papers, "tag" if next(flip) % 2 else "untag", key,
+                                        "-t", "caching"], env), repeat)
+    out["tag_new"] = median_of(lambda: run([papers, "tag", key, "-t", f"bench-{next(flip)}",
+                                            "--new"], env), repeat)
     return out
 
 
@@ -102,6 +114,11 @@ def main() -> None:
     print(f"{'target':>8}  {TARGETS['build']:>11.3f}s  {TARGETS['search']:>7.3f}s  "
           f"{'':>11}  {'':>5}  {TARGETS['noop']:>9.4f}s  {TARGETS['edit']:>11.3f}s"
           "   (at 10,000 papers)")
+    print(f"\n{'papers':>8}  {'status':>8}  {'tag/untag':>9}  {'tag --new':>9}")
+    for size, r in rows:
+        print(f"{size:>8,}  {r['status']:>7.3f}s  {r['tag']:>8.3f}s  {r['tag_new']:>8.3f}s")
+    print(f"{'target':>8}  {TARGETS['status']:>7.3f}s  {TARGETS['tag']:>8.3f}s  "
+          f"{TARGETS['tag_new']:>8.3f}s   (at 10,000 papers)")
 
 
 if __name__ == "__main__":

@@ -113,7 +113,30 @@ def child(kind: str, target: str, out: str) -> None:
     pages = sum(1 for _ in Path(out).rglob("index.html"))
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(json.dumps({"seconds": seconds, "peak_mb": peak_mb, "pages": pages,
-                      "generate_s": generated.get("seconds"), "warnings": len(warnings)}))
+                      "generate_s": generated.get("seconds"), "warnings": len(warnings),
+                      "weights": page_weights(Path(out)) if kind == "site" else {}}))
+
+
+# Page types of the built site: (label, glob of their HTML under the output folder).
+PAGE_TYPES = [("home", "index.html"), ("all papers", "papers/index.html"),
+              ("paper", "papers/*/index.html"), ("year", "years/*/index.html"),
+              ("venue", "venues/*/index.html"), ("tag", "tags/*/index.html"),
+              ("note", "notes/*/index.html")]
+EXTRA_FILES = [("all-papers data", "assets/papers-data.js"),
+               ("search index", "search/search_index.json")]
+
+
+def page_weights(out: Path) -> dict[str, dict[str, float]]:
+    """Median and largest size in KB of each page type's HTML, and of the big data files."""
+    import statistics
+
+    weights = {}
+    for label, pattern in PAGE_TYPES + EXTRA_FILES:
+        sizes = [p.stat().st_size / 1024 for p in out.glob(pattern)]
+        if sizes:
+            weights[label] = {"count": len(sizes), "median_kb": statistics.median(sizes),
+                              "max_kb": max(sizes)}
+    return weights
 
 
 def measure(kind: str, target: Path, work: Path) -> dict:
@@ -163,6 +186,13 @@ def main() -> None:
             print(f"  ({r['warnings']} warnings)")
     print("ours s: our hook's page generation, related papers and charts, inside 'seconds'; "
           "ratio: site time / plain-page time for the same count")
+    print("\npage weight (HTML or file, KB: median / largest, count)")
+    for label, _, r in rows:
+        if r.get("weights"):
+            print(f"  {label}")
+            for kind, w in r["weights"].items():
+                print(f"    {kind:18} {w['median_kb']:8.1f} / {w['max_kb']:8.1f}  "
+                      f"({w['count']})")
 
 
 if __name__ == "__main__":

@@ -378,7 +378,8 @@ def _report(report: Any, as_json: bool, verbose: bool = True) -> None:
             where = f"{o.venue or ''} {o.year or ''}".strip()
             if o.action == "added":
                 was = f" (was {o.source_key})" if o.source_key and o.source_key != o.key else ""
-                lines.append((o.line, f"{place}added {o.key}{was}: {o.title} [{where}]"))
+                note = f" — {o.reason}" if o.reason else ""
+                lines.append((o.line, f"{place}added {o.key}{was}: {o.title} [{where}]{note}"))
             else:
                 lines.append((o.line, f"{place}{o.action}: {o.title} — {o.reason}"))
         # List lines that look like entries but are not papers: shown, never dropped silently.
@@ -455,6 +456,13 @@ def import_(file: Annotated[Path, typer.Argument(
             state.paths, file, merge=merge, new_venues=not no_new_venues, fetch=fetch,
             dry_run=dry_run, tags=list(tags), progress=update,
             display=state.paths.display(file), skip_broken=skip_broken)
+    except CatalogError as err:
+        if not as_json:
+            raise
+        # A script reading --json gets an object on failure too, never an empty stdout.
+        code = 2 if isinstance(err, UsageError) else 1
+        echo_json({"error": str(err), "file": state.paths.display(file), "exit_code": code})
+        raise typer.Exit(code) from None
     finally:
         if bar is not None:
             bar.stop()

@@ -1,0 +1,195 @@
+"""The inbox (data/inbox.yaml): papers named in lists that cannot be catalog papers yet.
+
+A Markdown list gives a title, venue and year but no authors, and the catalog never
+guesses authors. Such an entry is filed here instead of vanishing: with its links and
+the file:line it came from, deduplicated against the catalog and against the inbox
+itself. `papers add --doi/--arxiv/--bibtex` or `papers import --fetch` promote a
+candidate (the added paper takes it out of the inbox); `papers inbox drop` discards one.
+The site never reads this file.
+
+Written like the catalog: atomically, under the catalog's lock.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from catalog import dedupe
+from catalog.errors import CatalogError
+from catalog.model import Paper, digest, fold, normalize_title, strip_controls
+from catalog.paths import Paths
+
+HEADER = (
+    "# The inbox: papers named in imported lists that cannot be catalog papers yet (the\n"
+    "# list gives no authors, and authors are never guessed). `papers inbox` lists them;\n"
+    "# `papers add --doi/--arxiv/--bibtex` or `papers import --fetch` promotes one (it leaves\n"
+    "# the inbox); `papers inbox drop ID` discards one. The site does not show this file.\n"
+)
+FIELDS = ("title", "venue", "year", "url", "arxiv", "doi", "source", "added")
+
+
+class InboxError(CatalogError):
+    """The inbox file cannot be read, or a candidate named is not in it."""
+
+
+@dataclass
+class Candidate:
+    """A paper a list names, as the list gives it."""
+
+    id: str
+    title: str
+    venue: str | None = None
+    year: int | None = None
+    url: str | None = None
+    arxiv: str | None = None
+    doi: str | None = None
+    source: str = ""  # file:line it was read from
+    added: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+    def to_yaml(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in FIELDS if getattr(self, name)}
+
+    def as_paper(self) -> Paper:
+        """A probe for duplicate search: the identifiers and title, nothing else."""
+        return Paper(key=f"inbox-{self.id}", title=self.title, authors=[], year=self.year or 0,
+                     venue=self.venue or "", doi=self.doi, arxiv=self.arxiv)
+
+
+def candidate_id(title: str, year: int | None) -> str:
+    """A short stable id from the title and year (same entry, same id, in every list)."""
+    return digest(f"{normalize_title(title)}|{year or ''}")[:8]
+
+
+def inbox_path(paths: Paths) -> Path:
+    """data/inbox.yaml beside the catalog."""
+    return paths.catalog.with_name("inbox.yaml")
+
+
+def load(paths: Paths) -> list[Candidate]:
+    """Every candidate, in file order; no file is an empty inbox."""
+    from catalog import yamlio
+
+    path = inbox_path(paths)
+    if not path.exists():
+        return []
+    data, _lines = yamlio.load_mapping_with_lines(path)
+    out = []
+    for ident, record in data.items():
+        if not isinstance(record, dict) or not record.get("title"):
+            raise InboxError(f"{paths.display(path)}: entry {ident!s} has no title "
+                             "(each entry is ID: {title: ..., venue: ..., year: ...})")
+        year = str(record.get("year") or "")
+        out.append(Candidate(
+            id=str(ident), title=strip_controls(str(record["title"])),
+            venue=_text(record.get("venue")), year=int(year) if year.isdigit() else None,
+            url=_text(record.get("url")), arxiv=_text(record.get("arxiv")),
+            doi=_text(record.get("doi")), source=_text(record.get("source")) or "",
+            added=_text(record.get("added"))))
+    return out
+
+
+def _text(value: Any) -> str | None:
+    return strip_controls(str(value)) if value not in (None, "") else None
+
+
+def render(candidates: Iterable[Candidate]) -> str:
+    """The inbox file's text."""
+    import yaml
+
+    body = {c.id: c.to_yaml() for c in candidates}
+    text = yaml.safe_dump(body, sort_keys=False, allow_unicode=True, width=100) if body else ""
+    return HEADER + ("\n" + text if text else "")
+
+
+def _save(paths: Paths, candidates: list[Candidate]) -> None:
+    from catalog.writer import atomic_write
+
+    atomic_write(inbox_path(paths), render(candidates))
+
+
+class Inbox:
+    """The inbox loaded for one change; save() writes it (the caller holds the lock)."""
+
+    def __init__(self, paths: Paths):
+        self.paths = paths
+        self.candidates = load(paths)
+        self.finder = dedupe.Finder.of(c.as_paper() for c in self.candidates)
+        self.changed = False
+
+    def file(self, candidate: Candidate) -> Candidate | None:
+        """Add a candidate; the one already there if it is the same paper (kept as is)."""
+        match = self.finder.find(candidate.as_paper())
+        if match is not None and dedupe.plausible(candidate.as_paper(), match):
+            return next(c for c in self.candidates if f"inbox-{c.id}" == match.paper.key)
+        candidate.added = candidate.added or dt.date.today().isoformat()
+        while any(c.id == candidate.id for c in self.candidates):  # a rare digest clash
+            candidate.id = digest(candidate.id)[:8]
+        self.candidates.append(candidate)
+        self.finder.add(candidate.as_paper())
+        self.changed = True
+        return None
+
+    def take(self, papers: Iterable[Paper]) -> list[Candidate]:
+        """Remove the candidates these catalog papers are (promoted); they are returned."""
+        finder = dedupe.Finder.of(papers)
+        taken = [c for c in self.candidates if _promoted(finder, c)]
+        if taken:
+            self.candidates = [c for c in self.candidates if c not in taken]
+            self.changed = True
+        return taken
+
+    def drop(self, ids: Iterable[str]) -> list[Candidate]:
+        """Remove candidates by id (a unique prefix will do); an unknown id is an error."""
+        dropped = []
+        for ident in ids:
+            found = [c for c in self.candidates if c.id.startswith(ident)]
+            if len(found) != 1:
+                what = "no candidate" if not found else f"{len(found)} candidates"
+                raise InboxError(f"{what} with id '{ident}' in "
+                                 f"{self.paths.display(inbox_path(self.paths))} "
+                                 "(papers inbox lists them)")
+            self.candidates.remove(found[0])
+            dropped.append(found[0])
+        self.changed = self.changed or bool(dropped)
+        return dropped
+
+    def save(self) -> None:
+        if self.changed:
+            _save(self.paths, self.candidates)
+
+
+def _promoted(finder: dedupe.Finder, candidate: Candidate) -> bool:
+    match = finder.find(candidate.as_paper())
+    return match is not None and dedupe.plausible(candidate.as_paper(), match)
+
+
+def search(candidates: list[Candidate], words: Iterable[str]) -> list[Candidate]:
+    """Candidates whose title, venue, year or source holds every word (case and accents
+    ignored)."""
+    wanted = [fold(w) for w in words if w.strip()]
+    out = []
+    for c in candidates:
+        text = fold(" ".join(str(v) for v in (c.title, c.venue, c.year, c.source, c.id) if v))
+        if all(w in text for w in wanted):
+            out.append(c)
+    return out
+
+
+def promote_done(paths: Paths, papers: list[Paper]) -> list[Candidate]:
+    """Take the candidates these just-added papers are out of the inbox (under the lock)."""
+    from catalog.writer import locked
+
+    if not papers or not inbox_path(paths).exists():
+        return []
+    with locked(paths):
+        inbox = Inbox(paths)
+        taken = inbox.take(papers)
+        inbox.save()
+    return taken

@@ -1,0 +1,209 @@
+"""The catalog as a write session found it: its papers, read only as far as an edit needs.
+
+When the index matches the file byte for byte, papers come from it one query at a time:
+a one-paper edit of a 10k-paper catalog reads that paper, the papers of the years it
+changes, and a brief of every paper (key, year, line, title, identifiers) for the
+duplicate checks, not 10k full records. Without a matching index the whole file is
+parsed once, as `papers check` reads it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Iterator, MutableMapping
+from dataclasses import dataclass
+
+from catalog import source
+from catalog.errors import InvalidCatalogError
+from catalog.model import Paper
+from catalog.paths import Paths
+
+# SQLite's limit on ? parameters in one statement is at least 999.
+_BATCH = 500
+
+
+@dataclass(frozen=True)
+class Brief:
+    """What duplicate checks and line numbers need of a paper."""
+
+    key: str
+    year: int
+    line: int
+    title: str
+    doi: str | None
+    arxiv: str | None
+
+
+class Snapshot:
+    """The papers of the catalog text a session read (never changed by the session)."""
+
+    def __init__(self, paths: Paths, text: str, file_digest: str, filename: str):
+        self._paths = paths
+        self._all: dict[str, Paper] | None = None
+        self._briefs: list[Brief] | None = None
+        self._cache: dict[str, Paper] = {}
+        self._keyset: set[str] | None = None
+        if not self._index_matches(file_digest):
+            papers, problems = source.parse(text, filename)
+            problems += source.duplicate_keys(papers, filename)
+            blocking = [p for p in problems if p.blocking]
+            if blocking:
+                raise InvalidCatalogError(blocking)
+            self._all = {p.key: p for p in papers}
+
+    def _index_matches(self, file_digest: str) -> bool:
+        """True when the index holds exactly this text's papers (refreshing it first)."""
+        from catalog import index
+
+        try:
+            index.refresh(self._paths)
+            with self._connect() as conn:
+                meta = dict(conn.execute("select key, value from meta").fetchall())
+        except (OSError, sqlite3.Error):
+            return False
+        return meta.get("digest") == file_digest
+
+    def _connect(self) -> _Connection:
+        return _Connection(self._paths)
+
+    # -- reading
+
+    def get(self, key: str) -> Paper | None:
+        """The paper with this key, or None."""
+        if self._all is not None:
+            return self._all.get(key)
+        if key not in self._cache:
+            found = self._fetch("key in ({})", [key])
+            if not found:
+                return None
+        return self._cache[key]
+
+    def has(self, key: str) -> bool:
+        if self._all is not None:
+            return key in self._all
+        if self._briefs is not None:
+            if self._keyset is None:
+                self._keyset = {b.key for b in self._briefs}
+            return key in self._keyset
+        return self.get(key) is not None
+
+    def briefs(self) -> list[Brief]:
+        """Every paper in brief, in file order."""
+        if self._briefs is None:
+            if self._all is not None:
+                self._briefs = [Brief(p.key, p.year, p.line, p.title, p.doi, p.arxiv)
+                                for p in self._all.values()]
+            else:
+                with self._connect() as conn:
+                    rows = conn.execute("select key, year, line, title, doi, arxiv from papers "
+                                        "order by line").fetchall()
+                self._briefs = [Brief(*row) for row in rows]
+        return self._briefs
+
+    def ordered_keys(self) -> list[str]:
+        """Every key, in file order."""
+        return [b.key for b in self.briefs()]
+
+    def full(self, keys: Iterable[str]) -> list[Paper]:
+        """These papers in full, in the order given (keys not in the catalog skipped)."""
+        wanted = list(keys)
+        if self._all is None:
+            missing = [k for k in wanted if k not in self._cache]
+            for start in range(0, len(missing), _BATCH):
+                batch = missing[start:start + _BATCH]
+                self._fetch("key in ({})", batch)
+            source_of = self._cache
+        else:
+            source_of = self._all
+        return [source_of[k] for k in wanted if k in source_of]
+
+    def of_years(self, years: Iterable[str]) -> list[Paper]:
+        """Every paper of these year blocks, in file order."""
+        labels = set(years)
+        return self.full(b.key for b in self.briefs() if str(b.year) in labels)
+
+    def all(self) -> list[Paper]:
+        """Every paper, in file order (a whole-catalog edit, such as an import, needs them)."""
+        if self._all is None:
+            self._all = {p.key: p for p in self.full(self.ordered_keys())}
+        return list(self._all.values())
+
+    def _fetch(self, where: str, values: list[str]) -> list[Paper]:
+        from catalog.query import row_to_paper
+
+        with self._connect() as conn:
+            conn.row_factory = sqlite3.Row
+            marks = ",".join("?" * len(values))
+            rows = conn.execute(f"select * from papers where {where.format(marks)}",
+                                values).fetchall()
+        found = [row_to_paper(r) for r in rows]
+        self._cache.update((p.key, p) for p in found)
+        return found
+
+
+class _Connection:
+    """A short read connection to the index (opened per query: the session's own write
+    of the index must not meet a connection it left open)."""
+
+    def __init__(self, paths: Paths):
+        from catalog.index import read_connection
+
+        self.conn = read_connection(paths)
+
+    def __enter__(self) -> sqlite3.Connection:
+        return self.conn
+
+    def __exit__(self, *exc: object) -> None:
+        self.conn.close()
+
+
+class Papers(MutableMapping[str, Paper]):
+    """The session's current papers: the snapshot's, with the session's edits over them."""
+
+    def __init__(self, snapshot: Snapshot):
+        self.snapshot = snapshot
+        self.changed: dict[str, Paper] = {}
+        self.gone: set[str] = set()
+
+    def __getitem__(self, key: str) -> Paper:
+        if key in self.changed:
+            return self.changed[key]
+        paper = None if key in self.gone else self.snapshot.get(key)
+        if paper is None:
+            raise KeyError(key)
+        return paper
+
+    def __contains__(self, key: object) -> bool:
+        if not isinstance(key, str):
+            return False
+        return key in self.changed or (key not in self.gone and self.snapshot.has(key))
+
+    def __setitem__(self, key: str, paper: Paper) -> None:
+        self.changed[key] = paper
+        self.gone.discard(key)
+
+    def __delitem__(self, key: str) -> None:
+        if key not in self:
+            raise KeyError(key)
+        self.changed.pop(key, None)
+        self.gone.add(key)
+
+    def __iter__(self) -> Iterator[str]:
+        for key in self.snapshot.ordered_keys():
+            if key not in self.gone:
+                yield key
+        for key in self.changed:
+            if not self.snapshot.has(key):
+                yield key
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def values(self) -> list[Paper]:  # type: ignore[override]
+        """Every current paper (reads the whole snapshot once)."""
+        self.snapshot.all()
+        return [self[k] for k in self]
+
+    def items(self) -> list[tuple[str, Paper]]:  # type: ignore[override]
+        self.snapshot.all()
+        return [(k, self[k]) for k in self]
