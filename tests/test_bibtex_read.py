@@ -13,7 +13,7 @@ from catalog.bibtex import BibRecord, read_bib, read_bib_file
 from catalog.errors import CatalogError
 from catalog.model import normalize_title
 from catalog.venues import Venue, load_venues
-from tests.conftest import REPO, SHARED, needs_shared, used_venues
+from tests.conftest import REPO, SEED_CATALOG, SHARED, needs_shared, used_venues
 
 VENUES = load_venues(REPO / "data" / "venues.yaml")
 # Without the well-known venues no paper uses yet: for tests of how unknown venues are proposed.
@@ -139,7 +139,7 @@ def test_recommender_bib_resolves_well_known_venues_in_the_shipped_registry() ->
 
 @needs_shared
 def test_seed_papers_in_recommender_bib_are_the_catalogs_papers() -> None:
-    catalog = source.load(REPO / "data" / "papers.yaml")
+    catalog = source.load(SEED_CATALOG)
     by_doi = {p.doi: p for p in catalog if p.doi}
     by_arxiv = {p.arxiv: p for p in catalog if p.arxiv}
     by_title = {normalize_title(p.title): p for p in catalog}
@@ -163,7 +163,7 @@ def test_seed_papers_in_recommender_bib_are_the_catalogs_papers() -> None:
 @needs_shared
 def test_seed_papers_bib_reads_as_the_catalog() -> None:
     """The reference bibliography, with its publishers' booktitles, gives our papers exactly."""
-    catalog = {p.key: p for p in source.load(REPO / "data" / "papers.yaml")}
+    catalog = {p.key: p for p in source.load(SEED_CATALOG)}
     records = read_bib_file(SEED, VENUES)
     assert len(records) == 21
     for record in records:

@@ -75,12 +75,16 @@ number = st.one_of(st.none(), st.integers(1, 200).map(str))
 def papers(draw) -> Paper:
     venue = draw(st.sampled_from(sorted(VENUES)))
     preprint = VENUES[venue].kind == "preprint"
+    arxiv_id = draw(arxiv) if preprint else draw(st.one_of(st.none(), arxiv))
+    year = draw(st.integers(1950, 2100))
+    if arxiv_id:  # a paper is never older than its preprint (check refuses that)
+        year = max(year, 2000 + int(arxiv_id[:2]))
     return Paper(
         key=draw(st.from_regex(r"\A[a-z][a-z0-9]{2,10}[0-9]{4}[a-z]{1,8}\Z")),
         title=draw(text), authors=draw(st.lists(author, min_size=1, max_size=5)),
-        year=draw(st.integers(1950, 2100)), venue=venue, et_al=draw(st.booleans()),
+        year=year, venue=venue, et_al=draw(st.booleans()),
         doi=draw(st.one_of(st.none(), doi)),
-        arxiv=draw(arxiv) if preprint else draw(st.one_of(st.none(), arxiv)),
+        arxiv=arxiv_id,
         pages=draw(pages), volume=draw(number), number=draw(number),
         url=draw(st.one_of(st.none(), st.just("https://example.org/a_b%20c#x"))),
     )

@@ -146,7 +146,9 @@ def test_search_finds_an_embedding_paper_and_its_page(page, site_url):
     page.goto(site_url)
     box = page.locator("input.md-search__input")
     box.click()
-    box.press_sequentially("embedding", delay=20)  # typed, as a reader would
+    # typed, as a reader would; the catalog has dozens of embedding papers, so the
+    # reader names the one wanted
+    box.press_sequentially("fleche embedding", delay=20)
     results = page.locator(".md-search-result__item")
     results.first.wait_for(timeout=15_000)
     link = page.locator(f".md-search-result__link[href*='papers/{PAPER}/']").first

@@ -9,7 +9,7 @@ from catalog import dedupe, source
 from catalog.check import check
 from catalog.model import Paper
 from catalog.venues import Venue
-from tests.conftest import REPO, write_catalog
+from tests.conftest import SEED_CATALOG, write_catalog
 
 VENUES = {"arXiv": Venue("arXiv", "preprint", "arXiv"),
           "SOSP": Venue("SOSP", "conference", "ACM Symposium on Operating Systems Principles")}
@@ -23,7 +23,7 @@ def paper(key: str = "x2023y", title: str = "A Title", **kw) -> Paper:
 
 
 def shipped_finder() -> dedupe.Finder:
-    return dedupe.Finder.of(source.load(REPO / "data" / "papers.yaml"))
+    return dedupe.Finder.of(source.load(SEED_CATALOG))
 
 
 def test_by_doi_case_and_resolver_prefix_ignored() -> None:
@@ -119,7 +119,7 @@ arXiv:
 
 
 def test_a_title_names_a_paper_by_its_words_or_its_system_name() -> None:
-    evstore = next(p for p in source.load(REPO / "data" / "papers.yaml")
+    evstore = next(p for p in source.load(SEED_CATALOG)
                    if p.key == "kurniawan2023evstore")
     assert dedupe.same_paper_title("EVStore", evstore)  # a table's Name column
     assert dedupe.same_paper_title("evstore: storage and caching capabilities for scaling "

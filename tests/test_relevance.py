@@ -18,7 +18,7 @@ import pytest
 
 from catalog import importer, index, query
 from catalog.paths import Paths
-from tests.conftest import REPO, SHARED, needs_shared
+from tests.conftest import REPO, SEED_CATALOG, SHARED, needs_shared
 
 # References of a deep-learning textbook, as its .bib lists them: titles only, no tags and
 # no summary. Several share the field's words (embedding, cache, sharding, memory) without
@@ -108,11 +108,12 @@ TEXTBOOK = r"""
 
 # Query -> the tags a paper must carry to be relevant: the curator's tags say what each
 # paper is about, so the relevant set grows with the catalog. Words in the forms people
-# type them: singular and plural, noun and gerund.
+# type them: singular and plural, noun and gerund. (A query whose words narrow the
+# subject, such as "embedding table", has no tag to judge it by: tests/test_search.py
+# checks such phrases.)
 RELEVANCE: dict[str, tuple[str, ...]] = {
     "embedding": ("embedding",),
     "embeddings": ("embedding",),
-    "embedding table": ("embedding",),
     "caching": ("caching",),
     "cache": ("caching",),
     "embedding cache": ("embedding", "caching"),
@@ -126,8 +127,6 @@ RELEVANCE: dict[str, tuple[str, ...]] = {
     "compression": ("compression",),
     "memory": ("memory",),
     "gpu training": ("gpu", "training"),
-    "fault tolerance": ("fault-tolerance",),
-    "preprocessing": ("preprocessing",),
 }
 K = 10
 
@@ -145,11 +144,13 @@ def ndcg_at(found: list[str], relevant: list[str], k: int = K) -> float:
 
 
 def noisy_catalog(folder: Path) -> Paths:
-    """The shipped catalog with recommender.bib and the textbook's references imported."""
+    """The seed catalog (the first 25 papers, frozen) with recommender.bib and the
+    textbook's references imported."""
     data = folder / "data"
     data.mkdir(parents=True)
     for path in (REPO / "data").glob("*.yaml"):
         shutil.copy(path, data / path.name)
+    shutil.copy(SEED_CATALOG, data / "papers.yaml")
     paths = Paths(data / "papers.yaml", folder / "build" / "catalog.db")
     textbook = folder / "textbook.bib"
     textbook.write_text(TEXTBOOK, encoding="utf-8")
@@ -165,6 +166,7 @@ def evaluate(paths: Paths) -> dict[str, tuple[float, float, list[str]]]:
     out = {}
     for text, tags in RELEVANCE.items():
         relevant = [p.key for p in papers if set(tags) <= set(p.tags)]
+        assert relevant, f"no paper in the catalog is tagged {tags}"
         found = [hit.paper.key for hit in query.search(conn, text, K)]
         out[text] = (recall_at(found, relevant), ndcg_at(found, relevant), found)
     return out
@@ -194,7 +196,7 @@ def test_curated_papers_lead(scores, text):
 
 @needs_shared
 def test_mean_scores(scores):
-    # Plain bm25 without stemming or the curation boost: 0.92 and 0.91 on this set.
+    # Plain bm25 without stemming or the curation boost: 0.88 and 0.82 on this set.
     recalls = [r for r, _, _ in scores.values()]
     ndcgs = [n for _, n, _ in scores.values()]
     assert sum(recalls) / len(recalls) >= 0.95

@@ -6,19 +6,32 @@ from catalog.check import check
 from catalog.index import connect
 from catalog.paths import Paths
 from catalog.query import search
-from tests.conftest import REPO
+from catalog.source import load
+from tests.conftest import REPO, SEED_CATALOG
 
 
-def test_shipped_catalog_passes_check(tmp_path):
+def test_shipped_catalog_passes_check_and_names_its_sources(tmp_path):
     paths = Paths(REPO / "data" / "papers.yaml", tmp_path / "catalog.db")
-    assert [str(p) for p in check(paths)] == []
+    assert [str(p) for p in check(paths, require_sources=True)] == []
+
+
+def test_shipped_catalog_is_curated(tmp_path):
+    """Issue 10's bar: 150 papers or more, 2-4 tags and a summary each, an added date on
+    every paper that came after the first 25."""
+    papers = load(REPO / "data" / "papers.yaml")
+    assert len(papers) >= 150
+    assert all(2 <= len(p.tags) <= 4 for p in papers), [p.key for p in papers
+                                                        if not 2 <= len(p.tags) <= 4]
+    assert all(p.summary for p in papers)
+    seed = {p.key for p in load(SEED_CATALOG)}
+    assert all(p.added for p in papers if p.key not in seed)
 
 
 def test_shipped_catalog_search_embedding_lists_embedding_papers_first(tmp_path):
     paths = Paths(REPO / "data" / "papers.yaml", tmp_path / "catalog.db")
-    top = search(connect(paths), "embedding", limit=10)
+    top = [hit.paper for hit in search(connect(paths), "embedding", limit=10)]
     assert len(top) == 10
-    assert all("embedding" in hit.paper.tags for hit in top), [h.paper.key for h in top]
+    assert all("embedding" in p.tags for p in top), [(p.key, p.tags) for p in top]
 
 
 def test_shipped_catalog_stems_the_fields_words(tmp_path):
