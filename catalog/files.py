@@ -112,6 +112,9 @@ def locked(targets: list[Path], timeout: float, what: str) -> Iterator[None]:
         for lock_path in sorted({lock_file(p) for p in targets}, key=str):
             lock = FileLock(str(lock_path), timeout=timeout)
             try:
+                # filelock retries a lock file it cannot create until the timeout (a
+                # read-only or special folder would hang for minutes): fail at once.
+                os.close(os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644))
                 lock.acquire()
             except Timeout:
                 raise LockTimeoutError(f"{what}: another papers process is writing it "

@@ -20,7 +20,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property, partial
+from functools import cached_property, lru_cache, partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -156,6 +156,9 @@ class SiteData:
     directory_urls: bool = True  # mkdocs's use_directory_urls, for URLs we write ourselves
     show_status: bool = False  # reading status is the curator's: shown only if asked for
     suggest_url: str | None = None  # where a reader proposes a paper (http(s) only)
+    # List entries already rendered, by (key, folder of the page showing it): a paper
+    # appears in about ten lists, and entries differ only by the folder of the page.
+    entries: dict[tuple[str, str], str] = field(default_factory=dict, repr=False)
     markdown: Callable[[str], str] = field(default=lambda text: _markdown(text))
 
     @cached_property
@@ -334,6 +337,7 @@ def _demote(text: str, levels: int) -> str:
     return "\n".join(out)
 
 
+@lru_cache(maxsize=65536)
 def page_url(uri: str, directory_urls: bool = True) -> str:
     """The URL path mkdocs gives a page's source path ('papers/x.md' -> 'papers/x/')."""
     if not uri.endswith(".md"):
@@ -346,11 +350,25 @@ def page_url(uri: str, directory_urls: bool = True) -> str:
     return stem + "/"
 
 
+def _relpath(path: str, start: str) -> str:
+    """posixpath.relpath for two paths relative to the site root, by string alone.
+
+    posixpath.relpath makes both absolute against the working folder first; at
+    5,000 papers (a quarter of a million links) that alone took half the build.
+    """
+    to = [part for part in path.split("/") if part not in ("", ".")]
+    at = [part for part in start.split("/") if part not in ("", ".")]
+    same = 0
+    while same < min(len(to), len(at)) and to[same] == at[same]:
+        same += 1
+    return "/".join([".."] * (len(at) - same) + to[same:]) or "."
+
+
 def url(from_uri: str, to_uri: str, directory_urls: bool = True) -> str:
     """A relative URL, as in the built site, from one page to another page or file."""
     here, there = page_url(from_uri, directory_urls), page_url(to_uri, directory_urls)
     base = here.rstrip("/") if here.endswith("/") or not here else posixpath.dirname(here)
-    rel = posixpath.relpath(there.rstrip("/") or ".", base or ".")
+    rel = _relpath(there.rstrip("/") or ".", base or ".")
     if there.endswith("/") or not there:
         rel = "./" if rel == "." else rel + "/"
     return rel
@@ -483,7 +501,11 @@ def paper_page(paper: Paper, data: SiteData) -> str:
     out.append(_h2("related-papers", "Related papers", searchable=False))
     related = [data.by_key[k] for k, _ in data.related.get(paper.key, []) if k in data.by_key]
     if related:
-        out += _entries(related, uri, data)
+        # Compact (no links or toggles): five full entries on each of thousands of
+        # pages cost a third of a 5,000-paper build; the year, venue and tag lists
+        # and All papers carry the full entries.
+        out += ['<ul class="pp-list pp-related" data-search-exclude>',
+                *(paper_item(p, uri, data, compact=True) for p in related), "</ul>"]
     else:
         out.append("<p>No paper in the catalog is close enough in wording.</p>")
     out.append(_h2("discussed-in", "Discussed in", searchable=False))
@@ -519,13 +541,22 @@ def _by_year(papers: Sequence[Paper]) -> dict[int, list[Paper]]:
     return out
 
 
-def paper_item(paper: Paper, from_uri: str, data: SiteData) -> str:
+def paper_item(paper: Paper, from_uri: str, data: SiteData, compact: bool = False) -> str:
     """One paper as a list entry that stands on its own.
 
     Venue badge and year, the title linked to its page, authors, summary, tags,
     links, and toggles for the abstract and the BibTeX entry: citing ten papers
     takes no visit to ten pages.
     """
+    # Every link in it is relative, and pages in one folder sit at the same depth.
+    cache_key = (paper.key, posixpath.dirname(from_uri) + ("?compact" if compact else ""))
+    cached = data.entries.get(cache_key)
+    if cached is None:
+        cached = data.entries[cache_key] = _render_item(paper, from_uri, data, compact)
+    return cached
+
+
+def _render_item(paper: Paper, from_uri: str, data: SiteData, compact: bool) -> str:
     def to(target: str) -> str:
         return url(from_uri, target, data.directory_urls)
 
@@ -537,6 +568,8 @@ def paper_item(paper: Paper, from_uri: str, data: SiteData) -> str:
            f'<div class="pp-authors">{_authors_html(paper, 6)}</div>']
     if paper.summary:
         out.append(f'<div class="pp-summary">{_e(paper.summary)}</div>')
+    if compact:
+        return "".join(out) + "</li>"
     meta = [f'<a class="pp-tag" href="{to(tag_uri(t))}">{_e(t)}</a>' for t in paper.tags]
     meta += [_a(target, label, "pp-link") for label, target in _links(paper)]
     if meta:
@@ -1214,6 +1247,93 @@ def build(paths: Paths, config_file: Path | None = None, site_dir: Path | None =
     out = Path(config.site_dir)
     pages = sum(1 for _ in out.rglob("index.html"))
     return BuildResult(out, pages, time.perf_counter() - started, collect.messages)
+
+
+# ---------------------------------------------------------------- sources as files
+
+
+def write_sources(paths: Paths, out: Path, config_file: Path | None = None) -> int:
+    """The whole site as plain sources in a folder: out/docs and out/mkdocs.yml.
+
+    The hook builds in memory, which is fast but ties the site to mkdocs's plugin
+    API. This writes the same pages as files (the hand-written pages copied, the
+    generated ones added, [[key]] links and the home page's markers resolved)
+    with a mkdocs.yml that needs no hook, so any builder that reads mkdocs.yml
+    and Markdown with raw HTML (mkdocs today, a successor later) can build them.
+    Returns the number of files written.
+    """
+    import shutil
+
+    import yaml
+    from mkdocs.config import load_config
+
+    from catalog import index
+    from catalog.notes import load_notes
+
+    config_file = config_file or default_config(paths)
+    with _catalog_env(paths):
+        config = load_config(str(config_file))
+    check_site_dir(out, paths, _sources(config))
+    if out.exists():
+        shutil.rmtree(out)  # only a folder we marked, or an empty one (checked above)
+    docs = out / "docs"
+    index.refresh(paths)
+    notes = load_notes(paths)
+    data, _ = load(paths, notes, directory_urls=config.use_directory_urls)
+    data.markdown = _config_markdown(config)
+    settings = _settings(config)
+    data.show_status = bool(settings.get("show_status", False))
+    data.suggest_url = suggest_url(settings.get("suggest_url"), config.repo_url)
+    shutil.copytree(config.docs_dir, docs, ignore=shutil.ignore_patterns(".*"))
+    if paths.notes.resolve() != Path(config.docs_dir, "notes").resolve():
+        shutil.rmtree(docs / "notes", ignore_errors=True)
+        for note in notes:
+            (docs / "notes").mkdir(parents=True, exist_ok=True)
+            shutil.copy(note.path, docs / note_uri(note))
+    count = 0
+    for note in notes:
+        target = docs / note_uri(note)
+        target.write_text(link_papers(target.read_text(encoding="utf-8"), note_uri(note), data),
+                          encoding="utf-8")
+    home = docs / "index.md"
+    if home.is_file():
+        filled = fill_home(home.read_text(encoding="utf-8"), data)
+        home.write_text(fill_charts(filled, data), encoding="utf-8")
+    for uri, content in generate(data).items():
+        target = docs / uri
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if is_html_page(uri):  # one raw HTML block for any Markdown reader
+            content = content.replace("\n\n", "\n")
+        target.write_text(content, encoding="utf-8")
+        count += 1
+    raw = yaml.safe_load(_plain_yaml(config_file)) or {}
+    raw.pop("hooks", None)
+    raw.update(docs_dir="docs", site_dir="site", site_url=config.site_url or "",
+               repo_url=config.repo_url or "")
+    if raw.get("nav"):
+        raw["nav"] = _nav_with_notes(raw["nav"], notes)
+        # Reached from the index pages, not from the nav (as the hook marks them).
+        raw["not_in_nav"] = "".join(f"/{d}/*.md\n!/{d}/index.md\n"
+                                    for d in ("papers", "years", "venues", "tags"))
+    (out / "mkdocs.yml").write_text(
+        "# Written by `papers site sources`: the site's sources, no hook needed.\n"
+        + yaml.safe_dump(raw, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    mark_site_dir(out)
+    return count
+
+
+def _plain_yaml(config_file: Path) -> str:
+    """mkdocs.yml with its !ENV tags read as their default values, for PyYAML."""
+    text = config_file.read_text(encoding="utf-8")
+
+    def value(m: re.Match[str]) -> str:
+        names = [n.strip() for n in m.group(1).split(",")]
+        for name in names[:-1]:
+            if os.environ.get(name):
+                return json.dumps(os.environ[name])
+        return names[-1]
+
+    return re.sub(r"!ENV\s*\[([^\]]*)\]", value, text)
 
 
 def serve(paths: Paths, config_file: Path | None = None,

@@ -44,7 +44,7 @@ from catalog.suggest import hint_for
 from catalog.venues import Venue
 
 # Seconds to wait for another papers process to finish its write.
-LOCK_TIMEOUT = 30.0
+LOCK_TIMEOUT = 120.0
 __all__ = ["CRASH_ENV", "LockTimeoutError", "atomic_write"]  # re-exported for callers
 # Fields written in double quotes, as the hand-written file does.
 _QUOTED = {"title", "summary", "abstract", "arxiv", "volume", "number", "pages"}

@@ -89,6 +89,16 @@ def test_paper_page_without_optional_parts(paths):
     assert "Reading note" not in page
 
 
+def test_relpath_matches_posixpath():
+    import itertools
+    import posixpath
+
+    paths = ["index", "papers", "papers/a", "papers/a/b", "tags/x", ".", "years/2022",
+             "assets/charts/x.svg", "a/b/c"]
+    for path, start in itertools.product(paths, paths):
+        assert site._relpath(path, start) == posixpath.relpath(path, start), (path, start)
+
+
 def test_urls_follow_use_directory_urls():
     assert site.url("papers/a.md", "papers/b.md") == "../b/"
     assert site.url("papers/a.md", "index.md") == "../../"

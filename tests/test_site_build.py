@@ -267,3 +267,38 @@ def test_published_settings_from_the_environment(paths, tmp_path):
     assert ('href="https://github.com/someone/papers/issues/new?title=Suggest+a+paper%3A+"'
             in home)
     assert (REPO / ".github" / "workflows" / "pages.yml").is_file()
+
+
+def test_sources_as_files_build_without_the_hook(cli, paths, tmp_path):
+    """`papers site sources` writes pages a plain mkdocs.yml (no hook) builds alike."""
+    write_note(paths)
+    src = tmp_path / "src"
+    result = cli("site", "sources", "-o", str(src))
+    assert result.exit_code == 0, result.output
+    config = (src / "mkdocs.yml").read_text(encoding="utf-8")
+    assert "hooks" not in config and "docs_dir: docs" in config
+    assert (src / "docs" / "papers" / "he2021fastmoe.md").is_file()
+    assert "[[" not in (src / "docs" / "notes" / "caching.md").read_text(encoding="utf-8")
+    assert "<!-- papers:" not in (src / "docs" / "index.md").read_text(encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k not in ("PAPERS_CATALOG", "PAPERS_DB")}
+    env["NO_MKDOCS_2_WARNING"] = "1"
+    run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f",
+                          str(src / "mkdocs.yml")], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    plain = src / "site"
+    hooked = tmp_path / "hooked"
+    assert cli("site", "build", "-o", str(hooked)).exit_code == 0
+    pages = sorted(str(p.relative_to(hooked)) for p in hooked.rglob("*.html"))
+    assert sorted(str(p.relative_to(plain)) for p in plain.rglob("*.html")) == pages
+    for page in ("papers/he2021fastmoe/index.html", "years/2023/index.html",
+                 "notes/caching/index.html"):
+        mine, theirs = article((plain / page).read_text()), article((hooked / page).read_text())
+        # The same content; only whitespace between blocks may differ.
+        assert re.sub(r"\s+", " ", mine) == re.sub(r"\s+", " ", theirs), page
+    # A second run replaces its own folder; a folder with other files is refused.
+    assert cli("site", "sources", "-o", str(src)).exit_code == 0
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "keep.txt").write_text("x", encoding="utf-8")
+    refused = cli("site", "sources", "-o", str(tmp_path / "mine"))
+    assert refused.exit_code == 1 and "refusing" in refused.output

@@ -43,6 +43,22 @@ def site_build(
                f"in {result.seconds:.1f} s")
 
 
+@command("sources", group=site_app)
+def site_sources(
+    out: Annotated[Path, typer.Option(
+        "--out", "-o", help="Folder for docs/ and mkdocs.yml [default: build/site-src].",
+        show_default=False, file_okay=False)] = Path("build/site-src"),
+    config_file: ConfigOpt = None,
+) -> None:
+    """Write the site's sources as files (no hook needed to build them)."""
+    from catalog import site
+
+    count = site.write_sources(state.paths, out, config_file)
+    typer.echo(f"wrote {count} generated files and the hand-written pages into "
+               f"{state.paths.display(out)}; build them with: mkdocs build -f "
+               f"{state.paths.display(out / 'mkdocs.yml')}")
+
+
 @command("serve", group=site_app)
 def site_serve(
     dev_addr: Annotated[str, typer.Option(

@@ -1,4 +1,5 @@
-/* The All-papers page: filters (year range, venue, tag, words), sorting and lazy
+/* Our script on every page. It names the theme's search dialog and runs the
+   All-papers page: filters (year range, venue, tag, words), sorting and lazy
    rendering of full entries, from window.PAPERS_DATA (assets/papers-data.js).
 
    Our own code, no library, no network: it works from file:// as from a server.
@@ -221,7 +222,14 @@
     apply();
   }
 
+  function nameSearchDialog() {
+    // The theme's search dialog has no accessible name (axe: aria-dialog-name).
+    var dialog = document.querySelector('.md-search[role="dialog"]');
+    if (dialog && !dialog.hasAttribute("aria-label")) dialog.setAttribute("aria-label", "Search");
+  }
+
   function start() {
+    nameSearchDialog();
     var root = document.getElementById("pp-filters");
     var list = document.getElementById("pp-all");
     if (!root || !list || !window.PAPERS_DATA) return;
