@@ -12,6 +12,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import sqlite3
 import stat
 import time
@@ -29,7 +30,8 @@ from catalog.paths import Paths
 # catalog.source (and with it PyYAML) is imported only when something must be parsed:
 # a search on a fresh index never needs it.
 
-SCHEMA_VERSION = "6"  # 5: porter tokenizer, abstract and sources columns; 6: narrow trigger
+SCHEMA_VERSION = "7"  # 5: porter tokenizer, abstract and sources columns; 6: narrow
+# trigger; 7: words
 # In the SQLite header (offset 68): says papers built the file, even when other pages of it
 # are damaged. "papr".
 APPLICATION_ID = 0x70617072
@@ -46,6 +48,10 @@ FTS_COLUMNS = ["title", "authors", "tags", "summary", "venue_name", "folded", "a
 # Porter stemming over unicode61: "embeddings" finds "embedding", "cache" finds "caching",
 # and accents still fold ("cech" finds "Čech").
 TOKENIZE = "porter unicode61 remove_diacritics 2"
+# The words table holds every distinct word of the searched text, folded but not stemmed:
+# catalog.query widens a prefix such as "embedd*" to the words it begins ("embedding"),
+# since porter would compare it with the stem "embed" and miss.
+_WORD_RE = re.compile(r"[^\W_]+")
 # Fraction of changed year blocks above which a full rebuild is cheaper.
 _REBUILD_SHARE = 0.5
 
@@ -322,6 +328,7 @@ def _update_registries(conn: sqlite3.Connection, paths: Paths, registry: str) ->
             name = venues[short].name if short in venues else None
             if old.get(short) != name:
                 conn.execute("update papers set venue_name = ? where venue = ?", (name, short))
+        _add_words(conn, " ".join(v.name for v in venues.values()).split())
         conn.execute("insert or replace into meta values ('registry', ?)", (registry,))
 
 
@@ -417,6 +424,7 @@ def _create_tables(db: Any) -> None:
     db["venues"].create({"short": str, "kind": str, "name": str, "publisher": str},
                         pk="short")
     db["vocabulary"].create({"tag": str, "description": str}, pk="tag")
+    db["words"].create({"word": str}, pk="word")
     db["papers"].create(
         {"key": str, "year": int, "venue": str, "venue_name": str, "title": str,
          "authors": str, "tags": str, "status": str, "doi": str, "arxiv": str,
@@ -441,13 +449,24 @@ def _insert_papers(conn: sqlite3.Connection, papers: Iterable[Paper],
     rows: list[tuple] = []
     authors: list[tuple] = []
     tags: list[tuple] = []
+    tokens: set[str] = set()
     for p in papers:
         rows.append(_row(p, venue_names))
         authors.extend((p.key, i, a, fold(a)) for i, a in enumerate(p.authors))
         tags.extend((p.key, t) for t in dict.fromkeys(p.tags))
+        searched = (p.title, *p.authors, *p.tags, p.summary, venue_names.get(p.venue), p.abstract)
+        tokens.update(" ".join(t for t in searched if t).split())
     conn.executemany(f"insert into papers values ({','.join('?' * 24)})", rows)
     conn.executemany("insert into authors values (?, ?, ?, ?)", authors)
     conn.executemany("insert into tags values (?, ?)", tags)
+    _add_words(conn, tokens)
+
+
+def _add_words(conn: sqlite3.Connection, tokens: Iterable[str]) -> None:
+    """Add the folded words of these whitespace-separated tokens to the words table."""
+    # Folded and cut into words once per distinct token: ~6x faster than per paper.
+    words = {w for token in set(tokens) for w in _WORD_RE.findall(fold(token))}
+    conn.executemany("insert or ignore into words values (?)", ((w,) for w in words))
 
 
 _COLUMNS = ("key, year, venue, venue_name, title, authors, tags, status, doi, arxiv, "

@@ -237,10 +237,41 @@ def row_to_paper(row: sqlite3.Row) -> Paper:
     )
 
 
+# A one-word prefix term as _fts_term writes it, with or without a column filter.
+_PREFIX_TERM_RE = re.compile(r'^(?P<column>\{\w+\} : )?"(?P<word>[^" ]+)"\*$')
+# A prefix that begins more words than this is short enough for porter's stems to
+# begin with it too ("emb*"): it is left as it is.
+_MAX_WIDENED = 50
+
+
+def _widen(conn: sqlite3.Connection, term: str) -> str:
+    """A prefix term widened to the indexed words it begins: porter stems the words
+    ("embedding" -> "embed") but not a prefix, so "embedd*" alone would miss them."""
+    m = _PREFIX_TERM_RE.match(term)
+    if not m:
+        return term
+    low = fold(m.group("word"))
+    high = low[:-1] + chr(ord(low[-1]) + 1)
+    words = [r[0] for r in conn.execute(
+        "select word from words where word >= ? and word < ? limit ?",
+        (low, high, _MAX_WIDENED + 1))]
+    if not words or len(words) > _MAX_WIDENED:
+        return term
+    alternatives = " OR ".join([term.removeprefix(m.group("column") or ""),
+                                *(f'"{w}"' for w in words)])
+    return f"{m.group('column') or ''}({alternatives})"
+
+
+def _widen_prefixes(conn: sqlite3.Connection, query: Query) -> None:
+    query.groups = [[_widen(conn, t) for t in group] for group in query.groups]
+    query.excluded = [_widen(conn, t) for t in query.excluded]
+
+
 def search(conn: sqlite3.Connection, text: str, limit: int | None = None) -> list[Hit]:
     """Papers matching a query, best first (or newest first when there are no words)."""
     query = parse(text)
     _check_names(conn, query)
+    _widen_prefixes(conn, query)
     where, params = list(query.where), list(query.params)
     match = query.match
     if match:

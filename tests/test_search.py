@@ -53,6 +53,14 @@ def keys(conn, text: str) -> list[str]:
         ('"mixture of experts"', {"he2021fastmoe"}),
         ("summary:gpus", {"he2021fastmoe"}),
         ("-caches", {"lai2023adaembed", "he2021fastmoe"}),
+        # A prefix longer than the stem ("embed") still begins the words it began.
+        ("embedd*", {"kurniawan2023evstore", "lai2023adaembed"}),
+        ("EMBEDDI*", {"kurniawan2023evstore", "lai2023adaembed"}),
+        ("title:cachi*", {"kurniawan2023evstore"}),
+        ("summary:lookup*", {"kurniawan2023evstore"}),
+        ("-embeddi*", {"he2021fastmoe"}),
+        ("mixture-of-exp*", {"he2021fastmoe"}),
+        ("cachix*", set()),
         ("key:he2021*", {"he2021fastmoe"}),
         ("training year:2023", {"lai2023adaembed"}),
     ],
@@ -325,3 +333,13 @@ def test_cli_search_offers_the_prefix_when_a_word_finds_nothing(cli):
     assert cli("search", "embed", "--json").stdout == "[]\n"
     none = cli("search", "zzzq")
     assert none.exit_code == 1 and none.stderr == "no papers match 'zzzq'\n"
+
+
+def test_prefixes_widen_to_words_added_by_an_edit(paths):
+    conn = index.connect(paths)
+    assert keys(conn, "wombatti*") == []
+    text = paths.catalog.read_text().replace("Caches embedding lookups",
+                                             "Caches wombatting lookups")
+    paths.catalog.write_text(text)
+    conn = index.connect(paths)  # the changed year block is re-read, its words added
+    assert keys(conn, "wombatti*") == ["kurniawan2023evstore"]
