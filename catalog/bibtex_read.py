@@ -608,8 +608,9 @@ class _Reader:
             missing.append("author")
         for name in missing:
             hint = "only editors are given" if name == "author" and fields.get("editor") else ""
+            article = "an" if name[0] in "aeiou" else "a"
             record.problems.append(self.problem(line, key, f"missing {name}",
-                                                hint or f"add a {name} field"))
+                                                hint or f"add {article} {name} field"))
         if (suffixed := _YEAR_SUFFIX_RE.match(year)) is not None:
             record.problems.append(self.problem(
                 line, key, f"year '{year}': read as {suffixed.group(1)} (the letter tells "
