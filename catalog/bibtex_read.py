@@ -18,6 +18,7 @@ from catalog.errors import Problem
 from catalog.keys import suggest_key
 from catalog.latex import to_text
 from catalog.model import (
+    DOI_HINT,
     DOI_RE,
     KEY_RE,
     MULTILINE_FIELDS,
@@ -632,7 +633,7 @@ class _Reader:
         if doi and not DOI_RE.match(doi):
             record.problems.append(self.problem(
                 line, key, f"doi {doi[:60]!r} is not a DOI: left out",
-                "a DOI is 10.PREFIX/SUFFIX of letters, digits and -._;()/:", blocking=False))
+                DOI_HINT, blocking=False))
             doi = None
         url = fields.get("url") or None
         if url and not is_http_url(url):

@@ -12,6 +12,7 @@ from catalog.model import (
     ARXIV_CLASS_RE,
     ARXIV_NEW_RE,
     ARXIV_OLD_RE,
+    DOI_HINT,
     DOI_RE,
     FIELDS,
     KEY_RE,
@@ -133,8 +134,7 @@ def _unnamed_authors(paper: Paper) -> Iterable[tuple[str, str]]:
 def _identifiers(paper: Paper) -> Iterable[tuple[str, str]]:
     if paper.doi and not DOI_RE.match(paper.doi):
         yield (f"malformed DOI {paper.doi[:60]!r}",
-               "write the bare DOI, e.g. 10.1145/3575693.3575718; a DOI holds only "
-               "letters, digits and -._;()/:")
+               f"write the bare DOI, e.g. 10.1145/3575693.3575718; {DOI_HINT}")
     if paper.arxiv:
         if not (ARXIV_NEW_RE.match(paper.arxiv) or ARXIV_OLD_RE.match(paper.arxiv)):
             yield (f"malformed arXiv id '{paper.arxiv}'",

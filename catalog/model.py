@@ -47,6 +47,7 @@ ARXIV_CLASS_RE = re.compile(r"^[a-z\-]+(\.[A-Za-z\-]{2,})?$")
 # quotes, % # & and spaces are refused: they would reach LaTeX (\input{...}) through
 # the export and HTML through the site.
 DOI_RE = re.compile(r"^10\.\d{4,9}/[-._;()/:<>A-Za-z0-9]+$")
+DOI_HINT = "a DOI is 10.PREFIX/SUFFIX of letters, digits and -._;()/:"  # what DOI_RE takes
 # Links: http(s) only, no whitespace, quotes, angle brackets, braces or backslashes.
 URL_RE = re.compile(r"^https?://[^\s\"'<>\\{}`^|]+$", re.IGNORECASE)
 # C0 and C1 controls (ESC, NUL, CSI, ...), DEL, and the bidi overrides/isolates that

@@ -538,11 +538,11 @@ def add(title: Annotated[str | None, typer.Option("--title", help="The exact tit
         if not as_json and not (report.count("added") or report.count("merged")):
             raise typer.Exit(1)
         return
-    from catalog.model import DOI_RE
+    from catalog.model import DOI_HINT, DOI_RE
 
     if doi and not DOI_RE.match(doi):
         raise UsageError(f"--doi {doi[:60]!r} is not a DOI: write the bare DOI, e.g. "
-                         "10.1145/3575693.3575718 (letters, digits and -._;()/: only)")
+                         f"10.1145/3575693.3575718 ({DOI_HINT})")
     fetched = None
     needs = not (title and authors and year and venue)
     if needs and (doi or arxiv) and not merge:
