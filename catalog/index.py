@@ -9,6 +9,7 @@ into a temporary database that is renamed into place.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -18,6 +19,7 @@ import stat
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from json.encoder import encode_basestring as _encode_string
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -312,18 +314,14 @@ def _update_registries(conn: sqlite3.Connection, paths: Paths, registry: str) ->
     """Replace the venue and tag tables in place (a new tag must not cost a full build);
     papers whose venue's name changed get the new name (and their full-text row). The
     registry digest is written last: an interrupted update is redone by the next command."""
-    import sqlite_utils
-
     venues, vocabulary = _load_registries(paths)
-    db = sqlite_utils.Database(conn)
     old = dict(conn.execute("select short, name from venues").fetchall())
     with conn:
         conn.execute("delete from venues")
         conn.execute("delete from vocabulary")
-    table(db, "venues").insert_all((v.to_dict() for v in venues.values()), alter=True)
-    table(db, "vocabulary").insert_all({"tag": t, "description": d}
-                                       for t, d in vocabulary.items())
-    with conn:
+        _insert_records(conn, "venues", [v.to_dict() for v in venues.values()])
+        _insert_records(conn, "vocabulary", [{"tag": t, "description": d}
+                                             for t, d in vocabulary.items()])
         for short in set(old) | set(venues):
             name = venues[short].name if short in venues else None
             if old.get(short) != name:
@@ -361,86 +359,177 @@ def _build(paths: Paths, text: str, text_digest: str, registry: str,
 
 def _build_into(tmp: Path, paths: Paths, text: str, text_digest: str, registry: str,
                 stamps: dict[str, list[int]]) -> RefreshResult:
-    import sqlite_utils
+    """The whole index in a new file: rows first, one year block at a time (one block's
+    YAML tree in memory, not the whole file's), then the secondary indexes and the
+    full-text index in one pass over the rows. Plain sqlite3: the schema is the one
+    sqlite-utils made (tests/test_index.py compares them), without its import (0.13 s,
+    numpy included) or its per-row work."""
+    from catalog import yamlio
 
+    venues, vocabulary = _load_registries(paths)
+    tmp.unlink(missing_ok=True)
+    # A throwaway file until it is renamed into place: no syncs on the way, the journal
+    # in memory (a new file's pages need none; off would make a savepoint's rollback,
+    # which _insert_catalog uses, undefined).
+    conn = sqlite3.connect(tmp, isolation_level=None)
+    try:
+        conn.execute(f"pragma application_id = {APPLICATION_ID}")
+        conn.execute("pragma journal_mode = memory")
+        conn.execute("pragma synchronous = off")
+        conn.execute("begin")
+        for sql in _TABLES:
+            conn.execute(sql)
+        _insert_records(conn, "venues", [v.to_dict() for v in venues.values()])
+        _insert_records(conn, "vocabulary", [{"tag": t, "description": d}
+                                             for t, d in vocabulary.items()])
+        venue_names = {short: v.name for short, v in venues.items()}
+        with yamlio.gc_paused():
+            count, years = _insert_catalog(conn, text, paths.display(), venue_names)
+        for sql in _INDEXES:
+            conn.execute(sql)
+        _set_meta(conn, text_digest, registry, count)
+        _set_stamps(conn, stamps)
+        for sql in _FTS:
+            conn.execute(sql)
+        conn.execute("commit")
+        conn.execute("pragma journal_mode = delete")
+    finally:
+        conn.close()
+    return RefreshResult("built", count, sorted(years))
+
+
+class _BlockUnreadable(Exception):
+    """A year block read on its own has a blocking problem: the whole file decides."""
+
+
+def _insert_catalog(conn: sqlite3.Connection, text: str, filename: str,
+                    venue_names: dict[str, str]) -> tuple[int, set[str]]:
+    """Insert every paper (and the year blocks' digests); (papers, years) inserted.
+    InvalidCatalogError with every blocking problem, as a read of the whole file finds
+    them, when the catalog cannot be read."""
     from catalog import source
 
-    papers, problems = source.parse(text, paths.display())
-    problems += source.duplicate_keys(papers, paths.display())
+    conn.execute("savepoint blocks")
+    try:
+        return _insert_blocks(conn, source.parse_blocks(text, filename), filename, venue_names)
+    except _BlockUnreadable:
+        conn.execute("rollback to blocks")
+    papers, problems = source.parse(text, filename)
+    problems += source.duplicate_keys(papers, filename)
     blocking = [p for p in problems if p.blocking]
     if blocking:
         raise InvalidCatalogError(blocking)
-    venues, vocabulary = _load_registries(paths)
-    tmp.unlink(missing_ok=True)
-    db = sqlite_utils.Database(tmp)
-    db.conn.execute(f"pragma application_id = {APPLICATION_ID}")
-    db.conn.execute("pragma journal_mode = off")
-    db.conn.execute("pragma synchronous = off")
-    with db.conn:
-        _create_tables(db)
-        table(db, "venues").insert_all((v.to_dict() for v in venues.values()), alter=True)
-        table(db, "vocabulary").insert_all({"tag": t, "description": d}
-                                           for t, d in vocabulary.items())
-        venue_names = {short: v.name for short, v in venues.items()}
-        _insert_papers(db.conn, papers, venue_names)
-        chunks = source.split_chunks(text) or []
-        labels = [c.label for c in chunks]
-        if len(set(labels)) == len(labels):
-            table(db, "chunks").insert_all({"label": c.label, "digest": c.digest, "start": c.start}
-                                    for c in chunks)
-        _set_meta(db.conn, text_digest, registry, len(papers))
-        _set_stamps(db.conn, stamps)
-    table(db, "papers").enable_fts(FTS_COLUMNS, fts_version="FTS5", tokenize=TOKENIZE,
-                            create_triggers=True)
-    _narrow_update_trigger(db.conn)
-    db.conn.execute("pragma journal_mode = delete")
-    db.conn.close()
-    return RefreshResult("built", len(papers), sorted({str(p.year) for p in papers}))
+    # A file that reads whole but not in blocks (a quoted value running over a line
+    # that looks like a top-level key): rows as the whole file gives them.
+    _insert_papers(conn, papers, venue_names)
+    chunks = source.split_chunks(text) or []
+    if len({c.label for c in chunks}) == len(chunks):
+        conn.executemany("insert into chunks values (?, ?, ?)",
+                         [(c.label, c.digest, c.start) for c in chunks])
+    return len(papers), {str(p.year) for p in papers}
 
 
-def _narrow_update_trigger(conn: sqlite3.Connection) -> None:
-    """sqlite-utils' update trigger re-indexes a paper's text on any update, so moving the
-    lines of the years below an edit re-indexed thousands of papers: fire it only when a
-    column of the full-text index changes."""
-    row = conn.execute("select sql from sqlite_master where type = 'trigger' "
-                       "and name = 'papers_au'").fetchone()
-    if row is None:
-        return
-    columns = ", ".join(f'"{c}"' for c in FTS_COLUMNS)
-    sql = row[0].replace('AFTER UPDATE ON "papers"', f'AFTER UPDATE OF {columns} ON "papers"', 1)
-    if sql != row[0]:
-        conn.execute('drop trigger "papers_au"')
-        conn.execute(sql)
+def _insert_blocks(conn: sqlite3.Connection, blocks: Iterable[tuple[Any, list[Paper], list]],
+                   filename: str, venue_names: dict[str, str]) -> tuple[int, set[str]]:
+    from catalog import source
+
+    first_lines: dict[str, int] = {}
+    count = 0
+    years: set[str] = set()
+    for chunk, papers, problems in blocks:
+        if any(p.blocking for p in problems) or source.duplicate_keys(papers, filename,
+                                                                      first_lines):
+            raise _BlockUnreadable
+        _insert_papers(conn, papers, venue_names)
+        if chunk is not None:
+            conn.execute("insert into chunks values (?, ?, ?)",
+                         (chunk.label, chunk.digest, chunk.start))
+        count += len(papers)
+        years.update(str(p.year) for p in papers)
+    return count, years
 
 
-def table(db: Any, name: str) -> Any:
-    """A sqlite-utils Table (db[name] may also be a View, which mypy can't rule out)."""
-    return db.table(name)
+# The schema sqlite-utils 3.x/4.x writes for these tables (Table.create, create_index,
+# enable_fts with triggers), statement for statement: `datasette` and sqlite-utils
+# open the index as one of their own, and tests/test_index.py checks the two agree.
+_TABLES = (
+    'CREATE TABLE "meta" (\n   "key" TEXT PRIMARY KEY,\n   "value" TEXT\n)',
+    'CREATE TABLE "chunks" (\n   "label" TEXT PRIMARY KEY,\n   "digest" TEXT,\n'
+    '   "start" INTEGER\n)',
+    'CREATE TABLE "venues" (\n   "short" TEXT PRIMARY KEY,\n   "kind" TEXT,\n'
+    '   "name" TEXT,\n   "publisher" TEXT\n)',
+    'CREATE TABLE "vocabulary" (\n   "tag" TEXT PRIMARY KEY,\n   "description" TEXT\n)',
+    'CREATE TABLE "words" (\n   "word" TEXT PRIMARY KEY\n)',
+    'CREATE TABLE "papers" (\n' + ",\n".join(
+        f'   "{name}" {kind}{" PRIMARY KEY" if name == "key" else ""}' for name, kind in (
+            ("key", "TEXT"), ("year", "INTEGER"), ("venue", "TEXT"), ("venue_name", "TEXT"),
+            ("title", "TEXT"), ("authors", "TEXT"), ("tags", "TEXT"), ("status", "TEXT"),
+            ("doi", "TEXT"), ("arxiv", "TEXT"), ("arxiv_class", "TEXT"), ("url", "TEXT"),
+            ("pages", "TEXT"), ("volume", "TEXT"), ("number", "TEXT"), ("sources", "TEXT"),
+            ("et_al", "INTEGER"), ("read_on", "TEXT"), ("added", "TEXT"),
+            ("summary", "TEXT"), ("abstract", "TEXT"), ("line", "INTEGER"),
+            ("chunk", "TEXT"), ("folded", "TEXT"))) + "\n)",
+    'CREATE TABLE "authors" (\n   "paper" TEXT REFERENCES "papers"("key"),\n'
+    '   "position" INTEGER,\n   "name" TEXT,\n   "folded" TEXT,\n'
+    '   PRIMARY KEY ("paper", "position")\n)',
+    'CREATE TABLE "tags" (\n   "paper" TEXT REFERENCES "papers"("key"),\n   "tag" TEXT,\n'
+    '   PRIMARY KEY ("paper", "tag")\n)',
+)
+# Made after the rows: one sort each instead of a b-tree grown a row at a time.
+_INDEXES = (
+    'CREATE INDEX "idx_papers_year"\n    ON "papers" ("year")',
+    'CREATE INDEX "idx_tags_tag"\n    ON "tags" ("tag")',
+    'CREATE INDEX "idx_authors_folded"\n    ON "authors" ("folded")',
+)
+_FTS_LIST = ", ".join(f'"{c}"' for c in FTS_COLUMNS)
+_FTS_NEW = ", ".join(f'new."{c}"' for c in FTS_COLUMNS)
+_FTS_OLD = ", ".join(f'old."{c}"' for c in FTS_COLUMNS)
+_FTS_DELETE = ('  INSERT INTO "papers_fts" ("papers_fts", rowid, '
+               f"{_FTS_LIST}) VALUES('delete', old.rowid, {_FTS_OLD});\n")
+_FTS_INSERT = f'  INSERT INTO "papers_fts" (rowid, {_FTS_LIST}) VALUES (new.rowid, {_FTS_NEW});\n'
+# The full-text index filled from the rows in one statement (faster than a trigger per
+# row), then the triggers that keep it in step with later edits. The update trigger
+# fires only when a column of the full-text index changes: moving the lines of the
+# years below an edit must not re-index thousands of papers.
+_FTS = (
+    f'CREATE VIRTUAL TABLE "papers_fts" USING FTS5 (\n    {_FTS_LIST},\n'
+    f"    tokenize='{TOKENIZE}',\n    content=\"papers\"\n)",
+    f'INSERT INTO "papers_fts" (rowid, {_FTS_LIST})\n    SELECT rowid, {_FTS_LIST} '
+    'FROM "papers"',
+    f'CREATE TRIGGER "papers_ai" AFTER INSERT ON "papers" BEGIN\n{_FTS_INSERT}END',
+    f'CREATE TRIGGER "papers_ad" AFTER DELETE ON "papers" BEGIN\n{_FTS_DELETE}END',
+    f'CREATE TRIGGER "papers_au" AFTER UPDATE OF {_FTS_LIST} ON "papers" BEGIN\n'
+    f"{_FTS_DELETE}{_FTS_INSERT}END",
+)
 
 
-def _create_tables(db: Any) -> None:
-    db["meta"].create({"key": str, "value": str}, pk="key")
-    db["chunks"].create({"label": str, "digest": str, "start": int}, pk="label")
-    db["venues"].create({"short": str, "kind": str, "name": str, "publisher": str},
-                        pk="short")
-    db["vocabulary"].create({"tag": str, "description": str}, pk="tag")
-    db["words"].create({"word": str}, pk="word")
-    db["papers"].create(
-        {"key": str, "year": int, "venue": str, "venue_name": str, "title": str,
-         "authors": str, "tags": str, "status": str, "doi": str, "arxiv": str,
-         "arxiv_class": str, "url": str,
-         "pages": str, "volume": str, "number": str, "sources": str, "et_al": int, "read_on": str,
-         "added": str, "summary": str, "abstract": str, "line": int, "chunk": str,
-         "folded": str},
-        pk="key",
-    )
-    db["authors"].create({"paper": str, "position": int, "name": str, "folded": str},
-                         pk=("paper", "position"), foreign_keys=[("paper", "papers", "key")])
-    db["tags"].create({"paper": str, "tag": str}, pk=("paper", "tag"),
-                      foreign_keys=[("paper", "papers", "key")])
-    db["papers"].create_index(["year"])
-    db["tags"].create_index(["tag"])
-    db["authors"].create_index(["folded"])
+def _insert_records(conn: sqlite3.Connection, name: str, records: list[dict[str, Any]]) -> None:
+    """Rows into a registry table as sqlite-utils' insert_all(alter=True) writes them: a
+    column added for each new field (first seen first; INTEGER for booleans and whole
+    numbers, REAL for other numbers, else TEXT), lists and mappings as JSON."""
+    have = {row[1].lower() for row in conn.execute(f'pragma table_info("{name}")')}
+    seen: dict[str, set[type]] = {}
+    for record in records:
+        for field_name, value in record.items():
+            seen.setdefault(field_name, set()).add(type(value))
+    for field_name, types in seen.items():
+        if field_name.lower() not in have:
+            types.discard(type(None))
+            kind = ("INTEGER" if types and types <= {int, bool} else
+                    "REAL" if types and types <= {int, float, bool} else "TEXT")
+            quoted = field_name.replace('"', '""')
+            conn.execute(f'ALTER TABLE "{name}" ADD COLUMN "{quoted}" {kind};')
+            have.add(field_name.lower())
+    for record in records:
+        columns = ", ".join('"' + c.replace('"', '""') + '"' for c in record)
+        marks = ", ".join("?" * len(record))
+        conn.execute(f'INSERT INTO "{name}" ({columns}) VALUES ({marks})',
+                     [_json_dumps(v, default=repr) if isinstance(v, dict | list | tuple) else v
+                      for v in record.values()])
+
+
+def _json_dumps(value: Any, default: Any = None) -> str:
+    return json.dumps(value, ensure_ascii=False, default=default)
 
 
 def _insert_papers(conn: sqlite3.Connection, papers: Iterable[Paper],
@@ -452,7 +541,7 @@ def _insert_papers(conn: sqlite3.Connection, papers: Iterable[Paper],
     tokens: set[str] = set()
     for p in papers:
         rows.append(_row(p, venue_names))
-        authors.extend((p.key, i, a, fold(a)) for i, a in enumerate(p.authors))
+        authors.extend((p.key, i, a, _fold_name(a)) for i, a in enumerate(p.authors))
         tags.extend((p.key, t) for t in dict.fromkeys(p.tags))
         searched = (p.title, *p.authors, *p.tags, p.summary, venue_names.get(p.venue), p.abstract)
         tokens.update(" ".join(t for t in searched if t).split())
@@ -465,7 +554,7 @@ def _insert_papers(conn: sqlite3.Connection, papers: Iterable[Paper],
 def _add_words(conn: sqlite3.Connection, tokens: Iterable[str]) -> None:
     """Add the folded words of these whitespace-separated tokens to the words table."""
     # Folded and cut into words once per distinct token: ~6x faster than per paper.
-    words = {w for token in set(tokens) for w in _WORD_RE.findall(fold(token))}
+    words = {w for token in set(tokens) for w in _WORD_RE.findall(_fold_name(token))}
     conn.executemany("insert or ignore into words values (?)", ((w,) for w in words))
 
 
@@ -478,15 +567,36 @@ _LINE = 21  # position of line in a row
 def _row(p: Paper, venue_names: dict[str, str]) -> tuple:
     """A paper as a row of the papers table, columns in _COLUMNS order."""
     return (p.key, p.year, p.venue, venue_names.get(p.venue), p.title,
-            json.dumps(p.authors, ensure_ascii=False), json.dumps(p.tags, ensure_ascii=False),
+            _json_list(p.authors), _json_list(p.tags),
             p.status, p.doi, p.arxiv, p.arxiv_class, p.url, p.pages, p.volume, p.number,
-            json.dumps(p.sources, ensure_ascii=False), int(p.et_al), p.read_on, p.added,
+            _json_list(p.sources), int(p.et_al), p.read_on, p.added,
             p.summary, p.abstract, p.line, str(p.year), _folded(p))
+
+
+def _json_list(items: list[str]) -> str:
+    """json.dumps(items, ensure_ascii=False) for a list of strings, the same text, from
+    the encoder's own C string function (json.dumps with an option builds a new encoder
+    on every call: six times slower, a tenth of an index build)."""
+    return "[" + ", ".join(map(_encode_string, items)) + "]"
 
 
 def _folded(paper: Paper) -> str | None:
     text = " ".join([paper.title, *paper.authors])
-    return fold(text) if has_undecomposable(text) else None
+    if not has_undecomposable(text):
+        return None
+    # fold works letter by letter and a space stays a space, so the parts fold apart:
+    # a name the catalog repeats is folded once.
+    return " ".join([fold(paper.title), *map(_fold_name, paper.authors)])
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _fold_non_ascii(name: str) -> str:
+    return fold(name)
+
+
+def _fold_name(name: str) -> str:
+    """fold(name), remembered for names with accents (the slow ones, and they repeat)."""
+    return name.lower() if name.isascii() else _fold_non_ascii(name)
 
 
 def _set_meta(conn: sqlite3.Connection, text_digest: str, registry: str, count: int) -> None:

@@ -149,16 +149,21 @@ _UNDECOMPOSABLE = str.maketrans({"ß": "ss", "ẞ": "SS", "æ": "ae", "Æ": "AE"
                                  "Đ": "D", "þ": "th", "Þ": "Th", "ı": "i"})
 
 
+# The same letters, found by one scan (translate looks each character up in a dict).
+_UNDECOMPOSABLE_RE = re.compile("[" + "".join(chr(c) for c in _UNDECOMPOSABLE) + "]")
+
+
 def has_undecomposable(text: str) -> bool:
     """True if the text has a letter (ß, ø, ł, ...) that accent-stripping leaves alone."""
-    return not text.isascii() and text.translate(_UNDECOMPOSABLE) != text
+    return not text.isascii() and _UNDECOMPOSABLE_RE.search(text) is not None
 
 
 def fold(text: str) -> str:
     """Lower-case ASCII fold: 'Preußer Čech' -> 'preusser cech'."""
     if text.isascii():
         return text.lower()
-    text = text.translate(_UNDECOMPOSABLE)
+    if _UNDECOMPOSABLE_RE.search(text):
+        text = text.translate(_UNDECOMPOSABLE)
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,6 +56,15 @@ def split_chunks(text: str) -> list[Chunk] | None:
 
 
 def _split_chunks(text: str) -> list[Chunk] | None:
+    bounds = _bounds(text)
+    if bounds is None:
+        return None
+    return [Chunk(label, line, text[begin:end]) for label, line, begin, end in bounds]
+
+
+def _bounds(text: str) -> list[tuple[str, int, int, int]] | None:
+    """(label, first line, start, end) of each top-level block; None when the file can't
+    be cut safely."""
     if "\n---" in text or text.startswith(("---", "%")) or "\t" in text:
         return None
     starts = [m.start() + 1 for m in _TOP_KEY_RE.finditer(text)]
@@ -63,20 +72,30 @@ def _split_chunks(text: str) -> list[Chunk] | None:
         starts.insert(0, 0)
     if not starts:
         return []
-    chunks = []
+    bounds = []
     # Leading comments belong to the first block so no text is lost.
-    bounds = [0, *starts[1:], len(text)]
+    edges = [0, *starts[1:], len(text)]
     line = 1
-    for i, (begin, end) in enumerate(itertools.pairwise(bounds)):
+    for i, (begin, end) in enumerate(itertools.pairwise(edges)):
         head = starts[0] if i == 0 else begin
         stop = text.find("\n", head)
         first = text[head: stop if stop >= 0 else len(text)]
         if not first[0].isalnum() or (not first.rstrip().endswith(":") and ": " not in first):
             return None  # not a plain 'key:' line: parse the whole file instead
         label = first.split(":", 1)[0].strip().strip("'\"")
-        chunks.append(Chunk(label, line, text[begin:end]))
+        bounds.append((label, line, begin, end))
         line += text.count("\n", begin, end)
-    return chunks
+    return bounds
+
+
+def blocks(text: str) -> Iterator[Chunk] | None:
+    """The blocks of split_chunks, each cut from the text only when it is reached (a big
+    catalog's text is not copied whole); None when the text can't be cut or two blocks
+    share a label (then only the whole file says which one YAML keeps)."""
+    bounds = _bounds(text)
+    if bounds is None or len({b[0] for b in bounds}) != len(bounds):
+        return None
+    return (Chunk(label, line, text[begin:end]) for label, line, begin, end in bounds)
 
 
 def where(year: object, venue: object = "", key: object = "") -> str:
@@ -102,25 +121,53 @@ def parse(text: str, filename: str, line_offset: int = 0) -> tuple[list[Paper], 
 
 
 def _parse(text: str, filename: str, line_offset: int) -> tuple[list[Paper], list[Problem]]:
+    return parse_yaml(text, filename, line_offset)
+
+
+def parse_yaml(text: str, filename: str,
+               line_offset: int = 0) -> tuple[list[Paper], list[Problem]]:
+    """The full reader: PyYAML's node tree, walked into Papers and every problem."""
     try:
         root = yamlio.compose(text, filename, line_offset)
     except InvalidCatalogError as err:
         return [], err.problems
     walker = _Walker(filename, line_offset)
     if root is not None:
-        walker.walk_root(root)
+        with yamlio.gc_paused():  # the walk adds a Paper per node tree: no cycles either
+            walker.walk_root(root)
     return walker.papers, walker.problems
 
 
-def duplicate_keys(papers: Iterable[Paper], filename: str) -> list[Problem]:
-    """A blocking problem for each paper whose key was already used."""
-    first: dict[str, Paper] = {}
+def parse_blocks(text: str, filename: str) -> Iterator[tuple[Chunk | None, list[Paper],
+                                                            list[Problem]]]:
+    """parse(text) one year block at a time: (block, its papers, its problems), so that
+    only one block's node tree is in memory (a 100k-paper file's whole tree took 1.5 GB).
+
+    The whole text is one piece (block None) when it can't be cut. A valid catalog gives
+    the papers and problems parse(text) gives; for one with a blocking problem, cut
+    blocks may report it differently, so callers that report it read the whole text
+    (read_text does)."""
+    chunks = blocks(text)
+    if chunks is None:
+        yield None, *_parse(text, filename, 0)
+        return
+    for chunk in chunks:
+        yield chunk, *_parse(chunk.text, filename, chunk.start - 1)
+
+
+def duplicate_keys(papers: Iterable[Paper], filename: str,
+                   first: dict[str, int] | None = None) -> list[Problem]:
+    """A blocking problem for each paper whose key was already used; first (key -> line of
+    its first paper) carries what earlier calls saw, for a file read in blocks."""
+    first = {} if first is None else first
     problems = []
     for paper in papers:
-        seen = first.setdefault(paper.key, paper)
-        if seen is not paper:
+        line = first.get(paper.key)
+        if line is None:
+            first[paper.key] = paper.line
+        else:
             problems.append(Problem(filename, paper.line, where(paper.year, paper.venue, paper.key),
-                                    f"duplicate key '{paper.key}' (first at line {seen.line})",
+                                    f"duplicate key '{paper.key}' (first at line {line})",
                                     "give each paper its own key; keys are never reused", True))
     return problems
 
@@ -134,7 +181,21 @@ def read(path: Path, display: str | None = None) -> tuple[list[Paper], list[Prob
         return [], [missing(filename)]
     except InvalidCatalogError as err:
         return [], err.problems
-    papers, problems = parse(text, filename)
+    return parse_all(text, filename)
+
+
+def parse_all(text: str, filename: str) -> tuple[list[Paper], list[Problem]]:
+    """parse(text) and duplicate_keys, one year block's node tree in memory at a time."""
+    papers: list[Paper] = []
+    problems: list[Problem] = []
+    for _, found, trouble in parse_blocks(text, filename):
+        if any(p.blocking for p in trouble):
+            # Reported as the whole file reads it (a block cut out of a broken file may
+            # not say what is wrong in the same words).
+            papers, problems = parse(text, filename)
+            break
+        papers += found
+        problems += trouble
     return papers, problems + duplicate_keys(papers, filename)
 
 
@@ -226,65 +287,87 @@ class _Walker:
             self.problem(node, where(year, venue), "a paper must be a mapping of fields",
                          "write 'key:', 'title:' and 'authors:' under '- '")
             return None
-        values: dict[str, object] = {}
+        values: dict[str, yamlio.Node] = {}
         lines: dict[str, yamlio.Node] = {}
-        key_hint = ""
+        key_node: yamlio.Node | None = None
         for name_node, value_node in node.value:
-            name = str(yamlio.construct(name_node))
+            # A field's name as construct() reads it; the known names directly (none of
+            # them reads as a null or a boolean): this loop runs for every field.
+            name = name_node.value if (isinstance(name_node, yamlio.ScalarNode)
+                                       and name_node.value in _FIELD_NAMES) \
+                else str(yamlio.construct(name_node))
             if name == "key":
-                key_hint = str(yamlio.construct(value_node))
+                key_node = value_node
             if name in values:
-                self.problem(name_node, where(year, venue, key_hint),
+                self.problem(name_node, _place(year, venue, key_node),
                              f"field '{name}' given twice", "keep one of them")
                 continue
             values[name] = value_node
             lines[name] = name_node
-        at = where(year, venue, key_hint)
         fields: dict[str, object] = {}
         ok = True
         for name, value_node in values.items():
-            assert isinstance(value_node, yamlio.Node)
-            if name not in FIELDS:
+            if name not in _FIELD_NAMES:
                 hint = hint_for(name, FIELDS) or "known fields: " + ", ".join(FIELDS)
-                self.problem(lines[name], at, f"unknown field '{name}'", hint, blocking=False)
+                self.problem(lines[name], _place(year, venue, key_node),
+                             f"unknown field '{name}'", hint, blocking=False)
                 continue
-            value = self.field_value(name, value_node, at)
+            value = self.field_value(name, value_node)
             if value is _BAD:
+                self._place_last(year, venue, key_node)
                 ok = False
             elif value is not None:
                 fields[name] = value
         for name in REQUIRED:
             if not fields.get(name) and name in values and ok:
-                self.problem(lines[name], at, f"empty {name}", f"give the paper's {name}")
+                self.problem(lines[name], _place(year, venue, key_node), f"empty {name}",
+                             f"give the paper's {name}")
                 ok = False
             elif name not in values:
-                self.problem(node, at, f"missing {name}", f"add a '{name}:' line to the paper")
+                self.problem(node, _place(year, venue, key_node), f"missing {name}",
+                             f"add a '{name}:' line to the paper")
                 ok = False
         if not ok:
             return None
         return Paper(year=year, venue=venue, line=self.line(node), **fields)  # type: ignore[arg-type]
 
-    def field_value(self, name: str, node: yamlio.Node, at: str) -> object:
+    def _place_last(self, year: int, venue: str, key_node: yamlio.Node | None) -> None:
+        """Give the problem field_value just added its place (year › venue › key)."""
+        last = self.problems[-1]
+        self.problems[-1] = Problem(last.file, last.line, _place(year, venue, key_node),
+                                    last.message, last.hint, last.blocking)
+
+    def field_value(self, name: str, node: yamlio.Node) -> object:
+        """The field's value, None when it is null, or _BAD after adding a problem (its
+        place left for the caller to fill)."""
         if name in _LIST_FIELDS:
-            if yamlio.is_null(node):
+            if isinstance(node, yamlio.SequenceNode):
+                items = node.value
+                if all(isinstance(i, yamlio.ScalarNode) for i in items):
+                    return [i.value.strip() for i in items]
+            elif yamlio.is_null(node):
                 return []
-            items = node.value if isinstance(node, yamlio.SequenceNode) else None
-            if items is None or not all(isinstance(i, yamlio.ScalarNode) for i in items):
-                self.problem(node, at, f"{name} must be a list of names",
-                             f"write {name}: [first, second]")
-                return _BAD
-            return [str(i.value).strip() for i in items]
+            self.problem(node, "", f"{name} must be a list of names",
+                         f"write {name}: [first, second]")
+            return _BAD
         if not isinstance(node, yamlio.ScalarNode):
-            self.problem(node, at, f"{name} must be a single value", "write it on one line")
+            self.problem(node, "", f"{name} must be a single value", "write it on one line")
             return _BAD
         if name in _BOOL_FIELDS:
             if yamlio.is_bool(node):
                 return yamlio.construct(node)
-            self.problem(node, at, f"{name} must be true or false", f"write {name}: true")
+            self.problem(node, "", f"{name} must be true or false", f"write {name}: true")
             return _BAD
-        if yamlio.is_null(node):
+        value = node.value
+        if not node.style and value in yamlio.NULLS:  # yamlio.is_null, inline
             return None
-        return str(node.value).strip()
+        return value.strip()
 
 
+def _place(year: int, venue: str, key_node: yamlio.Node | None) -> str:
+    """where() a paper's problem is: its key as construct() reads it (or none yet)."""
+    return where(year, venue, "" if key_node is None else str(yamlio.construct(key_node)))
+
+
+_FIELD_NAMES = frozenset(FIELDS)
 _BAD = object()

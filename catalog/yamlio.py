@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,9 +31,9 @@ class _Loader(_Loader):  # type: ignore[no-redef,misc,valid-type]
         return "tag:yaml.org,2002:map"
 
 
-_NULLS = frozenset(("", "~", "null", "Null", "NULL"))
-_TRUE = frozenset(("true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON"))
-_FALSE = frozenset(("false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF"))
+NULLS = frozenset(("", "~", "null", "Null", "NULL"))  # the plain scalars YAML reads as null
+TRUE = frozenset(("true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON"))
+FALSE = frozenset(("false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF"))
 
 from yaml import MappingNode, Node, ScalarNode, SequenceNode  # noqa: E402  (re-exported)
 
@@ -62,19 +64,48 @@ def _plain(node: Node) -> bool:
 
 def is_null(node: Node) -> bool:
     """A plain scalar that YAML reads as null (an empty value, ~ or null)."""
-    return _plain(node) and node.value in _NULLS
+    return _plain(node) and node.value in NULLS
 
 
 def is_bool(node: Node) -> bool:
     """A plain scalar that YAML reads as a boolean."""
-    return _plain(node) and (node.value in _TRUE or node.value in _FALSE)
+    return _plain(node) and (node.value in TRUE or node.value in FALSE)
 
 
 # What could be a YAML anchor ('&name' after a space, '[', '{', ',' or at a line's start):
 # only a text that has one can hold an alias, so only such a text is walked for them.
-_ANCHOR_RE = re.compile(r"(?:^|[\s\[{,])&[^\s,\[\]{}]", re.MULTILINE)
+# Searched for the '&' alone and the character before it checked after (a pattern that
+# begins with the look-back tried it at every position: 0.3 s on a 10k-paper catalog).
+_AMPERSAND_RE = re.compile(r"&[^\s,\[\]{}]")
+_FLOW_OPENERS = "[{,"
 _BOMS = {b"\xff\xfe\x00\x00": "UTF-32", b"\x00\x00\xfe\xff": "UTF-32",
          b"\xff\xfe": "UTF-16", b"\xfe\xff": "UTF-16"}
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """The cyclic garbage collector off for a while (nestable).
+
+    Reading a catalog makes hundreds of thousands of fresh objects without cycles; each
+    collection the allocations trigger walks all of them again, which cost a third of an
+    index build. Reference counting still frees everything as before."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def may_hold_anchor(text: str) -> bool:
+    """True if the text has what could be a YAML anchor ('&name' at a value's start)."""
+    for m in _AMPERSAND_RE.finditer(text):
+        at = m.start()
+        before = text[at - 1] if at else "\n"
+        if before.isspace() or before in _FLOW_OPENERS:
+            return True
+    return False
 
 
 def compose(text: str, filename: str, line_offset: int = 0) -> Node | None:
@@ -84,20 +115,15 @@ def compose(text: str, filename: str, line_offset: int = 0) -> Node | None:
     Every file papers reads goes through here. Aliases are refused: no data file needs
     them, and a few lines of nested aliases (an "alias bomb") expand to billions of nodes
     in any code that walks the tree as data."""
-    # The collector only slows the load of a big tree of fresh objects with no cycles.
-    was_enabled = gc.isenabled()
-    gc.disable()
     try:
-        root = yaml.compose(text, Loader=_Loader)
+        with gc_paused():
+            root = yaml.compose(text, Loader=_Loader)
     except yaml.YAMLError as err:
         raise InvalidCatalogError([syntax_problem(err, filename, line_offset, text)]) from None
     except RecursionError:
         raise InvalidCatalogError([Problem(filename, 0, "", "YAML nested too deeply",
                                            "write the data as plain entries", True)]) from None
-    finally:
-        if was_enabled:
-            gc.enable()
-    if root is not None and _ANCHOR_RE.search(text):
+    if root is not None and may_hold_anchor(text):
         _refuse_aliases(root, filename, line_offset)
     return root
 
@@ -176,7 +202,7 @@ def construct(node: Node) -> Any:
         if is_null(node):
             return None
         if is_bool(node):
-            return node.value in _TRUE
+            return node.value in TRUE
         return node.value
     if isinstance(node, SequenceNode):
         return [construct(item) for item in node.value]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
 
 import pytest
@@ -157,3 +158,144 @@ def test_datasette_can_open_it(paths):
     assert response.status_code == 200
     assert {r["key"] for r in response.json()} == {"kurniawan2023evstore", "lai2023adaembed",
                                                     "he2021fastmoe"}
+
+
+# ------------------------------------------------ the full build, against the old one
+
+
+def reference_build(paths, db_path) -> None:
+    """The index as papers built it before issue 12: the whole file through PyYAML and the
+    walk, every table and the full-text index written by sqlite-utils."""
+    import json
+
+    import sqlite_utils
+
+    from catalog import source
+    from catalog.model import fold, has_undecomposable
+    from catalog.venues import load_tags, load_venues
+
+    text = paths.catalog.read_text(encoding="utf-8")
+    papers, problems = source.parse_yaml(text, "papers.yaml")
+    assert not [p for p in problems if p.blocking]
+    venues, vocabulary = load_venues(paths.venues), load_tags(paths.tags)
+    names = {short: v.name for short, v in venues.items()}
+    db = sqlite_utils.Database(db_path)
+    db["meta"].create({"key": str, "value": str}, pk="key")
+    db["chunks"].create({"label": str, "digest": str, "start": int}, pk="label")
+    db["venues"].create({"short": str, "kind": str, "name": str, "publisher": str}, pk="short")
+    db["vocabulary"].create({"tag": str, "description": str}, pk="tag")
+    db["words"].create({"word": str}, pk="word")
+    columns = {"key": str, "year": int, "venue": str, "venue_name": str, "title": str,
+               "authors": str, "tags": str, "status": str, "doi": str, "arxiv": str,
+               "arxiv_class": str, "url": str, "pages": str, "volume": str, "number": str,
+               "sources": str, "et_al": int, "read_on": str, "added": str, "summary": str,
+               "abstract": str, "line": int, "chunk": str, "folded": str}
+    db["papers"].create(columns, pk="key")
+    db["authors"].create({"paper": str, "position": int, "name": str, "folded": str},
+                         pk=("paper", "position"), foreign_keys=[("paper", "papers", "key")])
+    db["tags"].create({"paper": str, "tag": str}, pk=("paper", "tag"),
+                      foreign_keys=[("paper", "papers", "key")])
+    db["papers"].create_index(["year"])
+    db["tags"].create_index(["tag"])
+    db["authors"].create_index(["folded"])
+    db["venues"].insert_all((v.to_dict() for v in venues.values()), alter=True)
+    db["vocabulary"].insert_all({"tag": t, "description": d} for t, d in vocabulary.items())
+    words = set()
+    for p in papers:
+        joined = " ".join([p.title, *p.authors])
+        db["papers"].insert({
+            "key": p.key, "year": p.year, "venue": p.venue, "venue_name": names.get(p.venue),
+            "title": p.title, "authors": json.dumps(p.authors, ensure_ascii=False),
+            "tags": json.dumps(p.tags, ensure_ascii=False), "status": p.status, "doi": p.doi,
+            "arxiv": p.arxiv, "arxiv_class": p.arxiv_class, "url": p.url, "pages": p.pages,
+            "volume": p.volume, "number": p.number,
+            "sources": json.dumps(p.sources, ensure_ascii=False), "et_al": int(p.et_al),
+            "read_on": p.read_on, "added": p.added, "summary": p.summary,
+            "abstract": p.abstract, "line": p.line, "chunk": str(p.year),
+            "folded": fold(joined) if has_undecomposable(joined) else None})
+        db["authors"].insert_all({"paper": p.key, "position": i, "name": a, "folded": fold(a)}
+                                 for i, a in enumerate(p.authors))
+        db["tags"].insert_all({"paper": p.key, "tag": t} for t in dict.fromkeys(p.tags))
+        searched = [p.title, *p.authors, *p.tags, p.summary, names.get(p.venue), p.abstract]
+        for token in " ".join(t for t in searched if t).split():
+            words.update(re.findall(r"[^\W_]+", fold(token)))
+    db["words"].insert_all({"word": w} for w in words)
+    db["meta"].insert_all([{"key": "schema", "value": index.SCHEMA_VERSION},
+                           {"key": "papers", "value": str(len(papers))}])
+    db["chunks"].insert_all({"label": c.label, "digest": c.digest, "start": c.start}
+                            for c in source.split_chunks(text))
+    db["papers"].enable_fts(index.FTS_COLUMNS, fts_version="FTS5", tokenize=index.TOKENIZE,
+                            create_triggers=True)
+    trigger = db.execute("select sql from sqlite_master where name = 'papers_au'").fetchone()[0]
+    db.execute('drop trigger "papers_au"')
+    listed = ", ".join(f'"{c}"' for c in index.FTS_COLUMNS)
+    db.execute(trigger.replace('AFTER UPDATE ON "papers"', f'AFTER UPDATE OF {listed} ON "papers"'))
+    db.conn.commit()
+
+
+def contents(db_path) -> dict[str, list]:
+    conn = sqlite3.connect(db_path)
+    out = {"schema": sorted(conn.execute("select type, name, tbl_name, sql from sqlite_master "
+                                         "where sql is not null").fetchall())}
+    for name in ("papers", "authors", "tags", "venues", "vocabulary", "chunks"):
+        out[name] = conn.execute(f"select rowid, * from {name} order by rowid").fetchall()
+    out["words"] = conn.execute("select word from words order by word").fetchall()  # a set
+    # The build's record of itself: hash, registry, schema, count (not when it ran).
+    out["meta"] = conn.execute("select * from meta where key in ('papers', 'schema') "
+                               "order by key").fetchall()
+    for words in ("embedding", "cach*", '"parameter server"', "zhang OR müller", "moe NOT gpu",
+                  "preusser", "abstract : memory", "tags : training"):
+        out[words] = conn.execute(
+            "select rowid, rank from papers_fts where papers_fts match ? order by rank, rowid",
+            (words,)).fetchall()
+    return out
+
+
+# A year block in a layout PyYAML reads but the fast reader leaves to it (another
+# indentation, a value over two lines, a \u escape), and papers with accents.
+ODD_YEAR = """\
+2010:
+  OSDI:
+  - key: preusser2010odd
+    title: "Caching \\u00e9mbeddings
+      on two lines"
+    authors: [Thomas Preußer, Søren Ødegaard, "Łukasz, Jr."]
+    et_al: yes
+    tags: [caching]
+    abstract: An abstract about memory, with a colon:in it.
+  SOSP:
+    - key: cech2010plain
+      title: 'It''s Čech'
+      authors: [Eduard Čech]
+      sources: ["https://example.org/a#b"]
+      summary: Plain text # and a comment
+"""
+
+
+def test_full_build_equals_the_sqlite_utils_build(shipped, tmp_path):
+    shipped.catalog.write_text(shipped.catalog.read_text(encoding="utf-8") + ODD_YEAR,
+                               encoding="utf-8")
+    assert index.rebuild(shipped).action == "built"
+    reference_build(shipped, tmp_path / "reference.db")
+    built, reference = contents(shipped.db), contents(tmp_path / "reference.db")
+    assert built["papers"] and built["embedding"] and built["preusser"]
+    assert built == reference
+    # What search and show print, from the same rows.
+    conn = index.connect(shipped)
+    ref = sqlite3.connect(tmp_path / "reference.db")
+    ref.row_factory = sqlite3.Row
+    for words in ("embedding", "cach* year:2021..2023", "author:preusser", "tag:training"):
+        assert ([h.paper.key for h in query.search(conn, words)]
+                == [h.paper.key for h in query.search(ref, words)])
+    assert query.get(conn, "preusser2010odd") == query.get(ref, "preusser2010odd")
+    assert query.get(conn, "preusser2010odd").title == "Caching \u00e9mbeddings on two lines"
+
+
+def test_full_build_reads_a_file_it_cannot_cut_as_a_whole(paths):
+    # A quoted value running over a line that looks like a year: cut there, the blocks
+    # do not read, and the whole file does.
+    text = paths.catalog.read_text() + ('2020:\n  OSDI:\n    - key: x2020y\n      title: "A\n'
+                                        '2019: B"\n      authors: [X Z]\n')
+    paths.catalog.write_text(text)
+    assert index.rebuild(paths).papers == 4
+    assert query.get(index.connect(paths), "x2020y").title == "A 2019: B"
