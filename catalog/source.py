@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from catalog import yamlio
+from catalog import quickread, yamlio
 from catalog.errors import InvalidCatalogError, Problem
 from catalog.model import FIELDS, REQUIRED, Paper, digest
 from catalog.suggest import hint_for
@@ -121,6 +121,10 @@ def parse(text: str, filename: str, line_offset: int = 0) -> tuple[list[Paper], 
 
 
 def _parse(text: str, filename: str, line_offset: int) -> tuple[list[Paper], list[Problem]]:
+    with yamlio.gc_paused():
+        papers = quickread.papers(text, line_offset)
+    if papers is not None:
+        return papers, []  # the usual layout, read without a YAML tree
     return parse_yaml(text, filename, line_offset)
 
 
