@@ -80,6 +80,8 @@ _ESCAPE_RE = re.compile(
 def for_terminal(text: str) -> str:
     """Text safe to print: no control character (C0, C1, DEL), escape sequence or bidi
     override, tabs as spaces; newlines kept. Every string from the data passes here."""
+    if text.isprintable():  # no control, escape, bidi override, tab or newline: as it is
+        return text
     text = _ESCAPE_RE.sub("", text)
     return "\n".join(strip_controls(line) for line in text.split("\n"))
 
