@@ -8,7 +8,7 @@ catalog.bibtex_read, re-exported here as read_bib.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,7 +22,14 @@ from catalog.bibnames import (  # noqa: F401 (re-exported: catalog.bibtex.Name, 
     split_name,
 )
 from catalog.errors import CatalogError, UsageError
-from catalog.latex import NoLatexForm, escape, latex_initials, protect_title, to_ascii
+from catalog.latex import (
+    NoLatexForm,
+    escape,
+    escape_field,
+    latex_initials,
+    protect_title,
+    to_ascii,
+)
 from catalog.model import CONTROL_CHARS, Paper, strip_controls
 from catalog.venues import Venue
 
@@ -128,19 +135,22 @@ class _Writer:
     """Formats entries with one set of options, caching what repeats (names, venues)."""
 
     def __init__(self, venues: dict[str, Venue], ascii: bool, venue_style: str,
-                 arxiv_style: str, protected: Collection[str]):
+                 arxiv_style: str, protected: Collection[str], abstracts: bool = False):
         _check_options(venue_style, arxiv_style)
         self.venues = venues
         self.ascii = ascii
+        self.abstracts = abstracts
         self.venue_style = venue_style
         self.arxiv_style = arxiv_style
         self.protected = tuple(protected)
         self.names: dict[str, str] = {}
         self.containers: dict[tuple[str, int], list[tuple[str, str]]] = {}
+        self.publishers: dict[str, str] = {}
+        self.etypes: dict[str, str] = {}
         self.paper = Paper("", "", [], 0, "")  # the paper being written, for errors
 
     def text(self, value: str, what: str) -> str:
-        out = escape(strip_controls(value))
+        out = escape_field(value)
         return self.latin(out, what) if self.ascii else out
 
     def latin(self, latex: str, what: str) -> str:
@@ -185,15 +195,21 @@ class _Writer:
         if venue is None:
             raise ExportError(paper, f"venue '{paper.venue}' is not in the venue registry "
                                      "(add it to data/venues.yaml)")
-        etype = str(venue.extra.get("entry_type") or ENTRY_TYPES.get(venue.kind, "misc"))
+        etype = self.etypes.get(venue.short)
+        if etype is None:
+            etype = self.etypes[venue.short] = str(venue.extra.get("entry_type")
+                                                   or ENTRY_TYPES.get(venue.kind, "misc"))
         as_journal = (venue.kind == "preprint" and self.arxiv_style == "journal"
                       and paper.arxiv is not None)
         if as_journal:
             etype = "article"
-        authors = " and ".join(self.name(a) for a in paper.authors if a.strip())
+        authors = " and ".join([self.name(a) for a in paper.authors if a.strip()])
         if paper.et_al:
             authors = f"{authors} and others" if authors else "others"
-        title = protect_title(strip_controls(paper.title), self.protected)
+        title = paper.title
+        if not title.isprintable():  # (else strip_controls would leave it as it is)
+            title = strip_controls(title)
+        title = protect_title(title, self.protected)
         if self.ascii:
             title = self.latin(title, "title")
         fields: list[tuple[str, str]] = [("author", authors), ("title", title)]
@@ -201,10 +217,10 @@ class _Writer:
             fields.append(("journal", f"arXiv preprint arXiv:{paper.arxiv}"))
         else:
             fields.extend(self.venue_fields(paper, venue, etype))
-        for name in ("volume", "number"):
-            value = getattr(paper, name)
-            if value:
-                fields.append((name, self.text(value, name)))
+        if paper.volume:
+            fields.append(("volume", self.text(paper.volume, "volume")))
+        if paper.number:
+            fields.append(("number", self.text(paper.number, "number")))
         if paper.pages:
             ranges = []
             for part in paper.pages.split(","):  # several ranges: '1226-1235, 1403-1412'
@@ -212,13 +228,17 @@ class _Writer:
                 ranges.append(self.text(pair[0], "pages") + "--" + self.text(pair[1], "pages")
                               if pair else self.text(part.strip(), "pages"))
             fields.append(("pages", ", ".join(ranges)))
-        for name in ("articleno", "numpages"):  # ACM's article number and page count
-            value = getattr(paper, name)
-            if value:
-                fields.append((name, self.text(value, name)))
+        if paper.articleno:  # ACM's article number and page count
+            fields.append(("articleno", self.text(paper.articleno, "articleno")))
+        if paper.numpages:
+            fields.append(("numpages", self.text(paper.numpages, "numpages")))
         fields.append(("year", str(paper.year)))
         if venue.publisher and etype not in ("misc", "book") and not as_journal:
-            fields.append(("publisher", self.text(venue.publisher, "publisher")))
+            publisher = self.publishers.get(venue.short)
+            if publisher is None:
+                publisher = self.publishers[venue.short] = self.text(venue.publisher,
+                                                                     "publisher")
+            fields.append(("publisher", publisher))
         if paper.doi:
             fields.append(("doi", verbatim(paper.doi)))
         if paper.arxiv and not as_journal:
@@ -230,8 +250,10 @@ class _Writer:
                             else None)
         if url:
             fields.append(("url", verbatim(url)))
-        width = max(len(k) for k, _ in fields)
-        body = ",\n".join(f"  {k:<{width}} = {{{v}}}" for k, v in fields)
+        if self.abstracts and paper.abstract:
+            fields.append(("abstract", self.text(paper.abstract, "abstract")))
+        width = max([len(k) for k, _ in fields])
+        body = ",\n".join([f"  {k:<{width}} = {{{v}}}" for k, v in fields])
         return f"@{etype}{{{paper.key},\n{body}\n}}\n"
 
 
@@ -256,18 +278,30 @@ def verbatim(value: str) -> str:
 
 def entry(paper: Paper, venues: dict[str, Venue], *, ascii: bool = False,
           venue_style: str = "full", arxiv_style: str = "eprint",
-          protected: Collection[str] = ()) -> str:
-    """One paper's BibTeX entry."""
-    return _Writer(venues, ascii, venue_style, arxiv_style, protected).entry(paper)
+          protected: Collection[str] = (), abstracts: bool = False) -> str:
+    """One paper's BibTeX entry (with its abstract when abstracts is set)."""
+    return _Writer(venues, ascii, venue_style, arxiv_style, protected,
+                   abstracts).entry(paper)
 
 
 def export(papers: Iterable[Paper], venues: dict[str, Venue], *, ascii: bool = False,
            venue_style: str = "full", arxiv_style: str = "eprint",
-           protected: Collection[str] = ()) -> str:
+           protected: Collection[str] = (), abstracts: bool = False) -> str:
     """The .bib text for papers, entries sorted by key so the file diffs cleanly."""
-    writer = _Writer(venues, ascii, venue_style, arxiv_style, protected)
     ordered = sorted(papers, key=lambda p: p.key)
-    return "\n".join(writer.entry(p) for p in ordered)
+    return "\n".join(entries(ordered, venues, ascii=ascii, venue_style=venue_style,
+                             arxiv_style=arxiv_style, protected=protected,
+                             abstracts=abstracts))
+
+
+def entries(papers: Iterable[Paper], venues: dict[str, Venue], *, ascii: bool = False,
+            venue_style: str = "full", arxiv_style: str = "eprint",
+            protected: Collection[str] = (), abstracts: bool = False) -> Iterator[str]:
+    """The entries of papers in the order given, one at a time (export joins them sorted
+    by key; a caller that reads the papers in key order can stream them)."""
+    writer = _Writer(venues, ascii, venue_style, arxiv_style, protected, abstracts)
+    for paper in papers:
+        yield writer.entry(paper)
 
 
 def load_protected_terms(path: Path) -> list[str]:

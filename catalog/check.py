@@ -254,9 +254,11 @@ def title_keys(title: str) -> list[tuple[str, ...]]:
     words = sorted(set(title.split()))
     words.sort(key=len, reverse=True)  # longest first, in alphabetical order (stable)
     longest = sorted(words[:5])  # combinations of a sorted list come out sorted
+    keys: list[tuple[str, ...]] = list(itertools.combinations(longest, 3))
     if len(words) > 4:
-        return list(itertools.combinations(longest, 3))
-    keys = list(itertools.combinations(longest, 3)) if len(words) >= 3 else [tuple(longest)]
+        return keys
+    if len(words) < 3:
+        keys = [tuple(longest)]
     keys += [(w,) for w in words[:2]]
     keys.append(("".join(title.split()),))
     return list(dict.fromkeys(k for k in keys if k and k[0]))  # one word: one key, once

@@ -201,17 +201,17 @@ def _flow(rest: str) -> list[str]:
     pos = 0
     end = len(inner)
     while True:
-        item = _FLOW_ITEM_RE.match(inner, pos)
-        if item is None:
+        found = _FLOW_ITEM_RE.match(inner, pos)
+        if found is None:
             raise _Unusual
-        double, single, plain, comma = item.groups()
+        double, single, plain, comma = found.groups()
         if double is not None:
             items.append((_ESCAPE_RE.sub(r"\1", double) if "\\" in double else double).strip())
         elif single is not None:
             items.append(single.replace("''", "'").strip())
         else:
             items.append(plain.strip())
-        pos = item.end()
+        pos = found.end()
         if not comma:
             if pos != end:
                 raise _Unusual

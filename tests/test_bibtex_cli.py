@@ -25,6 +25,33 @@ def test_export_all_to_stdout_sorted_by_key(cli) -> None:
     assert keys_of(result.stdout) == ["he2021fastmoe", "kurniawan2023evstore", "lai2023adaembed"]
 
 
+def test_export_all_streams_what_the_library_writes(cli, paths: Paths) -> None:
+    """`papers export` (every paper, read in key order and written one at a time) gives
+    the text catalog.bibtex.export gives for the papers read whole, with and without
+    abstracts."""
+    from catalog import bibtex, source
+    from catalog.venues import load_venues
+
+    text = paths.catalog.read_text(encoding="utf-8")
+    text = text.replace('      summary: "A PyTorch system',
+                        '      abstract: "Trains 50% faster -- on GPUs & TPUs\\n{x}."\n'
+                        '      summary: "A PyTorch system')
+    paths.catalog.write_text(text, encoding="utf-8")
+    papers = source.load(paths.catalog)
+    venues = load_venues(paths.venues)
+    for options, flags in (({}, []), ({"abstracts": True}, ["--abstracts"]),
+                           ({"ascii": True, "arxiv_style": "journal"},
+                            ["--ascii", "--arxiv-style", "journal"])):
+        result = cli("export", *flags)
+        assert result.exit_code == 0, result.output
+        assert result.stdout == bibtex.export(papers, venues, **options)
+    abstract = [line for line in cli("export", "--abstracts").stdout.splitlines()
+                if "abstract" in line]
+    assert abstract == ["  abstract      = {Trains 50\\% faster -{}- on GPUs \\& TPUs "
+                        "\\textbraceleft{}x\\textbraceright{}.}"]
+    assert "abstract" not in cli("export").stdout
+
+
 def test_export_query_to_file(cli, tmp_path: Path) -> None:
     out = tmp_path / "refs.bib"
     result = cli("export", "tag:embedding year:2021..2023", "-o", str(out))

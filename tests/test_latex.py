@@ -8,7 +8,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from catalog.latex import NoLatexForm, escape, latex_initials, protect_title, to_ascii, to_text
+from catalog.latex import (
+    NoLatexForm,
+    escape,
+    escape_field,
+    latex_initials,
+    protect_title,
+    to_ascii,
+    to_text,
+)
+from catalog.model import strip_controls
 
 
 @pytest.mark.parametrize(("text", "latex"), [
@@ -197,3 +206,11 @@ def test_protected_title_reads_back_and_braces_wrap_only_runs_or_terms(title: st
     for group in protected_groups(latex):
         text = to_text(group)
         assert text in TERMS or _RUN.fullmatch(text), (title, latex, group)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("aB -`',!?\\{}&%$#_~^<>|\"\t\n\x00\x1b\x7f"
+                                             "\x85\u202eéŁ.:3")), max_size=30))
+def test_escape_field_is_escape_of_the_stripped_text(text: str) -> None:
+    """The one-scan path (replacements only where needed) writes what the full one does."""
+    assert escape_field(text) == escape(strip_controls(text))

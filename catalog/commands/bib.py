@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import typer
 
@@ -20,6 +20,8 @@ from catalog.commands import (
     state,
 )
 from catalog.errors import CatalogError, PaperNotFound, UsageError
+
+T = TypeVar("T")
 
 
 class VenueStyle(enum.StrEnum):
@@ -44,17 +46,23 @@ ArxivStyleOpt = Annotated[ArxivStyle, typer.Option(
                           "eprint.")]
 
 
-def _options(ascii: bool, venue_style: VenueStyle, arxiv_style: ArxivStyle) -> dict:
+AbstractsOpt = Annotated[bool, typer.Option(
+    "--abstracts", help="Include each paper's abstract (an abstract field, which BibTeX "
+                        "styles ignore and reference managers show).")]
+
+
+def _options(ascii: bool, venue_style: VenueStyle, arxiv_style: ArxivStyle,
+             abstracts: bool = False) -> dict:
     """Export options, with the registry and protected terms of the chosen catalog."""
     from catalog.bibtex import load_protected_terms
     from catalog.venues import load_venues
 
     return {"venues": load_venues(state.paths.venues), "ascii": ascii,
             "venue_style": venue_style.value, "arxiv_style": arxiv_style.value,
-            "protected": load_protected_terms(state.paths.terms)}
+            "protected": load_protected_terms(state.paths.terms), "abstracts": abstracts}
 
 
-def _located(write: Callable[[], str]) -> str:
+def _located(write: Callable[[], T]) -> T:
     """write(), with an export error placed in the catalog file."""
     from catalog.bibtex import ExportError
 
@@ -78,6 +86,7 @@ def export(
     ascii: AsciiOpt = False,
     venue_style: VenueStyleOpt = VenueStyle.full,
     arxiv_style: ArxivStyleOpt = ArxivStyle.eprint,
+    abstracts: AbstractsOpt = False,
 ) -> None:
     """Write BibTeX for the papers a query matches, sorted by key.
 
@@ -89,7 +98,7 @@ def export(
     query = " ".join(words or [])
     if aux is not None and query.strip():
         raise UsageError("give a query or --aux, not both")
-    options = _options(ascii, venue_style, arxiv_style)
+    options = _options(ascii, venue_style, arxiv_style, abstracts)
     conn = connect()
     missing: list[str] = []
     if aux is not None:
@@ -97,14 +106,24 @@ def export(
         if not keys:
             raise CatalogError(f"{aux}: cites nothing (no \\citation lines; run pdflatex on "
                                "the document first)")
-        papers, missing = bibtex.select_cited(q.all_papers(conn), keys)
+        papers, missing = bibtex.select_cited(q.papers_by_key(conn, abstracts), keys)
+        text = _located(lambda: bibtex.export(papers, options.pop("venues"), **options))
+        count = len(papers)
     elif query.strip():
         papers = [hit.paper for hit in q.search(conn, query)]
         if not papers:
             raise CatalogError(f"no papers match {query!r}")
-    else:
-        papers = q.all_papers(conn)
-    text = _located(lambda: bibtex.export(papers, options.pop("venues"), **options))
+        text = _located(lambda: bibtex.export(papers, options.pop("venues"), **options))
+        count = len(papers)
+    else:  # every paper, read in key order and written one at a time
+        from catalog.yamlio import gc_paused
+
+        venues = options.pop("venues")
+        with gc_paused():  # fresh strings and lists only: nothing for the collector
+            written = _located(lambda: list(bibtex.entries(q.papers_by_key(conn, abstracts),
+                                                           venues, **options)))
+        text = "\n".join(written)
+        count = len(written)
     if output is None:
         typer.echo(text, nl=False)
     else:
@@ -114,8 +133,7 @@ def export(
             atomic_write(output, text)
         except OSError as err:
             raise CatalogError(f"{output}: cannot write ({err.strerror})") from None
-        echo(f"wrote {len(papers)} entr{'y' if len(papers) == 1 else 'ies'} to {output}",
-                   err=True)
+        echo(f"wrote {count} entr{'y' if count == 1 else 'ies'} to {output}", err=True)
     if missing:
         from catalog.suggest import hint_for
 
