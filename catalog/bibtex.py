@@ -147,6 +147,7 @@ class _Writer:
         self.containers: dict[tuple[str, int], list[tuple[str, str]]] = {}
         self.publishers: dict[str, str] = {}
         self.etypes: dict[str, str] = {}
+        self.heads: dict[tuple[str, ...], tuple[str, ...]] = {}
         self.paper = Paper("", "", [], 0, "")  # the paper being written, for errors
 
     def text(self, value: str, what: str) -> str:
@@ -252,9 +253,13 @@ class _Writer:
             fields.append(("url", verbatim(url)))
         if self.abstracts and paper.abstract:
             fields.append(("abstract", self.text(paper.abstract, "abstract")))
-        width = max([len(k) for k, _ in fields])
-        body = ",\n".join([f"  {k:<{width}} = {{{v}}}" for k, v in fields])
-        return f"@{etype}{{{paper.key},\n{body}\n}}\n"
+        names = tuple([k for k, _ in fields])
+        heads = self.heads.get(names)
+        if heads is None:  # '  author    = {' for each field, aligned: a few shapes repeat
+            width = max(map(len, names))
+            heads = self.heads[names] = tuple(f"  {k:<{width}} = {{" for k in names)
+        body = "},\n".join([head + v for head, (_, v) in zip(heads, fields, strict=True)])
+        return f"@{etype}{{{paper.key},\n{body}}}\n}}\n"
 
 
 def _is_arxiv(venue: Venue) -> bool:

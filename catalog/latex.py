@@ -103,12 +103,13 @@ def escape_field(text: str) -> str:
 
 
 def _has_ligature(text: str) -> bool:
-    """Whether a ligature pair is in the text: each pair looked for only when its first
-    character (found by memchr) is there, faster than a regex or six substring scans."""
-    if "`" in text and ("``" in text or "!`" in text or "?`" in text):
-        return True
-    return (("-" in text and "--" in text) or ("'" in text and "''" in text)
-            or ("," in text and ",," in text))
+    """Whether a ligature pair is in the text: each pair looked for (by a literal pattern,
+    re's fastest search) only where its first character is (found by memchr); one
+    pattern of six alternatives is tried at every character instead."""
+    return any(first in text and search(text) for first, search in _PAIR_SEARCHES)
+
+
+_PAIR_SEARCHES = [(pair[0], re.compile(re.escape(pair)).search) for pair in _LIGATURE_STARTS]
 
 
 def _needs_braces(word: str) -> bool:
@@ -152,9 +153,13 @@ def protect_title(title: str, terms: Collection[str] = ()) -> str:
             rest = word[1:]
             if rest == rest.lower() and not _DIGIT_RE.search(word):
                 continue  # no capital after the first letter, no digit
-            if _needs_braces(word):
-                for run in _protected_runs(m):
-                    spans.extend(_outside_terms(title, run, held))
+            if not _needs_braces(word):
+                continue
+            if not held and word.isalnum():
+                spans.append(m.span())  # "FastMoE": the whole word, and no term in it
+                continue
+            for run in _protected_runs(m):
+                spans.extend(_outside_terms(title, run, held))
     # BibTeX styles keep a title's first character: after an opening quote or bracket that
     # is not the first word's capital, which they would lower-case ("“why should i...").
     first = _LEADING_RUN_RE.match(title)
@@ -162,13 +167,18 @@ def protect_title(title: str, terms: Collection[str] = ()) -> str:
         spans.extend(_outside_terms(title, first.span(1), held))
     if not spans:
         return escape(title)
+    # A title that escape leaves as it is needs no escape piece by piece.
+    same = _SPECIAL_RE.search(title) is None and not _has_ligature(title)
     out: list[str] = []
     pos = 0
     for start, end in sorted(set(spans)):
-        out.append(escape(title[pos:start]))
-        out.append("{" + escape(title[start:end]) + "}")
+        if same:
+            out.append(f"{title[pos:start]}{{{title[start:end]}}}")
+        else:
+            out.append(escape(title[pos:start]))
+            out.append("{" + escape(title[start:end]) + "}")
         pos = end
-    out.append(escape(title[pos:]))
+    out.append(title[pos:] if same else escape(title[pos:]))
     return "".join(out)
 
 
