@@ -1,14 +1,22 @@
 """Benchmark the catalog core on synthetic catalogs: medians of whole-process runs.
 
-    python tools/bench.py                 # 1,000 / 10,000 / 100,000 papers
+    python tools/bench.py                          # 1,000 / 10,000 / 100,000 papers
     python tools/bench.py --sizes 10000 --repeat 7
 
-Reports, per size: a full index build (`papers index`), a cold `papers search
-embedding` on a fresh index, the no-op freshness check (in-process), the
-refresh after a one-paper edit, and the one-paper edits themselves (`status`,
-`tag`, `tag --new`, each with its re-index); beside each, the baseline of Python
-starting and running one FTS5 query with sqlite3 alone, and the target at
-10,000 papers (issue 12).
+For each size (tools/synth.py: 2-8 authors, tags, a summary and an abstract of about
+800 characters), every row of issue 12's target table but the site build
+(tools/bench_site.py): a full index build (`papers index`), a cold `papers search
+embedding` (top 20) beside its floor (Python starting and running the same FTS5
+query with sqlite3 alone), the no-op freshness check (in-process), `papers export
+--abstracts` beside its floor (the same entries formatted with f-strings from the
+same index), `papers check`, a search right after a one-paper edit, and the edits
+`status`, `tag`/`untag`, `tag --new` and `tags --rename`, each with its re-index.
+
+A command and its floor run in turn (A B A B ...) and the ratio is the median of the
+pairs' ratios, so that a machine whose speed drifts during the run still gives a fair
+ratio. Peak memory is the largest resident set of the command's process (wait4).
+The commands run as `python -m catalog.cli` from the checkout this file is in, with
+bytecode caching on, as an installed package runs.
 """
 
 from __future__ import annotations
@@ -18,31 +26,111 @@ import os
 import statistics
 import subprocess
 import sys
-import sysconfig
 import tempfile
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
+# This checkout's catalog (not an installed one) and its tools.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import synth
 
-# The console script itself, not a shell shim (pyenv's adds ~50 ms of bash).
-PAPERS = Path(sysconfig.get_path("scripts")) / "papers"
-TARGETS = {"build": 1.5, "search": 0.12, "noop": 0.01, "edit": 0.3, "status": 0.3,
-           "tag": 0.3, "tag_new": 0.5}
-BASELINE = ("import sqlite3; c = sqlite3.connect({db!r}); "
-            "c.execute(\"select key from papers_fts f join papers p on p.rowid = f.rowid "
-            "where papers_fts match 'embedding' order by rank limit 20\").fetchall()")
+REPO = Path(__file__).resolve().parent.parent
+PAPERS = [sys.executable, "-m", "catalog.cli"]
+# Issue 12's targets: seconds at 10,000 papers and at 100,000, a ratio to the floor,
+# peak MiB at 10,000 and at 100,000 (None: no target).
+TARGETS: dict[str, tuple[float | None, float | None, float | None, float | None,
+                         float | None]] = {
+    "index build": (1.5, 20.0, None, 150, 1024),
+    "search (cold)": (None, 0.3, 2.5, 40, 60),
+    "freshness": (0.01, 0.01, None, None, None),
+    "export --abstracts": (None, 2.5, 2.5, None, None),
+    "check": (2.0, 20.0, None, None, None),
+    "search after 1 edit": (None, None, None, None, None),
+    "status": (0.3, 1.0, None, None, None),
+    "tag/untag": (0.3, 1.0, None, None, None),
+    "tag --new": (0.5, 3.0, None, None, None),
+    "tags --rename": (0.5, 3.0, None, None, None),
+}
+SEARCH_FLOOR = ("import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
+                "c.execute(\"select key from papers_fts f join papers p on p.rowid = f.rowid "
+                "where papers_fts match 'embedding' order by rank limit 20\").fetchall()")
+# The export's floor: the entries' fields read from the index and formatted with
+# f-strings, no escaping, no title protection, no registry, written to a file.
+EXPORT_FLOOR = """
+import json, sqlite3, sys
+conn = sqlite3.connect(sys.argv[1])
+entries = []
+for key, authors, title, venue, year, pages, doi, arxiv, url, abstract in conn.execute(
+        "select key, authors, title, venue_name, year, pages, doi, arxiv, url, abstract "
+        "from papers order by key"):
+    fields = [("author", " and ".join(json.loads(authors))), ("title", title),
+              ("booktitle", venue), ("year", str(year))]
+    for name, value in (("pages", pages), ("doi", doi), ("eprint", arxiv), ("url", url),
+                        ("abstract", abstract)):
+        if value:
+            fields.append((name, value))
+    body = ",\\n".join(f"  {name:<9} = {{{value}}}" for name, value in fields)
+    entries.append(f"@inproceedings{{{key},\\n{body}\\n}}\\n")
+with open(sys.argv[2], "w", encoding="utf-8") as out:
+    out.write("\\n".join(entries))
+"""
 
 
-def run(args: list[str], env: dict[str, str]) -> float:
+@dataclass
+class Run:
+    """One whole-process run: wall seconds, CPU seconds, peak resident MiB."""
+
+    wall: float
+    cpu: float
+    peak: float
+
+
+def run(args: list[str], env: dict[str, str], ok: tuple[int, ...] = (0,)) -> Run:
+    """Run a command to its end, its output thrown away; its own rusage via wait4."""
     started = time.perf_counter()
-    subprocess.run(args, env=env, check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - started
+    process = subprocess.Popen(args, env=env, stdin=subprocess.DEVNULL,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    assert process.stderr is not None
+    errors = process.stderr.read()  # read as it comes: a full pipe would stall the child
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - started
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode not in ok:
+        raise SystemExit(f"{' '.join(args)} exited {process.returncode}:\n"
+                         f"{errors.decode(errors='replace')}")
+    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
 
 
-def median_of(fn, repeat: int) -> float:
-    return statistics.median(fn() for _ in range(repeat))
+@dataclass
+class Row:
+    """The runs of one piece of work, with its floor's when it has one."""
+
+    runs: list[Run] = field(default_factory=list)
+    floor: list[Run] = field(default_factory=list)
+
+    def median(self, attr: str = "wall", floor: bool = False) -> float:
+        return statistics.median(getattr(r, attr) for r in (self.floor if floor else self.runs))
+
+    def ratio(self) -> float | None:
+        if not self.floor:
+            return None
+        return statistics.median(a.wall / b.wall for a, b in zip(self.runs, self.floor,
+                                                                  strict=True))
+
+
+def repeated(fn: Callable[[], Run], times: int) -> Row:
+    return Row([fn() for _ in range(times)])
+
+
+def paired(fn: Callable[[], Run], floor: Callable[[], Run], times: int) -> Row:
+    row = Row()
+    for _ in range(times):
+        row.runs.append(fn())
+        row.floor.append(floor())
+    return row
 
 
 def edit_one_paper(catalog: Path, n: int) -> None:
@@ -54,48 +142,105 @@ def edit_one_paper(catalog: Path, n: int) -> None:
                        encoding="utf-8")
 
 
-def bench_size(size: int, repeat: int, folder: Path) -> dict[str, float]:
+def bench_size(size: int, repeat: int, folder: Path) -> dict[str, Row]:
     catalog = synth.write(size, folder)
     db = folder / "build" / "catalog.db"
-    env = {**os.environ, "PAPERS_CATALOG": str(catalog), "PAPERS_DB": str(db)}
+    env = {**os.environ, "PAPERS_CATALOG": str(catalog), "PAPERS_DB": str(db),
+           "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
     # Bytecode as an installed package has it: with PYTHONDONTWRITEBYTECODE set (as on
     # some CI and sandbox shells) every run would recompile each module (~40 ms).
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    papers = str(PAPERS)
-    out: dict[str, float] = {}
-    out["build"] = median_of(lambda: run([papers, "index"], env), max(3, repeat // 2))
-    out["search"] = median_of(lambda: run([papers, "search", "embedding"], env), repeat)
-    out["baseline"] = median_of(
-        lambda: run([sys.executable, "-c", BASELINE.format(db=str(db))], env), repeat)
+    slow = max(2, repeat // 3) if size >= 100_000 else repeat  # whole-catalog work
+    out: dict[str, Row] = {}
+    say = lambda what: print(f"  {size:,}: {what}", file=sys.stderr, flush=True)  # noqa: E731
 
-    from catalog import index
-    from catalog.paths import Paths
+    say("index build")
+    out["index build"] = repeated(lambda: run([*PAPERS, "index"], env), slow)
+    say("search")
+    out["search (cold)"] = paired(
+        lambda: run([*PAPERS, "search", "embedding"], env),
+        lambda: run([sys.executable, "-c", SEARCH_FLOOR, str(db)], env), repeat)
+    say("freshness")
+    out["freshness"] = repeated(lambda: _freshness(catalog, db), repeat)
+    say("export")
+    bib, floor_bib = folder / "refs.bib", folder / "floor.bib"
+    out["export --abstracts"] = paired(
+        lambda: run([*PAPERS, "export", "--abstracts", "-o", str(bib)], env),
+        lambda: run([sys.executable, "-c", EXPORT_FLOOR, str(db), str(floor_bib)], env), slow)
+    say("check")
+    out["check"] = repeated(lambda: run([*PAPERS, "check"], env, ok=(0, 1)), slow)
 
-    paths = Paths(catalog, db)
-
-    def noop() -> float:
-        started = time.perf_counter()
-        assert index.refresh(paths).action == "fresh"
-        return time.perf_counter() - started
-
-    out["noop"] = median_of(noop, repeat)
     counter = iter(range(10**6))
 
-    def edit() -> float:
+    def search_after_edit() -> Run:
         edit_one_paper(catalog, next(counter))
-        return run([papers, "search", "embedding"], env)
+        return run([*PAPERS, "search", "embedding"], env)
 
-    out["edit"] = median_of(edit, repeat)
+    say("edits")
+    out["search after 1 edit"] = repeated(search_after_edit, repeat)
     key = next(line.split()[-1] for line in catalog.read_text(encoding="utf-8").splitlines()
                if line.lstrip().startswith("- key: "))
     flip = iter(range(10**6))
-    out["status"] = median_of(lambda: run([papers, "status", key, ("read", "reading")[
+    out["status"] = repeated(lambda: run([*PAPERS, "status", key, ("read", "reading")[
         next(flip) % 2]], env), repeat)
-    out["tag"] = median_of(lambda: run([papers, "tag" if next(flip) % 2 else "untag", key,
-                                        "-t", "caching"], env), repeat)
-    out["tag_new"] = median_of(lambda: run([papers, "tag", key, "-t", f"bench-{next(flip)}",
-                                            "--new"], env), repeat)
+    out["tag/untag"] = repeated(lambda: run([*PAPERS, "tag" if next(flip) % 2 else "untag",
+                                             key, "-t", "caching"], env), repeat)
+    new_tags = iter(range(10**6))
+    out["tag --new"] = repeated(lambda: run([*PAPERS, "tag", key, "-t",
+                                             f"bench-{next(new_tags)}", "--new"], env), repeat)
+    names = iter(range(10**6))
+
+    def rename() -> Run:  # bench-0 -> renamed-1 -> renamed-2 ...: a tag a paper carries
+        n = next(names)
+        return run([*PAPERS, "tags", "--rename", f"renamed-{n}" if n else "bench-0",
+                    f"renamed-{n + 1}"], env)
+
+    out["tags --rename"] = repeated(rename, repeat)
     return out
+
+
+def _freshness(catalog: Path, db: Path) -> Run:
+    """The no-op freshness check in this process (what every command pays first)."""
+    from catalog import index
+    from catalog.paths import Paths
+
+    started = time.perf_counter()
+    cpu = time.process_time()
+    assert index.refresh(Paths(catalog, db)).action == "fresh"
+    return Run(time.perf_counter() - started, time.process_time() - cpu, 0.0)
+
+
+def _cell(value: float | None, fmt: str) -> str:
+    return format(value, fmt) if value is not None else ""
+
+
+def report(rows: list[tuple[int, dict[str, Row]]], repeat: int) -> None:
+    print(f"\nmedians of whole-process runs ({repeat} runs each; at 100,000 papers the index "
+          "build, export and check run fewer); freshness in-process; ratio: paired runs "
+          "against the floor")
+    header = (f"{'papers':>8}  {'work':<20} {'seconds':>8} {'peak MiB':>8} {'floor s':>8} "
+              f"{'ratio':>6}   {'target s':>8} {'ratio':>6} {'MiB':>5}")
+    print(header)
+    for size, out in rows:
+        for name, row in out.items():
+            seconds, ratio_target, peak_target = _targets(name, size)
+            peak = row.median("peak") if row.runs[0].peak else None
+            floor = row.median(floor=True) if row.floor else None
+            print(f"{size:>8,}  {name:<20} {row.median():>8.3f} {_cell(peak, '8.0f'):>8} "
+                  f"{_cell(floor, '8.3f'):>8} {_cell(row.ratio(), '6.2f'):>6}   "
+                  f"{_cell(seconds, '8.2f'):>8} {_cell(ratio_target, '6.1f'):>6} "
+                  f"{_cell(peak_target, '5.0f'):>5}")
+        print()
+
+
+def _targets(name: str, size: int) -> tuple[float | None, float | None, float | None]:
+    """The targets that apply at this size (issue 12 sets them at 10,000 and 100,000)."""
+    at10, at100, ratio, mib10, mib100 = TARGETS[name]
+    if size == 10_000:
+        return at10, ratio, mib10
+    if size == 100_000:
+        return at100, None, mib100
+    return None, None, None
 
 
 def main() -> None:
@@ -106,22 +251,9 @@ def main() -> None:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for size in args.sizes:
-            print(f"… {size:,} papers", file=sys.stderr)
+            print(f"… {size:,} papers", file=sys.stderr, flush=True)
             rows.append((size, bench_size(size, args.repeat, Path(tmp) / str(size))))
-    print(f"\nmedians of whole-process runs (noop: in-process), {args.repeat} runs each")
-    print(f"{'papers':>8}  {'index build':>12}  {'search':>8}  {'python+FTS5':>11}  "
-          f"{'ratio':>5}  {'noop check':>10}  {'after 1 edit':>12}")
-    for size, r in rows:
-        print(f"{size:>8,}  {r['build']:>11.3f}s  {r['search']:>7.3f}s  {r['baseline']:>10.3f}s  "
-              f"{r['search'] / r['baseline']:>5.2f}  {r['noop']:>9.4f}s  {r['edit']:>11.3f}s")
-    print(f"{'target':>8}  {TARGETS['build']:>11.3f}s  {TARGETS['search']:>7.3f}s  "
-          f"{'':>11}  {'':>5}  {TARGETS['noop']:>9.4f}s  {TARGETS['edit']:>11.3f}s"
-          "   (at 10,000 papers)")
-    print(f"\n{'papers':>8}  {'status':>8}  {'tag/untag':>9}  {'tag --new':>9}")
-    for size, r in rows:
-        print(f"{size:>8,}  {r['status']:>7.3f}s  {r['tag']:>8.3f}s  {r['tag_new']:>8.3f}s")
-    print(f"{'target':>8}  {TARGETS['status']:>7.3f}s  {TARGETS['tag']:>8.3f}s  "
-          f"{TARGETS['tag_new']:>8.3f}s   (at 10,000 papers)")
+    report(rows, args.repeat)
 
 
 if __name__ == "__main__":
