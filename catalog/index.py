@@ -538,13 +538,24 @@ def _insert_papers(conn: sqlite3.Connection, papers: Iterable[Paper],
     rows: list[tuple] = []
     authors: list[tuple] = []
     tags: list[tuple] = []
+    # The searched text's tokens, for the words table: long texts cut at blanks, names
+    # and tags whole (their words are cut out of them later; a blank is no word).
     tokens: set[str] = set()
+    add = tokens.update
+    venues: set[str] = set()
     for p in papers:
         rows.append(_row(p, venue_names))
         authors.extend((p.key, i, a, _fold_name(a)) for i, a in enumerate(p.authors))
         tags.extend((p.key, t) for t in dict.fromkeys(p.tags))
-        searched = (p.title, *p.authors, *p.tags, p.summary, venue_names.get(p.venue), p.abstract)
-        tokens.update(" ".join(t for t in searched if t).split())
+        add(p.title.split())
+        add(p.authors)
+        add(p.tags)
+        if p.summary:
+            add(p.summary.split())
+        if p.abstract:
+            add(p.abstract.split())
+        venues.add(p.venue)
+    add(name for name in map(venue_names.get, venues) if name)
     conn.executemany(f"insert into papers values ({','.join('?' * 24)})", rows)
     conn.executemany("insert into authors values (?, ?, ?, ?)", authors)
     conn.executemany("insert into tags values (?, ?)", tags)
