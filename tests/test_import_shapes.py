@@ -334,6 +334,14 @@ def test_paragraph_entries_and_sections_that_are_not_papers() -> None:
     assert reasons[15] == "listed under '4. Dataset List', a section that is not papers"
 
 
+def test_list_venues_resolve_to_registry_aliases_and_short_names_in_parentheses() -> None:
+    assert importer.resolve_list_venue("SIGKDD", REGISTRY) == "KDD"
+    assert importer.resolve_list_venue("The Web Conference", REGISTRY) == "WWW"
+    assert importer.resolve_list_venue("Journal of Machine Learning Research (JMLR)",
+                                       REGISTRY) == "JMLR"
+    assert importer.resolve_list_venue("Made-Up Venue (MUV)", REGISTRY) == "Made-Up Venue (MUV)"
+
+
 def test_every_line_of_the_trial_shapes_is_accounted_for(tmp_path) -> None:
     catalog = tiny(tmp_path)
     for n, text in enumerate((CITED, ESCAPED_TAGS, NAMED_LINKS, SPACED_TAGS, RECORDS,
