@@ -14,10 +14,14 @@ FIELDS: tuple[str, ...] = (
     "title",
     "authors",
     "et_al",
+    "booktitle",
+    "editors",
+    "publisher",
     "doi",
     "arxiv",
     "arxiv_class",
     "url",
+    "chapter",
     "pages",
     "articleno",
     "numpages",
@@ -33,6 +37,14 @@ FIELDS: tuple[str, ...] = (
     "abstract",
 )
 REQUIRED: tuple[str, ...] = ("key", "title", "authors")
+# Fields holding a list (written as a flow list: [a, b]).
+LIST_FIELDS: tuple[str, ...] = ("authors", "editors", "tags", "sources", "distinct")
+# What a book chapter carries about its book. A chapter is a paper filed under a venue of
+# kind 'collection' (a handbook with its own registry entry, or the generic 'Chapter'):
+# the venue groups chapters as a conference groups papers, while the book's title,
+# editors and publisher are facts of the edition the chapter is in, so they sit on the
+# paper (a handbook's editions differ in editors and year).
+CHAPTER_FIELDS: tuple[str, ...] = ("booktitle", "editors", "publisher", "chapter")
 STATUSES: tuple[str, ...] = ("to-read", "reading", "read")
 DEFAULT_STATUS = "to-read"
 
@@ -91,6 +103,12 @@ class Paper:
     added: str | None = None
     summary: str | None = None
     abstract: str | None = None
+    # A book chapter's book (see CHAPTER_FIELDS): its title, editors, publisher (when the
+    # venue's registry entry does not give it) and the chapter's number in it.
+    booktitle: str | None = None
+    editors: list[str] = field(default_factory=list)
+    publisher: str | None = None
+    chapter: str | None = None
     line: int = 0  # line of the paper in its source file (1-based), 0 if unknown
 
     def to_dict(self) -> dict[str, Any]:
@@ -112,6 +130,19 @@ class Paper:
         """The system name before a colon ('EVStore'), else the whole title."""
         head, sep, _ = self.title.partition(":")
         return head.strip() if sep and len(head) <= 40 else self.title
+
+
+def book_credit(paper: Paper, publisher: str | None = None) -> str:
+    """A chapter's book in one line, 'Handbook, eds. A, B, Springer' (publisher: the venue's,
+    when the paper gives none); '' for a paper that names no book."""
+    if not paper.booktitle:
+        return ""
+    parts = [paper.booktitle]
+    if paper.editors:
+        parts.append(("eds. " if len(paper.editors) > 1 else "ed. ") + ", ".join(paper.editors))
+    if paper.publisher or publisher:
+        parts.append(paper.publisher or publisher or "")
+    return ", ".join(parts)
 
 
 def strip_controls(text: str, multiline: bool = False) -> str:
