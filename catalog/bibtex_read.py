@@ -19,14 +19,13 @@ from catalog.errors import Problem
 from catalog.keys import suggest_key
 from catalog.latex import to_text
 from catalog.model import (
-    DOI_HINT,
-    DOI_RE,
     KEY_RE,
     MULTILINE_FIELDS,
     PAGES_RE,
     Paper,
     fold,
-    is_http_url,
+    kept_doi,
+    kept_url,
     strip_controls,
 )
 from catalog.venues import CHAPTER_VENUE, Venue, resolve_name, same_venue_name, venue_key
@@ -75,7 +74,6 @@ _ARXIV_TEXT_RE = re.compile(r"arxiv(?:\s++preprint)?\s*+(?::\s*+)?(?:arxiv\s*+:\
 _ARXIV_URL_RE = re.compile(r"arxiv\.org/(?:abs|pdf)/" + ARXIV_ID, re.IGNORECASE)
 _CORR_RE = re.compile(r"^(?:abs/)?" + ARXIV_ID + "$")
 _ARXIV_VENUE_RE = re.compile(r"^\s*(?:arxiv\b|corr\b)", re.IGNORECASE)
-_DOI_PREFIX_RE = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
 _URL_RE = re.compile(r"^\s*<?(?:https?://|www\.)", re.IGNORECASE)
 _URL_INSIDE_RE = re.compile(r"\b(?:https?|ftp)://|\bwww\.[a-z0-9-]+\.", re.IGNORECASE)
 # Series that number the volumes of many venues: never a venue's short name.
@@ -634,21 +632,13 @@ class _Reader:
         venue = self.venue(record)
         if venue is None:
             return None
-        doi = _DOI_PREFIX_RE.sub("", fields.get("doi", "")) or None
         arxiv = arxiv_id(fields)
+        doi, bad_doi = kept_doi(fields.get("doi"))
         if doi and doi.lower().startswith("10.48550/arxiv."):
             doi = None  # an arXiv DOI: the catalog keeps the arXiv id instead
-        if doi and not DOI_RE.match(doi):
-            record.problems.append(self.problem(
-                line, key, f"doi {doi[:60]!r} is not a DOI: left out",
-                DOI_HINT, blocking=False))
-            doi = None
-        url = fields.get("url") or None
-        if url and not is_http_url(url):
-            record.problems.append(self.problem(
-                line, key, f"url {url[:60]!r} is not an http(s) link: left out",
-                "only http(s) links are kept", blocking=False))
-            url = None
+        url, bad_url = kept_url(fields.get("url"))
+        record.problems += [self.problem(line, key, d.message, d.hint, blocking=False)
+                            for d in (bad_doi, bad_url) if d is not None]
         pages, articleno, numpages = _pages(fields)
         if pages and not PAGES_RE.match(pages):
             record.problems.append(self.problem(

@@ -162,6 +162,47 @@ def is_http_url(url: str) -> bool:
     return bool(URL_RE.match(url))
 
 
+# ---------------------------------------------------------------- what an import door keeps
+
+# A DOI's resolver prefix: 'https://doi.org/10.1145/x' and 'doi:10.1145/x' are 10.1145/x.
+_DOI_PREFIX_RE = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Dropped:
+    """A value an import door left out of a paper, and why."""
+
+    message: str  # "<label> '<value>' is not a DOI: left out"
+    hint: str
+
+    def __str__(self) -> str:
+        return f"{self.message} ({self.hint})"
+
+
+def kept_doi(value: object, label: str = "doi") -> tuple[str | None, Dropped | None]:
+    """The DOI a .bib, a list or a web reply gives, as the catalog keeps it (controls and a
+    resolver prefix removed), or None and why it was left out. Every door uses this one
+    rule, so each says the same thing of the same bad value."""
+    text = strip_controls(str(value or "")).strip()
+    if not text:
+        return None, None
+    doi = _DOI_PREFIX_RE.sub("", text)
+    if DOI_RE.match(doi):
+        return doi, None
+    return None, Dropped(f"{label} {doi[:60]!r} is not a DOI: left out", DOI_HINT)
+
+
+def kept_url(value: object, label: str = "url") -> tuple[str | None, Dropped | None]:
+    """An http(s) link as the catalog keeps it, or None and why it was left out."""
+    text = strip_controls(str(value or "")).strip()
+    if not text:
+        return None, None
+    if is_http_url(text):
+        return text, None
+    return None, Dropped(f"{label} {text[:60]!r} is not an http(s) link: left out",
+                         "only http(s) links are kept")
+
+
 def arxiv_year_month(arxiv_id: str) -> tuple[int, int] | None:
     """The (year, month) an arXiv id was submitted, or None if it is not an arXiv id."""
     m = ARXIV_NEW_RE.match(arxiv_id)
