@@ -37,7 +37,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from catalog.model import DOI_RE, is_http_url, strip_controls
+from catalog.model import kept_doi, kept_url, strip_controls
 
 # Every pattern here is linear in its input (issue 8, item 13): no two neighbouring
 # quantifiers that can take the same characters, possessive runs where they could, and
@@ -487,14 +487,13 @@ def _with_ids(entry: Entry, text: str) -> Entry:
             entry.arxiv = m.group(1)
     m = _DOI_URL_RE.search(text)
     if m:
-        doi = m.group(1).rstrip(".,;")
-        if DOI_RE.match(doi):
+        doi, bad = kept_doi(m.group(1).rstrip(".,;"), "link's doi")
+        entry.notes += [str(bad)] if bad else []
+        if doi:
             entry.doi = doi
             arxiv_doi = re.fullmatch(r"10\.48550/arxiv\.(\d{4}\.\d{4,5})", doi, re.IGNORECASE)
             if arxiv_doi and entry.arxiv is None:  # arXiv's own DOI names the preprint
                 entry.arxiv = arxiv_doi.group(1)
-        else:
-            entry.notes.append(f"link's DOI {doi[:60]!r} is not a DOI: left out")
     return entry
 
 
@@ -869,11 +868,10 @@ def _entry(number: int, title: str, label: tuple[str, int | None, str | None] | 
     venue, year, arxiv_id = label or (context.venue, None, None)
     venue = venue or context.venue  # '[Title](url), 2020.' under '## KDD'
     notes = []
-    if url and not is_http_url(url):
-        if re.match(r"^[A-Za-z][A-Za-z0-9+.\-]*:", url) and not url.startswith("http"):
-            # 'javascript:', 'data:': never a link; a relative link is simply not the paper's
-            notes.append(f"link {url[:60]!r} is not an http(s) link: left out")
-        url = None
+    if url and not re.match(r"^[A-Za-z][A-Za-z0-9+.\-]*:", url):
+        url = None  # a relative link is simply not the paper's: dropped without a word
+    url, bad = kept_url(url, "link")  # 'javascript:', 'data:': never a link
+    notes += [str(bad)] if bad else []
     entry = Entry(number, title, venue, year or context.year, url, arxiv_id, notes=notes)
     return _with_ids(entry, text), ""
 

@@ -93,7 +93,7 @@ def test_example_bib_imports_with_notes_and_one_refusal(tmp_path) -> None:
     report = importer.import_file(shipped, EXAMPLES / "recsys.bib")
     by_key = {o.source_key: o for o in report.outcomes}
     assert by_key["noauthor2020"].action == "refused"
-    assert report.count("added") + report.count("duplicate") == 7
+    assert report.count("added") + report.count("duplicate") == 8
     papers = {p.key: p for p in source.load(shipped.catalog)}
     ranking = papers["example2018ranking"]
     assert (ranking.venue, ranking.year, ranking.articleno, ranking.numpages) == (
@@ -103,6 +103,10 @@ def test_example_bib_imports_with_notes_and_one_refusal(tmp_path) -> None:
     serving = papers["example2019serving"]
     assert serving.doi is None and serving.url is None
     assert papers["sample2023made"].arxiv_class == "cs"
+    chapter = papers["example2016neighbours"]  # a book chapter, with its book
+    assert (chapter.venue, chapter.booktitle, chapter.editors, chapter.publisher,
+            chapter.chapter) == ("Chapter", "A Made-Up Handbook of Recommender Systems",
+                                 ["Cy Placeholder", "Di Example"], "Example Press", "4")
 
 
 # ---------------------------------------------------------------- shapes from trials on real
