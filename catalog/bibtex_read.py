@@ -835,7 +835,12 @@ class _Reader:
             von_last, first, jr = (to_text(" ".join(words).replace(_TILDE_HOLD, _TILDE_ACCENT))
                                    for words in (parts.von + parts.last, parts.first, parts.jr))
             plain = _person(first, von_last, jr)
-            if plain:
+            if plain and not any(char.isalpha() for char in plain):
+                # arXiv's export writes 'A Team and : and B Person': a ':' is nobody
+                record.problems.append(self.problem(
+                    record.line, record.key, f"author {i} '{plain}' is not a name: left out",
+                    "remove it from the author list", blocking=False))
+            elif plain:
                 authors.append(plain)
         return authors, et_al
 
@@ -844,6 +849,8 @@ class _Reader:
         fields, etype = record.fields, record.entry_type
         kind, _ = KINDS.get(etype, ("preprint", MISC_CONTAINERS))
         container = _container(record)
+        if etype in KINDS and etype not in CHAPTERS:
+            container, kind = self.misfiled(record, container, kind)
         arxiv_named = bool(container) and bool(_ARXIV_VENUE_RE.match(container))
         # A misc (or unpublished, online) entry with an arXiv id and no journal or
         # booktitle is a preprint, whatever howpublished says.
@@ -890,6 +897,25 @@ class _Reader:
         publisher = fields.get("publisher") if kind not in ("book",) else None
         proposed = Venue(short, _kind_of(name, kind), name, publisher or None)
         return self.settle(record, proposed, True, container)
+
+    def misfiled(self, record: BibRecord, container: str, kind: str) -> tuple[str, str]:
+        """The venue of an entry of the wrong type, from the field that names it (noted):
+        an @inproceedings with a journal and no booktitle, an @article with only a
+        publisher (a book), a @book with a journal and pages (an article)."""
+        fields, etype = record.fields, record.entry_type
+        if container and not (etype == "book" and fields.get("journal") and fields.get("pages")):
+            return container, kind
+        for name, kind_named in _VENUE_FIELDS:
+            value = fields.get(name, "")
+            if value and name not in KINDS[etype][1] and not _URL_INSIDE_RE.search(value):
+                wanted = {"journal": "@article", "conference": "@inproceedings",
+                          "book": "@book"}[kind_named]
+                record.problems.append(self.problem(
+                    record.line, record.key, f"@{etype} gives no {KINDS[etype][1][0]}: its "
+                    f"venue read from {name} '{value[:60]}'",
+                    f"write it as {wanted} if that is what it is", blocking=False))
+                return value, kind_named
+        return container, kind
 
     def web_page(self, record: BibRecord, container: str) -> bool:
         """True for a web page, software or tutorial: a link where a paper names its venue."""
@@ -1016,6 +1042,10 @@ _KEPT_TEXT = frozenset({"title", "author", "journal", "journaltitle", "booktitle
 _INHERITED = ("author", "editor", "year", "date", "month", "journal", "journaltitle",
               "booktitle", "publisher", "organization", "institution", "school", "series",
               "volume", "number", "address", "edition", "howpublished")
+# Fields that name a venue, and the kind of venue each names: an entry of the wrong type
+# still names its venue in one of them.
+_VENUE_FIELDS = (("journal", "journal"), ("journaltitle", "journal"),
+                 ("booktitle", "conference"), ("publisher", "book"))
 _IN_CONTAINER = frozenset({"inproceedings", "conference", "incollection", "inbook"})
 _NEGATIVE_RE = re.compile(r"^-\d+$")
 # A title's last word and the period after it; abbreviations keep theirs.

@@ -632,3 +632,31 @@ def test_a_repeated_key_of_the_same_paper_says_to_delete_one() -> None:
                    " journal = {PVLDB}}\n")
     assert [p.hint for r in records[1:] for p in r.problems] == [
         "it repeats the entry at line 1: delete one of them", "give each entry its own key"]
+
+
+def test_an_author_with_no_letter_is_nobody() -> None:
+    """arXiv's BibTeX for a team paper: 'Some Team and : and A Person'."""
+    record = one("@misc{x, title = {Widget Thinking}, author = {Widget Team and : and Ann Bee},"
+                 " year = 2025, eprint = {2504.00001}, archivePrefix = {arXiv}}")
+    assert record.paper.authors == ["Widget Team", "Ann Bee"]
+    assert problem_messages(record) == ["author 2 ':' is not a name: left out"]
+
+
+@pytest.mark.parametrize(("text", "venue", "kind"), [
+    # an @inproceedings with a journal and no booktitle: the journal is its venue
+    ("@inproceedings{x, author = {A B}, title = {T}, year = 2010, journal = {Widget Software},"
+     " volume = 27, pages = {82--89}}", "Widget Software", "journal"),
+    ("@inproceedings{x, author = {A B}, title = {T}, year = 2021,"
+     " journal = {arXiv:2107.99999}}", "arXiv", "preprint"),
+    # an @article with only a publisher is a book; a @book with a journal and pages an article
+    ("@article{x, author = {A B}, title = {T}, year = 2000, publisher = {Gadget Press}}",
+     "Gadget Press", "book"),
+    ("@book{x, author = {A B}, title = {T}, year = 1972, journal = {Widget Letters},"
+     " pages = {10--18}, publisher = {WL}}", "Widget Letters", "journal"),
+])
+def test_an_entry_of_the_wrong_type_keeps_the_venue_it_names(text: str, venue: str,
+                                                             kind: str) -> None:
+    record = one(text, USED)
+    assert record.paper is not None
+    assert (record.venue.name, record.venue.kind) == (venue, kind)
+    assert any(" gives no " in p.message and not p.blocking for p in record.problems)
