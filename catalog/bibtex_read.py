@@ -910,9 +910,11 @@ class _Reader:
             if value and name not in KINDS[etype][1] and not _URL_INSIDE_RE.search(value):
                 wanted = {"journal": "@article", "conference": "@inproceedings",
                           "book": "@book"}[kind_named]
+                why = (f"gives a {name} and pages" if container
+                       else f"gives no {KINDS[etype][1][0]}")
                 record.problems.append(self.problem(
-                    record.line, record.key, f"@{etype} gives no {KINDS[etype][1][0]}: its "
-                    f"venue read from {name} '{value[:60]}'",
+                    record.line, record.key, f"@{etype} {why}: its venue read from {name} "
+                    f"'{value[:60]}'",
                     f"write it as {wanted} if that is what it is", blocking=False))
                 return value, kind_named
         return container, kind

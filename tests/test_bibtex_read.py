@@ -659,4 +659,4 @@ def test_an_entry_of_the_wrong_type_keeps_the_venue_it_names(text: str, venue: s
     record = one(text, USED)
     assert record.paper is not None
     assert (record.venue.name, record.venue.kind) == (venue, kind)
-    assert any(" gives no " in p.message and not p.blocking for p in record.problems)
+    assert any(": its venue read from " in p.message and not p.blocking for p in record.problems)
