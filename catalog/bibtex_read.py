@@ -286,8 +286,10 @@ _LOGOS = {"TeX": "TeX", "LaTeX": "LaTeX", "LaTeXe": "LaTeX2e", "BibTeX": "BibTeX
           "XeTeX": "XeTeX", "LuaTeX": "LuaTeX", "pdfTeX": "pdfTeX", "pdfLaTeX": "pdfLaTeX",
           "eTeX": "e-TeX", "ConTeXt": "ConTeXt", "METAFONT": "METAFONT", "MF": "METAFONT",
           "AmS": "AMS", "AMS": "AMS", "KOMAScript": "KOMA-Script", "noopsort": ""}
+# TeX eats the space after a control word: r"{\LaTeX \rm:}" prints "LaTeX:". The space is
+# kept before a word, where the writer meant one ("\LaTeX and").
 _LOGO_RE = re.compile(r"\\(" + "|".join(sorted(_LOGOS, key=len, reverse=True))
-                      + r")(?![A-Za-z])(?:\s*\{\})?")
+                      + r")(?![A-Za-z])(?:\s*\{\}|\s+(?=[\\:;,.!?)]))?")
 _NOOPSORT_RE = re.compile(r"\\noopsort\s*\{[^{}]*\}")
 
 

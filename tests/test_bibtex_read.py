@@ -660,3 +660,10 @@ def test_an_entry_of_the_wrong_type_keeps_the_venue_it_names(text: str, venue: s
     assert record.paper is not None
     assert (record.venue.name, record.venue.kind) == (venue, kind)
     assert any(": its venue read from " in p.message and not p.blocking for p in record.problems)
+
+
+def test_the_space_tex_eats_after_a_logo_before_a_command_is_not_text() -> None:
+    """texlive's btxdoc.bib writes a title '{\\LaTeX \\rm:} ...': TeX prints 'LaTeX:'."""
+    paper = one("@book{x, author = {A B}, publisher = {P}, year = 1990,"
+                " title = {{\\LaTeX \\rm:} {W}idgets and \\TeX and more}}").paper
+    assert paper.title == "LaTeX: Widgets and TeX and more"
