@@ -837,12 +837,7 @@ class _Reader:
             von_last, first, jr = (to_text(" ".join(words).replace(_TILDE_HOLD, _TILDE_ACCENT))
                                    for words in (parts.von + parts.last, parts.first, parts.jr))
             plain = _person(first, von_last, jr)
-            if plain and not any(char.isalpha() for char in plain):
-                # arXiv's export writes 'A Team and : and B Person': a ':' is nobody
-                record.problems.append(self.problem(
-                    record.line, record.key, f"author {i} '{plain}' is not a name: left out",
-                    "remove it from the author list", blocking=False))
-            elif plain:
+            if plain:
                 authors.append(plain)
         return authors, et_al
 

@@ -634,14 +634,6 @@ def test_a_repeated_key_of_the_same_paper_says_to_delete_one() -> None:
         "it repeats the entry at line 1: delete one of them", "give each entry its own key"]
 
 
-def test_an_author_with_no_letter_is_nobody() -> None:
-    """arXiv's BibTeX for a team paper: 'Some Team and : and A Person'."""
-    record = one("@misc{x, title = {Widget Thinking}, author = {Widget Team and : and Ann Bee},"
-                 " year = 2025, eprint = {2504.00001}, archivePrefix = {arXiv}}")
-    assert record.paper.authors == ["Widget Team", "Ann Bee"]
-    assert problem_messages(record) == ["author 2 ':' is not a name: left out"]
-
-
 @pytest.mark.parametrize(("text", "venue", "kind"), [
     # an @inproceedings with a journal and no booktitle: the journal is its venue
     ("@inproceedings{x, author = {A B}, title = {T}, year = 2010, journal = {Widget Software},"
