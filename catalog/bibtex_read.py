@@ -849,7 +849,11 @@ class _Reader:
             von_last, first, jr = (to_text(" ".join(words).replace(_TILDE_HOLD, _TILDE_ACCENT))
                                    for words in (parts.von + parts.last, parts.first, parts.jr))
             plain = _person(first, von_last, jr)
-            if plain:
+            if plain and not any(ch.isalpha() for ch in plain):
+                record.problems.append(self.problem(
+                    record.line, record.key, f"{role} {i} '{plain}' names no one: left out",
+                    blocking=False))
+            elif plain:
                 authors.append(plain)
         return authors, et_al
 

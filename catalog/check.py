@@ -148,11 +148,14 @@ _UNNAMED_RE = re.compile(r"^[{\s]*(?:others|et\.?[\s~]*al\.?|al\.?,\s*et)[}\s.]*
 
 
 def _unnamed_authors(paper: Paper) -> Iterable[tuple[str, str]]:
-    """'et al.' or 'others' written as an author (an import of 'and et al.' once did)."""
+    """'et al.', 'others' or a name without a letter written as an author."""
     for author in paper.authors:
         if _UNNAMED_RE.match(author):
             yield (f"author '{author}' is not a person",
                    "remove it and write et_al: true (more authors, not named)")
+        elif not any(ch.isalpha() for ch in author):
+            # arXiv's BibTeX for team papers once read '... and : and ...'
+            yield (f"author '{author}' has no letter, so names no one", "remove it")
 
 
 def _identifiers(paper: Paper) -> Iterable[tuple[str, str]]:

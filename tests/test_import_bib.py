@@ -293,3 +293,35 @@ def test_crossref_years_and_web_pages_are_accounted_for(run, shipped: Paths,
     assert data["venues_added"] == []  # the registry's ICDE, not a new one
     paper = next(p for p in source.load(shipped.catalog) if p.key == "quill2010gadgets")
     assert paper.pages == "101-111"
+
+
+# A team paper as some arXiv exports write it: a lone ':' between the names.
+TEAM_BIB = """\
+@misc{team2024made,
+  title={A Made-Up Report of a Large Team},
+  author={Ann Example and : and Bo Sample},
+  year={2024},
+  eprint={2401.00001},
+  archivePrefix={arXiv}
+}
+"""
+
+
+def test_a_name_without_a_letter_is_left_out_with_a_note(run, shipped: Paths,
+                                                         tmp_path: Path) -> None:
+    result = run("import", str(write(tmp_path, TEAM_BIB)), "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    [outcome] = data["outcomes"]
+    assert outcome["action"] == "added", outcome
+    assert any("author 2 ':' names no one: left out" in w for w in data["warnings"]), data
+    paper = next(p for p in source.load(shipped.catalog) if p.key == outcome["key"])
+    assert paper.authors == ["Ann Example", "Bo Sample"]
+
+
+def test_check_refuses_an_author_without_a_letter(shipped: Paths) -> None:
+    text = shipped.catalog.read_text(encoding="utf-8")
+    shipped.catalog.write_text(text.replace("authors: [", "authors: ['-', ", 1),
+                               encoding="utf-8")
+    problems = [str(p) for p in check(shipped)]
+    assert any("author '-' has no letter, so names no one" in p for p in problems), problems
