@@ -119,6 +119,7 @@ class BibRecord:
     venue: Venue | None = None
     new_venue: bool = False
     problems: list[Problem] = field(default_factory=list)
+    crossrefd: bool = False  # another entry's crossref names it (its container)
 
     @property
     def unreadable(self) -> bool:

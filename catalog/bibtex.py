@@ -46,12 +46,14 @@ ENTRY_TYPES: dict[str, str] = {
     "journal": "article",
     "preprint": "misc",
     "book": "book",
+    "collection": "incollection",
     "thesis": "phdthesis",
     "report": "techreport",
 }
 # The field that names the venue, for the entry types we write.
 CONTAINER_FIELDS: dict[str, str] = {
     "inproceedings": "booktitle",
+    "incollection": "booktitle",
     "article": "journal",
     "misc": "howpublished",
     "book": "publisher",
@@ -161,12 +163,12 @@ class _Writer:
             raise ExportError(self.paper, f"{what}: {err} (export without --ascii to keep "
                                           "it as UTF-8)") from None
 
-    def name(self, author: str) -> str:
+    def name(self, author: str, role: str = "author") -> str:
         cached = self.names.get(author)
         if cached is None:
             cached = format_name(strip_controls(author), escape)
             if self.ascii:
-                cached = self.latin(cached, f"author '{author}'")
+                cached = self.latin(cached, f"{role} '{author}'")
             self.names[author] = cached
         return cached
 
@@ -188,6 +190,25 @@ class _Writer:
         if series:
             fields.append(("series", self.text(series, "series")))
         self.containers[cache_key] = fields
+        return fields
+
+    def book_fields(self, paper: Paper, venue: Venue) -> list[tuple[str, str]]:
+        """A chapter's book: its title (the paper's, never the venue's name: the generic
+        venue 'Chapter' is no book), editors, series and chapter number."""
+        if not paper.booktitle:
+            raise ExportError(paper, "a book chapter needs its book's title (add booktitle)")
+        if not (paper.publisher or venue.publisher):
+            raise ExportError(paper, "a book chapter needs its book's publisher (add "
+                                     "publisher)")
+        fields = [("booktitle", self.text(paper.booktitle, "booktitle"))]
+        editors = " and ".join(self.name(e, "editor") for e in paper.editors if e.strip())
+        if editors:
+            fields.append(("editor", editors))
+        series = series_for(venue, paper.year)
+        if series:
+            fields.append(("series", self.text(series, "series")))
+        if paper.chapter:
+            fields.append(("chapter", self.text(paper.chapter, "chapter")))
         return fields
 
     def entry(self, paper: Paper) -> str:
@@ -216,6 +237,8 @@ class _Writer:
         fields: list[tuple[str, str]] = [("author", authors), ("title", title)]
         if as_journal:
             fields.append(("journal", f"arXiv preprint arXiv:{paper.arxiv}"))
+        elif etype == "incollection":
+            fields.extend(self.book_fields(paper, venue))
         else:
             fields.extend(self.venue_fields(paper, venue, etype))
         if paper.volume:
@@ -234,8 +257,11 @@ class _Writer:
         if paper.numpages:
             fields.append(("numpages", self.text(paper.numpages, "numpages")))
         fields.append(("year", str(paper.year)))
-        if venue.publisher and etype not in ("misc", "book") and not as_journal:
-            publisher = self.publishers.get(venue.short)
+        publisher = paper.publisher if etype == "incollection" else None
+        if publisher and not as_journal:  # a chapter's own book publisher
+            fields.append(("publisher", self.text(publisher, "publisher")))
+        elif venue.publisher and etype not in ("misc", "book") and not as_journal:
+            publisher = self.publishers.get(venue.short)  # formatted once per venue
             if publisher is None:
                 publisher = self.publishers[venue.short] = self.text(venue.publisher,
                                                                      "publisher")

@@ -10,25 +10,26 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
+from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Any
 
-from catalog.bibnames import BibRecord, Name, join_name, page_range
+from catalog.bibnames import BibRecord, Name, join_name, page_range, split_name
 from catalog.errors import Problem
 from catalog.keys import suggest_key
-from catalog.latex import to_text
+from catalog.latex import to_text, unknown_macros
 from catalog.model import (
-    DOI_HINT,
-    DOI_RE,
     KEY_RE,
     MULTILINE_FIELDS,
     PAGES_RE,
     Paper,
     fold,
-    is_http_url,
+    kept_doi,
+    kept_url,
     strip_controls,
 )
-from catalog.venues import Venue, resolve_name, same_venue_name, venue_key
+from catalog.venues import CHAPTER_VENUE, Venue, resolve_name, same_venue_name, venue_key
 
 MONTHS = {m[:3]: m for m in ("january", "february", "march", "april", "may", "june", "july",
                              "august", "september", "october", "november", "december")}
@@ -74,7 +75,6 @@ _ARXIV_TEXT_RE = re.compile(r"arxiv(?:\s++preprint)?\s*+(?::\s*+)?(?:arxiv\s*+:\
 _ARXIV_URL_RE = re.compile(r"arxiv\.org/(?:abs|pdf)/" + ARXIV_ID, re.IGNORECASE)
 _CORR_RE = re.compile(r"^(?:abs/)?" + ARXIV_ID + "$")
 _ARXIV_VENUE_RE = re.compile(r"^\s*(?:arxiv\b|corr\b)", re.IGNORECASE)
-_DOI_PREFIX_RE = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
 _URL_RE = re.compile(r"^\s*<?(?:https?://|www\.)", re.IGNORECASE)
 _URL_INSIDE_RE = re.compile(r"\b(?:https?|ftp)://|\bwww\.[a-z0-9-]+\.", re.IGNORECASE)
 # Series that number the volumes of many venues: never a venue's short name.
@@ -116,7 +116,7 @@ _NOISE_RES = (
                r"|\b(?:tenth|eleventh|twelfth|(?:thir|four|fif|six|seven|eigh|nine)teenth"
                r"|twentieth|thirtieth|fortieth|fiftieth)\b", re.I),
     re.compile(r"\bvol(?:ume|\.)?\s*\d+\b", re.I),
-    re.compile(r"^\s*the\s+", re.I),
+    re.compile(r"^\s*(?:of\s+(?:the\s+)?|the\s+)", re.I),  # "Proc. of the ..." cut at "Proc."
 )
 
 
@@ -155,10 +155,10 @@ def read_bib(text: str, filename: str, venues: dict[str, Venue]) -> list[BibReco
             else:
                 records.append(reader.failed(block, f"@string {block.key}: {error}"))
         elif isinstance(block, model.DuplicateBlockKeyBlock):
-            first = next((r.line for r in records if r.key == block.key), None)
-            at = f" (first at line {first})" if first else ""
+            first = next((r for r in records if r.key == block.key), None)
+            at = f" (first at line {first.line})" if first else ""
             records.append(reader.failed(block, f"duplicate key '{block.key}'{at}",
-                                         "give each entry its own key"))
+                                         reader.repeat_hint(block, first)))
         elif isinstance(block, model.DuplicateFieldKeyBlock):
             names = ", ".join(sorted(block.duplicate_keys))
             records.append(reader.failed(block, f"field {names} given twice",
@@ -169,6 +169,7 @@ def read_bib(text: str, filename: str, venues: dict[str, Venue]) -> list[BibReco
             records.append(reader.entry(block))
         elif isinstance(block, model.ImplicitComment):
             records.extend(reader.stray(block))
+    reader.finish()
     reader.propose()
     _refuse_what_import_refuses(records, filename, venues)
     return records
@@ -284,8 +285,10 @@ _LOGOS = {"TeX": "TeX", "LaTeX": "LaTeX", "LaTeXe": "LaTeX2e", "BibTeX": "BibTeX
           "XeTeX": "XeTeX", "LuaTeX": "LuaTeX", "pdfTeX": "pdfTeX", "pdfLaTeX": "pdfLaTeX",
           "eTeX": "e-TeX", "ConTeXt": "ConTeXt", "METAFONT": "METAFONT", "MF": "METAFONT",
           "AmS": "AMS", "AMS": "AMS", "KOMAScript": "KOMA-Script", "noopsort": ""}
+# TeX eats the space after a control word: r"{\LaTeX \rm:}" prints "LaTeX:". The space is
+# kept before a word, where the writer meant one ("\LaTeX and").
 _LOGO_RE = re.compile(r"\\(" + "|".join(sorted(_LOGOS, key=len, reverse=True))
-                      + r")(?![A-Za-z])(?:\s*\{\})?")
+                      + r")(?![A-Za-z])(?:\s*\{\}|\s+(?=[\\:;,.!?)]))?")
 _NOOPSORT_RE = re.compile(r"\\noopsort\s*\{[^{}]*\}")
 
 
@@ -342,6 +345,13 @@ class _Registry:
                             self.long_names.append((norm, short))
         self.long_names.sort(key=lambda item: -len(item[0]))
 
+    def chapters(self) -> tuple[Venue, bool]:
+        """The generic venue of book chapters (the registry's, or proposed)."""
+        venue = self.venues.get(CHAPTER_VENUE)
+        if venue is not None and venue.kind == "collection":
+            return venue, False
+        return Venue(CHAPTER_VENUE, "collection", "Book chapter"), True
+
     def arxiv(self) -> tuple[Venue, bool]:
         for venue in self.venues.values():
             if venue.kind == "preprint" and "arxiv" in (venue.short.lower(), venue.name.lower()):
@@ -364,7 +374,7 @@ class _Registry:
         # The same words in any order and spelling, or an ISO 4 abbreviation of a name
         # ('Adv. Neural Inf. Process. Syst.'): one venue, one registry entry.
         for form in (text, _clean(text)):
-            short = resolve_name(form, self.venues)
+            short = resolve_name(form, self.venues, loose=True)
             if short is not None:
                 return acronyms, self.venues[short]
         # A workshop held with a conference ("CVPR Workshops") is not the conference.
@@ -384,6 +394,20 @@ class _Registry:
                 return acronyms, self.venues[short]
         return acronyms, None
 
+    def field_named(self, booktitle: str) -> Venue | None:
+        """The registry's 'Conference on X' for a booktitle naming only its field, X
+        ('Neural Information Processing Systems'); never for a workshop, journal, ..."""
+        name = _clean(booktitle)
+        if not name or _KIND_WORD_RE.search(name) or _acronyms(booktitle):
+            return None  # 'Machine Learning: ECML-98' is ECML's, not ICML's
+        short = resolve_name(f"Conference on {name}", self.venues, loose=True)
+        return self.venues[short] if short else None
+
+
+_KIND_WORD_RE = re.compile(r"\b(?:conference|symposium|workshops?|meeting|congress|forum|"
+                           r"colloquium|summit|journal|transactions|letters|magazine|review|"
+                           r"proceedings)\b", re.IGNORECASE)
+
 
 _WORKSHOP_RE = re.compile(r"\bworkshops?\b", re.IGNORECASE)
 
@@ -399,21 +423,24 @@ _ACRONYM_YEAR_RE = re.compile(
 _INVERTED_RE = re.compile(r"^(.+?)[,.]\s+([A-Z][^,.;]*\b(?:on|of|for|in))\.?$")
 
 
-def _clean(text: str) -> str:
+def _clean(text: str, journal: bool = False) -> str:
     """A venue name without proceedings wording, years, editions and acronyms.
 
     IEEE's "Code Generation and Optimization, 2004. CGO 2004. International Symposium on"
     gives "International Symposium on Code Generation and Optimization": the year and the
     acronym-with-year go with their punctuation, and the trailing "... on" goes first. What
     follows an acronym-with-year otherwise is the place and dates (DBLP's "..., ICML 2011,
-    Bellevue, Washington, USA, June 28 - July 2, 2011"): it goes too.
+    Bellevue, Washington, USA, June 28 - July 2, 2011"): it goes too, as does a place and
+    date with no acronym before them ("..., San Diego, California, USA, February 28 -
+    March 3, 2000"). A journal keeps 'Proceedings of the' and 'The' ("Proceedings of the
+    National Academy of Sciences", "The Computer Journal"): they are its name.
     """
-    parts = _SEPARATOR_RE.split(text)
+    parts = _drop_place_and_date(_SEPARATOR_RE.split(text))
     kept: list[str] = []
     for i, (segment, separator) in enumerate(zip(parts[::2], [*parts[1::2], ""],
                                                  strict=True)):
         stripped = segment.strip()
-        if _YEAR_SEGMENT_RE.match(stripped):
+        if _YEAR_SEGMENT_RE.match(stripped) and not (journal and not stripped.isdigit()):
             continue
         m = _ACRONYM_YEAR_RE.match(stripped)
         if m and _is_acronym(m.group(1)):
@@ -423,13 +450,34 @@ def _clean(text: str) -> str:
             break
         kept.append(segment + separator)
     text = "".join(kept)
-    for pattern in _NOISE_RES:
+    for pattern in _NOISE_RES[1:-1] if journal else _NOISE_RES:
         text = pattern.sub(" ", text)
     text = _tidy(text)
     m = _INVERTED_RE.match(text)
     if m:
         text = f"{m.group(2)} {m.group(1)}"
     return text
+
+
+_DATE_SEGMENT_RE = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+                              r"(?=[\s\d\-–]|$).*\d|\d.*\b(?:jan|feb|mar|apr|may|jun|jul|aug|"
+                              r"sep|oct|nov|dec)[a-z]*\b", re.IGNORECASE)
+# Words of a venue's name, never of a place: what stays before a place and date.
+_NAME_WORD_RE = re.compile(r"\b(?:conference|symposium|workshop|proceedings|proc|congress|"
+                           r"meeting|forum|colloquium|summit|journal|transactions|annual|"
+                           r"international|(?-i:[A-Z]{2,})\S*\s*+['’]?\d{2,4})\b", re.IGNORECASE)
+
+
+def _drop_place_and_date(parts: list[str]) -> list[str]:
+    """Name segments (alternating with their separators) up to a place and date: the
+    segments after the last one that names the venue, when a date ('June 7-13') follows."""
+    segments = parts[::2]
+    date = next((i for i, seg in enumerate(segments) if i and _DATE_SEGMENT_RE.search(seg)),
+                None)
+    if date is None:
+        return parts
+    keep = max(i for i in range(date) if i == 0 or _NAME_WORD_RE.search(segments[i]))
+    return parts[:2 * keep + 1]
 
 
 def _tidy(text: str) -> str:
@@ -455,11 +503,16 @@ def _series_acronym(series: str) -> str | None:
     return acronym if _is_acronym(acronym) else None
 
 
+# After 'ACM SIGPLAN 2008': the venue's own name follows, so SIGPLAN is its organiser.
+_ORGANISER_RE = re.compile(r"\s*+(?:(?:International|Annual|ACM|IEEE)\s++)*"
+                           r"(?:Conference|Symposium|Workshop)\b", re.IGNORECASE)
+
+
 def _acronyms(text: str) -> list[str]:
     found: list[tuple[int, str]] = []
     for pattern in _ACRONYM_RES:
         for m in pattern.finditer(text):
-            if _is_acronym(m.group(1)):
+            if _is_acronym(m.group(1)) and not _ORGANISER_RE.match(text, m.end()):
                 found.append((m.start(1), m.group(1)))
     seen: dict[str, None] = {}
     for _, acronym in sorted(found):
@@ -527,6 +580,9 @@ class _Reader:
         self.macros = macros
         self.keys = {m.group(2) for m in _ENTRY_START_RE.finditer(text)}  # keys in use
         self.proposals: list[tuple[BibRecord, Venue, str]] = []  # entries proposing a venue
+        # Entries read, with their raw values, whose papers are made once the whole file is
+        # read: a crossref'd entry may come after the entries that need its fields.
+        self.pending: list[tuple[BibRecord, dict[str, str]]] = []
 
     def problem(self, line: int, key: str, message: str, hint: str = "",
                 blocking: bool = True) -> Problem:
@@ -587,11 +643,66 @@ class _Reader:
             value = strip_controls(value, multiline=True)
             raw_fields[name] = value
             verbatim = name in VERBATIM or (name == "howpublished" and "\\url" in value)
+            if not verbatim and name in _KEPT_TEXT:
+                record.problems += [self.problem(
+                    (f.start_line or 0) + 1, key, f"field '{f.key}': unknown LaTeX command "
+                    f"\\{macro} dropped, the text of its arguments kept",
+                    "check that the field reads right", blocking=False)
+                    for macro in unknown_macros(_spell_logos(value))]
             text = _verbatim(value) if verbatim else to_text(_spell_logos(value))
             record.fields[name] = strip_controls(text, multiline=name in MULTILINE_FIELDS)
         if ok:
-            record.paper = self.paper(record, raw_fields)
+            self.pending.append((record, raw_fields))
         return record
+
+    def finish(self) -> None:
+        """Make the papers of the entries read, crossref'd fields filled in first."""
+        self.inherit()
+        for record, raw in self.pending:
+            record.paper = self.paper(record, raw)
+
+    def inherit(self) -> None:
+        """Fields an entry lacks, taken from the entry its crossref names, as BibTeX does.
+
+        Only fields that describe the container (year, journal, booktitle, publisher, volume,
+        ...) are taken, never its DOI or URL, which are the container's own. A paper in
+        proceedings or a chapter names its container by the parent's title when it gives
+        no booktitle (as BibLaTeX reads crossref)."""
+        by_key: dict[str, tuple[BibRecord, dict[str, str]]] = {}
+        for record, raw in self.pending:
+            by_key.setdefault(record.key.casefold(), (record, raw))
+        for record, raw in self.pending:
+            target = _verbatim(raw.get("crossref", ""))
+            if not target:
+                continue
+            parent = by_key.get(target.casefold())
+            if parent is None or parent[0] is record:
+                record.problems.append(self.problem(
+                    record.line, record.key, f"crossref '{target}' is not in this file: "
+                    "the fields it would give (year, venue, ...) are missing",
+                    "add that entry to the file, or give the fields here", blocking=False))
+                continue
+            source, source_raw = parent
+            source.crossrefd = True
+            for name in _INHERITED:
+                if name not in record.fields and name in source.fields:
+                    record.fields[name] = source.fields[name]
+                    raw[name] = source_raw[name]
+            if (record.entry_type in _IN_CONTAINER and "booktitle" not in record.fields
+                    and "title" in source.fields):
+                record.fields["booktitle"] = source.fields["title"]
+                raw["booktitle"] = source_raw["title"]
+
+    def repeat_hint(self, block: object, first: BibRecord | None) -> str:
+        """What to do about a key used twice: delete a repeat of the same paper, else rename."""
+        entry = getattr(block, "ignore_error_block", None)
+        raw = next((str(f.value) for f in getattr(entry, "fields", [])
+                    if str(f.key).lower() == "title"), "")
+        title, error = _evaluate(raw, self.macros)
+        if first is not None and not error and title and \
+                _norm(to_text(title)) == _norm(first.fields.get("title", "")):
+            return f"it repeats the entry at line {first.line}: delete one of them"
+        return "give each entry its own key"
 
     def paper(self, record: BibRecord, raw: dict[str, str]) -> Paper | None:
         fields, key, line = record.fields, record.key, record.line
@@ -607,6 +718,8 @@ class _Reader:
         authors, et_al = self.authors(record, raw.get("author", ""))
         if fields.get("author") and not authors and not et_al:
             missing.append("author")
+        if missing and self.not_a_paper(record):
+            return None  # 'not a paper' says more than 'missing year' of a web page
         for name in missing:
             hint = "only editors are given" if name == "author" and fields.get("editor") else ""
             article = "an" if name[0] in "aeiou" else "a"
@@ -617,6 +730,11 @@ class _Reader:
                 line, key, f"year '{year}': read as {suffixed.group(1)} (the letter tells "
                 "apart one author's papers of a year)", blocking=False))
             year = suffixed.group(1)
+        if year and not _YEAR_RE.match(year) and (found := _one_year(raw.get("year", ""))):
+            record.problems.append(self.problem(
+                line, key, f"year '{year}': read as {found}, the one year it holds",
+                "write the year alone, e.g. year = {2023}", blocking=False))
+            year = found
         if year and not _YEAR_RE.match(year):
             record.problems.append(self.problem(line, key, f"year '{year}' is not a year",
                                                 "write a four-digit year, e.g. year = {2023}"))
@@ -626,21 +744,13 @@ class _Reader:
         venue = self.venue(record)
         if venue is None:
             return None
-        doi = _DOI_PREFIX_RE.sub("", fields.get("doi", "")) or None
         arxiv = arxiv_id(fields)
+        doi, bad_doi = kept_doi(fields.get("doi"))
         if doi and doi.lower().startswith("10.48550/arxiv."):
             doi = None  # an arXiv DOI: the catalog keeps the arXiv id instead
-        if doi and not DOI_RE.match(doi):
-            record.problems.append(self.problem(
-                line, key, f"doi {doi[:60]!r} is not a DOI: left out",
-                DOI_HINT, blocking=False))
-            doi = None
-        url = fields.get("url") or None
-        if url and not is_http_url(url):
-            record.problems.append(self.problem(
-                line, key, f"url {url[:60]!r} is not an http(s) link: left out",
-                "only http(s) links are kept", blocking=False))
-            url = None
+        url, bad_url = kept_url(fields.get("url"))
+        record.problems += [self.problem(line, key, d.message, d.hint, blocking=False)
+                            for d in (bad_doi, bad_url) if d is not None]
         pages, articleno, numpages = _pages(fields)
         if pages and not PAGES_RE.match(pages):
             record.problems.append(self.problem(
@@ -648,6 +758,11 @@ class _Reader:
                 "write a range like 281--294", blocking=False))
             pages = None
         number = fields.get("number") or None
+        if number and _NEGATIVE_RE.match(number):
+            record.problems.append(self.problem(  # Mendeley writes -1 for 'none'
+                line, key, f"number '{number}' is not an issue number: left out",
+                "give the issue number, or no number field", blocking=False))
+            number = None
         if number and _MONTH_RE.match(number):
             # bibtex would print it as the issue and warn of a number without a volume.
             record.problems.append(self.problem(
@@ -657,19 +772,62 @@ class _Reader:
         volume = fields.get("volume") or None
         if arxiv and volume and _CORR_RE.match(volume):
             volume = None  # DBLP's CoRR volume 'abs/2301.01234': the arXiv id again
+        book = self.book(record, raw) if venue.kind == "collection" else {}
         catalog_key = key
         if not KEY_RE.match(key):  # e.g. '280902' or a DOI: the catalog's own kind of key
             catalog_key = suggest_key(authors, int(year), fields["title"], self.keys)
             self.keys.add(catalog_key)
-        return Paper(key=catalog_key, title=fields["title"], authors=authors, year=int(year),
+        return Paper(key=catalog_key, title=self.title(record), authors=authors, year=int(year),
                      venue=venue.short, et_al=et_al, doi=doi, arxiv=arxiv,
                      arxiv_class=_primary_class(fields.get("primaryclass", "")) if arxiv else None,
                      articleno=articleno, numpages=numpages,
                      url=url, pages=pages,
                      volume=volume, number=number,
-                     abstract=fields.get("abstract") or None, line=line)
+                     abstract=fields.get("abstract") or None, line=line, **book)
 
-    def authors(self, record: BibRecord, raw: str) -> tuple[list[str], bool]:
+    def book(self, record: BibRecord, raw: dict[str, str]) -> dict[str, Any]:
+        """A chapter's book fields: title, editors (read as authors are), publisher, chapter."""
+        editors, others = self.authors(record, raw.get("editor", ""), "editor")
+        if others:
+            record.problems.append(self.problem(
+                record.line, record.key, "editors end in 'others': the named ones are kept",
+                blocking=False))
+        fields = record.fields
+        return {"booktitle": fields.get("booktitle") or None, "editors": editors,
+                "publisher": fields.get("publisher") or None,
+                "chapter": fields.get("chapter") or None}
+
+    def not_a_paper(self, record: BibRecord) -> bool:
+        """True (with the reason noted) for a web page or software, and for an entry other
+        entries crossref as their journal issue, book or proceedings: what they lack is no
+        fault of theirs."""
+        fields = record.fields
+        if arxiv_id(fields) is None and self.web_page(record, _container(record)):
+            record.problems.append(self.problem(
+                record.line, record.key, "not a paper (web page / software): skipped",
+                "a link where a paper names its venue; cite it from a .bib of your own",
+                blocking=False))
+            return True
+        if record.crossrefd and not (fields.get("author") and fields.get("title")):
+            record.problems.append(self.problem(
+                record.line, record.key, "a journal issue, book or proceedings other entries "
+                "crossref, not a paper: skipped", "its papers are read from their own entries",
+                blocking=False))
+            return True
+        return False
+
+    def title(self, record: BibRecord) -> str:
+        """The title, without the final period some exports add ('... a survey.')."""
+        title = record.fields["title"]
+        m = _FINAL_PERIOD_RE.search(title)
+        if m and m.group(1).casefold() not in _ABBREVIATIONS:
+            record.problems.append(self.problem(
+                record.line, record.key, "title: its final period dropped", blocking=False))
+            return title[:-1]
+        return title
+
+    def authors(self, record: BibRecord, raw: str,
+                role: str = "author") -> tuple[list[str], bool]:
         from bibtexparser.middlewares.names import InvalidNameError, parse_single_name_into_parts
 
         names = split_names(raw.replace(_TILDE_ACCENT, _TILDE_HOLD))
@@ -679,30 +837,33 @@ class _Reader:
             names = names[:-1]
         authors = []
         for i, name in enumerate(names, 1):
-            name = _DBLP_NUMBER_RE.sub("", name)
+            name = _suffix_first(_DBLP_NUMBER_RE.sub("", name))
             try:
                 parts = parse_single_name_into_parts(name)
             except InvalidNameError as err:
                 shown = to_text(name.replace(_TILDE_HOLD, _TILDE_ACCENT))
                 record.problems.append(self.problem(
-                    record.line, record.key, f"author {i} '{shown}': {err.args[0]}",
+                    record.line, record.key, f"{role} {i} '{shown}': {err.args[0]}",
                     "write names as 'Last, First' or 'First Last', joined by 'and'"))
                 continue
             von_last, first, jr = (to_text(" ".join(words).replace(_TILDE_HOLD, _TILDE_ACCENT))
                                    for words in (parts.von + parts.last, parts.first, parts.jr))
             plain = _person(first, von_last, jr)
-            if plain:
+            if plain and not any(ch.isalpha() for ch in plain):
+                record.problems.append(self.problem(
+                    record.line, record.key, f"{role} {i} '{plain}' names no one: left out",
+                    blocking=False))
+            elif plain:
                 authors.append(plain)
         return authors, et_al
 
     def venue(self, record: BibRecord) -> Venue | None:
         """The registry venue an entry names, or a proposed one (reported) built from its fields."""
         fields, etype = record.fields, record.entry_type
-        kind, containers = KINDS.get(etype, ("preprint", MISC_CONTAINERS))
-        # A URL is never a venue ("Available online: http://..."), wherever it appears.
-        names = [fields[c] for c in containers if fields.get(c) and not _URL_RE.match(fields[c])
-                 and not _URL_INSIDE_RE.search(fields[c])]
-        container = names[0] if names else ""
+        kind, _ = KINDS.get(etype, ("preprint", MISC_CONTAINERS))
+        container = _container(record)
+        if etype in KINDS and etype not in CHAPTERS:
+            container, kind = self.misfiled(record, container, kind)
         arxiv_named = bool(container) and bool(_ARXIV_VENUE_RE.match(container))
         # A misc (or unpublished, online) entry with an arXiv id and no journal or
         # booktitle is a preprint, whatever howpublished says.
@@ -728,6 +889,8 @@ class _Reader:
                 "give a booktitle, journal, publisher or an arXiv eprint"))
             return None
         acronyms, venue = self.registry.by_container(container)
+        if venue is None and kind == "conference":
+            venue = self.registry.field_named(container)
         if venue is not None:
             return self.settle(record, venue, False, container)
         if kind == "book" and _same_words(container, fields.get("title", "")):
@@ -739,13 +902,35 @@ class _Reader:
         if acronym and acronym.upper() in _PUBLICATION_SERIES:
             acronym = None
         short = acronym or (acronyms[0] if acronyms else "")
-        name = _clean(container)
+        # A journal's own name may start 'Proceedings of the' (PNAS, PACMPL) or 'The'.
+        name = _clean(container, journal=_kind_of(container, kind) == "journal")
         if not re.search(r"[a-z]", name):  # nothing but an acronym: "Proceedings of the ADKDD'17"
             name = short or name or container
         short = short or name
         publisher = fields.get("publisher") if kind not in ("book",) else None
         proposed = Venue(short, _kind_of(name, kind), name, publisher or None)
         return self.settle(record, proposed, True, container)
+
+    def misfiled(self, record: BibRecord, container: str, kind: str) -> tuple[str, str]:
+        """The venue of an entry of the wrong type, from the field that names it (noted):
+        an @inproceedings with a journal and no booktitle, an @article with only a
+        publisher (a book), a @book with a journal and pages (an article)."""
+        fields, etype = record.fields, record.entry_type
+        if container and not (etype == "book" and fields.get("journal") and fields.get("pages")):
+            return container, kind
+        for name, kind_named in _VENUE_FIELDS:
+            value = fields.get(name, "")
+            if value and name not in KINDS[etype][1] and not _URL_INSIDE_RE.search(value):
+                wanted = {"journal": "@article", "conference": "@inproceedings",
+                          "book": "@book"}[kind_named]
+                why = (f"gives a {name} and pages" if container
+                       else f"gives no {KINDS[etype][1][0]}")
+                record.problems.append(self.problem(
+                    record.line, record.key, f"@{etype} {why}: its venue read from {name} "
+                    f"'{value[:60]}'",
+                    f"write it as {wanted} if that is what it is", blocking=False))
+                return value, kind_named
+        return container, kind
 
     def web_page(self, record: BibRecord, container: str) -> bool:
         """True for a web page, software or tutorial: a link where a paper names its venue."""
@@ -761,17 +946,20 @@ class _Reader:
         return bool(_WEB_WORDS_RE.search(container)) and not _VENUE_WORDS_RE.search(container)
 
     def chapter(self, record: BibRecord, book: str) -> Venue | None:
-        """A chapter's book as a venue only where it is a registry venue's proceedings."""
-        if book:
-            _, venue = self.registry.by_container(book)
-            if venue is not None and venue.kind in ("conference", "workshop", "journal"):
-                return self.settle(record, venue, False, book)
-        what = f"the book '{book}'" if book else "a book"
-        record.problems.append(self.problem(
-            record.line, record.key,
-            f"a chapter of {what}: the catalog has no place for a chapter's book",
-            "cite it from a .bib of your own, or add the book itself"))
-        return None
+        """A chapter's venue: the registry venue its book is (a conference's proceedings,
+        as Springer files conference papers, or a collection such as a handbook), else
+        the generic venue of chapters; the book's own fields go on the paper."""
+        if not book:
+            record.problems.append(self.problem(
+                record.line, record.key, "a book chapter without booktitle",
+                "add booktitle = {...}, the title of the book it is in"))
+            return None
+        _, venue = self.registry.by_container(book)
+        if venue is not None and venue.kind in ("conference", "workshop", "journal",
+                                                "collection"):
+            return self.settle(record, venue, False, book)
+        venue, new = self.registry.chapters()
+        return self.settle(record, venue, new, book)
 
     def settle(self, record: BibRecord, venue: Venue, new: bool, source: str) -> Venue:
         record.venue, record.new_venue = venue, new
@@ -804,17 +992,42 @@ class _Reader:
                     dotted.append(group)
             groups[group].append(venue)
             by_name.update(dict.fromkeys(names, group))
-        chosen = {id(v): _best(members) for members in groups for v in members}
+        chosen = {id(v): _named(members) for members in groups for v in members}
         for record, proposed, source in self.proposals:
             venue = record.venue = chosen[id(proposed)]
             if record.paper is not None:
                 record.paper.venue = venue.short
             named = f" ({venue.name})" if venue.name != venue.short else ""
+            hint = (f"add {venue.kind} '{venue.short}'{named} to data/venues.yaml, or this name "
+                    "to the aliases of the venue it is")
+            if venue.short == CHAPTER_VENUE and venue.kind == "collection":
+                hint = (f"add collection '{venue.short}'{named} to data/venues.yaml for chapters "
+                        "of any book, or give this book an entry of kind collection")
             record.problems.append(self.problem(
                 record.line, record.key, f"unknown venue '{venue.short}' (from '{source}')",
-                f"add {venue.kind} '{venue.short}'{named} to data/venues.yaml, or this name to "
-                "the aliases of the venue it is", blocking=False))
+                hint, blocking=False))
         self.proposals.clear()
+
+
+def _container(record: BibRecord) -> str:
+    """The field that names an entry's venue (booktitle, journal, ...): a URL never does
+    ("Available online: http://..."), wherever it appears."""
+    _, containers = KINDS.get(record.entry_type, ("preprint", MISC_CONTAINERS))
+    fields = record.fields
+    names = [fields[c] for c in containers if fields.get(c) and not _URL_RE.match(fields[c])
+             and not _URL_INSIDE_RE.search(fields[c])]
+    return names[0] if names else ""
+
+
+def _named(proposed: list[Venue]) -> Venue:
+    """The venue a group of proposals is: the best name, under the acronym the entries give
+    when the best-named one gives none (DBLP's 2008 PLDI names no acronym, its 2018 one
+    does)."""
+    best = _best(proposed)
+    if _is_acronym(best.short):
+        return best
+    acronyms = Counter(v.short for v in proposed if _is_acronym(v.short))
+    return replace(best, short=acronyms.most_common(1)[0][0]) if acronyms else best
 
 
 def _best(proposed: list[Venue]) -> Venue:
@@ -843,6 +1056,35 @@ def _same_words(a: str, b: str) -> bool:
     return bool(x and y) and (x.startswith(y) or y.startswith(x))
 
 
+# Fields read for the catalog, whose unknown LaTeX commands are worth a note.
+_KEPT_TEXT = frozenset({"title", "author", "journal", "journaltitle", "booktitle", "publisher",
+                        "school", "institution", "organization", "series", "year", "volume",
+                        "number", "pages", "howpublished"})
+# Fields a crossref gives: the container's, never its DOI, URL or note.
+_INHERITED = ("author", "editor", "year", "date", "month", "journal", "journaltitle",
+              "booktitle", "publisher", "organization", "institution", "school", "series",
+              "volume", "number", "address", "edition", "howpublished")
+# Fields that name a venue, and the kind of venue each names: an entry of the wrong type
+# still names its venue in one of them.
+_VENUE_FIELDS = (("journal", "journal"), ("journaltitle", "journal"),
+                 ("booktitle", "conference"), ("publisher", "book"))
+_IN_CONTAINER = frozenset({"inproceedings", "conference", "incollection", "inbook"})
+_NEGATIVE_RE = re.compile(r"^-\d+$")
+# A title's last word and the period after it; abbreviations keep theirs.
+_FINAL_PERIOD_RE = re.compile(r"(?<![.\w])([A-Za-z]{2,})\.$")
+_ABBREVIATIONS = frozenset({"al", "etc", "inc", "ltd", "co", "corp", "jr", "sr", "vs", "no",
+                            "vol", "ed", "eds", "dept", "univ"})
+_ONE_YEAR_RE = re.compile(r"(?<!\d)((?:1[5-9]|20)\d{2})(?!\d)")
+
+
+def _one_year(raw: str) -> str | None:
+    """The single year a year field holds among other text, its LaTeX groups read apart:
+    '2019 (to appear)', '{\\noopsort{1973a}}{\\switchargs{--90}{1968}}'; None if none or two."""
+    text = re.sub(r"\\[A-Za-z]+|[{}]", " ", _NOOPSORT_RE.sub("", raw))
+    found = set(_ONE_YEAR_RE.findall(text))
+    return found.pop() if len(found) == 1 else None
+
+
 _ET_AL_RE = re.compile(r"^[{\s]*(?:others|et\.?[\s~]*al\.?)[}\s.]*$", re.IGNORECASE)
 _YEAR_SUFFIX_RE = re.compile(r"^((?:1[5-9]|20)\d{2})[a-z]$")
 # ACM's article-number pages: '12:1--12:7' is article 12, pages 1 to 7.
@@ -855,7 +1097,8 @@ def _pages(fields: dict[str, str]) -> tuple[str | None, str | None, str | None]:
 
     ACM numbers articles instead of pages: '12:1--12:7' (or articleno/eid = 12 with
     numpages = 7) is kept as article 12 of 7 pages. Several ranges ('1226--1235,
-    1403--1412') are kept, each written with a hyphen."""
+    1403--1412') are kept, each written with a hyphen; a last page written short
+    ('319--40', as PubMed and Mendeley do) is written in full."""
     text = " ".join(fields.get("pages", "").split())
     articleno = fields.get("articleno") or fields.get("eid") or None
     numpages = fields.get("numpages") or None
@@ -868,11 +1111,33 @@ def _pages(fields: dict[str, str]) -> tuple[str | None, str | None, str | None]:
     ranges = []
     for part in filter(None, (p.strip() for p in text.split(","))):
         pair = page_range(part)
-        ranges.append(f"{pair[0]}-{pair[1]}" if pair else part)
+        ranges.append(f"{pair[0]}-{_last_page(*pair)}" if pair else part)
     pages = ", ".join(ranges) or None
     if numpages and not _NUMBER_RE.match(numpages):
         numpages = None
     return pages, articleno, numpages
+
+
+def _last_page(first: str, last: str) -> str:
+    """The last page in full where it is written short: '319--40' is 319 to 340."""
+    if first.isdigit() and last.isdigit() and len(last) < len(first):
+        full = first[:len(first) - len(last)] + last
+        if int(full) > int(first):
+            return full
+    return last
+
+
+_TRAILING_SUFFIX_RE = re.compile(r"^([^,]+?\s+[^,\s]+)\s+(Jr\.?|Sr\.?|II|III|IV)$")
+
+
+def _suffix_first(name: str) -> str:
+    """'Frederick A. Matsen IV' as 'Matsen, IV, Frederick A.': BibTeX would take 'IV' for the
+    family name; a generation suffix written last is the Jr part."""
+    m = _TRAILING_SUFFIX_RE.match(name.strip())
+    if not m:
+        return name
+    parts = split_name(m.group(1))
+    return f"{parts.von_last}, {m.group(2)}, {parts.first}" if parts.first else name
 
 
 def _primary_class(value: str) -> str | None:

@@ -14,7 +14,7 @@ from typing import Any
 
 # Same scorer and threshold as `papers check` uses for near-duplicate titles, so the
 # importer and the checker agree on what counts as one paper.
-from catalog.model import Paper, fold, last_name, normalize_title
+from catalog.model import CHAPTER_FIELDS, Paper, fold, last_name, normalize_title
 from catalog.venues import Venue
 
 # Titles at least this similar (rapidfuzz token_sort_ratio, 0-100) are one paper's.
@@ -146,14 +146,47 @@ def plausible_pair(a: Paper, b: Paper, score: float) -> bool:
 
     Years more than one apart are two papers (Bellman's 1957 book and 1966 article share a
     title) unless one is a preprint of the other by the same first author. An equal title
-    with no such conflict is one paper; a merely alike one also needs the year (within
-    one) or the first author to agree."""
+    with no such conflict is one paper; a merely alike one also needs the first author to
+    agree, or the year (within one) while the authors do not rule it out: 'Intent
+    Contrastive Learning for Sequential Recommendation' is not 'Contrastive Learning for
+    Sequential Recommendation' of the same year by other people."""
     years = bool(a.year and b.year)
     near = years and abs(a.year - b.year) <= 1
     author = same_first_author(a, b)
     if years and not near:
         return author and (_preprint(a) or _preprint(b))
-    return score >= 100.0 or near or author
+    return score >= 100.0 or author or (near and not _other_people(a, b))
+
+
+def _other_people(a: Paper, b: Paper) -> bool:
+    """True when both give author lists (two names or more: a single name is often only the
+    first author a list gives) and no one is in both."""
+    if len(a.authors) < 2 or len(b.authors) < 2:
+        return False
+    theirs = [_person(n) for n in b.authors]
+    return not any(_same_person(mine, other) for mine in map(_person, a.authors)
+                   for other in theirs)
+
+
+def _person(name: str) -> tuple[str, str]:
+    """(family name, given names) folded, for comparing."""
+    from catalog.bibnames import split_name
+
+    parts = split_name(name)
+    return fold(parts.von_last), fold(parts.first).replace(".", " ").strip()
+
+
+def _same_person(a: tuple[str, str], b: tuple[str, str]) -> bool:
+    """One family name, and given names that agree where both are written out ('J.' is
+    'Julian'; 'Zhiwei' is not 'Zhaoyang')."""
+    if a[0] != b[0]:
+        return False
+    x, y = a[1].split(), b[1].split()
+    if not x or not y:
+        return True
+    if x[0][0] != y[0][0]:
+        return False
+    return len(x[0]) == 1 or len(y[0]) == 1 or x[0] == y[0]
 
 
 def same_first_author(a: Paper, b: Paper) -> bool:
@@ -212,7 +245,10 @@ def plan_merge(existing: Paper, incoming: Paper, venues: dict[str, Venue]) -> Me
     stable).
     """
     plan = MergePlan(existing.key)
-    for name in MERGEABLE:
+    # A chapter's book fields fill only another record of the same chapter: on a paper
+    # of a conference they would name a book it is not in.
+    book = CHAPTER_FIELDS if existing.booktitle and incoming.booktitle else ()
+    for name in (*MERGEABLE, *book):
         have, new = getattr(existing, name), getattr(incoming, name)
         if name == "doi" and norm_doi(new) is None:
             continue  # an arXiv DOI is not the publisher's DOI

@@ -32,8 +32,8 @@ from catalog.paths import Paths
 # catalog.source (and with it PyYAML) is imported only when something must be parsed:
 # a search on a fresh index never needs it.
 
-SCHEMA_VERSION = "7"  # 5: porter tokenizer, abstract and sources columns; 6: narrow
-# trigger; 7: words
+SCHEMA_VERSION = "8"  # 5: porter tokenizer, abstract and sources columns; 6: narrow
+# trigger; 7: words; 8: every field of a paper (a chapter's book, articleno, distinct)
 # In the SQLite header (offset 68): says papers built the file, even when other pages of it
 # are damaged. "papr".
 APPLICATION_ID = 0x70617072
@@ -468,7 +468,9 @@ _TABLES = (
             ("pages", "TEXT"), ("volume", "TEXT"), ("number", "TEXT"), ("sources", "TEXT"),
             ("et_al", "INTEGER"), ("read_on", "TEXT"), ("added", "TEXT"),
             ("summary", "TEXT"), ("abstract", "TEXT"), ("line", "INTEGER"),
-            ("chunk", "TEXT"), ("folded", "TEXT"))) + "\n)",
+            ("chunk", "TEXT"), ("folded", "TEXT"), ("booktitle", "TEXT"), ("editors", "TEXT"),
+            ("publisher", "TEXT"), ("chapter", "TEXT"), ("articleno", "TEXT"),
+            ("numpages", "TEXT"), ("distinct", "TEXT"))) + "\n)",
     'CREATE TABLE "authors" (\n   "paper" TEXT REFERENCES "papers"("key"),\n'
     '   "position" INTEGER,\n   "name" TEXT,\n   "folded" TEXT,\n'
     '   PRIMARY KEY ("paper", "position")\n)',
@@ -556,7 +558,7 @@ def _insert_papers(conn: sqlite3.Connection, papers: Iterable[Paper],
             add(p.abstract.split())
         venues.add(p.venue)
     add(name for name in map(venue_names.get, venues) if name)
-    conn.executemany(f"insert into papers values ({','.join('?' * 24)})", rows)
+    conn.executemany(f"insert into papers values ({','.join('?' * _WIDTH)})", rows)
     conn.executemany("insert into authors values (?, ?, ?, ?)", authors)
     conn.executemany("insert into tags values (?, ?)", tags)
     _add_words(conn, tokens)
@@ -571,7 +573,9 @@ def _add_words(conn: sqlite3.Connection, tokens: Iterable[str]) -> None:
 
 _COLUMNS = ("key, year, venue, venue_name, title, authors, tags, status, doi, arxiv, "
             "arxiv_class, url, pages, volume, number, sources, et_al, read_on, added, summary, "
-            "abstract, line, chunk, folded")
+            "abstract, line, chunk, folded, booktitle, editors, publisher, chapter, articleno, "
+            "numpages, [distinct]")
+_WIDTH = _COLUMNS.count(",") + 1
 _LINE = 21  # position of line in a row
 
 
@@ -581,7 +585,9 @@ def _row(p: Paper, venue_names: dict[str, str]) -> tuple:
             _json_list(p.authors), _json_list(p.tags),
             p.status, p.doi, p.arxiv, p.arxiv_class, p.url, p.pages, p.volume, p.number,
             _json_list(p.sources), int(p.et_al), p.read_on, p.added,
-            p.summary, p.abstract, p.line, str(p.year), _folded(p))
+            p.summary, p.abstract, p.line, str(p.year), _folded(p), p.booktitle,
+            _json_list(p.editors), p.publisher, p.chapter, p.articleno, p.numpages,
+            _json_list(p.distinct))
 
 
 def _json_list(items: list[str]) -> str:

@@ -299,8 +299,38 @@ def _decoder() -> Any:
         MacroTextSpec("textbraceright", "}"),
         MacroTextSpec("textbackslash", "\\"),
         MacroTextSpec("textasciitilde", "~"),
+        # Boxes and font switches whose text pylatexenc drops (r"\mbox{G-Animal's} Journal"
+        # read as 'Journal', r'\texttt{DLRM} at scale' as 'at scale'): their text is the text.
+        *(MacroTextSpec(name, "%(1)s") for name in _TEXT_MACROS),
+        # A discretionary hyphen (r'\TeX\-book'): TeX breaks a word there, at a line's end.
+        MacroTextSpec("-", ""),
     ])
     return LatexNodes2Text(latex_context=db, math_mode="text")
+
+
+_TEXT_MACROS = ("mbox", "textmd", "textsf", "texttt", "textup")
+_MACRO_NAME_RE = re.compile(r"\\([A-Za-z]+)")
+# Commands that print nothing: dropping them loses no text, so they are not reported.
+_SILENT_MACROS = frozenset({"relax", "protect", "xspace", "ignorespaces", "null"})
+
+
+@functools.cache
+def _walker_context() -> Any:
+    from pylatexenc.latexwalker import get_default_latex_context_db
+
+    return get_default_latex_context_db()
+
+
+def unknown_macros(latex: str) -> list[str]:
+    """The LaTeX commands in a text that reading does not know: each is dropped and the text
+    of its arguments kept ('\\switchargs{--90}{1968}' reads '--901968'), so the caller can
+    say so."""
+    if "\\" not in latex:
+        return []
+    names = dict.fromkeys(_MACRO_NAME_RE.findall(latex))
+    return [name for name in names if name not in _SILENT_MACROS
+            and _decoder().latex_context.get_macro_spec(name) is None
+            and _walker_context().get_macro_spec(name) is None]
 
 
 # An unescaped ~ is a tie (read as a space); an unescaped & % # is meant literally

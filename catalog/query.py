@@ -15,12 +15,12 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from catalog.errors import PaperNotFound, QueryError
-from catalog.model import STATUSES, Paper, fold, has_undecomposable
+from catalog.model import DEFAULT_STATUS, STATUSES, Paper, fold, has_undecomposable
 from catalog.suggest import hint_for
 
 FILTERS = ("year", "venue", "tag", "author", "status", "key", "title", "summary", "abstract")
@@ -235,6 +235,9 @@ def row_to_paper(row: sqlite3.Row) -> Paper:
         sources=json.loads(d["sources"] or "[]"),
         tags=json.loads(d["tags"]), status=d["status"], read_on=d["read_on"],
         added=d["added"], summary=d["summary"], abstract=d["abstract"], line=d["line"],
+        booktitle=d["booktitle"], editors=json.loads(d["editors"] or "[]"),
+        publisher=d["publisher"], chapter=d["chapter"], articleno=d["articleno"],
+        numpages=d["numpages"], distinct=json.loads(d["distinct"] or "[]"),
     )
 
 
@@ -327,18 +330,12 @@ def keys(conn: sqlite3.Connection, prefix: str = "") -> list[str]:
 
 def all_papers(conn: sqlite3.Connection) -> list[Paper]:
     """Every paper, newest year first, then venue and key."""
-    # Plain tuples in Paper's own field order (row_to_paper's Row and dict per paper cost
-    # more than the query itself at 100k papers).
+    # Plain tuples, not row_to_paper's Row and dict per paper (which cost more than the
+    # query itself at 100k papers).
     cursor = conn.cursor()
     cursor.row_factory = None
-    cursor.execute(f"select {_PAPER_COLUMNS} from papers order by year desc, venue, key")
-    lists = _json_lists
-    return [Paper(key, title, lists(authors), year, venue, bool(et_al), doi, arxiv,
-                  arxiv_class, url, pages, None, None, volume, number, lists(sources),
-                  lists(tags), [], status, read_on, added, summary, abstract, line)
-            for (key, title, authors, year, venue, et_al, doi, arxiv, arxiv_class, url, pages,
-                 volume, number, sources, tags, status, read_on, added, summary, abstract,
-                 line) in cursor]
+    cursor.execute(f"select {_columns()} from papers order by year desc, venue, key")
+    return [_paper(*row) for row in cursor]
 
 
 def papers_by_key(conn: sqlite3.Connection, abstracts: bool = False) -> Iterator[Paper]:
@@ -347,20 +344,41 @@ def papers_by_key(conn: sqlite3.Connection, abstracts: bool = False) -> Iterator
     An export of 100k papers then holds one paper at a time, not 100k."""
     cursor = conn.cursor()
     cursor.row_factory = None
-    cursor.execute("select key, title, authors, year, venue, et_al, doi, arxiv, arxiv_class, "
-                   f"url, pages, volume, number, {'abstract' if abstracts else 'null'}, line "
-                   "from papers order by key")
+    left_out = _NOT_IN_BIBTEX if abstracts else _NOT_IN_BIBTEX | {"abstract"}
+    cursor.execute(f"select {_columns(left_out)} from papers order by key")
+    for row in cursor:
+        yield _paper(*row)
+
+
+# The columns _paper takes, in its order.
+_PAPER_COLUMNS = ("key", "title", "authors", "year", "venue", "et_al", "doi", "arxiv",
+                  "arxiv_class", "url", "pages", "articleno", "numpages", "volume", "number",
+                  "sources", "tags", "distinct", "status", "read_on", "added", "summary",
+                  "abstract", "booktitle", "editors", "publisher", "chapter", "line")
+_NOT_IN_BIBTEX = frozenset({"sources", "tags", "distinct", "status", "read_on", "added",
+                            "summary"})
+
+
+def _columns(left_out: Collection[str] = ()) -> str:
+    """_PAPER_COLUMNS for a select, each left out read as null."""
+    return ", ".join("null" if c in left_out else f'"{c}"' for c in _PAPER_COLUMNS)
+
+
+def _paper(key: str, title: str, authors: str, year: int, venue: str, et_al: int,
+           doi: str | None, arxiv: str | None, arxiv_class: str | None, url: str | None,
+           pages: str | None, articleno: str | None, numpages: str | None,
+           volume: str | None, number: str | None, sources: str | None, tags: str | None,
+           distinct: str | None, status: str | None, read_on: str | None, added: str | None,
+           summary: str | None, abstract: str | None, booktitle: str | None,
+           editors: str | None, publisher: str | None, chapter: str | None,
+           line: int) -> Paper:
+    """A Paper from the columns of _PAPER_COLUMNS (what row_to_paper makes of a Row; a
+    column left out gives the field's default)."""
     lists = _json_lists
-    for (key, title, authors, year, venue, et_al, doi, arxiv, arxiv_class, url, pages,
-         volume, number, abstract, line) in cursor:
-        yield Paper(key, title, lists(authors), year, venue, bool(et_al), doi, arxiv,
-                    arxiv_class, url, pages, None, None, volume, number, abstract=abstract,
-                    line=line)
-
-
-_PAPER_COLUMNS = ("key, title, authors, year, venue, et_al, doi, arxiv, arxiv_class, url, "
-                  "pages, volume, number, sources, tags, status, read_on, added, summary, "
-                  "abstract, line")
+    return Paper(key, title, lists(authors), year, venue, bool(et_al), doi, arxiv,
+                 arxiv_class, url, pages, articleno, numpages, volume, number, lists(sources),
+                 lists(tags), lists(distinct), status or DEFAULT_STATUS, read_on, added,
+                 summary, abstract, booktitle, lists(editors), publisher, chapter, line)
 
 
 def _json_lists(text: str | None) -> list[str]:
@@ -381,6 +399,12 @@ def stats(conn: sqlite3.Connection) -> dict[str, dict[str, int]]:
         "status": counts("select status, count(*) n from papers group by status "
                          "order by n desc"),
     }
+
+
+def venue(conn: sqlite3.Connection, short: str) -> dict[str, Any] | None:
+    """One registry venue as stored in the index, or None."""
+    row = conn.execute("select * from venues where short = ?", (short,)).fetchone()
+    return dict(row) if row is not None else None
 
 
 def venues(conn: sqlite3.Connection) -> list[dict[str, Any]]:

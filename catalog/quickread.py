@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import re
 
-from catalog.model import FIELDS, REQUIRED, Paper
+from catalog.model import FIELDS, LIST_FIELDS, REQUIRED, Paper
 from catalog.yamlio import FALSE, NULLS, TRUE
 
 _FIELD_NAMES = frozenset(FIELDS)
-_LIST_FIELDS = frozenset({"authors", "tags", "sources", "distinct"})
+_LIST_FIELDS = frozenset(LIST_FIELDS)
 
 # Characters YAML reads otherwise than as text, or refuses: controls (tab and CR
 # included, though YAML allows them in places), DEL, C1, the line breaks NEL, LS and

@@ -11,9 +11,14 @@ from catalog import yamlio
 from catalog.errors import InvalidCatalogError, Problem
 from catalog.model import fold
 
+# 'collection': an edited book whose papers are chapters (a handbook); its papers carry
+# the book's title, editors and publisher (model.CHAPTER_FIELDS). 'book': a paper that is
+# a whole book.
 KINDS: tuple[str, ...] = (
-    "conference", "journal", "preprint", "workshop", "book", "thesis", "report",
+    "conference", "journal", "preprint", "workshop", "book", "collection", "thesis", "report",
 )
+# The registry's generic collection: chapters of books with no registry entry of their own.
+CHAPTER_VENUE = "Chapter"
 
 
 @dataclass
@@ -128,8 +133,10 @@ def venue_names(venue: Venue) -> list[str]:
     return [n for n in names if n]
 
 
-def resolve_name(text: str, venues: dict[str, Venue]) -> str | None:
-    """The registry venue a full or abbreviated name is, if any."""
+def resolve_name(text: str, venues: dict[str, Venue], loose: bool = False) -> str | None:
+    """The registry venue a full or abbreviated name is, if any; loose, also the one whose
+    name is the text's but for organisers the text leaves out (for the curated registry,
+    not for venues an import proposes from raw strings)."""
     key = venue_key(text)
     if not key:
         return None
@@ -139,7 +146,36 @@ def resolve_name(text: str, venues: dict[str, Venue]) -> str | None:
     for short, venue in venues.items():
         if any(abbreviates(text, n) for n in venue_names(venue)):
             return short
-    return None
+    return _resolve_loosely(text, venues) if loose else None
+
+
+# Who runs a venue, not what it is: 'Conference on Knowledge Discovery and Data Mining' is
+# the ACM SIGKDD one, 'International Conference on Data Engineering' the IEEE one.
+_ORGANISERS = frozenset({"acm", "ieee", "usenix", "siam", "cvf", "ifip"})
+_SIG_RE = re.compile(r"^sig[a-z]+$")
+
+
+def _split_organisers(name: str) -> tuple[frozenset[str], str]:
+    """A name's organiser words, and its other words as a key ('' if fewer than two)."""
+    words = venue_words(name)
+    organisers = frozenset(w for w in words if w in _ORGANISERS or _SIG_RE.match(w))
+    rest = [w for w in words if w not in organisers]
+    return organisers, " ".join(sorted(rest)) if len(rest) >= 2 else ""
+
+
+def _resolve_loosely(text: str, venues: dict[str, Venue]) -> str | None:
+    """The one registry venue whose name is the text's but for organisers the text leaves
+    out (never one it names otherwise: IEEE's is not ACM's); None if none or several are."""
+    organisers, key = _split_organisers(text)
+    if not key:
+        return None
+    found = set()
+    for short, venue in venues.items():
+        for name in venue_names(venue):
+            theirs, their_key = _split_organisers(name)
+            if their_key == key and organisers <= theirs:
+                found.add(short)
+    return found.pop() if len(found) == 1 else None
 
 
 _URL_NAME_RE = re.compile(r"\b(?:https?|ftp)://|\bwww\.[a-z0-9-]+\.", re.IGNORECASE)

@@ -19,7 +19,7 @@ from tests.conftest import REPO
 VENUES = load_venues(REPO / "data" / "venues.yaml")
 TERMS = bibtex.load_protected_terms(REPO / "data" / "protected-terms.txt")
 COMPARED = ("key", "title", "authors", "et_al", "year", "venue", "doi", "arxiv", "pages",
-            "volume", "number")
+            "volume", "number", "booktitle", "editors", "publisher", "chapter")
 OPTIONS = [{}, {"ascii": True}, {"venue_style": "short"}, {"arxiv_style": "journal"},
            {"ascii": True, "venue_style": "short", "arxiv_style": "journal"}]
 
@@ -59,9 +59,10 @@ word = st.one_of(st.text(chars, min_size=1, max_size=8), st.sampled_from(SPECIAL
                  .map("".join))
 text = st.lists(word, min_size=1, max_size=8).map(" ".join)
 name_word = word.filter(lambda w: "," not in w)  # a comma means 'Last, First' in the catalog
-# A lone 'others' is not a person: check refuses it as an author (it means et_al).
+# A lone 'others' is not a person (it means et_al), nor is a name without a letter: check
+# refuses both as authors.
 author = st.lists(name_word, min_size=1, max_size=4).map(" ".join).filter(
-    lambda a: a.strip().lower() != "others")
+    lambda a: a.strip().lower() != "others" and any(ch.isalpha() for ch in a))
 # Every DOI the catalog accepts (model.DOI_RE: Crossref's characters and SICI's < >).
 doi = st.builds(lambda n, s: f"10.{n}/{s}", st.integers(1000, 99999),
                 st.text(st.sampled_from(string.ascii_letters + string.digits + "-._;()/:<>"),
@@ -81,6 +82,10 @@ def papers(draw) -> Paper:
     year = draw(st.integers(1950, 2100))
     if arxiv_id:  # a paper is never older than its preprint (check refuses that)
         year = max(year, 2000 + int(arxiv_id[:2]))
+    book = {}
+    if VENUES[venue].kind == "collection":  # a book chapter: its book's fields
+        book = {"booktitle": draw(text), "publisher": draw(text), "chapter": draw(number),
+                "editors": draw(st.lists(author, max_size=3))}
     return Paper(
         key=draw(st.from_regex(r"\A[a-z][a-z0-9]{2,10}[0-9]{4}[a-z]{1,8}\Z")),
         title=draw(text), authors=draw(st.lists(author, min_size=1, max_size=5)),
@@ -89,6 +94,7 @@ def papers(draw) -> Paper:
         arxiv=arxiv_id,
         pages=draw(pages), volume=draw(number), number=draw(number),
         url=draw(st.one_of(st.none(), st.just("https://example.org/a_b%20c#x"))),
+        **book,
     )
 
 

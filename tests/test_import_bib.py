@@ -210,3 +210,118 @@ def test_a_truncated_entry_is_refused_alone_and_bibtexparser_stays_quiet(
     captured = capfd.readouterr()
     assert "aborted" not in result.output + captured.out + captured.err
     assert "cheng2016wide" in {p.key for p in source.load(shipped.catalog)}
+
+
+# ------------------------------------------------ shapes seen in public .bib files (trials)
+# Our own entries, in the shape of entries a public paper's references had.
+
+# One title inside the other, the same year, no author in common: two papers (a public
+# references.bib lost 'Intent Contrastive ...' as a duplicate of 'Contrastive ...').
+ALIKE_BIB = """\
+@inproceedings{first2022widgets,
+  title = {Contrastive Widget Learning for Sequential Gadgets},
+  author = {First, Ann and Second, Bo and Liu, Zhaoyi},
+  booktitle = {Proceedings of the 40th IEEE International Conference on Data Engineering},
+  year = {2022},
+}
+
+@article{other2022widgets,
+  title = {Intent Contrastive Widget Learning for Sequential Gadgets},
+  author = {Other, Cy and Liu, Zhiwen and Third, Di},
+  journal = {arXiv preprint arXiv:2202.99999},
+  year = {2022},
+}
+
+@article{first2022widgetspre,
+  title = {Contrastive Widget Learning for Sequential Gadget},
+  author = {First, A. and Second, Bo},
+  journal = {arXiv preprint arXiv:2109.99999},
+  year = {2021},
+}
+"""
+
+
+def test_alike_titles_by_other_people_are_two_papers_and_a_preprint_is_one(
+        shipped: Paths, tmp_path: Path) -> None:
+    report = importer.import_file(shipped, write(tmp_path, ALIKE_BIB))
+    actions = {o.source_key: (o.action, o.key) for o in report.outcomes}
+    assert actions["first2022widgets"] == ("added", "first2022widgets")
+    # 'Liu' is in both lists, but Zhaoyi is not Zhiwen: nobody is in both
+    assert actions["other2022widgets"] == ("added", "other2022widgets")
+    added = next(o for o in report.outcomes if o.source_key == "other2022widgets")
+    assert added.reason.startswith("possible duplicate of first2022widgets")
+    # the same people a year earlier ('A.' is Ann): the preprint of the first
+    assert actions["first2022widgetspre"] == ("duplicate", "first2022widgets")
+
+
+# A DBLP-style file whose papers take their year and booktitle from a crossref'd volume,
+# and a Mendeley-style web page with no year.
+CROSSREF_IMPORT_BIB = """\
+@inproceedings{quill2010gadgets,
+  author = {Ada Quill and Bo Rivet},
+  title = {Gadget Tables in Eleven Pages},
+  pages = {101--11},
+  crossref = {conf/icde/2010},
+}
+
+@proceedings{conf/icde/2010,
+  title = {Proceedings of the 26th International Conference on Data Engineering, Lake
+           Placid, NY, USA, March 1-6, 2010},
+  publisher = {{IEEE} Computer Society},
+  year = {2010},
+}
+
+@misc{Gadgetpedia,
+  author = {Gadgetpedia},
+  title = {{Gadget}},
+  url = {http://gadgets.example.org/wiki/Gadget},
+}
+"""
+
+
+def test_crossref_years_and_web_pages_are_accounted_for(run, shipped: Paths,
+                                                        tmp_path: Path) -> None:
+    result = run("import", str(write(tmp_path, CROSSREF_IMPORT_BIB)), "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    outcomes = {o["line"]: o for o in data["outcomes"]}
+    assert set(outcomes) == {1, 8, 15}  # every entry accounted for
+    assert (outcomes[1]["action"], outcomes[1]["venue"], outcomes[1]["year"]) == (
+        "added", "ICDE", 2010)
+    assert outcomes[8]["reason"].startswith("a proceedings volume, not a paper: skipped")
+    assert outcomes[15]["reason"].startswith("not a paper (web page / software): skipped")
+    assert data["venues_added"] == []  # the registry's ICDE, not a new one
+    paper = next(p for p in source.load(shipped.catalog) if p.key == "quill2010gadgets")
+    assert paper.pages == "101-111"
+
+
+# A team paper as some arXiv exports write it: a lone ':' between the names.
+TEAM_BIB = """\
+@misc{team2024made,
+  title={A Made-Up Report of a Large Team},
+  author={Ann Example and : and Bo Sample},
+  year={2024},
+  eprint={2401.00001},
+  archivePrefix={arXiv}
+}
+"""
+
+
+def test_a_name_without_a_letter_is_left_out_with_a_note(run, shipped: Paths,
+                                                         tmp_path: Path) -> None:
+    result = run("import", str(write(tmp_path, TEAM_BIB)), "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    [outcome] = data["outcomes"]
+    assert outcome["action"] == "added", outcome
+    assert any("author 2 ':' names no one: left out" in w for w in data["warnings"]), data
+    paper = next(p for p in source.load(shipped.catalog) if p.key == outcome["key"])
+    assert paper.authors == ["Ann Example", "Bo Sample"]
+
+
+def test_check_refuses_an_author_without_a_letter(shipped: Paths) -> None:
+    text = shipped.catalog.read_text(encoding="utf-8")
+    shipped.catalog.write_text(text.replace("authors: [", "authors: ['-', ", 1),
+                               encoding="utf-8")
+    problems = [str(p) for p in check(shipped)]
+    assert any("author '-' has no letter, so names no one" in p for p in problems), problems

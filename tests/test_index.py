@@ -189,7 +189,9 @@ def reference_build(paths, db_path) -> None:
                "authors": str, "tags": str, "status": str, "doi": str, "arxiv": str,
                "arxiv_class": str, "url": str, "pages": str, "volume": str, "number": str,
                "sources": str, "et_al": int, "read_on": str, "added": str, "summary": str,
-               "abstract": str, "line": int, "chunk": str, "folded": str}
+               "abstract": str, "line": int, "chunk": str, "folded": str, "booktitle": str,
+               "editors": str, "publisher": str, "chapter": str, "articleno": str,
+               "numpages": str, "distinct": str}
     db["papers"].create(columns, pk="key")
     db["authors"].create({"paper": str, "position": int, "name": str, "folded": str},
                          pk=("paper", "position"), foreign_keys=[("paper", "papers", "key")])
@@ -212,7 +214,10 @@ def reference_build(paths, db_path) -> None:
             "sources": json.dumps(p.sources, ensure_ascii=False), "et_al": int(p.et_al),
             "read_on": p.read_on, "added": p.added, "summary": p.summary,
             "abstract": p.abstract, "line": p.line, "chunk": str(p.year),
-            "folded": fold(joined) if has_undecomposable(joined) else None})
+            "folded": fold(joined) if has_undecomposable(joined) else None,
+            "booktitle": p.booktitle, "editors": json.dumps(p.editors, ensure_ascii=False),
+            "publisher": p.publisher, "chapter": p.chapter, "articleno": p.articleno,
+            "numpages": p.numpages, "distinct": json.dumps(p.distinct, ensure_ascii=False)})
         db["authors"].insert_all({"paper": p.key, "position": i, "name": a, "folded": fold(a)}
                                  for i, a in enumerate(p.authors))
         db["tags"].insert_all({"paper": p.key, "tag": t} for t in dict.fromkeys(p.tags))
@@ -263,6 +268,15 @@ ODD_YEAR = """\
     et_al: yes
     tags: [caching]
     abstract: An abstract about memory, with a colon:in it.
+  Chapter:
+    - key: ricci2010handbook
+      title: "Recommender Systems: Introduction and Challenges"
+      authors: [Francesco Ricci, Lior Rokach, Bracha Shapira]
+      booktitle: Recommender Systems Handbook
+      editors: [Francesco Ricci, Lior Rokach, "Bracha Shapira"]
+      publisher: Springer
+      chapter: "1"
+      distinct: [cech2010plain]
   SOSP:
     - key: cech2010plain
       title: 'It''s Čech'

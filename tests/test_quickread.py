@@ -115,7 +115,8 @@ _LIST = st.one_of(
 )
 _COMMENT = st.sampled_from(["", "", "", "  # note", " #", "#x", "   "])
 _NAMES = st.sampled_from(["tags", "doi", "et_al", "sources", "summary", "status", "pages",
-                          "distinct", "url", "abstract"] * 3 + ["colour", "title"])
+                          "distinct", "url", "abstract", "editors", "booktitle"] * 3
+                         + ["colour", "title"])
 _REQUIRED = {"key": st.sampled_from(["a2023x", "b2022y", "c", '"q2023"']),
              "title": _SCALAR, "authors": _LIST}
 
@@ -129,7 +130,7 @@ def _paper(draw: st.DrawFn) -> list[str]:
     for i, name in enumerate(names):
         if name in _REQUIRED:
             value = draw(_REQUIRED[name])
-        elif name in ("tags", "sources", "distinct"):
+        elif name in ("tags", "sources", "distinct", "editors"):
             value = draw(_LIST)
         elif name == "et_al":
             value = draw(st.sampled_from(["true", "false", "yes", "Off"] * 3 + ['"true"', "maybe"]))
