@@ -106,7 +106,10 @@ def _has_ligature(text: str) -> bool:
     """Whether a ligature pair is in the text: each pair looked for (by a literal pattern,
     re's fastest search) only where its first character is (found by memchr); one
     pattern of six alternatives is tried at every character instead."""
-    return any(first in text and search(text) for first, search in _PAIR_SEARCHES)
+    for first, search in _PAIR_SEARCHES:  # noqa: SIM110 (a loop: no generator per call)
+        if first in text and search(text):
+            return True
+    return False
 
 
 _PAIR_SEARCHES = [(pair[0], re.compile(re.escape(pair)).search) for pair in _LIGATURE_STARTS]

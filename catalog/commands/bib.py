@@ -127,7 +127,7 @@ def export(
     if output is None:
         typer.echo(text, nl=False)
     else:
-        from catalog.writer import atomic_write
+        from catalog.files import atomic_write  # (not via catalog.writer: its imports)
 
         try:
             atomic_write(output, text)
