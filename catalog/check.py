@@ -8,6 +8,7 @@ import operator
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from catalog import dedupe, source
 from catalog.errors import InvalidCatalogError, Problem
@@ -251,9 +252,17 @@ def _near_duplicate_titles(papers: list[Paper], filename: str) -> list[Problem]:
         for key in title_keys(title):
             buckets[key].append(i)
     pairs: set[tuple[int, int]] = set()
+    found: list[Any] = []  # pairs of big buckets, as codes earlier * count + later
     for members in buckets.values():
-        if len(members) > 1:
+        if len(members) > _SMALL_BUCKET:
+            found.extend(_alike_codes(members, titles))
+        elif len(members) > 1:
             pairs.update(_alike(members, titles))
+    if found:  # a pair is found in each bucket it shares: once each, without a loop
+        import numpy
+
+        firsts, seconds = numpy.divmod(numpy.unique(numpy.concatenate(found)), len(titles))
+        pairs.update(zip(firsts.tolist(), seconds.tolist(), strict=True))
     out = []
     for a, b in sorted(pairs):
         later, earlier = papers[b], papers[a]
@@ -299,21 +308,30 @@ _BLOCK = 128
 
 
 def _alike(members: list[int], titles: list[str]) -> Iterable[tuple[int, int]]:
-    """(earlier, later) positions of the members whose titles are near duplicates."""
-    from rapidfuzz import fuzz, process
+    """(earlier, later) positions of the members of a small bucket whose titles are near
+    duplicates, pair by pair."""
+    from rapidfuzz import fuzz
 
     cutoff = dedupe.NEAR_DUPLICATE
-    if len(members) <= _SMALL_BUCKET:
-        for x, a in enumerate(members):
-            for b in members[x + 1:]:
-                if fuzz.ratio(titles[a], titles[b], score_cutoff=cutoff):
-                    yield (a, b) if a < b else (b, a)
-        return
+    for x, a in enumerate(members):
+        for b in members[x + 1:]:
+            if fuzz.ratio(titles[a], titles[b], score_cutoff=cutoff):
+                yield (a, b) if a < b else (b, a)
+
+
+def _alike_codes(members: list[int], titles: list[str]) -> Iterable[Any]:
+    """The near-duplicate pairs of a big bucket as numpy arrays of earlier * len(titles) +
+    later, scored a block of rows at a time against the rows after it."""
+    import numpy
+    from rapidfuzz import fuzz, process
+
     texts = [titles[i] for i in members]
+    positions = numpy.array(members, dtype=numpy.int64)
     for start in range(0, len(texts), _BLOCK):
         scores = process.cdist(texts[start:start + _BLOCK], texts[start:], scorer=fuzz.ratio,
-                               score_cutoff=cutoff, workers=-1, dtype="uint8")
-        for row, column in zip(*scores.nonzero(), strict=True):
-            if column > row:  # right of the diagonal: each pair once, never with itself
-                a, b = members[start + row], members[start + column]
-                yield (a, b) if a < b else (b, a)
+                               score_cutoff=dedupe.NEAR_DUPLICATE, workers=-1, dtype="uint8")
+        rows, columns = scores.nonzero()
+        right = columns > rows  # right of the diagonal: each pair once, never with itself
+        a = positions[start + rows[right]]
+        b = positions[start + columns[right]]
+        yield numpy.minimum(a, b) * len(titles) + numpy.maximum(a, b)
