@@ -45,11 +45,12 @@ _ESCAPE_RE = re.compile(r'\\(["\\])')
 # or ':', which may start one only in some contexts).
 _PLAIN_START = frozenset("-?:,[]{}#&*!|>'\"%@` ")
 # A flow list on one line: items that are quoted scalars, or plain ones without any of
-# , [ ] { } # : (which end or change a plain scalar in a flow), separated by commas.
+# , [ ] { } # : (which end or change a plain scalar in a flow) or ? (which ends one for
+# PyYAML's own parser, the fallback where libyaml is missing), separated by commas.
 _FLOW_RE = re.compile(rf"\[(.*)\]{_END}")
 _FLOW_ITEM_RE = re.compile(
     r""" *(?:"([^"\\]*(?:\\["\\][^"\\]*)*)"|'([^']*(?:''[^']*)*)'"""
-    r"""|([^ \-?:,\[\]{}#&*!|>'"%@`][^,\[\]{}#:]*?)) *(,|$)""")
+    r"""|([^ \-?:,\[\]{}#&*!|>'"%@`][^,\[\]{}#:?]*?)) *(,|$)""")
 
 
 class _Unusual(Exception):
@@ -224,10 +225,10 @@ def _flow(rest: str) -> list[str]:
 
 
 def _has_flow_special(inner: str) -> bool:
-    """Whether a flow list's inside has a quote, bracket, brace, '#' or ':' (single
+    """Whether a flow list's inside has a quote, bracket, brace, '#', ':' or '?' (single
     characters are found by memchr, faster than a regex class on a short text)."""
     return ('"' in inner or "'" in inner or "[" in inner or "]" in inner or "{" in inner
-            or "}" in inner or "#" in inner or ":" in inner)
+            or "}" in inner or "#" in inner or ":" in inner or "?" in inner)
 
 
 def _paper(fields: dict[str, object], year: int, venue: str, line: int) -> Paper:

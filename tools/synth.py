@@ -124,15 +124,16 @@ def to_yaml(papers: list[dict]) -> str:
 
 def write(n: int, folder: Path, seed: int = 1) -> Path:
     """A synthetic catalog of n papers in folder/data/, with the shipped registries."""
-    import yaml
+    sys.path.insert(0, str(REPO))  # read the registries as papers reads them
+    from catalog.venues import load_tags, load_venues
 
     data = folder / "data"
     data.mkdir(parents=True, exist_ok=True)
     for name in ("venues.yaml", "tags.yaml", "protected-terms.txt"):
         if (REPO / "data" / name).exists():
             shutil.copy(REPO / "data" / name, data / name)
-    venues = list(yaml.safe_load((data / "venues.yaml").read_text(encoding="utf-8")))
-    tags = list(yaml.safe_load((data / "tags.yaml").read_text(encoding="utf-8")))
+    venues = list(load_venues(data / "venues.yaml"))
+    tags = list(load_tags(data / "tags.yaml"))
     path = data / "papers.yaml"
     path.write_text(to_yaml(make_papers(n, venues, tags, seed)), encoding="utf-8")
     return path
