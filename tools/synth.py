@@ -132,7 +132,9 @@ def write(n: int, folder: Path, seed: int = 1) -> Path:
     for name in ("venues.yaml", "tags.yaml", "protected-terms.txt"):
         if (REPO / "data" / name).exists():
             shutil.copy(REPO / "data" / name, data / name)
-    venues = list(load_venues(data / "venues.yaml"))
+    # Not a book's venue: a chapter needs its book's title and publisher too.
+    venues = [short for short, venue in load_venues(data / "venues.yaml").items()
+              if venue.kind != "collection"]
     tags = list(load_tags(data / "tags.yaml"))
     path = data / "papers.yaml"
     path.write_text(to_yaml(make_papers(n, venues, tags, seed)), encoding="utf-8")
