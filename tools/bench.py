@@ -14,7 +14,8 @@ same index), `papers check`, a search right after a one-paper edit, and the edit
 
 A command and its floor run in turn (A B A B ...) and the ratio is the median of the
 pairs' ratios, so that a machine whose speed drifts during the run still gives a fair
-ratio. Peak memory is the largest resident set of the command's process (wait4).
+ratio. Peak memory is the largest resident set of the command's process (wait4, from a
+small launcher process: it cannot read below about 10 MiB).
 The commands run as `python -m catalog.cli` from the checkout this file is in, with
 bytecode caching on, as an installed package runs.
 """
@@ -22,6 +23,7 @@ bytecode caching on, as an installed package runs.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -88,20 +90,37 @@ class Run:
     peak: float
 
 
+# Runs one command and prints its wall and CPU seconds, peak resident KiB and exit code.
+# A separate small process: a child counts, in its peak, the pages of the process it was
+# forked (or vforked) from until it execs, and this one holds a whole synthetic catalog
+# (hundreds of MiB at 100k papers); this launcher holds about 10 MiB, the reading's floor.
+LAUNCHER = """
+import json, os, sys, time
+errors = open(sys.argv[1], "wb")
+started = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(null, 0)
+    os.dup2(null, 1)
+    os.dup2(errors.fileno(), 2)
+    os.execv(sys.argv[2], sys.argv[2:])
+_, status, usage = os.wait4(pid, 0)
+print(json.dumps([time.perf_counter() - started, usage.ru_utime + usage.ru_stime,
+                  usage.ru_maxrss, os.waitstatus_to_exitcode(status)]))
+"""
+
+
 def run(args: list[str], env: dict[str, str], ok: tuple[int, ...] = (0,)) -> Run:
     """Run a command to its end, its output thrown away; its own rusage via wait4."""
-    started = time.perf_counter()
-    process = subprocess.Popen(args, env=env, stdin=subprocess.DEVNULL,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    assert process.stderr is not None
-    errors = process.stderr.read()  # read as it comes: a full pipe would stall the child
-    _, status, usage = os.wait4(process.pid, 0)
-    wall = time.perf_counter() - started
-    process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode not in ok:
-        raise SystemExit(f"{' '.join(args)} exited {process.returncode}:\n"
-                         f"{errors.decode(errors='replace')}")
-    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+    with tempfile.NamedTemporaryFile() as errors:
+        launched = subprocess.run([sys.executable, "-c", LAUNCHER, errors.name, *args],
+                                  env=env, capture_output=True, text=True, check=True)
+        wall, cpu, peak_kib, code = json.loads(launched.stdout)
+        if code not in ok:
+            raise SystemExit(f"{' '.join(args)} exited {code}:\n"
+                             f"{Path(errors.name).read_text(errors='replace')}")
+    return Run(wall, cpu, peak_kib / 1024)
 
 
 @dataclass
