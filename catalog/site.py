@@ -1308,6 +1308,11 @@ def write_sources(paths: Paths, out: Path, config_file: Path | None = None) -> i
         count += 1
     raw = yaml.safe_load(_plain_yaml(config_file)) or {}
     raw.pop("hooks", None)
+    custom_dir = config.theme.custom_dir
+    if custom_dir and isinstance(raw.get("theme"), dict):
+        # The theme's overrides (search setup, templates) travel with the pages.
+        shutil.copytree(custom_dir, out / "overrides", ignore=shutil.ignore_patterns(".*"))
+        raw["theme"]["custom_dir"] = "overrides"
     raw.update(docs_dir="docs", site_dir="site", site_url=config.site_url or "",
                repo_url=config.repo_url or "")
     if raw.get("nav"):

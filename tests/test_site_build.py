@@ -287,6 +287,9 @@ def test_sources_as_files_build_without_the_hook(cli, paths, tmp_path):
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     plain = src / "site"
+    # The theme's overrides came along: the search setup and its stemming worker.
+    assert (plain / "assets" / "javascripts" / "workers" / "papers-search.js").is_file()
+    assert "papers-search-setup.js" in (plain / "index.html").read_text(encoding="utf-8")
     hooked = tmp_path / "hooked"
     assert cli("site", "build", "-o", str(hooked)).exit_code == 0
     pages = sorted(str(p.relative_to(hooked)) for p in hooked.rglob("*.html"))
