@@ -403,6 +403,23 @@ def toc_of(page_html: str) -> list[tuple[str, str]]:
     return _H2_RE.findall(page_html)
 
 
+def _with_contents(out: list[str]) -> list[str]:
+    """The page with its sections listed after the trail (out[1]), for narrow screens.
+
+    Below 60em the theme shows a page's table of contents only inside the nav
+    drawer, under the page's nav entry; generated pages have none, so there the
+    reader would have no way to their sections. The list is hidden where the
+    theme's own table of contents shows (extra.css).
+    """
+    sections = toc_of("".join(out))
+    if len(sections) < 2:
+        return out
+    links = " · ".join(f'<a href="#{anchor}">{title}</a>' for anchor, title in sections)
+    contents = (f'<nav class="pp-contents" aria-label="On this page" data-search-exclude>'
+                f"On this page: {links}</nav>")
+    return [*out[:2], contents, *out[2:]]
+
+
 def _bibtex_html(entry: str) -> str:
     """A BibTeX entry as a code block that Material gives a copy button.
 
@@ -516,7 +533,7 @@ def paper_page(paper: Paper, data: SiteData) -> str:
         out.append("</ul>")
     else:
         out.append("<p>No note discusses this paper yet.</p>")
-    return front(paper.title, out)
+    return front(paper.title, _with_contents(out))
 
 
 def _host(link: str) -> str:
@@ -641,7 +658,7 @@ def venue_page(venue: str, papers: Sequence[Paper], data: SiteData) -> str:
     for year, group in _by_year(papers).items():
         out.append(_h2(f"year-{year}", str(year), searchable=False))
         out += _entries(group, uri, data)
-    return front(venue, out)
+    return front(venue, _with_contents(out))
 
 
 def tag_page(tag: str, papers: Sequence[Paper], data: SiteData) -> str:
@@ -655,7 +672,7 @@ def tag_page(tag: str, papers: Sequence[Paper], data: SiteData) -> str:
     for year, group in _by_year(papers).items():
         out.append(_h2(f"year-{year}", str(year), searchable=False))
         out += _entries(group, uri, data)
-    return front(f"Tag: {tag}", out)
+    return front(f"Tag: {tag}", _with_contents(out))
 
 
 def _js_literal(value: Any) -> str:

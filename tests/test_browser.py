@@ -480,3 +480,36 @@ def test_search_index_is_fetched_when_search_is_first_used(browser, site_url, si
     finally:
         context.close()
 
+
+def test_generated_pages_list_their_sections_on_a_phone(browser, site_url):
+    """Below 960 px the theme's table of contents lives in the nav drawer, which does
+    not list generated pages: they carry their own list of sections."""
+    phone = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page = phone.new_page()
+        page.goto(urljoin(site_url, f"papers/{PAPER}/"))
+        assert not page.locator(".md-sidebar--secondary .md-nav--secondary").is_visible()
+        contents = page.locator("article nav.pp-contents")
+        assert contents.is_visible()
+        assert contents.locator("a").all_inner_texts() == ["Cite", "Related papers",
+                                                           "Discussed in"]
+        contents.get_by_role("link", name="Discussed in").click()
+        page.wait_for_url("**#discussed-in")
+        box = page.locator("h2#discussed-in").bounding_box()
+        assert box is not None and 0 <= box["y"] < 844
+        page.goto(urljoin(site_url, "tags/caching/"))
+        years = sorted({p.year for p in _catalog_papers() if "caching" in p.tags}, reverse=True)
+        assert page.locator("article nav.pp-contents a").all_inner_texts() == [
+            str(y) for y in years]
+    finally:
+        phone.close()
+    # On a wide screen the theme's own table of contents shows, and ours does not.
+    wide = browser.new_context(viewport={"width": 1366, "height": 900})
+    try:
+        page = wide.new_page()
+        page.goto(urljoin(site_url, f"papers/{PAPER}/"))
+        assert not page.locator("article nav.pp-contents").is_visible()
+        toc = page.locator(".md-sidebar--secondary .md-nav--secondary")
+        assert toc.is_visible() and "Discussed in" in toc.inner_text()
+    finally:
+        wide.close()

@@ -75,6 +75,12 @@ def test_paper_page_has_every_part(paths):
     assert '<li><a href="../../notes/caching/">Caching notes</a></li>' in page
     assert [anchor for anchor, _ in site.toc_of(page)] == [
         "reading-note", "cite", "related-papers", "discussed-in"]
+    # The same sections listed after the trail, for phones (the theme's table of
+    # contents is out of reach there on pages outside the nav); not indexed.
+    assert ('<nav class="pp-contents" aria-label="On this page" data-search-exclude>'
+            'On this page: <a href="#reading-note">Reading note</a> · <a href="#cite">Cite</a>'
+            ' · <a href="#related-papers">Related papers</a> · <a href="#discussed-in">'
+            "Discussed in</a></nav>") in page
 
 
 def test_paper_page_without_optional_parts(paths):
@@ -87,6 +93,7 @@ def test_paper_page_without_optional_parts(paths):
     assert 'id="cite"' not in page
     assert "No note discusses this paper yet." in page
     assert "Reading note" not in page
+    assert "On this page: <a href=\"#related-papers\">" in page
 
 
 def test_relpath_matches_posixpath():
