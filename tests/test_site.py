@@ -400,3 +400,38 @@ def test_suggest_a_paper_link(paths):
     data.suggest_url = "https://example.org/form"
     assert "missing a paper? [Suggest one](https://example.org/form)" in site.home_counts(data)
     assert '<a href="https://example.org/form">Suggest one</a>' in site.all_papers_page(data)
+
+
+def _indexed(page_html: str) -> list[tuple[str | None, str, str]]:
+    """What Material's search plugin indexes from a page: (id, title, text) per section."""
+    from material.plugins.search.plugin import Parser
+
+    parser = Parser()
+    parser.feed(page_html)
+    parser.close()
+    return [(s.id, "".join(s.title).strip(), "".join(s.text).strip())
+            for s in parser.data if not s.is_excluded()]
+
+
+def test_search_reads_the_same_from_a_page_without_its_excluded_parts(paths):
+    """The hook hands the search plugin each HTML page without its data-search-exclude
+    elements (parsing those was a third of a build): the index must not change."""
+    data = data_for(paths)
+    data.bibtex = {p.key: f"@article{{{p.key},\n  title = {{<ul> & </ul>}},\n}}"
+                   for p in data.papers}
+    pages = site.generate(data)
+    checked = 0
+    for uri, page in pages.items():
+        if not site.is_html_page(uri):
+            continue
+        body = page.split("---\n", 2)[2]  # after the front matter
+        kept = site.searchable(body)
+        assert _indexed(kept) == _indexed(body), uri
+        assert re.search(r"<(?!h2)\w+\b[^>]*data-search-exclude", kept) is None
+        assert len(kept) < len(body)
+        checked += 1
+    assert checked >= 8
+    # Nested elements of the same name end where their own element ends.
+    nested = ('<p>a</p><div class="x" data-search-exclude><div>in</div><div>in</div></div>'
+              "<p>b</p>")
+    assert site.searchable(nested) == "<p>a</p><p>b</p>"
