@@ -513,3 +513,20 @@ def test_generated_pages_list_their_sections_on_a_phone(browser, site_url):
         assert toc.is_visible() and "Discussed in" in toc.inner_text()
     finally:
         wide.close()
+
+
+def test_bibtex_copy_button_is_visible_without_hovering(browser, site_url):
+    """On a touch screen nothing hovers: the copy button must show as it is."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(urljoin(site_url, f"papers/{PAPER}/"))
+        button = page.locator("h2#cite + .highlight button[data-md-type=copy]")
+        button.wait_for()
+        page.wait_for_timeout(400)  # past the theme's colour transition
+        alpha = button.evaluate(
+            "b => { const c = getComputedStyle(b).color.match(/[\\d.]+/g);"
+            " return c.length > 3 ? Number(c[3]) : 1; }")
+        assert alpha >= 0.5, alpha
+    finally:
+        context.close()
