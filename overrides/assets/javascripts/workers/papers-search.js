@@ -24,6 +24,9 @@
   importScripts(name);
 
   var lunr = self.lunr; // Material's worker exposes the lunr it indexes with
+  // Another Material version without it: its search as it comes, unstemmed (the
+  // browser tests fail then, rather than the site's search).
+  if (!lunr || !lunr.Query || !lunr.stemmer) return;
   var MIN = 3; // a stem prefix shorter than this ("us" for "use") is not used
 
   function stem(word) {
