@@ -839,7 +839,9 @@ def home_charts(data: SiteData) -> str:
         return "No charts: the catalog is empty."
     blocks = []
     for chart in data.charts:
-        blocks.append(f'<figure class="papers-chart">\n<div class="papers-chart-scroll">'
+        # The chart's own text (axis numbers, labels) stays out of the search index.
+        blocks.append('<figure class="papers-chart">\n'
+                      '<div class="papers-chart-scroll" data-search-exclude>'
                       f"<!-- papers-chart:{chart.name} --></div>\n"
                       f"<figcaption>{html.escape(chart.caption)} "
                       f'(<a href="{CHART_DIR}/{chart.name}.svg">SVG</a>)</figcaption>\n'

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -59,6 +60,10 @@ def test_site_build_on_a_tmp_catalog(cli, paths, tmp_path):
     assert re.search(r'<svg role="img" aria-label="Bar chart of papers per year from 2021 '
                      r'to 2023', home)
     assert '<a xlink:href="years/2021/">' in home
+    # The charts' own text (years, counts, tag names) is not searchable; captions are.
+    docs = json.loads((out / "search" / "search_index.json").read_text())["docs"]
+    charts = next(d for d in docs if d["location"].endswith("#the-field-in-charts"))
+    assert "Papers per year" in charts["text"] and "2021" not in charts["text"]
 
     page = article((out / "papers" / "lai2023adaembed" / "index.html").read_text())
     assert ('<h1 id="title">AdaEmbed: Adaptive Embedding for Large-Scale Recommendation '
