@@ -26,10 +26,16 @@ def load_commands(name: str | None = None) -> None:
     """Register the command modules; for a reading command, only its own module.
 
     typer builds every registered command before it runs one, so `papers search` skips
-    building the two dozen curation, BibTeX and site commands (~20 ms of start-up).
+    building the two dozen curation, BibTeX and site commands (~20 ms of start-up), and an
+    edit (`papers tag`) the BibTeX, inbox and site ones.
     """
-    if name in reading.COMMANDS and "_PAPERS_COMPLETE" not in os.environ:
-        return
+    if "_PAPERS_COMPLETE" not in os.environ:
+        if name in reading.COMMANDS:
+            return
+        from catalog.commands import curate
+
+        if name in curate.COMMANDS:
+            return
     from catalog.commands import bib, curate, inbox, site  # noqa: F401 (they register commands)
 
 
