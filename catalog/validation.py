@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -47,29 +48,87 @@ class _Reading:
     problems: list[Problem] = field(default_factory=list)
 
 
+# The fields check's cross-paper rules read (duplicate DOIs, arXiv ids, alike titles and
+# what tells two alike papers apart): an edit that keeps them needs no comparison with
+# the other papers.
+IDENTITY = ("key", "title", "authors", "year", "venue", "doi", "arxiv", "distinct")
+
+
+@dataclass
+class Placed:
+    """New lines of one paper and the line of the new file where they start."""
+
+    key: str
+    year: int
+    venue: str
+    line: int
+    lines: list[str]
+
+
 class EditCheck:
     """The catalog as a session found it, to judge the texts the session would write."""
 
-    def __init__(self, paths: Paths, text: str, snapshot: Snapshot,
+    def __init__(self, paths: Paths, text: Callable[[], str], snapshot: Snapshot,
                  venues_before: dict[str, Venue], vocab_before: dict[str, str]):
         self.paths = paths
         self.filename = paths.display()
-        self.text = text
+        self._text = text
         self.snapshot = snapshot
         self.venues_before = venues_before
         self.vocab_before = vocab_before
+
+    @property
+    def text(self) -> str:
+        return self._text()
 
     def check(self, texts: dict[Path, str], venues: dict[str, Venue],
               vocabulary: dict[str, str]) -> list[Problem]:
         """Refuse new texts that add problems (InvalidEditError); return the warnings they
         add. venues and vocabulary are the registries as the session left them."""
-        from catalog.venues import load_tags, load_venues
-
-        new_text = texts.get(self.paths.catalog, self.text)
-        read = self._parse(new_text)
+        new_text = texts.get(self.paths.catalog)
+        read = self._parse(new_text) if new_text is not None else _Reading()
         blocking = [p for p in read.problems if p.blocking]
         if blocking:
             raise InvalidEditError(blocking)
+        venues, vocabulary = self._registries(texts, venues, vocabulary)
+        # Only papers the edit changed can gain problems: run the check rules on them, and
+        # compare them with the others by DOI, arXiv id and title (check's duplicate rules),
+        # so an edit costs little even when the catalog holds 10k papers. Papers in year
+        # blocks the edit did not touch are the ones read before (only their lines moved).
+        before = {p.key: p for p in self.snapshot.full(p.key for p in read.fresh)}
+        changed = [p for p in read.fresh if _differs(before.get(p.key), p)]
+        keys = {p.key for p in changed}
+
+        def others() -> list[Paper | Brief]:
+            rest: list[Paper | Brief] = [b for b in read.kept if b.key not in keys]
+            return rest + [p for p in read.fresh if p.key not in keys]
+
+        def line(paper: Paper | Brief) -> int:
+            return paper.line + read.shifts.get(str(paper.year), 0)
+
+        return self._judge(changed, before, others, venues, vocabulary, line)
+
+    def check_placed(self, placed: list[Placed], papers: list[Paper], texts: dict[Path, str],
+                     venues: dict[str, Venue], vocabulary: dict[str, str],
+                     line: Callable[[int], int]) -> list[Problem]:
+        """check() for papers rewritten in place: papers are what placed reads back as
+        (read_placed); line maps a line of the old file to the new one."""
+        venues, vocabulary = self._registries(texts, venues, vocabulary)
+        before = {p.key: p for p in self.snapshot.full(p.key for p in papers)}
+        changed = [p for p in papers if _differs(before.get(p.key), p)]
+        keys = {p.key for p in changed}
+
+        def others() -> list[Paper | Brief]:
+            return [b for b in self.snapshot.briefs() if b.key not in keys]
+
+        return self._judge(changed, before, others, venues, vocabulary,
+                           lambda paper: line(paper.line))
+
+    def _registries(self, texts: dict[Path, str], venues: dict[str, Venue],
+                    vocabulary: dict[str, str]) -> tuple[dict[str, Venue], dict[str, str]]:
+        """The registries as the new texts read (as check will read them)."""
+        from catalog.venues import load_tags, load_venues
+
         registries = {self.paths.venues: load_venues, self.paths.tags: load_tags}
         for path, loader in registries.items():
             if path in texts:  # read the new registry back as check will
@@ -86,24 +145,35 @@ class EditCheck:
                     venues = loaded  # type: ignore[assignment]
                 else:
                     vocabulary = loaded  # type: ignore[assignment]
-        # Only papers the edit changed can gain problems: run the check rules on them, and
-        # compare them with the others by DOI, arXiv id and title (check's duplicate rules),
-        # so an edit costs little even when the catalog holds 10k papers. Papers in year
-        # blocks the edit did not touch are the ones read before (only their lines moved).
-        before = {p.key: p for p in self.snapshot.full(p.key for p in read.fresh)}
-        changed = [p for p in read.fresh if _differs(before.get(p.key), p)]
+        return venues, vocabulary
+
+    def _judge(self, changed: list[Paper], before: dict[str, Paper],
+               others: Callable[[], list[Paper | Brief]], venues: dict[str, Venue],
+               vocabulary: dict[str, str], line: Callable[[Paper | Brief], int]
+               ) -> list[Problem]:
+        """Refuse the changed papers if they add problems check would report; return the
+        warnings they add. others: the rest of the catalog (asked for only when a changed
+        paper's identity changed); line: where a paper of the old file now stands."""
+        from catalog.check import paper_problems
+
         if not changed:
             return []
         keys = {p.key for p in changed}
-        others: list[Paper | Brief] = [b for b in read.kept if b.key not in keys]
-        others += [p for p in read.fresh if p.key not in keys]
-        found = self._findings(changed, others, venues, vocabulary, read.shifts)
-        if not found:
-            return []
-        old = {_fingerprint(p) for p in self._findings(
-            [before[k] for k in keys if k in before], others, self.venues_before,
-            self.vocab_before, read.shifts)}
-        added = [p for p in found if _fingerprint(p) not in old]
+        olds = [before[k] for k in keys if k in before]
+        if len(olds) == len(changed) and all(
+                getattr(before[p.key], f) == getattr(p, f) for p in changed for f in IDENTITY):
+            # The cross-paper rules read only these fields: their findings are the same
+            # before and after, and the rules of one paper at a time decide.
+            found = paper_problems(changed, self.filename, venues, vocabulary)
+            old = paper_problems(olds, self.filename, self.venues_before, self.vocab_before)
+        else:
+            rest = others()
+            found = self._findings(changed, rest, venues, vocabulary, line)
+            if not found:
+                return []
+            old = self._findings(olds, rest, self.venues_before, self.vocab_before, line)
+        seen = {_fingerprint(p) for p in old}
+        added = [p for p in found if _fingerprint(p) not in seen]
         refused = [p for p in added if not p.message.startswith(NEAR_DUPLICATE_MESSAGE)]
         if refused:
             raise InvalidEditError(refused)
@@ -143,16 +213,15 @@ class EditCheck:
                         problems=problems + source.duplicate_keys(papers, self.filename))
 
     def _findings(self, changed: list[Paper], others: list[Paper | Brief],
-                  venues: dict[str, Venue],
-                  vocabulary: dict[str, str], shifts: dict[str, int]) -> list[Problem]:
+                  venues: dict[str, Venue], vocabulary: dict[str, str],
+                  moved: Callable[[Paper | Brief], int]) -> list[Problem]:
         """check's findings about the changed papers, among themselves and against the rest
-        (whose lines are as read before, moved by shifts[year])."""
+        (whose lines are as read before, moved(paper) in the new file)."""
         from catalog import dedupe
         from catalog.check import check_papers
 
         def line(paper: Paper) -> int:
-            return paper.line + shifts.get(str(paper.year), 0) if paper.key not in keys \
-                else paper.line
+            return moved(paper) if paper.key not in keys else paper.line
 
         keys = {p.key for p in changed}
 
@@ -181,6 +250,37 @@ class EditCheck:
                                      "if they are one paper, keep one entry and record the "
                                      "other's arXiv id"))
         return found
+
+
+def read_placed(placed: list[Placed], filename: str) -> tuple[list[Paper], list[Problem]]:
+    """The papers the catalog's reader finds in new lines of papers, each set where it
+    will stand in the file, under its year and venue, with blank lines between them (one
+    parse for any number of papers; lines, columns and messages as check gives them).
+    placed must be in file order, each paper's year and venue lines fitting in the gap
+    before it (they do in a file that reads: its own year and venue lines are there)."""
+    import json
+
+    if not placed or placed[0].line < 3:
+        return [], [Problem(filename, 0, "", "no room to read the lines in place", "", True)]
+    out: list[str] = []
+    base = placed[0].line - 2  # the file line the text starts at
+    at = base
+    year: int | None = None
+    venue: str | None = None
+    for item in placed:
+        need = 2 if item.year != year else 1 if item.venue != venue else 0
+        if item.line - at < need:
+            return [], [Problem(filename, item.line, "", "no room to read the lines in place",
+                                "", True)]
+        out.append("\n" * (item.line - need - at))
+        if need == 2:
+            out.append(f"{item.year}:\n")
+        if need:
+            out.append(f" {json.dumps(item.venue, ensure_ascii=False)}:\n")
+        out.extend(item.lines)
+        at = item.line + len(item.lines)
+        year, venue = item.year, item.venue
+    return source.parse("".join(out), filename, base - 1)
 
 
 def _could_match(changed: list[Paper], others: list[Paper | Brief]) -> list[Paper | Brief]:

@@ -28,7 +28,7 @@ import contextlib
 import datetime as dt
 import io
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -445,6 +445,105 @@ def _set_field(data: Any, name: str, value: Any) -> None:
     data.insert(position, name, styled)
 
 
+# ---------------------------------------------------------------- patches
+
+
+# Characters PyYAML counts as line breaks besides LF (NEL, LS, PS): a year block holding
+# one is cut as a whole, where line numbers are PyYAML's.
+_OTHER_BREAKS = (b"\r", "\x85".encode(), "\u2028".encode(), "\u2029".encode())
+
+
+@dataclass
+class _YearBytes:
+    """A year block of the file as bytes: where it lies, its first line, its lines."""
+
+    begin: int
+    end: int
+    start: int  # 1-based line of its first line
+    lines: list[bytes]
+    offsets: list[int]  # byte offset of each line in the block, and of its end
+
+
+@dataclass
+class _Patch:
+    """An existing paper's lines, replaced in the file's bytes.
+
+    Found through the index (its year block's digest, its line), without reading the rest
+    of the file; its extent is YAML's own rule for a block sequence entry: the '- ' line
+    and every following line indented deeper (blank and comment lines in between). Before
+    anything is written the new lines are read back with the catalog's reader, in place
+    (catalog.validation.EditCheck.read_patches), and must give exactly the paper the
+    session made: a layout this rule does not fit is caught there, and the edit is then
+    made on the cut file instead."""
+
+    key: str
+    year: int
+    venue: str
+    begin: int  # byte offsets of its lines in the file read
+    end: int
+    line: int  # 1-based line of its first line in the file read
+    original: list[str]
+    block: Block
+    broken: bool = False  # ruamel could not read it: edited in the cut file instead
+
+
+def _indent(line: bytes) -> int:
+    return len(line) - len(line.lstrip(b" "))
+
+
+def _paper_lines(lines: list[bytes], at: int) -> tuple[int, int, int] | None:
+    """(first, last, column of '-') of the sequence entry whose mapping starts on line at
+    (0-based), or None when the layout is not the plain one."""
+    if not 0 <= at < len(lines):
+        return None
+    first = at
+    rest = lines[at].lstrip(b" ")
+    if not rest.startswith(b"- "):
+        if at == 0 or lines[at - 1].strip() != b"-":  # '-' alone on the line above
+            return None
+        first = at - 1
+    column = _indent(lines[first])
+    if column == 0:
+        return None
+    last = first
+    for j in range(first + 1, len(lines)):
+        rest = lines[j].lstrip(b" ")
+        if not rest.strip() or rest.startswith(b"#"):
+            continue
+        if _indent(lines[j]) <= column:
+            break
+        last = j
+    if not lines[last].endswith(b"\n"):
+        return None  # the file's last line: the cut file keeps its missing newline
+    return first, last, column
+
+
+_TAGS_LINE_RE = re.compile(r"( *)tags: \[[^\[\]{}#\n]*\]\n")
+_PLAIN_TAG_RE = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
+_RESERVED = frozenset(("null", "true", "false", "yes", "no", "on", "off", "y", "n"))
+
+
+def _edit_tags_line(block: Block, tags: list[str]) -> bool:
+    """Rewrite a paper's one-line 'tags: [...]' in place, as ruamel would write it; False
+    (nothing done) unless the line and the tags are the plain kind (tests prove the two
+    ways write the same)."""
+    if not tags or not all(_PLAIN_TAG_RE.fullmatch(t) and t not in _RESERVED for t in tags):
+        return False
+    head = block.head
+    after = head[0][head[0].index("-") + 1:]
+    if not after.strip() or len(head) < 2:
+        return False  # '-' alone on its line: left to ruamel
+    column = len(head[0]) - len(after.lstrip(" "))  # where the paper's field names start
+    found = [i for i, line in enumerate(head) if i and line.startswith(" " * column + "tags:")]
+    if len(found) != 1 or after.lstrip(" ").startswith("tags:"):
+        return False
+    line = head[found[0]]
+    if not _TAGS_LINE_RE.fullmatch(line) or len(line) - len(line.lstrip(" ")) != column:
+        return False
+    head[found[0]] = " " * column + f"tags: [{', '.join(tags)}]\n"
+    return True
+
+
 # ---------------------------------------------------------------- the session
 
 
@@ -452,9 +551,9 @@ class Registries:
     """The edits of a session to venues.yaml and tags.yaml: one block per entry, each
     file read when first edited, written back with its own line endings."""
 
-    def __init__(self, paths: Paths, yaml: Any):
+    def __init__(self, paths: Paths, yaml: Callable[[], Any]):
         self.paths = paths
-        self.yaml = yaml
+        self._yaml = yaml  # ruamel, made on first use (a new tag without description needs none)
         self._docs: dict[Path, Document] = {}
         self._texts: dict[Path, str] = {}
         self._newlines: dict[Path, str] = {}
@@ -490,10 +589,10 @@ class Registries:
             doc.blocks.remove(old)
         indent = doc.blocks[0].indent if doc.blocks else 0
         if isinstance(value, dict):
-            body = _shift(_dump(self.yaml, value).splitlines(keepends=True), 2)
+            body = _shift(_dump(self._yaml(), value).splitlines(keepends=True), 2)
             head = _shift([key_text(name) + ":\n", *body], indent)
         else:
-            scalar = (_dump(self.yaml, [value]).strip().removeprefix("- ")
+            scalar = (_dump(self._yaml(), [value]).strip().removeprefix("- ")
                       if value is not None else "")
             head = [" " * indent + key_text(name) + ":" + (" " + scalar if scalar else "")
                     + "\n"]
@@ -509,7 +608,7 @@ class Registries:
         from ruamel.yaml.comments import CommentedMap
 
         block = next(b for b in self.document(path).blocks if b.key == name)
-        entry = self.yaml.load("".join(_shift(block.head, -block.indent)))
+        entry = self._yaml().load("".join(_shift(block.head, -block.indent)))
         return entry[name] if isinstance(entry, CommentedMap) else default
 
     def render(self) -> dict[Path, str]:
@@ -533,41 +632,95 @@ class WriteResult:
 
 
 class Session:
-    """One set of edits to the catalog and its registries, made under the lock."""
+    """One set of edits to the catalog and its registries, made under the lock.
+
+    Edits of papers already in the catalog are made, when the index holds the file's
+    bytes, as patches: each paper's lines are found through the index and replaced in the
+    bytes, which are never decoded or cut as a whole (see _Patch). Any other edit (a new,
+    removed or moved paper, a whole new text) cuts the file into blocks (Document) and
+    takes the patches made so far along."""
 
     def __init__(self, paths: Paths):
+        from catalog.index import catalog_stamp
         from catalog.venues import load_tags, load_venues
 
         self.paths = paths
         self.filename = paths.display()
-        self.yaml = yaml_rt()
+        self._yaml: Any = None
+        stamp = catalog_stamp(paths)
         try:
             data = yamlio.read_bytes(paths.catalog, self.filename)
         except FileNotFoundError:
             raise CatalogError(f"{self.filename}: catalog file not found (create it, or point "
                                "--catalog / PAPERS_CATALOG at your catalog)") from None
-        self.text = yamlio.decode(data, self.filename)
+        self.data = data
+        self._text: str | None = None
         self.newline = yamlio.newline_of(data)  # written back as the file has it (CRLF stays)
-        from catalog.index import file_digest
-
-        self._digest = file_digest(data)
-        self.snapshot = Snapshot(paths, self.text, self._digest, self.filename)
+        # The file's stat before it was read, if still the same after (the index may vouch
+        # for bytes by their stat instead of their hash).
+        self._stamp = stamp if catalog_stamp(paths) == stamp else None
+        self.snapshot = Snapshot(paths, data, self._stamp, self.filename, lambda: self.text)
         self.venues: dict[str, Venue] = load_venues(paths.venues)
         self.vocabulary: dict[str, str] = load_tags(paths.tags)
         self.papers = Papers(self.snapshot)  # current papers: the snapshot's, edits over it
-        self.doc = parse_catalog_lazily(self.text, self.filename)
-        if self.doc.render() != self.text:  # pragma: no cover - a bug in the cutter
-            raise WriteError(f"{self.filename}: cannot edit this file without changing other "
-                             "lines; please report it")
+        self._doc: Document | None = None
         self._where: dict[str, tuple[Block, Block, Block]] = {}
-        for year in self.doc.blocks:
-            self._register(year)
-        self.registries = Registries(paths, self.yaml)
+        self._patches: dict[str, _Patch] = {}
+        self._years: dict[str, _YearBytes | None] = {}
+        self._blocks: dict[str, tuple[str, int]] | None = None
+        self.registries = Registries(paths, lambda: self.yaml)
         self._catalog_changed = False
         self.venues_before = dict(self.venues)
         self.vocab_before = dict(self.vocabulary)
         self.result = WriteResult()
         self._replacement: str | None = None
+        self.handover: Any = None  # catalog.index.Edit of the last commit, if it made one
+
+    @property
+    def yaml(self) -> Any:
+        """ruamel.yaml in round-trip mode, made on first use."""
+        if self._yaml is None:
+            self._yaml = yaml_rt()
+        return self._yaml
+
+    @property
+    def text(self) -> str:
+        """The catalog's text as read (decoded on first use)."""
+        if self._text is None:
+            self._text = yamlio.decode(self.data, self.filename)
+        return self._text
+
+    @property
+    def doc(self) -> Document:
+        """The catalog cut into year blocks (on first use), with the patches made so far."""
+        if self._doc is None:
+            doc = parse_catalog_lazily(self.text, self.filename)
+            if doc.render() != self.text:  # pragma: no cover - a bug in the cutter
+                raise WriteError(f"{self.filename}: cannot edit this file without changing "
+                                 "other lines; please report it")
+            self._doc = doc
+            for year in doc.blocks:
+                self._register(year)
+            self._absorb_patches()
+        return self._doc
+
+    def _absorb_patches(self) -> None:
+        """Carry the patches over to the blocks of the cut file: the same lines, edited the
+        same way; or, where a patch did not hold the paper's whole entry (a layout its
+        rule does not fit), the session's changes to the paper made again there."""
+        patches, self._patches = self._patches, {}
+        for patch in patches.values():
+            _, _, block = self._locate(patch.key)
+            if block.head == patch.original and not patch.broken:
+                block.head, block.doc, block.dirty = patch.block.head, patch.block.doc, \
+                    patch.block.dirty
+                continue
+            before, now = self.snapshot.get(patch.key), self.papers[patch.key]
+            data = _load_paper(self.yaml, block)
+            for name in FIELDS:
+                if before is not None and getattr(before, name) != getattr(now, name):
+                    _set_field(data, name, getattr(now, name))
+            block.dirty = True
 
     def _register(self, year: Block) -> None:
         for venue in year.children:
@@ -575,7 +728,8 @@ class Session:
                 self._where[paper.key] = (year, venue, paper)
 
     def _year_block(self, year: int) -> Block | None:
-        block = next((b for b in self.doc.blocks if b.key == str(year)), None)
+        doc = self.doc
+        block = next((b for b in doc.blocks if b.key == str(year)), None)
         if block is not None and block.lazy:
             expand(block, self.filename)
             self._register(block)
@@ -586,6 +740,67 @@ class Session:
         if key not in self._where:
             self._year_block(self.paper(key).year)
         return self._where[key]
+
+    def _editable(self, key: str) -> Block:
+        """The block of lines of an existing paper, to edit: a patch of the file's bytes
+        when the index can place it, else its block in the cut file."""
+        patch = self._patches.get(key) or self._patch(key)
+        return patch.block if patch is not None else self._locate(key)[2]
+
+    def _patch(self, key: str) -> _Patch | None:
+        """A new patch for the paper's lines, found through the index; None when the
+        file must be cut instead (no index, an unusual layout, CR line ends...)."""
+        if self._doc is not None or self._replacement is not None or not self.snapshot.indexed:
+            return None
+        paper = self.snapshot.get(key)
+        if paper is None or key in self.papers.gone:
+            return None
+        year = self._year_bytes(str(paper.year))
+        if year is None:
+            return None
+        found = _paper_lines(year.lines, paper.line - year.start)
+        if found is None:
+            return None
+        first, last, column = found
+        head = [line.decode("utf-8") for line in year.lines[first:last + 1]]
+        patch = _Patch(key, paper.year, paper.venue, year.begin + year.offsets[first],
+                       year.begin + year.offsets[last + 1], year.start + first, head,
+                       Block(key, [], list(head), column))
+        self._patches[key] = patch
+        return patch
+
+    def _year_bytes(self, label: str) -> _YearBytes | None:
+        """A year block's bytes, found by its label and checked against the digest the
+        index keeps of it; None when it cannot be (then the file is cut as a whole)."""
+        if label not in self._years:
+            self._years[label] = self._find_year(label)
+        return self._years[label]
+
+    def _find_year(self, label: str) -> _YearBytes | None:
+        import hashlib
+        import itertools
+
+        data = self.data
+        if self._blocks is None:
+            plain = b"\r" not in data  # lines end in LF only: bytes and text lines agree
+            self._blocks = self.snapshot.blocks() if plain else {}
+        if label not in self._blocks:
+            return None
+        order = sorted(self._blocks, key=lambda b: self._blocks[b][1])  # type: ignore[index]
+        at = order.index(label)
+        begin = 0 if at == 0 else data.find(b"\n" + label.encode() + b":") + 1
+        end = len(data)
+        if at + 1 < len(order):
+            end = data.find(b"\n" + order[at + 1].encode() + b":", begin) + 1
+        if (at and begin == 0) or end <= begin:
+            return None
+        chunk = data[begin:end]
+        digest, start = self._blocks[label]
+        if hashlib.blake2b(chunk, digest_size=16).hexdigest() != digest or \
+                any(sep in chunk for sep in _OTHER_BREAKS):
+            return None  # not the block the index read, or lines YAML counts differently
+        lines = chunk.splitlines(keepends=True)
+        return _YearBytes(begin, end, start, lines, [0, *itertools.accumulate(map(len, lines))])
 
     # -- reading
 
@@ -610,12 +825,22 @@ class Session:
         new = replace(paper, **{n: _model_value(n, v) for n, v in changes.items()})
         if new == paper:
             return paper
-        _, _, block = self._locate(key)
-        data = _load_paper(self.yaml, block)
-        for name, value in changes.items():
-            if getattr(paper, name) != getattr(new, name):
-                _set_field(data, name, value)
-        block.dirty = True
+        block = self._editable(key)
+        if not (set(changes) == {"tags"} and block.doc is None
+                and _edit_tags_line(block, new.tags)):
+            try:
+                data = _load_paper(self.yaml, block)
+            except Exception:
+                patch = self._patches.get(key)
+                if patch is None or patch.block is not block:
+                    raise
+                patch.broken = True  # not the whole entry: edit it in the cut file
+                block = self._locate(key)[2]
+                data = _load_paper(self.yaml, block)
+            for name, value in changes.items():
+                if getattr(paper, name) != getattr(new, name):
+                    _set_field(data, name, value)
+            block.dirty = True
         self._catalog_changed = True
         self.papers[key] = new
         return new
@@ -771,12 +996,28 @@ class Session:
             self.vocabulary[new] = self.vocabulary[old]
         del self.vocabulary[old]
         changed = []
-        for key, paper in list(self.papers.items()):
+        for key in self._tagged(old):
+            paper = self.paper(key)
             if old in paper.tags:
                 tags = list(dict.fromkeys(new if t == old else t for t in paper.tags))
                 self.update(key, tags=tags)
                 changed.append(key)
         return changed
+
+    def _tagged(self, tag: str) -> list[str]:
+        """The keys of the current papers carrying a tag, in file order (through the index
+        when it serves the papers: a rename reads the papers it changes, not all)."""
+        if not self.snapshot.indexed:
+            return [key for key, paper in self.papers.items() if tag in paper.tags]
+        current = self.papers
+        keys = [k for k in self.snapshot.tagged(tag)
+                if k not in current.changed and k not in current.gone]
+        self.snapshot.full(keys)  # one query per few hundred papers, not one each
+        wanted = {k for k, p in current.changed.items() if tag in p.tags}
+        if wanted:
+            wanted.update(keys)
+            keys = [k for k in current if k in wanted]
+        return keys
 
     def add_venue(self, venue: Venue) -> None:
         """Add a venue to the registry (data/venues.yaml), in sorted place."""
@@ -813,13 +1054,21 @@ class Session:
                 out[self.paths.catalog] = text
         return out
 
+    def _check(self) -> EditCheck:
+        return EditCheck(self.paths, lambda: self.text, self.snapshot, self.venues_before,
+                         self.vocab_before)
+
     def validate(self, texts: dict[Path, str]) -> list[Problem]:
         """Refuse an edit that adds problems; return the warnings it adds."""
-        return EditCheck(self.paths, self.text, self.snapshot, self.venues_before,
-                         self.vocab_before).check(texts, self.venues, self.vocabulary)
+        return self._check().check(texts, self.venues, self.vocabulary)
 
     def commit(self, dry_run: bool = False) -> WriteResult:
         """Validate and write every changed file atomically (registries first)."""
+        if self._patches and self._doc is None and self._replacement is None:
+            result = self._commit_patches(dry_run)
+            if result is not None:
+                return result
+            _ = self.doc  # read back differently than made: cut the file, patches and all
         texts = self.render()
         result = WriteResult(dry_run=dry_run)
         if not texts:
@@ -835,6 +1084,82 @@ class Session:
             atomic_write(path, texts[path], newline)
             result.changed.append(path)
         return result
+
+    def _commit_patches(self, dry_run: bool) -> WriteResult | None:
+        """commit() of patches: the new lines read back in place and checked, the file
+        written from slices of its old bytes, the index handed the papers as read; None
+        when a patch does not read back as the paper the session made."""
+        from catalog import index
+        from catalog.validation import Placed, read_placed
+
+        edits = []
+        for patch in sorted(self._patches.values(), key=lambda p: p.begin):
+            if patch.block.dirty:
+                _render_paper(self.yaml, patch.block)
+            if patch.block.head != patch.original:
+                edits.append(patch)
+        placed, moved = [], 0
+        for patch in edits:
+            placed.append(Placed(patch.key, patch.year, patch.venue, patch.line + moved,
+                                 patch.block.head))
+            moved += len(patch.block.head) - len(patch.original)
+        papers, problems = read_placed(placed, self.filename) if edits else ([], [])
+        if any(p.blocking for p in problems) or [p.key for p in papers] != [
+                p.key for p in placed] or any(replace(p, line=0) != replace(
+                self.papers[p.key], line=0) for p in papers):
+            return None
+        texts = self.registries.render()
+        result = WriteResult(dry_run=dry_run)
+        if not edits and not texts:
+            return result
+        ends = [(patch.line + len(patch.original) - 1,
+                 len(patch.block.head) - len(patch.original)) for patch in edits]
+
+        def line(old: int) -> int:  # where a line of the old file is in the new one
+            return old + sum(by for end, by in ends if end < old)
+
+        result.warnings = self._check().check_placed(placed, papers, texts, self.venues,
+                                                     self.vocabulary, line)
+        parts = self._parts(edits)
+        if dry_run:
+            if edits:
+                texts[self.paths.catalog] = yamlio.decode(b"".join(parts), self.filename)
+            result.diff = _diff(self, texts)
+            result.changed = list(texts)
+            return result
+        for path in sorted(texts):
+            atomic_write(path, texts[path], self.registries.newline(path))
+            result.changed.append(path)
+        before = self.snapshot.digest or ""
+        if not edits:
+            stamp = self._stamp if index.catalog_stamp(self.paths) == self._stamp else None
+            self.handover = index.Edit(before, before, stamp)
+            return result
+        after = index.parts_digest(parts)
+        stamp = files.atomic_write_parts(self.paths.catalog, parts)
+        result.changed.append(self.paths.catalog)
+        blocks = {}
+        for label in {str(p.year) for p in edits}:
+            year = self._years[label]
+            assert year is not None
+            mine = [p for p in edits if str(p.year) == label]
+            blocks[label] = index.parts_digest(self._parts(mine, year.begin, year.end))
+        self.handover = index.Edit(before, after, stamp, papers,
+                                   [(str(p.year), end, by) for p, (end, by)
+                                    in zip(edits, ends, strict=True)], blocks)
+        return result
+
+    def _parts(self, edits: list[_Patch], begin: int = 0, end: int | None = None
+               ) -> list[bytes | memoryview]:
+        """The bytes from begin to end of the file with these patches' new lines."""
+        view = memoryview(self.data)
+        parts: list[bytes | memoryview] = []
+        at = begin
+        for patch in edits:
+            parts += [view[at:patch.begin], "".join(patch.block.head).encode("utf-8")]
+            at = patch.end
+        parts.append(view[at:end])
+        return parts
 
 
 def _model_value(name: str, value: Any) -> Any:
@@ -898,12 +1223,13 @@ def edit(paths: Paths, dry_run: bool = False, refresh: bool = True) -> Iterator[
         yield session
         session.result = session.commit(dry_run)
         if refresh and not dry_run and session.result.changed:
-            session.result.warnings += _refresh_index(paths)
+            session.result.warnings += _refresh_index(paths, session.handover)
 
 
-def _refresh_index(paths: Paths) -> list[Problem]:
+def _refresh_index(paths: Paths, handover: Any = None) -> list[Problem]:
     """Bring the index up to date after a write (still under the lock, so writers do not
-    race each other's index updates). The write has happened and is what the user hears
+    race each other's index updates): with the writer's own account of the edit when it
+    gave one, else by reading the file. The write has happened and is what the user hears
     about: an index that cannot follow is rebuilt, or, failing that, a warning says so
     (the index is derived; the next command refreshes it again)."""
     import sqlite3
@@ -911,6 +1237,8 @@ def _refresh_index(paths: Paths) -> list[Problem]:
     from catalog import index
 
     try:
+        if handover is not None and index.apply_edit(paths, handover) is not None:
+            return []
         index.refresh(paths)
         return []
     except (sqlite3.Error, OSError):
