@@ -39,12 +39,14 @@ ENTRY_TYPES: dict[str, str] = {
     "journal": "article",
     "preprint": "misc",
     "book": "book",
+    "collection": "incollection",
     "thesis": "phdthesis",
     "report": "techreport",
 }
 # The field that names the venue, for the entry types we write.
 CONTAINER_FIELDS: dict[str, str] = {
     "inproceedings": "booktitle",
+    "incollection": "booktitle",
     "article": "journal",
     "misc": "howpublished",
     "book": "publisher",
@@ -150,12 +152,12 @@ class _Writer:
             raise ExportError(self.paper, f"{what}: {err} (export without --ascii to keep "
                                           "it as UTF-8)") from None
 
-    def name(self, author: str) -> str:
+    def name(self, author: str, role: str = "author") -> str:
         cached = self.names.get(author)
         if cached is None:
             cached = format_name(strip_controls(author), escape)
             if self.ascii:
-                cached = self.latin(cached, f"author '{author}'")
+                cached = self.latin(cached, f"{role} '{author}'")
             self.names[author] = cached
         return cached
 
@@ -179,6 +181,25 @@ class _Writer:
         self.containers[cache_key] = fields
         return fields
 
+    def book_fields(self, paper: Paper, venue: Venue) -> list[tuple[str, str]]:
+        """A chapter's book: its title (the paper's, never the venue's name: the generic
+        venue 'Chapter' is no book), editors, series and chapter number."""
+        if not paper.booktitle:
+            raise ExportError(paper, "a book chapter needs its book's title (add booktitle)")
+        if not (paper.publisher or venue.publisher):
+            raise ExportError(paper, "a book chapter needs its book's publisher (add "
+                                     "publisher)")
+        fields = [("booktitle", self.text(paper.booktitle, "booktitle"))]
+        editors = " and ".join(self.name(e, "editor") for e in paper.editors if e.strip())
+        if editors:
+            fields.append(("editor", editors))
+        series = series_for(venue, paper.year)
+        if series:
+            fields.append(("series", self.text(series, "series")))
+        if paper.chapter:
+            fields.append(("chapter", self.text(paper.chapter, "chapter")))
+        return fields
+
     def entry(self, paper: Paper) -> str:
         self.paper = paper
         venue = self.venues.get(paper.venue)
@@ -199,6 +220,8 @@ class _Writer:
         fields: list[tuple[str, str]] = [("author", authors), ("title", title)]
         if as_journal:
             fields.append(("journal", f"arXiv preprint arXiv:{paper.arxiv}"))
+        elif etype == "incollection":
+            fields.extend(self.book_fields(paper, venue))
         else:
             fields.extend(self.venue_fields(paper, venue, etype))
         for name in ("volume", "number"):
@@ -217,8 +240,10 @@ class _Writer:
             if value:
                 fields.append((name, self.text(value, name)))
         fields.append(("year", str(paper.year)))
-        if venue.publisher and etype not in ("misc", "book") and not as_journal:
-            fields.append(("publisher", self.text(venue.publisher, "publisher")))
+        publisher = paper.publisher if etype == "incollection" else None
+        publisher = publisher or venue.publisher
+        if publisher and etype not in ("misc", "book") and not as_journal:
+            fields.append(("publisher", self.text(publisher, "publisher")))
         if paper.doi:
             fields.append(("doi", verbatim(paper.doi)))
         if paper.arxiv and not as_journal:

@@ -12,23 +12,23 @@ import logging
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from catalog.bibnames import BibRecord, Name, join_name, page_range
 from catalog.errors import Problem
 from catalog.keys import suggest_key
 from catalog.latex import to_text
 from catalog.model import (
-    DOI_HINT,
-    DOI_RE,
     KEY_RE,
     MULTILINE_FIELDS,
     PAGES_RE,
     Paper,
     fold,
-    is_http_url,
+    kept_doi,
+    kept_url,
     strip_controls,
 )
-from catalog.venues import Venue, resolve_name, same_venue_name, venue_key
+from catalog.venues import CHAPTER_VENUE, Venue, resolve_name, same_venue_name, venue_key
 
 MONTHS = {m[:3]: m for m in ("january", "february", "march", "april", "may", "june", "july",
                              "august", "september", "october", "november", "december")}
@@ -74,7 +74,6 @@ _ARXIV_TEXT_RE = re.compile(r"arxiv(?:\s++preprint)?\s*+(?::\s*+)?(?:arxiv\s*+:\
 _ARXIV_URL_RE = re.compile(r"arxiv\.org/(?:abs|pdf)/" + ARXIV_ID, re.IGNORECASE)
 _CORR_RE = re.compile(r"^(?:abs/)?" + ARXIV_ID + "$")
 _ARXIV_VENUE_RE = re.compile(r"^\s*(?:arxiv\b|corr\b)", re.IGNORECASE)
-_DOI_PREFIX_RE = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
 _URL_RE = re.compile(r"^\s*<?(?:https?://|www\.)", re.IGNORECASE)
 _URL_INSIDE_RE = re.compile(r"\b(?:https?|ftp)://|\bwww\.[a-z0-9-]+\.", re.IGNORECASE)
 # Series that number the volumes of many venues: never a venue's short name.
@@ -341,6 +340,13 @@ class _Registry:
                         if norm.count(" ") >= 2:
                             self.long_names.append((norm, short))
         self.long_names.sort(key=lambda item: -len(item[0]))
+
+    def chapters(self) -> tuple[Venue, bool]:
+        """The generic venue of book chapters (the registry's, or proposed)."""
+        venue = self.venues.get(CHAPTER_VENUE)
+        if venue is not None and venue.kind == "collection":
+            return venue, False
+        return Venue(CHAPTER_VENUE, "collection", "Book chapter"), True
 
     def arxiv(self) -> tuple[Venue, bool]:
         for venue in self.venues.values():
@@ -626,21 +632,13 @@ class _Reader:
         venue = self.venue(record)
         if venue is None:
             return None
-        doi = _DOI_PREFIX_RE.sub("", fields.get("doi", "")) or None
         arxiv = arxiv_id(fields)
+        doi, bad_doi = kept_doi(fields.get("doi"))
         if doi and doi.lower().startswith("10.48550/arxiv."):
             doi = None  # an arXiv DOI: the catalog keeps the arXiv id instead
-        if doi and not DOI_RE.match(doi):
-            record.problems.append(self.problem(
-                line, key, f"doi {doi[:60]!r} is not a DOI: left out",
-                DOI_HINT, blocking=False))
-            doi = None
-        url = fields.get("url") or None
-        if url and not is_http_url(url):
-            record.problems.append(self.problem(
-                line, key, f"url {url[:60]!r} is not an http(s) link: left out",
-                "only http(s) links are kept", blocking=False))
-            url = None
+        url, bad_url = kept_url(fields.get("url"))
+        record.problems += [self.problem(line, key, d.message, d.hint, blocking=False)
+                            for d in (bad_doi, bad_url) if d is not None]
         pages, articleno, numpages = _pages(fields)
         if pages and not PAGES_RE.match(pages):
             record.problems.append(self.problem(
@@ -657,6 +655,7 @@ class _Reader:
         volume = fields.get("volume") or None
         if arxiv and volume and _CORR_RE.match(volume):
             volume = None  # DBLP's CoRR volume 'abs/2301.01234': the arXiv id again
+        book = self.book(record, raw) if venue.kind == "collection" else {}
         catalog_key = key
         if not KEY_RE.match(key):  # e.g. '280902' or a DOI: the catalog's own kind of key
             catalog_key = suggest_key(authors, int(year), fields["title"], self.keys)
@@ -667,9 +666,22 @@ class _Reader:
                      articleno=articleno, numpages=numpages,
                      url=url, pages=pages,
                      volume=volume, number=number,
-                     abstract=fields.get("abstract") or None, line=line)
+                     abstract=fields.get("abstract") or None, line=line, **book)
 
-    def authors(self, record: BibRecord, raw: str) -> tuple[list[str], bool]:
+    def book(self, record: BibRecord, raw: dict[str, str]) -> dict[str, Any]:
+        """A chapter's book fields: title, editors (read as authors are), publisher, chapter."""
+        editors, others = self.authors(record, raw.get("editor", ""), "editor")
+        if others:
+            record.problems.append(self.problem(
+                record.line, record.key, "editors end in 'others': the named ones are kept",
+                blocking=False))
+        fields = record.fields
+        return {"booktitle": fields.get("booktitle") or None, "editors": editors,
+                "publisher": fields.get("publisher") or None,
+                "chapter": fields.get("chapter") or None}
+
+    def authors(self, record: BibRecord, raw: str,
+                role: str = "author") -> tuple[list[str], bool]:
         from bibtexparser.middlewares.names import InvalidNameError, parse_single_name_into_parts
 
         names = split_names(raw.replace(_TILDE_ACCENT, _TILDE_HOLD))
@@ -685,7 +697,7 @@ class _Reader:
             except InvalidNameError as err:
                 shown = to_text(name.replace(_TILDE_HOLD, _TILDE_ACCENT))
                 record.problems.append(self.problem(
-                    record.line, record.key, f"author {i} '{shown}': {err.args[0]}",
+                    record.line, record.key, f"{role} {i} '{shown}': {err.args[0]}",
                     "write names as 'Last, First' or 'First Last', joined by 'and'"))
                 continue
             von_last, first, jr = (to_text(" ".join(words).replace(_TILDE_HOLD, _TILDE_ACCENT))
@@ -761,17 +773,20 @@ class _Reader:
         return bool(_WEB_WORDS_RE.search(container)) and not _VENUE_WORDS_RE.search(container)
 
     def chapter(self, record: BibRecord, book: str) -> Venue | None:
-        """A chapter's book as a venue only where it is a registry venue's proceedings."""
-        if book:
-            _, venue = self.registry.by_container(book)
-            if venue is not None and venue.kind in ("conference", "workshop", "journal"):
-                return self.settle(record, venue, False, book)
-        what = f"the book '{book}'" if book else "a book"
-        record.problems.append(self.problem(
-            record.line, record.key,
-            f"a chapter of {what}: the catalog has no place for a chapter's book",
-            "cite it from a .bib of your own, or add the book itself"))
-        return None
+        """A chapter's venue: the registry venue its book is (a conference's proceedings,
+        as Springer files conference papers, or a collection such as a handbook), else
+        the generic venue of chapters; the book's own fields go on the paper."""
+        if not book:
+            record.problems.append(self.problem(
+                record.line, record.key, "a book chapter without booktitle",
+                "add booktitle = {...}, the title of the book it is in"))
+            return None
+        _, venue = self.registry.by_container(book)
+        if venue is not None and venue.kind in ("conference", "workshop", "journal",
+                                                "collection"):
+            return self.settle(record, venue, False, book)
+        venue, new = self.registry.chapters()
+        return self.settle(record, venue, new, book)
 
     def settle(self, record: BibRecord, venue: Venue, new: bool, source: str) -> Venue:
         record.venue, record.new_venue = venue, new
@@ -810,10 +825,14 @@ class _Reader:
             if record.paper is not None:
                 record.paper.venue = venue.short
             named = f" ({venue.name})" if venue.name != venue.short else ""
+            hint = (f"add {venue.kind} '{venue.short}'{named} to data/venues.yaml, or this name "
+                    "to the aliases of the venue it is")
+            if venue.short == CHAPTER_VENUE and venue.kind == "collection":
+                hint = (f"add collection '{venue.short}'{named} to data/venues.yaml for chapters "
+                        "of any book, or give this book an entry of kind collection")
             record.problems.append(self.problem(
                 record.line, record.key, f"unknown venue '{venue.short}' (from '{source}')",
-                f"add {venue.kind} '{venue.short}'{named} to data/venues.yaml, or this name to "
-                "the aliases of the venue it is", blocking=False))
+                hint, blocking=False))
         self.proposals.clear()
 
 

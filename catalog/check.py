@@ -12,6 +12,7 @@ from catalog.model import (
     ARXIV_CLASS_RE,
     ARXIV_NEW_RE,
     ARXIV_OLD_RE,
+    CHAPTER_FIELDS,
     DOI_HINT,
     DOI_RE,
     FIELDS,
@@ -72,6 +73,7 @@ def paper_problems(papers: list[Paper], filename: str, venues: dict[str, Venue],
     """The findings of the rules that look at one paper at a time."""
     rules: list[Rule] = [
         lambda p: _venue(p, venues),
+        lambda p: _chapter(p, venues),
         lambda p: _tags(p, vocabulary),
         _key,
         _text,
@@ -91,6 +93,28 @@ def _venue(paper: Paper, venues: dict[str, Venue]) -> Iterable[tuple[str, str]]:
     if paper.venue not in venues:
         hint = hint_for(paper.venue, venues) or "add it to data/venues.yaml"
         yield f"unknown venue '{paper.venue}'", hint
+
+
+def _chapter(paper: Paper, venues: dict[str, Venue]) -> Iterable[tuple[str, str]]:
+    """A chapter (a paper under a 'collection' venue) names its book and its publisher; the
+    book fields on any other paper would be dropped by the export, so they are errors too."""
+    venue = venues.get(paper.venue)
+    if venue is None:
+        return
+    if venue.kind == "collection":
+        if not paper.booktitle:
+            yield ("book chapter without booktitle",
+                   "add booktitle: the title of the book the chapter is in")
+        if not (paper.publisher or venue.publisher):
+            yield ("book chapter without publisher",
+                   f"add the book's publisher in a publisher field, or give {venue.short} "
+                   "one in data/venues.yaml")
+        return
+    given = [name for name in CHAPTER_FIELDS if getattr(paper, name)]
+    if given:
+        yield (f"{', '.join(given)} given, but {venue.short} is a {venue.kind}, not a book",
+               "these fields are for book chapters: file the paper under a venue of kind "
+               "collection (e.g. Chapter), or remove them")
 
 
 def _tags(paper: Paper, vocabulary: dict[str, str]) -> Iterable[tuple[str, str]]:

@@ -14,7 +14,7 @@ from typing import Any
 
 # Same scorer and threshold as `papers check` uses for near-duplicate titles, so the
 # importer and the checker agree on what counts as one paper.
-from catalog.model import Paper, fold, last_name, normalize_title
+from catalog.model import CHAPTER_FIELDS, Paper, fold, last_name, normalize_title
 from catalog.venues import Venue
 
 # Titles at least this similar (rapidfuzz token_sort_ratio, 0-100) are one paper's.
@@ -212,7 +212,10 @@ def plan_merge(existing: Paper, incoming: Paper, venues: dict[str, Venue]) -> Me
     stable).
     """
     plan = MergePlan(existing.key)
-    for name in MERGEABLE:
+    # A chapter's book fields fill only another record of the same chapter: on a paper
+    # of a conference they would name a book it is not in.
+    book = CHAPTER_FIELDS if existing.booktitle and incoming.booktitle else ()
+    for name in (*MERGEABLE, *book):
         have, new = getattr(existing, name), getattr(incoming, name)
         if name == "doi" and norm_doi(new) is None:
             continue  # an arXiv DOI is not the publisher's DOI

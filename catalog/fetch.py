@@ -18,8 +18,8 @@ from catalog.errors import CatalogError
 from catalog.model import (
     ARXIV_NEW_RE,
     ARXIV_OLD_RE,
-    DOI_RE,
-    is_http_url,
+    kept_doi,
+    kept_url,
     normalize_title,
     strip_controls,
 )
@@ -78,14 +78,9 @@ class Record:
             setattr(self, name, strip_controls(str(value)) or None if value else None)
         if self.abstract:
             self.abstract = strip_controls(str(self.abstract), multiline=True)
-        if self.doi and not DOI_RE.match(str(self.doi)):
-            self.notes.append(f"{self.source}'s DOI {str(self.doi)[:60]!r} is not a DOI: "
-                              "left out")
-            self.doi = None
-        if self.url and not is_http_url(str(self.url)):
-            self.notes.append(f"{self.source}'s url {str(self.url)[:60]!r} is not an http(s) "
-                              "link: left out")
-            self.url = None
+        self.doi, bad_doi = kept_doi(self.doi, f"{self.source}'s doi")
+        self.url, bad_url = kept_url(self.url, f"{self.source}'s url")
+        self.notes += [str(d) for d in (bad_doi, bad_url) if d is not None]
         if self.arxiv and not (ARXIV_NEW_RE.match(self.arxiv) or ARXIV_OLD_RE.match(self.arxiv)):
             self.notes.append(f"{self.source}'s arXiv id {str(self.arxiv)[:60]!r} is not "
                               "one: left out")

@@ -388,7 +388,15 @@ def resolve_list_venue(label: str, venues: dict[str, Venue]) -> str:
         found = resolve_list_venue(bare, venues)
         if found in venues:
             return found
-    return label
+    # 'Transactions on Machine Learning Research (TMLR)': the short name in parentheses
+    paren = re.fullmatch(r"(.+?)\s*\(([^()]+)\)", label)
+    if paren:
+        found = resolve_list_venue(paren.group(2).strip(), venues)
+        if found in venues:
+            return found
+    # 'SIGKDD', 'The Web Conference', 'Adv. Neural Inf. Process. Syst.': a registry alias,
+    # full name or abbreviation of it
+    return resolve_name(label, venues) or label
 
 
 def import_markdown(paths: Paths, text: str, filename: str, *, merge: bool = False,

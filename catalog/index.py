@@ -30,8 +30,9 @@ from catalog.paths import Paths
 # catalog.source (and with it PyYAML) is imported only when something must be parsed:
 # a search on a fresh index never needs it.
 
-SCHEMA_VERSION = "8"  # 5: porter tokenizer, abstract and sources columns; 6: narrow
-# trigger; 7: words; 8: lines kept relative to a shift per year block (meta "shifts")
+SCHEMA_VERSION = "9"  # 5: porter tokenizer, abstract and sources columns; 6: narrow
+# trigger; 7: words; 8: every field of a paper (a chapter's book, articleno, distinct);
+# 9: lines kept relative to a shift per year block (meta "shifts")
 # In the SQLite header (offset 68): says papers built the file, even when other pages of it
 # are damaged. "papr".
 APPLICATION_ID = 0x70617072
@@ -484,7 +485,8 @@ def _create_tables(db: Any) -> None:
          "arxiv_class": str, "url": str,
          "pages": str, "volume": str, "number": str, "sources": str, "et_al": int, "read_on": str,
          "added": str, "summary": str, "abstract": str, "line": int, "chunk": str,
-         "folded": str},
+         "folded": str, "booktitle": str, "editors": str, "publisher": str, "chapter": str,
+         "articleno": str, "numpages": str, "distinct": str},
         pk="key",
     )
     db["authors"].create({"paper": str, "position": int, "name": str, "folded": str},
@@ -509,7 +511,7 @@ def _insert_papers(conn: sqlite3.Connection, papers: Iterable[Paper],
         tags.extend((p.key, t) for t in dict.fromkeys(p.tags))
         searched = (p.title, *p.authors, *p.tags, p.summary, venue_names.get(p.venue), p.abstract)
         tokens.update(" ".join(t for t in searched if t).split())
-    conn.executemany(f"insert into papers values ({','.join('?' * 24)})", rows)
+    conn.executemany(f"insert into papers values ({','.join('?' * _WIDTH)})", rows)
     conn.executemany("insert into authors values (?, ?, ?, ?)", authors)
     conn.executemany("insert into tags values (?, ?)", tags)
     _add_words(conn, tokens)
@@ -524,7 +526,9 @@ def _add_words(conn: sqlite3.Connection, tokens: Iterable[str]) -> None:
 
 _COLUMNS = ("key, year, venue, venue_name, title, authors, tags, status, doi, arxiv, "
             "arxiv_class, url, pages, volume, number, sources, et_al, read_on, added, summary, "
-            "abstract, line, chunk, folded")
+            "abstract, line, chunk, folded, booktitle, editors, publisher, chapter, articleno, "
+            "numpages, [distinct]")
+_WIDTH = _COLUMNS.count(",") + 1
 _LINE = 21  # position of line in a row
 
 
@@ -534,7 +538,9 @@ def _row(p: Paper, venue_names: dict[str, str]) -> tuple:
             json.dumps(p.authors, ensure_ascii=False), json.dumps(p.tags, ensure_ascii=False),
             p.status, p.doi, p.arxiv, p.arxiv_class, p.url, p.pages, p.volume, p.number,
             json.dumps(p.sources, ensure_ascii=False), int(p.et_al), p.read_on, p.added,
-            p.summary, p.abstract, p.line, str(p.year), _folded(p))
+            p.summary, p.abstract, p.line, str(p.year), _folded(p), p.booktitle,
+            json.dumps(p.editors, ensure_ascii=False), p.publisher, p.chapter, p.articleno,
+            p.numpages, json.dumps(p.distinct, ensure_ascii=False))
 
 
 def _folded(paper: Paper) -> str | None:

@@ -14,10 +14,14 @@ FIELDS: tuple[str, ...] = (
     "title",
     "authors",
     "et_al",
+    "booktitle",
+    "editors",
+    "publisher",
     "doi",
     "arxiv",
     "arxiv_class",
     "url",
+    "chapter",
     "pages",
     "articleno",
     "numpages",
@@ -33,6 +37,14 @@ FIELDS: tuple[str, ...] = (
     "abstract",
 )
 REQUIRED: tuple[str, ...] = ("key", "title", "authors")
+# Fields holding a list (written as a flow list: [a, b]).
+LIST_FIELDS: tuple[str, ...] = ("authors", "editors", "tags", "sources", "distinct")
+# What a book chapter carries about its book. A chapter is a paper filed under a venue of
+# kind 'collection' (a handbook with its own registry entry, or the generic 'Chapter'):
+# the venue groups chapters as a conference groups papers, while the book's title,
+# editors and publisher are facts of the edition the chapter is in, so they sit on the
+# paper (a handbook's editions differ in editors and year).
+CHAPTER_FIELDS: tuple[str, ...] = ("booktitle", "editors", "publisher", "chapter")
 STATUSES: tuple[str, ...] = ("to-read", "reading", "read")
 DEFAULT_STATUS = "to-read"
 
@@ -91,6 +103,12 @@ class Paper:
     added: str | None = None
     summary: str | None = None
     abstract: str | None = None
+    # A book chapter's book (see CHAPTER_FIELDS): its title, editors, publisher (when the
+    # venue's registry entry does not give it) and the chapter's number in it.
+    booktitle: str | None = None
+    editors: list[str] = field(default_factory=list)
+    publisher: str | None = None
+    chapter: str | None = None
     line: int = 0  # line of the paper in its source file (1-based), 0 if unknown
 
     def to_dict(self) -> dict[str, Any]:
@@ -114,6 +132,19 @@ class Paper:
         return head.strip() if sep and len(head) <= 40 else self.title
 
 
+def book_credit(paper: Paper, publisher: str | None = None) -> str:
+    """A chapter's book in one line, 'Handbook, eds. A, B, Springer' (publisher: the venue's,
+    when the paper gives none); '' for a paper that names no book."""
+    if not paper.booktitle:
+        return ""
+    parts = [paper.booktitle]
+    if paper.editors:
+        parts.append(("eds. " if len(paper.editors) > 1 else "ed. ") + ", ".join(paper.editors))
+    if paper.publisher or publisher:
+        parts.append(paper.publisher or publisher or "")
+    return ", ".join(parts)
+
+
 def strip_controls(text: str, multiline: bool = False) -> str:
     """Text without control characters: a newline or tab becomes a space unless multiline."""
     if multiline:
@@ -129,6 +160,47 @@ def has_controls(text: str, multiline: bool = False) -> bool:
 def is_http_url(url: str) -> bool:
     """True for an absolute http(s) URL that is safe to write as a link or in BibTeX."""
     return bool(URL_RE.match(url))
+
+
+# ---------------------------------------------------------------- what an import door keeps
+
+# A DOI's resolver prefix: 'https://doi.org/10.1145/x' and 'doi:10.1145/x' are 10.1145/x.
+_DOI_PREFIX_RE = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Dropped:
+    """A value an import door left out of a paper, and why."""
+
+    message: str  # "<label> '<value>' is not a DOI: left out"
+    hint: str
+
+    def __str__(self) -> str:
+        return f"{self.message} ({self.hint})"
+
+
+def kept_doi(value: object, label: str = "doi") -> tuple[str | None, Dropped | None]:
+    """The DOI a .bib, a list or a web reply gives, as the catalog keeps it (controls and a
+    resolver prefix removed), or None and why it was left out. Every door uses this one
+    rule, so each says the same thing of the same bad value."""
+    text = strip_controls(str(value or "")).strip()
+    if not text:
+        return None, None
+    doi = _DOI_PREFIX_RE.sub("", text)
+    if DOI_RE.match(doi):
+        return doi, None
+    return None, Dropped(f"{label} {doi[:60]!r} is not a DOI: left out", DOI_HINT)
+
+
+def kept_url(value: object, label: str = "url") -> tuple[str | None, Dropped | None]:
+    """An http(s) link as the catalog keeps it, or None and why it was left out."""
+    text = strip_controls(str(value or "")).strip()
+    if not text:
+        return None, None
+    if is_http_url(text):
+        return text, None
+    return None, Dropped(f"{label} {text[:60]!r} is not an http(s) link: left out",
+                         "only http(s) links are kept")
 
 
 def arxiv_year_month(arxiv_id: str) -> tuple[int, int] | None:

@@ -236,6 +236,9 @@ def row_to_paper(row: sqlite3.Row, shifts: dict[str, int] | None = None) -> Pape
         tags=json.loads(d["tags"]), status=d["status"], read_on=d["read_on"],
         added=d["added"], summary=d["summary"], abstract=d["abstract"],
         line=d["line"] + (shifts.get(d["chunk"], 0) if shifts else 0),
+        booktitle=d["booktitle"], editors=json.loads(d["editors"] or "[]"),
+        publisher=d["publisher"], chapter=d["chapter"], articleno=d["articleno"],
+        numpages=d["numpages"], distinct=json.loads(d["distinct"] or "[]"),
     )
 
 
@@ -353,6 +356,12 @@ def stats(conn: sqlite3.Connection) -> dict[str, dict[str, int]]:
         "status": counts("select status, count(*) n from papers group by status "
                          "order by n desc"),
     }
+
+
+def venue(conn: sqlite3.Connection, short: str) -> dict[str, Any] | None:
+    """One registry venue as stored in the index, or None."""
+    row = conn.execute("select * from venues where short = ?", (short,)).fetchone()
+    return dict(row) if row is not None else None
 
 
 def venues(conn: sqlite3.Connection) -> list[dict[str, Any]]:

@@ -388,6 +388,33 @@ def _authors_html(paper: Paper, limit: int | None = None) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
 
 
+def _book_html(paper: Paper, venue: Venue | None) -> str:
+    """A chapter's book: 'In <em>Title</em>, edited by A and B, Publisher' ('' if none)."""
+    return _book(paper, venue, _e, lambda t: f"<em>{_e(t)}</em>")
+
+
+def _book_text(paper: Paper, venue: Venue | None) -> str:
+    """The same as plain text, for the All-papers page's data (rendered as text)."""
+    return _book(paper, venue, plain, plain)
+
+
+def _book(paper: Paper, venue: Venue | None, text: Callable[[str], str],
+          title: Callable[[str], str]) -> str:
+    if not paper.booktitle:
+        return ""
+    out = f"In {title(paper.booktitle)}"
+    editors = [text(e) for e in paper.editors]
+    if editors:
+        out += ", edited by " + (", ".join(editors[:-1]) + " and " + editors[-1]
+                                 if len(editors) > 1 else editors[0])
+    publisher = paper.publisher or (venue.publisher if venue else None)
+    if publisher:
+        out += f", {text(publisher)}"
+    if paper.chapter:
+        out += f", chapter {text(paper.chapter)}"
+    return out
+
+
 def _h2(anchor: str, title: str, searchable: bool = True) -> str:
     # Sections that only repeat other pages' text stay out of the search index.
     exclude = "" if searchable else " data-search-exclude"
@@ -460,6 +487,9 @@ def paper_page(paper: Paper, data: SiteData) -> str:
     if paper.pages:
         venue_text += f", pages {_e(paper.pages)}"
     facts = [("Venue", venue_text)]
+    book = _book_html(paper, venue)
+    if book:
+        facts.append(("Book", book))
     links = [_a(target, label if label != "DOI" else f"DOI {_e(paper.doi or '')}")
              for label, target in _links(paper)]
     if links:
@@ -566,6 +596,9 @@ def _render_item(paper: Paper, from_uri: str, data: SiteData, compact: bool) -> 
             f'<a class="pp-title" href="{to(paper_uri(paper.key))}">{_e(paper.title)}</a>')
     out = [f'<li class="pp-entry">{head}',
            f'<div class="pp-authors">{_authors_html(paper, 6)}</div>']
+    book = _book_html(paper, data.venues.get(paper.venue))
+    if book:
+        out.append(f'<div class="pp-book">{book}</div>')
     if paper.summary:
         out.append(f'<div class="pp-summary">{_e(paper.summary)}</div>')
     if compact:
@@ -680,7 +713,8 @@ def papers_data(data: SiteData) -> str:
             "y": p.year, "v": p.venue, "n": data.venue_name(p.venue), "g": p.tags,
             "s": plain(p.summary or ""), "b": plain(p.abstract or ""),
             "x": data.bibtex.get(p.key, "").strip(),
-            "l": [[label, target] for label, target in _links(p)]})
+            "l": [[label, target] for label, target in _links(p)],
+            **({"c": _book_text(p, data.venues.get(p.venue))} if p.booktitle else {})})
     tags = {t: url(ALL_URI, tag_uri(t), data.directory_urls)
             for p in data.papers for t in p.tags}
     return f"window.PAPERS_DATA={_js_literal({'papers': records, 'tags': tags})};\n"

@@ -15,10 +15,10 @@ from pathlib import Path
 
 from catalog import yamlio
 from catalog.errors import InvalidCatalogError, Problem
-from catalog.model import FIELDS, REQUIRED, Paper, digest
+from catalog.model import FIELDS, LIST_FIELDS, REQUIRED, Paper, digest
 from catalog.suggest import hint_for
 
-_LIST_FIELDS = {"authors", "tags", "sources", "distinct"}
+_LIST_FIELDS = set(LIST_FIELDS)
 _BOOL_FIELDS = {"et_al"}
 _YEAR_RE = re.compile(r"^\d{4}$")
 # A line that starts a new top-level key: not indented, not a comment, not a list item.

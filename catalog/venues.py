@@ -11,9 +11,14 @@ from catalog import yamlio
 from catalog.errors import InvalidCatalogError, Problem
 from catalog.model import fold
 
+# 'collection': an edited book whose papers are chapters (a handbook); its papers carry
+# the book's title, editors and publisher (model.CHAPTER_FIELDS). 'book': a paper that is
+# a whole book.
 KINDS: tuple[str, ...] = (
-    "conference", "journal", "preprint", "workshop", "book", "thesis", "report",
+    "conference", "journal", "preprint", "workshop", "book", "collection", "thesis", "report",
 )
+# The registry's generic collection: chapters of books with no registry entry of their own.
+CHAPTER_VENUE = "Chapter"
 
 
 @dataclass

@@ -42,7 +42,7 @@ from catalog.errors import (
     Problem,
 )
 from catalog.files import CRASH_ENV, atomic_write
-from catalog.model import FIELDS, STATUSES, Paper
+from catalog.model import FIELDS, LIST_FIELDS, STATUSES, Paper
 from catalog.paths import Paths
 from catalog.snapshot import Papers, Snapshot
 from catalog.suggest import hint_for
@@ -54,9 +54,10 @@ LOCK_TIMEOUT = 120.0
 __all__ = ["CRASH_ENV", "NEAR_DUPLICATE_MESSAGE", "InvalidEditError", "LockTimeoutError",
            "atomic_write"]  # re-exported for callers
 # Fields written in double quotes, as the hand-written file does.
-_QUOTED = {"title", "summary", "abstract", "arxiv", "volume", "number", "pages"}
+_QUOTED = {"title", "booktitle", "summary", "abstract", "arxiv", "volume", "number", "pages",
+           "chapter"}
 _DATES = {"read_on", "added"}
-_LISTS = {"authors", "tags", "sources", "distinct"}
+_LISTS = set(LIST_FIELDS)
 TAG_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 

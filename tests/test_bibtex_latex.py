@@ -178,3 +178,25 @@ def test_entries_read_from_the_wild_export_and_compile_without_warnings(
     bbl = (tmp_path / "plain-utf8" / "doc.bbl").read_text(encoding="utf-8")
     # plain keeps a title's first character: the quote, so the capital after it is protected.
     assert "“{Why} should i trust you?” explaining" in re.sub(r"\s+", " ", bbl)
+
+
+def test_book_chapters_compile_in_every_style_and_mode(tex: None, tmp_path: Path) -> None:
+    """@incollection with booktitle, editors, publisher and chapter: read from our fixture,
+    plus one whose book fields hold every LaTeX special and non-ASCII names."""
+    text = (REPO / "tests" / "data" / "chapters.bib").read_text(encoding="utf-8")
+    papers = [r.paper for r in bibtex.read_bib(text, "chapters.bib", VENUES)
+              if r.paper is not None]
+    assert len(papers) == 3
+    papers.append(Paper(key="zak2021odd", year=2021, venue="Chapter", title="An Odd Chapter",
+                        authors=["Łukasz Żak"], booktitle="50% of {C++} & #1: a_b ~x^2 \\input{x}",
+                        editors=["Zoë Ångström", "Jean de la Fontaine, Jr.", "Søren Ærøe"],
+                        publisher="Ærø & Sons $5", chapter="4", pages="1-9"))
+    for mode, options in MODES.items():
+        bib = bibtex.export(papers, VENUES, protected=TERMS, **options)
+        assert bib.count("@incollection{") == 4 and bib.count("  editor    = {") == 4
+        for style in (*STYLES, "abbrv"):
+            warnings, errors = compile_bib(tmp_path / f"{style}-{mode}", bib, style, mode)
+            assert (warnings, errors) == ([], []), (style, mode)
+    bbl = re.sub(r"\s+", " ", (tmp_path / "plain-utf8" / "doc.bbl").read_text(encoding="utf-8"))
+    assert ("In Carla Editor, Jörg Müller, and Dirk van~der Sample, editors, {\\em Handbook "
+            "of Made-Up Recommenders}, chapter~3, pages 45--78. Example Press, 2015.") in bbl

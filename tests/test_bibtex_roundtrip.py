@@ -19,7 +19,7 @@ from tests.conftest import REPO
 VENUES = load_venues(REPO / "data" / "venues.yaml")
 TERMS = bibtex.load_protected_terms(REPO / "data" / "protected-terms.txt")
 COMPARED = ("key", "title", "authors", "et_al", "year", "venue", "doi", "arxiv", "pages",
-            "volume", "number")
+            "volume", "number", "booktitle", "editors", "publisher", "chapter")
 OPTIONS = [{}, {"ascii": True}, {"venue_style": "short"}, {"arxiv_style": "journal"},
            {"ascii": True, "venue_style": "short", "arxiv_style": "journal"}]
 
@@ -81,6 +81,10 @@ def papers(draw) -> Paper:
     year = draw(st.integers(1950, 2100))
     if arxiv_id:  # a paper is never older than its preprint (check refuses that)
         year = max(year, 2000 + int(arxiv_id[:2]))
+    book = {}
+    if VENUES[venue].kind == "collection":  # a book chapter: its book's fields
+        book = {"booktitle": draw(text), "publisher": draw(text), "chapter": draw(number),
+                "editors": draw(st.lists(author, max_size=3))}
     return Paper(
         key=draw(st.from_regex(r"\A[a-z][a-z0-9]{2,10}[0-9]{4}[a-z]{1,8}\Z")),
         title=draw(text), authors=draw(st.lists(author, min_size=1, max_size=5)),
@@ -89,6 +93,7 @@ def papers(draw) -> Paper:
         arxiv=arxiv_id,
         pages=draw(pages), volume=draw(number), number=draw(number),
         url=draw(st.one_of(st.none(), st.just("https://example.org/a_b%20c#x"))),
+        **book,
     )
 
 

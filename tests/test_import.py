@@ -46,15 +46,15 @@ def test_recommender_bib_imports_new_papers_and_skips_the_seed_ones(shipped: Pat
     assert all(papers[o.key].added for o in by_action["added"])
     # The registry's well-known venues are used as they are; only the others are proposed.
     assert {o.key: o.venue for o in by_action["added"] if o.venue in {
-        "DLRS", "RecSys", "SIGIR", "NeurIPS", "KDD", "CIKM", "SoCC", "NAACL"}} == {
+        "DLRS", "RecSys", "SIGIR", "NeurIPS", "KDD", "CIKM", "SoCC", "NAACL", "IJCAI"}} == {
         "cheng2016wide": "DLRS", "yi2019sampling": "RecSys", "ma2018entire": "SIGIR",
         "de2021transformers4rec": "RecSys", "sculley2015hidden": "NeurIPS",
         "wang-etal-2021-lightseq": "NAACL", "chu2011unbiased": "KDD", "tian2018continuum": "SoCC",
-        "gong2020edgerec": "CIKM", "he2020group": "NeurIPS", "shi2020compositional": "KDD"}
+        "gong2020edgerec": "CIKM", "he2020group": "NeurIPS", "shi2020compositional": "KDD",
+        "ijcai2017-239": "IJCAI"}
     venues = shipped.venues.read_text(encoding="utf-8")
     added_venues = {v.short for v in report.venues_added}
-    assert added_venues == {"Distributed Computing", "SIGOPS Oper. Syst. Rev.", "IJCV", "IJCAI",
-                            "ADKDD"}
+    assert added_venues == {"Distributed Computing", "SIGOPS Oper. Syst. Rev.", "IJCV", "ADKDD"}
     assert set(load_venues(shipped.venues)) == registry | added_venues
     for venue in report.venues_added:
         assert f"\n{venue.short}:" in venues or f'\n"{venue.short}":' in venues
@@ -78,9 +78,10 @@ def test_import_cli_summary_and_json(run, shipped: Paths) -> None:
         in result.output
     assert "recommender.bib:141: refused: NVIDIA Merlin" in result.output
     assert "added venue" not in result.output
-    assert "would add venue IJCAI (conference: International Joint Conference on Artificial " \
-        "Intelligence)" in result.output
+    assert "would add venue IJCV (journal: International Journal of Computer Vision)" \
+        in result.output
     assert "would add venue KDD" not in result.output and "would add venue DLRS" not in result.output
+    assert "would add venue IJCAI" not in result.output  # in the registry since issue 9
     assert "recommender.bib:1: added cheng2016wide: Wide & deep learning for recommender " \
         "systems [DLRS 2016]" in result.output
     assert "+    - key: li2014scaling" in result.output  # the diff

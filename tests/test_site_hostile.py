@@ -2,7 +2,7 @@
 
 Hypothesis writes small catalogs whose every field (title, authors, tags and their
 descriptions, venue names in the registry, summary, abstract, status, url, read_on,
-added, sources, reading notes) holds strings built from known attack payloads. The
+added, sources, a chapter's book title, editors and publisher, reading notes) holds strings built from known attack payloads. The
 site is built (one mkdocs build per example) and every HTML page, chart and the
 search index is parsed with an HTML parser: no <script> the theme did not put
 there, no on* attribute, no href/src of a scheme other than http(s)/mailto/relative
@@ -55,7 +55,7 @@ URLS = ["javascript:alert(14)", "JaVaScRiPt:alert(15)", " javascript:alert(16)",
         "https://example.org/\"><script>alert(18)</script>", "//evil.example/x",
         "https://example.org/ok"]
 
-KINDS = ["conference", "journal", "preprint", "workshop"]
+KINDS = ["conference", "journal", "preprint", "workshop", "collection"]
 _text = st.text(st.characters(blacklist_categories=("Cc", "Cs")), max_size=12)
 hostile = st.one_of(
     st.sampled_from(PAYLOADS),
@@ -77,6 +77,9 @@ def catalogs(draw: st.DrawFn) -> dict:
             "summary": draw(hostile), "abstract": draw(hostile), "status": draw(hostile),
             "url": draw(st.sampled_from(URLS)), "read_on": draw(hostile),
             "added": draw(hostile), "pages": draw(hostile),
+            # a book chapter's book (shown on its page and in every list entry)
+            "booktitle": draw(hostile), "editors": draw(names), "publisher": draw(hostile),
+            "chapter": draw(hostile),
             "venue": draw(st.sampled_from(venues)), "note": draw(hostile)})
     # The kind is checked against a closed list before anything is built.
     registry = {v: {"kind": draw(st.sampled_from(KINDS)), "name": draw(hostile),

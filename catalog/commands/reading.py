@@ -132,8 +132,10 @@ def show(key: Annotated[str, typer.Argument(help="Citation key.",
          as_json: JsonOpt = False) -> None:
     """Show every field of one paper and the notes that discuss it."""
     from catalog import notes, query
+    from catalog.model import book_credit
 
-    paper = query.get(connect(), key)
+    conn = connect()
+    paper = query.get(conn, key)
     discussed = [n for n in notes.backlinks(notes.load_notes(state.paths)).get(key, [])]
     if as_json:
         echo_json({**paper.to_dict(),
@@ -142,8 +144,11 @@ def show(key: Annotated[str, typer.Argument(help="Citation key.",
     echo(f"{paper.key}\n  {paper.title}")
     echo(f"  {', '.join(paper.authors)}{' and others' if paper.et_al else ''}")
     echo(f"  {paper.venue} {paper.year}")
-    for name in ("doi", "arxiv", "url", "pages", "volume", "number", "status", "read_on",
-                 "added"):
+    if paper.booktitle:  # a book chapter: its book
+        venue = query.venue(conn, paper.venue) or {}
+        echo(f"  In: {book_credit(paper, venue.get('publisher'))}")
+    for name in ("doi", "arxiv", "url", "chapter", "pages", "volume", "number", "status",
+                 "read_on", "added"):
         value = getattr(paper, name)
         if value:
             echo(f"  {name + ':':9}{value}")

@@ -74,6 +74,7 @@
     li.appendChild(document.createTextNode(" "));
     li.appendChild(link(p.u, p.t, "pp-title"));
     li.appendChild(el("div", "pp-authors", authors(p)));
+    if (p.c) li.appendChild(el("div", "pp-book", p.c));
     if (p.s) li.appendChild(el("div", "pp-summary", p.s));
     var meta = el("div", "pp-meta");
     p.g.forEach(function (t) {
