@@ -519,29 +519,100 @@ def _paper_lines(lines: list[bytes], at: int) -> tuple[int, int, int] | None:
     return first, last, column
 
 
-_TAGS_LINE_RE = re.compile(r"( *)tags: \[[^\[\]{}#\n]*\]\n")
+_KEY_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*):(?= |\n)")
+_FLOW_TAGS_RE = re.compile(r"tags: \[[^\[\]{}\n]*\]\n")
 _PLAIN_TAG_RE = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
 _RESERVED = frozenset(("null", "true", "false", "yes", "no", "on", "off", "y", "n"))
+_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
+# The fields _edit_lines writes itself, and what a value it may replace looks like.
+_LINE_FIELDS = {"tags": _FLOW_TAGS_RE, "status": re.compile(r"status: [a-z-]+\n"),
+                "read_on": re.compile(r"read_on: \d{4}-\d{2}-\d{2}\n")}
 
 
-def _edit_tags_line(block: Block, tags: list[str]) -> bool:
-    """Rewrite a paper's one-line 'tags: [...]' in place, as ruamel would write it; False
-    (nothing done) unless the line and the tags are the plain kind (tests prove the two
-    ways write the same)."""
-    if not tags or not all(_PLAIN_TAG_RE.fullmatch(t) and t not in _RESERVED for t in tags):
+def _field_text(name: str, value: Any) -> str | bool | None:
+    """A field's line as ruamel writes it (without indentation); None when setting it
+    removes it; False when ruamel must write it."""
+    if value in (None, [], False, "") or (name == "status" and value == "to-read"):
+        return None
+    if name == "tags":
+        if not all(isinstance(t, str) and _PLAIN_TAG_RE.fullmatch(t) and t not in _RESERVED
+                   for t in value):
+            return False
+        return f"tags: [{', '.join(value)}]\n"
+    if name == "status":
+        return f"status: {value}\n" if value in STATUSES else False
+    if name == "read_on" and isinstance(value, str) and _DATE_RE.fullmatch(value):
+        with contextlib.suppress(ValueError):
+            dt.date.fromisoformat(value)
+            return f"read_on: {value}\n"
+    return False
+
+
+def _fields_of(head: list[str]) -> tuple[int, list[list[Any]]] | None:
+    """(column, [[name, first line, last line], ...]) of a paper's lines in the plain
+    layout: '- key: ...', one field per line at one column, longer values only on deeper
+    lines; no comment, blank line or block scalar. None otherwise."""
+    first = head[0]
+    after = first[first.index("-") + 1:]
+    if not after.strip() or any("#" in line for line in head):
+        return None
+    column = len(first) - len(after.lstrip(" "))
+    fields: list[list[Any]] = []
+    for i, line in enumerate(head):
+        depth = column if i == 0 else len(line) - len(line.lstrip(" "))
+        if not line.strip() or depth < column:
+            return None
+        if depth > column:
+            fields[-1][2] = i
+            continue
+        match = _KEY_RE.match(line, column)
+        if match is None or line[match.end():].lstrip().startswith(("|", ">")):
+            return None
+        fields.append([match.group(1), i, i])
+    return column, fields
+
+
+def _edit_lines(block: Block, changes: dict[str, Any]) -> bool:
+    """Set tags, status or read_on by rewriting the paper's lines as ruamel would write
+    them (ruamel's import and round trip cost more than the rest of a one-paper edit);
+    False, and nothing done, for any other field or a layout other than the plain one.
+    tests/test_edit_patches.py holds both ways to the same bytes."""
+    if block.doc is not None or not changes or not set(changes) <= set(_LINE_FIELDS):
         return False
-    head = block.head
-    after = head[0][head[0].index("-") + 1:]
-    if not after.strip() or len(head) < 2:
-        return False  # '-' alone on its line: left to ruamel
-    column = len(head[0]) - len(after.lstrip(" "))  # where the paper's field names start
-    found = [i for i, line in enumerate(head) if i and line.startswith(" " * column + "tags:")]
-    if len(found) != 1 or after.lstrip(" ").startswith("tags:"):
+    found = _fields_of(block.head)
+    if found is None:
         return False
-    line = head[found[0]]
-    if not _TAGS_LINE_RE.fullmatch(line) or len(line) - len(line.lstrip(" ")) != column:
-        return False
-    head[found[0]] = " " * column + f"tags: [{', '.join(tags)}]\n"
+    column, fields = found
+    head = list(block.head)
+    order = {f: i for i, f in enumerate(FIELDS)}
+    for name, value in changes.items():
+        text = _field_text(name, value)
+        if text is False:
+            return False
+        at = next((i for i, f in enumerate(fields) if f[0] == name), None)
+        if at is not None:  # replaced or removed where it is
+            _, first, last = fields[at]
+            if first == 0 or first != last or not _LINE_FIELDS[name].fullmatch(
+                    head[first], column):
+                return False
+            head[first:first + 1] = [" " * column + text] if text else []
+            if not text:
+                del fields[at]
+                for f in fields[at:]:
+                    f[1], f[2] = f[1] - 1, f[2] - 1
+            continue
+        if text is None:
+            continue
+        rank = order[name]  # after as many fields as rank at most as high (ruamel's insert)
+        place = sum(1 for f in fields if order.get(f[0], len(FIELDS)) <= rank)
+        if place == 0:
+            return False
+        line = fields[place - 1][2] + 1
+        head.insert(line, " " * column + text)
+        fields.insert(place, [name, line, line])
+        for f in fields[place + 1:]:
+            f[1], f[2] = f[1] + 1, f[2] + 1
+    block.head = head
     return True
 
 
@@ -827,8 +898,8 @@ class Session:
         if new == paper:
             return paper
         block = self._editable(key)
-        if not (set(changes) == {"tags"} and block.doc is None
-                and _edit_tags_line(block, new.tags)):
+        changed = {n: v for n, v in changes.items() if getattr(paper, n) != getattr(new, n)}
+        if not _edit_lines(block, changed):
             try:
                 data = _load_paper(self.yaml, block)
             except Exception:
@@ -838,9 +909,8 @@ class Session:
                 patch.broken = True  # not the whole entry: edit it in the cut file
                 block = self._locate(key)[2]
                 data = _load_paper(self.yaml, block)
-            for name, value in changes.items():
-                if getattr(paper, name) != getattr(new, name):
-                    _set_field(data, name, value)
+            for name, value in changed.items():
+                _set_field(data, name, value)
             block.dirty = True
         self._catalog_changed = True
         self.papers[key] = new

@@ -179,10 +179,11 @@ def run(paths: Paths, op: Op) -> tuple[str, object]:
 
 @pytest.fixture
 def no_patches(monkeypatch: pytest.MonkeyPatch) -> Callable[[], object]:
-    """Switch patches and the one-line tags edit off, as the writer was before them."""
+    """Switch patches and the line edits off: every field set by ruamel in the cut file,
+    as the writer did before them."""
     def switch_off() -> object:
         monkeypatch.setattr(writer.Session, "_patch", lambda self, key: None)
-        monkeypatch.setattr(writer, "_edit_tags_line", lambda block, tags: False)
+        monkeypatch.setattr(writer, "_edit_lines", lambda block, changes: False)
         return None
 
     return switch_off
