@@ -159,3 +159,17 @@ def test_datasette_can_open_it(paths):
     assert response.status_code == 200
     assert {r["key"] for r in response.json()} == {"kurniawan2023evstore", "lai2023adaembed",
                                                     "he2021fastmoe"}
+
+
+def test_a_venue_field_the_table_lacks_costs_a_build_that_has_it(paths, tmp_path):
+    index.refresh(paths)
+    venues = paths.venues.read_text().replace("  kind: journal\n",
+                                              "  kind: journal\n  issn: 2150-8097\n")
+    paths.venues.write_text(venues)
+    assert index.refresh(paths).action == "built"
+    fresh = write_catalog(tmp_path / "again", paths.catalog.read_text(), venues=venues)
+    index.refresh(fresh)
+    assert registry_rows(paths) == registry_rows(fresh)
+    conn = sqlite3.connect(paths.db)
+    assert conn.execute("select issn from venues where short = 'PVLDB'").fetchone() == (
+        "2150-8097",)
