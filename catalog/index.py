@@ -765,30 +765,35 @@ def _put_rows(conn: sqlite3.Connection, papers: list[Paper], venue_names: dict[s
             batch))
     fresh: list[Paper] = []
     tokens: list[str] = []
+    updates: dict[tuple[int, ...], list[list[Any]]] = {}  # one statement per set of columns
+    lists: dict[str, list[Paper]] = {"authors": [], "tags": []}
     for paper in papers:
         row = _row(paper, venue_names)
         was = old.get(paper.key)
         if was is None:
             fresh.append(paper)
             continue
-        changed = [i for i, (a, b) in enumerate(zip(was, row, strict=True)) if a != b]
+        changed = tuple(i for i, (a, b) in enumerate(zip(was, row, strict=True)) if a != b)
         if not changed:
             continue
-        sets = ", ".join(f"{names[i]} = ?" for i in changed)
-        conn.execute(f"update papers set {sets} where key = ?",
-                     [row[i] for i in changed] + [paper.key])
+        updates.setdefault(changed, []).append([row[i] for i in changed] + [paper.key])
         changed_names = {names[i] for i in changed}
-        if "authors" in changed_names:
-            conn.execute("delete from authors where paper = ?", (paper.key,))
-            conn.executemany("insert into authors values (?, ?, ?, ?)",
-                             [(paper.key, i, a, fold(a)) for i, a in enumerate(paper.authors)])
-        if "tags" in changed_names:
-            conn.execute("delete from tags where paper = ?", (paper.key,))
-            conn.executemany("insert into tags values (?, ?)",
-                             [(paper.key, t) for t in dict.fromkeys(paper.tags)])
+        for name, of in lists.items():
+            if name in changed_names:
+                of.append(paper)
         if changed_names & _FTS_SET:
             searched = (paper.title, *paper.authors, *paper.tags, paper.summary, paper.abstract)
             tokens.extend(" ".join(t for t in searched if t).split())
+    for changed, values in updates.items():
+        sets = ", ".join(f"{names[i]} = ?" for i in changed)
+        conn.executemany(f"update papers set {sets} where key = ?", values)
+    conn.executemany("delete from authors where paper = ?", [(p.key,) for p in lists["authors"]])
+    conn.executemany("insert into authors values (?, ?, ?, ?)",
+                     [(p.key, i, a, fold(a)) for p in lists["authors"]
+                      for i, a in enumerate(p.authors)])
+    conn.executemany("delete from tags where paper = ?", [(p.key,) for p in lists["tags"]])
+    conn.executemany("insert into tags values (?, ?)",
+                     [(p.key, t) for p in lists["tags"] for t in dict.fromkeys(p.tags)])
     _insert_papers(conn, fresh, venue_names)
     _add_words(conn, tokens)
 

@@ -124,14 +124,12 @@ class Snapshot:
         return [b.key for b in self.briefs()]
 
     def tagged(self, tag: str) -> list[str]:
-        """The keys of the papers carrying this tag, in file order."""
+        """The keys of the papers carrying this tag, in file order (the papers are read in
+        full on the way: who asks for them edits them)."""
         if self._all is not None:
             return [p.key for p in self._all.values() if tag in p.tags]
-        shifts = self.shifts()
-        with self._connect() as conn:
-            rows = conn.execute("select p.key, p.line, p.chunk from tags t join papers p "
-                                "on p.key = t.paper where t.tag = ?", (tag,)).fetchall()
-        return [k for k, _, _ in sorted(rows, key=lambda r: r[1] + shifts.get(r[2], 0))]
+        found = self._fetch("key in (select paper from tags where tag = ?)", [tag], marks=False)
+        return [p.key for p in sorted(found, key=lambda p: p.line)]
 
     def full(self, keys: Iterable[str]) -> list[Paper]:
         """These papers in full, in the order given (keys not in the catalog skipped)."""
@@ -157,15 +155,16 @@ class Snapshot:
             self._all = {p.key: p for p in self.full(self.ordered_keys())}
         return list(self._all.values())
 
-    def _fetch(self, where: str, values: list[str]) -> list[Paper]:
+    def _fetch(self, where: str, values: list[str], marks: bool = True) -> list[Paper]:
+        """The papers a condition selects (its '{}' filled with one '?' per value)."""
         from catalog.query import row_to_paper
 
         shifts = self.shifts()
+        if marks:
+            where = where.format(",".join("?" * len(values)))
         with self._connect() as conn:
             conn.row_factory = sqlite3.Row
-            marks = ",".join("?" * len(values))
-            rows = conn.execute(f"select * from papers where {where.format(marks)}",
-                                values).fetchall()
+            rows = conn.execute(f"select * from papers where {where}", values).fetchall()
         found = [row_to_paper(r, shifts) for r in rows]
         self._cache.update((p.key, p) for p in found)
         return found

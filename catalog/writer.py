@@ -46,7 +46,12 @@ from catalog.model import FIELDS, LIST_FIELDS, STATUSES, Paper
 from catalog.paths import Paths
 from catalog.snapshot import Papers, Snapshot
 from catalog.suggest import hint_for
-from catalog.validation import NEAR_DUPLICATE_MESSAGE, EditCheck, InvalidEditError
+from catalog.validation import (
+    NEAR_DUPLICATE_MESSAGE,
+    EditCheck,
+    InvalidEditError,
+    same_but_line,
+)
 from catalog.venues import Venue
 
 # Seconds to wait for another papers process to finish its write.
@@ -449,9 +454,9 @@ def _set_field(data: Any, name: str, value: Any) -> None:
 # ---------------------------------------------------------------- patches
 
 
-# Characters PyYAML counts as line breaks besides LF (NEL, LS, PS): a year block holding
-# one is cut as a whole, where line numbers are PyYAML's.
-_OTHER_BREAKS = (b"\r", "\x85".encode(), "\u2028".encode(), "\u2029".encode())
+# Characters PyYAML counts as line breaks besides LF and CR (NEL, LS, PS): a year block
+# holding one is cut as a whole, where line numbers are PyYAML's.
+_OTHER_BREAKS = ("\x85".encode(), "\u2028".encode(), "\u2029".encode())
 
 
 @dataclass
@@ -740,6 +745,7 @@ class Session:
         self._patches: dict[str, _Patch] = {}
         self._years: dict[str, _YearBytes | None] = {}
         self._blocks: dict[str, tuple[str, int]] | None = None
+        self._spans: dict[str, tuple[int, int]] = {}
         self.registries = Registries(paths, lambda: self.yaml)
         self._catalog_changed = False
         self.venues_before = dict(self.venues)
@@ -852,27 +858,36 @@ class Session:
         import hashlib
         import itertools
 
-        data = self.data
-        if self._blocks is None:
-            plain = b"\r" not in data  # lines end in LF only: bytes and text lines agree
-            self._blocks = self.snapshot.blocks() if plain else {}
-        if label not in self._blocks:
+        span = self._year_spans().get(label)
+        if span is None:
             return None
-        order = sorted(self._blocks, key=lambda b: self._blocks[b][1])  # type: ignore[index]
-        at = order.index(label)
-        begin = 0 if at == 0 else data.find(b"\n" + label.encode() + b":") + 1
-        end = len(data)
-        if at + 1 < len(order):
-            end = data.find(b"\n" + order[at + 1].encode() + b":", begin) + 1
-        if (at and begin == 0) or end <= begin:
-            return None
-        chunk = data[begin:end]
-        digest, start = self._blocks[label]
+        begin, end = span
+        chunk = self.data[begin:end]
+        digest, start = self._blocks[label]  # type: ignore[index]
         if hashlib.blake2b(chunk, digest_size=16).hexdigest() != digest or \
                 any(sep in chunk for sep in _OTHER_BREAKS):
             return None  # not the block the index read, or lines YAML counts differently
         lines = chunk.splitlines(keepends=True)
         return _YearBytes(begin, end, start, lines, [0, *itertools.accumulate(map(len, lines))])
+
+    def _year_spans(self) -> dict[str, tuple[int, int]]:
+        """Where each year block the index knows lies in the bytes (begin, end), found by
+        its 'LABEL:' line in one pass; {} when the file is not the plain kind."""
+        if self._blocks is None:
+            data = self.data
+            blocks = self.snapshot.blocks() if b"\r" not in data else {}  # LF lines only
+            order = sorted(blocks, key=lambda b: blocks[b][1])
+            begins = [0]
+            for label in order[1:]:
+                found = data.find(b"\n" + label.encode() + b":", begins[-1])
+                if found < 0:  # written otherwise ('2023' :, quoted): cut the file
+                    order, begins = [], []
+                    break
+                begins.append(found + 1)
+            self._blocks = blocks
+            self._spans = {label: (begin, end) for label, begin, end
+                           in zip(order, begins, [*begins[1:], len(data)], strict=True)}
+        return self._spans
 
     # -- reading
 
@@ -1160,6 +1175,9 @@ class Session:
         """commit() of patches: the new lines read back in place and checked, the file
         written from slices of its old bytes, the index handed the papers as read; None
         when a patch does not read back as the paper the session made."""
+        import bisect
+        import itertools
+
         from catalog import index
         from catalog.validation import Placed, read_placed
 
@@ -1176,8 +1194,8 @@ class Session:
             moved += len(patch.block.head) - len(patch.original)
         papers, problems = read_placed(placed, self.filename) if edits else ([], [])
         if any(p.blocking for p in problems) or [p.key for p in papers] != [
-                p.key for p in placed] or any(replace(p, line=0) != replace(
-                self.papers[p.key], line=0) for p in papers):
+                p.key for p in placed] or not all(same_but_line(p, self.papers[p.key])
+                                                  for p in papers):
             return None
         texts = self.registries.render()
         result = WriteResult(dry_run=dry_run)
@@ -1186,8 +1204,11 @@ class Session:
         ends = [(patch.line + len(patch.original) - 1,
                  len(patch.block.head) - len(patch.original)) for patch in edits]
 
+        last_lines = [end for end, _ in ends]
+        moves = [0, *itertools.accumulate(by for _, by in ends)]
+
         def line(old: int) -> int:  # where a line of the old file is in the new one
-            return old + sum(by for end, by in ends if end < old)
+            return old + moves[bisect.bisect_left(last_lines, old)]
 
         result.warnings = self._check().check_placed(placed, papers, texts, self.venues,
                                                      self.vocabulary, line)
