@@ -10,9 +10,11 @@ title is only a warning (two papers may share a title).
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import re
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -202,7 +204,8 @@ class EditCheck:
                 reading.kept.extend(by_year[chunk.label])
                 reading.shifts[chunk.label] = chunk.start - was.start
                 continue
-            found, trouble = source.parse(chunk.text, self.filename, chunk.start - 1)
+            with paused_gc():
+                found, trouble = source.parse(chunk.text, self.filename, chunk.start - 1)
             reading.fresh.extend(found)
             reading.problems.extend(trouble)
         seen = {p.key for p in reading.kept}
@@ -212,7 +215,8 @@ class EditCheck:
         return reading
 
     def _parse_whole(self, text: str) -> _Reading:
-        papers, problems = source.parse(text, self.filename)
+        with paused_gc():
+            papers, problems = source.parse(text, self.filename)
         return _Reading(fresh=papers,
                         problems=problems + source.duplicate_keys(papers, self.filename))
 
@@ -257,34 +261,52 @@ class EditCheck:
 
 
 def read_placed(placed: list[Placed], filename: str) -> tuple[list[Paper], list[Problem]]:
-    """The papers the catalog's reader finds in new lines of papers, each set where it
-    will stand in the file, under its year and venue, with blank lines between them (one
-    parse for any number of papers; lines, columns and messages as check gives them).
-    placed must be in file order, each paper's year and venue lines fitting in the gap
-    before it (they do in a file that reads: its own year and venue lines are there)."""
+    """The papers (and problems) the catalog's reader finds in new lines of papers: all
+    read in one parse, each under its year and venue, then given the lines where they
+    will stand in the file. placed must be in file order. The rules of YAML that decide
+    what an entry's lines mean are local to its block, so a block reads here as it reads
+    in the file (the writer checks the block is one: catalog.writer._Patch)."""
+    import bisect
     import json
 
-    if not placed or placed[0].line < 3:
-        return [], [Problem(filename, 0, "", "no room to read the lines in place", "", True)]
     out: list[str] = []
-    base = placed[0].line - 2  # the file line the text starts at
-    at = base
+    starts: list[int] = []  # line of this text where each paper's lines start
+    at = 1
     year: int | None = None
     venue: str | None = None
     for item in placed:
-        need = 2 if item.year != year else 1 if item.venue != venue else 0
-        if item.line - at < need:
-            return [], [Problem(filename, item.line, "", "no room to read the lines in place",
-                                "", True)]
-        out.append("\n" * (item.line - need - at))
-        if need == 2:
+        if item.year != year:
             out.append(f"{item.year}:\n")
-        if need:
+            at, venue = at + 1, None
+        if item.venue != venue:
             out.append(f" {json.dumps(item.venue, ensure_ascii=False)}:\n")
+            at += 1
+        starts.append(at)
         out.extend(item.lines)
-        at = item.line + len(item.lines)
+        at += len(item.lines)
         year, venue = item.year, item.venue
-    return source.parse("".join(out), filename, base - 1)
+
+    def moved(line: int) -> int:
+        i = max(bisect.bisect_right(starts, line) - 1, 0)
+        return line - starts[i] + placed[i].line if placed else line
+
+    with paused_gc():
+        papers, problems = source.parse("".join(out), filename)
+    return ([replace(p, line=moved(p.line)) for p in papers],
+            [replace(p, line=moved(p.line)) for p in problems])
+
+
+@contextlib.contextmanager
+def paused_gc() -> Iterator[None]:
+    """The garbage collector off while a big tree of fresh objects is read and walked (it
+    would scan the tree again and again: 2 s of a 12,000-paper rename)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _could_match(changed: list[Paper], others: list[Paper | Brief]) -> list[Paper | Brief]:

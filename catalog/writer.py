@@ -28,7 +28,7 @@ import contextlib
 import datetime as dt
 import io
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -459,15 +459,23 @@ def _set_field(data: Any, name: str, value: Any) -> None:
 _OTHER_BREAKS = ("\x85".encode(), "\u2028".encode(), "\u2029".encode())
 
 
-@dataclass
 class _YearBytes:
-    """A year block of the file as bytes: where it lies, its first line, its lines."""
+    """A year block of the file's bytes: where it lies, its first line, and where each of
+    its lines starts (offsets, not a million small bytes objects of a 100k-paper file)."""
 
-    begin: int
-    end: int
-    start: int  # 1-based line of its first line
-    lines: list[bytes]
-    offsets: list[int]  # byte offset of each line in the block, and of its end
+    def __init__(self, data: bytes, begin: int, end: int, start: int):
+        from array import array
+        from itertools import accumulate
+
+        self.data, self.begin, self.end, self.start = data, begin, end, start
+        self.offsets = array("q", accumulate(
+            map(len, data[begin:end].splitlines(keepends=True)), initial=begin))
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+    def __getitem__(self, j: int) -> bytes:
+        return self.data[self.offsets[j]:self.offsets[j + 1]]
 
 
 @dataclass
@@ -497,7 +505,7 @@ def _indent(line: bytes) -> int:
     return len(line) - len(line.lstrip(b" "))
 
 
-def _paper_lines(lines: list[bytes], at: int) -> tuple[int, int, int] | None:
+def _paper_lines(lines: Sequence[bytes], at: int) -> tuple[int, int, int] | None:
     """(first, last, column of '-') of the sequence entry whose mapping starts on line at
     (0-based), or None when the layout is not the plain one."""
     if not 0 <= at < len(lines):
@@ -619,6 +627,31 @@ def _edit_lines(block: Block, changes: dict[str, Any]) -> bool:
             f[1], f[2] = f[1] + 1, f[2] + 1
     block.head = head
     return True
+
+
+class _Background:
+    """A function run in a thread (for C work that lets go of the GIL, as hashing does)."""
+
+    def __init__(self, fn: Callable[..., Any], *args: Any):
+        import threading
+
+        self._out: list[Any] = []
+        self._err: list[BaseException] = []
+
+        def run() -> None:
+            try:
+                self._out.append(fn(*args))
+            except BaseException as err:  # handed to result()
+                self._err.append(err)
+
+        self._thread = threading.Thread(target=run, daemon=True)
+        self._thread.start()
+
+    def result(self) -> Any:
+        self._thread.join()
+        if self._err:
+            raise self._err[0]
+        return self._out[0]
 
 
 # ---------------------------------------------------------------- the session
@@ -836,13 +869,13 @@ class Session:
         year = self._year_bytes(str(paper.year))
         if year is None:
             return None
-        found = _paper_lines(year.lines, paper.line - year.start)
+        found = _paper_lines(year, paper.line - year.start)
         if found is None:
             return None
         first, last, column = found
-        head = [line.decode("utf-8") for line in year.lines[first:last + 1]]
-        patch = _Patch(key, paper.year, paper.venue, year.begin + year.offsets[first],
-                       year.begin + year.offsets[last + 1], year.start + first, head,
+        head = [year[j].decode("utf-8") for j in range(first, last + 1)]
+        patch = _Patch(key, paper.year, paper.venue, year.offsets[first],
+                       year.offsets[last + 1], year.start + first, head,
                        Block(key, [], list(head), column))
         self._patches[key] = patch
         return patch
@@ -856,19 +889,17 @@ class Session:
 
     def _find_year(self, label: str) -> _YearBytes | None:
         import hashlib
-        import itertools
 
         span = self._year_spans().get(label)
         if span is None:
             return None
         begin, end = span
-        chunk = self.data[begin:end]
+        data = self.data
         digest, start = self._blocks[label]  # type: ignore[index]
-        if hashlib.blake2b(chunk, digest_size=16).hexdigest() != digest or \
-                any(sep in chunk for sep in _OTHER_BREAKS):
+        if hashlib.blake2b(memoryview(data)[begin:end], digest_size=16).hexdigest() != digest \
+                or any(data.find(sep, begin, end) >= 0 for sep in _OTHER_BREAKS):
             return None  # not the block the index read, or lines YAML counts differently
-        lines = chunk.splitlines(keepends=True)
-        return _YearBytes(begin, end, start, lines, [0, *itertools.accumulate(map(len, lines))])
+        return _YearBytes(data, begin, end, start)
 
     def _year_spans(self) -> dict[str, tuple[int, int]]:
         """Where each year block the index knows lies in the bytes (begin, end), found by
@@ -877,7 +908,7 @@ class Session:
             data = self.data
             blocks = self.snapshot.blocks() if b"\r" not in data else {}  # LF lines only
             order = sorted(blocks, key=lambda b: blocks[b][1])
-            begins = [0]
+            begins = [0] if order else []
             for label in order[1:]:
                 found = data.find(b"\n" + label.encode() + b":", begins[-1])
                 if found < 0:  # written otherwise ('2023' :, quoted): cut the file
@@ -885,8 +916,9 @@ class Session:
                     break
                 begins.append(found + 1)
             self._blocks = blocks
-            self._spans = {label: (begin, end) for label, begin, end
-                           in zip(order, begins, [*begins[1:], len(data)], strict=True)}
+            ends = [*begins[1:], len(data)] if begins else []
+            self._spans = {label: (begin, end)
+                           for label, begin, end in zip(order, begins, ends, strict=True)}
         return self._spans
 
     # -- reading
@@ -1227,15 +1259,19 @@ class Session:
             stamp = self._stamp if index.catalog_stamp(self.paths) == self._stamp else None
             self.handover = index.Edit(before, before, stamp)
             return result
-        after = index.parts_digest(parts)
-        stamp = files.atomic_write_parts(self.paths.catalog, parts)
-        result.changed.append(self.paths.catalog)
-        blocks = {}
-        for label in {str(p.year) for p in edits}:
-            year = self._years[label]
-            assert year is not None
-            mine = [p for p in edits if str(p.year) == label]
-            blocks[label] = index.parts_digest(self._parts(mine, year.begin, year.end))
+        # The new bytes' digest, hashed beside the write (hashlib lets go of the GIL).
+        digest = _Background(index.parts_digest, parts)
+        try:
+            stamp = files.atomic_write_parts(self.paths.catalog, parts)
+            result.changed.append(self.paths.catalog)
+            blocks = {}
+            for label in {str(p.year) for p in edits}:
+                year = self._years[label]
+                assert year is not None
+                mine = [p for p in edits if str(p.year) == label]
+                blocks[label] = index.parts_digest(self._parts(mine, year.begin, year.end))
+        finally:
+            after = digest.result()
         self.handover = index.Edit(before, after, stamp, papers,
                                    [(str(p.year), end, by) for p, (end, by)
                                     in zip(edits, ends, strict=True)], blocks)
