@@ -28,7 +28,7 @@ import contextlib
 import datetime as dt
 import io
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -460,22 +460,42 @@ _OTHER_BREAKS = ("\x85".encode(), "\u2028".encode(), "\u2029".encode())
 
 
 class _YearBytes:
-    """A year block of the file's bytes: where it lies, its first line, and where each of
-    its lines starts (offsets, not a million small bytes objects of a 100k-paper file)."""
+    """A year block of the file's bytes: where it lies and its first line; a line's start
+    is found by counting newlines from the last one asked for (a 100k-paper file is never
+    cut into a million line objects)."""
 
     def __init__(self, data: bytes, begin: int, end: int, start: int):
-        from array import array
-        from itertools import accumulate
-
         self.data, self.begin, self.end, self.start = data, begin, end, start
-        self.offsets = array("q", accumulate(
-            map(len, data[begin:end].splitlines(keepends=True)), initial=begin))
+        self._known = (start, begin)  # a line and where it starts
 
-    def __len__(self) -> int:
-        return len(self.offsets) - 1
+    def offset(self, line: int) -> int | None:
+        """Where a line of the file (1-based) starts, if it is in this block."""
+        known, pos = self._known if self._known[0] <= line else (self.start, self.begin)
+        found = _skip_lines(self.data, pos, line - known, self.end)
+        if found is not None:
+            self._known = (line, found)
+        return found
 
-    def __getitem__(self, j: int) -> bytes:
-        return self.data[self.offsets[j]:self.offsets[j + 1]]
+
+def _skip_lines(data: bytes, pos: int, count: int, end: int) -> int | None:
+    """The offset just after the count-th newline from pos (None past end): counted in
+    long strides by bytes.count, the last few stepped with find."""
+    stride = 128 * max(count, 1)
+    while count > 16:
+        ahead = min(pos + stride, end)
+        seen = data.count(b"\n", pos, ahead)
+        if seen >= count:
+            stride //= 2
+            continue
+        pos, count = ahead, count - seen
+        if ahead == end:
+            return None
+        stride = max(128 * count, 256)
+    for _ in range(count):
+        pos = data.find(b"\n", pos, end) + 1
+        if pos == 0:
+            return None
+    return pos if pos < end else None
 
 
 @dataclass
@@ -505,31 +525,43 @@ def _indent(line: bytes) -> int:
     return len(line) - len(line.lstrip(b" "))
 
 
-def _paper_lines(lines: Sequence[bytes], at: int) -> tuple[int, int, int] | None:
-    """(first, last, column of '-') of the sequence entry whose mapping starts on line at
-    (0-based), or None when the layout is not the plain one."""
-    if not 0 <= at < len(lines):
-        return None
-    first = at
-    rest = lines[at].lstrip(b" ")
-    if not rest.startswith(b"- "):
-        if at == 0 or lines[at - 1].strip() != b"-":  # '-' alone on the line above
+def _entry(data: bytes, at: int, begin: int, end: int) -> tuple[int, int, int] | None:
+    """(start, stop, column of '-'): the bytes of the sequence entry whose mapping starts
+    on the line at offset at, or None when the layout is not the plain one."""
+    stop = data.find(b"\n", at, end) + 1
+    if stop == 0:
+        return None  # the file's last line: the cut file keeps its missing newline
+    start = at
+    if not data[at:stop].lstrip(b" ").startswith(b"- "):
+        above = max(data.rfind(b"\n", begin, at - 1) + 1, begin)
+        if at == begin or data[above:at].strip() != b"-":  # '-' alone on the line above
             return None
-        first = at - 1
-    column = _indent(lines[first])
+        start = above
+    column = _indent(data[start:stop])
     if column == 0:
         return None
-    last = first
-    for j in range(first + 1, len(lines)):
-        rest = lines[j].lstrip(b" ")
-        if not rest.strip() or rest.startswith(b"#"):
-            continue
-        if _indent(lines[j]) <= column:
-            break
-        last = j
-    if not lines[last].endswith(b"\n"):
-        return None  # the file's last line: the cut file keeps its missing newline
-    return first, last, column
+    last = data.find(b"\n", start, end) + 1
+    pos = last
+    while pos < end:
+        next_pos = data.find(b"\n", pos, end) + 1
+        if next_pos == 0:
+            next_pos = end  # no newline at the end of the file
+        line = data[pos:next_pos]
+        rest = line.lstrip(b" ")
+        if rest.strip() and not rest.startswith(b"#"):
+            if _indent(line) <= column:
+                break
+            last = next_pos
+        pos = next_pos
+    if data[last - 1:last] != b"\n":
+        return None
+    return start, last, column
+
+
+def _split_lines(text: str) -> list[str]:
+    """Lines cut at LF only, ends kept (str.splitlines also cuts at form feeds and other
+    characters YAML reads as text)."""
+    return [line + "\n" for line in text.split("\n")[:-1]]
 
 
 _KEY_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*):(?= |\n)")
@@ -869,13 +901,14 @@ class Session:
         year = self._year_bytes(str(paper.year))
         if year is None:
             return None
-        found = _paper_lines(year, paper.line - year.start)
+        at = year.offset(paper.line)
+        found = _entry(self.data, at, year.begin, year.end) if at is not None else None
         if found is None:
             return None
-        first, last, column = found
-        head = [year[j].decode("utf-8") for j in range(first, last + 1)]
-        patch = _Patch(key, paper.year, paper.venue, year.offsets[first],
-                       year.offsets[last + 1], year.start + first, head,
+        start, stop, column = found
+        head = _split_lines(self.data[start:stop].decode("utf-8"))
+        line = paper.line - (start < at)  # the '-' alone on the line above
+        patch = _Patch(key, paper.year, paper.venue, start, stop, line, head,
                        Block(key, [], list(head), column))
         self._patches[key] = patch
         return patch
