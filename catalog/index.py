@@ -40,6 +40,7 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
 # A stat stamp is trusted only once the files are older than this when it is taken: a
 # write within the file system clock's resolution could otherwise keep the same stamp.
 _RACY_NS = 1_000_000_000
+_RACY_FINE_NS = 50_000_000
 # Seconds a command waits for another process building the index (100k papers: ~30 s).
 INDEX_LOCK_TIMEOUT = 600.0
 # "folded" holds title and authors with ß, ø, ł ... spelled out, so "preusser" finds
@@ -104,9 +105,13 @@ def _stamps(paths: Paths) -> dict[str, list[int]]:
 
 
 def _trusted(stamps: dict[str, list[int]], taken_ns: int) -> bool:
-    """A stamp taken well after the files' last change: a later write changes it."""
+    """A stamp taken well after the files' last change: a later write changes it. Well
+    after: a second, or, where the file system keeps times finer than a second (their
+    nanoseconds are not all zero: ext4, xfs, btrfs, tmpfs), 50 ms, since a write then
+    gets a time at most one clock tick (<= 10 ms) old."""
     newest = max(max(s[1], s[2]) for s in stamps.values())
-    return taken_ns - newest > _RACY_NS
+    fine = all(s[1] % 1_000_000_000 and s[2] % 1_000_000_000 for s in stamps.values() if any(s))
+    return taken_ns - newest > (_RACY_FINE_NS if fine else _RACY_NS)
 
 
 def _registry_digest(paths: Paths) -> str:
@@ -713,6 +718,10 @@ def apply_edit(paths: Paths, edit: Edit) -> RefreshResult | None:
                     conn.rollback()
                     return None
                 conn.execute("insert or replace into meta values ('digest', ?)", (edit.after,))
+                # The writer's stamp holds only if the file still has it now, as the time
+                # this records (a write since would have shown or will show in the stat).
+                if stamps["catalog"] != _stamp(paths.catalog):
+                    stamps["catalog"] = [0, 0, 0, 0]
                 _set_stamps(conn, stamps)
                 conn.commit()
             except BaseException:

@@ -173,3 +173,22 @@ def test_a_venue_field_the_table_lacks_costs_a_build_that_has_it(paths, tmp_path
     conn = sqlite3.connect(paths.db)
     assert conn.execute("select issn from venues where short = 'PVLDB'").fetchone() == (
         "2150-8097",)
+
+
+def test_a_stamp_is_trusted_once_a_later_write_would_change_it():
+    fine = {"catalog": [10, 5_123_456_789, 5_123_456_789, 7]}
+    coarse = {"catalog": [10, 5_000_000_000, 5_000_000_000, 7]}
+    # Sub-second times: a write more than a clock tick later gets another time.
+    assert not index._trusted(fine, 5_123_456_789 + 40_000_000)
+    assert index._trusted(fine, 5_123_456_789 + 60_000_000)
+    # Whole seconds (a file system that keeps no finer time): a second must pass.
+    assert not index._trusted(coarse, 5_000_000_000 + 900_000_000)
+    assert index._trusted(coarse, 5_000_000_000 + 1_100_000_000)
+
+
+def test_a_same_size_rewrite_right_after_an_index_update_is_seen(paths):
+    index.refresh(paths)
+    text = paths.catalog.read_text()
+    paths.catalog.write_text(text.replace("FastMoE", "FastMoX"))  # same size, same tick
+    assert index.refresh(paths).action == "updated"
+    assert query.get(index.connect(paths), "he2021fastmoe").title.startswith("FastMoX")
