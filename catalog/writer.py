@@ -810,7 +810,8 @@ class Session:
         self._patches: dict[str, _Patch] = {}
         self._years: dict[str, _YearBytes | None] = {}
         self._blocks: dict[str, tuple[str, int]] | None = None
-        self._spans: dict[str, tuple[int, int]] = {}
+        self._order: list[str] = []  # year blocks in file order, and where those found begin
+        self._begins: list[int] = []
         self.registries = Registries(paths, lambda: self.yaml)
         self._catalog_changed = False
         self.venues_before = dict(self.venues)
@@ -923,7 +924,7 @@ class Session:
     def _find_year(self, label: str) -> _YearBytes | None:
         import hashlib
 
-        span = self._year_spans().get(label)
+        span = self._span(label)
         if span is None:
             return None
         begin, end = span
@@ -934,25 +935,26 @@ class Session:
             return None  # not the block the index read, or lines YAML counts differently
         return _YearBytes(data, begin, end, start)
 
-    def _year_spans(self) -> dict[str, tuple[int, int]]:
-        """Where each year block the index knows lies in the bytes (begin, end), found by
-        its 'LABEL:' line in one pass; {} when the file is not the plain kind."""
+    def _span(self, label: str) -> tuple[int, int] | None:
+        """Where a year block the index knows lies in the bytes (begin, end), found by the
+        'LABEL:' lines of it and the blocks before it (searched once, as far as asked)."""
+        data = self.data
         if self._blocks is None:
-            data = self.data
-            blocks = self.snapshot.blocks() if b"\r" not in data else {}  # LF lines only
-            order = sorted(blocks, key=lambda b: blocks[b][1])
-            begins = [0] if order else []
-            for label in order[1:]:
-                found = data.find(b"\n" + label.encode() + b":", begins[-1])
-                if found < 0:  # written otherwise ('2023' :, quoted): cut the file
-                    order, begins = [], []
-                    break
-                begins.append(found + 1)
-            self._blocks = blocks
-            ends = [*begins[1:], len(data)] if begins else []
-            self._spans = {label: (begin, end)
-                           for label, begin, end in zip(order, begins, ends, strict=True)}
-        return self._spans
+            self._blocks = self.snapshot.blocks() if b"\r" not in data else {}  # LF only
+            self._order = sorted(self._blocks, key=lambda b: self._blocks[b][1])  # type: ignore[index]
+            self._begins = [0] if self._order else []
+        if label not in self._blocks:
+            return None
+        at = self._order.index(label)
+        while len(self._begins) < min(at + 2, len(self._order)):
+            found = data.find(b"\n" + self._order[len(self._begins)].encode() + b":",
+                              self._begins[-1])
+            if found < 0:  # written otherwise ('2023' :, quoted): cut the file
+                self._blocks, self._order, self._begins = {}, [], []
+                return None
+            self._begins.append(found + 1)
+        end = self._begins[at + 1] if at + 1 < len(self._order) else len(data)
+        return self._begins[at], end
 
     # -- reading
 
