@@ -505,10 +505,10 @@ class _Patch:
     Found through the index (its year block's digest, its line), without reading the rest
     of the file; its extent is YAML's own rule for a block sequence entry: the '- ' line
     and every following line indented deeper (blank and comment lines in between). Before
-    anything is written the new lines are read back with the catalog's reader, in place
-    (catalog.validation.EditCheck.read_patches), and must give exactly the paper the
-    session made: a layout this rule does not fit is caught there, and the edit is then
-    made on the cut file instead."""
+    anything is written the new lines are read back with the catalog's reader
+    (catalog.validation.read_placed) and must give exactly the paper the session made: a
+    layout this rule does not fit, or a line edit (_edit_lines) that misread one, is
+    caught there, and the session's changes are then made by ruamel in the cut file."""
 
     key: str
     year: int
@@ -518,7 +518,7 @@ class _Patch:
     line: int  # 1-based line of its first line in the file read
     original: list[str]
     block: Block
-    broken: bool = False  # ruamel could not read it: edited in the cut file instead
+    broken: bool = False  # not to be trusted: its changes are made again in the cut file
 
 
 def _indent(line: bytes) -> int:
@@ -614,6 +614,8 @@ def _fields_of(head: list[str]) -> tuple[int, list[list[Any]]] | None:
         if match is None or line[match.end():].lstrip().startswith(("|", ">")):
             return None
         fields.append([match.group(1), i, i])
+    if len({f[0] for f in fields}) != len(fields):
+        return None  # a name twice: a value's own line that looks like a field
     return column, fields
 
 
@@ -885,11 +887,11 @@ class Session:
             self._year_block(self.paper(key).year)
         return self._where[key]
 
-    def _editable(self, key: str) -> Block:
-        """The block of lines of an existing paper, to edit: a patch of the file's bytes
-        when the index can place it, else its block in the cut file."""
+    def _editable(self, key: str) -> tuple[Block, bool]:
+        """The block of lines of an existing paper, to edit, and whether it is a patch of
+        the file's bytes (the index could place it) rather than its block in the cut file."""
         patch = self._patches.get(key) or self._patch(key)
-        return patch.block if patch is not None else self._locate(key)[2]
+        return (patch.block, True) if patch is not None else (self._locate(key)[2], False)
 
     def _patch(self, key: str) -> _Patch | None:
         """A new patch for the paper's lines, found through the index; None when the
@@ -979,9 +981,10 @@ class Session:
         new = replace(paper, **{n: _model_value(n, v) for n, v in changes.items()})
         if new == paper:
             return paper
-        block = self._editable(key)
+        block, patched = self._editable(key)
         changed = {n: v for n, v in changes.items() if getattr(paper, n) != getattr(new, n)}
-        if not _edit_lines(block, changed):
+        # Lines rewritten by hand only in a patch, which is read back before it is written.
+        if not (patched and _edit_lines(block, changed)):
             try:
                 data = _load_paper(self.yaml, block)
             except Exception:
@@ -1221,7 +1224,10 @@ class Session:
             result = self._commit_patches(dry_run)
             if result is not None:
                 return result
-            _ = self.doc  # read back differently than made: cut the file, patches and all
+            # Read back otherwise than made: the cut file gets the changes, made by ruamel.
+            for patch in self._patches.values():
+                patch.broken = True
+            _ = self.doc
         texts = self.render()
         result = WriteResult(dry_run=dry_run)
         if not texts:

@@ -343,3 +343,38 @@ def test_an_entry_the_rule_cuts_short_is_edited_in_the_cut_file(
     slow_run = run(slow, op)
     assert fast_run[1] == slow_run[1]
     assert_same_edit(LOW, fast, slow)
+
+
+# A quoted title going on at its key's column, in words that look like a field.
+TRICK = ODD + '''\
+2022:
+  PVLDB:
+    - key: trick2022title
+      title: "A title whose next line
+      tags: [looks, like, a, field]"
+      authors: [Kay Trick]
+      tags: [moe]
+'''
+
+
+@pytest.mark.parametrize("edit", ["tag", "untag", "status"])
+def test_a_line_that_only_looks_like_a_field_is_left_alone(
+        tmp_path: Path, edit: str, no_patches: Callable[[], object]) -> None:
+    def op(s: writer.Session) -> object:
+        if edit == "tag":
+            return s.add_tags("trick2022title", ["caching"])
+        if edit == "untag":
+            return s.remove_tags("trick2022title", ["moe"])
+        return s.set_status("trick2022title", "read", "2024-02-03")
+
+    fast = write_catalog(tmp_path / "fast", TRICK)
+    slow = write_catalog(tmp_path / "slow", TRICK)
+    for paths in (fast, slow):
+        index.refresh(paths)
+    fast_run = run(fast, op)
+    paper = next(p for p in source.load(fast.catalog) if p.key == "trick2022title")
+    assert paper.title == "A title whose next line tags: [looks, like, a, field]"
+    assert_index_is_a_full_build(fast, tmp_path / "fresh")
+    no_patches()
+    assert fast_run[1] == run(slow, op)[1]
+    assert_same_edit(TRICK, fast, slow)
