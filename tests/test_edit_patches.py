@@ -20,6 +20,7 @@ import pytest
 
 from catalog import index, source, writer
 from catalog.errors import CatalogError
+from catalog.model import Paper
 from catalog.paths import Paths
 from tests.conftest import REPO, write_catalog
 from tests.test_writer import changed_lines
@@ -124,7 +125,7 @@ def random_ops(rng: random.Random, keys: list[str], count: int) -> list[Op]:
     for i in range(count):
         key, other = rng.sample(keys, 2)
         kind = rng.choice(["tag", "tag", "untag", "status", "status", "new", "two",
-                           "summary", "rename", "doi", "untag-all"])
+                           "summary", "rename", "doi", "untag-all", "add", "remove"])
         day = f"2024-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
         status = rng.choice(["read", "reading", "to-read"])
         tag = rng.choice(["caching", "moe", "training", "inference", "embedding"])
@@ -148,6 +149,13 @@ def random_ops(rng: random.Random, keys: list[str], count: int) -> list[Op]:
             if kind == "rename":
                 old = rng_tag(s)
                 return s.rename_tag(old, f"renamed-{i}") if old else None
+            if kind == "add":  # a new paper: the file is cut, and the index reads it
+                year = 2012 + i % 14
+                return s.add(Paper(key=f"added{year}paper{i}", title=f"Added Paper {i}",
+                                   authors=["Ann Added"], year=year, venue="OSDI",
+                                   tags=[tag]))
+            if kind == "remove":
+                return s.remove(key)
             return s.update(key, doi=f"10.9999/edit.{i}")
 
         ops.append(op)
@@ -189,18 +197,22 @@ def no_patches(monkeypatch: pytest.MonkeyPatch) -> Callable[[], object]:
     return switch_off
 
 
-def test_fifty_random_edits_leave_the_index_a_full_build_would(tmp_path: Path) -> None:
+@pytest.mark.parametrize("seed", [12, 56, 78])
+def test_fifty_random_edits_leave_the_index_a_full_build_would(tmp_path: Path,
+                                                              seed: int) -> None:
     paths = synthetic(tmp_path / "cat")
     index.refresh(paths)
     keys = [line.split()[-1] for line in paths.catalog.read_text().splitlines()
             if line.lstrip().startswith("- key: ")]
     ways = []
-    for n, op in enumerate(random_ops(random.Random(12), keys, 50)):
+    for n, op in enumerate(random_ops(random.Random(seed), keys, 50)):
         ways.append(run(paths, op)[0])
         if n % 10 == 9:
             assert_index_is_a_full_build(paths, tmp_path / f"fresh{n}")
-    # The shortcut is the one tested: every edit of this plain layout is a patch.
-    assert "cut" not in ways and ways.count("patched") >= 30, ways
+    # The shortcut is the one tested: every edit of this plain layout is a patch, but for
+    # new and removed papers, which cut the file (and the index reads it: the shifts of
+    # the patches before must hold there too).
+    assert ways.count("patched") >= 25 and 0 < ways.count("cut") <= 12, ways
 
 
 def test_patches_write_what_the_cut_file_writes(tmp_path: Path,
@@ -217,7 +229,6 @@ def test_patches_write_what_the_cut_file_writes(tmp_path: Path,
     slow_runs = [run(slow, op) for op in ops]
     assert [r[1] for r in fast_runs] == [r[1] for r in slow_runs]
     assert "patched" not in {r[0] for r in slow_runs}
-    assert "cut" not in {r[0] for r in fast_runs}
     assert [r[0] for r in fast_runs].count("patched") >= 25
     for name in ("catalog", "tags"):
         assert getattr(fast, name).read_bytes() == getattr(slow, name).read_bytes()
