@@ -1287,10 +1287,8 @@ class Session:
                                                      self.vocabulary, line)
         parts = self._parts(edits)
         if dry_run:
-            if edits:
-                texts[self.paths.catalog] = yamlio.decode(b"".join(parts), self.filename)
-            result.diff = _diff(self, texts)
-            result.changed = list(texts)
+            result.diff = _diff(self, texts) + (self._patch_diff(edits) if edits else "")
+            result.changed = [*texts, *([self.paths.catalog] if edits else [])]
             return result
         for path in sorted(texts):
             atomic_write(path, texts[path], self.registries.newline(path))
@@ -1318,6 +1316,44 @@ class Session:
                                     in zip(edits, ends, strict=True)], blocks)
         return result
 
+    def _patch_diff(self, edits: list[_Patch]) -> str:
+        """The unified diff of the catalog that patches make, as difflib gives it for the
+        whole file, from windows of a few lines around them (a 100k-paper file is never
+        compared as a whole)."""
+        import difflib
+        import re as regex
+
+        data = self.data
+        if regex.search(b"[\x0b\x0c\x1c-\x1e]", data) or any(
+                sep in data for sep in _OTHER_BREAKS):  # str.splitlines cuts there too
+            new = yamlio.decode(b"".join(self._parts(edits)), self.filename)
+            return _diff(self, {self.paths.catalog: new})
+        windows: list[list[Any]] = []  # [begin, end, first line, patches]
+        for patch in edits:
+            begin, above = patch.begin, 0
+            while above < 3 and begin > 0:
+                begin = data.rfind(b"\n", 0, begin - 1) + 1
+                above += 1
+            end = patch.end
+            for _ in range(3):
+                end = (data.find(b"\n", end) + 1) or len(data)
+            if windows and begin <= windows[-1][1]:
+                windows[-1][1] = end
+                windows[-1][3].append(patch)
+            else:
+                windows.append([begin, end, patch.line - above, [patch]])
+        name = self.paths.display()
+        out = [f"--- {name}\n", f"+++ {name}\n"]
+        moved = 0
+        for begin, end, first, patches in windows:
+            old = data[begin:end].decode("utf-8").splitlines(keepends=True)
+            new = b"".join(self._parts(patches, begin, end)).decode("utf-8").splitlines(
+                keepends=True)
+            out += [_renumber(line, first - 1, first - 1 + moved)
+                    for line in list(difflib.unified_diff(old, new, n=3))[2:]]
+            moved += len(new) - len(old)
+        return "".join(out)
+
     def _parts(self, edits: list[_Patch], begin: int = 0, end: int | None = None
                ) -> list[bytes | memoryview]:
         """The bytes from begin to end of the file with these patches' new lines."""
@@ -1341,6 +1377,18 @@ def _model_value(name: str, value: Any) -> Any:
     if isinstance(value, dt.date):
         return value.isoformat()
     return value if value not in ("", []) else None
+
+
+_HUNK_RE = re.compile(r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")
+
+
+def _renumber(line: str, old: int, new: int) -> str:
+    """A line of a window's diff, its hunk header moved to the whole file's lines."""
+    m = _HUNK_RE.match(line)
+    if m is None:
+        return line
+    return (f"@@ -{int(m[1]) + old}{m[2] or ''} +{int(m[3]) + new}{m[4] or ''} @@"
+            + line[m.end():])
 
 
 def _diff(session: Session, texts: dict[Path, str]) -> str:

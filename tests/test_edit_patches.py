@@ -389,3 +389,65 @@ def test_a_line_that_only_looks_like_a_field_is_left_alone(
     no_patches()
     assert fast_run[1] == run(slow, op)[1]
     assert_same_edit(TRICK, fast, slow)
+
+
+def apply_unified(old: str, diff: str, name: str) -> str:
+    """old with a unified diff of it applied (hunks checked against it)."""
+    lines = old.splitlines(keepends=True)
+    out: list[str] = []
+    at = 0
+    chunks = diff.split(f"--- {name}\n+++ {name}\n")
+    assert len(chunks) == 2, diff
+    import re
+
+    hunks = re.split(r"(?m)^(@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@\n)", chunks[1])[1:]
+    for header, body in zip(hunks[::2], hunks[1::2], strict=True):
+        m = re.match(r"@@ -(\d+)(?:,(\d+))? \+(\d+)", header)
+        assert m
+        start, count = int(m[1]), int(m[2] if m[2] is not None else 1)
+        begin = start - 1 if count else start
+        out += lines[at:begin]
+        at = begin
+        assert len(out) + 1 == int(m[3]) or (count == 0 and len(out) == int(m[3]))
+        for line in body.splitlines(keepends=True):
+            if line.startswith((" ", "-")):
+                assert lines[at] == line[1:], (at, line)
+                at += 1
+            if line.startswith((" ", "+")):
+                out.append(line[1:])
+    return "".join(out + lines[at:])
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_a_dry_run_diff_of_patches_applies_to_the_file(
+        tmp_path: Path, seed: int, no_patches: Callable[[], object]) -> None:
+    paths = synthetic(tmp_path / "cat")
+    index.refresh(paths)
+    text = paths.catalog.read_text(encoding="utf-8")
+    keys = [line.split()[-1] for line in text.splitlines()
+            if line.lstrip().startswith("- key: ")]
+    rng = random.Random(seed)
+    picked = sorted(rng.sample(keys, 12))
+    with writer.edit(paths, dry_run=True) as session:
+        for n, key in enumerate(picked):  # neighbours too, so windows merge
+            for k in (key, keys[keys.index(key) - 1]):
+                session.set_status(k, ("read", "reading", "to-read")[n % 3], "2024-01-02")
+        session.add_tags(picked[0], ["caching", "moe"])
+    assert session.handover is None and paths.catalog.read_text(encoding="utf-8") == text
+    diff = session.result.diff
+    assert diff.count("\n@@ ") >= 2  # several hunks
+    with writer.edit(paths) as again:
+        for n, key in enumerate(picked):
+            for k in (key, keys[keys.index(key) - 1]):
+                again.set_status(k, ("read", "reading", "to-read")[n % 3], "2024-01-02")
+        again.add_tags(picked[0], ["caching", "moe"])
+    name = paths.display()
+    assert apply_unified(text, diff, name) == paths.catalog.read_text(encoding="utf-8")
+    paths.catalog.write_text(text, encoding="utf-8")
+    no_patches()
+    with writer.edit(paths, dry_run=True) as whole:  # difflib over the whole file
+        for n, key in enumerate(picked):
+            for k in (key, keys[keys.index(key) - 1]):
+                whole.set_status(k, ("read", "reading", "to-read")[n % 3], "2024-01-02")
+        whole.add_tags(picked[0], ["caching", "moe"])
+    assert whole.result.diff == diff
