@@ -223,8 +223,9 @@ class Hit:
     score: float = 0.0
 
 
-def row_to_paper(row: sqlite3.Row) -> Paper:
-    """A Paper from a row of the papers table."""
+def row_to_paper(row: sqlite3.Row, shifts: dict[str, int] | None = None) -> Paper:
+    """A Paper from a row of the papers table; shifts (catalog.index.line_shifts) turn
+    its stored line into its line in the file."""
     d = dict(row)
     return Paper(
         key=d["key"], title=d["title"], authors=json.loads(d["authors"]), year=d["year"],
@@ -233,7 +234,8 @@ def row_to_paper(row: sqlite3.Row) -> Paper:
         url=d["url"], pages=d["pages"], volume=d["volume"], number=d["number"],
         sources=json.loads(d["sources"] or "[]"),
         tags=json.loads(d["tags"]), status=d["status"], read_on=d["read_on"],
-        added=d["added"], summary=d["summary"], abstract=d["abstract"], line=d["line"],
+        added=d["added"], summary=d["summary"], abstract=d["abstract"],
+        line=d["line"] + (shifts.get(d["chunk"], 0) if shifts else 0),
         booktitle=d["booktitle"], editors=json.loads(d["editors"] or "[]"),
         publisher=d["publisher"], chapter=d["chapter"], articleno=d["articleno"],
         numpages=d["numpages"], distinct=json.loads(d["distinct"] or "[]"),
@@ -307,7 +309,14 @@ def search(conn: sqlite3.Connection, text: str, limit: int | None = None) -> lis
     except sqlite3.OperationalError as err:
         raise QueryError(f"cannot search for {text!r}: {err} "
                          "(quote unusual words, e.g. '\"c++\"')") from None
-    return [Hit(row_to_paper(r), r["marked"], r["score"]) for r in rows]
+    shifts = _shifts(conn)
+    return [Hit(row_to_paper(r, shifts), r["marked"], r["score"]) for r in rows]
+
+
+def _shifts(conn: sqlite3.Connection) -> dict[str, int]:
+    from catalog.index import line_shifts
+
+    return line_shifts(conn)
 
 
 def get(conn: sqlite3.Connection, key: str) -> Paper:
@@ -316,7 +325,7 @@ def get(conn: sqlite3.Connection, key: str) -> Paper:
     if row is None:
         hint = hint_for(key, keys(conn))
         raise PaperNotFound(f"no paper with key '{key}'" + (f"; {hint}" if hint else ""))
-    return row_to_paper(row)
+    return row_to_paper(row, _shifts(conn))
 
 
 def keys(conn: sqlite3.Connection, prefix: str = "") -> list[str]:
@@ -330,7 +339,8 @@ def keys(conn: sqlite3.Connection, prefix: str = "") -> list[str]:
 def all_papers(conn: sqlite3.Connection) -> list[Paper]:
     """Every paper, newest year first, then venue and key."""
     rows = conn.execute("select * from papers order by year desc, venue, key")
-    return [row_to_paper(r) for r in rows]
+    shifts = _shifts(conn)
+    return [row_to_paper(r, shifts) for r in rows]
 
 
 def stats(conn: sqlite3.Connection) -> dict[str, dict[str, int]]:

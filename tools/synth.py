@@ -131,8 +131,11 @@ def write(n: int, folder: Path, seed: int = 1) -> Path:
     for name in ("venues.yaml", "tags.yaml", "protected-terms.txt"):
         if (REPO / "data" / name).exists():
             shutil.copy(REPO / "data" / name, data / name)
-    venues = list(yaml.safe_load((data / "venues.yaml").read_text(encoding="utf-8")))
-    tags = list(yaml.safe_load((data / "tags.yaml").read_text(encoding="utf-8")))
+    # libyaml's loader, as the catalog reads them: PyYAML's own parser refuses a '?' inside
+    # a URL in a flow list (venues.yaml's sources), which libyaml and YAML allow.
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    venues = list(yaml.load((data / "venues.yaml").read_text(encoding="utf-8"), Loader=loader))
+    tags = list(yaml.load((data / "tags.yaml").read_text(encoding="utf-8"), Loader=loader))
     path = data / "papers.yaml"
     path.write_text(to_yaml(make_papers(n, venues, tags, seed)), encoding="utf-8")
     return path
