@@ -803,10 +803,7 @@ class _Reader:
         fault of theirs."""
         fields = record.fields
         if arxiv_id(fields) is None and self.web_page(record, _container(record)):
-            record.problems.append(self.problem(
-                record.line, record.key, "not a paper (web page / software): skipped",
-                "a link where a paper names its venue; cite it from a .bib of your own",
-                blocking=False))
+            self.skip_web_page(record)
             return True
         if record.crossrefd and not (fields.get("author") and fields.get("title")):
             record.problems.append(self.problem(
@@ -876,10 +873,7 @@ class _Reader:
         if venue is not None:
             return self.settle(record, venue, False, fields["series"])
         if self.web_page(record, container):
-            record.problems.append(self.problem(
-                record.line, record.key, "not a paper (web page / software): skipped",
-                "a link where a paper names its venue; cite it from a .bib of your own",
-                blocking=False))
+            self.skip_web_page(record)
             return None
         if etype in CHAPTERS:
             return self.chapter(record, container)
@@ -931,6 +925,13 @@ class _Reader:
                     f"write it as {wanted} if that is what it is", blocking=False))
                 return value, kind_named
         return container, kind
+
+    def skip_web_page(self, record: BibRecord) -> None:
+        """Note that a web page or software entry is skipped, not refused."""
+        record.problems.append(self.problem(
+            record.line, record.key, "not a paper (web page / software): skipped",
+            "a link where a paper names its venue; cite it from a .bib of your own",
+            blocking=False))
 
     def web_page(self, record: BibRecord, container: str) -> bool:
         """True for a web page, software or tutorial: a link where a paper names its venue."""

@@ -70,6 +70,16 @@ _in_order = operator.attrgetter(*(f.name for f in dataclasses.fields(Problem)))
 def check_papers(papers: list[Paper], filename: str, venues: dict[str, Venue],
                  vocabulary: dict[str, str]) -> list[Problem]:
     """Findings that do not stop reading: per-paper rules and cross-paper duplicates."""
+    out = paper_problems(papers, filename, venues, vocabulary)
+    out += _duplicates(papers, filename, "doi", "DOI")
+    out += _duplicates(papers, filename, "arxiv", "arXiv id")
+    out += _near_duplicate_titles(papers, filename)
+    return out
+
+
+def paper_problems(papers: list[Paper], filename: str, venues: dict[str, Venue],
+                   vocabulary: dict[str, str]) -> list[Problem]:
+    """The findings of the rules that look at one paper at a time."""
     rules: list[Rule] = [
         lambda p: _venue(p, venues),
         lambda p: _chapter(p, venues),
@@ -85,9 +95,6 @@ def check_papers(papers: list[Paper], filename: str, venues: dict[str, Venue],
         at = source.where(paper.year, paper.venue, paper.key)
         for rule in rules:
             out.extend(Problem(filename, paper.line, at, msg, hint) for msg, hint in rule(paper))
-    out += _duplicates(papers, filename, "doi", "DOI")
-    out += _duplicates(papers, filename, "arxiv", "arXiv id")
-    out += _near_duplicate_titles(papers, filename)
     return out
 
 

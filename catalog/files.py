@@ -13,7 +13,8 @@ import contextlib
 import os
 import re
 import signal
-from collections.abc import Iterator
+import time
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from catalog.errors import CatalogError, LockTimeoutError
@@ -64,14 +65,24 @@ def atomic_write(path: Path, text: str, newline: str = "\n") -> None:
     """Replace the file with text so that a reader or a crash sees the old file or the new
     one. A symbolic link is followed: its target is replaced and the link kept. newline
     is written for each '\\n' (a CRLF file stays CRLF)."""
-    target = path.resolve()
     data = text if newline == "\n" else text.replace("\r\n", "\n").replace("\n", newline)
+    atomic_write_parts(path, [data.encode("utf-8")])
+
+
+def atomic_write_parts(path: Path, parts: Iterable[bytes | memoryview]) -> list[int] | None:
+    """atomic_write of these bytes, one part after the other (so a big file edited in one
+    place is written from slices of its old bytes, never joined in memory). Returns the
+    stat stamp of the file it made (size, mtime, ctime, inode, as the index records them),
+    or None when the file at path is no longer the one it wrote."""
+    target = path.resolve()
     tmp = temp_path(target)
     try:
-        with open(tmp, "w", encoding="utf-8", newline="") as handle:
-            handle.write(data)
+        with open(tmp, "wb") as handle:
+            for part in parts:
+                handle.write(part)
             handle.flush()
             os.fsync(handle.fileno())
+            written = os.fstat(handle.fileno())
         with contextlib.suppress(OSError):
             os.chmod(tmp, target.stat().st_mode & 0o7777)
         if os.environ.get(CRASH_ENV) == "before-rename":
@@ -82,6 +93,14 @@ def atomic_write(path: Path, text: str, newline: str = "\n") -> None:
             tmp.unlink()
         raise
     sync_folder(target.parent)
+    try:
+        now = os.stat(target)
+    except OSError:
+        return None
+    if (now.st_ino, now.st_size, now.st_mtime_ns) != (written.st_ino, written.st_size,
+                                                     written.st_mtime_ns):
+        return None  # someone else's write already: let the index find out for itself
+    return [now.st_size, now.st_mtime_ns, now.st_ctime_ns, now.st_ino]
 
 
 def sync_folder(folder: Path) -> None:
@@ -105,24 +124,70 @@ def locked(targets: list[Path], timeout: float, what: str) -> Iterator[None]:
     """Hold the lock of every file in targets, taken in one fixed order (sorted by resolved
     path) so that two writers sharing some of the files never wait on each other in a
     circle. what names the holder for the timeout message."""
-    from filelock import FileLock, Timeout
-
-    locks = []
     with contextlib.ExitStack() as stack:
         for lock_path in sorted({lock_file(p) for p in targets}, key=str):
-            lock = FileLock(str(lock_path), timeout=timeout)
-            try:
-                # filelock retries a lock file it cannot create until the timeout (a
-                # read-only or special folder would hang for minutes): fail at once.
-                os.close(os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644))
-                lock.acquire()
-            except Timeout:
-                raise LockTimeoutError(f"{what}: another papers process is writing it "
-                                       f"(lock {lock_path}); try again in a moment") from None
-            except OSError as err:
-                raise CatalogError(f"{what}: cannot take the lock {lock_path} "
-                                   f"({err.strerror}); papers needs to write beside the "
-                                   "file") from None
-            stack.callback(lock.release)
-            locks.append(lock)
+            stack.enter_context(_lock(lock_path, timeout, what))
         yield
+
+
+@contextlib.contextmanager
+def _lock(lock_path: Path, timeout: float, what: str) -> Iterator[None]:
+    """An exclusive flock on lock_path (the lock filelock takes on POSIX, so papers
+    processes of other versions exclude each other too), without importing filelock."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        with _file_lock(lock_path, timeout, what):
+            yield
+        return
+    try:
+        # Opened, never created by a retry loop: a read-only folder fails at once.
+        handle = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as err:
+        raise _cannot_lock(lock_path, what, err) from None
+    try:
+        deadline = time.monotonic() + max(timeout, 0)
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise _busy(lock_path, what) from None
+                time.sleep(0.05)
+            except OSError as err:
+                raise _cannot_lock(lock_path, what, err) from None
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+    finally:
+        os.close(handle)
+
+
+@contextlib.contextmanager
+def _file_lock(lock_path: Path, timeout: float, what: str) -> Iterator[None]:  # pragma: no cover
+    from filelock import FileLock, Timeout
+
+    lock = FileLock(str(lock_path), timeout=timeout)
+    try:
+        os.close(os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644))
+        lock.acquire()
+    except Timeout:
+        raise _busy(lock_path, what) from None
+    except OSError as err:
+        raise _cannot_lock(lock_path, what, err) from None
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+def _busy(lock_path: Path, what: str) -> LockTimeoutError:
+    return LockTimeoutError(f"{what}: another papers process is writing it "
+                            f"(lock {lock_path}); try again in a moment")
+
+
+def _cannot_lock(lock_path: Path, what: str, err: OSError) -> CatalogError:
+    return CatalogError(f"{what}: cannot take the lock {lock_path} ({err.strerror}); "
+                        "papers needs to write beside the file")

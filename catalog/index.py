@@ -18,7 +18,7 @@ import sqlite3
 import stat
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from json.encoder import encode_basestring as _encode_string
 from pathlib import Path
 from typing import Any
@@ -32,8 +32,9 @@ from catalog.paths import Paths
 # catalog.source (and with it PyYAML) is imported only when something must be parsed:
 # a search on a fresh index never needs it.
 
-SCHEMA_VERSION = "8"  # 5: porter tokenizer, abstract and sources columns; 6: narrow
-# trigger; 7: words; 8: every field of a paper (a chapter's book, articleno, distinct)
+SCHEMA_VERSION = "9"  # 5: porter tokenizer, abstract and sources columns; 6: narrow
+# trigger; 7: words; 8: every field of a paper (a chapter's book, articleno, distinct);
+# 9: lines kept relative to a shift per year block (meta "shifts")
 # In the SQLite header (offset 68): says papers built the file, even when other pages of it
 # are damaged. "papr".
 APPLICATION_ID = 0x70617072
@@ -41,6 +42,7 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
 # A stat stamp is trusted only once the files are older than this when it is taken: a
 # write within the file system clock's resolution could otherwise keep the same stamp.
 _RACY_NS = 1_000_000_000
+_RACY_FINE_NS = 50_000_000
 # Seconds a command waits for another process building the index (100k papers: ~30 s).
 INDEX_LOCK_TIMEOUT = 600.0
 # "folded" holds title and authors with ß, ø, ł ... spelled out, so "preusser" finds
@@ -56,6 +58,10 @@ TOKENIZE = "porter unicode61 remove_diacritics 2"
 _WORD_RE = re.compile(r"[^\W_]+")
 # Fraction of changed year blocks above which a full rebuild is cheaper.
 _REBUILD_SHARE = 0.5
+# A paper's line is stored minus its year block's shift (meta "shifts": {label: lines},
+# absent = 0): when an edit adds or removes lines, the papers of later years move by one
+# number each, not by rewriting thousands of wide rows. A full build stores true lines.
+_SHIFTS = "shifts"
 
 
 @dataclass
@@ -69,6 +75,14 @@ class RefreshResult:
 
 def _hash(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def parts_digest(parts: Iterable[bytes | memoryview]) -> str:
+    """file_digest of these bytes one after the other."""
+    hasher = hashlib.blake2b(digest_size=16)
+    for part in parts:
+        hasher.update(part)
+    return hasher.hexdigest()
 
 
 def file_digest(data: bytes) -> str:
@@ -93,9 +107,13 @@ def _stamps(paths: Paths) -> dict[str, list[int]]:
 
 
 def _trusted(stamps: dict[str, list[int]], taken_ns: int) -> bool:
-    """A stamp taken well after the files' last change: a later write changes it."""
+    """A stamp taken well after the files' last change: a later write changes it. Well
+    after: a second, or, where the file system keeps times finer than a second (their
+    nanoseconds are not all zero: ext4, xfs, btrfs, tmpfs), 50 ms, since a write then
+    gets a time at most one clock tick (<= 10 ms) old."""
     newest = max(max(s[1], s[2]) for s in stamps.values())
-    return taken_ns - newest > _RACY_NS
+    fine = all(s[1] % 1_000_000_000 and s[2] % 1_000_000_000 for s in stamps.values() if any(s))
+    return taken_ns - newest > (_RACY_FINE_NS if fine else _RACY_NS)
 
 
 def _registry_digest(paths: Paths) -> str:
@@ -262,6 +280,47 @@ def _fresh(paths: Paths) -> RefreshResult | None:
     return RefreshResult("fresh", count)
 
 
+def catalog_stamp(paths: Paths) -> list[int]:
+    """The catalog file's stat stamp, as the index records it."""
+    return _stamp(paths.catalog)
+
+
+def holding(paths: Paths, data: bytes, stamp: list[int] | None) -> dict[str, str] | None:
+    """The index's meta when it holds exactly these catalog bytes, after bringing it up to
+    date when it lags; None when it cannot be made to (a writer then reads the bytes
+    itself). stamp: the file's stat taken before data was read and unchanged after (None
+    if it changed), which spares hashing the bytes when the index recorded it."""
+    digest: list[str] = []
+
+    def matches(meta: dict[str, str]) -> bool:
+        if meta.get("schema") != SCHEMA_VERSION:
+            return False
+        recorded = json.loads(meta.get("stamps") or "{}").get("catalog")
+        if stamp and recorded == stamp and _trusted({"catalog": stamp}, int(meta["stamped"])):
+            return True
+        digest[:] = digest or [_hash(data)]
+        return meta.get("digest") == digest[0]
+
+    try:
+        if probe(paths) == "ours":
+            meta = _read_meta(paths)
+            if matches(meta):
+                return meta
+        refresh(paths)
+        meta = _read_meta(paths)
+    except (OSError, sqlite3.Error):
+        return None
+    return meta if matches(meta) else None
+
+
+def _read_meta(paths: Paths) -> dict[str, str]:
+    conn = sqlite3.connect(_uri(paths.db, "ro"), uri=True)
+    try:
+        return _meta(conn)
+    finally:
+        conn.close()
+
+
 def _restamp(paths: Paths, stamps: dict[str, list[int]]) -> None:
     """Record the files' stat in the index when its lock is free (best effort: a reader in
     a read-only place just hashes again next time)."""
@@ -298,8 +357,8 @@ def _try_update(paths: Paths, text: str, text_digest: str, registry: str,
         if meta.get("schema") != SCHEMA_VERSION or "registry" not in meta:
             return None
         registries_changed = meta["registry"] != registry
-        if registries_changed:
-            _update_registries(conn, paths, registry)
+        if registries_changed and not _update_registries(conn, paths, registry):
+            return None
         if meta.get("digest") == text_digest:
             with conn:
                 _set_stamps(conn, stamps)
@@ -310,24 +369,40 @@ def _try_update(paths: Paths, text: str, text_digest: str, registry: str,
         conn.close()
 
 
-def _update_registries(conn: sqlite3.Connection, paths: Paths, registry: str) -> None:
+def _update_registries(conn: sqlite3.Connection, paths: Paths, registry: str) -> bool:
     """Replace the venue and tag tables in place (a new tag must not cost a full build);
-    papers whose venue's name changed get the new name (and their full-text row). The
-    registry digest is written last: an interrupted update is redone by the next command."""
+    papers whose venue's name changed get the new name (and their full-text row). False,
+    and nothing changed, when a venue has a field the table has no column for (a build
+    makes it). Plain sqlite3, as sqlite-utils wrote the rows (its import alone costs an
+    edit ~0.1 s)."""
     venues, vocabulary = _load_registries(paths)
+    columns = [r[1] for r in conn.execute("pragma table_info(venues)")]
+    records = [v.to_dict() for v in venues.values()]
+    if any(not set(r) <= set(columns) for r in records):
+        return False
     old = dict(conn.execute("select short, name from venues").fetchall())
+    marks = ", ".join("?" * len(columns))
+    names = ", ".join('"' + c.replace('"', '""') + '"' for c in columns)
     with conn:
         conn.execute("delete from venues")
         conn.execute("delete from vocabulary")
-        _insert_records(conn, "venues", [v.to_dict() for v in venues.values()])
-        _insert_records(conn, "vocabulary", [{"tag": t, "description": d}
-                                             for t, d in vocabulary.items()])
+        conn.executemany(f"insert into venues ({names}) values ({marks})",
+                         [[_cell(r.get(c)) for c in columns] for r in records])
+        conn.executemany("insert into vocabulary values (?, ?)", list(vocabulary.items()))
         for short in set(old) | set(venues):
             name = venues[short].name if short in venues else None
             if old.get(short) != name:
                 conn.execute("update papers set venue_name = ? where venue = ?", (name, short))
         _add_words(conn, " ".join(v.name for v in venues.values()).split())
         conn.execute("insert or replace into meta values ('registry', ?)", (registry,))
+    return True
+
+
+def _cell(value: Any) -> Any:
+    """A registry value as sqlite-utils stores it: lists and mappings as JSON."""
+    if isinstance(value, dict | list | tuple):
+        return json.dumps(value, default=repr, ensure_ascii=False)
+    return value
 
 
 def _load_registries(paths: Paths) -> tuple[dict[str, Any], dict[str, str]]:
@@ -627,6 +702,27 @@ def _set_meta(conn: sqlite3.Connection, text_digest: str, registry: str, count: 
     conn.executemany("insert or replace into meta values (?, ?)", meta.items())
 
 
+def line_shifts(conn: sqlite3.Connection) -> dict[str, int]:
+    """How far each year block's stored lines are from the file's: a paper's line in the
+    file is its stored line plus the shift of its chunk (its year)."""
+    try:
+        row = conn.execute("select value from meta where key = ?", (_SHIFTS,)).fetchone()
+    except sqlite3.OperationalError:  # no meta table: nothing was ever shifted
+        return {}
+    return json.loads(row[0]) if row else {}
+
+
+def _set_shifts(conn: sqlite3.Connection, shifts: dict[str, int]) -> None:
+    conn.execute("insert or replace into meta values (?, ?)",
+                 (_SHIFTS, json.dumps({k: v for k, v in shifts.items() if v})))
+
+
+def _stored(papers: Iterable[Paper], shifts: dict[str, int]) -> list[Paper]:
+    """The papers with the lines the table keeps (the file's minus their block's shift)."""
+    return [p if not shifts.get(str(p.year)) else replace(p, line=p.line - shifts[str(p.year)])
+            for p in papers]
+
+
 def _update(conn: sqlite3.Connection, paths: Paths, text: str, text_digest: str,
             stamps: dict[str, list[int]]) -> RefreshResult | None:
     """Re-parse only the changed year blocks; None when a full build is needed instead."""
@@ -661,19 +757,20 @@ def _update(conn: sqlite3.Connection, paths: Paths, text: str, text_digest: str,
         if len(set(keys)) != len(keys) or others & set(keys):
             conn.rollback()
             return None
+        # A block that moved keeps its rows: its shift takes up the move (a new block
+        # starts with none).
+        old_shifts = line_shifts(conn)
+        shifts = {c.label: old_shifts.get(c.label, 0) + c.start - stored[c.label][1]
+                  for c in chunks if c.label in stored}
         venue_names = dict(conn.execute("select short, name from venues").fetchall())
-        _replace_changed_rows(conn, papers, touched, venue_names)
-        for chunk in chunks:
-            old = stored.get(chunk.label)
-            if old and old[0] == chunk.digest and old[1] != chunk.start:
-                conn.execute("update papers set line = line + ? where chunk = ?",
-                             (chunk.start - old[1], chunk.label))
+        _replace_changed_rows(conn, _stored(papers, shifts), touched, venue_names)
         conn.execute("delete from chunks")
         conn.executemany("insert into chunks values (?, ?, ?)",
                          [(c.label, c.digest, c.start) for c in chunks])
         count = conn.execute("select count(*) from papers").fetchone()[0]
         registry = _meta(conn)["registry"]
         _set_meta(conn, text_digest, registry, count)
+        _set_shifts(conn, shifts)
         _set_stamps(conn, stamps)
         conn.commit()
     except BaseException:
@@ -684,8 +781,8 @@ def _update(conn: sqlite3.Connection, paths: Paths, text: str, text_digest: str,
 
 def _replace_changed_rows(conn: sqlite3.Connection, papers: list[Paper], chunks: list[str],
                           venue_names: dict[str, str]) -> None:
-    """Make the rows of these chunks those of papers, writing only the papers whose row
-    changed: a one-paper edit re-indexes one paper, not its whole year."""
+    """Make the rows of these chunks those of papers (lines as stored), writing only the
+    papers whose row changed: a one-paper edit re-indexes one paper, not its whole year."""
     marks = ",".join("?" * len(chunks))
     old = {row[0]: row for row in conn.execute(
         f"select {_COLUMNS} from papers where chunk in ({marks})", chunks)}
@@ -707,6 +804,138 @@ def _replace_changed_rows(conn: sqlite3.Connection, papers: list[Paper], chunks:
     conn.executemany("delete from papers where key = ?", gone)
     conn.executemany("update papers set line = ? where key = ?", moved)
     _insert_papers(conn, fresh, venue_names)
+
+
+# ---------------------------------------------------------------- a writer's own edit
+
+
+@dataclass
+class Edit:
+    """What a writer changed in the catalog, handed to the index so that it need not read,
+    hash and parse the file again: the papers it rewrote as they now read (lines of the
+    new file), where lines were added or removed, and the digests of the old and new
+    bytes and of each year block it changed."""
+
+    before: str  # digest of the bytes the writer read: the index must hold exactly them
+    after: str  # digest of the bytes it wrote
+    stamp: list[int] | None  # stat of the file it wrote, when known to be its own
+    papers: list[Paper] = field(default_factory=list)
+    # (year block, last line of the old file that stays put, lines added (or removed, < 0))
+    moves: list[tuple[str, int, int]] = field(default_factory=list)
+    blocks: dict[str, str] = field(default_factory=dict)  # label -> digest of its new text
+
+
+def apply_edit(paths: Paths, edit: Edit) -> RefreshResult | None:
+    """Bring the index up to date with a writer's edit in place; None when the index does
+    not hold the catalog the writer read (then refresh() reads the file as usual)."""
+    if probe(paths) != "ours":
+        return None
+    with files.locked([paths.db], INDEX_LOCK_TIMEOUT, _describe(paths)):
+        stamps = _stamps(paths)  # before the registries are read, as refresh() takes them
+        stamps["catalog"] = edit.stamp or [0, 0, 0, 0]
+        conn = sqlite3.connect(_uri(paths.db, "rw"), uri=True)
+        try:
+            meta = _meta(conn)
+            if meta.get("schema") != SCHEMA_VERSION or meta.get("digest") != edit.before:
+                return None
+            registry = _registry_digest(paths)
+            if meta.get("registry") != registry and not _update_registries(conn, paths,
+                                                                          registry):
+                return None
+            conn.execute("begin immediate")
+            try:
+                count = _apply(conn, edit)
+                if count is None:
+                    conn.rollback()
+                    return None
+                conn.execute("insert or replace into meta values ('digest', ?)", (edit.after,))
+                # The writer's stamp holds only if the file still has it now, as the time
+                # this records (a write since would have shown or will show in the stat).
+                if stamps["catalog"] != _stamp(paths.catalog):
+                    stamps["catalog"] = [0, 0, 0, 0]
+                _set_stamps(conn, stamps)
+                conn.commit()
+            except BaseException:
+                conn.rollback()
+                raise
+        finally:
+            conn.close()
+    return RefreshResult("updated", count, sorted(edit.blocks))
+
+
+def _apply(conn: sqlite3.Connection, edit: Edit) -> int | None:
+    """An edit's rows, lines and block digests (inside the caller's transaction); None
+    when the index's year blocks are not those the edit names."""
+    shifts = line_shifts(conn)
+    starts = dict(conn.execute("select label, start from chunks").fetchall())
+    if not set(edit.blocks) <= set(starts) or any(m[0] not in starts for m in edit.moves):
+        return None
+    for label, after, by in sorted(edit.moves, key=lambda m: -m[1]):  # bottom-up
+        if not by:
+            continue
+        conn.execute("update papers set line = line + ? where year = ? and chunk = ? "
+                     "and line > ?", (by, int(label), label, after - shifts.get(label, 0)))
+        for other, start in list(starts.items()):
+            if start > starts[label]:
+                starts[other] = start + by
+                shifts[other] = shifts.get(other, 0) + by
+    conn.executemany("update chunks set start = ? where label = ?",
+                     [(start, label) for label, start in starts.items()])
+    conn.executemany("update chunks set digest = ? where label = ?",
+                     [(digest, label) for label, digest in edit.blocks.items()])
+    _set_shifts(conn, shifts)
+    venue_names = dict(conn.execute("select short, name from venues").fetchall())
+    _put_rows(conn, _stored(edit.papers, shifts), venue_names)
+    return int(_meta(conn).get("papers", 0))
+
+
+_FTS_SET = frozenset(FTS_COLUMNS) - {"venue_name"}  # venue_name follows the venue
+
+
+def _put_rows(conn: sqlite3.Connection, papers: list[Paper], venue_names: dict[str, str]) -> None:
+    """Write these papers' rows (lines as stored), setting only the columns that changed:
+    a new status re-indexes no text, a new tag re-indexes one paper's."""
+    names = _COLUMNS.split(", ")
+    old: dict[str, tuple] = {}
+    keys = [p.key for p in papers]
+    for begin in range(0, len(keys), 500):
+        batch = keys[begin:begin + 500]
+        old.update((row[0], row) for row in conn.execute(
+            f"select {_COLUMNS} from papers where key in ({','.join('?' * len(batch))})",
+            batch))
+    fresh: list[Paper] = []
+    tokens: list[str] = []
+    updates: dict[tuple[int, ...], list[list[Any]]] = {}  # one statement per set of columns
+    lists: dict[str, list[Paper]] = {"authors": [], "tags": []}
+    for paper in papers:
+        row = _row(paper, venue_names)
+        was = old.get(paper.key)
+        if was is None:
+            fresh.append(paper)
+            continue
+        changed = tuple(i for i, (a, b) in enumerate(zip(was, row, strict=True)) if a != b)
+        if not changed:
+            continue
+        updates.setdefault(changed, []).append([row[i] for i in changed] + [paper.key])
+        changed_names = {names[i] for i in changed}
+        for name, of in lists.items():
+            if name in changed_names:
+                of.append(paper)
+        if changed_names & _FTS_SET:
+            searched = (paper.title, *paper.authors, *paper.tags, paper.summary, paper.abstract)
+            tokens.extend(" ".join(t for t in searched if t).split())
+    for changed, values in updates.items():
+        sets = ", ".join(f"{names[i]} = ?" for i in changed)
+        conn.executemany(f"update papers set {sets} where key = ?", values)
+    conn.executemany("delete from authors where paper = ?", [(p.key,) for p in lists["authors"]])
+    conn.executemany("insert into authors values (?, ?, ?, ?)",
+                     [(p.key, i, a, fold(a)) for p in lists["authors"]
+                      for i, a in enumerate(p.authors)])
+    conn.executemany("delete from tags where paper = ?", [(p.key,) for p in lists["tags"]])
+    conn.executemany("insert into tags values (?, ?)",
+                     [(p.key, t) for p in lists["tags"] for t in dict.fromkeys(p.tags)])
+    _insert_papers(conn, fresh, venue_names)
+    _add_words(conn, tokens)
 
 
 def rebuild(paths: Paths) -> RefreshResult:

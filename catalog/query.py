@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -224,8 +224,9 @@ class Hit:
     score: float = 0.0
 
 
-def row_to_paper(row: sqlite3.Row) -> Paper:
-    """A Paper from a row of the papers table."""
+def row_to_paper(row: sqlite3.Row, shifts: dict[str, int] | None = None) -> Paper:
+    """A Paper from a row of the papers table; shifts (catalog.index.line_shifts) turn
+    its stored line into its line in the file."""
     d = dict(row)
     return Paper(
         key=d["key"], title=d["title"], authors=json.loads(d["authors"]), year=d["year"],
@@ -234,7 +235,8 @@ def row_to_paper(row: sqlite3.Row) -> Paper:
         url=d["url"], pages=d["pages"], volume=d["volume"], number=d["number"],
         sources=json.loads(d["sources"] or "[]"),
         tags=json.loads(d["tags"]), status=d["status"], read_on=d["read_on"],
-        added=d["added"], summary=d["summary"], abstract=d["abstract"], line=d["line"],
+        added=d["added"], summary=d["summary"], abstract=d["abstract"],
+        line=d["line"] + (shifts.get(d["chunk"], 0) if shifts else 0),
         booktitle=d["booktitle"], editors=json.loads(d["editors"] or "[]"),
         publisher=d["publisher"], chapter=d["chapter"], articleno=d["articleno"],
         numpages=d["numpages"], distinct=json.loads(d["distinct"] or "[]"),
@@ -308,7 +310,14 @@ def search(conn: sqlite3.Connection, text: str, limit: int | None = None) -> lis
     except sqlite3.OperationalError as err:
         raise QueryError(f"cannot search for {text!r}: {err} "
                          "(quote unusual words, e.g. '\"c++\"')") from None
-    return [Hit(row_to_paper(r), r["marked"], r["score"]) for r in rows]
+    shifts = _shifts(conn)
+    return [Hit(row_to_paper(r, shifts), r["marked"], r["score"]) for r in rows]
+
+
+def _shifts(conn: sqlite3.Connection) -> dict[str, int]:
+    from catalog.index import line_shifts
+
+    return line_shifts(conn)
 
 
 def get(conn: sqlite3.Connection, key: str) -> Paper:
@@ -317,7 +326,7 @@ def get(conn: sqlite3.Connection, key: str) -> Paper:
     if row is None:
         hint = hint_for(key, keys(conn))
         raise PaperNotFound(f"no paper with key '{key}'" + (f"; {hint}" if hint else ""))
-    return row_to_paper(row)
+    return row_to_paper(row, _shifts(conn))
 
 
 def keys(conn: sqlite3.Connection, prefix: str = "") -> list[str]:
@@ -335,7 +344,7 @@ def all_papers(conn: sqlite3.Connection) -> list[Paper]:
     cursor = conn.cursor()
     cursor.row_factory = None
     cursor.execute(f"select {_columns()} from papers order by year desc, venue, key")
-    return [_paper(*row) for row in cursor]
+    return list(_papers(cursor, _shifts(conn)))
 
 
 def papers_by_key(conn: sqlite3.Connection, abstracts: bool = False) -> Iterator[Paper]:
@@ -346,7 +355,17 @@ def papers_by_key(conn: sqlite3.Connection, abstracts: bool = False) -> Iterator
     cursor.row_factory = None
     left_out = _NOT_IN_BIBTEX if abstracts else _NOT_IN_BIBTEX | {"abstract"}
     cursor.execute(f"select {_columns(left_out)} from papers order by key")
-    for row in cursor:
+    yield from _papers(cursor, _shifts(conn))
+
+
+def _papers(rows: Iterable[tuple], shifts: dict[str, int]) -> Iterator[Paper]:
+    """Papers from rows of _PAPER_COLUMNS and the chunk, lines turned into the file's."""
+    if not shifts:
+        for *row, _chunk in rows:
+            yield _paper(*row)
+        return
+    for *row, chunk in rows:
+        row[-1] += shifts.get(chunk, 0)
         yield _paper(*row)
 
 
@@ -355,13 +374,16 @@ _PAPER_COLUMNS = ("key", "title", "authors", "year", "venue", "et_al", "doi", "a
                   "arxiv_class", "url", "pages", "articleno", "numpages", "volume", "number",
                   "sources", "tags", "distinct", "status", "read_on", "added", "summary",
                   "abstract", "booktitle", "editors", "publisher", "chapter", "line")
+# _columns adds the year block (chunk) after them: a stored line plus its block's shift
+# is the paper's line in the file (catalog.index.line_shifts).
 _NOT_IN_BIBTEX = frozenset({"sources", "tags", "distinct", "status", "read_on", "added",
                             "summary"})
 
 
 def _columns(left_out: Collection[str] = ()) -> str:
     """_PAPER_COLUMNS for a select, each left out read as null."""
-    return ", ".join("null" if c in left_out else f'"{c}"' for c in _PAPER_COLUMNS)
+    return ", ".join(["null" if c in left_out else f'"{c}"' for c in _PAPER_COLUMNS]
+                     + ['"chunk"'])
 
 
 def _paper(key: str, title: str, authors: str, year: int, venue: str, et_al: int,

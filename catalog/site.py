@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from mkdocs.plugins import event_priority
+
 from catalog.charts import Chart
 from catalog.errors import CatalogError, Problem
 from catalog.model import Paper
@@ -430,6 +432,23 @@ def toc_of(page_html: str) -> list[tuple[str, str]]:
     return _H2_RE.findall(page_html)
 
 
+def _with_contents(out: list[str]) -> list[str]:
+    """The page with its sections listed after the trail (out[1]), for narrow screens.
+
+    Below 60em the theme shows a page's table of contents only inside the nav
+    drawer, under the page's nav entry; generated pages have none, so there the
+    reader would have no way to their sections. The list is hidden where the
+    theme's own table of contents shows (extra.css).
+    """
+    sections = toc_of("".join(out))
+    if len(sections) < 2:
+        return out
+    links = " · ".join(f'<a href="#{anchor}">{title}</a>' for anchor, title in sections)
+    contents = (f'<nav class="pp-contents" aria-label="On this page" data-search-exclude>'
+                f"On this page: {links}</nav>")
+    return [*out[:2], contents, *out[2:]]
+
+
 def _bibtex_html(entry: str) -> str:
     """A BibTeX entry as a code block that Material gives a copy button.
 
@@ -546,7 +565,7 @@ def paper_page(paper: Paper, data: SiteData) -> str:
         out.append("</ul>")
     else:
         out.append("<p>No note discusses this paper yet.</p>")
-    return front(paper.title, out)
+    return front(paper.title, _with_contents(out))
 
 
 def _host(link: str) -> str:
@@ -674,7 +693,7 @@ def venue_page(venue: str, papers: Sequence[Paper], data: SiteData) -> str:
     for year, group in _by_year(papers).items():
         out.append(_h2(f"year-{year}", str(year), searchable=False))
         out += _entries(group, uri, data)
-    return front(venue, out)
+    return front(venue, _with_contents(out))
 
 
 def tag_page(tag: str, papers: Sequence[Paper], data: SiteData) -> str:
@@ -688,7 +707,7 @@ def tag_page(tag: str, papers: Sequence[Paper], data: SiteData) -> str:
     for year, group in _by_year(papers).items():
         out.append(_h2(f"year-{year}", str(year), searchable=False))
         out += _entries(group, uri, data)
-    return front(f"Tag: {tag}", out)
+    return front(f"Tag: {tag}", _with_contents(out))
 
 
 def _js_literal(value: Any) -> str:
@@ -854,7 +873,9 @@ def home_charts(data: SiteData) -> str:
         return "No charts: the catalog is empty."
     blocks = []
     for chart in data.charts:
-        blocks.append(f'<figure class="papers-chart">\n<div class="papers-chart-scroll">'
+        # The chart's own text (axis numbers, labels) stays out of the search index.
+        blocks.append('<figure class="papers-chart">\n'
+                      '<div class="papers-chart-scroll" data-search-exclude>'
                       f"<!-- papers-chart:{chart.name} --></div>\n"
                       f"<figcaption>{html.escape(chart.caption)} "
                       f'(<a href="{CHART_DIR}/{chart.name}.svg">SVG</a>)</figcaption>\n'
@@ -984,6 +1005,8 @@ class _Build:
     notes: list[Note]
     data: SiteData | None = None
     html: dict[str, str] = field(default_factory=dict)  # HTML pages' bodies, by source path
+    # Those bodies whole, while the search plugin reads them without their excluded parts.
+    whole: dict[str, str] = field(default_factory=dict)
 
 
 _build: _Build | None = None
@@ -1143,6 +1166,27 @@ def on_page_markdown(markdown: str, *, page: Any, config: Any, files: Any) -> st
     return markdown
 
 
+def on_pre_page(page: Any, *, config: Any, files: Any) -> Any:
+    """Spare the pages we write as HTML mkdocs's Markdown conversion.
+
+    mkdocs sets up a new Markdown converter with every extension for each page it
+    renders (a millisecond a page, five seconds at 5,000 papers), only for the empty
+    Markdown these pages hand it (see on_page_markdown). Their render just leaves the
+    content empty for on_page_content to fill, with no anchors Markdown would find.
+    """
+    if page.file.generated_by and is_html_page(page.file.src_uri):
+        page.render = partial(_render_empty, page)
+    return page
+
+
+def _render_empty(page: Any, config: Any, files: Any) -> None:
+    from mkdocs.structure.toc import get_toc
+
+    page.content = ""
+    page.toc = get_toc([])
+    page.present_anchor_ids = set()
+
+
 def on_page_content(html: str, *, page: Any, config: Any, files: Any) -> str:
     """An HTML page's own body, with its table of contents."""
     from mkdocs.structure.toc import get_toc
@@ -1154,7 +1198,55 @@ def on_page_content(html: str, *, page: Any, config: Any, files: Any) -> str:
     body = _build.html.pop(page.file.src_uri)
     page.toc = get_toc([{"level": 2, "id": anchor, "name": title, "children": []}
                         for anchor, title in toc_of(body)])
-    return body
+    # The search plugin parses every page's HTML to index it, skipping what is marked
+    # data-search-exclude, which on list pages is nearly all of it: it is given the
+    # page without those parts, and the page gets its whole body back afterwards.
+    _build.whole[page.file.src_uri] = body
+    return searchable(body)
+
+
+@event_priority(-100)  # after the search plugin's
+def on_page_context(context: Any, *, page: Any, config: Any, nav: Any) -> Any:
+    """The whole body back, once the search plugin has read the searchable part."""
+    if _build is not None and page.file.src_uri in _build.whole:
+        page.content = _build.whole.pop(page.file.src_uri)
+    return context
+
+
+_EXCLUDED_RE = re.compile(r"<(ul|nav|div|p)\b[^>]*\sdata-search-exclude[\s>]")
+
+
+def searchable(page_html: str) -> str:
+    """A page we wrote, without its elements marked data-search-exclude.
+
+    What Material's search indexes from it stays the same: it skips those elements.
+    Headings so marked stay, since they start the (excluded) section that follows.
+    Every text in our HTML is escaped, so each '<' starts a tag.
+    """
+    out, at = [], 0
+    for found in _EXCLUDED_RE.finditer(page_html):
+        if found.start() < at:  # inside an element already left out
+            continue
+        end = _element_end(page_html, found.group(1), found.start())
+        out.append(page_html[at:found.start()])
+        at = end
+    out.append(page_html[at:])
+    return "".join(out)
+
+
+@lru_cache(maxsize=8)
+def _tag_re(tag: str) -> re.Pattern[str]:
+    return re.compile(rf"<(/?){tag}\b[^>]*>")
+
+
+def _element_end(page_html: str, tag: str, start: int) -> int:
+    """Where the element opened at start ends (just past its closing tag)."""
+    depth = 0
+    for found in _tag_re(tag).finditer(page_html, start):
+        depth += -1 if found.group(1) else 1
+        if depth == 0:
+            return found.end()
+    return len(page_html)
 
 
 # ---------------------------------------------------------------- the output folder
@@ -1342,6 +1434,11 @@ def write_sources(paths: Paths, out: Path, config_file: Path | None = None) -> i
         count += 1
     raw = yaml.safe_load(_plain_yaml(config_file)) or {}
     raw.pop("hooks", None)
+    custom_dir = config.theme.custom_dir
+    if custom_dir and isinstance(raw.get("theme"), dict):
+        # The theme's overrides (search setup, templates) travel with the pages.
+        shutil.copytree(custom_dir, out / "overrides", ignore=shutil.ignore_patterns(".*"))
+        raw["theme"]["custom_dir"] = "overrides"
     raw.update(docs_dir="docs", site_dir="site", site_url=config.site_url or "",
                repo_url=config.repo_url or "")
     if raw.get("nav"):

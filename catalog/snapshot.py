@@ -1,6 +1,6 @@
 """The catalog as a write session found it: its papers, read only as far as an edit needs.
 
-When the index matches the file byte for byte, papers come from it one query at a time:
+When the index holds the file's bytes, papers come from it one query at a time:
 a one-paper edit of a 10k-paper catalog reads that paper, the papers of the years it
 changes, and a brief of every paper (key, year, line, title, identifiers) for the
 duplicate checks, not 10k full records. Without a matching index the whole file is
@@ -10,7 +10,7 @@ parsed once, as `papers check` reads it.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Iterator, MutableMapping
+from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from dataclasses import dataclass
 
 from catalog import source
@@ -35,36 +35,52 @@ class Brief:
 
 
 class Snapshot:
-    """The papers of the catalog text a session read (never changed by the session)."""
+    """The papers of the catalog bytes a session read (never changed by the session)."""
 
-    def __init__(self, paths: Paths, text: str, file_digest: str, filename: str):
+    def __init__(self, paths: Paths, data: bytes, stamp: list[int] | None, filename: str,
+                 text: Callable[[], str]):
+        """stamp: the file's stat before data was read (None if it changed meanwhile);
+        text: the decoded bytes, called only when the index cannot serve the papers."""
+        from catalog import index
+
         self._paths = paths
         self._all: dict[str, Paper] | None = None
         self._briefs: list[Brief] | None = None
         self._cache: dict[str, Paper] = {}
         self._keyset: set[str] | None = None
-        if not self._index_matches(file_digest):
-            papers, problems = source.parse(text, filename)
+        self._shifts: dict[str, int] | None = None
+        meta = index.holding(paths, data, stamp)
+        # The digest of the bytes read, when the index holds them (an edit hands it back).
+        self.digest: str | None = meta.get("digest") if meta else None
+        if meta is None:
+            papers, problems = source.parse(text(), filename)
             problems += source.duplicate_keys(papers, filename)
             blocking = [p for p in problems if p.blocking]
             if blocking:
                 raise InvalidCatalogError(blocking)
             self._all = {p.key: p for p in papers}
 
-    def _index_matches(self, file_digest: str) -> bool:
-        """True when the index holds exactly this text's papers (refreshing it first)."""
-        from catalog import index
-
-        try:
-            index.refresh(self._paths)
-            with self._connect() as conn:
-                meta = dict(conn.execute("select key, value from meta").fetchall())
-        except (OSError, sqlite3.Error):
-            return False
-        return meta.get("digest") == file_digest
+    @property
+    def indexed(self) -> bool:
+        """True when papers come from the index (which holds exactly the bytes read)."""
+        return self.digest is not None
 
     def _connect(self) -> _Connection:
         return _Connection(self._paths)
+
+    def shifts(self) -> dict[str, int]:
+        if self._shifts is None:
+            from catalog.index import line_shifts
+
+            with self._connect() as conn:
+                self._shifts = line_shifts(conn)
+        return self._shifts
+
+    def blocks(self) -> dict[str, tuple[str, int]]:
+        """Each year block the index knows: label -> (digest of its text, first line)."""
+        with self._connect() as conn:
+            return {r[0]: (r[1], r[2]) for r in conn.execute("select label, digest, start "
+                                                             "from chunks")}
 
     # -- reading
 
@@ -94,15 +110,26 @@ class Snapshot:
                 self._briefs = [Brief(p.key, p.year, p.line, p.title, p.doi, p.arxiv)
                                 for p in self._all.values()]
             else:
+                shifts = self.shifts()
                 with self._connect() as conn:
-                    rows = conn.execute("select key, year, line, title, doi, arxiv from papers "
-                                        "order by line").fetchall()
-                self._briefs = [Brief(*row) for row in rows]
+                    rows = conn.execute("select key, year, line, title, doi, arxiv, chunk "
+                                        "from papers").fetchall()
+                self._briefs = sorted((Brief(k, y, line + shifts.get(c, 0), t, d, a)
+                                       for k, y, line, t, d, a, c in rows),
+                                      key=lambda b: b.line)
         return self._briefs
 
     def ordered_keys(self) -> list[str]:
         """Every key, in file order."""
         return [b.key for b in self.briefs()]
+
+    def tagged(self, tag: str) -> list[str]:
+        """The keys of the papers carrying this tag, in file order (the papers are read in
+        full on the way: who asks for them edits them)."""
+        if self._all is not None:
+            return [p.key for p in self._all.values() if tag in p.tags]
+        found = self._fetch("key in (select paper from tags where tag = ?)", [tag], marks=False)
+        return [p.key for p in sorted(found, key=lambda p: p.line)]
 
     def full(self, keys: Iterable[str]) -> list[Paper]:
         """These papers in full, in the order given (keys not in the catalog skipped)."""
@@ -128,15 +155,17 @@ class Snapshot:
             self._all = {p.key: p for p in self.full(self.ordered_keys())}
         return list(self._all.values())
 
-    def _fetch(self, where: str, values: list[str]) -> list[Paper]:
+    def _fetch(self, where: str, values: list[str], marks: bool = True) -> list[Paper]:
+        """The papers a condition selects (its '{}' filled with one '?' per value)."""
         from catalog.query import row_to_paper
 
+        shifts = self.shifts()
+        if marks:
+            where = where.format(",".join("?" * len(values)))
         with self._connect() as conn:
             conn.row_factory = sqlite3.Row
-            marks = ",".join("?" * len(values))
-            rows = conn.execute(f"select * from papers where {where.format(marks)}",
-                                values).fetchall()
-        found = [row_to_paper(r) for r in rows]
+            rows = conn.execute(f"select * from papers where {where}", values).fetchall()
+        found = [row_to_paper(r, shifts) for r in rows]
         self._cache.update((p.key, p) for p in found)
         return found
 

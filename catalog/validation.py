@@ -10,8 +10,11 @@ title is only a warning (two papers may share a title).
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import re
 import tempfile
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -47,29 +50,87 @@ class _Reading:
     problems: list[Problem] = field(default_factory=list)
 
 
+# The fields check's cross-paper rules read (duplicate DOIs, arXiv ids, alike titles and
+# what tells two alike papers apart): an edit that keeps them needs no comparison with
+# the other papers.
+IDENTITY = ("key", "title", "authors", "year", "venue", "doi", "arxiv", "distinct")
+
+
+@dataclass
+class Placed:
+    """New lines of one paper and the line of the new file where they start."""
+
+    key: str
+    year: int
+    venue: str
+    line: int
+    lines: list[str]
+
+
 class EditCheck:
     """The catalog as a session found it, to judge the texts the session would write."""
 
-    def __init__(self, paths: Paths, text: str, snapshot: Snapshot,
+    def __init__(self, paths: Paths, text: Callable[[], str], snapshot: Snapshot,
                  venues_before: dict[str, Venue], vocab_before: dict[str, str]):
         self.paths = paths
         self.filename = paths.display()
-        self.text = text
+        self._text = text
         self.snapshot = snapshot
         self.venues_before = venues_before
         self.vocab_before = vocab_before
+
+    @property
+    def text(self) -> str:
+        return self._text()
 
     def check(self, texts: dict[Path, str], venues: dict[str, Venue],
               vocabulary: dict[str, str]) -> list[Problem]:
         """Refuse new texts that add problems (InvalidEditError); return the warnings they
         add. venues and vocabulary are the registries as the session left them."""
-        from catalog.venues import load_tags, load_venues
-
-        new_text = texts.get(self.paths.catalog, self.text)
-        read = self._parse(new_text)
+        new_text = texts.get(self.paths.catalog)
+        read = self._parse(new_text) if new_text is not None else _Reading()
         blocking = [p for p in read.problems if p.blocking]
         if blocking:
             raise InvalidEditError(blocking)
+        venues, vocabulary = self._registries(texts, venues, vocabulary)
+        # Only papers the edit changed can gain problems: run the check rules on them, and
+        # compare them with the others by DOI, arXiv id and title (check's duplicate rules),
+        # so an edit costs little even when the catalog holds 10k papers. Papers in year
+        # blocks the edit did not touch are the ones read before (only their lines moved).
+        before = {p.key: p for p in self.snapshot.full(p.key for p in read.fresh)}
+        changed = [p for p in read.fresh if _differs(before.get(p.key), p)]
+        keys = {p.key for p in changed}
+
+        def others() -> list[Paper | Brief]:
+            rest: list[Paper | Brief] = [b for b in read.kept if b.key not in keys]
+            return rest + [p for p in read.fresh if p.key not in keys]
+
+        def line(paper: Paper | Brief) -> int:
+            return paper.line + read.shifts.get(str(paper.year), 0)
+
+        return self._judge(changed, before, others, venues, vocabulary, line)
+
+    def check_placed(self, placed: list[Placed], papers: list[Paper], texts: dict[Path, str],
+                     venues: dict[str, Venue], vocabulary: dict[str, str],
+                     line: Callable[[int], int]) -> list[Problem]:
+        """check() for papers rewritten in place: papers are what placed reads back as
+        (read_placed); line maps a line of the old file to the new one."""
+        venues, vocabulary = self._registries(texts, venues, vocabulary)
+        before = {p.key: p for p in self.snapshot.full(p.key for p in papers)}
+        changed = [p for p in papers if _differs(before.get(p.key), p)]
+        keys = {p.key for p in changed}
+
+        def others() -> list[Paper | Brief]:
+            return [b for b in self.snapshot.briefs() if b.key not in keys]
+
+        return self._judge(changed, before, others, venues, vocabulary,
+                           lambda paper: line(paper.line))
+
+    def _registries(self, texts: dict[Path, str], venues: dict[str, Venue],
+                    vocabulary: dict[str, str]) -> tuple[dict[str, Venue], dict[str, str]]:
+        """The registries as the new texts read (as check will read them)."""
+        from catalog.venues import load_tags, load_venues
+
         registries = {self.paths.venues: load_venues, self.paths.tags: load_tags}
         for path, loader in registries.items():
             if path in texts:  # read the new registry back as check will
@@ -86,24 +147,39 @@ class EditCheck:
                     venues = loaded  # type: ignore[assignment]
                 else:
                     vocabulary = loaded  # type: ignore[assignment]
-        # Only papers the edit changed can gain problems: run the check rules on them, and
-        # compare them with the others by DOI, arXiv id and title (check's duplicate rules),
-        # so an edit costs little even when the catalog holds 10k papers. Papers in year
-        # blocks the edit did not touch are the ones read before (only their lines moved).
-        before = {p.key: p for p in self.snapshot.full(p.key for p in read.fresh)}
-        changed = [p for p in read.fresh if _differs(before.get(p.key), p)]
+        return venues, vocabulary
+
+    def _judge(self, changed: list[Paper], before: dict[str, Paper],
+               others: Callable[[], list[Paper | Brief]], venues: dict[str, Venue],
+               vocabulary: dict[str, str], line: Callable[[Paper | Brief], int]
+               ) -> list[Problem]:
+        """Refuse the changed papers if they add problems check would report; return the
+        warnings they add. others: the rest of the catalog (asked for only when a changed
+        paper's identity changed); line: where a paper of the old file now stands."""
+        from catalog.check import paper_problems
+
         if not changed:
             return []
         keys = {p.key for p in changed}
-        others: list[Paper | Brief] = [b for b in read.kept if b.key not in keys]
-        others += [p for p in read.fresh if p.key not in keys]
-        found = self._findings(changed, others, venues, vocabulary, read.shifts)
-        if not found:
-            return []
-        old = {_fingerprint(p) for p in self._findings(
-            [before[k] for k in keys if k in before], others, self.venues_before,
-            self.vocab_before, read.shifts)}
-        added = [p for p in found if _fingerprint(p) not in old]
+        olds = [before[k] for k in keys if k in before]
+        if len(olds) == len(changed) and all(
+                getattr(before[p.key], f) == getattr(p, f) for p in changed for f in IDENTITY):
+            # The cross-paper rules read only these fields: their findings are the same
+            # before and after, and the rules of one paper at a time decide.
+            found = paper_problems(changed, self.filename, venues, vocabulary)
+            if not found:
+                return []
+            flagged = {_fingerprint(p)[0] for p in found}  # only their old findings count
+            old = paper_problems([p for p in olds if p.key in flagged], self.filename,
+                                 self.venues_before, self.vocab_before)
+        else:
+            rest = others()
+            found = self._findings(changed, rest, venues, vocabulary, line)
+            if not found:
+                return []
+            old = self._findings(olds, rest, self.venues_before, self.vocab_before, line)
+        seen = {_fingerprint(p) for p in old}
+        added = [p for p in found if _fingerprint(p) not in seen]
         refused = [p for p in added if not p.message.startswith(NEAR_DUPLICATE_MESSAGE)]
         if refused:
             raise InvalidEditError(refused)
@@ -128,7 +204,8 @@ class EditCheck:
                 reading.kept.extend(by_year[chunk.label])
                 reading.shifts[chunk.label] = chunk.start - was.start
                 continue
-            found, trouble = source.parse(chunk.text, self.filename, chunk.start - 1)
+            with paused_gc():
+                found, trouble = source.parse(chunk.text, self.filename, chunk.start - 1)
             reading.fresh.extend(found)
             reading.problems.extend(trouble)
         seen = {p.key for p in reading.kept}
@@ -138,21 +215,21 @@ class EditCheck:
         return reading
 
     def _parse_whole(self, text: str) -> _Reading:
-        papers, problems = source.parse(text, self.filename)
+        with paused_gc():
+            papers, problems = source.parse(text, self.filename)
         return _Reading(fresh=papers,
                         problems=problems + source.duplicate_keys(papers, self.filename))
 
     def _findings(self, changed: list[Paper], others: list[Paper | Brief],
-                  venues: dict[str, Venue],
-                  vocabulary: dict[str, str], shifts: dict[str, int]) -> list[Problem]:
+                  venues: dict[str, Venue], vocabulary: dict[str, str],
+                  moved: Callable[[Paper | Brief], int]) -> list[Problem]:
         """check's findings about the changed papers, among themselves and against the rest
-        (whose lines are as read before, moved by shifts[year])."""
+        (whose lines are as read before, moved(paper) in the new file)."""
         from catalog import dedupe
         from catalog.check import check_papers
 
         def line(paper: Paper) -> int:
-            return paper.line + shifts.get(str(paper.year), 0) if paper.key not in keys \
-                else paper.line
+            return moved(paper) if paper.key not in keys else paper.line
 
         keys = {p.key for p in changed}
 
@@ -181,6 +258,55 @@ class EditCheck:
                                      "if they are one paper, keep one entry and record the "
                                      "other's arXiv id"))
         return found
+
+
+def read_placed(placed: list[Placed], filename: str) -> tuple[list[Paper], list[Problem]]:
+    """The papers (and problems) the catalog's reader finds in new lines of papers: all
+    read in one parse, each under its year and venue, then given the lines where they
+    will stand in the file. placed must be in file order. The rules of YAML that decide
+    what an entry's lines mean are local to its block, so a block reads here as it reads
+    in the file (the writer checks the block is one: catalog.writer._Patch)."""
+    import bisect
+    import json
+
+    out: list[str] = []
+    starts: list[int] = []  # line of this text where each paper's lines start
+    at = 1
+    year: int | None = None
+    venue: str | None = None
+    for item in placed:
+        if item.year != year:
+            out.append(f"{item.year}:\n")
+            at, venue = at + 1, None
+        if item.venue != venue:
+            out.append(f" {json.dumps(item.venue, ensure_ascii=False)}:\n")
+            at += 1
+        starts.append(at)
+        out.extend(item.lines)
+        at += len(item.lines)
+        year, venue = item.year, item.venue
+
+    def moved(line: int) -> int:
+        i = max(bisect.bisect_right(starts, line) - 1, 0)
+        return line - starts[i] + placed[i].line if placed else line
+
+    with paused_gc():
+        papers, problems = source.parse("".join(out), filename)
+    return ([replace(p, line=moved(p.line)) for p in papers],
+            [replace(p, line=moved(p.line)) for p in problems])
+
+
+@contextlib.contextmanager
+def paused_gc() -> Iterator[None]:
+    """The garbage collector off while a big tree of fresh objects is read and walked (it
+    would scan the tree again and again: 2 s of a 12,000-paper rename)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _could_match(changed: list[Paper], others: list[Paper | Brief]) -> list[Paper | Brief]:
@@ -213,4 +339,12 @@ def _fingerprint(problem: Problem) -> tuple[str, str]:
 
 
 def _differs(old: Paper | None, new: Paper) -> bool:
-    return old is None or replace(old, line=0) != replace(new, line=0)
+    return old is None or not same_but_line(old, new)
+
+
+def same_but_line(a: Paper, b: Paper) -> bool:
+    """Equal papers, wherever they stand (dataclasses.replace costs a rename of 10k papers
+    a tenth of a second)."""
+    mine, theirs = dict(vars(a)), dict(vars(b))
+    mine["line"] = theirs["line"] = 0
+    return mine == theirs

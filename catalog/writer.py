@@ -28,7 +28,7 @@ import contextlib
 import datetime as dt
 import io
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -46,7 +46,12 @@ from catalog.model import FIELDS, LIST_FIELDS, STATUSES, Paper
 from catalog.paths import Paths
 from catalog.snapshot import Papers, Snapshot
 from catalog.suggest import hint_for
-from catalog.validation import NEAR_DUPLICATE_MESSAGE, EditCheck, InvalidEditError
+from catalog.validation import (
+    NEAR_DUPLICATE_MESSAGE,
+    EditCheck,
+    InvalidEditError,
+    same_but_line,
+)
 from catalog.venues import Venue
 
 # Seconds to wait for another papers process to finish its write.
@@ -446,6 +451,243 @@ def _set_field(data: Any, name: str, value: Any) -> None:
     data.insert(position, name, styled)
 
 
+# ---------------------------------------------------------------- patches
+
+
+# Characters PyYAML counts as line breaks besides LF and CR (NEL, LS, PS): a year block
+# holding one is cut as a whole, where line numbers are PyYAML's.
+_OTHER_BREAKS = ("\x85".encode(), "\u2028".encode(), "\u2029".encode())
+
+
+class _YearBytes:
+    """A year block of the file's bytes: where it lies and its first line; a line's start
+    is found by counting newlines from the last one asked for (a 100k-paper file is never
+    cut into a million line objects)."""
+
+    def __init__(self, data: bytes, begin: int, end: int, start: int):
+        self.data, self.begin, self.end, self.start = data, begin, end, start
+        self._known = (start, begin)  # a line and where it starts
+
+    def offset(self, line: int) -> int | None:
+        """Where a line of the file (1-based) starts, if it is in this block."""
+        known, pos = self._known if self._known[0] <= line else (self.start, self.begin)
+        found = _skip_lines(self.data, pos, line - known, self.end)
+        if found is not None:
+            self._known = (line, found)
+        return found
+
+
+def _skip_lines(data: bytes, pos: int, count: int, end: int) -> int | None:
+    """The offset just after the count-th newline from pos (None past end): counted in
+    long strides by bytes.count, the last few stepped with find."""
+    stride = 128 * max(count, 1)
+    while count > 16:
+        ahead = min(pos + stride, end)
+        seen = data.count(b"\n", pos, ahead)
+        if seen >= count:
+            stride //= 2
+            continue
+        pos, count = ahead, count - seen
+        if ahead == end:
+            return None
+        stride = max(128 * count, 256)
+    for _ in range(count):
+        pos = data.find(b"\n", pos, end) + 1
+        if pos == 0:
+            return None
+    return pos if pos < end else None
+
+
+@dataclass
+class _Patch:
+    """An existing paper's lines, replaced in the file's bytes.
+
+    Found through the index (its year block's digest, its line), without reading the rest
+    of the file; its extent is YAML's own rule for a block sequence entry: the '- ' line
+    and every following line indented deeper (blank and comment lines in between). Before
+    anything is written the new lines are read back with the catalog's reader
+    (catalog.validation.read_placed) and must give exactly the paper the session made: a
+    layout this rule does not fit, or a line edit (_edit_lines) that misread one, is
+    caught there, and the session's changes are then made by ruamel in the cut file."""
+
+    key: str
+    year: int
+    venue: str
+    begin: int  # byte offsets of its lines in the file read
+    end: int
+    line: int  # 1-based line of its first line in the file read
+    original: list[str]
+    block: Block
+    broken: bool = False  # not to be trusted: its changes are made again in the cut file
+
+
+def _indent(line: bytes) -> int:
+    return len(line) - len(line.lstrip(b" "))
+
+
+def _entry(data: bytes, at: int, begin: int, end: int) -> tuple[int, int, int] | None:
+    """(start, stop, column of '-'): the bytes of the sequence entry whose mapping starts
+    on the line at offset at, or None when the layout is not the plain one."""
+    stop = data.find(b"\n", at, end) + 1
+    if stop == 0:
+        return None  # the file's last line: the cut file keeps its missing newline
+    start = at
+    if not data[at:stop].lstrip(b" ").startswith(b"- "):
+        above = max(data.rfind(b"\n", begin, at - 1) + 1, begin)
+        if at == begin or data[above:at].strip() != b"-":  # '-' alone on the line above
+            return None
+        start = above
+    column = _indent(data[start:stop])
+    if column == 0:
+        return None
+    last = data.find(b"\n", start, end) + 1
+    pos = last
+    while pos < end:
+        next_pos = data.find(b"\n", pos, end) + 1
+        if next_pos == 0:
+            next_pos = end  # no newline at the end of the file
+        line = data[pos:next_pos]
+        rest = line.lstrip(b" ")
+        if rest.strip() and not rest.startswith(b"#"):
+            if _indent(line) <= column:
+                break
+            last = next_pos
+        pos = next_pos
+    if data[last - 1:last] != b"\n":
+        return None
+    return start, last, column
+
+
+def _split_lines(text: str) -> list[str]:
+    """Lines cut at LF only, ends kept (str.splitlines also cuts at form feeds and other
+    characters YAML reads as text)."""
+    return [line + "\n" for line in text.split("\n")[:-1]]
+
+
+_KEY_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*):(?= |\n)")
+_FLOW_TAGS_RE = re.compile(r"tags: \[[^\[\]{}\n]*\]\n")
+_PLAIN_TAG_RE = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
+_RESERVED = frozenset(("null", "true", "false", "yes", "no", "on", "off", "y", "n"))
+_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
+# The fields _edit_lines writes itself, and what a value it may replace looks like.
+_LINE_FIELDS = {"tags": _FLOW_TAGS_RE, "status": re.compile(r"status: [a-z-]+\n"),
+                "read_on": re.compile(r"read_on: \d{4}-\d{2}-\d{2}\n")}
+
+
+def _field_text(name: str, value: Any) -> str | bool | None:
+    """A field's line as ruamel writes it (without indentation); None when setting it
+    removes it; False when ruamel must write it."""
+    if value in (None, [], False, "") or (name == "status" and value == "to-read"):
+        return None
+    if name == "tags":
+        if not all(isinstance(t, str) and _PLAIN_TAG_RE.fullmatch(t) and t not in _RESERVED
+                   for t in value):
+            return False
+        return f"tags: [{', '.join(value)}]\n"
+    if name == "status":
+        return f"status: {value}\n" if value in STATUSES else False
+    if name == "read_on" and isinstance(value, str) and _DATE_RE.fullmatch(value):
+        with contextlib.suppress(ValueError):
+            dt.date.fromisoformat(value)
+            return f"read_on: {value}\n"
+    return False
+
+
+def _fields_of(head: list[str]) -> tuple[int, list[list[Any]]] | None:
+    """(column, [[name, first line, last line], ...]) of a paper's lines in the plain
+    layout: '- key: ...', one field per line at one column, longer values only on deeper
+    lines; no comment, blank line or block scalar. None otherwise."""
+    first = head[0]
+    after = first[first.index("-") + 1:]
+    if not after.strip() or any("#" in line for line in head):
+        return None
+    column = len(first) - len(after.lstrip(" "))
+    fields: list[list[Any]] = []
+    for i, line in enumerate(head):
+        depth = column if i == 0 else len(line) - len(line.lstrip(" "))
+        if not line.strip() or depth < column:
+            return None
+        if depth > column:
+            fields[-1][2] = i
+            continue
+        match = _KEY_RE.match(line, column)
+        if match is None or line[match.end():].lstrip().startswith(("|", ">")):
+            return None
+        fields.append([match.group(1), i, i])
+    if len({f[0] for f in fields}) != len(fields):
+        return None  # a name twice: a value's own line that looks like a field
+    return column, fields
+
+
+def _edit_lines(block: Block, changes: dict[str, Any]) -> bool:
+    """Set tags, status or read_on by rewriting the paper's lines as ruamel would write
+    them (ruamel's import and round trip cost more than the rest of a one-paper edit);
+    False, and nothing done, for any other field or a layout other than the plain one.
+    tests/test_edit_patches.py holds both ways to the same bytes."""
+    if block.doc is not None or not changes or not set(changes) <= set(_LINE_FIELDS):
+        return False
+    found = _fields_of(block.head)
+    if found is None:
+        return False
+    column, fields = found
+    head = list(block.head)
+    order = {f: i for i, f in enumerate(FIELDS)}
+    for name, value in changes.items():
+        text = _field_text(name, value)
+        if text is False:
+            return False
+        at = next((i for i, f in enumerate(fields) if f[0] == name), None)
+        if at is not None:  # replaced or removed where it is
+            _, first, last = fields[at]
+            if first == 0 or first != last or not _LINE_FIELDS[name].fullmatch(
+                    head[first], column):
+                return False
+            head[first:first + 1] = [" " * column + text] if text else []
+            if not text:
+                del fields[at]
+                for f in fields[at:]:
+                    f[1], f[2] = f[1] - 1, f[2] - 1
+            continue
+        if text is None:
+            continue
+        rank = order[name]  # after as many fields as rank at most as high (ruamel's insert)
+        place = sum(1 for f in fields if order.get(f[0], len(FIELDS)) <= rank)
+        if place == 0:
+            return False
+        line = fields[place - 1][2] + 1
+        head.insert(line, " " * column + text)
+        fields.insert(place, [name, line, line])
+        for f in fields[place + 1:]:
+            f[1], f[2] = f[1] + 1, f[2] + 1
+    block.head = head
+    return True
+
+
+class _Background:
+    """A function run in a thread (for C work that lets go of the GIL, as hashing does)."""
+
+    def __init__(self, fn: Callable[..., Any], *args: Any):
+        import threading
+
+        self._out: list[Any] = []
+        self._err: list[BaseException] = []
+
+        def run() -> None:
+            try:
+                self._out.append(fn(*args))
+            except BaseException as err:  # handed to result()
+                self._err.append(err)
+
+        self._thread = threading.Thread(target=run, daemon=True)
+        self._thread.start()
+
+    def result(self) -> Any:
+        self._thread.join()
+        if self._err:
+            raise self._err[0]
+        return self._out[0]
+
+
 # ---------------------------------------------------------------- the session
 
 
@@ -453,9 +695,9 @@ class Registries:
     """The edits of a session to venues.yaml and tags.yaml: one block per entry, each
     file read when first edited, written back with its own line endings."""
 
-    def __init__(self, paths: Paths, yaml: Any):
+    def __init__(self, paths: Paths, yaml: Callable[[], Any]):
         self.paths = paths
-        self.yaml = yaml
+        self._yaml = yaml  # ruamel, made on first use (a new tag without description needs none)
         self._docs: dict[Path, Document] = {}
         self._texts: dict[Path, str] = {}
         self._newlines: dict[Path, str] = {}
@@ -491,10 +733,10 @@ class Registries:
             doc.blocks.remove(old)
         indent = doc.blocks[0].indent if doc.blocks else 0
         if isinstance(value, dict):
-            body = _shift(_dump(self.yaml, value).splitlines(keepends=True), 2)
+            body = _shift(_dump(self._yaml(), value).splitlines(keepends=True), 2)
             head = _shift([key_text(name) + ":\n", *body], indent)
         else:
-            scalar = (_dump(self.yaml, [value]).strip().removeprefix("- ")
+            scalar = (_dump(self._yaml(), [value]).strip().removeprefix("- ")
                       if value is not None else "")
             head = [" " * indent + key_text(name) + ":" + (" " + scalar if scalar else "")
                     + "\n"]
@@ -510,7 +752,7 @@ class Registries:
         from ruamel.yaml.comments import CommentedMap
 
         block = next(b for b in self.document(path).blocks if b.key == name)
-        entry = self.yaml.load("".join(_shift(block.head, -block.indent)))
+        entry = self._yaml().load("".join(_shift(block.head, -block.indent)))
         return entry[name] if isinstance(entry, CommentedMap) else default
 
     def render(self) -> dict[Path, str]:
@@ -534,41 +776,97 @@ class WriteResult:
 
 
 class Session:
-    """One set of edits to the catalog and its registries, made under the lock."""
+    """One set of edits to the catalog and its registries, made under the lock.
+
+    Edits of papers already in the catalog are made, when the index holds the file's
+    bytes, as patches: each paper's lines are found through the index and replaced in the
+    bytes, which are never decoded or cut as a whole (see _Patch). Any other edit (a new,
+    removed or moved paper, a whole new text) cuts the file into blocks (Document) and
+    takes the patches made so far along."""
 
     def __init__(self, paths: Paths):
+        from catalog.index import catalog_stamp
         from catalog.venues import load_tags, load_venues
 
         self.paths = paths
         self.filename = paths.display()
-        self.yaml = yaml_rt()
+        self._yaml: Any = None
+        stamp = catalog_stamp(paths)
         try:
             data = yamlio.read_bytes(paths.catalog, self.filename)
         except FileNotFoundError:
             raise CatalogError(f"{self.filename}: catalog file not found (create it, or point "
                                "--catalog / PAPERS_CATALOG at your catalog)") from None
-        self.text = yamlio.decode(data, self.filename)
+        self.data = data
+        self._text: str | None = None
         self.newline = yamlio.newline_of(data)  # written back as the file has it (CRLF stays)
-        from catalog.index import file_digest
-
-        self._digest = file_digest(data)
-        self.snapshot = Snapshot(paths, self.text, self._digest, self.filename)
+        # The file's stat before it was read, if still the same after (the index may vouch
+        # for bytes by their stat instead of their hash).
+        self._stamp = stamp if catalog_stamp(paths) == stamp else None
+        self.snapshot = Snapshot(paths, data, self._stamp, self.filename, lambda: self.text)
         self.venues: dict[str, Venue] = load_venues(paths.venues)
         self.vocabulary: dict[str, str] = load_tags(paths.tags)
         self.papers = Papers(self.snapshot)  # current papers: the snapshot's, edits over it
-        self.doc = parse_catalog_lazily(self.text, self.filename)
-        if self.doc.render() != self.text:  # pragma: no cover - a bug in the cutter
-            raise WriteError(f"{self.filename}: cannot edit this file without changing other "
-                             "lines; please report it")
+        self._doc: Document | None = None
         self._where: dict[str, tuple[Block, Block, Block]] = {}
-        for year in self.doc.blocks:
-            self._register(year)
-        self.registries = Registries(paths, self.yaml)
+        self._patches: dict[str, _Patch] = {}
+        self._years: dict[str, _YearBytes | None] = {}
+        self._blocks: dict[str, tuple[str, int]] | None = None
+        self._order: list[str] = []  # year blocks in file order, and where those found begin
+        self._begins: list[int] = []
+        self.registries = Registries(paths, lambda: self.yaml)
         self._catalog_changed = False
         self.venues_before = dict(self.venues)
         self.vocab_before = dict(self.vocabulary)
         self.result = WriteResult()
         self._replacement: str | None = None
+        self.handover: Any = None  # catalog.index.Edit of the last commit, if it made one
+
+    @property
+    def yaml(self) -> Any:
+        """ruamel.yaml in round-trip mode, made on first use."""
+        if self._yaml is None:
+            self._yaml = yaml_rt()
+        return self._yaml
+
+    @property
+    def text(self) -> str:
+        """The catalog's text as read (decoded on first use)."""
+        if self._text is None:
+            self._text = yamlio.decode(self.data, self.filename)
+        return self._text
+
+    @property
+    def doc(self) -> Document:
+        """The catalog cut into year blocks (on first use), with the patches made so far."""
+        if self._doc is None:
+            doc = parse_catalog_lazily(self.text, self.filename)
+            if doc.render() != self.text:  # pragma: no cover - a bug in the cutter
+                raise WriteError(f"{self.filename}: cannot edit this file without changing "
+                                 "other lines; please report it")
+            self._doc = doc
+            for year in doc.blocks:
+                self._register(year)
+            self._absorb_patches()
+        return self._doc
+
+    def _absorb_patches(self) -> None:
+        """Carry the patches over to the blocks of the cut file: the same lines, edited the
+        same way; or, where a patch did not hold the paper's whole entry (a layout its
+        rule does not fit), the session's changes to the paper made again there."""
+        patches, self._patches = self._patches, {}
+        for patch in patches.values():
+            _, _, block = self._locate(patch.key)
+            if block.head == patch.original and not patch.broken:
+                block.head, block.doc, block.dirty = patch.block.head, patch.block.doc, \
+                    patch.block.dirty
+                continue
+            before, now = self.snapshot.get(patch.key), self.papers[patch.key]
+            data = _load_paper(self.yaml, block)
+            for name in FIELDS:
+                if before is not None and getattr(before, name) != getattr(now, name):
+                    _set_field(data, name, getattr(now, name))
+            block.dirty = True
 
     def _register(self, year: Block) -> None:
         for venue in year.children:
@@ -576,7 +874,8 @@ class Session:
                 self._where[paper.key] = (year, venue, paper)
 
     def _year_block(self, year: int) -> Block | None:
-        block = next((b for b in self.doc.blocks if b.key == str(year)), None)
+        doc = self.doc
+        block = next((b for b in doc.blocks if b.key == str(year)), None)
         if block is not None and block.lazy:
             expand(block, self.filename)
             self._register(block)
@@ -587,6 +886,77 @@ class Session:
         if key not in self._where:
             self._year_block(self.paper(key).year)
         return self._where[key]
+
+    def _editable(self, key: str) -> tuple[Block, bool]:
+        """The block of lines of an existing paper, to edit, and whether it is a patch of
+        the file's bytes (the index could place it) rather than its block in the cut file."""
+        patch = self._patches.get(key) or self._patch(key)
+        return (patch.block, True) if patch is not None else (self._locate(key)[2], False)
+
+    def _patch(self, key: str) -> _Patch | None:
+        """A new patch for the paper's lines, found through the index; None when the
+        file must be cut instead (no index, an unusual layout, CR line ends...)."""
+        if self._doc is not None or self._replacement is not None or not self.snapshot.indexed:
+            return None
+        paper = self.snapshot.get(key)
+        if paper is None or key in self.papers.gone:
+            return None
+        year = self._year_bytes(str(paper.year))
+        if year is None:
+            return None
+        at = year.offset(paper.line)
+        found = _entry(self.data, at, year.begin, year.end) if at is not None else None
+        if found is None:
+            return None
+        start, stop, column = found
+        head = _split_lines(self.data[start:stop].decode("utf-8"))
+        line = paper.line - (start < at)  # the '-' alone on the line above
+        patch = _Patch(key, paper.year, paper.venue, start, stop, line, head,
+                       Block(key, [], list(head), column))
+        self._patches[key] = patch
+        return patch
+
+    def _year_bytes(self, label: str) -> _YearBytes | None:
+        """A year block's bytes, found by its label and checked against the digest the
+        index keeps of it; None when it cannot be (then the file is cut as a whole)."""
+        if label not in self._years:
+            self._years[label] = self._find_year(label)
+        return self._years[label]
+
+    def _find_year(self, label: str) -> _YearBytes | None:
+        import hashlib
+
+        span = self._span(label)
+        if span is None:
+            return None
+        begin, end = span
+        data = self.data
+        digest, start = self._blocks[label]  # type: ignore[index]
+        if hashlib.blake2b(memoryview(data)[begin:end], digest_size=16).hexdigest() != digest \
+                or any(data.find(sep, begin, end) >= 0 for sep in _OTHER_BREAKS):
+            return None  # not the block the index read, or lines YAML counts differently
+        return _YearBytes(data, begin, end, start)
+
+    def _span(self, label: str) -> tuple[int, int] | None:
+        """Where a year block the index knows lies in the bytes (begin, end), found by the
+        'LABEL:' lines of it and the blocks before it (searched once, as far as asked)."""
+        data = self.data
+        if self._blocks is None:
+            self._blocks = self.snapshot.blocks() if b"\r" not in data else {}  # LF only
+            self._order = sorted(self._blocks, key=lambda b: self._blocks[b][1])  # type: ignore[index]
+            self._begins = [0] if self._order else []
+        if label not in self._blocks:
+            return None
+        at = self._order.index(label)
+        while len(self._begins) < min(at + 2, len(self._order)):
+            found = data.find(b"\n" + self._order[len(self._begins)].encode() + b":",
+                              self._begins[-1])
+            if found < 0:  # written otherwise ('2023' :, quoted): cut the file
+                self._blocks, self._order, self._begins = {}, [], []
+                return None
+            self._begins.append(found + 1)
+        end = self._begins[at + 1] if at + 1 < len(self._order) else len(data)
+        return self._begins[at], end
 
     # -- reading
 
@@ -611,12 +981,22 @@ class Session:
         new = replace(paper, **{n: _model_value(n, v) for n, v in changes.items()})
         if new == paper:
             return paper
-        _, _, block = self._locate(key)
-        data = _load_paper(self.yaml, block)
-        for name, value in changes.items():
-            if getattr(paper, name) != getattr(new, name):
+        block, patched = self._editable(key)
+        changed = {n: v for n, v in changes.items() if getattr(paper, n) != getattr(new, n)}
+        # Lines rewritten by hand only in a patch, which is read back before it is written.
+        if not (patched and _edit_lines(block, changed)):
+            try:
+                data = _load_paper(self.yaml, block)
+            except Exception:
+                patch = self._patches.get(key)
+                if patch is None or patch.block is not block:
+                    raise
+                patch.broken = True  # not the whole entry: edit it in the cut file
+                block = self._locate(key)[2]
+                data = _load_paper(self.yaml, block)
+            for name, value in changed.items():
                 _set_field(data, name, value)
-        block.dirty = True
+            block.dirty = True
         self._catalog_changed = True
         self.papers[key] = new
         return new
@@ -772,12 +1152,28 @@ class Session:
             self.vocabulary[new] = self.vocabulary[old]
         del self.vocabulary[old]
         changed = []
-        for key, paper in list(self.papers.items()):
+        for key in self._tagged(old):
+            paper = self.paper(key)
             if old in paper.tags:
                 tags = list(dict.fromkeys(new if t == old else t for t in paper.tags))
                 self.update(key, tags=tags)
                 changed.append(key)
         return changed
+
+    def _tagged(self, tag: str) -> list[str]:
+        """The keys of the current papers carrying a tag, in file order (through the index
+        when it serves the papers: a rename reads the papers it changes, not all)."""
+        if not self.snapshot.indexed:
+            return [key for key, paper in self.papers.items() if tag in paper.tags]
+        current = self.papers
+        keys = [k for k in self.snapshot.tagged(tag)
+                if k not in current.changed and k not in current.gone]
+        self.snapshot.full(keys)  # one query per few hundred papers, not one each
+        wanted = {k for k, p in current.changed.items() if tag in p.tags}
+        if wanted:
+            wanted.update(keys)
+            keys = [k for k in current if k in wanted]
+        return keys
 
     def add_venue(self, venue: Venue) -> None:
         """Add a venue to the registry (data/venues.yaml), in sorted place."""
@@ -814,13 +1210,24 @@ class Session:
                 out[self.paths.catalog] = text
         return out
 
+    def _check(self) -> EditCheck:
+        return EditCheck(self.paths, lambda: self.text, self.snapshot, self.venues_before,
+                         self.vocab_before)
+
     def validate(self, texts: dict[Path, str]) -> list[Problem]:
         """Refuse an edit that adds problems; return the warnings it adds."""
-        return EditCheck(self.paths, self.text, self.snapshot, self.venues_before,
-                         self.vocab_before).check(texts, self.venues, self.vocabulary)
+        return self._check().check(texts, self.venues, self.vocabulary)
 
     def commit(self, dry_run: bool = False) -> WriteResult:
         """Validate and write every changed file atomically (registries first)."""
+        if self._patches and self._doc is None and self._replacement is None:
+            result = self._commit_patches(dry_run)
+            if result is not None:
+                return result
+            # Read back otherwise than made: the cut file gets the changes, made by ruamel.
+            for patch in self._patches.values():
+                patch.broken = True
+            _ = self.doc
         texts = self.render()
         result = WriteResult(dry_run=dry_run)
         if not texts:
@@ -837,6 +1244,128 @@ class Session:
             result.changed.append(path)
         return result
 
+    def _commit_patches(self, dry_run: bool) -> WriteResult | None:
+        """commit() of patches: the new lines read back in place and checked, the file
+        written from slices of its old bytes, the index handed the papers as read; None
+        when a patch does not read back as the paper the session made."""
+        import bisect
+        import itertools
+
+        from catalog import index
+        from catalog.validation import Placed, read_placed
+
+        edits = []
+        for patch in sorted(self._patches.values(), key=lambda p: p.begin):
+            if patch.block.dirty:
+                _render_paper(self.yaml, patch.block)
+            if patch.block.head != patch.original:
+                edits.append(patch)
+        placed, moved = [], 0
+        for patch in edits:
+            placed.append(Placed(patch.key, patch.year, patch.venue, patch.line + moved,
+                                 patch.block.head))
+            moved += len(patch.block.head) - len(patch.original)
+        papers, problems = read_placed(placed, self.filename) if edits else ([], [])
+        if any(p.blocking for p in problems) or [p.key for p in papers] != [
+                p.key for p in placed] or not all(same_but_line(p, self.papers[p.key])
+                                                  for p in papers):
+            return None
+        texts = self.registries.render()
+        result = WriteResult(dry_run=dry_run)
+        if not edits and not texts:
+            return result
+        ends = [(patch.line + len(patch.original) - 1,
+                 len(patch.block.head) - len(patch.original)) for patch in edits]
+
+        last_lines = [end for end, _ in ends]
+        moves = [0, *itertools.accumulate(by for _, by in ends)]
+
+        def line(old: int) -> int:  # where a line of the old file is in the new one
+            return old + moves[bisect.bisect_left(last_lines, old)]
+
+        result.warnings = self._check().check_placed(placed, papers, texts, self.venues,
+                                                     self.vocabulary, line)
+        parts = self._parts(edits)
+        if dry_run:
+            result.diff = _diff(self, texts) + (self._patch_diff(edits) if edits else "")
+            result.changed = [*texts, *([self.paths.catalog] if edits else [])]
+            return result
+        for path in sorted(texts):
+            atomic_write(path, texts[path], self.registries.newline(path))
+            result.changed.append(path)
+        before = self.snapshot.digest or ""
+        if not edits:
+            stamp = self._stamp if index.catalog_stamp(self.paths) == self._stamp else None
+            self.handover = index.Edit(before, before, stamp)
+            return result
+        # The new bytes' digest, hashed beside the write (hashlib lets go of the GIL).
+        digest = _Background(index.parts_digest, parts)
+        try:
+            stamp = files.atomic_write_parts(self.paths.catalog, parts)
+            result.changed.append(self.paths.catalog)
+            blocks = {}
+            for label in {str(p.year) for p in edits}:
+                year = self._years[label]
+                assert year is not None
+                mine = [p for p in edits if str(p.year) == label]
+                blocks[label] = index.parts_digest(self._parts(mine, year.begin, year.end))
+        finally:
+            after = digest.result()
+        self.handover = index.Edit(before, after, stamp, papers,
+                                   [(str(p.year), end, by) for p, (end, by)
+                                    in zip(edits, ends, strict=True)], blocks)
+        return result
+
+    def _patch_diff(self, edits: list[_Patch]) -> str:
+        """The unified diff of the catalog that patches make, as difflib gives it for the
+        whole file, from windows of a few lines around them (a 100k-paper file is never
+        compared as a whole)."""
+        import difflib
+        import re as regex
+
+        data = self.data
+        if regex.search(b"[\x0b\x0c\x1c-\x1e]", data) or any(
+                sep in data for sep in _OTHER_BREAKS):  # str.splitlines cuts there too
+            new = yamlio.decode(b"".join(self._parts(edits)), self.filename)
+            return _diff(self, {self.paths.catalog: new})
+        windows: list[list[Any]] = []  # [begin, end, first line, patches]
+        for patch in edits:
+            begin, above = patch.begin, 0
+            while above < 3 and begin > 0:
+                begin = data.rfind(b"\n", 0, begin - 1) + 1
+                above += 1
+            end = patch.end
+            for _ in range(3):
+                end = (data.find(b"\n", end) + 1) or len(data)
+            if windows and begin <= windows[-1][1]:
+                windows[-1][1] = end
+                windows[-1][3].append(patch)
+            else:
+                windows.append([begin, end, patch.line - above, [patch]])
+        name = self.paths.display()
+        out = [f"--- {name}\n", f"+++ {name}\n"]
+        moved = 0
+        for begin, end, first, patches in windows:
+            old = data[begin:end].decode("utf-8").splitlines(keepends=True)
+            new = b"".join(self._parts(patches, begin, end)).decode("utf-8").splitlines(
+                keepends=True)
+            out += [_renumber(line, first - 1, first - 1 + moved)
+                    for line in list(difflib.unified_diff(old, new, n=3))[2:]]
+            moved += len(new) - len(old)
+        return "".join(out)
+
+    def _parts(self, edits: list[_Patch], begin: int = 0, end: int | None = None
+               ) -> list[bytes | memoryview]:
+        """The bytes from begin to end of the file with these patches' new lines."""
+        view = memoryview(self.data)
+        parts: list[bytes | memoryview] = []
+        at = begin
+        for patch in edits:
+            parts += [view[at:patch.begin], "".join(patch.block.head).encode("utf-8")]
+            at = patch.end
+        parts.append(view[at:end])
+        return parts
+
 
 def _model_value(name: str, value: Any) -> Any:
     if name in _LISTS:
@@ -848,6 +1377,18 @@ def _model_value(name: str, value: Any) -> Any:
     if isinstance(value, dt.date):
         return value.isoformat()
     return value if value not in ("", []) else None
+
+
+_HUNK_RE = re.compile(r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")
+
+
+def _renumber(line: str, old: int, new: int) -> str:
+    """A line of a window's diff, its hunk header moved to the whole file's lines."""
+    m = _HUNK_RE.match(line)
+    if m is None:
+        return line
+    return (f"@@ -{int(m[1]) + old}{m[2] or ''} +{int(m[3]) + new}{m[4] or ''} @@"
+            + line[m.end():])
 
 
 def _diff(session: Session, texts: dict[Path, str]) -> str:
@@ -899,12 +1440,13 @@ def edit(paths: Paths, dry_run: bool = False, refresh: bool = True) -> Iterator[
         yield session
         session.result = session.commit(dry_run)
         if refresh and not dry_run and session.result.changed:
-            session.result.warnings += _refresh_index(paths)
+            session.result.warnings += _refresh_index(paths, session.handover)
 
 
-def _refresh_index(paths: Paths) -> list[Problem]:
+def _refresh_index(paths: Paths, handover: Any = None) -> list[Problem]:
     """Bring the index up to date after a write (still under the lock, so writers do not
-    race each other's index updates). The write has happened and is what the user hears
+    race each other's index updates): with the writer's own account of the edit when it
+    gave one, else by reading the file. The write has happened and is what the user hears
     about: an index that cannot follow is rebuilt, or, failing that, a warning says so
     (the index is derived; the next command refreshes it again)."""
     import sqlite3
@@ -912,6 +1454,8 @@ def _refresh_index(paths: Paths) -> list[Problem]:
     from catalog import index
 
     try:
+        if handover is not None and index.apply_edit(paths, handover) is not None:
+            return []
         index.refresh(paths)
         return []
     except (sqlite3.Error, OSError):

@@ -397,3 +397,136 @@ def test_site_search_previews_the_summary(page, site_url):
     assert "Designs a GPU-resident embedding cache" in preview
     assert "Key:" not in preview and "Venue:" not in preview
     assert preview.count("Fleche: An Efficient GPU") == 1
+
+
+def _search(page, query: str) -> tuple[str, list[str]]:
+    """Type a query into the header's search box as a reader would: what the results
+    say they found ("12 matching documents") and the links of the first results."""
+    box = page.locator("input.md-search__input")
+    icon = page.locator("label.md-header__button[for=__search]")
+    if icon.is_visible():  # on a phone the box opens from the header's icon
+        icon.click()
+    else:
+        box.click()
+    box.fill("")
+    box.press_sequentially(query, delay=15)
+    meta = page.locator(".md-search-result__meta")
+    # Results follow each key typed; wait until they have settled on the last one.
+    seen, same = "", 0
+    for _ in range(120):
+        page.wait_for_timeout(150)
+        text = meta.inner_text()
+        same = same + 1 if text == seen and text.endswith(("documents", "document")) else 0
+        seen = text
+        if same == 3:
+            break
+    links = page.locator(".md-search-result__item > .md-search-result__link")
+    return seen, [links.nth(i).get_attribute("href") for i in range(links.count())]
+
+
+def _found(meta: str) -> int:
+    first = meta.split()[0]
+    return 0 if first == "No" else int(first)
+
+
+def test_site_search_stems_words_and_keeps_prefixes_and_phrases(page, site_url):
+    """A word and its inflections find the same pages; a prefix or a quoted phrase
+    still finds what it did."""
+    page.goto(site_url)
+    results = {q: _search(page, q) for q in (
+        "recommender", "recommendation", "cache", "caching", "embedding", "embeddings",
+        "cachi", '"embedding cache"', '"embeddings caching"')}
+    for one, other in (("recommender", "recommendation"), ("cache", "caching"),
+                       ("embedding", "embeddings"),
+                       ('"embedding cache"', '"embeddings caching"')):
+        assert results[one] == results[other], (one, other)
+        assert _found(results[one][0]) > 0
+    # Every paper page with the word (or its plural) in its title or summary is found:
+    # a stemmer applied to the index alone once left 3 of them.
+    papers = _catalog_papers()
+    with_word = [p for p in papers if "embedding" in (p.title + " " + (p.summary or "")).lower()]
+    assert _found(results["embedding"][0]) >= len(with_word) > 10
+    # A word cut short while typing still finds the pages of the whole word.
+    assert _found(results["cachi"][0]) > 0
+    assert any("caching" in p.title.lower() for p in papers
+               if any(f"papers/{p.key}/" in h for h in results["cachi"][1]))
+    # Quotes still require every word: fewer pages than either word alone.
+    assert 0 < _found(results['"embedding cache"'][0]) < min(
+        _found(results["embedding"][0]), _found(results["cache"][0]))
+
+
+@pytest.mark.parametrize("size", [(1366, 900), (390, 844)])
+def test_search_index_is_fetched_when_search_is_first_used(browser, site_url, size):
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]},
+                                  has_touch=size[0] < 960)
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda err: errors.append(str(err)))
+        fetched: list[str] = []
+        page.on("request", lambda r: fetched.append(r.url) if "search_index" in r.url else None)
+        page.goto(urljoin(site_url, "years/2022/"))
+        page.wait_for_load_state("networkidle")
+        page.locator("article h1").click()  # reading is not searching
+        page.wait_for_load_state("networkidle")
+        assert fetched == []
+        meta, links = _search(page, "fleche")
+        assert fetched == [urljoin(site_url, "search/search_index.json")]
+        assert _found(meta) >= 1 and any(f"papers/{PAPER}/" in h for h in links)
+        # Arriving from a search link (?q=) shows its results without a click.
+        page.goto(urljoin(site_url, "tags/?q=fleche"))
+        page.locator(f".md-search-result__link[href*='papers/{PAPER}/']").first.wait_for()
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_generated_pages_list_their_sections_on_a_phone(browser, site_url):
+    """Below 960 px the theme's table of contents lives in the nav drawer, which does
+    not list generated pages: they carry their own list of sections."""
+    phone = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page = phone.new_page()
+        page.goto(urljoin(site_url, f"papers/{PAPER}/"))
+        assert not page.locator(".md-sidebar--secondary .md-nav--secondary").is_visible()
+        contents = page.locator("article nav.pp-contents")
+        assert contents.is_visible()
+        assert contents.locator("a").all_inner_texts() == ["Cite", "Related papers",
+                                                           "Discussed in"]
+        contents.get_by_role("link", name="Discussed in").click()
+        page.wait_for_url("**#discussed-in")
+        box = page.locator("h2#discussed-in").bounding_box()
+        assert box is not None and 0 <= box["y"] < 844
+        page.goto(urljoin(site_url, "tags/caching/"))
+        years = sorted({p.year for p in _catalog_papers() if "caching" in p.tags}, reverse=True)
+        assert page.locator("article nav.pp-contents a").all_inner_texts() == [
+            str(y) for y in years]
+    finally:
+        phone.close()
+    # On a wide screen the theme's own table of contents shows, and ours does not.
+    wide = browser.new_context(viewport={"width": 1366, "height": 900})
+    try:
+        page = wide.new_page()
+        page.goto(urljoin(site_url, f"papers/{PAPER}/"))
+        assert not page.locator("article nav.pp-contents").is_visible()
+        toc = page.locator(".md-sidebar--secondary .md-nav--secondary")
+        assert toc.is_visible() and "Discussed in" in toc.inner_text()
+    finally:
+        wide.close()
+
+
+def test_bibtex_copy_button_is_visible_without_hovering(browser, site_url):
+    """On a touch screen nothing hovers: the copy button must show as it is."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(urljoin(site_url, f"papers/{PAPER}/"))
+        button = page.locator("h2#cite + .highlight button[data-md-type=copy]")
+        button.wait_for()
+        page.wait_for_timeout(400)  # past the theme's colour transition
+        alpha = button.evaluate(
+            "b => { const c = getComputedStyle(b).color.match(/[\\d.]+/g);"
+            " return c.length > 3 ? Number(c[3]) : 1; }")
+        assert alpha >= 0.5, alpha
+    finally:
+        context.close()

@@ -263,3 +263,20 @@ def test_status_and_rm_dry_run_show_the_diff_and_write_nothing(cli, paths):
     assert removed.exit_code == 0, removed.output
     assert "-    - key: he2021fastmoe" in removed.output
     assert paths.catalog.read_bytes() == before
+
+
+def test_an_edit_as_its_own_process_builds_only_its_command(paths: Paths) -> None:
+    """`papers status` runs with only its command built (catalog.cli.keep_only); its
+    options, help and errors are still the whole command's."""
+    def papers(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "catalog.cli", "--catalog",
+                               str(paths.catalog), "--db", str(paths.db), *args],
+                              capture_output=True, text=True, cwd=REPO, timeout=120)
+
+    done = papers("status", "he2021fastmoe", "read", "--on", "2024-03-04")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "he2021fastmoe: read (read on 2024-03-04)"
+    assert "read_on: 2024-03-04" in paths.catalog.read_text(encoding="utf-8")
+    assert "--dry-run" in papers("status", "--help").stdout
+    assert papers("status", "he2021fastmoe", "--bogus").returncode == 2
+    assert "did you mean" in papers("statu", "x").stderr.lower()

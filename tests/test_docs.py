@@ -64,6 +64,14 @@ def test_reading_commands_are_the_ones_its_module_registers():
     assert mine == set(reading.COMMANDS)
 
 
+def test_curation_commands_are_the_ones_its_module_registers():
+    from catalog.commands import curate
+
+    mine = {name for name, cmd in COMMANDS
+            if getattr(cmd.callback, "__module__", "") == "catalog.commands.curate"}
+    assert mine == set(curate.COMMANDS)
+
+
 @pytest.mark.parametrize(("argv", "name"), [
     (["search", "x"], "search"),
     (["--db", "a.db", "--catalog", "c.yaml", "show", "k"], "show"),

@@ -75,6 +75,12 @@ def test_paper_page_has_every_part(paths):
     assert '<li><a href="../../notes/caching/">Caching notes</a></li>' in page
     assert [anchor for anchor, _ in site.toc_of(page)] == [
         "reading-note", "cite", "related-papers", "discussed-in"]
+    # The same sections listed after the trail, for phones (the theme's table of
+    # contents is out of reach there on pages outside the nav); not indexed.
+    assert ('<nav class="pp-contents" aria-label="On this page" data-search-exclude>'
+            'On this page: <a href="#reading-note">Reading note</a> · <a href="#cite">Cite</a>'
+            ' · <a href="#related-papers">Related papers</a> · <a href="#discussed-in">'
+            "Discussed in</a></nav>") in page
 
 
 def test_paper_page_without_optional_parts(paths):
@@ -87,6 +93,7 @@ def test_paper_page_without_optional_parts(paths):
     assert 'id="cite"' not in page
     assert "No note discusses this paper yet." in page
     assert "Reading note" not in page
+    assert "On this page: <a href=\"#related-papers\">" in page
 
 
 def test_relpath_matches_posixpath():
@@ -393,3 +400,38 @@ def test_suggest_a_paper_link(paths):
     data.suggest_url = "https://example.org/form"
     assert "missing a paper? [Suggest one](https://example.org/form)" in site.home_counts(data)
     assert '<a href="https://example.org/form">Suggest one</a>' in site.all_papers_page(data)
+
+
+def _indexed(page_html: str) -> list[tuple[str | None, str, str]]:
+    """What Material's search plugin indexes from a page: (id, title, text) per section."""
+    from material.plugins.search.plugin import Parser
+
+    parser = Parser()
+    parser.feed(page_html)
+    parser.close()
+    return [(s.id, "".join(s.title).strip(), "".join(s.text).strip())
+            for s in parser.data if not s.is_excluded()]
+
+
+def test_search_reads_the_same_from_a_page_without_its_excluded_parts(paths):
+    """The hook hands the search plugin each HTML page without its data-search-exclude
+    elements (parsing those was a third of a build): the index must not change."""
+    data = data_for(paths)
+    data.bibtex = {p.key: f"@article{{{p.key},\n  title = {{<ul> & </ul>}},\n}}"
+                   for p in data.papers}
+    pages = site.generate(data)
+    checked = 0
+    for uri, page in pages.items():
+        if not site.is_html_page(uri):
+            continue
+        body = page.split("---\n", 2)[2]  # after the front matter
+        kept = site.searchable(body)
+        assert _indexed(kept) == _indexed(body), uri
+        assert re.search(r"<(?!h2)\w+\b[^>]*data-search-exclude", kept) is None
+        assert len(kept) < len(body)
+        checked += 1
+    assert checked >= 8
+    # Nested elements of the same name end where their own element ends.
+    nested = ('<p>a</p><div class="x" data-search-exclude><div>in</div><div>in</div></div>'
+              "<p>b</p>")
+    assert site.searchable(nested) == "<p>a</p><p>b</p>"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -59,6 +60,10 @@ def test_site_build_on_a_tmp_catalog(cli, paths, tmp_path):
     assert re.search(r'<svg role="img" aria-label="Bar chart of papers per year from 2021 '
                      r'to 2023', home)
     assert '<a xlink:href="years/2021/">' in home
+    # The charts' own text (years, counts, tag names) is not searchable; captions are.
+    docs = json.loads((out / "search" / "search_index.json").read_text())["docs"]
+    charts = next(d for d in docs if d["location"].endswith("#the-field-in-charts"))
+    assert "Papers per year" in charts["text"] and "2021" not in charts["text"]
 
     page = article((out / "papers" / "lai2023adaembed" / "index.html").read_text())
     assert ('<h1 id="title">AdaEmbed: Adaptive Embedding for Large-Scale Recommendation '
@@ -287,6 +292,9 @@ def test_sources_as_files_build_without_the_hook(cli, paths, tmp_path):
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     plain = src / "site"
+    # The theme's overrides came along: the search setup and its stemming worker.
+    assert (plain / "assets" / "javascripts" / "workers" / "papers-search.js").is_file()
+    assert "papers-search-setup.js" in (plain / "index.html").read_text(encoding="utf-8")
     hooked = tmp_path / "hooked"
     assert cli("site", "build", "-o", str(hooked)).exit_code == 0
     pages = sorted(str(p.relative_to(hooked)) for p in hooked.rglob("*.html"))

@@ -85,13 +85,14 @@ def traceback(run: Run) -> str | None:
 
 
 def project(tmp: Path) -> Path:
-    """A copy of the shipped project (data/, site/, mkdocs.yml) in tmp/proj."""
+    """A copy of the shipped project (data/, site/, overrides/, mkdocs.yml) in tmp/proj."""
     root = tmp / "proj"
     root.mkdir(parents=True)
     shutil.copytree(REPO / "data", root / "data")
     shutil.copy(CATALOG, root / "data" / "papers.yaml")
     (root / "catalog").symlink_to(REPO / "catalog")  # mkdocs.yml's hook path
     shutil.copytree(REPO / "site", root / "site")
+    shutil.copytree(REPO / "overrides", root / "overrides")  # mkdocs.yml's custom_dir
     shutil.copy(REPO / "mkdocs.yml", root / "mkdocs.yml")
     return root
 
