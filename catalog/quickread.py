@@ -27,9 +27,11 @@ _LIST_FIELDS = frozenset(LIST_FIELDS)
 
 # Characters YAML reads otherwise than as text, or refuses: controls (tab and CR
 # included, though YAML allows them in places), DEL, C1, the line breaks NEL, LS and
-# PS, the byte-order mark, and the non-characters U+FFFE/U+FFFF. Text with any is left
-# to PyYAML. (Each of them is one str.isprintable refuses.)
-_UNUSUAL_RE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]")
+# PS, the byte-order mark, the non-characters U+FFFE/U+FFFF, and lone surrogates (no
+# UTF-8 text has one, but a str may: libyaml's reader cannot even encode it). Text with
+# any is left to PyYAML. (Each of them is one str.isprintable refuses.)
+_UNUSUAL_RE = re.compile(
+    "[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
 # The end of a line after a value: nothing, or blanks and a comment.
 _END = r"(?:[ ]+(?:#.*)?)?"
 _YEAR_RE = re.compile(rf"(\d{{4}}):{_END}")
