@@ -310,3 +310,23 @@ def test_a_hostile_line_is_read_as_pyyaml_reads_it_or_declined(line: str) -> Non
     lines = text.split("\n")
     for at in range(len(lines) + 1):
         check("\n".join([*lines[:at], line, *lines[at:]]))
+
+
+# Regressions: each input below once made the fast path differ from PyYAML.
+
+def test_a_lone_surrogate_is_left_to_pyyaml() -> None:
+    # No UTF-8 file has one, but any str may: the fast path read the title, while
+    # libyaml's reader cannot even encode the text.
+    text = _TEMPLATE.format(title="a\ud800b", authors="[Ana]")
+    assert quickread.papers(text) is None
+    assert quickread.papers(_TEMPLATE.format(title="T", authors="['\udfff']")) is None
+
+
+def test_a_run_of_blanks_in_a_flow_item_is_read_in_one_pass() -> None:
+    # A lazy plain item was retried after each blank: 30,000 spaces took 9 s, a million
+    # (read here) would have taken hours; PyYAML, and now the fast path, take a moment.
+    item = "a" + " " * 1_000_000 + "b"
+    text = _TEMPLATE.format(title="T", authors=f'["x", {item}  ]')
+    assert check(text)
+    assert quickread.papers(text)[0].authors == ["x", item]
+    assert quickread.papers(_TEMPLATE.format(title="T", authors=f'["x", {item}]]')) is None
