@@ -12,7 +12,9 @@ anything the full reader would report (an unknown or repeated field, a missing o
 empty one, a venue or year given twice) makes `papers` return None, and the caller
 reads the text with PyYAML as before: the fast path never decides what is wrong,
 and what it accepts it reads exactly as PyYAML plus catalog.source's walk would
-(tests/test_quickread.py compares the two on generated and real catalogs).
+(tests/test_quickread.py compares the two on generated and real catalogs, and
+tests/test_quickread_fuzz.py on hostile and mutated text, under libyaml and under
+PyYAML's pure-Python parser).
 """
 
 from __future__ import annotations
