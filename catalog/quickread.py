@@ -12,7 +12,9 @@ anything the full reader would report (an unknown or repeated field, a missing o
 empty one, a venue or year given twice) makes `papers` return None, and the caller
 reads the text with PyYAML as before: the fast path never decides what is wrong,
 and what it accepts it reads exactly as PyYAML plus catalog.source's walk would
-(tests/test_quickread.py compares the two on generated and real catalogs).
+(tests/test_quickread.py compares the two on generated and real catalogs, and
+tests/test_quickread_fuzz.py on hostile and mutated text, under libyaml and under
+PyYAML's pure-Python parser).
 """
 
 from __future__ import annotations
@@ -27,9 +29,11 @@ _LIST_FIELDS = frozenset(LIST_FIELDS)
 
 # Characters YAML reads otherwise than as text, or refuses: controls (tab and CR
 # included, though YAML allows them in places), DEL, C1, the line breaks NEL, LS and
-# PS, the byte-order mark, and the non-characters U+FFFE/U+FFFF. Text with any is left
-# to PyYAML. (Each of them is one str.isprintable refuses.)
-_UNUSUAL_RE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]")
+# PS, the byte-order mark, the non-characters U+FFFE/U+FFFF, and lone surrogates (no
+# UTF-8 text has one, but a str may: libyaml's reader cannot even encode it). Text with
+# any is left to PyYAML. (Each of them is one str.isprintable refuses.)
+_UNUSUAL_RE = re.compile(
+    "[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
 # The end of a line after a value: nothing, or blanks and a comment.
 _END = r"(?:[ ]+(?:#.*)?)?"
 _YEAR_RE = re.compile(rf"(\d{{4}}):{_END}")
@@ -47,10 +51,13 @@ _PLAIN_START = frozenset("-?:,[]{}#&*!|>'\"%@` ")
 # A flow list on one line: items that are quoted scalars, or plain ones without any of
 # , [ ] { } # : (which end or change a plain scalar in a flow) or ? (which ends one for
 # PyYAML's own parser, the fallback where libyaml is missing), separated by commas.
+# A plain item takes its trailing blanks too (stripped after), all at once: a lazy one
+# tried ' *(,|$)' after each of its characters, quadratic in a run of blanks (a line
+# with 30,000 spaces in an item took 9 s; PyYAML reads it in a millisecond).
 _FLOW_RE = re.compile(rf"\[(.*)\]{_END}")
 _FLOW_ITEM_RE = re.compile(
     r""" *(?:"([^"\\]*(?:\\["\\][^"\\]*)*)"|'([^']*(?:''[^']*)*)'"""
-    r"""|([^ \-?:,\[\]{}#&*!|>'"%@`][^,\[\]{}#:?]*?)) *(,|$)""")
+    r"""|([^ \-?:,\[\]{}#&*!|>'"%@`][^,\[\]{}#:?]*+)) *(,|$)""")
 
 
 class _Unusual(Exception):
