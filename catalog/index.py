@@ -495,12 +495,11 @@ def _insert_catalog(conn: sqlite3.Connection, text: str, filename: str,
     if blocking:
         raise InvalidCatalogError(blocking)
     # A file that reads whole but not in blocks (a quoted value running over a line
-    # that looks like a top-level key): rows as the whole file gives them.
+    # that looks like a top-level key): rows as the whole file gives them, and no year
+    # blocks recorded. With them, a later change to one block would be read alone, as
+    # it does not read in the file (a paper made of another's title), and writers would
+    # patch bytes inside a value: every refresh of such a file is a full build.
     _insert_papers(conn, papers, venue_names)
-    chunks = source.split_chunks(text) or []
-    if len({c.label for c in chunks}) == len(chunks):
-        conn.executemany("insert into chunks values (?, ?, ?)",
-                         [(c.label, c.digest, c.start) for c in chunks])
     return len(papers), {str(p.year) for p in papers}
 
 

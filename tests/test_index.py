@@ -348,3 +348,20 @@ def test_a_same_size_rewrite_right_after_an_index_update_is_seen(paths):
     paths.catalog.write_text(text.replace("FastMoE", "FastMoX"))  # same size, same tick
     assert index.refresh(paths).action == "updated"
     assert query.get(index.connect(paths), "he2021fastmoe").title.startswith("FastMoX")
+
+
+def test_a_file_read_only_whole_is_never_updated_a_block_at_a_time(paths):
+    # A 2001 title runs over the '2002:' line and ends at a comment line of 2002's: the
+    # blocks alone would read a paper b2002 that the file does not hold. A change to
+    # the 2002 block must not be read alone (found by the quickread differential review).
+    text = paths.catalog.read_text() + (
+        '2001:\n  OSDI:\n    - key: a2001\n      title: "A\n'
+        '2002:\n  SOSP:\n    - key: b2002\n      title: B\n    # "\n'
+        '      authors: [X Z]\n')
+    paths.catalog.write_text(text)
+    assert index.refresh(paths).papers == 4
+    paths.catalog.write_text(text.replace("title: B\n", "title: C\n"))
+    index.refresh(paths)
+    conn = index.connect(paths)
+    assert "b2002" not in query.keys(conn)
+    assert query.get(conn, "a2001").title.startswith("A 2002: SOSP: - key: b2002 title: C")
