@@ -889,7 +889,12 @@ def _apply(conn: sqlite3.Connection, edit: Edit) -> int | None:
     return int(_meta(conn).get("papers", 0))
 
 
-_FTS_SET = frozenset(FTS_COLUMNS) - {"venue_name"}  # venue_name follows the venue
+# The words table's tokens of each column of a row that holds them (as _insert_papers
+# takes them; folded is title and authors again, venue_name comes with the venue).
+_WORDS_OF = {"title": lambda p: p.title.split(), "authors": lambda p: p.authors,
+             "tags": lambda p: p.tags, "summary": lambda p: (p.summary or "").split(),
+             "abstract": lambda p: (p.abstract or "").split()}
+_TAGS = 6  # position of tags in a row
 
 
 def _put_rows(conn: sqlite3.Connection, papers: list[Paper], venue_names: dict[str, str]) -> None:
@@ -921,9 +926,10 @@ def _put_rows(conn: sqlite3.Connection, papers: list[Paper], venue_names: dict[s
         for name, of in lists.items():
             if name in changed_names:
                 of.append(paper)
-        if changed_names & _FTS_SET:
-            searched = (paper.title, *paper.authors, *paper.tags, paper.summary, paper.abstract)
-            tokens.extend(" ".join(t for t in searched if t).split())
+        # The words of the columns that changed: the others' are in the table already
+        # (a renamed tag on 12k papers need not cut their 12k abstracts into words).
+        for name in changed_names & _WORDS_OF.keys():
+            tokens.extend(_WORDS_OF[name](paper))
     for changed, values in updates.items():
         sets = ", ".join(f"{names[i]} = ?" for i in changed)
         conn.executemany(f"update papers set {sets} where key = ?", values)
@@ -931,9 +937,13 @@ def _put_rows(conn: sqlite3.Connection, papers: list[Paper], venue_names: dict[s
     conn.executemany("insert into authors values (?, ?, ?, ?)",
                      [(p.key, i, a, fold(a)) for p in lists["authors"]
                       for i, a in enumerate(p.authors)])
-    conn.executemany("delete from tags where paper = ?", [(p.key,) for p in lists["tags"]])
+    # Only the (paper, tag) rows that come or go: a rename deletes and adds one per paper.
+    tag_rows = {p.key: (set(json.loads(old[p.key][_TAGS])), set(p.tags)) for p in lists["tags"]}
+    conn.executemany("delete from tags where paper = ? and tag = ?",
+                     [(key, t) for key, (was, now) in tag_rows.items() for t in was - now])
     conn.executemany("insert into tags values (?, ?)",
-                     [(p.key, t) for p in lists["tags"] for t in dict.fromkeys(p.tags)])
+                     [(p.key, t) for p in lists["tags"] for t in dict.fromkeys(p.tags)
+                      if t not in tag_rows[p.key][0]])
     _insert_papers(conn, fresh, venue_names)
     _add_words(conn, tokens)
 
