@@ -17,7 +17,7 @@ import re
 import sqlite3
 import stat
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from json.encoder import encode_basestring as _encode_string
 from pathlib import Path
@@ -370,6 +370,12 @@ def _try_update(paths: Paths, text: str, text_digest: str, registry: str,
 
 
 def _update_registries(conn: sqlite3.Connection, paths: Paths, registry: str) -> bool:
+    """_replace_registries in a transaction of its own."""
+    with conn:
+        return _replace_registries(conn, paths, registry)
+
+
+def _replace_registries(conn: sqlite3.Connection, paths: Paths, registry: str) -> bool:
     """Replace the venue and tag tables in place (a new tag must not cost a full build);
     papers whose venue's name changed get the new name (and their full-text row). False,
     and nothing changed, when a venue has a field the table has no column for (a build
@@ -383,18 +389,17 @@ def _update_registries(conn: sqlite3.Connection, paths: Paths, registry: str) ->
     old = dict(conn.execute("select short, name from venues").fetchall())
     marks = ", ".join("?" * len(columns))
     names = ", ".join('"' + c.replace('"', '""') + '"' for c in columns)
-    with conn:
-        conn.execute("delete from venues")
-        conn.execute("delete from vocabulary")
-        conn.executemany(f"insert into venues ({names}) values ({marks})",
-                         [[_cell(r.get(c)) for c in columns] for r in records])
-        conn.executemany("insert into vocabulary values (?, ?)", list(vocabulary.items()))
-        for short in set(old) | set(venues):
-            name = venues[short].name if short in venues else None
-            if old.get(short) != name:
-                conn.execute("update papers set venue_name = ? where venue = ?", (name, short))
-        _add_words(conn, " ".join(v.name for v in venues.values()).split())
-        conn.execute("insert or replace into meta values ('registry', ?)", (registry,))
+    conn.execute("delete from venues")
+    conn.execute("delete from vocabulary")
+    conn.executemany(f"insert into venues ({names}) values ({marks})",
+                     [[_cell(r.get(c)) for c in columns] for r in records])
+    conn.executemany("insert into vocabulary values (?, ?)", list(vocabulary.items()))
+    for short in set(old) | set(venues):
+        name = venues[short].name if short in venues else None
+        if old.get(short) != name:
+            conn.execute("update papers set venue_name = ? where venue = ?", (name, short))
+    _add_words(conn, " ".join(v.name for v in venues.values()).split())
+    conn.execute("insert or replace into meta values ('registry', ?)", (registry,))
     return True
 
 
@@ -828,44 +833,105 @@ class Edit:
 def apply_edit(paths: Paths, edit: Edit) -> RefreshResult | None:
     """Bring the index up to date with a writer's edit in place; None when the index does
     not hold the catalog the writer read (then refresh() reads the file as usual)."""
+    return _apply_edit(paths, edit, lambda: edit)
+
+
+class PendingEdit:
+    """apply_edit begun before the file is written: the edit's rows (a rename's full-text
+    work, done by SQLite without the GIL) written in a thread, in a transaction, while the
+    writer still reads back and writes the file; committed by finish() with the digests and
+    stat of the bytes written, undone by abandon(). The index ends as apply_edit leaves it."""
+
+    def __init__(self, paths: Paths, edit: Edit):
+        import threading
+
+        self.papers = edit.papers
+        self._go = threading.Event()
+        self._final: Edit | None = None
+        self._out: list[RefreshResult | None] = []
+        self._err: list[BaseException] = []
+        self._thread = threading.Thread(target=self._run, args=(paths, edit), daemon=True)
+        self._thread.start()
+
+    def _run(self, paths: Paths, edit: Edit) -> None:
+        try:
+            self._out.append(_apply_edit(paths, edit, self._wait))
+        except BaseException as err:  # handed to finish()
+            self._err.append(err)
+
+    def _wait(self) -> Edit | None:
+        self._go.wait()
+        return self._final
+
+    def finish(self, edit: Edit) -> RefreshResult | None:
+        """Commit with the whole edit (its papers must be those it began with)."""
+        self._final = edit
+        self._go.set()
+        self._thread.join()
+        if self._err:
+            raise self._err[0]
+        return self._out[0]
+
+    def abandon(self) -> None:
+        """Roll the rows back (the file was not written, or not as begun)."""
+        self._go.set()
+        self._thread.join()
+
+
+def _apply_edit(paths: Paths, begun: Edit, final: Callable[[], Edit | None]
+                ) -> RefreshResult | None:
+    """begun's rows and lines written in one transaction; then final() gives the edit as
+    written (its digests and stamp), or None to roll back."""
     if probe(paths) != "ours":
         return None
     with files.locked([paths.db], INDEX_LOCK_TIMEOUT, _describe(paths)):
-        stamps = _stamps(paths)  # before the registries are read, as refresh() takes them
-        stamps["catalog"] = edit.stamp or [0, 0, 0, 0]
         conn = sqlite3.connect(_uri(paths.db, "rw"), uri=True)
         try:
             meta = _meta(conn)
-            if meta.get("schema") != SCHEMA_VERSION or meta.get("digest") != edit.before:
+            if meta.get("schema") != SCHEMA_VERSION or meta.get("digest") != begun.before:
                 return None
-            registry = _registry_digest(paths)
-            if meta.get("registry") != registry and not _update_registries(conn, paths,
-                                                                          registry):
-                return None
+            # Changed pages kept in memory until the commit: spilling them to the file
+            # would lock out readers (the writer's own, while it waits) before then.
+            conn.execute("pragma cache_spill = off")
             conn.execute("begin immediate")
             try:
-                count = _apply(conn, edit)
-                if count is None:
+                count = _apply(conn, begun)
+                edit = final() if count is not None else None
+                if edit is None or not _finish(conn, paths, meta, edit):
                     conn.rollback()
                     return None
-                conn.execute("insert or replace into meta values ('digest', ?)", (edit.after,))
-                # The writer's stamp holds only if the file still has it now, as the time
-                # this records (a write since would have shown or will show in the stat).
-                if stamps["catalog"] != _stamp(paths.catalog):
-                    stamps["catalog"] = [0, 0, 0, 0]
-                _set_stamps(conn, stamps)
                 conn.commit()
             except BaseException:
                 conn.rollback()
                 raise
         finally:
             conn.close()
-    return RefreshResult("updated", count, sorted(edit.blocks))
+    return RefreshResult("updated", count or 0, sorted(edit.blocks))
+
+
+def _finish(conn: sqlite3.Connection, paths: Paths, meta: dict[str, str], edit: Edit) -> bool:
+    """The registries, block digests, digest and stamps of an edit whose rows are written
+    (inside the caller's transaction); False when the registries need a full build."""
+    stamps = _stamps(paths)  # before the registries are read, as refresh() takes them
+    stamps["catalog"] = edit.stamp or [0, 0, 0, 0]
+    registry = _registry_digest(paths)
+    # A venue renamed here renames it on the rows just written too.
+    if meta.get("registry") != registry and not _replace_registries(conn, paths, registry):
+        return False
+    conn.executemany("update chunks set digest = ? where label = ?",
+                     [(digest, label) for label, digest in edit.blocks.items()])
+    conn.execute("insert or replace into meta values ('digest', ?)", (edit.after,))
+    # The writer's stamp holds only if the file still has it now, as the time this
+    # records (a write since would have shown or will show in the stat).
+    if stamps["catalog"] != _stamp(paths.catalog):
+        stamps["catalog"] = [0, 0, 0, 0]
+    _set_stamps(conn, stamps)
+    return True
 
 
 def _apply(conn: sqlite3.Connection, edit: Edit) -> int | None:
-    """An edit's rows, lines and block digests (inside the caller's transaction); None
-    when the index's year blocks are not those the edit names."""
+    """An edit's rows and lines (inside the caller's transaction); None when the index's
+    year blocks are not those the edit names."""
     shifts = line_shifts(conn)
     starts = dict(conn.execute("select label, start from chunks").fetchall())
     if not set(edit.blocks) <= set(starts) or any(m[0] not in starts for m in edit.moves):
@@ -881,8 +947,6 @@ def _apply(conn: sqlite3.Connection, edit: Edit) -> int | None:
                 shifts[other] = shifts.get(other, 0) + by
     conn.executemany("update chunks set start = ? where label = ?",
                      [(start, label) for label, start in starts.items()])
-    conn.executemany("update chunks set digest = ? where label = ?",
-                     [(digest, label) for label, digest in edit.blocks.items()])
     _set_shifts(conn, shifts)
     venue_names = dict(conn.execute("select short, name from venues").fetchall())
     _put_rows(conn, _stored(edit.papers, shifts), venue_names)

@@ -837,6 +837,8 @@ class Session:
         self.result = WriteResult()
         self._replacement: str | None = None
         self.handover: Any = None  # catalog.index.Edit of the last commit, if it made one
+        self.refresh_index = False  # edit() sets it: commit may then update the index itself
+        self.indexed: Any = None  # the index update commit made (a RefreshResult), if any
 
     @property
     def yaml(self) -> Any:
@@ -1264,11 +1266,7 @@ class Session:
         """commit() of patches: the new lines read back in place and checked, the file
         written from slices of its old bytes, the index handed the papers as read; None
         when a patch does not read back as the paper the session made."""
-        import bisect
-        import itertools
-
-        from catalog import index
-        from catalog.validation import Placed, read_placed
+        from catalog.validation import Placed
 
         edits = []
         for patch in sorted(self._patches.values(), key=lambda p: p.begin):
@@ -1281,6 +1279,49 @@ class Session:
             placed.append(Placed(patch.key, patch.year, patch.venue, patch.line + moved,
                                  patch.block.head))
             moved += len(patch.block.head) - len(patch.original)
+        ends = [(patch.line + len(patch.original) - 1,
+                 len(patch.block.head) - len(patch.original)) for patch in edits]
+        pending = self._begin_index(edits, placed, ends) if not dry_run else None
+        try:
+            return self._commit_placed(edits, placed, ends, pending, dry_run)
+        finally:
+            if pending is not None and self.indexed is None:
+                pending.abandon()
+
+    def _begin_index(self, edits: list[_Patch], placed: list[Any], ends: list[tuple[int, int]]
+                     ) -> Any:
+        """The index update begun in a thread (catalog.index.PendingEdit) with the papers
+        the session made, at the lines their patches will stand; None when the session
+        does not refresh the index or has nothing to hand it."""
+        from catalog import index
+
+        if not (self.refresh_index and edits and self.snapshot.digest):
+            return None
+        papers = []
+        for patch, where in zip(edits, placed, strict=True):
+            was = self.snapshot.get(patch.key)
+            assert was is not None  # a patch is of a paper the index holds
+            papers.append(replace(self.papers[patch.key],
+                                  line=where.line + was.line - patch.line))
+        return index.PendingEdit(self.paths, index.Edit(
+            self.snapshot.digest, "", None, papers, self._moves(edits, ends),
+            dict.fromkeys((str(p.year) for p in edits), "")))
+
+    @staticmethod
+    def _moves(edits: list[_Patch], ends: list[tuple[int, int]]) -> list[tuple[str, int, int]]:
+        return [(str(p.year), end, by) for p, (end, by) in zip(edits, ends, strict=True)]
+
+    def _commit_placed(self, edits: list[_Patch], placed: list[Any],
+                       ends: list[tuple[int, int]], pending: Any, dry_run: bool
+                       ) -> WriteResult | None:
+        """_commit_patches once the patches are placed: read back, checked, written; the
+        index update begun (pending) committed when it was begun with the papers read."""
+        import bisect
+        import itertools
+
+        from catalog import index
+        from catalog.validation import read_placed
+
         papers, problems = read_placed(placed, self.filename) if edits else ([], [])
         if any(p.blocking for p in problems) or [p.key for p in papers] != [
                 p.key for p in placed] or not all(same_but_line(p, self.papers[p.key])
@@ -1290,9 +1331,6 @@ class Session:
         result = WriteResult(dry_run=dry_run)
         if not edits and not texts:
             return result
-        ends = [(patch.line + len(patch.original) - 1,
-                 len(patch.block.head) - len(patch.original)) for patch in edits]
-
         last_lines = [end for end, _ in ends]
         moves = [0, *itertools.accumulate(by for _, by in ends)]
 
@@ -1317,12 +1355,12 @@ class Session:
         # The new bytes' digest and those of the year blocks edited, each hashed in a
         # thread beside the write (hashlib lets go of the GIL): a rename touching every
         # year hashes the file twice.
-        years: dict[str, list[bytes | memoryview]] = {}
-        for label in dict.fromkeys(str(p.year) for p in edits):
-            year = self._years[label]
-            assert year is not None
-            mine = [p for p in edits if str(p.year) == label]
-            years[label] = self._parts(mine, year.begin, year.end)
+        by_year: dict[str, list[_Patch]] = {}
+        for patch in edits:
+            by_year.setdefault(str(patch.year), []).append(patch)
+        years = {label: self._parts(mine, self._years[label].begin,  # type: ignore[union-attr]
+                                    self._years[label].end)  # type: ignore[union-attr]
+                 for label, mine in by_year.items()}
         digest = _Background(index.parts_digest, parts)
         digests = _Background(lambda: {label: index.parts_digest(of)
                                        for label, of in years.items()})
@@ -1331,10 +1369,21 @@ class Session:
             result.changed.append(self.paths.catalog)
         finally:
             after, blocks = digest.result(), digests.result()
-        self.handover = index.Edit(before, after, stamp, papers,
-                                   [(str(p.year), end, by) for p, (end, by)
-                                    in zip(edits, ends, strict=True)], blocks)
+        self.handover = index.Edit(before, after, stamp, papers, self._moves(edits, ends),
+                                   blocks)
+        if pending is not None and papers == pending.papers:
+            self.indexed = self._finish_index(pending)
         return result
+
+    def _finish_index(self, pending: Any) -> Any:
+        """The begun index update committed with the edit as written; None (and the index
+        as it was) when it could not be: _refresh_index then does it the usual way."""
+        import sqlite3
+
+        try:
+            return pending.finish(self.handover)
+        except (sqlite3.Error, OSError, CatalogError):
+            return None
 
     def _patch_diff(self, edits: list[_Patch]) -> str:
         """The unified diff of the catalog that patches make, as difflib gives it for the
@@ -1457,9 +1506,10 @@ def edit(paths: Paths, dry_run: bool = False, refresh: bool = True) -> Iterator[
         for folder in {p.resolve().parent for p in _data_files(paths)}:
             files.remove_dead_temporaries(folder)
         session = Session(paths)
+        session.refresh_index = refresh and not dry_run
         yield session
         session.result = session.commit(dry_run)
-        if refresh and not dry_run and session.result.changed:
+        if refresh and not dry_run and session.result.changed and session.indexed is None:
             session.result.warnings += _refresh_index(paths, session.handover)
 
 
