@@ -838,6 +838,7 @@ class Session:
         self._replacement: str | None = None
         self.handover: Any = None  # catalog.index.Edit of the last commit, if it made one
         self.refresh_index = False  # edit() sets it: commit may then update the index itself
+        self._early: Any = None  # an index update begun before commit (catalog.index.PendingEdit)
         self.indexed: Any = None  # the index update commit made (a RefreshResult), if any
 
     @property
@@ -1169,14 +1170,17 @@ class Session:
             self.registries.put(self.paths.tags, new, value, replace_key=old)
             self.vocabulary[new] = self.vocabulary[old]
         del self.vocabulary[old]
-        changed = []
+        renamed: dict[str, list[str]] = {}
         for key in self._tagged(old):
-            paper = self.paper(key)
-            if old in paper.tags:
-                tags = list(dict.fromkeys(new if t == old else t for t in paper.tags))
-                self.update(key, tags=tags)
-                changed.append(key)
-        return changed
+            tags = self.paper(key).tags
+            if old in tags:
+                renamed[key] = list(dict.fromkeys(new if t == old else t for t in tags))
+        # The papers' new rows are known before their lines are patched: the index's
+        # full-text work (the bulk of a rename) begins now, beside the patching.
+        self._begin_index_early([replace(self.paper(k), tags=t) for k, t in renamed.items()])
+        for key, tags in renamed.items():
+            self.update(key, tags=tags)
+        return list(renamed)
 
     def _tagged(self, tag: str) -> list[str]:
         """The keys of the current papers carrying a tag, in file order (through the index
@@ -1238,6 +1242,12 @@ class Session:
 
     def commit(self, dry_run: bool = False) -> WriteResult:
         """Validate and write every changed file atomically (registries first)."""
+        try:
+            return self._commit(dry_run)
+        finally:
+            self.abandon_index()  # begun early, but the edit was not made of patches
+
+    def _commit(self, dry_run: bool) -> WriteResult:
         if self._patches and self._doc is None and self._replacement is None:
             result = self._commit_patches(dry_run)
             if result is not None:
@@ -1281,12 +1291,36 @@ class Session:
             moved += len(patch.block.head) - len(patch.original)
         ends = [(patch.line + len(patch.original) - 1,
                  len(patch.block.head) - len(patch.original)) for patch in edits]
-        pending = self._begin_index(edits, placed, ends) if not dry_run else None
+        pending, self._early = self._early, None
+        if pending is not None and any(by for _, by in ends):  # lines moved: not as begun
+            pending.abandon()
+            pending = None
+        if pending is None and not dry_run:
+            pending = self._begin_index(edits, placed, ends)
         try:
             return self._commit_placed(edits, placed, ends, pending, dry_run)
         finally:
             if pending is not None and self.indexed is None:
                 pending.abandon()
+
+    def _begin_index_early(self, papers: list[Paper]) -> None:
+        """Begin the index update with these papers as they will read back, at the lines
+        they stand (an edit of patches that add or remove no line); commit takes it if
+        the edit turns out so, else drops it (abandon_index)."""
+        from catalog import index
+
+        if not (self.refresh_index and papers and self.snapshot.digest) or \
+                self._early is not None or self._doc is not None or self._replacement:
+            return
+        self._early = index.PendingEdit(self.paths, index.Edit(
+            self.snapshot.digest, "", None, papers, [],
+            dict.fromkeys((str(p.year) for p in papers), "")))
+
+    def abandon_index(self) -> None:
+        """Drop an index update begun early (the session ends without writing)."""
+        early, self._early = self._early, None
+        if early is not None:
+            early.abandon()
 
     def _begin_index(self, edits: list[_Patch], placed: list[Any], ends: list[tuple[int, int]]
                      ) -> Any:
@@ -1507,7 +1541,11 @@ def edit(paths: Paths, dry_run: bool = False, refresh: bool = True) -> Iterator[
             files.remove_dead_temporaries(folder)
         session = Session(paths)
         session.refresh_index = refresh and not dry_run
-        yield session
+        try:
+            yield session
+        except BaseException:
+            session.abandon_index()
+            raise
         session.result = session.commit(dry_run)
         if refresh and not dry_run and session.result.changed and session.indexed is None:
             session.result.warnings += _refresh_index(paths, session.handover)
