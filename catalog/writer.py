@@ -1000,6 +1000,10 @@ class Session:
         new = replace(paper, **{n: _model_value(n, v) for n, v in changes.items()})
         if new == paper:
             return paper
+        return self._put(key, paper, new, changes)
+
+    def _put(self, key: str, paper: Paper, new: Paper, changes: dict[str, Any]) -> Paper:
+        """update() once the new paper is made: its lines edited (a patch, or its block)."""
         block, patched = self._editable(key)
         changed = {n: v for n, v in changes.items() if getattr(paper, n) != getattr(new, n)}
         # Lines rewritten by hand only in a patch, which is read back before it is written.
@@ -1177,9 +1181,10 @@ class Session:
                 renamed[key] = list(dict.fromkeys(new if t == old else t for t in tags))
         # The papers' new rows are known before their lines are patched: the index's
         # full-text work (the bulk of a rename) begins now, beside the patching.
-        self._begin_index_early([replace(self.paper(k), tags=t) for k, t in renamed.items()])
+        news = {k: replace(self.paper(k), tags=t) for k, t in renamed.items()}
+        self._begin_index_early(list(news.values()))
         for key, tags in renamed.items():
-            self.update(key, tags=tags)
+            self._put(key, self.paper(key), news[key], {"tags": tags})
         return list(renamed)
 
     def _tagged(self, tag: str) -> list[str]:
