@@ -1174,6 +1174,10 @@ class Session:
             self.registries.put(self.paths.tags, new, value, replace_key=old)
             self.vocabulary[new] = self.vocabulary[old]
         del self.vocabulary[old]
+        with yamlio.gc_paused():  # as in commit()
+            return self._rename_papers(old, new)
+
+    def _rename_papers(self, old: str, new: str) -> list[str]:
         renamed: dict[str, list[str]] = {}
         for key in self._tagged(old):
             tags = self.paper(key).tags
@@ -1247,8 +1251,11 @@ class Session:
 
     def commit(self, dry_run: bool = False) -> WriteResult:
         """Validate and write every changed file atomically (registries first)."""
+        # The collector paused: a rename's commit holds tens of thousands of papers, rows
+        # and lines (none in a cycle), which every collection walked again (~10% of it).
         try:
-            return self._commit(dry_run)
+            with yamlio.gc_paused():
+                return self._commit(dry_run)
         finally:
             self.abandon_index()  # begun early, but the edit was not made of patches
 
@@ -1541,9 +1548,7 @@ def edit(paths: Paths, dry_run: bool = False, refresh: bool = True) -> Iterator[
 
     An exception inside the block leaves every file as it was.
     """
-    # The collector paused for the session: a rename holds tens of thousands of papers,
-    # rows and lines (none in a cycle), which every collection walked again (~10% of it).
-    with locked(paths), yamlio.gc_paused():
+    with locked(paths):
         for folder in {p.resolve().parent for p in _data_files(paths)}:
             files.remove_dead_temporaries(folder)
         session = Session(paths)
