@@ -1321,7 +1321,7 @@ class Session:
         the edit turns out so, else drops it (abandon_index)."""
         from catalog import index
 
-        if not (self.refresh_index and papers and self.snapshot.digest) or \
+        if not (self.refresh_index and len(papers) >= _OVERLAP_MIN and self.snapshot.digest) or \
                 self._early is not None or self._doc is not None or self._replacement:
             return
         self._early = index.PendingEdit(self.paths, index.Edit(
@@ -1338,10 +1338,10 @@ class Session:
                      ) -> Any:
         """The index update begun in a thread (catalog.index.PendingEdit) with the papers
         the session made, at the lines their patches will stand; None when the session
-        does not refresh the index or has nothing to hand it."""
+        does not refresh the index or changes too few papers to gain by it."""
         from catalog import index
 
-        if not (self.refresh_index and edits and self.snapshot.digest):
+        if not (self.refresh_index and len(edits) >= _OVERLAP_MIN and self.snapshot.digest):
             return None
         papers = []
         for patch, where in zip(edits, placed, strict=True):
@@ -1493,6 +1493,10 @@ def _model_value(name: str, value: Any) -> Any:
         return value.isoformat()
     return value if value not in ("", []) else None
 
+
+# Papers an edit must change for its index update to run beside the writer's read-back
+# and write (catalog.index.PendingEdit): below, the thread would save nothing.
+_OVERLAP_MIN = 16
 
 _HUNK_RE = re.compile(r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")
 
