@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 import io
 import re
 from collections.abc import Callable, Iterator
@@ -590,14 +591,19 @@ _LINE_FIELDS = {"tags": _FLOW_TAGS_RE, "status": re.compile(r"status: [a-z-]+\n"
                 "read_on": re.compile(r"read_on: \d{4}-\d{2}-\d{2}\n")}
 
 
+@functools.lru_cache(maxsize=4096)
+def _plain_tag(tag: str) -> bool:
+    """A tag ruamel writes bare in a flow list (a rename asks once per tag, not per paper)."""
+    return bool(_PLAIN_TAG_RE.fullmatch(tag)) and tag not in _RESERVED
+
+
 def _field_text(name: str, value: Any) -> str | bool | None:
     """A field's line as ruamel writes it (without indentation); None when setting it
     removes it; False when ruamel must write it."""
     if value in (None, [], False, "") or (name == "status" and value == "to-read"):
         return None
     if name == "tags":
-        if not all(isinstance(t, str) and _PLAIN_TAG_RE.fullmatch(t) and t not in _RESERVED
-                   for t in value):
+        if not all(isinstance(t, str) and _plain_tag(t) for t in value):
             return False
         return f"tags: [{', '.join(value)}]\n"
     if name == "status":
