@@ -1413,14 +1413,18 @@ class Session:
         years = {label: self._parts(mine, self._years[label].begin,  # type: ignore[union-attr]
                                     self._years[label].end)  # type: ignore[union-attr]
                  for label, mine in by_year.items()}
+        def hash_years() -> dict[str, str]:
+            return {label: index.parts_digest(of) for label, of in years.items()}
+
         digest = _Background(index.parts_digest, parts)
-        digests = _Background(lambda: {label: index.parts_digest(of)
-                                       for label, of in years.items()})
+        # A second thread only for a big edit (a one-paper edit hashes one year block).
+        digests = _Background(hash_years) if len(edits) >= _OVERLAP_MIN else None
         try:
             stamp = files.atomic_write_parts(self.paths.catalog, parts)
             result.changed.append(self.paths.catalog)
+            blocks = digests.result() if digests is not None else hash_years()
         finally:
-            after, blocks = digest.result(), digests.result()
+            after = digest.result()
         self.handover = index.Edit(before, after, stamp, papers, self._moves(edits, ends),
                                    blocks)
         if pending is not None and papers == pending.papers:
