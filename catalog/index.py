@@ -17,7 +17,7 @@ import re
 import sqlite3
 import stat
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from json.encoder import encode_basestring as _encode_string
 from pathlib import Path
@@ -370,6 +370,12 @@ def _try_update(paths: Paths, text: str, text_digest: str, registry: str,
 
 
 def _update_registries(conn: sqlite3.Connection, paths: Paths, registry: str) -> bool:
+    """_replace_registries in a transaction of its own."""
+    with conn:
+        return _replace_registries(conn, paths, registry)
+
+
+def _replace_registries(conn: sqlite3.Connection, paths: Paths, registry: str) -> bool:
     """Replace the venue and tag tables in place (a new tag must not cost a full build);
     papers whose venue's name changed get the new name (and their full-text row). False,
     and nothing changed, when a venue has a field the table has no column for (a build
@@ -383,18 +389,17 @@ def _update_registries(conn: sqlite3.Connection, paths: Paths, registry: str) ->
     old = dict(conn.execute("select short, name from venues").fetchall())
     marks = ", ".join("?" * len(columns))
     names = ", ".join('"' + c.replace('"', '""') + '"' for c in columns)
-    with conn:
-        conn.execute("delete from venues")
-        conn.execute("delete from vocabulary")
-        conn.executemany(f"insert into venues ({names}) values ({marks})",
-                         [[_cell(r.get(c)) for c in columns] for r in records])
-        conn.executemany("insert into vocabulary values (?, ?)", list(vocabulary.items()))
-        for short in set(old) | set(venues):
-            name = venues[short].name if short in venues else None
-            if old.get(short) != name:
-                conn.execute("update papers set venue_name = ? where venue = ?", (name, short))
-        _add_words(conn, " ".join(v.name for v in venues.values()).split())
-        conn.execute("insert or replace into meta values ('registry', ?)", (registry,))
+    conn.execute("delete from venues")
+    conn.execute("delete from vocabulary")
+    conn.executemany(f"insert into venues ({names}) values ({marks})",
+                     [[_cell(r.get(c)) for c in columns] for r in records])
+    conn.executemany("insert into vocabulary values (?, ?)", list(vocabulary.items()))
+    for short in set(old) | set(venues):
+        name = venues[short].name if short in venues else None
+        if old.get(short) != name:
+            conn.execute("update papers set venue_name = ? where venue = ?", (name, short))
+    _add_words(conn, " ".join(v.name for v in venues.values()).split())
+    conn.execute("insert or replace into meta values ('registry', ?)", (registry,))
     return True
 
 
@@ -827,44 +832,105 @@ class Edit:
 def apply_edit(paths: Paths, edit: Edit) -> RefreshResult | None:
     """Bring the index up to date with a writer's edit in place; None when the index does
     not hold the catalog the writer read (then refresh() reads the file as usual)."""
+    return _apply_edit(paths, edit, lambda: edit)
+
+
+class PendingEdit:
+    """apply_edit begun before the file is written: the edit's rows (a rename's full-text
+    work, done by SQLite without the GIL) written in a thread, in a transaction, while the
+    writer still reads back and writes the file; committed by finish() with the digests and
+    stat of the bytes written, undone by abandon(). The index ends as apply_edit leaves it."""
+
+    def __init__(self, paths: Paths, edit: Edit):
+        import threading
+
+        self.papers = edit.papers
+        self._go = threading.Event()
+        self._final: Edit | None = None
+        self._out: list[RefreshResult | None] = []
+        self._err: list[BaseException] = []
+        self._thread = threading.Thread(target=self._run, args=(paths, edit), daemon=True)
+        self._thread.start()
+
+    def _run(self, paths: Paths, edit: Edit) -> None:
+        try:
+            self._out.append(_apply_edit(paths, edit, self._wait))
+        except BaseException as err:  # handed to finish()
+            self._err.append(err)
+
+    def _wait(self) -> Edit | None:
+        self._go.wait()
+        return self._final
+
+    def finish(self, edit: Edit) -> RefreshResult | None:
+        """Commit with the whole edit (its papers must be those it began with)."""
+        self._final = edit
+        self._go.set()
+        self._thread.join()
+        if self._err:
+            raise self._err[0]
+        return self._out[0]
+
+    def abandon(self) -> None:
+        """Roll the rows back (the file was not written, or not as begun)."""
+        self._go.set()
+        self._thread.join()
+
+
+def _apply_edit(paths: Paths, begun: Edit, final: Callable[[], Edit | None]
+                ) -> RefreshResult | None:
+    """begun's rows and lines written in one transaction; then final() gives the edit as
+    written (its digests and stamp), or None to roll back."""
     if probe(paths) != "ours":
         return None
     with files.locked([paths.db], INDEX_LOCK_TIMEOUT, _describe(paths)):
-        stamps = _stamps(paths)  # before the registries are read, as refresh() takes them
-        stamps["catalog"] = edit.stamp or [0, 0, 0, 0]
         conn = sqlite3.connect(_uri(paths.db, "rw"), uri=True)
         try:
             meta = _meta(conn)
-            if meta.get("schema") != SCHEMA_VERSION or meta.get("digest") != edit.before:
+            if meta.get("schema") != SCHEMA_VERSION or meta.get("digest") != begun.before:
                 return None
-            registry = _registry_digest(paths)
-            if meta.get("registry") != registry and not _update_registries(conn, paths,
-                                                                          registry):
-                return None
+            # Changed pages kept in memory until the commit: spilling them to the file
+            # would lock out readers (the writer's own, while it waits) before then.
+            conn.execute("pragma cache_spill = off")
             conn.execute("begin immediate")
             try:
-                count = _apply(conn, edit)
-                if count is None:
+                count = _apply(conn, begun)
+                edit = final() if count is not None else None
+                if edit is None or not _finish(conn, paths, meta, edit):
                     conn.rollback()
                     return None
-                conn.execute("insert or replace into meta values ('digest', ?)", (edit.after,))
-                # The writer's stamp holds only if the file still has it now, as the time
-                # this records (a write since would have shown or will show in the stat).
-                if stamps["catalog"] != _stamp(paths.catalog):
-                    stamps["catalog"] = [0, 0, 0, 0]
-                _set_stamps(conn, stamps)
                 conn.commit()
             except BaseException:
                 conn.rollback()
                 raise
         finally:
             conn.close()
-    return RefreshResult("updated", count, sorted(edit.blocks))
+    return RefreshResult("updated", count or 0, sorted(edit.blocks))
+
+
+def _finish(conn: sqlite3.Connection, paths: Paths, meta: dict[str, str], edit: Edit) -> bool:
+    """The registries, block digests, digest and stamps of an edit whose rows are written
+    (inside the caller's transaction); False when the registries need a full build."""
+    stamps = _stamps(paths)  # before the registries are read, as refresh() takes them
+    stamps["catalog"] = edit.stamp or [0, 0, 0, 0]
+    registry = _registry_digest(paths)
+    # A venue renamed here renames it on the rows just written too.
+    if meta.get("registry") != registry and not _replace_registries(conn, paths, registry):
+        return False
+    conn.executemany("update chunks set digest = ? where label = ?",
+                     [(digest, label) for label, digest in edit.blocks.items()])
+    conn.execute("insert or replace into meta values ('digest', ?)", (edit.after,))
+    # The writer's stamp holds only if the file still has it now, as the time this
+    # records (a write since would have shown or will show in the stat).
+    if stamps["catalog"] != _stamp(paths.catalog):
+        stamps["catalog"] = [0, 0, 0, 0]
+    _set_stamps(conn, stamps)
+    return True
 
 
 def _apply(conn: sqlite3.Connection, edit: Edit) -> int | None:
-    """An edit's rows, lines and block digests (inside the caller's transaction); None
-    when the index's year blocks are not those the edit names."""
+    """An edit's rows and lines (inside the caller's transaction); None when the index's
+    year blocks are not those the edit names."""
     shifts = line_shifts(conn)
     starts = dict(conn.execute("select label, start from chunks").fetchall())
     if not set(edit.blocks) <= set(starts) or any(m[0] not in starts for m in edit.moves):
@@ -880,15 +946,18 @@ def _apply(conn: sqlite3.Connection, edit: Edit) -> int | None:
                 shifts[other] = shifts.get(other, 0) + by
     conn.executemany("update chunks set start = ? where label = ?",
                      [(start, label) for label, start in starts.items()])
-    conn.executemany("update chunks set digest = ? where label = ?",
-                     [(digest, label) for label, digest in edit.blocks.items()])
     _set_shifts(conn, shifts)
     venue_names = dict(conn.execute("select short, name from venues").fetchall())
     _put_rows(conn, _stored(edit.papers, shifts), venue_names)
     return int(_meta(conn).get("papers", 0))
 
 
-_FTS_SET = frozenset(FTS_COLUMNS) - {"venue_name"}  # venue_name follows the venue
+# The words table's tokens of each column of a row that holds them (as _insert_papers
+# takes them; folded is title and authors again, venue_name comes with the venue).
+_WORDS_OF = {"title": lambda p: p.title.split(), "authors": lambda p: p.authors,
+             "tags": lambda p: p.tags, "summary": lambda p: (p.summary or "").split(),
+             "abstract": lambda p: (p.abstract or "").split()}
+_TAGS = 6  # position of tags in a row
 
 
 def _put_rows(conn: sqlite3.Connection, papers: list[Paper], venue_names: dict[str, str]) -> None:
@@ -920,21 +989,48 @@ def _put_rows(conn: sqlite3.Connection, papers: list[Paper], venue_names: dict[s
         for name, of in lists.items():
             if name in changed_names:
                 of.append(paper)
-        if changed_names & _FTS_SET:
-            searched = (paper.title, *paper.authors, *paper.tags, paper.summary, paper.abstract)
-            tokens.extend(" ".join(t for t in searched if t).split())
+        # The words of the columns that changed: the others' are in the table already
+        # (a renamed tag on 12k papers need not cut their 12k abstracts into words).
+        for name in changed_names & _WORDS_OF.keys():
+            tokens.extend(_WORDS_OF[name](paper))
     for changed, values in updates.items():
-        sets = ", ".join(f"{names[i]} = ?" for i in changed)
-        conn.executemany(f"update papers set {sets} where key = ?", values)
+        _update_rows(conn, [names[i] for i in changed], values)
     conn.executemany("delete from authors where paper = ?", [(p.key,) for p in lists["authors"]])
     conn.executemany("insert into authors values (?, ?, ?, ?)",
                      [(p.key, i, a, fold(a)) for p in lists["authors"]
                       for i, a in enumerate(p.authors)])
-    conn.executemany("delete from tags where paper = ?", [(p.key,) for p in lists["tags"]])
+    # Only the (paper, tag) rows that come or go: a rename deletes and adds one per paper.
+    tag_rows = {p.key: (set(json.loads(old[p.key][_TAGS])), set(p.tags)) for p in lists["tags"]}
+    conn.executemany("delete from tags where paper = ? and tag = ?",
+                     [(key, t) for key, (was, now) in tag_rows.items() for t in was - now])
     conn.executemany("insert into tags values (?, ?)",
-                     [(p.key, t) for p in lists["tags"] for t in dict.fromkeys(p.tags)])
+                     [(p.key, t) for p in lists["tags"] for t in dict.fromkeys(p.tags)
+                      if t not in tag_rows[p.key][0]])
     _insert_papers(conn, fresh, venue_names)
     _add_words(conn, tokens)
+
+
+def _update_rows(conn: sqlite3.Connection, columns: list[str], values: list[list[Any]]) -> None:
+    """Set these columns of these rows (each value list ends with the row's key) in ONE
+    statement: FTS5 writes what a statement changed as a new segment of the full-text
+    index when the statement ends, so an UPDATE per row (executemany) made a segment per
+    paper, and a 12k-paper rename spent more time merging them than indexing, and left
+    searches slower."""
+    if len(values) == 1:
+        sets = ", ".join(f"{name} = ?" for name in columns)
+        conn.execute(f"update papers set {sets} where key = ?", values[0])
+        return
+    slots = [f"v{i}" for i in range(len(columns))]
+    conn.execute("drop table if exists temp.edited")
+    conn.execute(f"create temp table edited (key text primary key, {', '.join(slots)})")
+    try:
+        conn.executemany(f"insert into temp.edited values ({', '.join('?' * (len(slots) + 1))})",
+                         [[row[-1], *row[:-1]] for row in values])
+        conn.execute(f"update papers set ({', '.join(columns)}) = (select {', '.join(slots)} "
+                     "from temp.edited e where e.key = papers.key) "
+                     "where key in (select key from temp.edited)")
+    finally:
+        conn.execute("drop table temp.edited")
 
 
 def rebuild(paths: Paths) -> RefreshResult:

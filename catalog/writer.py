@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 import io
 import re
 from collections.abc import Callable, Iterator
@@ -459,6 +460,22 @@ def _set_field(data: Any, name: str, value: Any) -> None:
 _OTHER_BREAKS = ("\x85".encode(), "\u2028".encode(), "\u2029".encode())
 
 
+def _other_break(data: bytes, begin: int, end: int) -> bool:
+    """Whether NEL, LS or PS lies between begin and end: their first bytes (C2, E2) looked
+    for with memchr, which is 20 times faster than a search for each one, unless text
+    full of E2 (dashes, quotes) makes the three searches the cheaper way."""
+    for lead in (b"\xc2", b"\xe2"):
+        at, seen = data.find(lead, begin, end), 0
+        while at >= 0:
+            if data.startswith(_OTHER_BREAKS, at, end):
+                return True
+            seen += 1
+            if seen > 1000:
+                return any(data.find(sep, begin, end) >= 0 for sep in _OTHER_BREAKS)
+            at = data.find(lead, at + 1, end)
+    return False
+
+
 class _YearBytes:
     """A year block of the file's bytes: where it lies and its first line; a line's start
     is found by counting newlines from the last one asked for (a 100k-paper file is never
@@ -574,14 +591,19 @@ _LINE_FIELDS = {"tags": _FLOW_TAGS_RE, "status": re.compile(r"status: [a-z-]+\n"
                 "read_on": re.compile(r"read_on: \d{4}-\d{2}-\d{2}\n")}
 
 
+@functools.lru_cache(maxsize=4096)
+def _plain_tag(tag: str) -> bool:
+    """A tag ruamel writes bare in a flow list (a rename asks once per tag, not per paper)."""
+    return bool(_PLAIN_TAG_RE.fullmatch(tag)) and tag not in _RESERVED
+
+
 def _field_text(name: str, value: Any) -> str | bool | None:
     """A field's line as ruamel writes it (without indentation); None when setting it
     removes it; False when ruamel must write it."""
     if value in (None, [], False, "") or (name == "status" and value == "to-read"):
         return None
     if name == "tags":
-        if not all(isinstance(t, str) and _PLAIN_TAG_RE.fullmatch(t) and t not in _RESERVED
-                   for t in value):
+        if not all(isinstance(t, str) and _plain_tag(t) for t in value):
             return False
         return f"tags: [{', '.join(value)}]\n"
     if name == "status":
@@ -821,6 +843,9 @@ class Session:
         self.result = WriteResult()
         self._replacement: str | None = None
         self.handover: Any = None  # catalog.index.Edit of the last commit, if it made one
+        self.refresh_index = False  # edit() sets it: commit may then update the index itself
+        self._early: Any = None  # an index update begun before commit (catalog.index.PendingEdit)
+        self.indexed: Any = None  # the index update commit made (a RefreshResult), if any
 
     @property
     def yaml(self) -> Any:
@@ -933,7 +958,7 @@ class Session:
         data = self.data
         digest, start = self._blocks[label]  # type: ignore[index]
         if hashlib.blake2b(memoryview(data)[begin:end], digest_size=16).hexdigest() != digest \
-                or any(data.find(sep, begin, end) >= 0 for sep in _OTHER_BREAKS):
+                or _other_break(data, begin, end):
             return None  # not the block the index read, or lines YAML counts differently
         return _YearBytes(data, begin, end, start)
 
@@ -981,6 +1006,10 @@ class Session:
         new = replace(paper, **{n: _model_value(n, v) for n, v in changes.items()})
         if new == paper:
             return paper
+        return self._put(key, paper, new, changes)
+
+    def _put(self, key: str, paper: Paper, new: Paper, changes: dict[str, Any]) -> Paper:
+        """update() once the new paper is made: its lines edited (a patch, or its block)."""
         block, patched = self._editable(key)
         changed = {n: v for n, v in changes.items() if getattr(paper, n) != getattr(new, n)}
         # Lines rewritten by hand only in a patch, which is read back before it is written.
@@ -1151,14 +1180,22 @@ class Session:
             self.registries.put(self.paths.tags, new, value, replace_key=old)
             self.vocabulary[new] = self.vocabulary[old]
         del self.vocabulary[old]
-        changed = []
+        with yamlio.gc_paused():  # as in commit()
+            return self._rename_papers(old, new)
+
+    def _rename_papers(self, old: str, new: str) -> list[str]:
+        renamed: dict[str, list[str]] = {}
         for key in self._tagged(old):
-            paper = self.paper(key)
-            if old in paper.tags:
-                tags = list(dict.fromkeys(new if t == old else t for t in paper.tags))
-                self.update(key, tags=tags)
-                changed.append(key)
-        return changed
+            tags = self.paper(key).tags
+            if old in tags:
+                renamed[key] = list(dict.fromkeys(new if t == old else t for t in tags))
+        # The papers' new rows are known before their lines are patched: the index's
+        # full-text work (the bulk of a rename) begins now, beside the patching.
+        news = {k: replace(self.paper(k), tags=t) for k, t in renamed.items()}
+        self._begin_index_early(list(news.values()))
+        for key, tags in renamed.items():
+            self._put(key, self.paper(key), news[key], {"tags": tags})
+        return list(renamed)
 
     def _tagged(self, tag: str) -> list[str]:
         """The keys of the current papers carrying a tag, in file order (through the index
@@ -1220,6 +1257,15 @@ class Session:
 
     def commit(self, dry_run: bool = False) -> WriteResult:
         """Validate and write every changed file atomically (registries first)."""
+        # The collector paused: a rename's commit holds tens of thousands of papers, rows
+        # and lines (none in a cycle), which every collection walked again (~10% of it).
+        try:
+            with yamlio.gc_paused():
+                return self._commit(dry_run)
+        finally:
+            self.abandon_index()  # begun early, but the edit was not made of patches
+
+    def _commit(self, dry_run: bool) -> WriteResult:
         if self._patches and self._doc is None and self._replacement is None:
             result = self._commit_patches(dry_run)
             if result is not None:
@@ -1248,11 +1294,7 @@ class Session:
         """commit() of patches: the new lines read back in place and checked, the file
         written from slices of its old bytes, the index handed the papers as read; None
         when a patch does not read back as the paper the session made."""
-        import bisect
-        import itertools
-
-        from catalog import index
-        from catalog.validation import Placed, read_placed
+        from catalog.validation import Placed
 
         edits = []
         for patch in sorted(self._patches.values(), key=lambda p: p.begin):
@@ -1265,6 +1307,73 @@ class Session:
             placed.append(Placed(patch.key, patch.year, patch.venue, patch.line + moved,
                                  patch.block.head))
             moved += len(patch.block.head) - len(patch.original)
+        ends = [(patch.line + len(patch.original) - 1,
+                 len(patch.block.head) - len(patch.original)) for patch in edits]
+        pending, self._early = self._early, None
+        if pending is not None and any(by for _, by in ends):  # lines moved: not as begun
+            pending.abandon()
+            pending = None
+        if pending is None and not dry_run:
+            pending = self._begin_index(edits, placed, ends)
+        try:
+            return self._commit_placed(edits, placed, ends, pending, dry_run)
+        finally:
+            if pending is not None and self.indexed is None:
+                pending.abandon()
+
+    def _begin_index_early(self, papers: list[Paper]) -> None:
+        """Begin the index update with these papers as they will read back, at the lines
+        they stand (an edit of patches that add or remove no line); commit takes it if
+        the edit turns out so, else drops it (abandon_index)."""
+        from catalog import index
+
+        if not (self.refresh_index and len(papers) >= _OVERLAP_MIN and self.snapshot.digest) or \
+                self._early is not None or self._doc is not None or self._replacement:
+            return
+        self._early = index.PendingEdit(self.paths, index.Edit(
+            self.snapshot.digest, "", None, papers, [],
+            dict.fromkeys((str(p.year) for p in papers), "")))
+
+    def abandon_index(self) -> None:
+        """Drop an index update begun early (the session ends without writing)."""
+        early, self._early = self._early, None
+        if early is not None:
+            early.abandon()
+
+    def _begin_index(self, edits: list[_Patch], placed: list[Any], ends: list[tuple[int, int]]
+                     ) -> Any:
+        """The index update begun in a thread (catalog.index.PendingEdit) with the papers
+        the session made, at the lines their patches will stand; None when the session
+        does not refresh the index or changes too few papers to gain by it."""
+        from catalog import index
+
+        if not (self.refresh_index and len(edits) >= _OVERLAP_MIN and self.snapshot.digest):
+            return None
+        papers = []
+        for patch, where in zip(edits, placed, strict=True):
+            was = self.snapshot.get(patch.key)
+            assert was is not None  # a patch is of a paper the index holds
+            papers.append(replace(self.papers[patch.key],
+                                  line=where.line + was.line - patch.line))
+        return index.PendingEdit(self.paths, index.Edit(
+            self.snapshot.digest, "", None, papers, self._moves(edits, ends),
+            dict.fromkeys((str(p.year) for p in edits), "")))
+
+    @staticmethod
+    def _moves(edits: list[_Patch], ends: list[tuple[int, int]]) -> list[tuple[str, int, int]]:
+        return [(str(p.year), end, by) for p, (end, by) in zip(edits, ends, strict=True)]
+
+    def _commit_placed(self, edits: list[_Patch], placed: list[Any],
+                       ends: list[tuple[int, int]], pending: Any, dry_run: bool
+                       ) -> WriteResult | None:
+        """_commit_patches once the patches are placed: read back, checked, written; the
+        index update begun (pending) committed when it was begun with the papers read."""
+        import bisect
+        import itertools
+
+        from catalog import index
+        from catalog.validation import read_placed
+
         papers, problems = read_placed(placed, self.filename) if edits else ([], [])
         if any(p.blocking for p in problems) or [p.key for p in papers] != [
                 p.key for p in placed] or not all(same_but_line(p, self.papers[p.key])
@@ -1274,9 +1383,6 @@ class Session:
         result = WriteResult(dry_run=dry_run)
         if not edits and not texts:
             return result
-        ends = [(patch.line + len(patch.original) - 1,
-                 len(patch.block.head) - len(patch.original)) for patch in edits]
-
         last_lines = [end for end, _ in ends]
         moves = [0, *itertools.accumulate(by for _, by in ends)]
 
@@ -1298,23 +1404,42 @@ class Session:
             stamp = self._stamp if index.catalog_stamp(self.paths) == self._stamp else None
             self.handover = index.Edit(before, before, stamp)
             return result
-        # The new bytes' digest, hashed beside the write (hashlib lets go of the GIL).
+        # The new bytes' digest and those of the year blocks edited, each hashed in a
+        # thread beside the write (hashlib lets go of the GIL): a rename touching every
+        # year hashes the file twice.
+        by_year: dict[str, list[_Patch]] = {}
+        for patch in edits:
+            by_year.setdefault(str(patch.year), []).append(patch)
+        years = {label: self._parts(mine, self._years[label].begin,  # type: ignore[union-attr]
+                                    self._years[label].end)  # type: ignore[union-attr]
+                 for label, mine in by_year.items()}
+        def hash_years() -> dict[str, str]:
+            return {label: index.parts_digest(of) for label, of in years.items()}
+
         digest = _Background(index.parts_digest, parts)
+        # A second thread only for a big edit (a one-paper edit hashes one year block).
+        digests = _Background(hash_years) if len(edits) >= _OVERLAP_MIN else None
         try:
             stamp = files.atomic_write_parts(self.paths.catalog, parts)
             result.changed.append(self.paths.catalog)
-            blocks = {}
-            for label in {str(p.year) for p in edits}:
-                year = self._years[label]
-                assert year is not None
-                mine = [p for p in edits if str(p.year) == label]
-                blocks[label] = index.parts_digest(self._parts(mine, year.begin, year.end))
+            blocks = digests.result() if digests is not None else hash_years()
         finally:
             after = digest.result()
-        self.handover = index.Edit(before, after, stamp, papers,
-                                   [(str(p.year), end, by) for p, (end, by)
-                                    in zip(edits, ends, strict=True)], blocks)
+        self.handover = index.Edit(before, after, stamp, papers, self._moves(edits, ends),
+                                   blocks)
+        if pending is not None and papers == pending.papers:
+            self.indexed = self._finish_index(pending)
         return result
+
+    def _finish_index(self, pending: Any) -> Any:
+        """The begun index update committed with the edit as written; None (and the index
+        as it was) when it could not be: _refresh_index then does it the usual way."""
+        import sqlite3
+
+        try:
+            return pending.finish(self.handover)
+        except (sqlite3.Error, OSError, CatalogError):
+            return None
 
     def _patch_diff(self, edits: list[_Patch]) -> str:
         """The unified diff of the catalog that patches make, as difflib gives it for the
@@ -1379,6 +1504,10 @@ def _model_value(name: str, value: Any) -> Any:
     return value if value not in ("", []) else None
 
 
+# Papers an edit must change for its index update to run beside the writer's read-back
+# and write (catalog.index.PendingEdit): below, the thread would save nothing.
+_OVERLAP_MIN = 16
+
 _HUNK_RE = re.compile(r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")
 
 
@@ -1437,9 +1566,14 @@ def edit(paths: Paths, dry_run: bool = False, refresh: bool = True) -> Iterator[
         for folder in {p.resolve().parent for p in _data_files(paths)}:
             files.remove_dead_temporaries(folder)
         session = Session(paths)
-        yield session
+        session.refresh_index = refresh and not dry_run
+        try:
+            yield session
+        except BaseException:
+            session.abandon_index()
+            raise
         session.result = session.commit(dry_run)
-        if refresh and not dry_run and session.result.changed:
+        if refresh and not dry_run and session.result.changed and session.indexed is None:
             session.result.warnings += _refresh_index(paths, session.handover)
 
 

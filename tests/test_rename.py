@@ -1,0 +1,119 @@
+"""Renaming a tag across the catalog (`papers tags --rename`): exactly the tag lines
+change, and the index, which the writer updates itself while it reads back and writes
+the file (catalog.index.PendingEdit), ends as a fresh build of the new files would."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from catalog import files, index, writer
+from catalog.paths import Paths
+from tests.test_edit_patches import assert_index_is_a_full_build, synthetic, tables
+
+_TAGS_LINE = re.compile(r"^(?P<lead> +tags: )\[(?P<tags>[^\]]*)\]$", re.MULTILINE)
+
+
+def renamed_text(text: str, old: str, new: str) -> str:
+    """The catalog text a rename should write, made without the writer: each flow list
+    of tags with old replaced by new (a tag the list already has is not repeated)."""
+    def one(m: re.Match[str]) -> str:
+        tags = [new if t == old else t for t in m["tags"].split(", ")]
+        return f"{m['lead']}[{', '.join(dict.fromkeys(tags))}]"
+
+    return _TAGS_LINE.sub(one, text)
+
+
+def rename(paths: Paths, old: str, new: str) -> writer.Session:
+    with writer.edit(paths) as session:
+        session.rename_tag(old, new)
+    return session
+
+
+def carriers(text: str, tag: str) -> int:
+    return sum(tag in m["tags"].split(", ") for m in _TAGS_LINE.finditer(text))
+
+
+@pytest.mark.parametrize("new", ["cache-x", "zz-caching"])
+def test_a_rename_changes_only_the_tag_lines_and_the_index_is_a_full_build(
+        tmp_path: Path, new: str) -> None:
+    paths = synthetic(tmp_path / "cat", size=300)
+    index.refresh(paths)
+    text = paths.catalog.read_text(encoding="utf-8")
+    vocabulary = paths.tags.read_text(encoding="utf-8")
+    assert carriers(text, "caching") > 30
+    session = rename(paths, "caching", new)
+    assert paths.catalog.read_text(encoding="utf-8") == renamed_text(text, "caching", new)
+    # The vocabulary entry keeps its description, under its new name in sorted place.
+    entry = next(line for line in vocabulary.splitlines() if line.startswith("caching:"))
+    lines = [line for line in vocabulary.splitlines() if line != entry]
+    lines.insert(next((i for i, line in enumerate(lines) if line and line[0].isalpha()
+                       and line.split(":")[0] > new), len(lines)),
+                 entry.replace("caching:", f"{new}:", 1))
+    assert paths.tags.read_text(encoding="utf-8").splitlines() == lines
+    # The writer's own index update was the one made (not a refresh reading the file).
+    assert session.handover is not None and session.indexed is not None
+    assert_index_is_a_full_build(paths, tmp_path / "fresh")
+    rename(paths, new, "caching")  # and back: the bytes it started from
+    assert paths.catalog.read_text(encoding="utf-8") == text
+    assert_index_is_a_full_build(paths, tmp_path / "fresh-back")
+
+
+def test_a_rename_into_a_tag_a_paper_has_leaves_it_once(tmp_path: Path) -> None:
+    paths = synthetic(tmp_path / "cat", size=300)
+    index.refresh(paths)
+    text = paths.catalog.read_text(encoding="utf-8")
+    both = [m for m in _TAGS_LINE.finditer(text)
+            if {"caching", "embedding"} <= set(m["tags"].split(", "))]
+    assert both  # papers that carry both: the merged tag once
+    session = rename(paths, "caching", "embedding")
+    assert paths.catalog.read_text(encoding="utf-8") == renamed_text(text, "caching",
+                                                                     "embedding")
+    assert "\ncaching:" not in paths.tags.read_text(encoding="utf-8")
+    assert session.indexed is not None
+    assert_index_is_a_full_build(paths, tmp_path / "fresh")
+
+
+def test_a_rename_that_cannot_write_leaves_the_index_as_it_was(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    paths = synthetic(tmp_path / "cat", size=300)
+    index.refresh(paths)
+    before = tables(paths)
+    text = paths.catalog.read_bytes()
+
+    def full_disk(path: Path, parts: object) -> list[int]:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(files, "atomic_write_parts", full_disk)
+    with pytest.raises(OSError):
+        rename(paths, "caching", "cache-x")
+    assert paths.catalog.read_bytes() == text
+    # The rows the writer's thread had begun to change were rolled back with the rest.
+    assert tables(paths) == before
+    conn = sqlite3.connect(paths.db)
+    assert conn.execute("select value from meta where key = 'digest'").fetchone()[0] == \
+        index.file_digest(text)
+    conn.close()
+
+
+def test_a_begun_index_update_unlike_the_papers_read_back_is_dropped(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The thread starts from the papers the session made, at the lines it expects; when
+    the read-back papers differ (here: a line it got wrong), its rows are rolled back and
+    the papers as read are handed to the index the usual way."""
+    paths = synthetic(tmp_path / "cat", size=120)
+    index.refresh(paths)
+    begin = index.PendingEdit.__init__
+
+    def off_by_one(self: index.PendingEdit, where: Paths, edit: index.Edit) -> None:
+        first = edit.papers[0]
+        edit.papers[0] = type(first)(**{**vars(first), "line": first.line + 1})
+        begin(self, where, edit)
+
+    monkeypatch.setattr(index.PendingEdit, "__init__", off_by_one)
+    session = rename(paths, "caching", "cache-x")
+    assert session.indexed is None and session.handover is not None
+    assert_index_is_a_full_build(paths, tmp_path / "fresh")
