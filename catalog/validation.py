@@ -265,7 +265,7 @@ def read_placed(placed: list[Placed], filename: str) -> tuple[list[Paper], list[
     read in one parse, each under its year and venue, then given the lines where they
     will stand in the file. placed must be in file order. The rules of YAML that decide
     what an entry's lines mean are local to its block, so a block reads here as it reads
-    in the file (the writer checks the block is one: catalog.writer._Patch)."""
+    in the file (the writer checks the block is one: catalog.patches.Patch)."""
     import bisect
     import json
 

@@ -1,6 +1,6 @@
 """Edits of existing papers made as patches of the file's bytes, found through the index.
 
-The patch path (catalog.writer._Patch) and the index update it hands over
+The patch path (catalog.patches.Patch) and the index update it hands over
 (catalog.index.apply_edit) are shortcuts: these tests hold them to the slow way.
 The same edits made with patches switched off (the file cut into blocks, every field
 written by ruamel) must write the same bytes and give the same answers, and after
@@ -191,7 +191,7 @@ def no_patches(monkeypatch: pytest.MonkeyPatch) -> Callable[[], object]:
     as the writer did before them."""
     def switch_off() -> object:
         monkeypatch.setattr(writer.Session, "_patch", lambda self, key: None)
-        monkeypatch.setattr(writer, "_edit_lines", lambda block, changes: False)
+        monkeypatch.setattr(writer, "edit_lines", lambda block, changes: False)
         return None
 
     return switch_off

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from catalog import source, writer
+from catalog import source, writer, yamldoc
 from catalog.errors import InvalidCatalogError, PaperNotFound
 from catalog.model import Paper
 from catalog.paths import Paths
@@ -38,7 +38,7 @@ def changed_lines(before: str, after: str) -> list[int]:
 
 def test_ruamel_round_trip_of_shipped_catalog_is_byte_identical() -> None:
     text = (SHIPPED / "papers.yaml").read_text(encoding="utf-8")
-    yaml = writer.yaml_rt()
+    yaml = yamldoc.yaml_rt()
     buf = io.StringIO()
     yaml.dump(yaml.load(text), buf)
     assert buf.getvalue() == text
@@ -47,25 +47,25 @@ def test_ruamel_round_trip_of_shipped_catalog_is_byte_identical() -> None:
 @pytest.mark.parametrize("name", ["venues.yaml", "tags.yaml"])
 def test_ruamel_round_trip_of_shipped_registries_is_byte_identical(name: str) -> None:
     text = (SHIPPED / name).read_text(encoding="utf-8")
-    yaml = writer.yaml_rt()
+    yaml = yamldoc.yaml_rt()
     buf = io.StringIO()
     yaml.dump(yaml.load(text), buf)
     assert buf.getvalue() == text
-    assert writer.parse_registry(text, name).render() == text
+    assert yamldoc.parse_registry(text, name).render() == text
 
 
 def test_blocks_render_back_byte_identical_and_each_paper_round_trips() -> None:
     text = (SHIPPED / "papers.yaml").read_text(encoding="utf-8")
-    doc = writer.parse_catalog(text, "papers.yaml")
+    doc = yamldoc.parse_catalog(text, "papers.yaml")
     assert doc.render() == text
-    yaml = writer.yaml_rt()
+    yaml = yamldoc.yaml_rt()
     papers = [p for y in doc.blocks for v in y.children for p in v.children]
     assert len(papers) == len(source.parse(text, "papers.yaml")[0])
     for block in papers:
         head = list(block.head)
-        writer._load_paper(yaml, block)
+        yamldoc.load_paper(yaml, block)
         block.dirty = True
-        writer._render_paper(yaml, block)
+        yamldoc.render_paper(yaml, block)
         assert block.head == head, block.key
 
 
@@ -90,7 +90,7 @@ def test_unusual_layouts_render_back_identically() -> None:
               authors: [A B]
         2022: {}
         # the end""")
-    doc = writer.parse_catalog(text, "x.yaml")
+    doc = yamldoc.parse_catalog(text, "x.yaml")
     assert doc.render() == text
     assert not doc.final_newline
 
@@ -374,7 +374,7 @@ for tag in sys.argv[4].split(","):
 
 def test_years_read_lazily_render_back_and_keep_blank_line_spacing(tmp_path: Path) -> None:
     text = (SHIPPED / "papers.yaml").read_text(encoding="utf-8")
-    assert writer.parse_catalog_lazily(text, "papers.yaml").render() == text
+    assert yamldoc.parse_catalog_lazily(text, "papers.yaml").render() == text
     paths = write_catalog(tmp_path, papers="""\
         # spaced years
         2023:

@@ -1,0 +1,490 @@
+"""The catalog and its registries cut into blocks of whole lines, for editing.
+
+A block is the lines of one year, venue or paper (or one registry entry) with the
+comment and blank lines that lead into it. An edit re-renders only the blocks it
+touches, a paper's own lines through ruamel.yaml in round-trip mode (quotes, comments
+and key order kept); every other line is copied as it was. `Registries` holds a
+session's edits to venues.yaml and tags.yaml in that form.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import io
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from catalog import source, yamlio
+from catalog.errors import CatalogError, InvalidCatalogError, Problem
+from catalog.model import FIELDS, LIST_FIELDS, Paper
+from catalog.paths import Paths
+
+# Fields written in double quotes, as the hand-written file does.
+_QUOTED = {"title", "booktitle", "summary", "abstract", "arxiv", "volume", "number", "pages",
+           "chapter"}
+_DATES = {"read_on", "added"}
+_LISTS = set(LIST_FIELDS)
+
+
+class WriteError(CatalogError):
+    """The edit cannot be made to this file's text (its shape is unusual)."""
+
+
+# ---------------------------------------------------------------- ruamel set-up
+
+
+def yaml_rt() -> Any:
+    """A ruamel.yaml round-trip instance set up to match the catalog's own layout."""
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ="rt")
+    yaml.preserve_quotes = True
+    yaml.width = 1 << 16  # never re-wrap long titles or author lists
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    return yaml
+
+
+def _dump(yaml: Any, data: Any) -> str:
+    buf = io.StringIO()
+    yaml.dump(data, buf)
+    return buf.getvalue()
+
+
+_PLAIN_OK = re.compile(r"^[A-Za-z0-9À-ɏḀ-ỿ][^,:#\[\]{}&*!|>'\"%@`]*$")
+
+
+def _styled(name: str, value: Any) -> Any:
+    """A value dressed the way the file writes it: quoted titles, flow lists, bare dates."""
+    from ruamel.yaml.comments import CommentedSeq
+    from ruamel.yaml.scalarstring import DoubleQuotedScalarString as Quoted
+
+    if name in _LISTS:
+        items = [v if _PLAIN_OK.match(v) and v == v.strip() and not _resolves(v) else Quoted(v)
+                 for v in value]
+        seq = CommentedSeq(items)
+        seq.fa.set_flow_style()
+        return seq
+    if name in _DATES and isinstance(value, str):
+        with contextlib.suppress(ValueError):
+            return dt.date.fromisoformat(value)
+    if isinstance(value, str) and (name in _QUOTED or _resolves(value)):
+        return Quoted(value)
+    return value
+
+
+def key_text(name: str) -> str:
+    """A mapping key as the file writes it: plain when safe, else double-quoted (never the
+    '? ' form ruamel uses for keys longer than 128 characters)."""
+    import json
+
+    if _PLAIN_OK.match(name) and name == name.strip() and not _resolves(name):
+        return name
+    return json.dumps(name, ensure_ascii=False)
+
+
+def _resolves(text: str) -> bool:
+    """True when a plain scalar would not read back as this string (a number, date, null)."""
+    from ruamel.yaml.nodes import ScalarNode
+    from ruamel.yaml.resolver import VersionedResolver
+
+    tag = VersionedResolver().resolve(ScalarNode, text, (True, False))
+    return str(tag) != "tag:yaml.org,2002:str"
+
+
+# ---------------------------------------------------------------- text blocks
+
+
+@dataclass
+class Block:
+    """Whole lines of a file: the comments leading into an entry, its own lines, its children."""
+
+    key: str
+    lead: list[str]
+    head: list[str]
+    indent: int  # column of its key, or of its '- ' for a paper
+    children: list[Block] = field(default_factory=list)
+    child_indent: int | None = None
+    open: bool = True  # children can be added as lines below the head
+    doc: Any = None  # ruamel data when loaded for editing
+    dirty: bool = False
+    tail: list[str] = field(default_factory=list)  # lines after its children (a year read alone)
+    lazy: bool = False  # a year block not yet cut: head holds all its lines
+
+    def render(self, out: list[str]) -> None:
+        out.extend(self.lead)
+        out.extend(self.head)
+        for child in self.children:
+            child.render(out)
+        out.extend(self.tail)
+
+
+@dataclass
+class Document:
+    """A YAML file cut into blocks; render() gives back the same bytes until edited."""
+
+    header: list[str]
+    blocks: list[Block]
+    trailer: list[str]
+    final_newline: bool = True
+
+    def render(self) -> str:
+        out: list[str] = list(self.header)
+        for block in self.blocks:
+            block.render(out)
+        out.extend(self.trailer)
+        text = "".join(out)
+        return text if self.final_newline or not text.endswith("\n") else text[:-1]
+
+
+def _lines(text: str) -> tuple[list[str], bool]:
+    lines = text.splitlines(keepends=True)
+    final = not lines or lines[-1].endswith("\n")
+    if not final:
+        lines[-1] += "\n"
+    return lines, final
+
+
+def _end_line(node: yamlio.Node) -> int:
+    """0-based last line holding the node's own text."""
+    if isinstance(node, yamlio.MappingNode) and node.value and not node.flow_style:
+        return _end_line(node.value[-1][1])
+    if isinstance(node, yamlio.SequenceNode) and node.value and not node.flow_style:
+        return _end_line(node.value[-1])
+    mark = node.end_mark
+    return mark.line - 1 if mark.column == 0 and mark.line > node.start_mark.line else mark.line
+
+
+def _is_empty(node: yamlio.Node) -> bool:
+    return isinstance(node, yamlio.ScalarNode) and node.tag.endswith(":null") and not node.value
+
+
+class _Cutter:
+    """Assigns every line of a file to exactly one block (or the header or trailer)."""
+
+    def __init__(self, lines: list[str]):
+        self.lines = lines
+        self.pos = 0  # first line not yet given to a block
+
+    def take(self, start: int, end: int) -> tuple[list[str], list[str]]:
+        """Lines before start (the lead) and lines start..end (the head)."""
+        if start < self.pos or end < start:
+            raise WriteError(f"unusual layout near line {start + 1}; "
+                             "write one entry per line block, as the rest of the file does")
+        lead = self.lines[self.pos:start]
+        head = self.lines[start:end + 1]
+        self.pos = end + 1
+        return lead, head
+
+
+def _trim_blank_tail(lines: list[str], start: int, end: int) -> int:
+    while end > start and not lines[end].strip():
+        end -= 1
+    return end
+
+
+def parse_catalog(text: str, filename: str) -> Document:
+    """papers.yaml cut into year, venue and paper blocks."""
+    lines, final = _lines(text)
+    root = yamlio.compose(text, filename)
+    cutter = _Cutter(lines)
+    blocks: list[Block] = []
+    if root is not None and not isinstance(root, yamlio.MappingNode):
+        raise InvalidCatalogError([Problem(filename, 1, "", "expected years at the top level",
+                                           "start the file with a year, e.g. '2023:'", True)])
+    first_start = None
+    for year_node, venues_node in root.value if root is not None else []:
+        first_start = year_node.start_mark.line if first_start is None else first_start
+        year = _keyed(cutter, year_node, venues_node, lines)
+        if isinstance(venues_node, yamlio.MappingNode) and not venues_node.flow_style:
+            for venue_node, papers_node in venues_node.value:
+                venue = _keyed(cutter, venue_node, papers_node, lines)
+                year.children.append(venue)
+                if isinstance(papers_node, yamlio.SequenceNode) and not papers_node.flow_style:
+                    for item in papers_node.value:
+                        venue.children.append(_paper_block(cutter, item, lines))
+                    if venue.children:
+                        venue.child_indent = venue.children[0].indent
+            if year.children:
+                year.child_indent = year.children[0].indent
+        blocks.append(year)
+    return _document(blocks, lines[cutter.pos:], final)
+
+
+def _document(blocks: list[Block], rest: list[str], final: bool) -> Document:
+    """A Document whose header is the first block's leading comments (or, with no
+    blocks, the whole text) and whose trailer is what follows the last block."""
+    if not blocks:
+        return Document(rest, blocks, [], final)
+    header, blocks[0].lead = blocks[0].lead, []
+    return Document(header, blocks, rest, final)
+
+
+def parse_catalog_lazily(text: str, filename: str) -> Document:
+    """papers.yaml cut into year blocks only; a year is cut further when an edit needs it
+    (so an edit of one paper in a 10k-paper file reads one year, not the whole file)."""
+    chunks = source.split_chunks(text)
+    if not chunks or len({c.label for c in chunks}) != len(chunks) \
+            or not all(c.label.isdigit() for c in chunks):
+        return parse_catalog(text, filename)
+    lines, final = _lines(text)
+    first = next(i for i, ln in enumerate(lines) if ln[:1] not in ("", " ", "#", "-", "\n")
+                 and ln.strip())
+    bounds = [c.start - 1 for c in chunks[1:]] + [len(lines)]
+    blocks = []
+    begin = first
+    for chunk, end in zip(chunks, bounds, strict=True):
+        blocks.append(Block(chunk.label, [], lines[begin:end], 0, lazy=True))
+        begin = end
+    return Document(lines[:first], blocks, [], final)
+
+
+def expand(block: Block, filename: str) -> None:
+    """Cut a lazily read year block into venues and papers, in place."""
+    if not block.lazy:
+        return
+    doc = parse_catalog("".join(block.head), filename)
+    if len(doc.blocks) != 1 or doc.blocks[0].key != block.key:
+        raise WriteError(f"{filename}: cannot cut the block of year {block.key}")
+    year = doc.blocks[0]
+    block.lead = block.lead + doc.header + year.lead
+    block.head, block.children = year.head, year.children
+    block.child_indent, block.open, block.indent = year.child_indent, year.open, year.indent
+    block.tail = doc.trailer + block.tail
+    block.lazy = False
+
+
+def _keyed(cutter: _Cutter, key_node: yamlio.Node, value: yamlio.Node,
+           lines: list[str]) -> Block:
+    """A year or venue: its head is the key line, unless its value sits on it too."""
+    start = key_node.start_mark.line
+    nested = (isinstance(value, yamlio.MappingNode | yamlio.SequenceNode)
+              and not value.flow_style and value.value)
+    end = key_node.end_mark.line if nested or _is_empty(value) else _end_line(value)
+    lead, head = cutter.take(start, _trim_blank_tail(lines, start, end))
+    label = str(yamlio.construct(key_node))
+    return Block(label, lead, head, key_node.start_mark.column,
+                 open=bool(nested) or _is_empty(value))
+
+
+def _paper_block(cutter: _Cutter, item: yamlio.Node, lines: list[str]) -> Block:
+    start = item.start_mark.line
+    column = item.start_mark.column
+    dash = lines[start].rfind("-", 0, column)
+    while dash < 0 or lines[start][:dash].strip():  # '-' alone on the line above
+        start -= 1
+        if start < cutter.pos:
+            line = item.start_mark.line + 1
+            raise WriteError(f"cannot find the '- ' of the entry at line {line}")
+        dash = lines[start].rfind("-")
+    end = _trim_blank_tail(lines, start, _end_line(item))
+    lead, head = cutter.take(start, end)
+    key = ""
+    if isinstance(item, yamlio.MappingNode):
+        for k, v in item.value:
+            if yamlio.construct(k) == "key":
+                key = str(yamlio.construct(v))
+    return Block(key, lead, head, dash)
+
+
+def parse_registry(text: str, filename: str) -> Document:
+    """A registry (venues.yaml, tags.yaml) cut into one block per entry."""
+    lines, final = _lines(text)
+    root = yamlio.compose(text, filename)
+    cutter = _Cutter(lines)
+    blocks = []
+    if root is not None and not isinstance(root, yamlio.MappingNode):
+        raise InvalidCatalogError([Problem(filename, 1, "", "expected a mapping at the top level",
+                                           "write 'name: value' entries", True)])
+    for key_node, value in root.value if root is not None else []:
+        start = key_node.start_mark.line
+        end = _trim_blank_tail(lines, start, max(_end_line(value), key_node.end_mark.line))
+        lead, head = cutter.take(start, end)
+        blocks.append(Block(str(yamlio.construct(key_node)), lead, head,
+                            key_node.start_mark.column))
+    return _document(blocks, lines[cutter.pos:], final)
+
+
+def shift_lines(lines: list[str], by: int) -> list[str]:
+    """Lines moved right (by > 0) or left by `by` columns; blank lines stay blank."""
+    if by == 0:
+        return list(lines)
+    if by > 0:
+        return [(" " * by + ln) if ln.strip() else ln for ln in lines]
+    out = []
+    for ln in lines:
+        spaces = len(ln) - len(ln.lstrip(" "))
+        out.append(ln[min(spaces, -by):])
+    return out
+
+
+def _separator(siblings: list[Block]) -> list[str]:
+    """The blank lines this file puts between siblings (from the second sibling's lead)."""
+    if len(siblings) < 2:
+        return []
+    blank = []
+    for line in siblings[1].lead:
+        if line.strip():
+            break
+        blank.append(line)
+    return blank
+
+
+def blank_after_lazy_years(siblings: list[Block]) -> list[str]:
+    """The blank lines that part years read alone (kept at the end of each year's lines),
+    so that a new year keeps the file's spacing."""
+    blank: list[str] = []
+    if len(siblings) > 1 and siblings[0].lazy:
+        for line in reversed(siblings[0].head):
+            if line.strip():
+                break
+            blank.append(line)
+    return blank
+
+
+def insert_sorted(siblings: list[Block], block: Block, before: Any) -> None:
+    """Insert block before the first sibling for which before(sibling) is true."""
+    sep = _separator(siblings)
+    index = next((i for i, s in enumerate(siblings) if before(s)), len(siblings))
+    if index == 0 and siblings:
+        first = siblings[0]
+        if sep and (not first.lead or first.lead[0].strip()):
+            first.lead = sep + first.lead
+        block.lead = []
+    elif siblings:
+        block.lead = sep + block.lead if not block.lead else block.lead
+    siblings.insert(index, block)
+
+
+# ---------------------------------------------------------------- paper blocks
+
+
+def load_paper(yaml: Any, block: Block) -> Any:
+    """The ruamel mapping of a paper block, loaded once and kept for re-rendering."""
+    if block.doc is None:
+        text = "".join(shift_lines(block.head, 2 - block.indent))
+        block.doc = yaml.load(text)
+        if not isinstance(block.doc, list) or len(block.doc) != 1:
+            raise WriteError(f"cannot edit the entry '{block.key}': it is not one mapping")
+    return block.doc[0]
+
+
+def render_paper(yaml: Any, block: Block) -> None:
+    if block.dirty and block.doc is not None:
+        block.head = shift_lines(_dump(yaml, block.doc).splitlines(keepends=True), block.indent - 2)
+        block.dirty = False
+
+
+def new_paper_block(yaml: Any, paper: Paper, indent: int) -> Block:
+    from ruamel.yaml.comments import CommentedMap
+
+    data = CommentedMap()
+    for name, value in paper.to_yaml_dict().items():
+        data[name] = _styled(name, value)
+    block = Block(paper.key, [], [], indent, doc=[data], dirty=True)
+    render_paper(yaml, block)
+    return block
+
+
+def set_field(data: Any, name: str, value: Any) -> None:
+    """Set or remove one field, keeping FIELDS order and the existing value's style."""
+    empty = value in (None, [], False, "") or (name == "status" and value == "to-read")
+    if empty:
+        if name in data:
+            del data[name]
+        return
+    if name in _LISTS and name in data and hasattr(data[name], "fa"):
+        seq = data[name]  # keep its flow style and any comment on it
+        styled = _styled(name, value)
+        del seq[:]
+        seq.extend(styled)
+        return
+    styled = _styled(name, value)
+    if name in data:
+        old = data[name]
+        if type(old) is not str and isinstance(old, str) and isinstance(value, str):
+            styled = type(old)(value)  # keep the quote style the file used
+        data[name] = styled
+        return
+    order = {f: i for i, f in enumerate(FIELDS)}
+    rank = order.get(name, len(FIELDS))
+    position = sum(1 for k in data if order.get(k, len(FIELDS)) <= rank)
+    data.insert(position, name, styled)
+
+
+
+class Registries:
+    """The edits of a session to venues.yaml and tags.yaml: one block per entry, each
+    file read when first edited, written back with its own line endings."""
+
+    def __init__(self, paths: Paths, yaml: Callable[[], Any]):
+        self.paths = paths
+        self._yaml = yaml  # ruamel, made on first use (a new tag without description needs none)
+        self._docs: dict[Path, Document] = {}
+        self._texts: dict[Path, str] = {}
+        self._newlines: dict[Path, str] = {}
+
+    def document(self, path: Path) -> Document:
+        """The registry's blocks, read on first use."""
+        if path not in self._docs:
+            shown = self.paths.display(path)
+            try:
+                data = yamlio.read_bytes(path, shown)
+            except FileNotFoundError:
+                data = b""  # a registry written for the first time
+            text = yamlio.decode(data, shown)
+            self._newlines[path] = yamlio.newline_of(data)
+            self._texts[path] = text
+            self._docs[path] = parse_registry(text, str(path))
+        return self._docs[path]
+
+    def text(self, path: Path) -> str:
+        """The registry's text as the session read it ('' if it never did)."""
+        return self._texts.get(path, "")
+
+    def newline(self, path: Path) -> str:
+        return self._newlines.get(path, "\n")
+
+    def put(self, path: Path, name: str, value: Any, replace_key: str | None = None) -> None:
+        """Add an entry in sorted place (or put it where replace_key's entry was named)."""
+        doc = self.document(path)
+        lead: list[str] = []
+        if replace_key is not None:
+            old = next(b for b in doc.blocks if b.key == replace_key)
+            lead = [ln for ln in old.lead if ln.strip()]  # its comments go with it
+            doc.blocks.remove(old)
+        indent = doc.blocks[0].indent if doc.blocks else 0
+        if isinstance(value, dict):
+            body = shift_lines(_dump(self._yaml(), value).splitlines(keepends=True), 2)
+            head = shift_lines([key_text(name) + ":\n", *body], indent)
+        else:
+            scalar = (_dump(self._yaml(), [value]).strip().removeprefix("- ")
+                      if value is not None else "")
+            head = [" " * indent + key_text(name) + ":" + (" " + scalar if scalar else "")
+                    + "\n"]
+        block = Block(name, lead, head, indent)
+        insert_sorted(doc.blocks, block, lambda b: b.key.casefold() > name.casefold())
+
+    def remove(self, path: Path, name: str) -> None:
+        doc = self.document(path)
+        doc.blocks = [b for b in doc.blocks if b.key != name]
+
+    def value(self, path: Path, name: str, default: Any) -> Any:
+        """An entry's value as written (ruamel round-trip data: comments and quotes kept)."""
+        from ruamel.yaml.comments import CommentedMap
+
+        block = next(b for b in self.document(path).blocks if b.key == name)
+        entry = self._yaml().load("".join(shift_lines(block.head, -block.indent)))
+        return entry[name] if isinstance(entry, CommentedMap) else default
+
+    def render(self) -> dict[Path, str]:
+        """The new text of each registry the session changed."""
+        out = {}
+        for path, doc in self._docs.items():
+            text = doc.render()
+            if text != self._texts[path]:
+                out[path] = text
+        return out
