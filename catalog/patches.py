@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from catalog import yamlio
 from catalog.model import FIELDS, STATUSES
 from catalog.yamldoc import Block
 
@@ -275,3 +276,143 @@ class Background:
         if self._err:
             raise self._err[0]
         return self._out[0]
+
+
+class CatalogBytes:
+    """The catalog's bytes as a session read them, and where the index says its year
+    blocks and papers lie in them: each year block found once, by its 'YEAR:' line, and
+    checked against the digest the index keeps of it before a paper in it is patched."""
+
+    def __init__(self, data: bytes, snapshot: Any):
+        self.data = data
+        self._snapshot = snapshot  # catalog.snapshot.Snapshot: the index's year blocks
+        self._years: dict[str, YearBytes | None] = {}
+        self._blocks: dict[str, tuple[str, int]] | None = None
+        self._order: list[str] = []  # year blocks in file order, and where those found begin
+        self._begins: list[int] = []
+
+    def patch(self, paper: Any) -> Patch | None:
+        """A patch of this paper's lines (as the index places it), or None when its entry
+        cannot be found so (an unusual layout, CR line ends, a block the index did not read)."""
+        year = self.year_bytes(str(paper.year))
+        if year is None:
+            return None
+        at = year.offset(paper.line)
+        found = entry(self.data, at, year.begin, year.end) if at is not None else None
+        if found is None:
+            return None
+        start, stop, column = found
+        head = split_lines(self.data[start:stop].decode("utf-8"))
+        line = paper.line - (start < at)  # the '-' alone on the line above
+        return Patch(paper.key, paper.year, paper.venue, start, stop, line, head,
+                     Block(paper.key, [], list(head), column))
+
+    def year_bytes(self, label: str) -> YearBytes | None:
+        """A year block's bytes, found by its label and checked against the digest the
+        index keeps of it; None when it cannot be (then the file is cut as a whole)."""
+        if label not in self._years:
+            self._years[label] = self._find_year(label)
+        return self._years[label]
+
+    def _find_year(self, label: str) -> YearBytes | None:
+        import hashlib
+
+        span = self._span(label)
+        if span is None:
+            return None
+        begin, end = span
+        data = self.data
+        digest, start = self._blocks[label]  # type: ignore[index]
+        if hashlib.blake2b(memoryview(data)[begin:end], digest_size=16).hexdigest() != digest \
+                or other_break(data, begin, end):
+            return None  # not the block the index read, or lines YAML counts differently
+        return YearBytes(data, begin, end, start)
+
+    def _span(self, label: str) -> tuple[int, int] | None:
+        """Where a year block the index knows lies in the bytes (begin, end), found by the
+        'LABEL:' lines of it and the blocks before it (searched once, as far as asked)."""
+        data = self.data
+        if self._blocks is None:
+            self._blocks = self._snapshot.blocks() if b"\r" not in data else {}  # LF only
+            self._order = sorted(self._blocks, key=lambda b: self._blocks[b][1])  # type: ignore[index]
+            self._begins = [0] if self._order else []
+        if label not in self._blocks:
+            return None
+        at = self._order.index(label)
+        while len(self._begins) < min(at + 2, len(self._order)):
+            found = data.find(b"\n" + self._order[len(self._begins)].encode() + b":",
+                              self._begins[-1])
+            if found < 0:  # written otherwise ('2023' :, quoted): cut the file
+                self._blocks, self._order, self._begins = {}, [], []
+                return None
+            self._begins.append(found + 1)
+        end = self._begins[at + 1] if at + 1 < len(self._order) else len(data)
+        return self._begins[at], end
+
+    def diff(self, edits: list[Patch], name: str, whole: Callable[[str], str]) -> str:
+        """The unified diff of the catalog that patches make, as difflib gives it for the
+        whole file, from windows of a few lines around them (a 100k-paper file is never
+        compared as a whole). whole: the diff of the new text, for a file whose lines
+        str.splitlines cuts otherwise than at LF."""
+        import difflib
+        import re as regex
+
+        data = self.data
+        if regex.search(b"[\x0b\x0c\x1c-\x1e]", data) or any(
+                sep in data for sep in OTHER_BREAKS):  # str.splitlines cuts there too
+            return whole(yamlio.decode(b"".join(self.parts(edits)), name))
+        windows: list[list[Any]] = []  # [begin, end, first line, patches]
+        for patch in edits:
+            begin, above = patch.begin, 0
+            while above < 3 and begin > 0:
+                begin = data.rfind(b"\n", 0, begin - 1) + 1
+                above += 1
+            end = patch.end
+            for _ in range(3):
+                end = (data.find(b"\n", end) + 1) or len(data)
+            if windows and begin <= windows[-1][1]:
+                windows[-1][1] = end
+                windows[-1][3].append(patch)
+            else:
+                windows.append([begin, end, patch.line - above, [patch]])
+        out = [f"--- {name}\n", f"+++ {name}\n"]
+        moved = 0
+        for begin, end, first, patches in windows:
+            old = data[begin:end].decode("utf-8").splitlines(keepends=True)
+            new = b"".join(self.parts(patches, begin, end)).decode("utf-8").splitlines(
+                keepends=True)
+            out += [_renumber(line, first - 1, first - 1 + moved)
+                    for line in list(difflib.unified_diff(old, new, n=3))[2:]]
+            moved += len(new) - len(old)
+        return "".join(out)
+
+    def parts(self, edits: list[Patch], begin: int = 0, end: int | None = None
+               ) -> list[bytes | memoryview]:
+        """The bytes from begin to end of the file with these patches' new lines."""
+        view = memoryview(self.data)
+        parts: list[bytes | memoryview] = []
+        at = begin
+        for patch in edits:
+            parts += [view[at:patch.begin], "".join(patch.block.head).encode("utf-8")]
+            at = patch.end
+        parts.append(view[at:end])
+        return parts
+
+
+    def year_parts(self, label: str, edits: list[Patch]) -> list[bytes | memoryview]:
+        """A year block's bytes with these patches (all in it) made."""
+        year = self._years[label]
+        assert year is not None  # a patch is made only in a year block found
+        return self.parts(edits, year.begin, year.end)
+
+
+_HUNK_RE = re.compile(r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")
+
+
+def _renumber(line: str, old: int, new: int) -> str:
+    """A line of a window's diff, its hunk header moved to the whole file's lines."""
+    m = _HUNK_RE.match(line)
+    if m is None:
+        return line
+    return (f"@@ -{int(m[1]) + old}{m[2] or ''} +{int(m[3]) + new}{m[4] or ''} @@"
+            + line[m.end():])

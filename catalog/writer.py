@@ -14,7 +14,8 @@ with a load of the whole file.
 
 The parts, one job each: catalog.yamldoc (the text cut for editing, and the
 registries' edits), catalog.patches (a paper's lines found and replaced in the
-bytes), `Session` here (the edit operations and their commit), catalog.snapshot
+bytes), catalog.patchwrite (the commit of an edit made of patches), `Session`
+here (the edit operations, and the commit of a cut file), catalog.snapshot
 (the papers as the session found them), catalog.validation (whether the new texts
 may be written) and catalog.files (the atomic write, the locks).
 """
@@ -25,7 +26,7 @@ import contextlib
 import datetime as dt
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -38,16 +39,8 @@ from catalog.errors import (
 )
 from catalog.files import CRASH_ENV, atomic_write
 from catalog.model import FIELDS, LIST_FIELDS, STATUSES, Paper
-from catalog.patches import (
-    OTHER_BREAKS,
-    Background,
-    Patch,
-    YearBytes,
-    edit_lines,
-    entry,
-    other_break,
-    split_lines,
-)
+from catalog.patches import CatalogBytes, Patch, edit_lines
+from catalog.patchwrite import OVERLAP_MIN, PatchCommit, WriteResult, text_diff
 from catalog.paths import Paths
 from catalog.snapshot import Papers, Snapshot
 from catalog.suggest import hint_for
@@ -55,7 +48,6 @@ from catalog.validation import (
     NEAR_DUPLICATE_MESSAGE,
     EditCheck,
     InvalidEditError,
-    same_but_line,
 )
 from catalog.venues import Venue
 from catalog.yamldoc import (
@@ -85,16 +77,6 @@ TAG_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 
 # ---------------------------------------------------------------- the session
-
-
-@dataclass
-class WriteResult:
-    """What a session wrote: changed files, the index refresh, warnings."""
-
-    changed: list[Path] = field(default_factory=list)
-    warnings: list[Problem] = field(default_factory=list)
-    dry_run: bool = False
-    diff: str = ""
 
 
 class Session:
@@ -132,10 +114,7 @@ class Session:
         self._doc: Document | None = None
         self._where: dict[str, tuple[Block, Block, Block]] = {}
         self._patches: dict[str, Patch] = {}
-        self._years: dict[str, YearBytes | None] = {}
-        self._blocks: dict[str, tuple[str, int]] | None = None
-        self._order: list[str] = []  # year blocks in file order, and where those found begin
-        self._begins: list[int] = []
+        self.bytes = CatalogBytes(data, self.snapshot)  # where papers lie in the bytes
         self.registries = Registries(paths, lambda: self.yaml)
         self._catalog_changed = False
         self.venues_before = dict(self.venues)
@@ -226,62 +205,10 @@ class Session:
         paper = self.snapshot.get(key)
         if paper is None or key in self.papers.gone:
             return None
-        year = self._year_bytes(str(paper.year))
-        if year is None:
-            return None
-        at = year.offset(paper.line)
-        found = entry(self.data, at, year.begin, year.end) if at is not None else None
-        if found is None:
-            return None
-        start, stop, column = found
-        head = split_lines(self.data[start:stop].decode("utf-8"))
-        line = paper.line - (start < at)  # the '-' alone on the line above
-        patch = Patch(key, paper.year, paper.venue, start, stop, line, head,
-                       Block(key, [], list(head), column))
-        self._patches[key] = patch
+        patch = self.bytes.patch(paper)
+        if patch is not None:
+            self._patches[key] = patch
         return patch
-
-    def _year_bytes(self, label: str) -> YearBytes | None:
-        """A year block's bytes, found by its label and checked against the digest the
-        index keeps of it; None when it cannot be (then the file is cut as a whole)."""
-        if label not in self._years:
-            self._years[label] = self._find_year(label)
-        return self._years[label]
-
-    def _find_year(self, label: str) -> YearBytes | None:
-        import hashlib
-
-        span = self._span(label)
-        if span is None:
-            return None
-        begin, end = span
-        data = self.data
-        digest, start = self._blocks[label]  # type: ignore[index]
-        if hashlib.blake2b(memoryview(data)[begin:end], digest_size=16).hexdigest() != digest \
-                or other_break(data, begin, end):
-            return None  # not the block the index read, or lines YAML counts differently
-        return YearBytes(data, begin, end, start)
-
-    def _span(self, label: str) -> tuple[int, int] | None:
-        """Where a year block the index knows lies in the bytes (begin, end), found by the
-        'LABEL:' lines of it and the blocks before it (searched once, as far as asked)."""
-        data = self.data
-        if self._blocks is None:
-            self._blocks = self.snapshot.blocks() if b"\r" not in data else {}  # LF only
-            self._order = sorted(self._blocks, key=lambda b: self._blocks[b][1])  # type: ignore[index]
-            self._begins = [0] if self._order else []
-        if label not in self._blocks:
-            return None
-        at = self._order.index(label)
-        while len(self._begins) < min(at + 2, len(self._order)):
-            found = data.find(b"\n" + self._order[len(self._begins)].encode() + b":",
-                              self._begins[-1])
-            if found < 0:  # written otherwise ('2023' :, quoted): cut the file
-                self._blocks, self._order, self._begins = {}, [], []
-                return None
-            self._begins.append(found + 1)
-        end = self._begins[at + 1] if at + 1 < len(self._order) else len(data)
-        return self._begins[at], end
 
     # -- reading
 
@@ -567,7 +494,7 @@ class Session:
 
     def _commit(self, dry_run: bool) -> WriteResult:
         if self._patches and self._doc is None and self._replacement is None:
-            result = self._commit_patches(dry_run)
+            result = PatchCommit(self).run(dry_run)
             if result is not None:
                 return result
             # Read back otherwise than made: the cut file gets the changes, made by ruamel.
@@ -580,7 +507,7 @@ class Session:
             return result
         result.warnings = self.validate(texts)
         if dry_run:  # a diff of a big file costs seconds: only for the user to read
-            result.diff = _diff(self, texts)
+            result.diff = text_diff(self, texts)
             result.changed = list(texts)
             return result
         for path in sorted(texts, key=lambda p: p == self.paths.catalog):
@@ -590,44 +517,13 @@ class Session:
             result.changed.append(path)
         return result
 
-    def _commit_patches(self, dry_run: bool) -> WriteResult | None:
-        """commit() of patches: the new lines read back in place and checked, the file
-        written from slices of its old bytes, the index handed the papers as read; None
-        when a patch does not read back as the paper the session made."""
-        from catalog.validation import Placed
-
-        edits = []
-        for patch in sorted(self._patches.values(), key=lambda p: p.begin):
-            if patch.block.dirty:
-                render_paper(self.yaml, patch.block)
-            if patch.block.head != patch.original:
-                edits.append(patch)
-        placed, moved = [], 0
-        for patch in edits:
-            placed.append(Placed(patch.key, patch.year, patch.venue, patch.line + moved,
-                                 patch.block.head))
-            moved += len(patch.block.head) - len(patch.original)
-        ends = [(patch.line + len(patch.original) - 1,
-                 len(patch.block.head) - len(patch.original)) for patch in edits]
-        pending, self._early = self._early, None
-        if pending is not None and any(by for _, by in ends):  # lines moved: not as begun
-            pending.abandon()
-            pending = None
-        if pending is None and not dry_run:
-            pending = self._begin_index(edits, placed, ends)
-        try:
-            return self._commit_placed(edits, placed, ends, pending, dry_run)
-        finally:
-            if pending is not None and self.indexed is None:
-                pending.abandon()
-
     def _begin_index_early(self, papers: list[Paper]) -> None:
         """Begin the index update with these papers as they will read back, at the lines
         they stand (an edit of patches that add or remove no line); commit takes it if
         the edit turns out so, else drops it (abandon_index)."""
         from catalog import index
 
-        if not (self.refresh_index and len(papers) >= _OVERLAP_MIN and self.snapshot.digest) or \
+        if not (self.refresh_index and len(papers) >= OVERLAP_MIN and self.snapshot.digest) or \
                 self._early is not None or self._doc is not None or self._replacement:
             return
         self._early = index.PendingEdit(self.paths, index.Edit(
@@ -640,158 +536,6 @@ class Session:
         if early is not None:
             early.abandon()
 
-    def _begin_index(self, edits: list[Patch], placed: list[Any], ends: list[tuple[int, int]]
-                     ) -> Any:
-        """The index update begun in a thread (catalog.index.PendingEdit) with the papers
-        the session made, at the lines their patches will stand; None when the session
-        does not refresh the index or changes too few papers to gain by it."""
-        from catalog import index
-
-        if not (self.refresh_index and len(edits) >= _OVERLAP_MIN and self.snapshot.digest):
-            return None
-        papers = []
-        for patch, where in zip(edits, placed, strict=True):
-            was = self.snapshot.get(patch.key)
-            assert was is not None  # a patch is of a paper the index holds
-            papers.append(replace(self.papers[patch.key],
-                                  line=where.line + was.line - patch.line))
-        return index.PendingEdit(self.paths, index.Edit(
-            self.snapshot.digest, "", None, papers, self._moves(edits, ends),
-            dict.fromkeys((str(p.year) for p in edits), "")))
-
-    @staticmethod
-    def _moves(edits: list[Patch], ends: list[tuple[int, int]]) -> list[tuple[str, int, int]]:
-        return [(str(p.year), end, by) for p, (end, by) in zip(edits, ends, strict=True)]
-
-    def _commit_placed(self, edits: list[Patch], placed: list[Any],
-                       ends: list[tuple[int, int]], pending: Any, dry_run: bool
-                       ) -> WriteResult | None:
-        """_commit_patches once the patches are placed: read back, checked, written; the
-        index update begun (pending) committed when it was begun with the papers read."""
-        import bisect
-        import itertools
-
-        from catalog import index
-        from catalog.validation import read_placed
-
-        papers, problems = read_placed(placed, self.filename) if edits else ([], [])
-        if any(p.blocking for p in problems) or [p.key for p in papers] != [
-                p.key for p in placed] or not all(same_but_line(p, self.papers[p.key])
-                                                  for p in papers):
-            return None
-        texts = self.registries.render()
-        result = WriteResult(dry_run=dry_run)
-        if not edits and not texts:
-            return result
-        last_lines = [end for end, _ in ends]
-        moves = [0, *itertools.accumulate(by for _, by in ends)]
-
-        def line(old: int) -> int:  # where a line of the old file is in the new one
-            return old + moves[bisect.bisect_left(last_lines, old)]
-
-        result.warnings = self._check().check_placed(placed, papers, texts, self.venues,
-                                                     self.vocabulary, line)
-        parts = self._parts(edits)
-        if dry_run:
-            result.diff = _diff(self, texts) + (self._patch_diff(edits) if edits else "")
-            result.changed = [*texts, *([self.paths.catalog] if edits else [])]
-            return result
-        for path in sorted(texts):
-            atomic_write(path, texts[path], self.registries.newline(path))
-            result.changed.append(path)
-        before = self.snapshot.digest or ""
-        if not edits:
-            stamp = self._stamp if index.catalog_stamp(self.paths) == self._stamp else None
-            self.handover = index.Edit(before, before, stamp)
-            return result
-        # The new bytes' digest and those of the year blocks edited, each hashed in a
-        # thread beside the write (hashlib lets go of the GIL): a rename touching every
-        # year hashes the file twice.
-        by_year: dict[str, list[Patch]] = {}
-        for patch in edits:
-            by_year.setdefault(str(patch.year), []).append(patch)
-        years = {label: self._parts(mine, self._years[label].begin,  # type: ignore[union-attr]
-                                    self._years[label].end)  # type: ignore[union-attr]
-                 for label, mine in by_year.items()}
-        def hash_years() -> dict[str, str]:
-            return {label: index.parts_digest(of) for label, of in years.items()}
-
-        digest = Background(index.parts_digest, parts)
-        # A second thread only for a big edit (a one-paper edit hashes one year block).
-        digests = Background(hash_years) if len(edits) >= _OVERLAP_MIN else None
-        try:
-            stamp = files.atomic_write_parts(self.paths.catalog, parts)
-            result.changed.append(self.paths.catalog)
-            blocks = digests.result() if digests is not None else hash_years()
-        finally:
-            after = digest.result()
-        self.handover = index.Edit(before, after, stamp, papers, self._moves(edits, ends),
-                                   blocks)
-        if pending is not None and papers == pending.papers:
-            self.indexed = self._finish_index(pending)
-        return result
-
-    def _finish_index(self, pending: Any) -> Any:
-        """The begun index update committed with the edit as written; None (and the index
-        as it was) when it could not be: _refresh_index then does it the usual way."""
-        import sqlite3
-
-        try:
-            return pending.finish(self.handover)
-        except (sqlite3.Error, OSError, CatalogError):
-            return None
-
-    def _patch_diff(self, edits: list[Patch]) -> str:
-        """The unified diff of the catalog that patches make, as difflib gives it for the
-        whole file, from windows of a few lines around them (a 100k-paper file is never
-        compared as a whole)."""
-        import difflib
-        import re as regex
-
-        data = self.data
-        if regex.search(b"[\x0b\x0c\x1c-\x1e]", data) or any(
-                sep in data for sep in OTHER_BREAKS):  # str.splitlines cuts there too
-            new = yamlio.decode(b"".join(self._parts(edits)), self.filename)
-            return _diff(self, {self.paths.catalog: new})
-        windows: list[list[Any]] = []  # [begin, end, first line, patches]
-        for patch in edits:
-            begin, above = patch.begin, 0
-            while above < 3 and begin > 0:
-                begin = data.rfind(b"\n", 0, begin - 1) + 1
-                above += 1
-            end = patch.end
-            for _ in range(3):
-                end = (data.find(b"\n", end) + 1) or len(data)
-            if windows and begin <= windows[-1][1]:
-                windows[-1][1] = end
-                windows[-1][3].append(patch)
-            else:
-                windows.append([begin, end, patch.line - above, [patch]])
-        name = self.paths.display()
-        out = [f"--- {name}\n", f"+++ {name}\n"]
-        moved = 0
-        for begin, end, first, patches in windows:
-            old = data[begin:end].decode("utf-8").splitlines(keepends=True)
-            new = b"".join(self._parts(patches, begin, end)).decode("utf-8").splitlines(
-                keepends=True)
-            out += [_renumber(line, first - 1, first - 1 + moved)
-                    for line in list(difflib.unified_diff(old, new, n=3))[2:]]
-            moved += len(new) - len(old)
-        return "".join(out)
-
-    def _parts(self, edits: list[Patch], begin: int = 0, end: int | None = None
-               ) -> list[bytes | memoryview]:
-        """The bytes from begin to end of the file with these patches' new lines."""
-        view = memoryview(self.data)
-        parts: list[bytes | memoryview] = []
-        at = begin
-        for patch in edits:
-            parts += [view[at:patch.begin], "".join(patch.block.head).encode("utf-8")]
-            at = patch.end
-        parts.append(view[at:end])
-        return parts
-
-
 def _model_value(name: str, value: Any) -> Any:
     if name in _LISTS:
         return list(value or [])
@@ -802,35 +546,6 @@ def _model_value(name: str, value: Any) -> Any:
     if isinstance(value, dt.date):
         return value.isoformat()
     return value if value not in ("", []) else None
-
-
-# Papers an edit must change for its index update to run beside the writer's read-back
-# and write (catalog.index.PendingEdit): below, the thread would save nothing.
-_OVERLAP_MIN = 16
-
-_HUNK_RE = re.compile(r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")
-
-
-def _renumber(line: str, old: int, new: int) -> str:
-    """A line of a window's diff, its hunk header moved to the whole file's lines."""
-    m = _HUNK_RE.match(line)
-    if m is None:
-        return line
-    return (f"@@ -{int(m[1]) + old}{m[2] or ''} +{int(m[3]) + new}{m[4] or ''} @@"
-            + line[m.end():])
-
-
-def _diff(session: Session, texts: dict[Path, str]) -> str:
-    import difflib
-
-    out: list[str] = []
-    for path, new in texts.items():
-        old = (session.text if path == session.paths.catalog
-               else session.registries.text(path))
-        name = session.paths.display(path)
-        out.extend(difflib.unified_diff(old.splitlines(keepends=True),
-                                        new.splitlines(keepends=True), name, name))
-    return "".join(out)
 
 
 # ---------------------------------------------------------------- lock and atomic write
