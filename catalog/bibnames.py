@@ -136,3 +136,15 @@ class BibRecord:
             "new_venue": self.new_venue,
             "problems": [p.__dict__ for p in self.problems],
         }
+
+
+_FINAL_PERIOD_RE = re.compile(r"(?<![.\w])([A-Za-z]{2,})\.$")
+_ABBREVIATIONS = frozenset({"al", "etc", "inc", "ltd", "co", "corp", "jr", "sr", "vs", "no",
+                            "vol", "ed", "eds", "dept", "univ"})
+
+
+def ends_with_added_period(title: str) -> bool:
+    """Whether a title ends as one with a period an export added ('a survey.'), which the
+    reader drops: a word of letters and a period, not an abbreviation ('Jr.', 'et al.')."""
+    m = _FINAL_PERIOD_RE.search(title)
+    return bool(m) and m.group(1).casefold() not in _ABBREVIATIONS

@@ -17,6 +17,7 @@ from catalog.bibnames import (  # noqa: F401 (re-exported: catalog.bibtex.Name, 
     BibRecord,
     Name,
     _words,
+    ends_with_added_period,
     join_name,
     page_range,
     split_name,
@@ -234,6 +235,8 @@ class _Writer:
         title = protect_title(title, self.protected)
         if self.ascii:
             title = self.latin(title, "title")
+        if title.endswith(".") and ends_with_added_period(paper.title):
+            title = title[:-1] + "{.}"  # the title's own: a reader keeps it (bibtex_read)
         fields: list[tuple[str, str]] = [("author", authors), ("title", title)]
         if as_journal:
             fields.append(("journal", f"arXiv preprint arXiv:{paper.arxiv}"))

@@ -15,7 +15,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from catalog.bibnames import BibRecord, Name, join_name, page_range, split_name
+from catalog.bibnames import (
+    BibRecord,
+    Name,
+    ends_with_added_period,
+    join_name,
+    page_range,
+    split_name,
+)
 from catalog.errors import Problem
 from catalog.keys import suggest_key
 from catalog.latex import to_text, unknown_macros
@@ -777,7 +784,8 @@ class _Reader:
         if not KEY_RE.match(key):  # e.g. '280902' or a DOI: the catalog's own kind of key
             catalog_key = suggest_key(authors, int(year), fields["title"], self.keys)
             self.keys.add(catalog_key)
-        return Paper(key=catalog_key, title=self.title(record), authors=authors, year=int(year),
+        return Paper(key=catalog_key, title=self.title(record, raw), authors=authors,
+                     year=int(year),
                      venue=venue.short, et_al=et_al, doi=doi, arxiv=arxiv,
                      arxiv_class=_primary_class(fields.get("primaryclass", "")) if arxiv else None,
                      articleno=articleno, numpages=numpages,
@@ -813,11 +821,11 @@ class _Reader:
             return True
         return False
 
-    def title(self, record: BibRecord) -> str:
-        """The title, without the final period some exports add ('... a survey.')."""
+    def title(self, record: BibRecord, raw: dict[str, str]) -> str:
+        """The title, without the final period some exports add ('... a survey.'), unless
+        it is braced ('{.}': a period of the title's own, as papers writes it)."""
         title = record.fields["title"]
-        m = _FINAL_PERIOD_RE.search(title)
-        if m and m.group(1).casefold() not in _ABBREVIATIONS:
+        if ends_with_added_period(title) and not raw.get("title", "").rstrip().endswith("{.}"):
             record.problems.append(self.problem(
                 record.line, record.key, "title: its final period dropped", blocking=False))
             return title[:-1]
@@ -1072,9 +1080,6 @@ _VENUE_FIELDS = (("journal", "journal"), ("journaltitle", "journal"),
 _IN_CONTAINER = frozenset({"inproceedings", "conference", "incollection", "inbook"})
 _NEGATIVE_RE = re.compile(r"^-\d+$")
 # A title's last word and the period after it; abbreviations keep theirs.
-_FINAL_PERIOD_RE = re.compile(r"(?<![.\w])([A-Za-z]{2,})\.$")
-_ABBREVIATIONS = frozenset({"al", "etc", "inc", "ltd", "co", "corp", "jr", "sr", "vs", "no",
-                            "vol", "ed", "eds", "dept", "univ"})
 _ONE_YEAR_RE = re.compile(r"(?<!\d)((?:1[5-9]|20)\d{2})(?!\d)")
 
 

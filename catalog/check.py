@@ -190,10 +190,15 @@ _UNNAMED_RE = re.compile(r"^[{\s]*(?:others|et\.?[\s~]*al\.?|al\.?,\s*et)[}\s.]*
                          re.IGNORECASE)
 
 
+def names_no_one(author: str) -> bool:
+    """'et al.' or 'others' written as an author (check refuses it: et_al says so)."""
+    return _UNNAMED_RE.match(author) is not None
+
+
 def _unnamed_authors(paper: Paper) -> Iterable[tuple[str, str]]:
     """'et al.', 'others' or a name without a letter written as an author."""
     for author in paper.authors:
-        if _UNNAMED_RE.match(author):
+        if names_no_one(author):
             yield (f"author '{author}' is not a person",
                    "remove it and write et_al: true (more authors, not named)")
         elif not any(ch.isalpha() for ch in author):

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from catalog import bibtex, source
+from catalog.check import names_no_one
 from catalog.errors import CatalogError
 from catalog.model import Paper
 from catalog.venues import load_venues
@@ -59,10 +60,10 @@ word = st.one_of(st.text(chars, min_size=1, max_size=8), st.sampled_from(SPECIAL
                  .map("".join))
 text = st.lists(word, min_size=1, max_size=8).map(" ".join)
 name_word = word.filter(lambda w: "," not in w)  # a comma means 'Last, First' in the catalog
-# A lone 'others' is not a person (it means et_al), nor is a name without a letter: check
-# refuses both as authors.
+# 'others' or 'et al.' is not a person (it means et_al), nor is a name without a letter:
+# check refuses both as authors (check.names_no_one).
 author = st.lists(name_word, min_size=1, max_size=4).map(" ".join).filter(
-    lambda a: a.strip().lower() != "others" and any(ch.isalpha() for ch in a))
+    lambda a: not names_no_one(a) and any(ch.isalpha() for ch in a))
 # Every DOI the catalog accepts (model.DOI_RE: Crossref's characters and SICI's < >).
 doi = st.builds(lambda n, s: f"10.{n}/{s}", st.integers(1000, 99999),
                 st.text(st.sampled_from(string.ascii_letters + string.digits + "-._;()/:<>"),
