@@ -24,10 +24,10 @@ from catalog.bibnames import (  # noqa: F401 (re-exported: catalog.bibtex.Name, 
 from catalog.errors import CatalogError, UsageError
 from catalog.latex import (
     NoLatexForm,
+    TitleProtector,
     escape,
     escape_field,
     latex_initials,
-    protect_title,
     to_ascii,
 )
 from catalog.model import CONTROL_CHARS, Paper, strip_controls
@@ -145,6 +145,7 @@ class _Writer:
         self.venue_style = venue_style
         self.arxiv_style = arxiv_style
         self.protected = tuple(protected)
+        self.protect_title = TitleProtector(self.protected)
         self.names: dict[str, str] = {}
         self.containers: dict[tuple[str, int], list[tuple[str, str]]] = {}
         self.publishers: dict[str, str] = {}
@@ -231,7 +232,7 @@ class _Writer:
         title = paper.title
         if not title.isprintable():  # (else strip_controls would leave it as it is)
             title = strip_controls(title)
-        title = protect_title(title, self.protected)
+        title = self.protect_title(title)
         if self.ascii:
             title = self.latin(title, "title")
         fields: list[tuple[str, str]] = [("author", authors), ("title", title)]
