@@ -226,7 +226,10 @@ class _Writer:
                       and paper.arxiv is not None)
         if as_journal:
             etype = "article"
-        authors = " and ".join([self.name(a) for a in paper.authors if a.strip()])
+        try:  # most names were written before: a look-up each
+            authors = " and ".join([self.names[a] for a in paper.authors])
+        except KeyError:  # a new name, or a blank one (left out, so never in names)
+            authors = " and ".join([self.name(a) for a in paper.authors if a.strip()])
         if paper.et_al:
             authors = f"{authors} and others" if authors else "others"
         title = paper.title

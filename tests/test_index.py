@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from catalog import index, query
 from catalog.errors import InvalidCatalogError
@@ -348,3 +351,20 @@ def test_a_same_size_rewrite_right_after_an_index_update_is_seen(paths):
     paths.catalog.write_text(text.replace("FastMoE", "FastMoX"))  # same size, same tick
     assert index.refresh(paths).action == "updated"
     assert query.get(index.connect(paths), "he2021fastmoe").title.startswith("FastMoX")
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.one_of(
+    st.lists(st.text(alphabet=st.sampled_from(list('ab ,"\\\x00\n\u00a0é[]')), max_size=6),
+             max_size=4).map(lambda items: json.dumps(items, ensure_ascii=False)),
+    st.text(alphabet=st.sampled_from(list('ab ,"\\[]1')), max_size=16).map(
+        lambda inner: f'["{inner}"]')))
+def test_list_columns_read_as_json_loads_reads_them(text: str) -> None:
+    """The split-at-'", "' path gives json.loads's list, or leaves the text to it."""
+    try:
+        expected = json.loads(text)
+    except ValueError:
+        with pytest.raises(ValueError):
+            query._json_lists(text)
+        return
+    assert query._json_lists(text) == expected
