@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import itertools
 import operator
@@ -328,17 +329,51 @@ def _alike(members: list[int], titles: list[str]) -> Iterable[tuple[int, int]]:
 
 def _alike_codes(members: list[int], titles: list[str]) -> Iterable[Any]:
     """The near-duplicate pairs of a big bucket as numpy arrays of earlier * len(titles) +
-    later, scored a block of rows at a time against the rows after it."""
+    later, scored a block of rows at a time against the rows after it.
+
+    Each distinct text is scored once (members with one text are each other's pairs),
+    and rows sorted by length meet only the texts not too long to reach the cutoff:
+    ratio is 200 * matches / (len(a) + len(b)), so a text longer than len(a) * (200 -
+    cutoff) / cutoff cannot reach it. Nothing either skips could have been a pair."""
     import numpy
     from rapidfuzz import fuzz, process
 
-    texts = [titles[i] for i in members]
-    positions = numpy.array(members, dtype=numpy.int64)
+    cutoff = dedupe.NEAR_DUPLICATE
+    count = len(titles)
+    groups: dict[str, list[int]] = {}
+    for i in members:
+        groups.setdefault(titles[i], []).append(i)
+    texts = sorted(groups, key=len)
+    lengths = [len(t) for t in texts]
+    firsts = numpy.array([groups[t][0] for t in texts], dtype=numpy.int64)
+    several = [t for t in texts if len(groups[t]) > 1]
+    multiple = numpy.array([len(groups[t]) > 1 for t in texts], dtype=bool)
+    extra: list[tuple[int, int]] = []  # pairs of papers that share a text
+    for text in several:  # one text, several papers: each pair, if the text meets itself
+        if fuzz.ratio(text, text, score_cutoff=cutoff):
+            extra.extend(itertools.combinations(groups[text], 2))
     for start in range(0, len(texts), _BLOCK):
-        scores = process.cdist(texts[start:start + _BLOCK], texts[start:], scorer=fuzz.ratio,
-                               score_cutoff=dedupe.NEAR_DUPLICATE, workers=-1, dtype="uint8")
+        stop = min(start + _BLOCK, len(texts))
+        reach = bisect.bisect_right(lengths, int(lengths[stop - 1] * (200 - cutoff) / cutoff)
+                                    + 1, lo=stop)
+        scores = process.cdist(texts[start:stop], texts[start:reach], scorer=fuzz.ratio,
+                               score_cutoff=cutoff, workers=-1, dtype="uint8")
         rows, columns = scores.nonzero()
         right = columns > rows  # right of the diagonal: each pair once, never with itself
-        a = positions[start + rows[right]]
-        b = positions[start + columns[right]]
-        yield numpy.minimum(a, b) * len(titles) + numpy.maximum(a, b)
+        a = start + rows[right]
+        b = start + columns[right]
+        yield _codes(firsts[a], firsts[b], count)
+        if several:  # a text of several papers: its other papers make the same pairs
+            shared = multiple[a] | multiple[b]
+            for x, y in zip(a[shared].tolist(), b[shared].tolist(), strict=True):
+                extra.extend(itertools.product(groups[texts[x]], groups[texts[y]]))
+    if extra:
+        pairs = numpy.array(extra, dtype=numpy.int64)
+        yield _codes(pairs[:, 0], pairs[:, 1], count)
+
+
+def _codes(a: Any, b: Any, count: int) -> Any:
+    """Pairs of positions as earlier * count + later."""
+    import numpy
+
+    return numpy.minimum(a, b) * count + numpy.maximum(a, b)
