@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from catalog.check import check
 from catalog.errors import InvalidCatalogError
@@ -300,3 +302,24 @@ def test_big_bucket_scoring_finds_what_scoring_every_pair_finds():
     assert len(every) > 200
     assert len(set(titles)) < len(titles)
     assert found == every
+
+
+_FIELD_TEXT = st.text(
+    alphabet=list("ab é\t\n\r\x00\x1b\x7f\x85\u200e\u202e\u2066\u00a0"), max_size=12)
+
+
+@settings(max_examples=500, deadline=None)
+@given(title=_FIELD_TEXT, author=_FIELD_TEXT, abstract=_FIELD_TEXT,
+                                 summary=_FIELD_TEXT)
+def test_control_scan_agrees_with_a_scan_per_field(title, author, abstract, summary):
+    """The joined one-line scan and the bytes path for ASCII long texts find a control
+    character exactly where scanning each field on its own finds one."""
+    from catalog import check as rules
+    from catalog.model import MULTILINE_FIELDS, Paper, has_controls
+
+    paper = Paper(key="a2023x", title=title, authors=["A B", author], year=2023,
+                  venue="OSDI", abstract=abstract, summary=summary)
+    expected = any(has_controls(v, name in MULTILINE_FIELDS)
+                   for name, v in vars(paper).items()
+                   for v in (v if isinstance(v, list) else [v]) if isinstance(v, str))
+    assert rules._has_control(paper) == expected
