@@ -293,25 +293,34 @@ def _near_duplicate_titles(papers: list[Paper], filename: str) -> list[Problem]:
     for i, title in enumerate(normalized):
         for key in title_keys(title):
             buckets[key].append(i)
-    pairs: set[tuple[int, int]] = set()
-    found: list[Any] = []  # pairs of big buckets, as codes earlier * count + later
+    count = len(titles)
+    small: list[int] = []  # pairs of small buckets, as codes earlier * count + later
+    found: list[Any] = []  # pairs of big buckets, the same as numpy arrays
     for members in buckets.values():
         if len(members) > _SMALL_BUCKET:
             found.extend(_alike_codes(members, titles))
         elif len(members) > 1:
-            pairs.update(_alike(members, titles))
-    if found:  # a pair is found in each bucket it shares: once each, without a loop
+            small.extend(a * count + b for a, b in _alike(members, titles))
+    # A pair is found in each bucket it shares: once each, in order.
+    if found:  # (numpy only where big buckets made it needed: its import takes 0.1 s)
         import numpy
 
-        firsts, seconds = numpy.divmod(numpy.unique(numpy.concatenate(found)), len(titles))
-        pairs.update(zip(firsts.tolist(), seconds.tolist(), strict=True))
-    out = []
-    for a, b in sorted(pairs):
+        codes = numpy.unique(numpy.concatenate([numpy.array(small, dtype=numpy.int64),
+                                                *found]))
+        firsts, seconds = numpy.divmod(codes, count)
+        pairs: Iterable[tuple[int, int]] = zip(firsts.tolist(), seconds.tolist(), strict=True)
+    else:
+        pairs = (divmod(code, count) for code in sorted(set(small)))
+    out: list[Problem] = []
+    places: dict[int, str] = {}  # a paper with many look-alikes is placed once
+    for a, b in pairs:
         later, earlier = papers[b], papers[a]
-        if dedupe.marked_distinct(later, earlier):
+        if (later.distinct or earlier.distinct) and dedupe.marked_distinct(later, earlier):
             continue  # reviewed: two papers (distinct: [KEY] on either)
-        out.append(Problem(filename, later.line,
-                           source.where(later.year, later.venue, later.key),
+        at = places.get(b)
+        if at is None:
+            at = places[b] = source.where(later.year, later.venue, later.key)
+        out.append(Problem(filename, later.line, at,
                            f"title nearly the same as {earlier.key} (line {earlier.line})",
                            "if they are one paper, keep one entry and record the other's "
                            f"arXiv id; if not, add 'distinct: [{earlier.key}]' to "
