@@ -25,10 +25,10 @@ from catalog.bibnames import (  # noqa: F401 (re-exported: catalog.bibtex.Name, 
 from catalog.errors import CatalogError, UsageError
 from catalog.latex import (
     NoLatexForm,
+    TitleProtector,
     escape,
     escape_field,
     latex_initials,
-    protect_title,
     to_ascii,
 )
 from catalog.model import CONTROL_CHARS, Paper, strip_controls
@@ -146,6 +146,7 @@ class _Writer:
         self.venue_style = venue_style
         self.arxiv_style = arxiv_style
         self.protected = tuple(protected)
+        self.protect_title = TitleProtector(self.protected)
         self.names: dict[str, str] = {}
         self.containers: dict[tuple[str, int], list[tuple[str, str]]] = {}
         self.publishers: dict[str, str] = {}
@@ -226,13 +227,16 @@ class _Writer:
                       and paper.arxiv is not None)
         if as_journal:
             etype = "article"
-        authors = " and ".join([self.name(a) for a in paper.authors if a.strip()])
+        try:  # most names were written before: a look-up each
+            authors = " and ".join([self.names[a] for a in paper.authors])
+        except KeyError:  # a new name, or a blank one (left out, so never in names)
+            authors = " and ".join([self.name(a) for a in paper.authors if a.strip()])
         if paper.et_al:
             authors = f"{authors} and others" if authors else "others"
         title = paper.title
         if not title.isprintable():  # (else strip_controls would leave it as it is)
             title = strip_controls(title)
-        title = protect_title(title, self.protected)
+        title = self.protect_title(title)
         if self.ascii:
             title = self.latin(title, "title")
         if title.endswith(".") and ends_with_added_period(paper.title):

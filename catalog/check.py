@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
+import functools
 import itertools
 import operator
 import re
@@ -92,9 +94,12 @@ def paper_problems(papers: list[Paper], filename: str, venues: dict[str, Venue],
     ]
     out: list[Problem] = []
     for paper in papers:
-        at = source.where(paper.year, paper.venue, paper.key)
+        at = None  # its place, made for its first finding (most papers have none)
         for rule in rules:
-            out.extend(Problem(filename, paper.line, at, msg, hint) for msg, hint in rule(paper))
+            for msg, hint in rule(paper):
+                if at is None:
+                    at = source.where(paper.year, paper.venue, paper.key)
+                out.append(Problem(filename, paper.line, at, msg, hint))
     return out
 
 
@@ -160,10 +165,8 @@ def _text(paper: Paper) -> Iterable[tuple[str, str]]:
 def _has_control(paper: Paper) -> bool:
     """Whether any field holds a control character: one scan of the one-line fields
     joined by spaces and one of the long texts, instead of a scan per field."""
-    fields = paper.__dict__
     texts: list[str] = []
-    for name in _ONE_LINE:
-        value = fields.get(name)
+    for value in _one_line_values(paper):  # (one C call for the 20-odd fields)
         if isinstance(value, str):
             texts.append(value)
         elif isinstance(value, list):
@@ -171,8 +174,27 @@ def _has_control(paper: Paper) -> bool:
     joined = " ".join(texts)
     if not joined.isprintable() and has_controls(joined):  # (isprintable: a C loop)
         return True
-    return any(isinstance(fields.get(name), str) and has_controls(fields[name], True)
+    fields = paper.__dict__
+    return any(isinstance(fields.get(name), str) and _multiline_controls(fields[name])
                for name in _MULTILINE)
+
+
+def _one_line_values(paper: Paper) -> tuple[Any, ...]:
+    fields = paper.__dict__
+    return tuple(map(fields.get, _ONE_LINE))
+
+
+# The ASCII characters a long text may hold (all but the controls; tab and newline are
+# text there): deleting them from an ASCII text leaves its controls.
+_ASCII_TEXT = bytes(c for c in range(0x80) if not has_controls(chr(c), True))
+
+
+def _multiline_controls(text: str) -> bool:
+    """has_controls(text, multiline=True); an ASCII abstract by one bytes.translate (a
+    byte a step), a fifth of the pattern's time."""
+    if text.isascii():
+        return bool(text.encode("ascii").translate(None, _ASCII_TEXT))
+    return has_controls(text, True)
 
 
 def _controls(paper: Paper) -> Iterable[tuple[str, str]]:
@@ -198,12 +220,25 @@ def names_no_one(author: str) -> bool:
 def _unnamed_authors(paper: Paper) -> Iterable[tuple[str, str]]:
     """'et al.', 'others' or a name without a letter written as an author."""
     for author in paper.authors:
-        if names_no_one(author):
-            yield (f"author '{author}' is not a person",
-                   "remove it and write et_al: true (more authors, not named)")
-        elif not any(ch.isalpha() for ch in author):
-            # arXiv's BibTeX for team papers once read '... and : and ...'
-            yield (f"author '{author}' has no letter, so names no one", "remove it")
+        finding = _author_finding(author) if author.__class__ is str else _unnamed(author)
+        if finding is not None:
+            yield finding
+
+
+@functools.lru_cache(maxsize=65536)
+def _author_finding(author: str) -> tuple[str, str] | None:
+    """_unnamed for a name, once per name (a catalog names most authors many times)."""
+    return _unnamed(author)
+
+
+def _unnamed(author: str) -> tuple[str, str] | None:
+    if names_no_one(author):
+        return (f"author '{author}' is not a person",
+                "remove it and write et_al: true (more authors, not named)")
+    if not any(ch.isalpha() for ch in author):
+        # arXiv's BibTeX for team papers once read '... and : and ...'
+        return (f"author '{author}' has no letter, so names no one", "remove it")
+    return None
 
 
 def _identifiers(paper: Paper) -> Iterable[tuple[str, str]]:
@@ -263,25 +298,34 @@ def _near_duplicate_titles(papers: list[Paper], filename: str) -> list[Problem]:
     for i, title in enumerate(normalized):
         for key in title_keys(title):
             buckets[key].append(i)
-    pairs: set[tuple[int, int]] = set()
-    found: list[Any] = []  # pairs of big buckets, as codes earlier * count + later
+    count = len(titles)
+    small: list[int] = []  # pairs of small buckets, as codes earlier * count + later
+    found: list[Any] = []  # pairs of big buckets, the same as numpy arrays
     for members in buckets.values():
         if len(members) > _SMALL_BUCKET:
             found.extend(_alike_codes(members, titles))
         elif len(members) > 1:
-            pairs.update(_alike(members, titles))
-    if found:  # a pair is found in each bucket it shares: once each, without a loop
+            small.extend(a * count + b for a, b in _alike(members, titles))
+    # A pair is found in each bucket it shares: once each, in order.
+    if found:  # (numpy only where big buckets made it needed: its import takes 0.1 s)
         import numpy
 
-        firsts, seconds = numpy.divmod(numpy.unique(numpy.concatenate(found)), len(titles))
-        pairs.update(zip(firsts.tolist(), seconds.tolist(), strict=True))
-    out = []
-    for a, b in sorted(pairs):
+        codes = numpy.unique(numpy.concatenate([numpy.array(small, dtype=numpy.int64),
+                                                *found]))
+        firsts, seconds = numpy.divmod(codes, count)
+        pairs: Iterable[tuple[int, int]] = zip(firsts.tolist(), seconds.tolist(), strict=True)
+    else:
+        pairs = (divmod(code, count) for code in sorted(set(small)))
+    out: list[Problem] = []
+    places: dict[int, str] = {}  # a paper with many look-alikes is placed once
+    for a, b in pairs:
         later, earlier = papers[b], papers[a]
-        if dedupe.marked_distinct(later, earlier):
+        if (later.distinct or earlier.distinct) and dedupe.marked_distinct(later, earlier):
             continue  # reviewed: two papers (distinct: [KEY] on either)
-        out.append(Problem(filename, later.line,
-                           source.where(later.year, later.venue, later.key),
+        at = places.get(b)
+        if at is None:
+            at = places[b] = source.where(later.year, later.venue, later.key)
+        out.append(Problem(filename, later.line, at,
                            f"title nearly the same as {earlier.key} (line {earlier.line})",
                            "if they are one paper, keep one entry and record the other's "
                            f"arXiv id; if not, add 'distinct: [{earlier.key}]' to "
@@ -333,17 +377,51 @@ def _alike(members: list[int], titles: list[str]) -> Iterable[tuple[int, int]]:
 
 def _alike_codes(members: list[int], titles: list[str]) -> Iterable[Any]:
     """The near-duplicate pairs of a big bucket as numpy arrays of earlier * len(titles) +
-    later, scored a block of rows at a time against the rows after it."""
+    later, scored a block of rows at a time against the rows after it.
+
+    Each distinct text is scored once (members with one text are each other's pairs),
+    and rows sorted by length meet only the texts not too long to reach the cutoff:
+    ratio is 200 * matches / (len(a) + len(b)), so a text longer than len(a) * (200 -
+    cutoff) / cutoff cannot reach it. Nothing either skips could have been a pair."""
     import numpy
     from rapidfuzz import fuzz, process
 
-    texts = [titles[i] for i in members]
-    positions = numpy.array(members, dtype=numpy.int64)
+    cutoff = dedupe.NEAR_DUPLICATE
+    count = len(titles)
+    groups: dict[str, list[int]] = {}
+    for i in members:
+        groups.setdefault(titles[i], []).append(i)
+    texts = sorted(groups, key=len)
+    lengths = [len(t) for t in texts]
+    firsts = numpy.array([groups[t][0] for t in texts], dtype=numpy.int64)
+    several = [t for t in texts if len(groups[t]) > 1]
+    multiple = numpy.array([len(groups[t]) > 1 for t in texts], dtype=bool)
+    extra: list[tuple[int, int]] = []  # pairs of papers that share a text
+    for text in several:  # one text, several papers: each pair, if the text meets itself
+        if fuzz.ratio(text, text, score_cutoff=cutoff):
+            extra.extend(itertools.combinations(groups[text], 2))
     for start in range(0, len(texts), _BLOCK):
-        scores = process.cdist(texts[start:start + _BLOCK], texts[start:], scorer=fuzz.ratio,
-                               score_cutoff=dedupe.NEAR_DUPLICATE, workers=-1, dtype="uint8")
+        stop = min(start + _BLOCK, len(texts))
+        reach = bisect.bisect_right(lengths, int(lengths[stop - 1] * (200 - cutoff) / cutoff)
+                                    + 1, lo=stop)
+        scores = process.cdist(texts[start:stop], texts[start:reach], scorer=fuzz.ratio,
+                               score_cutoff=cutoff, workers=-1, dtype="uint8")
         rows, columns = scores.nonzero()
         right = columns > rows  # right of the diagonal: each pair once, never with itself
-        a = positions[start + rows[right]]
-        b = positions[start + columns[right]]
-        yield numpy.minimum(a, b) * len(titles) + numpy.maximum(a, b)
+        a = start + rows[right]
+        b = start + columns[right]
+        yield _codes(firsts[a], firsts[b], count)
+        if several:  # a text of several papers: its other papers make the same pairs
+            shared = multiple[a] | multiple[b]
+            for x, y in zip(a[shared].tolist(), b[shared].tolist(), strict=True):
+                extra.extend(itertools.product(groups[texts[x]], groups[texts[y]]))
+    if extra:
+        pairs = numpy.array(extra, dtype=numpy.int64)
+        yield _codes(pairs[:, 0], pairs[:, 1], count)
+
+
+def _codes(a: Any, b: Any, count: int) -> Any:
+    """Pairs of positions as earlier * count + later."""
+    import numpy
+
+    return numpy.minimum(a, b) * count + numpy.maximum(a, b)

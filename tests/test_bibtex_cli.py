@@ -226,3 +226,22 @@ def test_bib_check_of_a_file_without_entries_says_so(cli, tmp_path: Path) -> Non
     result = cli("bib-check", str(empty))
     assert result.exit_code == 1
     assert "empty.bib: no BibTeX entries found" in result.stderr
+
+
+def test_streamed_export_to_a_file_writes_the_whole_text_or_nothing(cli, paths: Paths,
+                                                                   tmp_path: Path) -> None:
+    """Every paper to -o is written as it is formatted: the file gets what stdout gets,
+    and a paper that cannot be written leaves the old file whole and no temporary."""
+    out = tmp_path / "refs.bib"
+    result = cli("export", "--abstracts", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    assert out.read_text(encoding="utf-8") == cli("export", "--abstracts").stdout
+    assert "wrote 3 entries to" in result.stderr
+    out.write_text("old\n", encoding="utf-8")
+    text = paths.catalog.read_text(encoding="utf-8").replace("  OSDI:", "  OSDY:")
+    paths.catalog.write_text(text, encoding="utf-8")
+    result = cli("export", "-o", str(out))
+    assert result.exit_code == 1
+    assert "lai2023adaembed: venue 'OSDY' is not in the venue registry" in result.stderr
+    assert out.read_text(encoding="utf-8") == "old\n"
+    assert not list(tmp_path.glob(".*.tmp"))

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from catalog.check import check
 from catalog.errors import InvalidCatalogError
@@ -267,3 +269,57 @@ def test_sources_are_links_and_can_be_required(tmp_path):
 def test_hostile_fields_are_findings(tmp_path, extra, expected):
     body = "2023:\n  OSDI:\n" + GOOD_PAPER.format(key="lovelace2023notes", title="Notes") + extra
     assert any(expected in m for m in messages(catalog_with(tmp_path, body)))
+
+
+def test_big_bucket_scoring_finds_what_scoring_every_pair_finds():
+    """A big bucket is scored once per distinct text and only against texts short enough
+    to reach the cutoff: the pairs are those scoring every pair of its members finds,
+    with titles repeated (several papers, one text), lengths at the cutoff's edge and
+    more members than one block of rows."""
+    import random
+
+    import numpy
+    from rapidfuzz import fuzz
+
+    from catalog import check as rules
+    from catalog.dedupe import NEAR_DUPLICATE
+
+    rng = random.Random(12)
+    words = ["cache", "embedding", "tables", "gpu", "sharded", "training", "fast", "a", "of"]
+    titles = []
+    for _ in range(400):
+        title = " ".join(rng.choice(words) for _ in range(rng.randint(3, 9)))
+        titles.append(title)
+        if rng.random() < 0.3:  # the same text again, or with a few letters more
+            titles.append(title if rng.random() < 0.5 else title + "x" * rng.randint(1, 6))
+    titles = [" ".join(sorted(t.split())) for t in titles]
+    members = list(range(len(titles)))
+    rng.shuffle(members)
+    codes = numpy.concatenate(list(rules._alike_codes(members, titles)))
+    found = {divmod(int(c), len(titles)) for c in numpy.unique(codes)}
+    every = {(a, b) for a in range(len(titles)) for b in range(a + 1, len(titles))
+             if fuzz.ratio(titles[a], titles[b], score_cutoff=NEAR_DUPLICATE)}
+    assert len(every) > 200
+    assert len(set(titles)) < len(titles)
+    assert found == every
+
+
+_FIELD_TEXT = st.text(
+    alphabet=list("ab é\t\n\r\x00\x1b\x7f\x85\u200e\u202e\u2066\u00a0"), max_size=12)
+
+
+@settings(max_examples=500, deadline=None)
+@given(title=_FIELD_TEXT, author=_FIELD_TEXT, abstract=_FIELD_TEXT,
+                                 summary=_FIELD_TEXT)
+def test_control_scan_agrees_with_a_scan_per_field(title, author, abstract, summary):
+    """The joined one-line scan and the bytes path for ASCII long texts find a control
+    character exactly where scanning each field on its own finds one."""
+    from catalog import check as rules
+    from catalog.model import MULTILINE_FIELDS, Paper, has_controls
+
+    paper = Paper(key="a2023x", title=title, authors=["A B", author], year=2023,
+                  venue="OSDI", abstract=abstract, summary=summary)
+    expected = any(has_controls(v, name in MULTILINE_FIELDS)
+                   for name, v in vars(paper).items()
+                   for v in (v if isinstance(v, list) else [v]) if isinstance(v, str))
+    assert rules._has_control(paper) == expected

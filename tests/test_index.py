@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from catalog import index, query
 from catalog.errors import InvalidCatalogError
@@ -365,3 +368,20 @@ def test_a_file_read_only_whole_is_never_updated_a_block_at_a_time(paths):
     conn = index.connect(paths)
     assert "b2002" not in query.keys(conn)
     assert query.get(conn, "a2001").title.startswith("A 2002: SOSP: - key: b2002 title: C")
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.one_of(
+    st.lists(st.text(alphabet=st.sampled_from(list('ab ,"\\\x00\n\u00a0é[]')), max_size=6),
+             max_size=4).map(lambda items: json.dumps(items, ensure_ascii=False)),
+    st.text(alphabet=st.sampled_from(list('ab ,"\\[]1')), max_size=16).map(
+        lambda inner: f'["{inner}"]')))
+def test_list_columns_read_as_json_loads_reads_them(text: str) -> None:
+    """The split-at-'", "' path gives json.loads's list, or leaves the text to it."""
+    try:
+        expected = json.loads(text)
+    except ValueError:
+        with pytest.raises(ValueError):
+            query._json_lists(text)
+        return
+    assert query._json_lists(text) == expected

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated, TypeVar
 
@@ -72,6 +72,43 @@ def _located(write: Callable[[], T]) -> T:
         raise CatalogError(err.located(state.paths.display())) from None
 
 
+def _stream(output: Path, entries: Iterator[str]) -> int:
+    """Write entries to output as they come (a blank line between two), replacing it
+    whole only once all are written; the number written. A paper that cannot be written
+    leaves the old file as it was."""
+    from catalog.files import atomic_write_parts
+    from catalog.yamlio import gc_paused
+
+    count = 0
+
+    def parts() -> Iterator[bytes]:
+        nonlocal count
+        batch: list[str] = []
+        for entry in entries:  # a few hundred entries a write: one bytes object each
+            batch.append(entry)
+            if len(batch) == _BATCH:
+                yield ("\n" * bool(count) + "\n".join(batch)).encode("utf-8")
+                count += len(batch)
+                batch.clear()
+        if batch:
+            yield ("\n" * bool(count) + "\n".join(batch)).encode("utf-8")
+            count += len(batch)
+
+    try:
+        with gc_paused():  # fresh strings and lists only: nothing for the collector
+            atomic_write_parts(output, parts())
+    except OSError as err:
+        raise CatalogError(f"{output}: cannot write ({err.strerror})") from None
+    return count
+
+
+_BATCH = 500
+
+
+def _wrote(count: int, output: Path) -> None:
+    echo(f"wrote {count} entr{'y' if count == 1 else 'ies'} to {output}", err=True)
+
+
 @command("export", cls=QueryCommand)
 def export(
     words: Annotated[list[str] | None, typer.Argument(
@@ -116,12 +153,17 @@ def export(
         text = _located(lambda: bibtex.export(papers, options.pop("venues"), **options))
         count = len(papers)
     else:  # every paper, read in key order and written one at a time
+        venues = options.pop("venues")
+        papers_iter = q.papers_by_key(conn, abstracts)
+        if output is not None:
+            count = _located(lambda: _stream(output, bibtex.entries(papers_iter, venues,
+                                                                    **options)))
+            _wrote(count, output)
+            return
         from catalog.yamlio import gc_paused
 
-        venues = options.pop("venues")
         with gc_paused():  # fresh strings and lists only: nothing for the collector
-            written = _located(lambda: list(bibtex.entries(q.papers_by_key(conn, abstracts),
-                                                           venues, **options)))
+            written = _located(lambda: list(bibtex.entries(papers_iter, venues, **options)))
         text = "\n".join(written)
         count = len(written)
     if output is None:
@@ -133,7 +175,7 @@ def export(
             atomic_write(output, text)
         except OSError as err:
             raise CatalogError(f"{output}: cannot write ({err.strerror})") from None
-        echo(f"wrote {count} entr{'y' if count == 1 else 'ies'} to {output}", err=True)
+        _wrote(count, output)
     if missing:
         from catalog.suggest import hint_for
 
