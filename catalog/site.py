@@ -1245,14 +1245,18 @@ def on_page_context(context: Any, *, page: Any, config: Any, nav: Any) -> Any:
 
 
 _EXCLUDED_RE = re.compile(r"<(ul|nav|div|p)\b[^>]*\sdata-search-exclude[\s>]")
+# Material's search starts a section at each heading with an id; one so marked is left out
+# with all it holds, up to the next such heading.
+_EXCLUDED_HEADING_RE = re.compile(r"<h[1-6]\b[^>]*\sdata-search-exclude[\s>]")
+_SECTION_RE = re.compile(r"<h[1-6]\b[^>]*\sid=")
 
 
 def searchable(page_html: str) -> str:
-    """A page we wrote, without its elements marked data-search-exclude.
+    """A page we wrote, without its elements and sections marked data-search-exclude.
 
-    What Material's search indexes from it stays the same: it skips those elements.
-    Headings so marked stay, since they start the (excluded) section that follows.
-    Every text in our HTML is escaped, so each '<' starts a tag.
+    What Material's search indexes from it stays the same: it skips those elements,
+    and a section whose heading is so marked makes no entry. Every text in our HTML
+    is escaped, so each '<' starts a tag; our headings are never inside another element.
     """
     out, at = [], 0
     for found in _EXCLUDED_RE.finditer(page_html):
@@ -1261,6 +1265,16 @@ def searchable(page_html: str) -> str:
         end = _element_end(page_html, found.group(1), found.start())
         out.append(page_html[at:found.start()])
         at = end
+    out.append(page_html[at:])
+    return _without_excluded_sections("".join(out))
+
+
+def _without_excluded_sections(page_html: str) -> str:
+    out, at = [], 0
+    while (found := _EXCLUDED_HEADING_RE.search(page_html, at)) is not None:
+        out.append(page_html[at:found.start()])
+        after = _SECTION_RE.search(page_html, found.end())
+        at = after.start() if after else len(page_html)
     out.append(page_html[at:])
     return "".join(out)
 
