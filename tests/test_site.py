@@ -7,6 +7,8 @@ import json
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from catalog import charts, related, site
 from catalog.model import Paper
@@ -441,3 +443,18 @@ def test_search_reads_the_same_from_a_page_without_its_excluded_parts(paths):
     nested = ('<p>a</p><div class="x" data-search-exclude><div>in</div><div>in</div></div>'
               "<p>b</p>")
     assert site.searchable(nested) == "<p>a</p><p>b</p>"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\\{}")))
+def test_page_title_reads_back_whole(title):
+    """The title in front matter reads back as written, by mkdocs's YAML and by the hook's
+    JSON reading alike: line breaks YAML would fold (NEL, U+2028) and characters it
+    refuses are escapes."""
+    from mkdocs.utils.meta import get_data
+
+    page = site.front(title, ["<h1>x</h1>", "", "<p>y</p>"])
+    expected = html.escape(site.plain(title), quote=False)
+    assert get_data(page) == ("<h1>x</h1>\n\n<p>y</p>\n", {"title": expected})
+    found = site._FRONT_RE.match(page)
+    assert found is not None and json.loads(found.group(1)) == expected
