@@ -378,6 +378,17 @@ def url(from_uri: str, to_uri: str, directory_urls: bool = True) -> str:
     """A relative URL, as in the built site, from one page to another page or file."""
     here, there = page_url(from_uri, directory_urls), page_url(to_uri, directory_urls)
     base = here.rstrip("/") if here.endswith("/") or not here else posixpath.dirname(here)
+    if base and not (there + "/").startswith(base + "/"):
+        # The link leaves the page's own URL, so every page of its folder shares it (all
+        # 10,000 paper pages link to a year as '../../years/2012/'): one name stands for
+        # them, which matches no folder name, and the link is worked out once.
+        head = base.rpartition("/")[0]
+        base = head + "/\0" if head else "\0"
+    return _url_from(base, there)
+
+
+@lru_cache(maxsize=1 << 16)
+def _url_from(base: str, there: str) -> str:
     rel = _relpath(there.rstrip("/") or ".", base or ".")
     if there.endswith("/") or not there:
         rel = "./" if rel == "." else rel + "/"

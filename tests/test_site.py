@@ -458,3 +458,22 @@ def test_page_title_reads_back_whole(title):
     assert get_data(page) == ("<h1>x</h1>\n\n<p>y</p>\n", {"title": expected})
     found = site._FRONT_RE.match(page)
     assert found is not None and json.loads(found.group(1)) == expected
+
+
+def test_url_matches_posixpath_for_every_pair_of_pages():
+    """url() works a link out once per folder; it must give what posixpath gives."""
+    import itertools
+    import posixpath
+
+    uris = ["index.md", "papers/index.md", "papers/a.md", "papers/ab.md", "papers/a/b.md",
+            "papers/a/index.md", "years/2012.md", "tags/x.md", "notes/n.md", "a/b/c.md",
+            "assets/papers-data.js", "assets/charts/c.svg", "a.md", "a/b/index.md"]
+    for from_uri, to_uri in itertools.product(uris, uris):
+        for directory_urls in (True, False):
+            here = site.page_url(from_uri, directory_urls)
+            there = site.page_url(to_uri, directory_urls)
+            base = here.rstrip("/") if here.endswith("/") or not here else posixpath.dirname(here)
+            want = posixpath.relpath("/" + there.rstrip("/"), "/" + base)
+            if there.endswith("/") or not there:
+                want = "./" if want == "." else want + "/"
+            assert site.url(from_uri, to_uri, directory_urls) == want, (from_uri, to_uri)

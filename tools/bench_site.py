@@ -9,10 +9,10 @@ baseline in the same run is mkdocs-material alone on N plain Markdown pages
 with the same theme, search and a short nav, so the ratio shows what our page
 generation, charts and related papers add to mkdocs's own work. The target is
 a 1,000-paper site in under twice the 1,000-plain-page time; issues 11 and 12 ask
-for 1,000 papers in 7 s, 5,000 in 30 s and 10,000 in 60 s (whole process, 2 cores). Besides wall seconds it
-prints CPU seconds (user + system), which a machine shared with other work
-inflates far less. Page weights are per page type, raw and gzip-compressed (as
-a web server sends them).
+for 1,000 papers in 7 s, 5,000 in 30 s and 10,000 in 60 s (whole process, 2 cores).
+Besides wall seconds it prints CPU seconds (user + system), which a machine shared
+with other work inflates far less. Page weights are per page type, raw and
+gzip-compressed (as a web server sends them).
 """
 
 from __future__ import annotations
