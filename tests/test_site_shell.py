@@ -31,8 +31,10 @@ def _build_both(paths: Paths, out: Path, monkeypatch: pytest.MonkeyPatch,
         init = shell.Shells.__init__
         patch.setattr(shell.Shells, "__init__",
                       lambda self, render: made.append(self) or init(self, render))
-        site.build(paths, config, out / "shells", strict=False)
+        result = site.build(paths, config, out / "shells", strict=False)
     assert made and made[0].hits > 0  # the pages did share shells
+    # The hook counts the pages as mkdocs writes them: as many as the folder holds.
+    assert result.pages == sum(1 for _ in (out / "shells").rglob("index.html")) > 0
     with monkeypatch.context() as patch:
         patch.setattr(shell.Shells, "page", lambda self, context: self._render(context))
         site.build(paths, config, out / "own", strict=False)
