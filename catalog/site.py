@@ -27,6 +27,7 @@ from urllib.parse import quote
 
 from mkdocs.plugins import event_priority
 
+from catalog import shell
 from catalog.charts import Chart
 from catalog.errors import CatalogError, Problem
 from catalog.model import Paper
@@ -124,8 +125,15 @@ def front(title: str, body: list[str]) -> str:
     the page's meta is printed as given, so we give it HTML-escaped.
     """
     escaped = html.escape(plain(title), quote=False)
-    meta = f"---\ntitle: {json.dumps(escaped, ensure_ascii=False)}\n---\n\n"
-    return meta + "\n".join(body) + "\n"
+    # JSON is YAML, but for the characters YAML folds as line breaks (NEL, U+2028/9) or
+    # refuses (other controls, BOM): written as escapes, both read the same title.
+    value = _YAML_UNSAFE_RE.sub(lambda m: f"\\u{ord(m.group()):04x}",
+                                json.dumps(escaped, ensure_ascii=False))
+    return f"---\ntitle: {value}\n---\n\n" + "\n".join(body) + "\n"
+
+
+_YAML_UNSAFE_RE = re.compile("[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe"
+                             "\uff00-\ufffd\U00010000-\U0010ffff]")
 
 
 def _plural(n: int, word: str) -> str:
@@ -370,6 +378,17 @@ def url(from_uri: str, to_uri: str, directory_urls: bool = True) -> str:
     """A relative URL, as in the built site, from one page to another page or file."""
     here, there = page_url(from_uri, directory_urls), page_url(to_uri, directory_urls)
     base = here.rstrip("/") if here.endswith("/") or not here else posixpath.dirname(here)
+    if base and not (there + "/").startswith(base + "/"):
+        # The link leaves the page's own URL, so every page of its folder shares it (all
+        # 10,000 paper pages link to a year as '../../years/2012/'): one name stands for
+        # them, which matches no folder name, and the link is worked out once.
+        head = base.rpartition("/")[0]
+        base = head + "/\0" if head else "\0"
+    return _url_from(base, there)
+
+
+@lru_cache(maxsize=1 << 16)
+def _url_from(base: str, there: str) -> str:
     rel = _relpath(there.rstrip("/") or ".", base or ".")
     if there.endswith("/") or not there:
         rel = "./" if rel == "." else rel + "/"
@@ -977,6 +996,7 @@ def generate(data: SiteData) -> dict[str, str]:
     pages["notes/index.md"] = notes_index(data)
     for chart in data.charts:
         pages[f"{CHART_DIR}/{chart.name}.svg"] = chart.svg
+    data.entries.clear()  # a copy of every list entry, needed no more (100 MB at 10,000)
     return pages
 
 
@@ -1007,6 +1027,8 @@ class _Build:
     html: dict[str, str] = field(default_factory=dict)  # HTML pages' bodies, by source path
     # Those bodies whole, while the search plugin reads them without their excluded parts.
     whole: dict[str, str] = field(default_factory=dict)
+    shells: shell.Shells | None = None  # the theme's page, by shape (on_env)
+    pages_written: int = 0  # pages written as an index.html (on_post_page)
 
 
 _build: _Build | None = None
@@ -1054,6 +1076,8 @@ def _sources(config: Any) -> list[Path]:
 def on_post_build(*, config: Any) -> None:
     """Mark the output folder as ours, so the next build may empty it."""
     mark_site_dir(Path(config.site_dir))
+    if _build is not None and _build.shells is not None:
+        log.info("theme pages: %s", _build.shells)
 
 
 def _nav_with_notes(nav: list[Any], notes: list[Note]) -> list[Any]:
@@ -1162,8 +1186,35 @@ def on_page_markdown(markdown: str, *, page: Any, config: Any, files: Any) -> st
     if is_html_page(uri) and page.file.generated_by:
         # Already HTML (see paper_page): keep it from Markdown, put it back in on_page_content.
         _build.html[uri] = markdown
+        # Rendered into the theme's page from a shell it shares with its like (see on_env).
+        page.meta.setdefault("template", shell.TEMPLATE)
         return ""
     return markdown
+
+
+def on_env(env: Any, *, config: Any, files: Any) -> Any:
+    """Give our HTML pages a template that fills a shared shell (catalog/shell.py).
+
+    The theme's page template renders the same header, nav and scripts for each
+    of thousands of generated pages: half the time of a build. The template named
+    in their meta hands each page to Shells, which renders the theme's template
+    once per shape of page and fills in each page's own title, URL and body.
+    """
+    from jinja2 import ChoiceLoader, DictLoader, pass_context
+    from markupsafe import Markup
+
+    if _build is None:
+        return env
+    shells = _build.shells = shell.Shells(env.get_template(shell.BASE_TEMPLATE).render)
+
+    @pass_context
+    def papers_page(context: Any) -> Markup:
+        return Markup(shells.page(context.get_all()))
+
+    env.loader = ChoiceLoader([DictLoader({shell.TEMPLATE: "{{ papers_page() }}"}),
+                               env.loader])
+    env.globals["papers_page"] = papers_page
+    return env
 
 
 def on_pre_page(page: Any, *, config: Any, files: Any) -> Any:
@@ -1175,8 +1226,32 @@ def on_pre_page(page: Any, *, config: Any, files: Any) -> Any:
     content empty for on_page_content to fill, with no anchors Markdown would find.
     """
     if page.file.generated_by and is_html_page(page.file.src_uri):
+        page.read_source = partial(_read_html_source, page)
         page.render = partial(_render_empty, page)
     return page
+
+
+# The front matter front() writes: its one line, a JSON string (YAML reads it alike).
+_FRONT_RE = re.compile(r'---\ntitle: ("(?:[^"\\\n]|\\.)*")\n---\n')
+
+
+def _read_html_source(page: Any, config: Any) -> None:
+    """mkdocs's Page.read_source, reading the title front() wrote as the JSON it is.
+
+    mkdocs parses every page's front matter as YAML: a second at 10,000 papers for
+    one line that json reads in microseconds. Anything else is left to mkdocs.
+    """
+    from mkdocs.utils.meta import get_data
+
+    source = config.plugins.on_page_read_source(page=page, config=config)
+    if source is None:
+        source = page.file.content_string
+    found = _FRONT_RE.match(source)
+    if found is None:
+        page.markdown, page.meta = get_data(source)
+        return
+    page.markdown = source[found.end():].lstrip("\n")
+    page.meta = {"title": json.loads(found.group(1))}
 
 
 def _render_empty(page: Any, config: Any, files: Any) -> None:
@@ -1205,6 +1280,14 @@ def on_page_content(html: str, *, page: Any, config: Any, files: Any) -> str:
     return searchable(body)
 
 
+@event_priority(-100)  # the page as written, after any other plugin's change
+def on_post_page(output: str, *, page: Any, config: Any) -> str:
+    """Count the pages mkdocs writes (it skips an empty one) as an index.html."""
+    if _build is not None and output.strip() and page.file.dest_uri.endswith("index.html"):
+        _build.pages_written += 1
+    return output
+
+
 @event_priority(-100)  # after the search plugin's
 def on_page_context(context: Any, *, page: Any, config: Any, nav: Any) -> Any:
     """The whole body back, once the search plugin has read the searchable part."""
@@ -1214,14 +1297,18 @@ def on_page_context(context: Any, *, page: Any, config: Any, nav: Any) -> Any:
 
 
 _EXCLUDED_RE = re.compile(r"<(ul|nav|div|p)\b[^>]*\sdata-search-exclude[\s>]")
+# Material's search starts a section at each heading with an id; one so marked is left out
+# with all it holds, up to the next such heading.
+_EXCLUDED_HEADING_RE = re.compile(r"<h[1-6]\b[^>]*\sdata-search-exclude[\s>]")
+_SECTION_RE = re.compile(r"<h[1-6]\b[^>]*\sid=")
 
 
 def searchable(page_html: str) -> str:
-    """A page we wrote, without its elements marked data-search-exclude.
+    """A page we wrote, without its elements and sections marked data-search-exclude.
 
-    What Material's search indexes from it stays the same: it skips those elements.
-    Headings so marked stay, since they start the (excluded) section that follows.
-    Every text in our HTML is escaped, so each '<' starts a tag.
+    What Material's search indexes from it stays the same: it skips those elements,
+    and a section whose heading is so marked makes no entry. Every text in our HTML
+    is escaped, so each '<' starts a tag; our headings are never inside another element.
     """
     out, at = [], 0
     for found in _EXCLUDED_RE.finditer(page_html):
@@ -1230,6 +1317,16 @@ def searchable(page_html: str) -> str:
         end = _element_end(page_html, found.group(1), found.start())
         out.append(page_html[at:found.start()])
         at = end
+    out.append(page_html[at:])
+    return _without_excluded_sections("".join(out))
+
+
+def _without_excluded_sections(page_html: str) -> str:
+    out, at = [], 0
+    while (found := _EXCLUDED_HEADING_RE.search(page_html, at)) is not None:
+        out.append(page_html[at:found.start()])
+        after = _SECTION_RE.search(page_html, found.end())
+        at = after.start() if after else len(page_html)
     out.append(page_html[at:])
     return "".join(out)
 
@@ -1371,8 +1468,18 @@ def build(paths: Paths, config_file: Path | None = None, site_dir: Path | None =
     finally:
         mkdocs_log.removeHandler(collect)
     out = Path(config.site_dir)
-    pages = sum(1 for _ in out.rglob("index.html"))
-    return BuildResult(out, pages, time.perf_counter() - started, collect.messages)
+    return BuildResult(out, _pages_written(config, out), time.perf_counter() - started,
+                       collect.messages)
+
+
+def _pages_written(config: Any, out: Path) -> int:
+    """The index.html pages of the build: as the hook counted them while mkdocs wrote
+    them (a walk of 10,000 folders afterwards took a second), else by that walk."""
+    for plugin in config.plugins.values():
+        counted = getattr(getattr(plugin, "_build", None), "pages_written", None)
+        if isinstance(counted, int):
+            return counted
+    return sum(1 for _ in out.rglob("index.html"))
 
 
 # ---------------------------------------------------------------- sources as files
