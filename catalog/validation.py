@@ -260,6 +260,11 @@ class EditCheck:
         return found
 
 
+# A venue name YAML reads as the same plain string unquoted (every scalar is a string to
+# the catalog's loader).
+_PLAIN_VENUE = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]{0,99}")
+
+
 def read_placed(placed: list[Placed], filename: str) -> tuple[list[Paper], list[Problem]]:
     """The papers (and problems) the catalog's reader finds in new lines of papers: all
     read in one parse, each under its year and venue, then given the lines where they
@@ -274,12 +279,17 @@ def read_placed(placed: list[Placed], filename: str) -> tuple[list[Paper], list[
     at = 1
     year: int | None = None
     venue: str | None = None
+    # Venues written as the usual layout has them ('  OSDI:') where entries stand deeper,
+    # so that the line reader (catalog.quickread) reads the text without a YAML tree;
+    # else quoted and one space in, which any entry's indentation stands under.
+    usual = all(item.lines and item.lines[0].startswith("  ") for item in placed)
     for item in placed:
         if item.year != year:
             out.append(f"{item.year}:\n")
             at, venue = at + 1, None
         if item.venue != venue:
-            out.append(f" {json.dumps(item.venue, ensure_ascii=False)}:\n")
+            out.append(f"  {item.venue}:\n" if usual and _PLAIN_VENUE.fullmatch(item.venue)
+                       else f" {json.dumps(item.venue, ensure_ascii=False)}:\n")
             at += 1
         starts.append(at)
         out.extend(item.lines)
