@@ -610,12 +610,7 @@ def _insert_records(conn: sqlite3.Connection, name: str, records: list[dict[str,
         columns = ", ".join('"' + c.replace('"', '""') + '"' for c in record)
         marks = ", ".join("?" * len(record))
         conn.execute(f'INSERT INTO "{name}" ({columns}) VALUES ({marks})',
-                     [_json_dumps(v, default=repr) if isinstance(v, dict | list | tuple) else v
-                      for v in record.values()])
-
-
-def _json_dumps(value: Any, default: Any = None) -> str:
-    return json.dumps(value, ensure_ascii=False, default=default)
+                     [_cell(v) for v in record.values()])
 
 
 def _insert_papers(conn: sqlite3.Connection, papers: Iterable[Paper],

@@ -44,7 +44,6 @@ _SPECIAL_RE = re.compile("[" + re.escape("".join(_ESCAPES)) + "]")
 # !` ?` in T1); plain text means the characters themselves, so break them apart.
 _LIGATURE_RE = re.compile(r"(?<=-)(?=-)|(?<=`)(?=`)|(?<=')(?=')|(?<=,)(?=,)|(?<=[!?])(?=`)")
 _LIGATURE_STARTS = ("--", "``", "''", ",,", "!`", "?`")
-_LIGATURE_START_RE = re.compile("|".join(re.escape(pair) for pair in _LIGATURE_STARTS))
 
 # A word (or hyphenated compound) whose capitals BibTeX styles must not lower-case:
 # a capital after the first letter (GPU, FastMoE, McDonald) or letters mixed with
@@ -69,7 +68,7 @@ def escape(text: str) -> str:
     abstract)."""
     if _SPECIAL_RE.search(text):
         text = _SPECIAL_RE.sub(_escaped, text)
-    if _LIGATURE_START_RE.search(text):
+    if _has_ligature(text):
         text = _LIGATURE_RE.sub("{}", text)
     return text
 

@@ -227,20 +227,8 @@ class Hit:
 def row_to_paper(row: sqlite3.Row, shifts: dict[str, int] | None = None) -> Paper:
     """A Paper from a row of the papers table; shifts (catalog.index.line_shifts) turn
     its stored line into its line in the file."""
-    d = dict(row)
-    return Paper(
-        key=d["key"], title=d["title"], authors=json.loads(d["authors"]), year=d["year"],
-        venue=d["venue"], et_al=bool(d["et_al"]), doi=d["doi"], arxiv=d["arxiv"],
-        arxiv_class=d["arxiv_class"],
-        url=d["url"], pages=d["pages"], volume=d["volume"], number=d["number"],
-        sources=json.loads(d["sources"] or "[]"),
-        tags=json.loads(d["tags"]), status=d["status"], read_on=d["read_on"],
-        added=d["added"], summary=d["summary"], abstract=d["abstract"],
-        line=d["line"] + (shifts.get(d["chunk"], 0) if shifts else 0),
-        booktitle=d["booktitle"], editors=json.loads(d["editors"] or "[]"),
-        publisher=d["publisher"], chapter=d["chapter"], articleno=d["articleno"],
-        numpages=d["numpages"], distinct=json.loads(d["distinct"] or "[]"),
-    )
+    line = row["line"] + (shifts.get(row["chunk"], 0) if shifts else 0)
+    return _paper(*[row[c] for c in _PAPER_COLUMNS[:-1]], line)
 
 
 # A one-word prefix term as _fts_term writes it, with or without a column filter.
@@ -394,8 +382,8 @@ def _paper(key: str, title: str, authors: str, year: int, venue: str, et_al: int
            summary: str | None, abstract: str | None, booktitle: str | None,
            editors: str | None, publisher: str | None, chapter: str | None,
            line: int) -> Paper:
-    """A Paper from the columns of _PAPER_COLUMNS (what row_to_paper makes of a Row; a
-    column left out gives the field's default)."""
+    """A Paper from the columns of _PAPER_COLUMNS, in their order (a column left out
+    gives the field's default); row_to_paper reads a Row through it."""
     lists = _json_lists
     return Paper(key, title, lists(authors), year, venue, bool(et_al), doi, arxiv,
                  arxiv_class, url, pages, articleno, numpages, volume, number, lists(sources),

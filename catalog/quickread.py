@@ -37,7 +37,9 @@ _UNUSUAL_RE = re.compile(
 # The end of a line after a value: nothing, or blanks and a comment.
 _END = r"(?:[ ]+(?:#.*)?)?"
 _YEAR_RE = re.compile(rf"(\d{{4}}):{_END}")
-_VENUE_RE = re.compile(rf"  ([A-Za-z][A-Za-z0-9_.\-]{{0,99}}):{_END}")
+# A venue name written plain (catalog.validation writes venues so for this reader).
+VENUE_NAME = r"[A-Za-z][A-Za-z0-9_.\-]{0,99}"
+_VENUE_RE = re.compile(rf"  ({VENUE_NAME}):{_END}")
 _LEADS = ("    - ", "      ")  # a paper's first line, its other lines
 _COMMENT_OR_BLANK_RE = re.compile(r" *(?:#.*)?")
 # One-line quoted scalars; in double quotes, only the escapes \" and \\.

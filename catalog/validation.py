@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from catalog import source
+from catalog import quickread, source
 from catalog.errors import CatalogError, InvalidCatalogError, Problem
 from catalog.model import Paper
 from catalog.paths import Paths
@@ -261,8 +261,8 @@ class EditCheck:
 
 
 # A venue name YAML reads as the same plain string unquoted (every scalar is a string to
-# the catalog's loader).
-_PLAIN_VENUE = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]{0,99}")
+# the catalog's loader), as the line reader takes it.
+_PLAIN_VENUE = re.compile(quickread.VENUE_NAME)
 
 
 def read_placed(placed: list[Placed], filename: str) -> tuple[list[Paper], list[Problem]]:
