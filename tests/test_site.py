@@ -40,13 +40,18 @@ def test_md_escapes_html_and_markdown():
     assert site.md("*x* _y_ [z](w) `q` |") == "\\*x\\* \\_y\\_ \\[z\\]\\(w\\) \\`q\\` \\|"
 
 
-def test_paper_page_has_every_part(paths):
+def data_with_reading(paths, reading: str, note_title: str):
+    """The site's data with a reading note on kurniawan2023evstore and a note, titled
+    note_title, that links to it."""
     paths.readings.mkdir(parents=True)
-    (paths.readings / "kurniawan2023evstore.md").write_text(
-        "## My reading\n\nCompare with [[lai2023adaembed]].\n", encoding="utf-8")
-    note = Note(paths.notes / "caching.md", "Caching notes",
-                find_links("[[kurniawan2023evstore]]"))
-    data = data_for(paths, [note])
+    (paths.readings / "kurniawan2023evstore.md").write_text(reading, encoding="utf-8")
+    note = Note(paths.notes / "caching.md", note_title, find_links("[[kurniawan2023evstore]]"))
+    return data_for(paths, [note])
+
+
+def test_paper_page_has_every_part(paths):
+    data = data_with_reading(paths, "## My reading\n\nCompare with [[lai2023adaembed]].\n",
+                             "Caching notes")
     data.bibtex = {"kurniawan2023evstore": "@inproceedings{kurniawan2023evstore,\n}"}
     page = site.paper_page(data.by_key["kurniawan2023evstore"], data)
     assert page.startswith('---\ntitle: "EVStore: Storage and Caching Capabilities')
@@ -419,12 +424,8 @@ def test_search_reads_the_same_from_a_page_without_its_excluded_parts(paths):
     """The hook hands the search plugin each HTML page without its data-search-exclude
     elements (parsing those was a third of a build) nor its sections under a heading so
     marked: the index must not change."""
-    paths.readings.mkdir(parents=True)
-    (paths.readings / "kurniawan2023evstore.md").write_text(
-        "## Mine\n\nPruning <b>x</b>.\n\n### Deeper\n\n- a\n- b\n", encoding="utf-8")
-    note = Note(paths.notes / "caching.md", "Caching <notes>",
-                find_links("[[kurniawan2023evstore]]"))
-    data = data_for(paths, [note])
+    data = data_with_reading(paths, "## Mine\n\nPruning <b>x</b>.\n\n### Deeper\n\n- a\n- b\n",
+                             "Caching <notes>")
     data.bibtex = {p.key: f"@article{{{p.key},\n  title = {{<ul> & </ul>}},\n}}"
                    for p in data.papers}
     pages = site.generate(data)
