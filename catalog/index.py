@@ -26,6 +26,7 @@ from urllib.parse import quote
 
 from catalog import files
 from catalog.errors import CatalogError, IndexPathError, InvalidCatalogError, LockTimeoutError
+from catalog.gcpause import gc_paused
 from catalog.model import Paper, fold, has_undecomposable
 from catalog.paths import Paths
 
@@ -444,8 +445,6 @@ def _build_into(tmp: Path, paths: Paths, text: str, text_digest: str, registry: 
     full-text index in one pass over the rows. Plain sqlite3: the schema is the one
     sqlite-utils made (tests/test_index.py compares them), without its import (0.13 s,
     numpy included) or its per-row work."""
-    from catalog import yamlio
-
     venues, vocabulary = _load_registries(paths)
     tmp.unlink(missing_ok=True)
     # A throwaway file until it is renamed into place: no syncs on the way, the journal
@@ -463,7 +462,7 @@ def _build_into(tmp: Path, paths: Paths, text: str, text_digest: str, registry: 
         _insert_records(conn, "vocabulary", [{"tag": t, "description": d}
                                              for t, d in vocabulary.items()])
         venue_names = {short: v.name for short, v in venues.items()}
-        with yamlio.gc_paused():
+        with gc_paused():
             count, years = _insert_catalog(conn, text, paths.display(), venue_names)
         for sql in _INDEXES:
             conn.execute(sql)
@@ -889,7 +888,8 @@ def _apply_edit(paths: Paths, begun: Edit, final: Callable[[], Edit | None]
             conn.execute("pragma cache_spill = off")
             conn.execute("begin immediate")
             try:
-                count = _apply(conn, begun)
+                with gc_paused():  # a big edit's rows: many fresh objects, no cycles
+                    count = _apply(conn, begun)
                 edit = final() if count is not None else None
                 if edit is None or not _finish(conn, paths, meta, edit):
                     conn.rollback()
@@ -957,15 +957,19 @@ _TAGS = 6  # position of tags in a row
 
 def _put_rows(conn: sqlite3.Connection, papers: list[Paper], venue_names: dict[str, str]) -> None:
     """Write these papers' rows (lines as stored), setting only the columns that changed:
-    a new status re-indexes no text, a new tag re-indexes one paper's."""
+    a new status re-indexes no text, a new tag re-indexes one paper's.
+
+    Rows go in and out as one JSON text per statement (_each): a big edit's index update
+    runs in a thread beside the writer (PendingEdit), and a statement lets go of the GIL
+    while SQLite works but takes it back for every row it reads or binds; taking it back
+    waits for the writer's Python (up to the 5 ms switch interval each time), so per-row
+    statements left a 12k-paper rename's index work idle until the writer was done."""
     names = _COLUMNS.split(", ")
-    old: dict[str, tuple] = {}
     keys = [p.key for p in papers]
-    for begin in range(0, len(keys), 500):
-        batch = keys[begin:begin + 500]
-        old.update((row[0], row) for row in conn.execute(
-            f"select {_COLUMNS} from papers where key in ({','.join('?' * len(batch))})",
-            batch))
+    found = conn.execute(f"select json_group_array(json_array({_COLUMNS})) from papers "
+                         "where key in (select value from json_each(?))",
+                         (_json_rows(keys),)).fetchone()[0]
+    old: dict[str, list[Any]] = {row[0]: row for row in json.loads(found)}
     fresh: list[Paper] = []
     tokens: list[str] = []
     updates: dict[tuple[int, ...], list[list[Any]]] = {}  # one statement per set of columns
@@ -979,7 +983,7 @@ def _put_rows(conn: sqlite3.Connection, papers: list[Paper], venue_names: dict[s
         changed = tuple(i for i, (a, b) in enumerate(zip(was, row, strict=True)) if a != b)
         if not changed:
             continue
-        updates.setdefault(changed, []).append([row[i] for i in changed] + [paper.key])
+        updates.setdefault(changed, []).append([paper.key] + [row[i] for i in changed])
         changed_names = {names[i] for i in changed}
         for name, of in lists.items():
             if name in changed_names:
@@ -990,37 +994,51 @@ def _put_rows(conn: sqlite3.Connection, papers: list[Paper], venue_names: dict[s
             tokens.extend(_WORDS_OF[name](paper))
     for changed, values in updates.items():
         _update_rows(conn, [names[i] for i in changed], values)
-    conn.executemany("delete from authors where paper = ?", [(p.key,) for p in lists["authors"]])
-    conn.executemany("insert into authors values (?, ?, ?, ?)",
-                     [(p.key, i, a, fold(a)) for p in lists["authors"]
-                      for i, a in enumerate(p.authors)])
+    if lists["authors"]:
+        conn.execute("delete from authors where paper in (select value from json_each(?))",
+                     (_json_rows([p.key for p in lists["authors"]]),))
+        conn.execute(f"insert into authors select {_each(4)}", (_json_rows(
+            [(p.key, i, a, fold(a)) for p in lists["authors"] for i, a in enumerate(p.authors)]),))
     # Only the (paper, tag) rows that come or go: a rename deletes and adds one per paper.
     tag_rows = {p.key: (set(json.loads(old[p.key][_TAGS])), set(p.tags)) for p in lists["tags"]}
-    conn.executemany("delete from tags where paper = ? and tag = ?",
-                     [(key, t) for key, (was, now) in tag_rows.items() for t in was - now])
-    conn.executemany("insert into tags values (?, ?)",
-                     [(p.key, t) for p in lists["tags"] for t in dict.fromkeys(p.tags)
-                      if t not in tag_rows[p.key][0]])
+    gone = [(key, t) for key, (was, now) in tag_rows.items() for t in was - now]
+    if gone:
+        conn.execute(f"delete from tags where (paper, tag) in (select {_each(2)})",
+                     (_json_rows(gone),))
+    came = [(p.key, t) for p in lists["tags"] for t in dict.fromkeys(p.tags)
+            if t not in tag_rows[p.key][0]]
+    if came:
+        conn.execute(f"insert into tags select {_each(2)}", (_json_rows(came),))
     _insert_papers(conn, fresh, venue_names)
     _add_words(conn, tokens)
 
 
+def _json_rows(rows: list[Any]) -> str:
+    """Rows (or values) as one JSON text for a statement to read with json_each."""
+    return json.dumps(rows, ensure_ascii=False, check_circular=False)
+
+
+def _each(width: int) -> str:
+    """The select list and source of rows of `width` values handed as one JSON text."""
+    return ", ".join(f"json_extract(value, '$[{i}]')" for i in range(width)) + " from json_each(?)"
+
+
 def _update_rows(conn: sqlite3.Connection, columns: list[str], values: list[list[Any]]) -> None:
-    """Set these columns of these rows (each value list ends with the row's key) in ONE
+    """Set these columns of these rows (each value list starts with the row's key) in ONE
     statement: FTS5 writes what a statement changed as a new segment of the full-text
     index when the statement ends, so an UPDATE per row (executemany) made a segment per
     paper, and a 12k-paper rename spent more time merging them than indexing, and left
     searches slower."""
     if len(values) == 1:
         sets = ", ".join(f"{name} = ?" for name in columns)
-        conn.execute(f"update papers set {sets} where key = ?", values[0])
+        conn.execute(f"update papers set {sets} where key = ?", [*values[0][1:], values[0][0]])
         return
     slots = [f"v{i}" for i in range(len(columns))]
     conn.execute("drop table if exists temp.edited")
     conn.execute(f"create temp table edited (key text primary key, {', '.join(slots)})")
     try:
-        conn.executemany(f"insert into temp.edited values ({', '.join('?' * (len(slots) + 1))})",
-                         [[row[-1], *row[:-1]] for row in values])
+        conn.execute(f"insert into temp.edited select {_each(len(slots) + 1)}",
+                     (_json_rows(values),))
         conn.execute(f"update papers set ({', '.join(columns)}) = (select {', '.join(slots)} "
                      "from temp.edited e where e.key = papers.key) "
                      "where key in (select key from temp.edited)")

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from catalog import quickread, yamlio
 from catalog.errors import InvalidCatalogError, Problem
+from catalog.gcpause import gc_paused
 from catalog.model import FIELDS, LIST_FIELDS, REQUIRED, Paper, digest
 from catalog.suggest import hint_for
 
@@ -121,7 +122,7 @@ def parse(text: str, filename: str, line_offset: int = 0) -> tuple[list[Paper], 
 
 
 def _parse(text: str, filename: str, line_offset: int) -> tuple[list[Paper], list[Problem]]:
-    with yamlio.gc_paused():
+    with gc_paused():
         papers = quickread.papers(text, line_offset)
     if papers is not None:
         return papers, []  # the usual layout, read without a YAML tree
@@ -137,7 +138,7 @@ def parse_yaml(text: str, filename: str,
         return [], err.problems
     walker = _Walker(filename, line_offset)
     if root is not None:
-        with yamlio.gc_paused():  # the walk adds a Paper per node tree: no cycles either
+        with gc_paused():  # the walk adds a Paper per node tree: no cycles either
             walker.walk_root(root)
     return walker.papers, walker.problems
 

@@ -38,6 +38,7 @@ from catalog.errors import (
     Problem,
 )
 from catalog.files import CRASH_ENV, atomic_write
+from catalog.gcpause import gc_paused
 from catalog.model import FIELDS, LIST_FIELDS, STATUSES, Paper
 from catalog.patches import CatalogBytes, Patch, edit_lines
 from catalog.patchwrite import OVERLAP_MIN, PatchCommit, WriteResult, text_diff
@@ -407,7 +408,7 @@ class Session:
             self.registries.put(self.paths.tags, new, value, replace_key=old)
             self.vocabulary[new] = self.vocabulary[old]
         del self.vocabulary[old]
-        with yamlio.gc_paused():  # as in commit()
+        with gc_paused():  # as in commit()
             return self._rename_papers(old, new)
 
     def _rename_papers(self, old: str, new: str) -> list[str]:
@@ -487,7 +488,7 @@ class Session:
         # The collector paused: a rename's commit holds tens of thousands of papers, rows
         # and lines (none in a cycle), which every collection walked again (~10% of it).
         try:
-            with yamlio.gc_paused():
+            with gc_paused():
                 return self._commit(dry_run)
         finally:
             self.abandon_index()  # begun early, but the edit was not made of patches

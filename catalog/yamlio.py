@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from catalog.errors import InvalidCatalogError, Problem
+from catalog.gcpause import gc_paused
 
 try:  # the C composer is several times faster; fall back where libyaml is missing
     from yaml import CSafeLoader as _Loader
@@ -80,22 +78,6 @@ _AMPERSAND_RE = re.compile(r"&[^\s,\[\]{}]")
 _FLOW_OPENERS = "[{,"
 _BOMS = {b"\xff\xfe\x00\x00": "UTF-32", b"\x00\x00\xfe\xff": "UTF-32",
          b"\xff\xfe": "UTF-16", b"\xfe\xff": "UTF-16"}
-
-
-@contextlib.contextmanager
-def gc_paused() -> Iterator[None]:
-    """The cyclic garbage collector off for a while (nestable).
-
-    Reading a catalog makes hundreds of thousands of fresh objects without cycles; each
-    collection the allocations trigger walks all of them again, which cost a third of an
-    index build. Reference counting still frees everything as before."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def may_hold_anchor(text: str) -> bool:

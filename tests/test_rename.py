@@ -117,3 +117,33 @@ def test_a_begun_index_update_unlike_the_papers_read_back_is_dropped(
     session = rename(paths, "caching", "cache-x")
     assert session.indexed is None and session.handover is not None
     assert_index_is_a_full_build(paths, tmp_path / "fresh")
+
+
+# Strings that JSON escapes or that SQLite's JSON reader must hand back unchanged:
+# quotes, backslashes, a '\u' that is text, accents, a character outside the BMP, and
+# (in summaries, where the catalog allows them) line breaks and text that reads as JSON.
+NAMES = ['Ann O"Brien \\ "x"', "Ann \\u00e9 Back\\slash", "Zoë Ångström", "Émile 𝔘nicode",
+         "Name null", "Bo [1, 2]"]
+SUMMARIES = ["[1, 2]", "null", 'two\nlines "quoted" \\ and \\n', "tab\tnext", "{\"a\": 1}"]
+
+
+def test_many_papers_edited_at_once_with_hostile_strings_index_as_a_build_would(
+        tmp_path: Path) -> None:
+    """The rows of an edit of many papers go to SQLite as one JSON text per statement;
+    what it reads back must be the strings themselves, as a fresh build stores them."""
+    paths = synthetic(tmp_path / "cat", size=120)
+    index.refresh(paths)
+    keys = [line.split()[-1] for line in paths.catalog.read_text().splitlines()
+            if line.lstrip().startswith("- key: ")][:40]
+    with writer.edit(paths) as session:
+        for i, key in enumerate(keys):
+            session.update(key, authors=[NAMES[i % len(NAMES)], NAMES[(i + 3) % len(NAMES)]],
+                           summary=SUMMARIES[i % len(SUMMARIES)],
+                           status=("read", "reading")[i % 2])
+    assert session.handover is not None
+    assert_index_is_a_full_build(paths, tmp_path / "fresh")
+    conn = sqlite3.connect(paths.db)
+    authors = dict(conn.execute("select paper, name from authors where position = 0"))
+    summaries = dict(conn.execute("select key, summary from papers"))
+    assert [authors[k] for k in keys[:len(NAMES)]] == NAMES
+    assert [summaries[k] for k in keys[:len(SUMMARIES)]] == SUMMARIES

@@ -77,7 +77,7 @@ def _stream(output: Path, entries: Iterator[str]) -> int:
     whole only once all are written; the number written. A paper that cannot be written
     leaves the old file as it was."""
     from catalog.files import atomic_write_parts
-    from catalog.yamlio import gc_paused
+    from catalog.gcpause import gc_paused
 
     count = 0
 
@@ -160,7 +160,7 @@ def export(
                                                                     **options)))
             _wrote(count, output)
             return
-        from catalog.yamlio import gc_paused
+        from catalog.gcpause import gc_paused
 
         with gc_paused():  # fresh strings and lists only: nothing for the collector
             written = _located(lambda: list(bibtex.entries(papers_iter, venues, **options)))
