@@ -154,16 +154,16 @@ def export(
         count = len(papers)
     else:  # every paper, read in key order and written one at a time
         venues = options.pop("venues")
-        papers_iter = q.papers_by_key(conn, abstracts)
+        rows = q.rows_by_key(conn, bibtex.ROW_FIELDS, () if abstracts else ("abstract",))
         if output is not None:
-            count = _located(lambda: _stream(output, bibtex.entries(papers_iter, venues,
-                                                                    **options)))
+            count = _located(lambda: _stream(output, bibtex.row_entries(rows, venues,
+                                                                        **options)))
             _wrote(count, output)
             return
         from catalog.yamlio import gc_paused
 
         with gc_paused():  # fresh strings and lists only: nothing for the collector
-            written = _located(lambda: list(bibtex.entries(papers_iter, venues, **options)))
+            written = _located(lambda: list(bibtex.row_entries(rows, venues, **options)))
         text = "\n".join(written)
         count = len(written)
     if output is None:
