@@ -317,10 +317,10 @@ class _Writer:
 
     def title(self, title: str) -> str:
         """The title field: controls dropped, capitals protected, escaped."""
-        latex = title
-        if not latex.isprintable():  # (else strip_controls would leave it as it is)
-            latex = strip_controls(latex)
-        latex = self.protect_title(latex)
+        if title.isprintable():  # (else strip_controls would leave it as it is)
+            latex = self.protect_title.printable(title)
+        else:
+            latex = self.protect_title(strip_controls(title))
         if self.ascii:
             latex = self.latin(latex, "title")
         if latex.endswith(".") and ends_with_added_period(title):
