@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import itertools
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated, TypeVar
@@ -83,14 +84,8 @@ def _stream(output: Path, entries: Iterator[str]) -> int:
 
     def parts() -> Iterator[bytes]:
         nonlocal count
-        batch: list[str] = []
-        for entry in entries:  # a few dozen entries a write: one bytes object each
-            batch.append(entry)
-            if len(batch) == _BATCH:
-                yield ("\n" * bool(count) + "\n".join(batch)).encode("utf-8")
-                count += len(batch)
-                batch.clear()
-        if batch:
+        # A few dozen entries a write, one bytes object each (islice: no loop of ours).
+        while batch := list(itertools.islice(entries, _BATCH)):
             yield ("\n" * bool(count) + "\n".join(batch)).encode("utf-8")
             count += len(batch)
 
