@@ -84,9 +84,13 @@ _WORK_RE = re.compile(f"[{CONTROL_CHARS}\t\n" + re.escape("".join(_ESCAPES)) + "
 # Specials whose replacement holds no character replaced after it: str.replace, one after
 # another, gives what one pass does (a backslash or brace must go by one pass).
 _REPLACEABLE = frozenset(_ESCAPES) - set("\\{}") - {chr(c) for c in range(0x20)} - {"\x7f"}
-# The ASCII characters _WORK_RE leaves alone, as bytes to delete: what remains of an
-# ASCII text is what it finds.
-_ASCII_UNTOUCHED = bytes(c for c in range(0x80) if not _WORK_RE.match(chr(c)))
+# The characters of the ligature pairs.
+_PAIR_CHARS = frozenset("".join(_LIGATURE_STARTS))
+# The ASCII characters that _WORK_RE leaves alone and no ligature pair holds, as bytes to
+# delete: what remains of an ASCII text is what _WORK_RE finds and the pairs' characters,
+# in their order, so a pair missing there is missing in the text (one there may not be).
+_ASCII_INERT = bytes(c for c in range(0x80)
+                     if not _WORK_RE.match(chr(c)) and chr(c) not in _PAIR_CHARS)
 
 
 def escape_field(text: str) -> str:
@@ -95,16 +99,31 @@ def escape_field(text: str) -> str:
     Found by one scan of the text, which most of it needs: a long abstract without
     specials is returned as it is, one with a '%' gets that one replacement."""
     if text.isascii():  # bytes.translate drops the rest at a byte a step: 8x the scan's pace
-        found = set(text.encode("ascii").translate(None, _ASCII_UNTOUCHED).decode("ascii"))
+        kept = text.encode("ascii").translate(None, _ASCII_INERT).decode("ascii")
+        if not kept:
+            return text
+        found = set(kept)
+        ligature = _has_pair(text, kept, found)
+        found -= _PAIR_CHARS
     else:
         found = set(_WORK_RE.findall(text))
+        ligature = _has_ligature(text)
     if not found <= _REPLACEABLE:
         return escape(strip_controls(text))  # controls, backslashes, braces: the full way
-    for char in found:
+    for char in found:  # (replacements make no ligature pair and break none)
         text = text.replace(char, _ESCAPES[char])
-    if _has_ligature(text):  # replacements make no pair and break none
+    if ligature:
         text = _LIGATURE_RE.sub("{}", text)
     return text
+
+
+def _has_pair(text: str, kept: str, found: set[str]) -> bool:
+    """_has_ligature for an ASCII text, its specials and pair characters (kept) and theirs
+    set (found): most pairs are ruled out by the short kept text, the rest looked for."""
+    for first, pair, search in _PAIR_CHECKS:
+        if first in found and pair in kept and search(text):
+            return True
+    return False
 
 
 def _has_ligature(text: str) -> bool:
@@ -118,6 +137,8 @@ def _has_ligature(text: str) -> bool:
 
 
 _PAIR_SEARCHES = [(pair[0], re.compile(re.escape(pair)).search) for pair in _LIGATURE_STARTS]
+_PAIR_CHECKS = [(pair[0], pair, search) for pair, (_, search) in
+                zip(_LIGATURE_STARTS, _PAIR_SEARCHES, strict=True)]
 
 
 def _needs_braces(word: str) -> bool:
@@ -257,8 +278,15 @@ class TitleProtector:
         self.firsts: dict[str, str | None] = {}  # the same for a title's first word
 
     def __call__(self, title: str) -> str:
-        if not title.isprintable() or (self.spaced and any(t in title for t in self.spaced)):
+        if not title.isprintable():
             return _protect(title, self.pattern, leading=True)
+        return self.printable(title)
+
+    def printable(self, title: str) -> str:
+        """The call for a title known to be printable (str.isprintable)."""
+        for term in self.spaced:  # (a loop: any() and its generator took a fifth of a call)
+            if term in title:
+                return _protect(title, self.pattern, leading=True)
         words = title.split(" ")
         first = self.firsts.get(words[0], _UNSEEN)
         if first is _UNSEEN:

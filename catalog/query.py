@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -344,6 +344,29 @@ def papers_by_key(conn: sqlite3.Connection, abstracts: bool = False) -> Iterator
     left_out = _NOT_IN_BIBTEX if abstracts else _NOT_IN_BIBTEX | {"abstract"}
     cursor.execute(f"select {_columns(left_out)} from papers order by key")
     yield from _papers(cursor, _shifts(conn))
+
+
+def rows_by_key(conn: sqlite3.Connection, fields: Sequence[str],
+                left_out: Collection[str] = ()) -> Iterator[tuple[Any, ...]]:
+    """Every paper in key order as a tuple of the Paper fields named (lists read from
+    their JSON, line the paper's line in the file), the fields left out None; for a caller
+    that needs no Paper for most papers (bibtex.row_entries)."""
+    cursor = conn.cursor()
+    cursor.row_factory = None
+    columns = ", ".join(["null" if f in left_out else f'"{f}"' for f in fields])
+    cursor.execute(f'select {columns}, "chunk" from papers order by key')
+    lists = [i for i, f in enumerate(fields) if f in _LIST_FIELDS]
+    line = fields.index("line") if "line" in fields else -1
+    shifts = _shifts(conn)
+    for *row, chunk in cursor:
+        for i in lists:
+            row[i] = _json_lists(row[i])
+        if shifts and line >= 0:
+            row[line] += shifts.get(chunk, 0)
+        yield tuple(row)
+
+
+_LIST_FIELDS = frozenset({"authors", "sources", "tags", "distinct", "editors"})
 
 
 def _papers(rows: Iterable[tuple], shifts: dict[str, int]) -> Iterator[Paper]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import itertools
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated, TypeVar
@@ -83,14 +84,8 @@ def _stream(output: Path, entries: Iterator[str]) -> int:
 
     def parts() -> Iterator[bytes]:
         nonlocal count
-        batch: list[str] = []
-        for entry in entries:  # a few hundred entries a write: one bytes object each
-            batch.append(entry)
-            if len(batch) == _BATCH:
-                yield ("\n" * bool(count) + "\n".join(batch)).encode("utf-8")
-                count += len(batch)
-                batch.clear()
-        if batch:
+        # A few dozen entries a write, one bytes object each (islice: no loop of ours).
+        while batch := list(itertools.islice(entries, _BATCH)):
             yield ("\n" * bool(count) + "\n".join(batch)).encode("utf-8")
             count += len(batch)
 
@@ -102,7 +97,10 @@ def _stream(output: Path, entries: Iterator[str]) -> int:
     return count
 
 
-_BATCH = 500
+# A batch's text and bytes stay below malloc's threshold for a block of its own (128 KiB):
+# each batch reuses the memory of the one before. (500 entries, ~600 KB: fresh pages for
+# each, 85,000 page faults at 100k papers against 5,500.)
+_BATCH = 50
 
 
 def _wrote(count: int, output: Path) -> None:
@@ -154,16 +152,16 @@ def export(
         count = len(papers)
     else:  # every paper, read in key order and written one at a time
         venues = options.pop("venues")
-        papers_iter = q.papers_by_key(conn, abstracts)
+        rows = q.rows_by_key(conn, bibtex.ROW_FIELDS, () if abstracts else ("abstract",))
         if output is not None:
-            count = _located(lambda: _stream(output, bibtex.entries(papers_iter, venues,
-                                                                    **options)))
+            count = _located(lambda: _stream(output, bibtex.row_entries(rows, venues,
+                                                                        **options)))
             _wrote(count, output)
             return
         from catalog.gcpause import gc_paused
 
         with gc_paused():  # fresh strings and lists only: nothing for the collector
-            written = _located(lambda: list(bibtex.entries(papers_iter, venues, **options)))
+            written = _located(lambda: list(bibtex.row_entries(rows, venues, **options)))
         text = "\n".join(written)
         count = len(written)
     if output is None:
