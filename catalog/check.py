@@ -42,31 +42,44 @@ Rule = Callable[[Paper], Iterable[tuple[str, str]]]
 def check(paths: Paths, require_sources: bool = False) -> list[Problem]:
     """Every problem in the catalog, its registries and its notes, sorted by place;
     require_sources also reports each paper that names no public record of its metadata."""
+    return [Problem(*finding) for finding in findings(paths, require_sources)]
+
+
+# A problem as the tuple of Problem's fields, in their order: the tuples of a big
+# catalog's 400k findings hash, compare and sort in C, where Problems' generated
+# __hash__ and our key took 2 s, and their text is made only when printed.
+Finding = tuple[str, int, str, str, str, bool]
+_fields = operator.attrgetter(*(f.name for f in dataclasses.fields(Problem)))
+
+
+def findings(paths: Paths, require_sources: bool = False) -> list[Finding]:
+    """check()'s problems as Findings, in the same order (Problem's own)."""
     filename = paths.display()
-    papers, problems = source.read(paths.catalog, filename)
+    papers, read = source.read(paths.catalog, filename)
+    problems = list(map(_fields, read))
     try:
         venues = load_venues(paths.venues)
         vocabulary = load_tags(paths.tags)
     except InvalidCatalogError as err:
-        return sorted(problems + err.problems, key=_in_order)
-    problems += check_papers(papers, filename, venues, vocabulary)
-    problems += registry_problems(venues, paths.display(paths.venues))
+        return sorted(problems + list(map(_fields, err.problems)))
+    problems += _paper_findings(papers, filename, venues, vocabulary)
+    problems += map(_fields, _duplicates(papers, filename, "doi", "DOI"))
+    problems += map(_fields, _duplicates(papers, filename, "arxiv", "arXiv id"))
+    problems += _near_duplicate_findings(papers, filename)
+    problems += map(_fields, registry_problems(venues, paths.display(paths.venues)))
     if require_sources:
-        problems += [Problem(filename, p.line, source.where(p.year, p.venue, p.key),
-                             "no metadata source",
-                             "add sources: [URL] naming the public record (DBLP, publisher, "
-                             "arXiv) its fields were checked against")
+        problems += [(filename, p.line, source.where(p.year, p.venue, p.key),
+                      "no metadata source",
+                      "add sources: [URL] naming the public record (DBLP, publisher, "
+                      "arXiv) its fields were checked against", False)
                      for p in papers if not p.sources]
-    if not any(p.blocking for p in problems):  # else every [[key]] would look unknown
+    if not any(p[-1] for p in problems):  # else every [[key]] would look unknown
         from catalog import notes
 
-        problems += notes.check_links(paths, {p.key for p in papers})
-    return sorted(set(problems), key=_in_order)
-
-
-# Problem's own order (its fields in turn) from one tuple each: the generated __lt__
-# builds two tuples per comparison (8 s for the 400k findings of a 100k-paper catalog).
-_in_order = operator.attrgetter(*(f.name for f in dataclasses.fields(Problem)))
+        problems += map(_fields, notes.check_links(paths, {p.key for p in papers}))
+    # Each once (dict keeps their order, in which most already stand: a set's would make
+    # the sort start from scratch), then in Problem's order.
+    return sorted(dict.fromkeys(problems))
 
 
 def check_papers(papers: list[Paper], filename: str, venues: dict[str, Venue],
@@ -82,6 +95,11 @@ def check_papers(papers: list[Paper], filename: str, venues: dict[str, Venue],
 def paper_problems(papers: list[Paper], filename: str, venues: dict[str, Venue],
                    vocabulary: dict[str, str]) -> list[Problem]:
     """The findings of the rules that look at one paper at a time."""
+    return [Problem(*f) for f in _paper_findings(papers, filename, venues, vocabulary)]
+
+
+def _paper_findings(papers: list[Paper], filename: str, venues: dict[str, Venue],
+                    vocabulary: dict[str, str]) -> list[Finding]:
     rules: list[Rule] = [
         lambda p: _venue(p, venues),
         lambda p: _chapter(p, venues),
@@ -92,14 +110,14 @@ def paper_problems(papers: list[Paper], filename: str, venues: dict[str, Venue],
         _identifiers,
         _status,
     ]
-    out: list[Problem] = []
+    out: list[Finding] = []
     for paper in papers:
         at = None  # its place, made for its first finding (most papers have none)
         for rule in rules:
             for msg, hint in rule(paper):
                 if at is None:
                     at = source.where(paper.year, paper.venue, paper.key)
-                out.append(Problem(filename, paper.line, at, msg, hint))
+                out.append((filename, paper.line, at, msg, hint, False))
     return out
 
 
@@ -288,6 +306,10 @@ def _duplicates(papers: list[Paper], filename: str, attr: str, label: str) -> li
 
 
 def _near_duplicate_titles(papers: list[Paper], filename: str) -> list[Problem]:
+    return [Problem(*f) for f in _near_duplicate_findings(papers, filename)]
+
+
+def _near_duplicate_findings(papers: list[Paper], filename: str) -> list[Finding]:
     """Pairs of titles equal or nearly equal once folded (dedupe.NEAR_DUPLICATE); scored
     only within buckets of titles that share three of their five longest words, so that
     100,000 papers are checked in seconds."""
@@ -306,17 +328,27 @@ def _near_duplicate_titles(papers: list[Paper], filename: str) -> list[Problem]:
             found.extend(_alike_codes(members, titles))
         elif len(members) > 1:
             small.extend(a * count + b for a, b in _alike(members, titles))
-    # A pair is found in each bucket it shares: once each, in order.
+    # A pair is found in each bucket it shares: once each, by the later paper (the one
+    # the finding is on, so they come nearly in the order they are reported).
     if found:  # (numpy only where big buckets made it needed: its import takes 0.1 s)
         import numpy
 
         codes = numpy.unique(numpy.concatenate([numpy.array(small, dtype=numpy.int64),
                                                 *found]))
         firsts, seconds = numpy.divmod(codes, count)
-        pairs: Iterable[tuple[int, int]] = zip(firsts.tolist(), seconds.tolist(), strict=True)
+        order = numpy.argsort(seconds, kind="stable")
+        pairs: Iterable[tuple[int, int]] = zip(firsts[order].tolist(),
+                                               seconds[order].tolist(), strict=True)
     else:
-        pairs = (divmod(code, count) for code in sorted(set(small)))
-    out: list[Problem] = []
+        pairs = [divmod(code, count)
+                 for code in sorted(set(small), key=lambda code: (code % count, code))]
+    return _near_findings(papers, filename, pairs)
+
+
+def _near_findings(papers: list[Paper], filename: str,
+                   pairs: Iterable[tuple[int, int]]) -> list[Finding]:
+    """The finding on the later paper of each (earlier, later) pair, bar reviewed ones."""
+    out: list[Finding] = []
     places: dict[int, str] = {}  # a paper with many look-alikes is placed once
     for a, b in pairs:
         later, earlier = papers[b], papers[a]
@@ -325,11 +357,11 @@ def _near_duplicate_titles(papers: list[Paper], filename: str) -> list[Problem]:
         at = places.get(b)
         if at is None:
             at = places[b] = source.where(later.year, later.venue, later.key)
-        out.append(Problem(filename, later.line, at,
-                           f"title nearly the same as {earlier.key} (line {earlier.line})",
-                           "if they are one paper, keep one entry and record the other's "
-                           f"arXiv id; if not, add 'distinct: [{earlier.key}]' to "
-                           f"{later.key}"))
+        out.append((filename, later.line, at,
+                    f"title nearly the same as {earlier.key} (line {earlier.line})",
+                    "if they are one paper, keep one entry and record the other's "
+                    f"arXiv id; if not, add 'distinct: [{earlier.key}]' to {later.key}",
+                    False))
     return out
 
 
