@@ -416,7 +416,7 @@ def _alike_codes(members: list[int], titles: list[str]) -> Iterable[Any]:
     ratio is 200 * matches / (len(a) + len(b)), so a text longer than len(a) * (200 -
     cutoff) / cutoff cannot reach it. Nothing either skips could have been a pair."""
     import numpy
-    from rapidfuzz import fuzz, process
+    from rapidfuzz import fuzz
 
     cutoff = dedupe.NEAR_DUPLICATE
     count = len(titles)
@@ -436,20 +436,37 @@ def _alike_codes(members: list[int], titles: list[str]) -> Iterable[Any]:
         stop = min(start + _BLOCK, len(texts))
         reach = bisect.bisect_right(lengths, int(lengths[stop - 1] * (200 - cutoff) / cutoff)
                                     + 1, lo=stop)
-        scores = process.cdist(texts[start:stop], texts[start:reach], scorer=fuzz.ratio,
-                               score_cutoff=cutoff, workers=-1, dtype="uint8")
-        rows, columns = scores.nonzero()
-        right = columns > rows  # right of the diagonal: each pair once, never with itself
-        a = start + rows[right]
-        b = start + columns[right]
-        yield _codes(firsts[a], firsts[b], count)
-        if several:  # a text of several papers: its other papers make the same pairs
-            shared = multiple[a] | multiple[b]
-            for x, y in zip(a[shared].tolist(), b[shared].tolist(), strict=True):
-                extra.extend(itertools.product(groups[texts[x]], groups[texts[y]]))
+        for a, b in _block_pairs(texts, start, stop, reach, cutoff):
+            yield _codes(firsts[a], firsts[b], count)
+            if several:  # a text of several papers: its other papers make the same pairs
+                shared = multiple[a] | multiple[b]
+                for x, y in zip(a[shared].tolist(), b[shared].tolist(), strict=True):
+                    extra.extend(itertools.product(groups[texts[x]], groups[texts[y]]))
     if extra:
         pairs = numpy.array(extra, dtype=numpy.int64)
         yield _codes(pairs[:, 0], pairs[:, 1], count)
+
+
+def _block_pairs(texts: list[str], start: int, stop: int, reach: int,
+                 cutoff: float) -> Iterable[tuple[Any, Any]]:
+    """(earlier, later) positions, as numpy arrays, of the near-duplicate pairs of the
+    texts start:stop with each other and with the texts stop:reach: the block with itself
+    by one call on one list, which scores each pair once (the square scored both halves:
+    the 100k synthetic catalog's buckets took a sixth more CPU), then the block against
+    the texts after it."""
+    from rapidfuzz import fuzz, process
+
+    own = texts[start:stop]
+    scores = process.cdist(own, own, scorer=fuzz.ratio, score_cutoff=cutoff,
+                           workers=-1, dtype="uint8")
+    rows, columns = scores.nonzero()
+    right = columns > rows  # right of the diagonal: each pair once, never with itself
+    yield start + rows[right], start + columns[right]
+    if reach > stop:
+        scores = process.cdist(own, texts[stop:reach], scorer=fuzz.ratio,
+                               score_cutoff=cutoff, workers=-1, dtype="uint8")
+        rows, columns = scores.nonzero()
+        yield start + rows, stop + columns
 
 
 def _codes(a: Any, b: Any, count: int) -> Any:
