@@ -110,15 +110,24 @@ def _paper_findings(papers: list[Paper], filename: str, venues: dict[str, Venue]
         _identifiers,
         _status,
     ]
+    # The same with _text told that no field holds a control: for the papers of a slice
+    # in which none does (_any_control: one scan of the slice, not one per paper).
+    plain = [*rules[:4], lambda p: _text(p, scan=False), *rules[5:]]
     out: list[Finding] = []
-    for paper in papers:
-        at = None  # its place, made for its first finding (most papers have none)
-        for rule in rules:
-            for msg, hint in rule(paper):
-                if at is None:
-                    at = source.where(paper.year, paper.venue, paper.key)
-                out.append((filename, paper.line, at, msg, hint, False))
+    for start in range(0, len(papers), _SLICE):
+        group = papers[start:start + _SLICE]
+        chosen = rules if _any_control(group) else plain
+        for paper in group:
+            at = None  # its place, made for its first finding (most papers have none)
+            for rule in chosen:
+                for msg, hint in rule(paper):
+                    if at is None:
+                        at = source.where(paper.year, paper.venue, paper.key)
+                    out.append((filename, paper.line, at, msg, hint, False))
     return out
+
+
+_SLICE = 2048  # papers scanned for controls at once (their joined text: a few MB)
 
 
 def _venue(paper: Paper, venues: dict[str, Venue]) -> Iterable[tuple[str, str]]:
@@ -166,10 +175,11 @@ _ONE_LINE = tuple(name for name in FIELDS if name not in MULTILINE_FIELDS)
 _MULTILINE = tuple(name for name in FIELDS if name in MULTILINE_FIELDS)
 
 
-def _text(paper: Paper) -> Iterable[tuple[str, str]]:
+def _text(paper: Paper, scan: bool = True) -> Iterable[tuple[str, str]]:
     """Control characters (ESC, NUL, bidi overrides) in any field, and non-http(s) links:
-    they would reach a terminal, a note or a published page."""
-    if _has_control(paper):
+    they would reach a terminal, a note or a published page. (scan=False: the caller
+    knows that no field holds a control.)"""
+    if scan and _has_control(paper):
         yield from _controls(paper)
     if paper.url and not is_http_url(paper.url):
         yield (f"url is not an http(s) link: {paper.url[:60]!r}",
@@ -183,23 +193,35 @@ def _text(paper: Paper) -> Iterable[tuple[str, str]]:
 def _has_control(paper: Paper) -> bool:
     """Whether any field holds a control character: one scan of the one-line fields
     joined by spaces and one of the long texts, instead of a scan per field."""
-    texts: list[str] = []
-    for value in _one_line_values(paper):  # (one C call for the 20-odd fields)
-        if isinstance(value, str):
-            texts.append(value)
-        elif isinstance(value, list):
-            texts.extend(v for v in value if isinstance(v, str))
+    return _any_control([paper])
+
+
+def _any_control(papers: list[Paper]) -> bool:
+    """Whether any field of any of the papers holds a control character: one scan of all
+    their one-line values joined by spaces, one of all their long texts joined by
+    newlines. Each test looks at one character at a time, and a joint is no control
+    where it stands (a space; a newline in a long text), so a joined text has one
+    exactly when one of its parts has."""
+    values = list(itertools.chain.from_iterable(map(_one_line_values, papers)))
+    # (filter calls isinstance's own test from C: a loop here took twice as long)
+    texts = list(filter(str.__instancecheck__, values))
+    texts += filter(str.__instancecheck__, itertools.chain.from_iterable(
+        filter(list.__instancecheck__, values)))
     joined = " ".join(texts)
     if not joined.isprintable() and has_controls(joined):  # (isprintable: a C loop)
         return True
-    fields = paper.__dict__
-    return any(isinstance(fields.get(name), str) and _multiline_controls(fields[name])
-               for name in _MULTILINE)
+    longs = itertools.chain.from_iterable(map(_multiline_values, papers))
+    return _multiline_controls("\n".join(text for text in longs if isinstance(text, str)))
 
 
 def _one_line_values(paper: Paper) -> tuple[Any, ...]:
     fields = paper.__dict__
     return tuple(map(fields.get, _ONE_LINE))
+
+
+def _multiline_values(paper: Paper) -> tuple[Any, ...]:
+    fields = paper.__dict__
+    return tuple(map(fields.get, _MULTILINE))
 
 
 # The ASCII characters a long text may hold (all but the controls; tab and newline are
