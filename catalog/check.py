@@ -7,6 +7,7 @@ import dataclasses
 import functools
 import itertools
 import operator
+import os
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
@@ -351,12 +352,11 @@ def _near_duplicate_findings(papers: list[Paper], filename: str) -> list[Finding
             buckets[key].append(i)
     count = len(titles)
     small: list[int] = []  # pairs of small buckets, as codes earlier * count + later
-    found: list[Any] = []  # pairs of big buckets, the same as numpy arrays
     for members in buckets.values():
-        if len(members) > _SMALL_BUCKET:
-            found.extend(_alike_codes(members, titles))
-        elif len(members) > 1:
+        if 1 < len(members) <= _SMALL_BUCKET:
             small.extend(a * count + b for a, b in _alike(members, titles))
+    # pairs of big buckets, the same as numpy arrays
+    found = _big_bucket_codes([m for m in buckets.values() if len(m) > _SMALL_BUCKET], titles)
     # A pair is found in each bucket it shares: once each, by the later paper (the one
     # the finding is on, so they come nearly in the order they are reported).
     if found:  # (numpy only where big buckets made it needed: its import takes 0.1 s)
@@ -436,6 +436,20 @@ def _alike(members: list[int], titles: list[str]) -> Iterable[tuple[int, int]]:
                 yield (a, b) if a < b else (b, a)
 
 
+def _big_bucket_codes(big: list[list[int]], titles: list[str]) -> list[Any]:
+    """_alike_codes of each big bucket, on as many threads as there are processors: the
+    scoring lets go of the GIL, and threads made once cost less than rapidfuzz's own
+    workers, which start anew for each of the 20k calls (a second of system time)."""
+    threads = min(len(big), os.cpu_count() or 1)
+    if threads < 2:
+        return [codes for members in big for codes in _alike_codes(members, titles)]
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(threads) as pool:
+        done = pool.map(lambda members: list(_alike_codes(members, titles)), big)
+        return [codes for bucket in done for codes in bucket]
+
+
 def _alike_codes(members: list[int], titles: list[str]) -> Iterable[Any]:
     """The near-duplicate pairs of a big bucket as numpy arrays of earlier * len(titles) +
     later, scored a block of rows at a time against the rows after it.
@@ -487,13 +501,13 @@ def _block_pairs(texts: list[str], start: int, stop: int, reach: int,
 
     own = texts[start:stop]
     scores = process.cdist(own, own, scorer=fuzz.ratio, score_cutoff=cutoff,
-                           workers=-1, dtype="uint8")
+                           dtype="uint8")
     rows, columns = scores.nonzero()
     right = columns > rows  # right of the diagonal: each pair once, never with itself
     yield start + rows[right], start + columns[right]
     if reach > stop:
         scores = process.cdist(own, texts[stop:reach], scorer=fuzz.ratio,
-                               score_cutoff=cutoff, workers=-1, dtype="uint8")
+                               score_cutoff=cutoff, dtype="uint8")
         rows, columns = scores.nonzero()
         yield start + rows, stop + columns
 
