@@ -440,7 +440,8 @@ def _big_bucket_codes(big: list[list[int]], titles: list[str]) -> list[Any]:
     """_alike_codes of each big bucket, on as many threads as there are processors: the
     scoring lets go of the GIL, and threads made once cost less than rapidfuzz's own
     workers, which start anew for each of the 20k calls (a second of system time)."""
-    threads = min(len(big), os.cpu_count() or 1)
+    usable = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+    threads = min(len(big), len(usable) if usable else os.cpu_count() or 1)
     if threads < 2:
         return [codes for members in big for codes in _alike_codes(members, titles)]
     from concurrent.futures import ThreadPoolExecutor

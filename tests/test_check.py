@@ -363,3 +363,30 @@ def test_control_findings_by_slices_are_those_of_each_paper(monkeypatch):
     controls = {(p.line - 1, p.message) for p in found if "control character" in p.message}
     assert controls == {(4, "control character in title"), (5, "control character in abstract"),
                         (9, "control character in authors")}
+
+
+@pytest.mark.parametrize("processors", [1, 2])
+def test_big_buckets_on_threads_find_what_one_thread_finds(monkeypatch, processors):
+    """Big buckets scored on a pool of threads (one per processor) give the pairs that
+    scoring every pair of each bucket finds, as on one thread."""
+    import random
+
+    import numpy
+    from rapidfuzz import fuzz
+
+    from catalog import check as rules
+    from catalog.dedupe import NEAR_DUPLICATE
+
+    monkeypatch.setattr(rules.os, "sched_getaffinity", lambda _: set(range(processors)),
+                        raising=False)
+    rng = random.Random(5)
+    words = ["cache", "embedding", "tables", "gpu", "sharded", "training", "fast"]
+    titles = sorted(" ".join(sorted(rng.choice(words) for _ in range(rng.randint(3, 7))))
+                    for _ in range(300))
+    big = [sorted(rng.sample(range(len(titles)), rng.randint(13, 160))) for _ in range(6)]
+    codes = rules._big_bucket_codes(big, titles)
+    found = {divmod(int(c), len(titles)) for c in numpy.unique(numpy.concatenate(codes))}
+    every = {(a, b) for members in big for i, a in enumerate(members) for b in members[i + 1:]
+             if fuzz.ratio(titles[a], titles[b], score_cutoff=NEAR_DUPLICATE)}
+    assert len(every) > 40
+    assert found == every
