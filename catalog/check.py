@@ -7,12 +7,13 @@ import dataclasses
 import functools
 import itertools
 import operator
+import os
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from catalog import dedupe, source
+from catalog import dedupe, source, yamlio
 from catalog.errors import InvalidCatalogError, Problem
 from catalog.model import (
     ARXIV_CLASS_RE,
@@ -42,31 +43,51 @@ Rule = Callable[[Paper], Iterable[tuple[str, str]]]
 def check(paths: Paths, require_sources: bool = False) -> list[Problem]:
     """Every problem in the catalog, its registries and its notes, sorted by place;
     require_sources also reports each paper that names no public record of its metadata."""
+    return [Problem(*finding) for finding in findings(paths, require_sources)]
+
+
+# A problem as the tuple of Problem's fields, in their order: the tuples of a big
+# catalog's 400k findings hash, compare and sort in C, where Problems' generated
+# __hash__ and our key took 2 s, and their text is made only when printed.
+Finding = tuple[str, int, str, str, str, bool]
+_fields = operator.attrgetter(*(f.name for f in dataclasses.fields(Problem)))
+
+
+def findings(paths: Paths, require_sources: bool = False) -> list[Finding]:
+    """check()'s problems as Findings, in the same order (Problem's own)."""
+    # Hundreds of thousands of fresh objects and no cycles: each collection they would
+    # trigger walks every paper again.
+    with yamlio.gc_paused():
+        return _findings(paths, require_sources)
+
+
+def _findings(paths: Paths, require_sources: bool) -> list[Finding]:
     filename = paths.display()
-    papers, problems = source.read(paths.catalog, filename)
+    papers, read = source.read(paths.catalog, filename)
+    problems = list(map(_fields, read))
     try:
         venues = load_venues(paths.venues)
         vocabulary = load_tags(paths.tags)
     except InvalidCatalogError as err:
-        return sorted(problems + err.problems, key=_in_order)
-    problems += check_papers(papers, filename, venues, vocabulary)
-    problems += registry_problems(venues, paths.display(paths.venues))
+        return sorted(problems + list(map(_fields, err.problems)))
+    problems += _paper_findings(papers, filename, venues, vocabulary)
+    problems += map(_fields, _duplicates(papers, filename, "doi", "DOI"))
+    problems += map(_fields, _duplicates(papers, filename, "arxiv", "arXiv id"))
+    problems += _near_duplicate_findings(papers, filename)
+    problems += map(_fields, registry_problems(venues, paths.display(paths.venues)))
     if require_sources:
-        problems += [Problem(filename, p.line, source.where(p.year, p.venue, p.key),
-                             "no metadata source",
-                             "add sources: [URL] naming the public record (DBLP, publisher, "
-                             "arXiv) its fields were checked against")
+        problems += [(filename, p.line, source.where(p.year, p.venue, p.key),
+                      "no metadata source",
+                      "add sources: [URL] naming the public record (DBLP, publisher, "
+                      "arXiv) its fields were checked against", False)
                      for p in papers if not p.sources]
-    if not any(p.blocking for p in problems):  # else every [[key]] would look unknown
+    if not any(p[-1] for p in problems):  # else every [[key]] would look unknown
         from catalog import notes
 
-        problems += notes.check_links(paths, {p.key for p in papers})
-    return sorted(set(problems), key=_in_order)
-
-
-# Problem's own order (its fields in turn) from one tuple each: the generated __lt__
-# builds two tuples per comparison (8 s for the 400k findings of a 100k-paper catalog).
-_in_order = operator.attrgetter(*(f.name for f in dataclasses.fields(Problem)))
+        problems += map(_fields, notes.check_links(paths, {p.key for p in papers}))
+    # Each once (dict keeps their order, in which most already stand: a set's would make
+    # the sort start from scratch), then in Problem's order.
+    return sorted(dict.fromkeys(problems))
 
 
 def check_papers(papers: list[Paper], filename: str, venues: dict[str, Venue],
@@ -82,6 +103,11 @@ def check_papers(papers: list[Paper], filename: str, venues: dict[str, Venue],
 def paper_problems(papers: list[Paper], filename: str, venues: dict[str, Venue],
                    vocabulary: dict[str, str]) -> list[Problem]:
     """The findings of the rules that look at one paper at a time."""
+    return [Problem(*f) for f in _paper_findings(papers, filename, venues, vocabulary)]
+
+
+def _paper_findings(papers: list[Paper], filename: str, venues: dict[str, Venue],
+                    vocabulary: dict[str, str]) -> list[Finding]:
     rules: list[Rule] = [
         lambda p: _venue(p, venues),
         lambda p: _chapter(p, venues),
@@ -92,15 +118,24 @@ def paper_problems(papers: list[Paper], filename: str, venues: dict[str, Venue],
         _identifiers,
         _status,
     ]
-    out: list[Problem] = []
-    for paper in papers:
-        at = None  # its place, made for its first finding (most papers have none)
-        for rule in rules:
-            for msg, hint in rule(paper):
-                if at is None:
-                    at = source.where(paper.year, paper.venue, paper.key)
-                out.append(Problem(filename, paper.line, at, msg, hint))
+    # The same with _text told that no field holds a control: for the papers of a slice
+    # in which none does (_any_control: one scan of the slice, not one per paper).
+    plain = [*rules[:4], lambda p: _text(p, scan=False), *rules[5:]]
+    out: list[Finding] = []
+    for start in range(0, len(papers), _SLICE):
+        group = papers[start:start + _SLICE]
+        chosen = rules if _any_control(group) else plain
+        for paper in group:
+            at = None  # its place, made for its first finding (most papers have none)
+            for rule in chosen:
+                for msg, hint in rule(paper):
+                    if at is None:
+                        at = source.where(paper.year, paper.venue, paper.key)
+                    out.append((filename, paper.line, at, msg, hint, False))
     return out
+
+
+_SLICE = 2048  # papers scanned for controls at once (their joined text: a few MB)
 
 
 def _venue(paper: Paper, venues: dict[str, Venue]) -> Iterable[tuple[str, str]]:
@@ -148,10 +183,11 @@ _ONE_LINE = tuple(name for name in FIELDS if name not in MULTILINE_FIELDS)
 _MULTILINE = tuple(name for name in FIELDS if name in MULTILINE_FIELDS)
 
 
-def _text(paper: Paper) -> Iterable[tuple[str, str]]:
+def _text(paper: Paper, scan: bool = True) -> Iterable[tuple[str, str]]:
     """Control characters (ESC, NUL, bidi overrides) in any field, and non-http(s) links:
-    they would reach a terminal, a note or a published page."""
-    if _has_control(paper):
+    they would reach a terminal, a note or a published page. (scan=False: the caller
+    knows that no field holds a control.)"""
+    if scan and _has_control(paper):
         yield from _controls(paper)
     if paper.url and not is_http_url(paper.url):
         yield (f"url is not an http(s) link: {paper.url[:60]!r}",
@@ -165,23 +201,35 @@ def _text(paper: Paper) -> Iterable[tuple[str, str]]:
 def _has_control(paper: Paper) -> bool:
     """Whether any field holds a control character: one scan of the one-line fields
     joined by spaces and one of the long texts, instead of a scan per field."""
-    texts: list[str] = []
-    for value in _one_line_values(paper):  # (one C call for the 20-odd fields)
-        if isinstance(value, str):
-            texts.append(value)
-        elif isinstance(value, list):
-            texts.extend(v for v in value if isinstance(v, str))
+    return _any_control([paper])
+
+
+def _any_control(papers: list[Paper]) -> bool:
+    """Whether any field of any of the papers holds a control character: one scan of all
+    their one-line values joined by spaces, one of all their long texts joined by
+    newlines. Each test looks at one character at a time, and a joint is no control
+    where it stands (a space; a newline in a long text), so a joined text has one
+    exactly when one of its parts has."""
+    values = list(itertools.chain.from_iterable(map(_one_line_values, papers)))
+    # (filter calls isinstance's own test from C: a loop here took twice as long)
+    texts = list(filter(str.__instancecheck__, values))
+    texts += filter(str.__instancecheck__, itertools.chain.from_iterable(
+        filter(list.__instancecheck__, values)))
     joined = " ".join(texts)
     if not joined.isprintable() and has_controls(joined):  # (isprintable: a C loop)
         return True
-    fields = paper.__dict__
-    return any(isinstance(fields.get(name), str) and _multiline_controls(fields[name])
-               for name in _MULTILINE)
+    longs = itertools.chain.from_iterable(map(_multiline_values, papers))
+    return _multiline_controls("\n".join(text for text in longs if isinstance(text, str)))
 
 
 def _one_line_values(paper: Paper) -> tuple[Any, ...]:
     fields = paper.__dict__
     return tuple(map(fields.get, _ONE_LINE))
+
+
+def _multiline_values(paper: Paper) -> tuple[Any, ...]:
+    fields = paper.__dict__
+    return tuple(map(fields.get, _MULTILINE))
 
 
 # The ASCII characters a long text may hold (all but the controls; tab and newline are
@@ -288,6 +336,10 @@ def _duplicates(papers: list[Paper], filename: str, attr: str, label: str) -> li
 
 
 def _near_duplicate_titles(papers: list[Paper], filename: str) -> list[Problem]:
+    return [Problem(*f) for f in _near_duplicate_findings(papers, filename)]
+
+
+def _near_duplicate_findings(papers: list[Paper], filename: str) -> list[Finding]:
     """Pairs of titles equal or nearly equal once folded (dedupe.NEAR_DUPLICATE); scored
     only within buckets of titles that share three of their five longest words, so that
     100,000 papers are checked in seconds."""
@@ -300,23 +352,32 @@ def _near_duplicate_titles(papers: list[Paper], filename: str) -> list[Problem]:
             buckets[key].append(i)
     count = len(titles)
     small: list[int] = []  # pairs of small buckets, as codes earlier * count + later
-    found: list[Any] = []  # pairs of big buckets, the same as numpy arrays
     for members in buckets.values():
-        if len(members) > _SMALL_BUCKET:
-            found.extend(_alike_codes(members, titles))
-        elif len(members) > 1:
+        if 1 < len(members) <= _SMALL_BUCKET:
             small.extend(a * count + b for a, b in _alike(members, titles))
-    # A pair is found in each bucket it shares: once each, in order.
+    # pairs of big buckets, the same as numpy arrays
+    found = _big_bucket_codes([m for m in buckets.values() if len(m) > _SMALL_BUCKET], titles)
+    # A pair is found in each bucket it shares: once each, by the later paper (the one
+    # the finding is on, so they come nearly in the order they are reported).
     if found:  # (numpy only where big buckets made it needed: its import takes 0.1 s)
         import numpy
 
         codes = numpy.unique(numpy.concatenate([numpy.array(small, dtype=numpy.int64),
                                                 *found]))
         firsts, seconds = numpy.divmod(codes, count)
-        pairs: Iterable[tuple[int, int]] = zip(firsts.tolist(), seconds.tolist(), strict=True)
+        order = numpy.argsort(seconds, kind="stable")
+        pairs: Iterable[tuple[int, int]] = zip(firsts[order].tolist(),
+                                               seconds[order].tolist(), strict=True)
     else:
-        pairs = (divmod(code, count) for code in sorted(set(small)))
-    out: list[Problem] = []
+        pairs = [divmod(code, count)
+                 for code in sorted(set(small), key=lambda code: (code % count, code))]
+    return _near_findings(papers, filename, pairs)
+
+
+def _near_findings(papers: list[Paper], filename: str,
+                   pairs: Iterable[tuple[int, int]]) -> list[Finding]:
+    """The finding on the later paper of each (earlier, later) pair, bar reviewed ones."""
+    out: list[Finding] = []
     places: dict[int, str] = {}  # a paper with many look-alikes is placed once
     for a, b in pairs:
         later, earlier = papers[b], papers[a]
@@ -325,11 +386,11 @@ def _near_duplicate_titles(papers: list[Paper], filename: str) -> list[Problem]:
         at = places.get(b)
         if at is None:
             at = places[b] = source.where(later.year, later.venue, later.key)
-        out.append(Problem(filename, later.line, at,
-                           f"title nearly the same as {earlier.key} (line {earlier.line})",
-                           "if they are one paper, keep one entry and record the other's "
-                           f"arXiv id; if not, add 'distinct: [{earlier.key}]' to "
-                           f"{later.key}"))
+        out.append((filename, later.line, at,
+                    f"title nearly the same as {earlier.key} (line {earlier.line})",
+                    "if they are one paper, keep one entry and record the other's "
+                    f"arXiv id; if not, add 'distinct: [{earlier.key}]' to {later.key}",
+                    False))
     return out
 
 
@@ -375,6 +436,21 @@ def _alike(members: list[int], titles: list[str]) -> Iterable[tuple[int, int]]:
                 yield (a, b) if a < b else (b, a)
 
 
+def _big_bucket_codes(big: list[list[int]], titles: list[str]) -> list[Any]:
+    """_alike_codes of each big bucket, on as many threads as there are processors: the
+    scoring lets go of the GIL, and threads made once cost less than rapidfuzz's own
+    workers, which start anew for each of the 20k calls (a second of system time)."""
+    usable = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+    threads = min(len(big), len(usable) if usable else os.cpu_count() or 1)
+    if threads < 2:
+        return [codes for members in big for codes in _alike_codes(members, titles)]
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(threads) as pool:
+        done = pool.map(lambda members: list(_alike_codes(members, titles)), big)
+        return [codes for bucket in done for codes in bucket]
+
+
 def _alike_codes(members: list[int], titles: list[str]) -> Iterable[Any]:
     """The near-duplicate pairs of a big bucket as numpy arrays of earlier * len(titles) +
     later, scored a block of rows at a time against the rows after it.
@@ -384,7 +460,7 @@ def _alike_codes(members: list[int], titles: list[str]) -> Iterable[Any]:
     ratio is 200 * matches / (len(a) + len(b)), so a text longer than len(a) * (200 -
     cutoff) / cutoff cannot reach it. Nothing either skips could have been a pair."""
     import numpy
-    from rapidfuzz import fuzz, process
+    from rapidfuzz import fuzz
 
     cutoff = dedupe.NEAR_DUPLICATE
     count = len(titles)
@@ -404,20 +480,37 @@ def _alike_codes(members: list[int], titles: list[str]) -> Iterable[Any]:
         stop = min(start + _BLOCK, len(texts))
         reach = bisect.bisect_right(lengths, int(lengths[stop - 1] * (200 - cutoff) / cutoff)
                                     + 1, lo=stop)
-        scores = process.cdist(texts[start:stop], texts[start:reach], scorer=fuzz.ratio,
-                               score_cutoff=cutoff, workers=-1, dtype="uint8")
-        rows, columns = scores.nonzero()
-        right = columns > rows  # right of the diagonal: each pair once, never with itself
-        a = start + rows[right]
-        b = start + columns[right]
-        yield _codes(firsts[a], firsts[b], count)
-        if several:  # a text of several papers: its other papers make the same pairs
-            shared = multiple[a] | multiple[b]
-            for x, y in zip(a[shared].tolist(), b[shared].tolist(), strict=True):
-                extra.extend(itertools.product(groups[texts[x]], groups[texts[y]]))
+        for a, b in _block_pairs(texts, start, stop, reach, cutoff):
+            yield _codes(firsts[a], firsts[b], count)
+            if several:  # a text of several papers: its other papers make the same pairs
+                shared = multiple[a] | multiple[b]
+                for x, y in zip(a[shared].tolist(), b[shared].tolist(), strict=True):
+                    extra.extend(itertools.product(groups[texts[x]], groups[texts[y]]))
     if extra:
         pairs = numpy.array(extra, dtype=numpy.int64)
         yield _codes(pairs[:, 0], pairs[:, 1], count)
+
+
+def _block_pairs(texts: list[str], start: int, stop: int, reach: int,
+                 cutoff: float) -> Iterable[tuple[Any, Any]]:
+    """(earlier, later) positions, as numpy arrays, of the near-duplicate pairs of the
+    texts start:stop with each other and with the texts stop:reach: the block with itself
+    by one call on one list, which scores each pair once (the square scored both halves:
+    the 100k synthetic catalog's buckets took a sixth more CPU), then the block against
+    the texts after it."""
+    from rapidfuzz import fuzz, process
+
+    own = texts[start:stop]
+    scores = process.cdist(own, own, scorer=fuzz.ratio, score_cutoff=cutoff,
+                           dtype="uint8")
+    rows, columns = scores.nonzero()
+    right = columns > rows  # right of the diagonal: each pair once, never with itself
+    yield start + rows[right], start + columns[right]
+    if reach > stop:
+        scores = process.cdist(own, texts[stop:reach], scorer=fuzz.ratio,
+                               score_cutoff=cutoff, dtype="uint8")
+        rows, columns = scores.nonzero()
+        yield start + rows, stop + columns
 
 
 def _codes(a: Any, b: Any, count: int) -> Any:

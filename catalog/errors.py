@@ -17,10 +17,16 @@ class Problem:
     blocking: bool = False  # True when the data cannot be read at all
 
     def __str__(self) -> str:
-        place = f"{self.file}:{self.line}:" if self.line else f"{self.file}:"
-        where = f" {self.where}:" if self.where else ""
-        hint = f" ({self.hint})" if self.hint else ""
-        return f"{place}{where} {self.message}{hint}"
+        return describe(self.file, self.line, self.where, self.message, self.hint)
+
+
+def describe(file: str, line: int, where: str, message: str, hint: str = "",
+             blocking: bool = False) -> str:
+    """A problem's line from its fields (Problem's, or check's tuples of them)."""
+    place = f"{file}:{line}:" if line else f"{file}:"
+    where = f" {where}:" if where else ""
+    hint = f" ({hint})" if hint else ""
+    return f"{place}{where} {message}{hint}"
 
 
 class CatalogError(Exception):

@@ -323,3 +323,70 @@ def test_control_scan_agrees_with_a_scan_per_field(title, author, abstract, summ
                    for name, v in vars(paper).items()
                    for v in (v if isinstance(v, list) else [v]) if isinstance(v, str))
     assert rules._has_control(paper) == expected
+
+
+def _fields_with_controls(paper) -> set[str]:
+    from catalog.model import FIELDS, MULTILINE_FIELDS, has_controls
+
+    return {name for name in FIELDS for value in [getattr(paper, name, None)]
+            for v in (value if isinstance(value, list) else [value])
+            if isinstance(v, str) and has_controls(v, name in MULTILINE_FIELDS)}
+
+
+@settings(max_examples=300, deadline=None)
+@given(fields=st.lists(st.tuples(_FIELD_TEXT, _FIELD_TEXT, _FIELD_TEXT), max_size=6))
+def test_control_scan_of_many_papers_agrees_with_one_per_paper(fields):
+    """One scan of several papers' joined fields finds a control character exactly when
+    one of the papers holds one (a joint never makes nor hides one)."""
+    from catalog import check as rules
+    from catalog.model import Paper
+
+    papers = [Paper(key=f"a2023x{i}", title=title, authors=[author], year=2023,
+                    venue="OSDI", abstract=abstract)
+              for i, (title, author, abstract) in enumerate(fields)]
+    assert rules._any_control(papers) == any(map(_fields_with_controls, papers))
+
+
+def test_control_findings_by_slices_are_those_of_each_paper(monkeypatch):
+    """Papers are scanned for controls a slice at a time: every paper with one, in a
+    slice of clean papers or not, gets its findings, and no clean paper gets any."""
+    from catalog import check as rules
+    from catalog.model import Paper
+
+    monkeypatch.setattr(rules, "_SLICE", 3)
+    dirty = {4: {"title": "a\x1b[31mb"}, 5: {"abstract": "x\x00y"},
+             9: {"authors": ["A B", "C\u202eD"]}, 10: {"summary": "tab\tand\nnewline"}}
+    papers = [Paper(**{"key": f"a2023x{i}", "title": f"Title {i}", "authors": ["A B"],
+                       "year": 2023, "venue": "OSDI", "line": i + 1, **dirty.get(i, {})})
+              for i in range(12)]
+    found = rules.paper_problems(papers, "papers.yaml", {}, {})
+    controls = {(p.line - 1, p.message) for p in found if "control character" in p.message}
+    assert controls == {(4, "control character in title"), (5, "control character in abstract"),
+                        (9, "control character in authors")}
+
+
+@pytest.mark.parametrize("processors", [1, 2])
+def test_big_buckets_on_threads_find_what_one_thread_finds(monkeypatch, processors):
+    """Big buckets scored on a pool of threads (one per processor) give the pairs that
+    scoring every pair of each bucket finds, as on one thread."""
+    import random
+
+    import numpy
+    from rapidfuzz import fuzz
+
+    from catalog import check as rules
+    from catalog.dedupe import NEAR_DUPLICATE
+
+    monkeypatch.setattr(rules.os, "sched_getaffinity", lambda _: set(range(processors)),
+                        raising=False)
+    rng = random.Random(5)
+    words = ["cache", "embedding", "tables", "gpu", "sharded", "training", "fast"]
+    titles = sorted(" ".join(sorted(rng.choice(words) for _ in range(rng.randint(3, 7))))
+                    for _ in range(300))
+    big = [sorted(rng.sample(range(len(titles)), rng.randint(13, 160))) for _ in range(6)]
+    codes = rules._big_bucket_codes(big, titles)
+    found = {divmod(int(c), len(titles)) for c in numpy.unique(numpy.concatenate(codes))}
+    every = {(a, b) for members in big for i, a in enumerate(members) for b in members[i + 1:]
+             if fuzz.ratio(titles[a], titles[b], score_cutoff=NEAR_DUPLICATE)}
+    assert len(every) > 40
+    assert found == every

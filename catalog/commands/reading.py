@@ -243,16 +243,18 @@ def check(as_json: JsonOpt = False,
               help="Also report papers whose metadata name no public record (sources).")]
           = False) -> None:
     """Report every problem in the catalog, its registries and notes; exit 1 if any."""
-    from catalog.check import check as run_check
+    from catalog.check import findings
+    from catalog.errors import Problem, describe
 
-    problems = run_check(state.paths, require_sources=require_sources)
+    problems = findings(state.paths, require_sources=require_sources)
     if as_json:
-        echo_json([{**p.__dict__} for p in problems])
+        echo_json([{**Problem(*p).__dict__} for p in problems])
     else:  # each sanitized on its own, written a thousand at a time (400k lines at 100k)
         for start in range(0, len(problems), 1000):
-            typer.echo("\n".join(for_terminal(str(p)) for p in problems[start:start + 1000]))
+            typer.echo("\n".join([for_terminal(describe(*p))
+                                  for p in problems[start:start + 1000]]))
     if problems:
-        blocking = sum(p.blocking for p in problems)
+        blocking = sum(p[-1] for p in problems)
         echo(f"{len(problems)} problem{'s' * (len(problems) != 1)}"
                    + (f" ({blocking} make the catalog unreadable)" if blocking else ""),
                    err=True)
