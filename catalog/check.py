@@ -13,8 +13,9 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from catalog import dedupe, source, yamlio
+from catalog import dedupe, source
 from catalog.errors import InvalidCatalogError, Problem
+from catalog.gcpause import gc_paused
 from catalog.model import (
     ARXIV_CLASS_RE,
     ARXIV_NEW_RE,
@@ -57,7 +58,7 @@ def findings(paths: Paths, require_sources: bool = False) -> list[Finding]:
     """check()'s problems as Findings, in the same order (Problem's own)."""
     # Hundreds of thousands of fresh objects and no cycles: each collection they would
     # trigger walks every paper again.
-    with yamlio.gc_paused():
+    with gc_paused():
         return _findings(paths, require_sources)
 
 
