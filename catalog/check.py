@@ -71,10 +71,7 @@ def _findings(paths: Paths, require_sources: bool) -> list[Finding]:
         vocabulary = load_tags(paths.tags)
     except InvalidCatalogError as err:
         return sorted(problems + list(map(_fields, err.problems)))
-    problems += _paper_findings(papers, filename, venues, vocabulary)
-    problems += map(_fields, _duplicates(papers, filename, "doi", "DOI"))
-    problems += map(_fields, _duplicates(papers, filename, "arxiv", "arXiv id"))
-    problems += _near_duplicate_findings(papers, filename)
+    problems += _papers_findings(papers, filename, venues, vocabulary)
     problems += map(_fields, registry_problems(venues, paths.display(paths.venues)))
     if require_sources:
         problems += [(filename, p.line, source.where(p.year, p.venue, p.key),
@@ -94,10 +91,16 @@ def _findings(paths: Paths, require_sources: bool) -> list[Finding]:
 def check_papers(papers: list[Paper], filename: str, venues: dict[str, Venue],
                  vocabulary: dict[str, str]) -> list[Problem]:
     """Findings that do not stop reading: per-paper rules and cross-paper duplicates."""
-    out = paper_problems(papers, filename, venues, vocabulary)
-    out += _duplicates(papers, filename, "doi", "DOI")
-    out += _duplicates(papers, filename, "arxiv", "arXiv id")
-    out += _near_duplicate_titles(papers, filename)
+    return [Problem(*f) for f in _papers_findings(papers, filename, venues, vocabulary)]
+
+
+def _papers_findings(papers: list[Paper], filename: str, venues: dict[str, Venue],
+                     vocabulary: dict[str, str]) -> list[Finding]:
+    """check_papers' problems as Findings (check() adds them to its own)."""
+    out = _paper_findings(papers, filename, venues, vocabulary)
+    out += map(_fields, _duplicates(papers, filename, "doi", "DOI"))
+    out += map(_fields, _duplicates(papers, filename, "arxiv", "arXiv id"))
+    out += _near_duplicate_findings(papers, filename)
     return out
 
 
@@ -334,10 +337,6 @@ def _duplicates(papers: list[Paper], filename: str, attr: str, label: str) -> li
                                f"duplicate {label} {value} (also {seen.key}, line {seen.line})",
                                "one paper, one entry: merge them"))
     return out
-
-
-def _near_duplicate_titles(papers: list[Paper], filename: str) -> list[Problem]:
-    return [Problem(*f) for f in _near_duplicate_findings(papers, filename)]
 
 
 def _near_duplicate_findings(papers: list[Paper], filename: str) -> list[Finding]:

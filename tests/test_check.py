@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from catalog.check import check
-from catalog.errors import InvalidCatalogError
+from catalog.errors import InvalidCatalogError, Problem
 from catalog.index import refresh
 from tests.conftest import PAPERS, write_catalog
 
@@ -139,7 +139,7 @@ def test_near_duplicates_are_those_all_pairs_find():
     titles = [normalize_title(p.title) for p in papers]
     every = {(a, b) for a in range(len(papers)) for b in range(a + 1, len(papers))
              if titles[a] and fuzz.token_sort_ratio(titles[a], titles[b]) >= NEAR_DUPLICATE}
-    found = rules._near_duplicate_titles(papers, "papers.yaml")
+    found = [Problem(*f) for f in rules._near_duplicate_findings(papers, "papers.yaml")]
     assert len(every) > 20
     assert {(p.where.rsplit(" › ", 1)[1], p.message.split()[5]) for p in found} == {
         (papers[b].key, papers[a].key) for a, b in every}
