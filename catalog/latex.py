@@ -120,7 +120,7 @@ def escape_field(text: str) -> str:
 def _has_pair(text: str, kept: str, found: set[str]) -> bool:
     """_has_ligature for an ASCII text, its specials and pair characters (kept) and theirs
     set (found): most pairs are ruled out by the short kept text, the rest looked for."""
-    for first, pair, search in _PAIR_CHECKS:
+    for first, pair, search in _PAIR_SEARCHES:
         if first in found and pair in kept and search(text):
             return True
     return False
@@ -130,15 +130,15 @@ def _has_ligature(text: str) -> bool:
     """Whether a ligature pair is in the text: each pair looked for (by a literal pattern,
     re's fastest search) only where its first character is (found by memchr); one
     pattern of six alternatives is tried at every character instead."""
-    for first, search in _PAIR_SEARCHES:  # noqa: SIM110 (a loop: no generator per call)
+    for first, _, search in _PAIR_SEARCHES:  # noqa: SIM110 (a loop: no generator per call)
         if first in text and search(text):
             return True
     return False
 
 
-_PAIR_SEARCHES = [(pair[0], re.compile(re.escape(pair)).search) for pair in _LIGATURE_STARTS]
-_PAIR_CHECKS = [(pair[0], pair, search) for pair, (_, search) in
-                zip(_LIGATURE_STARTS, _PAIR_SEARCHES, strict=True)]
+# Each pair: its first character, itself, and its search.
+_PAIR_SEARCHES = [(pair[0], pair, re.compile(re.escape(pair)).search)
+                  for pair in _LIGATURE_STARTS]
 
 
 def _needs_braces(word: str) -> bool:

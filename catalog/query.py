@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from catalog.errors import PaperNotFound, QueryError
-from catalog.model import DEFAULT_STATUS, STATUSES, Paper, fold, has_undecomposable
+from catalog.model import DEFAULT_STATUS, LIST_FIELDS, STATUSES, Paper, fold, has_undecomposable
 from catalog.suggest import hint_for
 
 FILTERS = ("year", "venue", "tag", "author", "status", "key", "title", "summary", "abstract")
@@ -366,7 +366,7 @@ def rows_by_key(conn: sqlite3.Connection, fields: Sequence[str],
         yield tuple(row)
 
 
-_LIST_FIELDS = frozenset({"authors", "sources", "tags", "distinct", "editors"})
+_LIST_FIELDS = frozenset(LIST_FIELDS)
 
 
 def _papers(rows: Iterable[tuple], shifts: dict[str, int]) -> Iterator[Paper]:
