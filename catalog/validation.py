@@ -165,13 +165,15 @@ class EditCheck:
         if len(olds) == len(changed) and all(
                 getattr(before[p.key], f) == getattr(p, f) for p in changed for f in IDENTITY):
             # The cross-paper rules read only these fields: their findings are the same
-            # before and after, and the rules of one paper at a time decide.
-            found = paper_problems(changed, self.filename, venues, vocabulary)
+            # before and after, and the rules of one paper at a time decide; only those
+            # that read a field that changed (or a registry that did) can find more.
+            fields = self._changed_fields(changed, before, venues, vocabulary)
+            found = paper_problems(changed, self.filename, venues, vocabulary, fields)
             if not found:
                 return []
             flagged = {_fingerprint(p)[0] for p in found}  # only their old findings count
             old = paper_problems([p for p in olds if p.key in flagged], self.filename,
-                                 self.venues_before, self.vocab_before)
+                                 self.venues_before, self.vocab_before, fields)
         else:
             rest = others()
             found = self._findings(changed, rest, venues, vocabulary, line)
@@ -184,6 +186,21 @@ class EditCheck:
         if refused:
             raise InvalidEditError(refused)
         return added
+
+    def _changed_fields(self, changed: list[Paper], before: dict[str, Paper],
+                        venues: dict[str, Venue], vocabulary: dict[str, str]) -> set[str]:
+        """The fields in which any changed paper differs from before, with those that
+        read a registry the edit changed (tags for the vocabulary, venue for venues)."""
+        fields: set[str] = set()
+        for paper in changed:
+            was = vars(before[paper.key])
+            fields.update(n for n, v in vars(paper).items() if v != was[n])
+        if vocabulary != self.vocab_before:
+            fields.add("tags")
+        if venues != self.venues_before:
+            fields.add("venue")
+        fields.discard("line")
+        return fields
 
     def _parse(self, text: str) -> _Reading:
         """The new text read as check reads it, re-reading only the year blocks that changed;

@@ -390,3 +390,55 @@ def test_big_buckets_on_threads_find_what_one_thread_finds(monkeypatch, processo
              if fuzz.ratio(titles[a], titles[b], score_cutoff=NEAR_DUPLICATE)}
     assert len(every) > 40
     assert found == every
+
+
+# Values an edit may set, hostile or malformed included: each can make a finding.
+_EDITS = {
+    "title": st.sampled_from(["A Title", "a\x1b[31mb", ""]),
+    "authors": st.sampled_from([["A B"], ["et al."], ["A B", "C\u202eD"], [":"]]),
+    "venue": st.sampled_from(["OSDI", "Nowhere", "Springer"]),
+    "tags": st.sampled_from([["moe"], ["mooe"], ["moe", "x\x00"], []]),
+    "key": st.sampled_from(["he2021fastmoe", "He 2021!"]),
+    "doi": st.sampled_from([None, "10.1145/3575693.3575718", "doi:bad"]),
+    "arxiv": st.sampled_from([None, "2301.02959", "9999.1", "2501.00001"]),
+    "arxiv_class": st.sampled_from([None, "cs.DC", "bad class"]),
+    "pages": st.sampled_from([None, "281-294", "many"]),
+    "url": st.sampled_from([None, "https://x.org", "javascript:alert(1)"]),
+    "sources": st.sampled_from([[], ["https://dblp.org"], ["file:///etc/passwd"]]),
+    "status": st.sampled_from(["to-read", "read", "skimmed?"]),
+    "booktitle": st.sampled_from([None, "A Book"]),
+    "publisher": st.sampled_from([None, "A Press"]),
+    "summary": st.sampled_from([None, "fine", "bell\x07"]),
+    "abstract": st.sampled_from([None, "fine\ntext", "esc\x1b]0;x"]),
+}
+
+
+@settings(max_examples=400, deadline=None)
+@given(before=st.fixed_dictionaries({}, optional=_EDITS),
+       after=st.fixed_dictionaries({}, optional=_EDITS),
+       vocabulary_changes=st.booleans())
+def test_a_check_of_the_fields_an_edit_changed_finds_every_finding_it_adds(
+        before, after, vocabulary_changes):
+    """An edit's judge runs only the rules that read a field it changed (or the registry
+    it changed): every finding the whole rule set adds must be among theirs."""
+    from catalog import check as rules
+    from catalog.model import Paper
+    from catalog.validation import EditCheck
+    from catalog.venues import Venue
+
+    venues = {"OSDI": Venue("OSDI", "conference", "OSDI"),
+              "Springer": Venue("Springer", "collection", "Springer")}
+    vocab_before = {"moe": "MoE", "mooe": "typo"}
+    vocab_after = {"moe": "MoE"} if vocabulary_changes else vocab_before
+    base = {"key": "he2021fastmoe", "title": "FastMoE", "authors": ["Jiaao He"],
+            "year": 2021, "venue": "OSDI", "line": 5}
+    old = Paper(**{**base, **before})
+    new = Paper(**{**base, **before, **after})
+    judge = EditCheck.__new__(EditCheck)
+    judge.vocab_before, judge.venues_before = vocab_before, venues
+    fields = judge._changed_fields([new], {new.key: old}, venues, vocab_after)
+    every = {(p.message, p.hint) for p in rules.paper_problems([new], "p", venues, vocab_after)}
+    had = {(p.message, p.hint) for p in rules.paper_problems([old], "p", venues, vocab_before)}
+    mine = {(p.message, p.hint)
+            for p in rules.paper_problems([new], "p", venues, vocab_after, fields)}
+    assert every - had <= mine <= every
