@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import NoReturn
 
 from catalog.commands import app, reading
 
@@ -55,7 +56,30 @@ def main() -> None:
     name = command_name(sys.argv[1:])
     load_commands(name)
     keep_only(name)
-    app()
+    try:
+        app()
+    except SystemExit as done:
+        leave(done.code)
+    leave(0)
+
+
+def leave(code: int | str | None) -> NoReturn:
+    """End the process without tearing the interpreter down: Python's own exit frees every
+    object one at a time (after a 12k-paper rename at 100k papers, 400 MB of them: half a
+    second), which the operating system does at once. What that exit would do for the
+    user first is done here: a message exit printed, logging's handlers and the standard
+    streams flushed. Every file papers writes is closed (and synced) before this."""
+    if isinstance(code, str):  # sys.exit("message"): printed, status 1
+        print(code, file=sys.stderr)
+        code = 1
+    try:
+        if "logging" in sys.modules:
+            sys.modules["logging"].shutdown()
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (BrokenPipeError, ValueError):  # the reader went away (`papers search | head`)
+        pass
+    os._exit(code or 0)
 
 
 if __name__ == "__main__":
