@@ -125,6 +125,17 @@ class Paper:
             out[name] = value
         return out
 
+    def but(self, **changes: Any) -> Paper:
+        """dataclasses.replace(self, **changes) without calling __init__ (a Paper checks
+        nothing there): a quarter of its cost, paid per paper by a 12k-paper rename."""
+        unknown = changes.keys() - self.__dict__.keys()
+        if unknown:
+            raise TypeError(f"Paper has no field {sorted(unknown)[0]!r}")
+        new = object.__new__(Paper)
+        new.__dict__.update(self.__dict__)
+        new.__dict__.update(changes)
+        return new
+
     @property
     def short_title(self) -> str:
         """The system name before a colon ('EVStore'), else the whole title."""
@@ -254,5 +265,18 @@ def last_name(author: str) -> str:
 
 
 def digest(text: str) -> str:
-    """A content hash: the index stores it to know when the catalog changed."""
+    """A short content hash of a text (the inbox's ids are made from it: they stay)."""
     return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+
+
+def content_hasher() -> Any:
+    """The hash the index keeps of the catalog's bytes and of each year block, to know
+    when they changed. SHA-256: processors of the last years compute it in hardware
+    (SHA extensions), 2.4 times as fast as BLAKE2b here, and a big edit hashes its
+    100 MB file three times."""
+    return hashlib.sha256()
+
+
+def content_digest(data: bytes | memoryview) -> str:
+    """content_hasher's digest of these bytes."""
+    return hashlib.sha256(data).hexdigest()

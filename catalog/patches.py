@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from catalog import yamlio
-from catalog.model import FIELDS, STATUSES
+from catalog.model import FIELDS, STATUSES, content_digest
 from catalog.yamldoc import Block
 
 # ---------------------------------------------------------------- patches
@@ -315,15 +315,13 @@ class CatalogBytes:
         return self._years[label]
 
     def _find_year(self, label: str) -> YearBytes | None:
-        import hashlib
-
         span = self._span(label)
         if span is None:
             return None
         begin, end = span
         data = self.data
         digest, start = self._blocks[label]  # type: ignore[index]
-        if hashlib.blake2b(memoryview(data)[begin:end], digest_size=16).hexdigest() != digest \
+        if content_digest(memoryview(data)[begin:end]) != digest \
                 or other_break(data, begin, end):
             return None  # not the block the index read, or lines YAML counts differently
         return YearBytes(data, begin, end, start)

@@ -157,15 +157,13 @@ class Snapshot:
 
     def _fetch(self, where: str, values: list[str], marks: bool = True) -> list[Paper]:
         """The papers a condition selects (its '{}' filled with one '?' per value)."""
-        from catalog.query import row_to_paper
+        from catalog.query import papers_where
 
         shifts = self.shifts()
         if marks:
             where = where.format(",".join("?" * len(values)))
         with self._connect() as conn:
-            conn.row_factory = sqlite3.Row
-            rows = conn.execute(f"select * from papers where {where}", values).fetchall()
-        found = [row_to_paper(r, shifts) for r in rows]
+            found = papers_where(conn, where, values, shifts)
         self._cache.update((p.key, p) for p in found)
         return found
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from catalog import quickread, yamlio
 from catalog.errors import InvalidCatalogError, Problem
 from catalog.gcpause import gc_paused
-from catalog.model import FIELDS, LIST_FIELDS, REQUIRED, Paper, digest
+from catalog.model import FIELDS, LIST_FIELDS, REQUIRED, Paper, content_digest
 from catalog.suggest import hint_for
 
 _LIST_FIELDS = set(LIST_FIELDS)
@@ -39,7 +39,7 @@ class Chunk:
 
     @functools.cached_property
     def digest(self) -> str:
-        return digest(self.text)
+        return content_digest(self.text.encode("utf-8"))
 
 
 # The texts last cut and their chunks: a write cuts the old and the new text more than once.

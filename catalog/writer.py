@@ -419,8 +419,8 @@ class Session:
                 renamed[key] = list(dict.fromkeys(new if t == old else t for t in tags))
         # The papers' new rows are known before their lines are patched: the index's
         # full-text work (the bulk of a rename) begins now, beside the patching.
-        news = {k: replace(self.paper(k), tags=t) for k, t in renamed.items()}
-        self._begin_index_early(list(news.values()))
+        news = {k: self.paper(k).but(tags=t) for k, t in renamed.items()}
+        self._begin_index_early(list(news.values()), frozenset({"tags"}))
         for key, tags in renamed.items():
             self._put(key, self.paper(key), news[key], {"tags": tags})
         return list(renamed)
@@ -518,10 +518,11 @@ class Session:
             result.changed.append(path)
         return result
 
-    def _begin_index_early(self, papers: list[Paper]) -> None:
+    def _begin_index_early(self, papers: list[Paper], fields: frozenset[str]) -> None:
         """Begin the index update with these papers as they will read back, at the lines
-        they stand (an edit of patches that add or remove no line); commit takes it if
-        the edit turns out so, else drops it (abandon_index)."""
+        they stand (an edit of patches that add or remove no line), differing from the
+        index's rows in these fields only; commit takes it if the edit turns out so, else
+        drops it (abandon_index)."""
         from catalog import index
 
         if not (self.refresh_index and len(papers) >= OVERLAP_MIN and self.snapshot.digest) or \
@@ -529,7 +530,7 @@ class Session:
             return
         self._early = index.PendingEdit(self.paths, index.Edit(
             self.snapshot.digest, "", None, papers, [],
-            dict.fromkeys((str(p.year) for p in papers), "")))
+            dict.fromkeys((str(p.year) for p in papers), ""), fields))
 
     def abandon_index(self) -> None:
         """Drop an index update begun early (the session ends without writing)."""

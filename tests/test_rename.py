@@ -147,3 +147,32 @@ def test_many_papers_edited_at_once_with_hostile_strings_index_as_a_build_would(
     summaries = dict(conn.execute("select key, summary from papers"))
     assert [authors[k] for k in keys[:len(NAMES)]] == NAMES
     assert [summaries[k] for k in keys[:len(SUMMARIES)]] == SUMMARIES
+
+
+def test_an_edit_that_names_its_fields_compares_the_columns_they_make() -> None:
+    """Edit.fields: the index reads and compares only the columns of the fields named
+    (with the ones made from them), the key always."""
+    names = [n.strip("[]") for n in index._COLUMNS.split(", ")]
+
+    def compared(*fields: str) -> set[str]:
+        return {names[i] for i in index._compared(frozenset(fields))}
+
+    assert compared("tags") == {"key", "tags"}
+    assert compared("title") == {"key", "title", "folded"}
+    assert compared("authors", "year") == {"key", "authors", "folded", "year", "chunk"}
+    assert compared("venue", "distinct") == {"key", "venue", "venue_name", "distinct"}
+    assert [names[i] for i in index._compared(None)] == names
+
+
+def test_paper_but_is_replace_without_init() -> None:
+    import dataclasses
+
+    from catalog.model import Paper
+
+    paper = Paper(key="he2021fastmoe", title="FastMoE", authors=["Jiaao He"], year=2021,
+                  venue="arXiv", tags=["moe"], line=9)
+    assert paper.but(tags=["moe", "training"], line=12) == dataclasses.replace(
+        paper, tags=["moe", "training"], line=12)
+    assert paper.tags == ["moe"] and paper.line == 9
+    with pytest.raises(TypeError, match="colour"):
+        paper.but(colour="red")

@@ -291,7 +291,7 @@ def test_write_refreshes_the_index(paths: Paths) -> None:
     conn = index.connect(paths)
     assert query.get(conn, "he2021fastmoe").tags == ["moe", "training", "caching"]
     meta = dict(conn.execute("select key, value from meta").fetchall())
-    assert meta["digest"] == source.digest(paths.catalog.read_text(encoding="utf-8"))
+    assert meta["digest"] == index.file_digest(paths.catalog.read_bytes())
 
 
 # ---------------------------------------------------------------- atomicity and the lock
