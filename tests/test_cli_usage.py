@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -18,7 +20,8 @@ from typer.testing import CliRunner, Result
 from catalog.cli import app
 from catalog.commands import for_terminal
 from catalog.model import CONTROL_OR_NEWLINE_RE
-from tests.conftest import write_catalog
+from catalog.paths import Paths
+from tests.conftest import REPO, write_catalog
 from tests.test_docs import COMMANDS
 
 # ---------------------------------------------------------------- unknown options
@@ -299,3 +302,37 @@ def test_error_messages_that_echo_user_input_are_sanitized(cli):
     result = cli("show", "he2021\x1b[2Jfastmoe")
     assert result.exit_code == 1 and _clean(result.output)
     assert "error: no paper with key 'he2021fastmoe'" in result.stderr
+
+
+def _papers(paths: Paths, *args: str) -> subprocess.CompletedProcess[str]:
+    """The installed command as a user runs it: its own process, its own exit."""
+    return subprocess.run([sys.executable, "-m", "catalog.cli", "--catalog", str(paths.catalog),
+                           "--db", str(paths.db), *args], capture_output=True, text=True,
+                          cwd=REPO, timeout=120)
+
+
+def test_the_process_exits_with_its_status_and_all_its_output(paths: Paths) -> None:
+    """main() leaves by os._exit (no teardown of the heap): whatever the command printed
+    still arrives, every exit status stays, and a big output piped away is whole."""
+    found = _papers(paths, "search", "embedding", "--json")
+    assert found.returncode == 0 and json.loads(found.stdout)
+    listed = _papers(paths, "list", "--json")
+    assert listed.returncode == 0 and len(json.loads(listed.stdout)) >= 3
+    missing = _papers(paths, "show", "nosuchkey")
+    assert missing.returncode == 1 and "no paper with key 'nosuchkey'" in missing.stderr
+    mistyped = _papers(paths, "search", "--bogus")
+    assert mistyped.returncode == 2 and "no such option: --bogus" in mistyped.stderr
+
+
+def test_leave_prints_a_message_exit_and_flushes(capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from catalog import cli
+
+    codes: list[int] = []
+    monkeypatch.setattr(cli.os, "_exit", codes.append)
+    print("pending", end="")
+    cli.leave("gone wrong")
+    cli.leave(None)
+    cli.leave(3)
+    out = capsys.readouterr()
+    assert codes == [1, 0, 3] and out.out == "pending" and out.err == "gone wrong\n"
