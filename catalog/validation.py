@@ -98,7 +98,7 @@ class EditCheck:
         # so an edit costs little even when the catalog holds 10k papers. Papers in year
         # blocks the edit did not touch are the ones read before (only their lines moved).
         before = {p.key: p for p in self.snapshot.full(p.key for p in read.fresh)}
-        changed = [p for p in read.fresh if _differs(before.get(p.key), p)]
+        changed, fields = _differences(read.fresh, before)
         keys = {p.key for p in changed}
 
         def others() -> list[Paper | Brief]:
@@ -108,7 +108,7 @@ class EditCheck:
         def line(paper: Paper | Brief) -> int:
             return paper.line + read.shifts.get(str(paper.year), 0)
 
-        return self._judge(changed, before, others, venues, vocabulary, line)
+        return self._judge(changed, fields, before, others, venues, vocabulary, line)
 
     def check_placed(self, placed: list[Placed], papers: list[Paper], texts: dict[Path, str],
                      venues: dict[str, Venue], vocabulary: dict[str, str],
@@ -117,13 +117,13 @@ class EditCheck:
         (read_placed); line maps a line of the old file to the new one."""
         venues, vocabulary = self._registries(texts, venues, vocabulary)
         before = {p.key: p for p in self.snapshot.full(p.key for p in papers)}
-        changed = [p for p in papers if _differs(before.get(p.key), p)]
+        changed, fields = _differences(papers, before)
         keys = {p.key for p in changed}
 
         def others() -> list[Paper | Brief]:
             return [b for b in self.snapshot.briefs() if b.key not in keys]
 
-        return self._judge(changed, before, others, venues, vocabulary,
+        return self._judge(changed, fields, before, others, venues, vocabulary,
                            lambda paper: line(paper.line))
 
     def _registries(self, texts: dict[Path, str], venues: dict[str, Venue],
@@ -149,25 +149,25 @@ class EditCheck:
                     vocabulary = loaded  # type: ignore[assignment]
         return venues, vocabulary
 
-    def _judge(self, changed: list[Paper], before: dict[str, Paper],
+    def _judge(self, changed: list[Paper], fields: set[str], before: dict[str, Paper],
                others: Callable[[], list[Paper | Brief]], venues: dict[str, Venue],
                vocabulary: dict[str, str], line: Callable[[Paper | Brief], int]
                ) -> list[Problem]:
         """Refuse the changed papers if they add problems check would report; return the
-        warnings they add. others: the rest of the catalog (asked for only when a changed
-        paper's identity changed); line: where a paper of the old file now stands."""
+        warnings they add. fields: those in which they differ (_differences); others: the
+        rest of the catalog (asked for only when a changed paper's identity changed);
+        line: where a paper of the old file now stands."""
         from catalog.check import paper_problems
 
         if not changed:
             return []
         keys = {p.key for p in changed}
         olds = [before[k] for k in keys if k in before]
-        if len(olds) == len(changed) and all(
-                getattr(before[p.key], f) == getattr(p, f) for p in changed for f in IDENTITY):
+        if len(olds) == len(changed) and fields.isdisjoint(IDENTITY):
             # The cross-paper rules read only these fields: their findings are the same
             # before and after, and the rules of one paper at a time decide; only those
             # that read a field that changed (or a registry that did) can find more.
-            fields = self._changed_fields(changed, before, venues, vocabulary)
+            fields = self.rule_fields(fields, venues, vocabulary)
             found = paper_problems(changed, self.filename, venues, vocabulary, fields)
             if not found:
                 return []
@@ -187,20 +187,17 @@ class EditCheck:
             raise InvalidEditError(refused)
         return added
 
-    def _changed_fields(self, changed: list[Paper], before: dict[str, Paper],
-                        venues: dict[str, Venue], vocabulary: dict[str, str]) -> set[str]:
-        """The fields in which any changed paper differs from before, with those that
-        read a registry the edit changed (tags for the vocabulary, venue for venues)."""
-        fields: set[str] = set()
-        for paper in changed:
-            was = vars(before[paper.key])
-            fields.update(n for n, v in vars(paper).items() if v != was[n])
+    def rule_fields(self, fields: set[str], venues: dict[str, Venue],
+                    vocabulary: dict[str, str]) -> set[str]:
+        """The fields an edit changed with those that read a registry it changed (tags
+        for the vocabulary, venue for venues): the rules reading none of them find what
+        they found before."""
+        out = set(fields)
         if vocabulary != self.vocab_before:
-            fields.add("tags")
+            out.add("tags")
         if venues != self.venues_before:
-            fields.add("venue")
-        fields.discard("line")
-        return fields
+            out.add("venue")
+        return out
 
     def _parse(self, text: str) -> _Reading:
         """The new text read as check reads it, re-reading only the year blocks that changed;
@@ -366,8 +363,25 @@ def _fingerprint(problem: Problem) -> tuple[str, str]:
     return problem.where.rsplit(" › ", 1)[-1], re.sub(r"line \d+", "line ?", problem.message)
 
 
-def _differs(old: Paper | None, new: Paper) -> bool:
-    return old is None or not same_but_line(old, new)
+def _differences(papers: list[Paper], before: dict[str, Paper]) -> tuple[list[Paper], set[str]]:
+    """The papers that differ from the ones before (a new paper: in every field) other than
+    in their line, and the fields in which any of them does; one pass over the fields (a
+    field the edit did not touch is most often the same object: `is` decides)."""
+    changed: list[Paper] = []
+    fields: set[str] = set()
+    for paper in papers:
+        was = before.get(paper.key)
+        if was is None:
+            changed.append(paper)
+            fields.update(vars(paper))
+            continue
+        old = vars(was)
+        diff = [n for n, v in vars(paper).items()
+                if v is not old[n] and v != old[n] and n != "line"]
+        if diff:
+            changed.append(paper)
+            fields.update(diff)
+    return changed, fields
 
 
 def same_but_line(a: Paper, b: Paper) -> bool:

@@ -423,7 +423,7 @@ def test_a_check_of_the_fields_an_edit_changed_finds_every_finding_it_adds(
     it changed): every finding the whole rule set adds must be among theirs."""
     from catalog import check as rules
     from catalog.model import Paper
-    from catalog.validation import EditCheck
+    from catalog.validation import EditCheck, _differences
     from catalog.venues import Venue
 
     venues = {"OSDI": Venue("OSDI", "conference", "OSDI"),
@@ -436,7 +436,9 @@ def test_a_check_of_the_fields_an_edit_changed_finds_every_finding_it_adds(
     new = Paper(**{**base, **before, **after})
     judge = EditCheck.__new__(EditCheck)
     judge.vocab_before, judge.venues_before = vocab_before, venues
-    fields = judge._changed_fields([new], {new.key: old}, venues, vocab_after)
+    changed, differ = _differences([new], {old.key: old})
+    assert changed == ([new] if differ else [])
+    fields = judge.rule_fields(differ, venues, vocab_after)
     every = {(p.message, p.hint) for p in rules.paper_problems([new], "p", venues, vocab_after)}
     had = {(p.message, p.hint) for p in rules.paper_problems([old], "p", venues, vocab_before)}
     mine = {(p.message, p.hint)
