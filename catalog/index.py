@@ -978,11 +978,13 @@ def _put_rows(conn: sqlite3.Connection, papers: list[Paper], venue_names: dict[s
     names = _COLUMNS.split(", ")
     keys = [p.key for p in papers]
     compared = _compared(fields)
-    wanted = ", ".join(name if i in compared else "null" for i, name in enumerate(names))
+    wanted = ", ".join(names[i] for i in compared)
     found = conn.execute(f"select json_group_array(json_array({wanted})) from papers "
                          "where key in (select value from json_each(?))",
                          (_json_rows(keys),)).fetchone()[0]
-    old: dict[str, list[Any]] = {row[0]: row for row in json.loads(found)}
+    # Each row held as {position: value} of the columns compared (the key first).
+    old: dict[str, dict[int, Any]] = {row[0]: dict(zip(compared, row, strict=True))
+                                      for row in json.loads(found)}
     fresh: list[Paper] = []
     tokens: list[str] = []
     updates: dict[tuple[int, ...], list[list[Any]]] = {}  # one statement per set of columns
