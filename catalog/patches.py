@@ -159,6 +159,9 @@ _LINE_FIELDS = {"tags": _FLOW_TAGS_RE, "status": re.compile(r"status: [a-z-]+\n"
                 "read_on": re.compile(r"read_on: \d{4}-\d{2}-\d{2}\n")}
 
 
+_ORDER = {name: i for i, name in enumerate(FIELDS)}  # where ruamel inserts a field
+
+
 @functools.lru_cache(maxsize=4096)
 def _plain_tag(tag: str) -> bool:
     """A tag ruamel writes bare in a flow list (a rename asks once per tag, not per paper)."""
@@ -189,17 +192,22 @@ def _fields_of(head: list[str]) -> tuple[int, list[list[Any]]] | None:
     lines; no comment, blank line or block scalar. None otherwise."""
     first = head[0]
     after = first[first.index("-") + 1:]
-    if not after.strip() or any("#" in line for line in head):
+    if not after.strip() or "#" in "".join(head):
         return None
     column = len(first) - len(after.lstrip(" "))
+    pad = " " * column
     fields: list[list[Any]] = []
     for i, line in enumerate(head):
-        depth = column if i == 0 else len(line) - len(line.lstrip(" "))
-        if not line.strip() or depth < column:
-            return None
-        if depth > column:
-            fields[-1][2] = i
-            continue
+        # (a line after the first: indented less than column, or only blanks, ends it
+        # all; a blank at column is a deeper line's; anything else there starts a field)
+        if i:
+            if not line.startswith(pad):
+                return None
+            if line[column] == " ":
+                if not line.strip():
+                    return None
+                fields[-1][2] = i
+                continue
         match = _KEY_RE.match(line, column)
         if match is None or line[match.end():].lstrip().startswith(("|", ">")):
             return None
@@ -221,7 +229,7 @@ def edit_lines(block: Block, changes: dict[str, Any]) -> bool:
         return False
     column, fields = found
     head = list(block.head)
-    order = {f: i for i, f in enumerate(FIELDS)}
+    order = _ORDER
     for name, value in changes.items():
         text = _field_text(name, value)
         if text is False:

@@ -17,6 +17,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from catalog import index, source, writer
 from catalog.errors import CatalogError
@@ -451,3 +453,48 @@ def test_a_dry_run_diff_of_patches_applies_to_the_file(
                 whole.set_status(k, ("read", "reading", "to-read")[n % 3], "2024-01-02")
         whole.add_tags(picked[0], ["caching", "moe"])
     assert whole.result.diff == diff
+
+
+def _fields_by_depth(head: list[str]) -> tuple[int, list[list[object]]] | None:
+    """patches._fields_of as first written (each line's depth measured): the reference
+    its faster form must agree with."""
+    import re
+
+    key_re = re.compile(r"([A-Za-z_][A-Za-z0-9_]*):(?= |\n)")
+    first = head[0]
+    after = first[first.index("-") + 1:]
+    if not after.strip() or any("#" in line for line in head):
+        return None
+    column = len(first) - len(after.lstrip(" "))
+    fields: list[list[object]] = []
+    for i, line in enumerate(head):
+        depth = column if i == 0 else len(line) - len(line.lstrip(" "))
+        if not line.strip() or depth < column:
+            return None
+        if depth > column:
+            fields[-1][2] = i
+            continue
+        match = key_re.match(line, column)
+        if match is None or line[match.end():].lstrip().startswith(("|", ">")):
+            return None
+        fields.append([match.group(1), i, i])
+    if len({f[0] for f in fields}) != len(fields):
+        return None
+    return column, fields
+
+
+_LINE_BITS = ["key: a", "title: x", "tags: [a, b]", "  more", "   deeper", "", " ", "\t",
+              "\tx", "x", "#c", "a: |", "b: >", "c:", "d: 'q'", "1x: y", "title: dup", " \r",
+              "é: v", "tags: [a]  # note"]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(column=st.sampled_from([2, 4, 6]),
+       first=st.sampled_from(["key: a", "key: b", "", " ", "x", "key: a # c"]),
+       rest=st.lists(st.tuples(st.integers(-2, 2), st.sampled_from(_LINE_BITS)), max_size=7))
+def test_the_field_map_of_an_entry_agrees_with_measuring_each_line(column, first, rest):
+    from catalog.patches import _fields_of
+
+    head = [" " * (column - 2) + "- " + first + "\n"]
+    head += [" " * max(column + shift, 0) + bit + "\n" for shift, bit in rest]
+    assert _fields_of(head) == _fields_by_depth(head)
