@@ -989,6 +989,7 @@ def _put_rows(conn: sqlite3.Connection, papers: list[Paper], venue_names: dict[s
     tokens: list[str] = []
     updates: dict[tuple[int, ...], list[list[Any]]] = {}  # one statement per set of columns
     lists: dict[str, list[Paper]] = {"authors": [], "tags": []}
+    plans: dict[tuple[int, ...], tuple[list[list[Paper]], list[Callable[[Paper], Any]]]] = {}
     for paper in papers:
         row = _row(paper, venue_names)
         was = old.get(paper.key)
@@ -999,14 +1000,17 @@ def _put_rows(conn: sqlite3.Connection, papers: list[Paper], venue_names: dict[s
         if not changed:
             continue
         updates.setdefault(changed, []).append([paper.key] + [row[i] for i in changed])
-        changed_names = {names[i] for i in changed}
-        for name, of in lists.items():
-            if name in changed_names:
-                of.append(paper)
+        if changed not in plans:  # (one per set of columns: a rename has one set)
+            changed_names = {names[i] for i in changed}
+            plans[changed] = ([of for name, of in lists.items() if name in changed_names],
+                              [_WORDS_OF[name] for name in changed_names & _WORDS_OF.keys()])
+        of_lists, words = plans[changed]
+        for of in of_lists:
+            of.append(paper)
         # The words of the columns that changed: the others' are in the table already
         # (a renamed tag on 12k papers need not cut their 12k abstracts into words).
-        for name in changed_names & _WORDS_OF.keys():
-            tokens.extend(_WORDS_OF[name](paper))
+        for of_paper in words:
+            tokens.extend(of_paper(paper))
     for changed, values in updates.items():
         _update_rows(conn, [names[i] for i in changed], values)
     if lists["authors"]:
