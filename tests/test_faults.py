@@ -436,3 +436,28 @@ def test_unusual_text_survives_a_round_trip_through_the_guarded_reader(tmp_path:
         session.update("he2021fastmoe", status="reading")
     data = paths.catalog.read_bytes()
     assert data.startswith(b"\xef\xbb\xbf# a UTF-8") and b"status: reading" in data
+
+
+@pytest.mark.parametrize("system", ["short writev", "short write", "no writev"])
+def test_parts_are_written_whole_when_the_system_takes_less_than_asked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, system: str) -> None:
+    """atomic_write_parts hands many parts to one writev; a call that writes less than
+    it was given (a signal, a full pipe, a system without writev) loses nothing."""
+    from catalog import files
+
+    real_write = os.write
+    if system == "short writev":  # at most 7 bytes a call, cutting parts in the middle
+        monkeypatch.setattr(os, "writev", lambda fd, bufs: real_write(
+            fd, b"".join(bytes(b) for b in bufs)[:7]))
+    elif system == "short write":
+        monkeypatch.setattr(os, "writev", lambda fd, bufs: real_write(fd, bytes(bufs[0])[:5]))
+        monkeypatch.setattr(os, "write", lambda fd, data: real_write(fd, bytes(data)[:3]))
+    else:
+        monkeypatch.delattr(os, "writev")
+    monkeypatch.setattr(files, "_BATCH", 4)
+    data = bytes(range(256)) * 40
+    view = memoryview(data)
+    parts = [view[i:i + 37] for i in range(0, len(data), 37)] + [b"", b"tail\n", view[:0]]
+    target = tmp_path / "out.bin"
+    files.atomic_write_parts(target, parts)
+    assert target.read_bytes() == data + b"tail\n"
