@@ -26,7 +26,14 @@ from urllib.parse import quote
 from catalog import files
 from catalog.errors import CatalogError, IndexPathError, InvalidCatalogError, LockTimeoutError
 from catalog.gcpause import gc_paused
-from catalog.model import Paper, content_digest, content_hasher, fold, has_undecomposable
+from catalog.model import (
+    LIST_FIELDS,
+    Paper,
+    content_digest,
+    content_hasher,
+    fold,
+    has_undecomposable,
+)
 from catalog.paths import Paths
 
 # catalog.source (and with it PyYAML) is imported only when something must be parsed:
@@ -669,6 +676,23 @@ def _row(p: Paper, venue_names: dict[str, str]) -> tuple:
             _json_list(p.distinct))
 
 
+def _column_value(name: str) -> Callable[[Paper, dict[str, str]], Any]:
+    """How one column of _row is made from a paper (and the venues' names), for a row of a
+    few columns (_put_rows told Edit.fields); a test holds them to _row's values."""
+    made: dict[str, Callable[[Paper, dict[str, str]], Any]] = {
+        "venue_name": lambda p, names: names.get(p.venue),
+        "chunk": lambda p, names: str(p.year),
+        "folded": lambda p, names: _folded(p),
+        "et_al": lambda p, names: int(p.et_al),
+    }
+    name = name.strip("[]")
+    if name in made:
+        return made[name]
+    if name in LIST_FIELDS:
+        return lambda p, names: _json_list(getattr(p, name))
+    return lambda p, names: getattr(p, name)
+
+
 def _json_list(items: list[str]) -> str:
     """json.dumps(items, ensure_ascii=False) for a list of strings, the same text, from
     the encoder's own C string function (json.dumps with an option builds a new encoder
@@ -990,8 +1014,11 @@ def _put_rows(conn: sqlite3.Connection, papers: list[Paper], venue_names: dict[s
     updates: dict[tuple[int, ...], list[list[Any]]] = {}  # one statement per set of columns
     lists: dict[str, list[Paper]] = {"authors": [], "tags": []}
     plans: dict[tuple[int, ...], tuple[list[list[Paper]], list[Callable[[Paper], Any]]]] = {}
+    # Told the fields: only their columns made (a rename makes 12k tag lists, not 12k rows).
+    makers = None if fields is None else {i: _column_value(names[i]) for i in compared}
     for paper in papers:
-        row = _row(paper, venue_names)
+        row: Any = _row(paper, venue_names) if makers is None else {
+            i: make(paper, venue_names) for i, make in makers.items()}
         was = old.get(paper.key)
         if was is None:
             fresh.append(paper)

@@ -176,3 +176,19 @@ def test_paper_but_is_replace_without_init() -> None:
     assert paper.tags == ["moe"] and paper.line == 9
     with pytest.raises(TypeError, match="colour"):
         paper.but(colour="red")
+
+
+def test_a_row_made_column_by_column_is_the_row_made_at_once(tmp_path: Path) -> None:
+    """_put_rows told an edit's fields makes only their columns, one at a time: each
+    must be the value the whole row (_row) has there, for every paper of a catalog."""
+    from catalog import source
+
+    paths = synthetic(tmp_path / "cat", size=120)
+    papers = source.load(paths.catalog)
+    names = index._COLUMNS.split(", ")
+    venue_names = {"OSDI": "Operating Systems Design and Implementation"}
+    makers = [index._column_value(name) for name in names]
+    for paper in papers + [paper.but(et_al=True, authors=["Zoë Ångström", "Ø Ł"])
+                           for paper in papers[:5]]:
+        assert tuple(make(paper, venue_names) for make in makers) == index._row(
+            paper, venue_names)
