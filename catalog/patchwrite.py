@@ -116,9 +116,9 @@ class PatchCommit:
         from catalog.validation import read_placed
 
         papers, problems = read_placed(placed, self.s.filename) if edits else ([], [])
+        made = [self.s.papers[p.key] for p in papers]
         if any(p.blocking for p in problems) or [p.key for p in papers] != [
-                p.key for p in placed] or not all(same_but_line(p, self.s.papers[p.key])
-                                                  for p in papers):
+                p.key for p in placed] or not all(map(same_but_line, papers, made)):
             return None
         texts = self.s.registries.render()
         result = WriteResult(dry_run=dry_run)
@@ -131,7 +131,7 @@ class PatchCommit:
             return old + moves[bisect.bisect_left(last_lines, old)]
 
         result.warnings = self.s._check().check_placed(placed, papers, texts, self.s.venues,
-                                                     self.s.vocabulary, line)
+                                                     self.s.vocabulary, line, made)
         parts = self.s.bytes.parts(edits)
         if dry_run:
             result.diff = text_diff(self.s, texts) + (self.s.bytes.diff(

@@ -112,12 +112,18 @@ class EditCheck:
 
     def check_placed(self, placed: list[Placed], papers: list[Paper], texts: dict[Path, str],
                      venues: dict[str, Venue], vocabulary: dict[str, str],
-                     line: Callable[[int], int]) -> list[Problem]:
+                     line: Callable[[int], int], made: list[Paper] | None = None
+                     ) -> list[Problem]:
         """check() for papers rewritten in place: papers are what placed reads back as
-        (read_placed); line maps a line of the old file to the new one."""
+        (read_placed); line maps a line of the old file to the new one. made: the papers
+        the session made, which the caller found equal to papers but for their lines
+        (they share their unchanged values with the papers before: compared by `is`)."""
         venues, vocabulary = self._registries(texts, venues, vocabulary)
         before = {p.key: p for p in self.snapshot.full(p.key for p in papers)}
-        changed, fields = _differences(papers, before)
+        changed, fields = _differences(papers if made is None else made, before)
+        if made is not None:  # the papers as read back (their lines) are the ones judged
+            read = {p.key: p for p in papers}
+            changed = [read[p.key] for p in changed]
         keys = {p.key for p in changed}
 
         def others() -> list[Paper | Brief]:
