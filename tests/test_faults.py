@@ -461,3 +461,24 @@ def test_parts_are_written_whole_when_the_system_takes_less_than_asked(
     target = tmp_path / "out.bin"
     files.atomic_write_parts(target, parts)
     assert target.read_bytes() == data + b"tail\n"
+
+
+def test_parts_made_on_the_way_are_not_all_held_before_they_are_written(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An export makes its entries as it writes them: the writer holds at most about
+    _BATCH_BYTES of them for one writev, not every part of the file."""
+    from catalog import files
+
+    real_writev = os.writev
+    held: list[int] = []
+
+    def writev(fd: int, bufs: list[bytes]) -> int:
+        held.append(sum(map(len, bufs)))
+        return real_writev(fd, bufs)
+
+    monkeypatch.setattr(os, "writev", writev)
+    monkeypatch.setattr(files, "_BATCH_BYTES", 1000)
+    parts = (bytes([65 + i % 26]) * 90 for i in range(200))
+    files.atomic_write_parts(tmp_path / "out.bin", parts)
+    assert (tmp_path / "out.bin").stat().st_size == 200 * 90
+    assert len(held) > 10 and max(held) < 1000 + 90
