@@ -53,6 +53,9 @@ def keep_only(name: str | None) -> None:
 
 
 def main() -> None:
+    from catalog import gcpause
+
+    gcpause.freeze_on_resume = True  # this process ends with its command
     name = command_name(sys.argv[1:])
     load_commands(name)
     keep_only(name)

@@ -10,16 +10,15 @@ title is only a warning (two papers may share a title).
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import re
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from catalog import quickread, source
 from catalog.errors import CatalogError, InvalidCatalogError, Problem
+from catalog.gcpause import gc_paused
 from catalog.model import Paper
 from catalog.paths import Paths
 from catalog.snapshot import Brief, Snapshot
@@ -224,7 +223,7 @@ class EditCheck:
                 reading.kept.extend(by_year[chunk.label])
                 reading.shifts[chunk.label] = chunk.start - was.start
                 continue
-            with paused_gc():
+            with gc_paused():
                 found, trouble = source.parse(chunk.text, self.filename, chunk.start - 1)
             reading.fresh.extend(found)
             reading.problems.extend(trouble)
@@ -235,7 +234,7 @@ class EditCheck:
         return reading
 
     def _parse_whole(self, text: str) -> _Reading:
-        with paused_gc():
+        with gc_paused():
             papers, problems = source.parse(text, self.filename)
         return _Reading(fresh=papers,
                         problems=problems + source.duplicate_keys(papers, self.filename))
@@ -320,24 +319,11 @@ def read_placed(placed: list[Placed], filename: str) -> tuple[list[Paper], list[
         i = max(bisect.bisect_right(starts, line) - 1, 0)
         return line - starts[i] + placed[i].line if placed else line
 
-    with paused_gc():
+    with gc_paused():
         papers, problems = source.parse("".join(out), filename)
     for paper in papers:  # just read: no one else holds them (replace costs 5 us each)
         paper.line = moved(paper.line)
     return papers, [replace(p, line=moved(p.line)) for p in problems]
-
-
-@contextlib.contextmanager
-def paused_gc() -> Iterator[None]:
-    """The garbage collector off while a big tree of fresh objects is read and walked (it
-    would scan the tree again and again: 2 s of a 12,000-paper rename)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _could_match(changed: list[Paper], others: list[Paper | Brief]) -> list[Paper | Brief]:

@@ -336,3 +336,27 @@ def test_leave_prints_a_message_exit_and_flushes(capsys: pytest.CaptureFixture[s
     cli.leave(3)
     out = capsys.readouterr()
     assert codes == [1, 0, 3] and out.out == "pending" and out.err == "gone wrong\n"
+
+
+def test_the_command_lines_pauses_end_by_freezing_what_they_made(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """In the command's own process (freeze_on_resume, set by main) the objects a pause
+    made are frozen when it ends, not walked by the next collection; elsewhere (a test
+    run, a library user) they are left to the collector."""
+    import gc
+
+    from catalog import gcpause
+
+    gc.unfreeze()
+    with gcpause.gc_paused():
+        made = [[i] for i in range(1000)]
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    monkeypatch.setattr(gcpause, "freeze_on_resume", True)
+    try:
+        with gcpause.gc_paused():
+            with gcpause.gc_paused():
+                made = [[i] for i in range(1000)]
+            assert not gc.isenabled() and gc.get_freeze_count() == 0  # still paused
+        assert gc.isenabled() and gc.get_freeze_count() >= len(made)
+    finally:
+        gc.unfreeze()
