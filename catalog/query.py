@@ -358,14 +358,19 @@ def papers_where(conn: sqlite3.Connection, where: str, values: Sequence[Any],
 
 
 def rows_by_key(conn: sqlite3.Connection, fields: Sequence[str],
-                left_out: Collection[str] = ()) -> Iterator[tuple[Any, ...]]:
-    """Every paper in key order as a tuple of the Paper fields named (lists read from
-    their JSON, line the paper's line in the file), the fields left out None; for a caller
-    that needs no Paper for most papers (bibtex.row_entries)."""
+                left_out: Collection[str] = (), first: str | None = None,
+                stop: str | None = None) -> Iterator[tuple[Any, ...]]:
+    """Every paper (whose key is in [first, stop), when given) in key order as a tuple of
+    the Paper fields named (lists read from their JSON, line the paper's line in the
+    file), the fields left out None; for a caller that needs no Paper for most papers
+    (bibtex.row_entries)."""
     cursor = conn.cursor()
     cursor.row_factory = None
     columns = ", ".join(["null" if f in left_out else f'"{f}"' for f in fields])
-    cursor.execute(f'select {columns}, "chunk" from papers order by key')
+    bounds = [(">=", first), ("<", stop)]
+    where = " and ".join(f"key {op} ?" for op, value in bounds if value is not None)
+    cursor.execute(f'select {columns}, "chunk" from papers {"where " + where if where else ""} '
+                   "order by key", [value for _, value in bounds if value is not None])
     lists = [i for i, f in enumerate(fields) if f in _LIST_FIELDS]
     line = fields.index("line") if "line" in fields else -1
     shifts = _shifts(conn)

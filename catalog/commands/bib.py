@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import enum
-import itertools
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Annotated, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import typer
 
@@ -73,34 +72,18 @@ def _located(write: Callable[[], T]) -> T:
         raise CatalogError(err.located(state.paths.display())) from None
 
 
-def _stream(output: Path, entries: Iterator[str]) -> int:
-    """Write entries to output as they come (a blank line between two), replacing it
+def _stream(output: Path, entries: Any, conn: Any) -> int:
+    """Write every paper's entry to output as they come (catalog.bibfile), replacing it
     whole only once all are written; the number written. A paper that cannot be written
     leaves the old file as it was."""
-    from catalog.files import atomic_write_parts
+    from catalog import bibfile
     from catalog.gcpause import gc_paused
-
-    count = 0
-
-    def parts() -> Iterator[bytes]:
-        nonlocal count
-        # A few dozen entries a write, one bytes object each (islice: no loop of ours).
-        while batch := list(itertools.islice(entries, _BATCH)):
-            yield ("\n" * bool(count) + "\n".join(batch)).encode("utf-8")
-            count += len(batch)
 
     try:
         with gc_paused():  # fresh strings and lists only: nothing for the collector
-            atomic_write_parts(output, parts())
+            return bibfile.write(output, state.paths, conn, entries)
     except OSError as err:
         raise CatalogError(f"{output}: cannot write ({err.strerror})") from None
-    return count
-
-
-# A batch's text and bytes stay below malloc's threshold for a block of its own (128 KiB):
-# each batch reuses the memory of the one before. (500 entries, ~600 KB: fresh pages for
-# each, 85,000 page faults at 100k papers against 5,500.)
-_BATCH = 50
 
 
 def _wrote(count: int, output: Path) -> None:
@@ -152,12 +135,16 @@ def export(
         count = len(papers)
     else:  # every paper, read in key order and written one at a time
         venues = options.pop("venues")
-        rows = q.rows_by_key(conn, bibtex.ROW_FIELDS, () if abstracts else ("abstract",))
+        left_out = () if abstracts else ("abstract",)
         if output is not None:
-            count = _located(lambda: _stream(output, bibtex.row_entries(rows, venues,
-                                                                        **options)))
+            def entries(conn: Any, first: str | None, stop: str | None) -> Iterator[str]:
+                rows = q.rows_by_key(conn, bibtex.ROW_FIELDS, left_out, first, stop)
+                return bibtex.row_entries(rows, venues, **options)
+
+            count = _located(lambda: _stream(output, entries, conn))
             _wrote(count, output)
             return
+        rows = q.rows_by_key(conn, bibtex.ROW_FIELDS, left_out)
         from catalog.gcpause import gc_paused
 
         with gc_paused():  # fresh strings and lists only: nothing for the collector
