@@ -1,5 +1,5 @@
 """Every paper's BibTeX written to a file: entries streamed in key order, a few dozen a
-write; on a system that can fork, a big catalog's second half (by key) formatted at the
+write; on Linux, a big catalog's second half (by key) formatted at the
 same time by a child process, on the other processor, into a temporary file beside the
 output that is then appended. The bytes are those one process writes; the output is
 replaced whole, and only once every entry is written.
@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import os
 import sqlite3
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -18,8 +19,10 @@ from catalog import files, index
 from catalog.paths import Paths
 
 # Papers from which the second half is formatted by a child process: below, starting
-# one costs more than it saves.
+# one costs more than it saves. Linux only: elsewhere a fork without exec is not safe
+# with every system library (macOS's), and Windows has none.
 SPLIT_MIN = 20_000
+CAN_SPLIT = sys.platform.startswith("linux") and hasattr(os, "fork")
 # A batch's text and bytes stay below malloc's threshold for a block of its own (128 KiB):
 # each batch reuses the memory of the one before. (500 entries, ~600 KB: fresh pages for
 # each, 85,000 page faults at 100k papers against 5,500.)
@@ -36,7 +39,7 @@ def write(output: Path, paths: Paths, conn: sqlite3.Connection, entries: Entries
     An entry that cannot be written raises (bibtex.ExportError) and leaves output as it
     was; so does an OSError of the write."""
     count = [0]
-    split = _split_key(conn) if hasattr(os, "fork") else None
+    split = _split_key(conn) if CAN_SPLIT else None
     if split is None:
         files.atomic_write_parts(output, _batches(entries(conn, None, None), count))
         return count[0]

@@ -1,4 +1,4 @@
-"""An export of every paper to a file (catalog.bibfile): on a system that can fork, a big
+"""An export of every paper to a file (catalog.bibfile): on Linux, a big
 catalog's second half is formatted by a child process; the bytes, the count, the errors
 and what is left on disk must be those of one process."""
 
@@ -15,7 +15,7 @@ from catalog.cli import app
 from catalog.paths import Paths
 from tests.test_edit_patches import synthetic
 
-pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this system")
+pytestmark = pytest.mark.skipif(not bibfile.CAN_SPLIT, reason="the export splits on Linux only")
 
 
 def export(paths: Paths, *args: str) -> Result:
