@@ -229,7 +229,6 @@ def edit_lines(block: Block, changes: dict[str, Any]) -> bool:
         return False
     column, fields = found
     head = list(block.head)
-    order = _ORDER
     for name, value in changes.items():
         text = _field_text(name, value)
         if text is False:
@@ -248,8 +247,8 @@ def edit_lines(block: Block, changes: dict[str, Any]) -> bool:
             continue
         if text is None:
             continue
-        rank = order[name]  # after as many fields as rank at most as high (ruamel's insert)
-        place = sum(1 for f in fields if order.get(f[0], len(FIELDS)) <= rank)
+        rank = _ORDER[name]  # after as many fields as rank at most as high (ruamel's insert)
+        place = sum(1 for f in fields if _ORDER.get(f[0], len(FIELDS)) <= rank)
         if place == 0:
             return False
         line = fields[place - 1][2] + 1
