@@ -13,7 +13,8 @@ _was_enabled = False  # whether the first of them found the collector on
 # Set by the command line (catalog.cli.main), whose process ends with its command: when
 # the last pause ends, the objects made meanwhile are frozen (gc.freeze) instead of
 # walked by the next collection, which took 0.18 s after a 12k-paper rename. Cyclic
-# garbage among them then waits for the process's exit.
+# garbage among them then waits for the process's exit (so a command that keeps running,
+# `site serve`, turns this off).
 freeze_on_resume = False
 
 

@@ -360,3 +360,16 @@ def test_the_command_lines_pauses_end_by_freezing_what_they_made(
         assert gc.isenabled() and gc.get_freeze_count() >= len(made)
     finally:
         gc.unfreeze()
+
+
+def test_site_serve_keeps_the_collector_collecting(
+        cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch) -> None:
+    """`site serve` outlives many builds: its pauses must not freeze what they made."""
+    from catalog import gcpause, site
+
+    seen: list[bool] = []
+    monkeypatch.setattr(gcpause, "freeze_on_resume", True)
+    monkeypatch.setattr(site, "serve", lambda *a: seen.append(gcpause.freeze_on_resume))
+    result = cli("site", "serve")
+    assert result.exit_code == 0, result.output
+    assert seen == [False]

@@ -66,8 +66,9 @@ def site_serve(
     config_file: ConfigOpt = None,
 ) -> None:
     """Serve the site locally, rebuilding it when the catalog or notes change."""
-    from catalog import site
+    from catalog import gcpause, site
 
+    gcpause.freeze_on_resume = False  # this process outlives many builds: collect as usual
     site.serve(state.paths, config_file, dev_addr)
 
 
