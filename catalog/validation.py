@@ -5,7 +5,8 @@ A one-paper edit of a 10k-paper catalog re-reads the year blocks it changed, che
 papers whose fields differ, and compares them with the papers that could duplicate them;
 papers of untouched years are the ones the session read (their lines only moved).
 An edit is refused when it adds a problem the catalog did not have; a near-duplicate
-title is only a warning (two papers may share a title).
+title is only a warning (two papers may share a title). All of it runs inside the
+writer's commit, which holds the cyclic collector paused (catalog.gcpause).
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from pathlib import Path
 
 from catalog import quickread, source
 from catalog.errors import CatalogError, InvalidCatalogError, Problem
-from catalog.gcpause import gc_paused
 from catalog.model import Paper
 from catalog.paths import Paths
 from catalog.snapshot import Brief, Snapshot
@@ -223,8 +223,7 @@ class EditCheck:
                 reading.kept.extend(by_year[chunk.label])
                 reading.shifts[chunk.label] = chunk.start - was.start
                 continue
-            with gc_paused():
-                found, trouble = source.parse(chunk.text, self.filename, chunk.start - 1)
+            found, trouble = source.parse(chunk.text, self.filename, chunk.start - 1)
             reading.fresh.extend(found)
             reading.problems.extend(trouble)
         seen = {p.key for p in reading.kept}
@@ -234,8 +233,7 @@ class EditCheck:
         return reading
 
     def _parse_whole(self, text: str) -> _Reading:
-        with gc_paused():
-            papers, problems = source.parse(text, self.filename)
+        papers, problems = source.parse(text, self.filename)
         return _Reading(fresh=papers,
                         problems=problems + source.duplicate_keys(papers, self.filename))
 
@@ -319,8 +317,7 @@ def read_placed(placed: list[Placed], filename: str) -> tuple[list[Paper], list[
         i = max(bisect.bisect_right(starts, line) - 1, 0)
         return line - starts[i] + placed[i].line if placed else line
 
-    with gc_paused():
-        papers, problems = source.parse("".join(out), filename)
+    papers, problems = source.parse("".join(out), filename)
     for paper in papers:  # just read: no one else holds them (replace costs 5 us each)
         paper.line = moved(paper.line)
     return papers, [replace(p, line=moved(p.line)) for p in problems]
