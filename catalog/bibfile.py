@@ -39,11 +39,12 @@ def write(output: Path, paths: Paths, conn: sqlite3.Connection, entries: Entries
     An entry that cannot be written raises (bibtex.ExportError) and leaves output as it
     was; so does an OSError of the write."""
     count = [0]
-    split = _split_key(conn) if CAN_SPLIT else None
-    if split is None:
+    halves = _split(conn) if CAN_SPLIT else None
+    if halves is None:
         files.atomic_write_parts(output, _batches(entries(conn, None, None), count))
         return count[0]
-    child = _Half(output, paths, conn, entries, split)
+    split, size = halves
+    child = _Half(output, paths, conn, entries, split, size)
     try:
         files.atomic_write_parts(output, itertools.chain(
             _batches(entries(conn, None, split), count), child.parts(count)))
@@ -61,13 +62,15 @@ def _batches(entries: Iterable[str], count: list[int]) -> Iterator[bytes]:
         count[0] += len(batch)
 
 
-def _split_key(conn: sqlite3.Connection) -> str | None:
-    """The first key of the second half, when the catalog is big enough to split."""
+def _split(conn: sqlite3.Connection) -> tuple[str, int] | None:
+    """The first key of the second half and how many papers it holds, when the catalog is
+    big enough to split."""
     total = conn.execute("select count(*) from papers").fetchone()[0]
     if total < SPLIT_MIN:
         return None
-    return conn.execute("select key from papers order by key limit 1 offset ?",
-                        (total // 2,)).fetchone()[0]
+    split = conn.execute("select key from papers order by key limit 1 offset ?",
+                         (total // 2,)).fetchone()[0]
+    return split, total - total // 2
 
 
 class _Half:
@@ -78,8 +81,8 @@ class _Half:
     itself, and so raises the error a single process would."""
 
     def __init__(self, output: Path, paths: Paths, conn: sqlite3.Connection,
-                 entries: Entries, split: str):
-        self.conn, self.entries, self.split = conn, entries, split
+                 entries: Entries, split: str, size: int):
+        self.conn, self.entries, self.split, self.size = conn, entries, split, size
         target = output.resolve()
         digest = _digest(conn)
         self.pid = os.fork()
@@ -96,8 +99,7 @@ class _Half:
             with open(self.tmp, "rb") as part:
                 while chunk := part.read(_CHUNK):
                     yield chunk
-            count[0] += self.conn.execute("select count(*) from papers where key >= ?",
-                                          (self.split,)).fetchone()[0]
+            count[0] += self.size  # the child wrote every entry of its half, or failed
             return
         yield from _batches(self.entries(self.conn, self.split, None), count)
 
