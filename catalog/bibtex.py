@@ -1,18 +1,16 @@
 """Paper <-> BibTeX: export entries that LaTeX takes cleanly, and read .bib files back.
 
-Export formats strings itself (escaping needs no library call per field, so
-10,000 papers take a fraction of a second); reading is bibtexparser's, in
-catalog.bibtex_read, re-exported here as read_bib.
+Export formats strings itself (escaping needs no library call per field); reading is
+bibtexparser's, in catalog.bibtex_read, re-exported here as read_bib.
 """
 
 from __future__ import annotations
 
 import functools
-import operator
 import re
 from collections.abc import Collection, Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from catalog.bibnames import (  # noqa: F401 (re-exported: catalog.bibtex.Name, ...)
     SUFFIXES,
@@ -153,7 +151,6 @@ class _Writer:
         self.containers: dict[tuple[str, int], list[tuple[str, str]]] = {}
         self.publishers: dict[str, str] = {}
         self.etypes: dict[str, str] = {}
-        self.places: dict[tuple[str, int], _Place | None] = {}
         self.paper = Paper("", "", [], 0, "")  # the paper being written, for errors
 
     def text(self, value: str, what: str) -> str:
@@ -215,80 +212,6 @@ class _Writer:
             fields.append(("chapter", self.text(paper.chapter, "chapter")))
         return fields
 
-    def entry(self, paper: Paper) -> str:
-        """A paper's entry: by its shape's template (plain) where it fits, else field by
-        field (full)."""
-        return self.plain(*_plain_fields(paper)) or self.full(paper)
-
-    def entry_row(self, row: tuple[Any, ...]) -> str:
-        """entry for a paper given as a tuple of ROW_FIELDS (no Paper built for most)."""
-        return self.plain(*row) or self.full(Paper(**dict(zip(ROW_FIELDS, row, strict=True))))
-
-    def plain(self, key: str, title: str, authors: list[str], year: int, venue: str,
-              et_al: bool, doi: str | None, arxiv: str | None, arxiv_class: str | None,
-              url: str | None, volume: str | None, number: str | None, pages: str | None,
-              articleno: str | None, numpages: str | None, abstract: str | None,
-              *_rest: Any) -> str | None:
-        """The entry of a paper of PLAIN_FIELDS' values, by a template for its venue, year
-        and which fields it has; None where full must write it: a book chapter, an arXiv
-        paper as a journal article, a venue not in the registry (an error), --ascii (whose
-        errors name the paper's line)."""
-        place = self.places.get((venue, year), _UNSEEN)
-        if place is _UNSEEN:
-            place = self.places[(venue, year)] = self._place(venue, year)
-        if place is None or (place.journal and arxiv is not None):
-            return None
-        values = [key, self.authors(authors, et_al), self.title(title)]
-        shape = 0  # a bit for each field written if the paper has it, in PLAIN_BITS order
-        if volume:
-            values.append(escape_field(volume))
-            shape |= 1
-        if number:
-            values.append(escape_field(number))
-            shape |= 2
-        if pages:
-            values.append(self.pages(pages))
-            shape |= 4
-        if articleno:
-            values.append(escape_field(articleno))
-            shape |= 8
-        if numpages:
-            values.append(escape_field(numpages))
-            shape |= 16
-        if doi:
-            values.append(verbatim(doi))
-            shape |= 32
-        if arxiv:
-            values.append(verbatim(arxiv))
-            shape |= 64
-            if arxiv_class:
-                values.append(verbatim(arxiv_class))
-                shape |= 128
-        if not url and arxiv and place.preprint:
-            url = ARXIV_ABS + arxiv
-        if url:
-            values.append(verbatim(url))
-            shape |= 256
-        if abstract and self.abstracts:
-            values.append(escape_field(abstract))
-            shape |= 512
-        template = place.templates.get(shape) or place.template(shape)
-        return template % tuple(values)
-
-    def _place(self, short: str, year: int) -> _Place | None:
-        """What entries of a venue's papers of a year share, for plain (None: none)."""
-        venue = self.venues.get(short)
-        if venue is None or self.ascii:
-            return None
-        etype = self.etype(venue)
-        if etype == "incollection":
-            return None
-        fixed = self.venue_fields(venue, year, etype)
-        publisher = (self.publisher(venue) if venue.publisher and etype not in ("misc", "book")
-                     else None)
-        return _Place(etype, fixed, str(year), publisher, venue.kind == "preprint",
-                      venue.kind == "preprint" and self.arxiv_style == "journal")
-
     def etype(self, venue: Venue) -> str:
         """The entry type of a venue's papers (a registry record may give it)."""
         etype = self.etypes.get(venue.short)
@@ -336,8 +259,8 @@ class _Writer:
                           if pair else self.text(part.strip(), "pages"))
         return ", ".join(ranges)
 
-    def full(self, paper: Paper) -> str:
-        """A paper's entry field by field: every shape, every option."""
+    def entry(self, paper: Paper) -> str:
+        """A paper's entry, field by field."""
         self.paper = paper
         venue = self.venues.get(paper.venue)
         if venue is None:
@@ -386,57 +309,6 @@ class _Writer:
         if self.abstracts and paper.abstract:
             fields.append(("abstract", self.text(paper.abstract, "abstract")))
         return _assemble(etype, paper.key, fields)
-
-
-# The fields of a paper that plain writes; a paper given as a tuple (entry_row,
-# row_entries) has them in this order, then a chapter's book fields and its line.
-PLAIN_FIELDS: tuple[str, ...] = (
-    "key", "title", "authors", "year", "venue", "et_al", "doi", "arxiv", "arxiv_class", "url",
-    "volume", "number", "pages", "articleno", "numpages", "abstract")
-ROW_FIELDS: tuple[str, ...] = (*PLAIN_FIELDS, "booktitle", "editors", "publisher", "chapter",
-                               "line")
-_plain_fields = operator.attrgetter(*PLAIN_FIELDS)
-# The fields plain writes when a paper has them, in their order in an entry, each with its
-# bit in a shape; author and title come first, the venue's fields after them, year and
-# publisher after numpages.
-PLAIN_BITS: tuple[tuple[str, int], ...] = (
-    ("volume", 1), ("number", 2), ("pages", 4), ("articleno", 8), ("numpages", 16),
-    ("doi", 32), ("eprint", 64), ("primaryClass", 128), ("url", 256), ("abstract", 512))
-_UNSEEN: Any = object()
-
-
-class _Place:
-    """A venue's entries of one year: their type and fixed fields, a template a shape."""
-
-    __slots__ = ("etype", "fixed", "journal", "preprint", "publisher", "templates", "year")
-
-    def __init__(self, etype: str, fixed: list[tuple[str, str]], year: str,
-                 publisher: str | None, preprint: bool, journal: bool):
-        self.etype, self.fixed, self.year, self.publisher = etype, fixed, year, publisher
-        self.preprint = preprint  # papers without a url get their arXiv page's
-        self.journal = journal  # papers with an arXiv id are written as journal articles
-        self.templates: dict[int, str] = {}
-
-    def template(self, shape: int) -> str:
-        """The entry of a shape with %s for each value plain gives, other text's % doubled."""
-        fixed = [(name, value.replace("%", "%%")) for name, value in self.fixed]
-        fields = [("author", "%s"), ("title", "%s"), *fixed]
-        has = {name for name, bit in PLAIN_BITS if shape & bit}
-        fields.extend((name, "%s") for name in ("volume", "number", "pages", "articleno",
-                                                "numpages") if name in has)
-        fields.append(("year", self.year))
-        if self.publisher is not None:
-            fields.append(("publisher", self.publisher.replace("%", "%%")))
-        if "doi" in has:
-            fields.append(("doi", "%s"))
-        if "eprint" in has:
-            fields.extend([("eprint", "%s"), ("archivePrefix", "arXiv")])
-            if "primaryClass" in has:
-                fields.append(("primaryClass", "%s"))
-        fields.extend((name, "%s") for name in ("url", "abstract") if name in has)
-        template = self.templates[shape] = _assemble(self.etype.replace("%", "%%"), "%s",
-                                                     fields)
-        return template
 
 
 @functools.lru_cache(maxsize=256)
@@ -498,16 +370,6 @@ def entries(papers: Iterable[Paper], venues: dict[str, Venue], *, ascii: bool = 
     writer = _Writer(venues, ascii, venue_style, arxiv_style, protected, abstracts)
     for paper in papers:
         yield writer.entry(paper)
-
-
-def row_entries(rows: Iterable[tuple[Any, ...]], venues: dict[str, Venue], *,
-                ascii: bool = False, venue_style: str = "full", arxiv_style: str = "eprint",
-                protected: Collection[str] = (), abstracts: bool = False) -> Iterator[str]:
-    """entries for papers given as tuples of ROW_FIELDS (query.rows_by_key reads them so):
-    most are written without a Paper built."""
-    entry = _Writer(venues, ascii, venue_style, arxiv_style, protected, abstracts).entry_row
-    for row in rows:
-        yield entry(row)
 
 
 def load_protected_terms(path: Path) -> list[str]:

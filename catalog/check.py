@@ -15,7 +15,6 @@ from typing import Any
 
 from catalog import dedupe, source
 from catalog.errors import InvalidCatalogError, Problem
-from catalog.gcpause import gc_paused
 from catalog.model import (
     ARXIV_CLASS_RE,
     ARXIV_NEW_RE,
@@ -56,13 +55,6 @@ _fields = operator.attrgetter(*(f.name for f in dataclasses.fields(Problem)))
 
 def findings(paths: Paths, require_sources: bool = False) -> list[Finding]:
     """check()'s problems as Findings, in the same order (Problem's own)."""
-    # Hundreds of thousands of fresh objects and no cycles: each collection they would
-    # trigger walks every paper again.
-    with gc_paused():
-        return _findings(paths, require_sources)
-
-
-def _findings(paths: Paths, require_sources: bool) -> list[Finding]:
     filename = paths.display()
     papers, read = source.read(paths.catalog, filename)
     problems = list(map(_fields, read))

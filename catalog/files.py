@@ -13,7 +13,6 @@ import contextlib
 import os
 import re
 import signal
-import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -61,30 +60,19 @@ def remove_dead_temporaries(folder: Path, name: str | None = None) -> list[Path]
     return removed
 
 
-def atomic_write(path: Path, text: str, newline: str = "\n") -> None:
-    """Replace the file with text so that a reader or a crash sees the old file or the new
-    one. A symbolic link is followed: its target is replaced and the link kept. newline
-    is written for each '\\n' (a CRLF file stays CRLF)."""
-    data = text if newline == "\n" else text.replace("\r\n", "\n").replace("\n", newline)
-    atomic_write_parts(path, [data.encode("utf-8")])
-
-
-def atomic_write_parts(path: Path, parts: Iterable[bytes | memoryview]) -> list[int] | None:
-    """atomic_write of these bytes, one part after the other (so a big file edited in one
-    place is written from slices of its old bytes, never joined in memory). Returns the
-    stat stamp of the file it made (size, mtime, ctime, inode, as the index records them),
-    or None when the file at path is no longer the one it wrote."""
+def atomic_write(path: Path, text: str | Iterable[str], newline: str = "\n") -> None:
+    """Replace the file with text (a string, or strings written one after the other) so
+    that a reader or a crash sees the old file or the new one. A symbolic link is
+    followed: its target is replaced and the link kept. newline is written for each
+    '\\n' (a CRLF file stays CRLF)."""
+    parts = [text.replace("\r\n", "\n")] if isinstance(text, str) else text
     target = path.resolve()
     tmp = temp_path(target)
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0),
-                     0o666)
-        try:
-            write_parts(fd, parts)
-            os.fsync(fd)
-            written = os.fstat(fd)
-        finally:
-            os.close(fd)
+        with open(tmp, "w", encoding="utf-8", newline=newline) as handle:
+            handle.writelines(parts)
+            handle.flush()
+            os.fsync(handle.fileno())
         with contextlib.suppress(OSError):
             os.chmod(tmp, target.stat().st_mode & 0o7777)
         if os.environ.get(CRASH_ENV) == "before-rename":
@@ -95,50 +83,6 @@ def atomic_write_parts(path: Path, parts: Iterable[bytes | memoryview]) -> list[
             tmp.unlink()
         raise
     sync_folder(target.parent)
-    try:
-        now = os.stat(target)
-    except OSError:
-        return None
-    if (now.st_ino, now.st_size, now.st_mtime_ns) != (written.st_ino, written.st_size,
-                                                     written.st_mtime_ns):
-        return None  # someone else's write already: let the index find out for itself
-    return [now.st_size, now.st_mtime_ns, now.st_ctime_ns, now.st_ino]
-
-
-# Parts handed to the system in one writev call (POSIX guarantees 16; Linux takes 1024),
-# and the bytes held for it at most (parts made on the way, as an export's, are not all
-# kept in memory).
-_BATCH = min(os.sysconf("SC_IOV_MAX"), 1024) if hasattr(os, "sysconf") else 16
-_BATCH_BYTES = 1 << 20
-
-
-def write_parts(fd: int, parts: Iterable[bytes | memoryview]) -> None:
-    """Write the parts one after the other, many per system call: a 12k-paper rename
-    writes its 112 MB file as 24k slices, which took 0.23 s one write at a time and
-    0.08 s in batches."""
-    batch: list[bytes | memoryview] = []
-    held = 0
-    for part in parts:
-        if len(part):
-            batch.append(part)
-            held += len(part)
-        if len(batch) == _BATCH or held >= _BATCH_BYTES:
-            _write_batch(fd, batch)
-            batch, held = [], 0
-    if batch:
-        _write_batch(fd, batch)
-
-
-def _write_batch(fd: int, batch: list[bytes | memoryview]) -> None:
-    written = os.writev(fd, batch) if hasattr(os, "writev") else 0
-    for part in batch:  # after a short write (or with no writev), the rest one by one
-        if written >= len(part):
-            written -= len(part)
-            continue
-        view = memoryview(part)[written:]
-        written = 0
-        while view:
-            view = view[os.write(fd, view):]
 
 
 def sync_folder(folder: Path) -> None:
@@ -170,47 +114,17 @@ def locked(targets: list[Path], timeout: float, what: str) -> Iterator[None]:
 
 @contextlib.contextmanager
 def _lock(lock_path: Path, timeout: float, what: str) -> Iterator[None]:
-    """An exclusive flock on lock_path (the lock filelock takes on POSIX, so papers
-    processes of other versions exclude each other too), without importing filelock."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not POSIX
-        with _file_lock(lock_path, timeout, what):
-            yield
-        return
-    try:
-        # Opened, never created by a retry loop: a read-only folder fails at once.
-        handle = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError as err:
-        raise _cannot_lock(lock_path, what, err) from None
-    try:
-        deadline = time.monotonic() + max(timeout, 0)
-        while True:
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise _busy(lock_path, what) from None
-                time.sleep(0.05)
-            except OSError as err:
-                raise _cannot_lock(lock_path, what, err) from None
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-    finally:
-        os.close(handle)
-
-
-@contextlib.contextmanager
-def _file_lock(lock_path: Path, timeout: float, what: str) -> Iterator[None]:  # pragma: no cover
+    """An exclusive lock on lock_path (filelock: flock on POSIX)."""
     from filelock import FileLock, Timeout
 
-    lock = FileLock(str(lock_path), timeout=timeout)
     try:
+        # Opened, never created by a retry loop: a read-only folder fails at once.
         os.close(os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644))
-        lock.acquire()
+    except OSError as err:
+        raise _cannot_lock(lock_path, what, err) from None
+    lock = FileLock(str(lock_path), timeout=max(timeout, 0))
+    try:
+        lock.acquire(poll_interval=0.05)
     except Timeout:
         raise _busy(lock_path, what) from None
     except OSError as err:

@@ -16,8 +16,8 @@ import re
 import sqlite3
 import stat
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from json.encoder import encode_basestring as _encode_string
 from pathlib import Path
 from typing import Any
@@ -25,12 +25,9 @@ from urllib.parse import quote
 
 from catalog import files
 from catalog.errors import CatalogError, IndexPathError, InvalidCatalogError, LockTimeoutError
-from catalog.gcpause import gc_paused
 from catalog.model import (
-    LIST_FIELDS,
     Paper,
     content_digest,
-    content_hasher,
     fold,
     has_undecomposable,
 )
@@ -50,8 +47,6 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
 # write within the file system clock's resolution could otherwise keep the same stamp.
 _RACY_NS = 1_000_000_000
 _RACY_FINE_NS = 50_000_000
-# The page cache of an edit's connection, KiB (a bound: pages are kept as they are read).
-EDIT_CACHE_KIB = 131072
 # Seconds a command waits for another process building the index (100k papers: ~30 s).
 INDEX_LOCK_TIMEOUT = 600.0
 # "folded" holds title and authors with ß, ø, ł ... spelled out, so "preusser" finds
@@ -84,14 +79,6 @@ class RefreshResult:
 
 def _hash(data: bytes) -> str:
     return content_digest(data)
-
-
-def parts_digest(parts: Iterable[bytes | memoryview]) -> str:
-    """file_digest of these bytes one after the other."""
-    hasher = content_hasher()
-    for part in parts:
-        hasher.update(part)
-    return hasher.hexdigest()
 
 
 def file_digest(data: bytes) -> str:
@@ -470,8 +457,7 @@ def _build_into(tmp: Path, paths: Paths, text: str, text_digest: str, registry: 
         _insert_records(conn, "vocabulary", [{"tag": t, "description": d}
                                              for t, d in vocabulary.items()])
         venue_names = {short: v.name for short, v in venues.items()}
-        with gc_paused():
-            count, years = _insert_catalog(conn, text, paths.display(), venue_names)
+        count, years = _insert_catalog(conn, text, paths.display(), venue_names)
         for sql in _INDEXES:
             conn.execute(sql)
         _set_meta(conn, text_digest, registry, count)
@@ -676,27 +662,8 @@ def _row(p: Paper, venue_names: dict[str, str]) -> tuple:
             _json_list(p.distinct))
 
 
-def _column_value(name: str) -> Callable[[Paper, dict[str, str]], Any]:
-    """How one column of _row is made from a paper (and the venues' names), for a row of a
-    few columns (_put_rows told Edit.fields); a test holds them to _row's values."""
-    made: dict[str, Callable[[Paper, dict[str, str]], Any]] = {
-        "venue_name": lambda p, names: names.get(p.venue),
-        "chunk": lambda p, names: str(p.year),
-        "folded": lambda p, names: _folded(p),
-        "et_al": lambda p, names: int(p.et_al),
-    }
-    name = name.strip("[]")
-    if name in made:
-        return made[name]
-    if name in LIST_FIELDS:
-        return lambda p, names: _json_list(getattr(p, name))
-    return lambda p, names: getattr(p, name)
-
-
 def _json_list(items: list[str]) -> str:
-    """json.dumps(items, ensure_ascii=False) for a list of strings, the same text, from
-    the encoder's own C string function (json.dumps with an option builds a new encoder
-    on every call: six times slower, a tenth of an index build)."""
+    """json.dumps(items, ensure_ascii=False) for a list of strings."""
     return "[" + ", ".join(map(_encode_string, items)) + "]"
 
 
@@ -742,7 +709,7 @@ def _set_shifts(conn: sqlite3.Connection, shifts: dict[str, int]) -> None:
 
 def _stored(papers: Iterable[Paper], shifts: dict[str, int]) -> list[Paper]:
     """The papers with the lines the table keeps (the file's minus their block's shift)."""
-    return [p if not shifts.get(str(p.year)) else p.but(line=p.line - shifts[str(p.year)])
+    return [p if not shifts.get(str(p.year)) else replace(p, line=p.line - shifts[str(p.year)])
             for p in papers]
 
 
@@ -827,283 +794,6 @@ def _replace_changed_rows(conn: sqlite3.Connection, papers: list[Paper], chunks:
     conn.executemany("delete from papers where key = ?", gone)
     conn.executemany("update papers set line = ? where key = ?", moved)
     _insert_papers(conn, fresh, venue_names)
-
-
-# ---------------------------------------------------------------- a writer's own edit
-
-
-@dataclass
-class Edit:
-    """What a writer changed in the catalog, handed to the index so that it need not read,
-    hash and parse the file again: the papers it rewrote as they now read (lines of the
-    new file), where lines were added or removed, and the digests of the old and new
-    bytes and of each year block it changed."""
-
-    before: str  # digest of the bytes the writer read: the index must hold exactly them
-    after: str  # digest of the bytes it wrote
-    stamp: list[int] | None  # stat of the file it wrote, when known to be its own
-    papers: list[Paper] = field(default_factory=list)
-    # (year block, last line of the old file that stays put, lines added (or removed, < 0))
-    moves: list[tuple[str, int, int]] = field(default_factory=list)
-    blocks: dict[str, str] = field(default_factory=dict)  # label -> digest of its new text
-    # When the writer knows it: the only fields in which the papers differ from the rows
-    # the index holds for them (a renamed tag: "tags"), the only columns read to compare.
-    fields: frozenset[str] | None = None
-
-
-def apply_edit(paths: Paths, edit: Edit) -> RefreshResult | None:
-    """Bring the index up to date with a writer's edit in place; None when the index does
-    not hold the catalog the writer read (then refresh() reads the file as usual)."""
-    return _apply_edit(paths, edit, lambda: edit)
-
-
-class PendingEdit:
-    """apply_edit begun before the file is written: the edit's rows (a rename's full-text
-    work, done by SQLite without the GIL) written in a thread, in a transaction, while the
-    writer still reads back and writes the file; committed by finish() with the digests and
-    stat of the bytes written, undone by abandon(). The index ends as apply_edit leaves it."""
-
-    def __init__(self, paths: Paths, edit: Edit):
-        import threading
-
-        self.papers = edit.papers
-        self._go = threading.Event()
-        self._final: Edit | None = None
-        self._out: list[RefreshResult | None] = []
-        self._err: list[BaseException] = []
-        self._thread = threading.Thread(target=self._run, args=(paths, edit), daemon=True)
-        self._thread.start()
-
-    def _run(self, paths: Paths, edit: Edit) -> None:
-        try:
-            self._out.append(_apply_edit(paths, edit, self._wait))
-        except BaseException as err:  # handed to finish()
-            self._err.append(err)
-
-    def _wait(self) -> Edit | None:
-        self._go.wait()
-        return self._final
-
-    def finish(self, edit: Edit) -> RefreshResult | None:
-        """Commit with the whole edit (its papers must be those it began with)."""
-        self._final = edit
-        self._go.set()
-        self._thread.join()
-        if self._err:
-            raise self._err[0]
-        return self._out[0]
-
-    def abandon(self) -> None:
-        """Roll the rows back (the file was not written, or not as begun)."""
-        self._go.set()
-        self._thread.join()
-
-
-def _apply_edit(paths: Paths, begun: Edit, final: Callable[[], Edit | None]
-                ) -> RefreshResult | None:
-    """begun's rows and lines written in one transaction; then final() gives the edit as
-    written (its digests and stamp), or None to roll back."""
-    if probe(paths) != "ours":
-        return None
-    with files.locked([paths.db], INDEX_LOCK_TIMEOUT, _describe(paths)):
-        conn = sqlite3.connect(_uri(paths.db, "rw"), uri=True)
-        try:
-            meta = _meta(conn)
-            if meta.get("schema") != SCHEMA_VERSION or meta.get("digest") != begun.before:
-                return None
-            # Changed pages kept in memory until the commit: spilling them to the file
-            # would lock out readers (the writer's own, while it waits) before then.
-            conn.execute("pragma cache_spill = off")
-            # Pages read kept too (SQLite's default keeps 2 MB): a big edit's UPDATE and
-            # FTS5's merges read the same pages again and again. A 12k-paper rename at
-            # 100k papers read 118k pages with the default, 57k with this.
-            conn.execute(f"pragma cache_size = -{EDIT_CACHE_KIB}")
-            conn.execute("begin immediate")
-            try:
-                with gc_paused():  # a big edit's rows: many fresh objects, no cycles
-                    count = _apply(conn, begun)
-                edit = final() if count is not None else None
-                if edit is None or not _finish(conn, paths, meta, edit):
-                    conn.rollback()
-                    return None
-                conn.commit()
-            except BaseException:
-                conn.rollback()
-                raise
-        finally:
-            conn.close()
-    return RefreshResult("updated", count or 0, sorted(edit.blocks))
-
-
-def _finish(conn: sqlite3.Connection, paths: Paths, meta: dict[str, str], edit: Edit) -> bool:
-    """The registries, block digests, digest and stamps of an edit whose rows are written
-    (inside the caller's transaction); False when the registries need a full build."""
-    stamps = _stamps(paths)  # before the registries are read, as refresh() takes them
-    stamps["catalog"] = edit.stamp or [0, 0, 0, 0]
-    registry = _registry_digest(paths)
-    # A venue renamed here renames it on the rows just written too.
-    if meta.get("registry") != registry and not _replace_registries(conn, paths, registry):
-        return False
-    conn.executemany("update chunks set digest = ? where label = ?",
-                     [(digest, label) for label, digest in edit.blocks.items()])
-    conn.execute("insert or replace into meta values ('digest', ?)", (edit.after,))
-    # The writer's stamp holds only if the file still has it now, as the time this
-    # records (a write since would have shown or will show in the stat).
-    if stamps["catalog"] != _stamp(paths.catalog):
-        stamps["catalog"] = [0, 0, 0, 0]
-    _set_stamps(conn, stamps)
-    return True
-
-
-def _apply(conn: sqlite3.Connection, edit: Edit) -> int | None:
-    """An edit's rows and lines (inside the caller's transaction); None when the index's
-    year blocks are not those the edit names."""
-    shifts = line_shifts(conn)
-    starts = dict(conn.execute("select label, start from chunks").fetchall())
-    if not set(edit.blocks) <= set(starts) or any(m[0] not in starts for m in edit.moves):
-        return None
-    for label, after, by in sorted(edit.moves, key=lambda m: -m[1]):  # bottom-up
-        if not by:
-            continue
-        conn.execute("update papers set line = line + ? where year = ? and chunk = ? "
-                     "and line > ?", (by, int(label), label, after - shifts.get(label, 0)))
-        for other, start in list(starts.items()):
-            if start > starts[label]:
-                starts[other] = start + by
-                shifts[other] = shifts.get(other, 0) + by
-    conn.executemany("update chunks set start = ? where label = ?",
-                     [(start, label) for label, start in starts.items()])
-    _set_shifts(conn, shifts)
-    venue_names = dict(conn.execute("select short, name from venues").fetchall())
-    _put_rows(conn, _stored(edit.papers, shifts), venue_names, edit.fields)
-    return int(_meta(conn).get("papers", 0))
-
-
-# The words table's tokens of each column of a row that holds them (as _insert_papers
-# takes them; folded is title and authors again, venue_name comes with the venue).
-_WORDS_OF = {"title": lambda p: p.title.split(), "authors": lambda p: p.authors,
-             "tags": lambda p: p.tags, "summary": lambda p: (p.summary or "").split(),
-             "abstract": lambda p: (p.abstract or "").split()}
-_TAGS = 6  # position of tags in a row
-
-
-def _put_rows(conn: sqlite3.Connection, papers: list[Paper], venue_names: dict[str, str],
-              fields: frozenset[str] | None = None) -> None:
-    """Write these papers' rows (lines as stored), setting only the columns that changed:
-    a new status re-indexes no text, a new tag re-indexes one paper's. fields: the only
-    fields that may differ from the rows held (Edit.fields), the only columns compared;
-    the others are not read (a 12k-paper rename need not fetch 12k abstracts).
-
-    Rows go in and out as one JSON text per statement (_each): a big edit's index update
-    runs in a thread beside the writer (PendingEdit), and a statement lets go of the GIL
-    while SQLite works but takes it back for every row it reads or binds; taking it back
-    waits for the writer's Python (up to the 5 ms switch interval each time), so per-row
-    statements left a 12k-paper rename's index work idle until the writer was done."""
-    names = _COLUMNS.split(", ")
-    keys = [p.key for p in papers]
-    compared = _compared(fields)
-    wanted = ", ".join(names[i] for i in compared)
-    found = conn.execute(f"select json_group_array(json_array({wanted})) from papers "
-                         "where key in (select value from json_each(?))",
-                         (_json_rows(keys),)).fetchone()[0]
-    # Each row held as {position: value} of the columns compared (the key first).
-    old: dict[str, dict[int, Any]] = {row[0]: dict(zip(compared, row, strict=True))
-                                      for row in json.loads(found)}
-    fresh: list[Paper] = []
-    tokens: list[str] = []
-    updates: dict[tuple[int, ...], list[list[Any]]] = {}  # one statement per set of columns
-    lists: dict[str, list[Paper]] = {"authors": [], "tags": []}
-    plans: dict[tuple[int, ...], tuple[list[list[Paper]], list[Callable[[Paper], Any]]]] = {}
-    # Told the fields: only their columns made (a rename makes 12k tag lists, not 12k rows).
-    makers = None if fields is None else {i: _column_value(names[i]) for i in compared}
-    for paper in papers:
-        row: Any = _row(paper, venue_names) if makers is None else {
-            i: make(paper, venue_names) for i, make in makers.items()}
-        was = old.get(paper.key)
-        if was is None:
-            fresh.append(paper)
-            continue
-        changed = tuple(i for i in compared if was[i] != row[i])
-        if not changed:
-            continue
-        updates.setdefault(changed, []).append([paper.key] + [row[i] for i in changed])
-        if changed not in plans:  # (one per set of columns: a rename has one set)
-            changed_names = {names[i] for i in changed}
-            plans[changed] = ([of for name, of in lists.items() if name in changed_names],
-                              [_WORDS_OF[name] for name in changed_names & _WORDS_OF.keys()])
-        of_lists, words = plans[changed]
-        for of in of_lists:
-            of.append(paper)
-        # The words of the columns that changed: the others' are in the table already
-        # (a renamed tag on 12k papers need not cut their 12k abstracts into words).
-        for of_paper in words:
-            tokens.extend(of_paper(paper))
-    for changed, values in updates.items():
-        _update_rows(conn, [names[i] for i in changed], values)
-    if lists["authors"]:
-        conn.execute("delete from authors where paper in (select value from json_each(?))",
-                     (_json_rows([p.key for p in lists["authors"]]),))
-        conn.execute(f"insert into authors select {_each(4)}", (_json_rows(
-            [(p.key, i, a, fold(a)) for p in lists["authors"] for i, a in enumerate(p.authors)]),))
-    # Only the (paper, tag) rows that come or go: a rename deletes and adds one per paper.
-    tag_rows = {p.key: (set(json.loads(old[p.key][_TAGS])), set(p.tags)) for p in lists["tags"]}
-    gone = [(key, t) for key, (was, now) in tag_rows.items() for t in was - now]
-    if gone:
-        conn.execute(f"delete from tags where (paper, tag) in (select {_each(2)})",
-                     (_json_rows(gone),))
-    came = [(p.key, t) for p in lists["tags"] for t in dict.fromkeys(p.tags)
-            if t not in tag_rows[p.key][0]]
-    if came:
-        conn.execute(f"insert into tags select {_each(2)}", (_json_rows(came),))
-    _insert_papers(conn, fresh, venue_names)
-    _add_words(conn, tokens)
-
-
-# The columns each field of a paper makes (the others are the field's own).
-_COLUMNS_OF = {"year": ("year", "chunk"), "venue": ("venue", "venue_name"),
-               "title": ("title", "folded"), "authors": ("authors", "folded")}
-
-
-def _compared(fields: frozenset[str] | None) -> tuple[int, ...]:
-    """Positions in a row of the columns these fields make (all when None), key first."""
-    names = _COLUMNS.split(", ")
-    if fields is None:
-        return tuple(range(len(names)))
-    made = {"key"}.union(*(_COLUMNS_OF.get(f, (f,)) for f in fields))
-    return tuple(i for i, name in enumerate(names) if name.strip("[]") in made)
-
-
-def _json_rows(rows: list[Any]) -> str:
-    """Rows (or values) as one JSON text for a statement to read with json_each."""
-    return json.dumps(rows, ensure_ascii=False, check_circular=False)
-
-
-def _each(width: int) -> str:
-    """The select list and source of rows of `width` values handed as one JSON text."""
-    return ", ".join(f"json_extract(value, '$[{i}]')" for i in range(width)) + " from json_each(?)"
-
-
-def _update_rows(conn: sqlite3.Connection, columns: list[str], values: list[list[Any]]) -> None:
-    """Set these columns of these rows (each value list starts with the row's key) in ONE
-    statement: FTS5 writes what a statement changed as a new segment of the full-text
-    index when the statement ends, so an UPDATE per row (executemany) made a segment per
-    paper, and a 12k-paper rename spent more time merging them than indexing, and left
-    searches slower."""
-    if len(values) == 1:
-        sets = ", ".join(f"{name} = ?" for name in columns)
-        conn.execute(f"update papers set {sets} where key = ?", [*values[0][1:], values[0][0]])
-        return
-    slots = [f"v{i}" for i in range(len(columns))]
-    conn.execute("drop table if exists temp.edited")
-    conn.execute(f"create temp table edited (key text primary key, {', '.join(slots)})")
-    try:
-        conn.execute(f"insert into temp.edited select {_each(len(slots) + 1)}",
-                     (_json_rows(values),))
-        conn.execute(f"update papers set ({', '.join(columns)}) = (select {', '.join(slots)} "
-                     "from temp.edited e where e.key = papers.key) "
-                     "where key in (select key from temp.edited)")
-    finally:
-        conn.execute("drop table temp.edited")
 
 
 def rebuild(paths: Paths) -> RefreshResult:

@@ -357,31 +357,6 @@ def papers_where(conn: sqlite3.Connection, where: str, values: Sequence[Any],
     return list(_papers(cursor, shifts))
 
 
-def rows_by_key(conn: sqlite3.Connection, fields: Sequence[str],
-                left_out: Collection[str] = (), first: str | None = None,
-                stop: str | None = None) -> Iterator[tuple[Any, ...]]:
-    """Every paper (whose key is in [first, stop), when given) in key order as a tuple of
-    the Paper fields named (lists read from their JSON, line the paper's line in the
-    file), the fields left out None; for a caller that needs no Paper for most papers
-    (bibtex.row_entries)."""
-    cursor = conn.cursor()
-    cursor.row_factory = None
-    columns = ", ".join(["null" if f in left_out else f'"{f}"' for f in fields])
-    bounds = [(">=", first), ("<", stop)]
-    where = " and ".join(f"key {op} ?" for op, value in bounds if value is not None)
-    cursor.execute(f'select {columns}, "chunk" from papers {"where " + where if where else ""} '
-                   "order by key", [value for _, value in bounds if value is not None])
-    lists = [i for i, f in enumerate(fields) if f in _LIST_FIELDS]
-    line = fields.index("line") if "line" in fields else -1
-    shifts = _shifts(conn)
-    for *row, chunk in cursor:
-        for i in lists:
-            row[i] = _json_lists(row[i])
-        if shifts and line >= 0:
-            row[line] += shifts.get(chunk, 0)
-        yield tuple(row)
-
-
 _LIST_FIELDS = frozenset(LIST_FIELDS)
 
 

@@ -13,9 +13,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from catalog import quickread, yamlio
+from catalog import yamlio
 from catalog.errors import InvalidCatalogError, Problem
-from catalog.gcpause import gc_paused
 from catalog.model import FIELDS, LIST_FIELDS, REQUIRED, Paper, content_digest
 from catalog.suggest import hint_for
 
@@ -42,21 +41,8 @@ class Chunk:
         return content_digest(self.text.encode("utf-8"))
 
 
-# The texts last cut and their chunks: a write cuts the old and the new text more than once.
-_cut: list[tuple[str, list[Chunk] | None]] = []
-
-
 def split_chunks(text: str) -> list[Chunk] | None:
     """Top-level blocks of a block-style mapping; None when the file can't be cut safely."""
-    for seen, chunks in _cut:
-        if seen == text:
-            return list(chunks) if chunks is not None else None
-    chunks = _split_chunks(text)
-    _cut[:] = [(text, chunks), *_cut[:1]]
-    return list(chunks) if chunks is not None else None
-
-
-def _split_chunks(text: str) -> list[Chunk] | None:
     bounds = _bounds(text)
     if bounds is None:
         return None
@@ -104,42 +90,16 @@ def where(year: object, venue: object = "", key: object = "") -> str:
     return " › ".join(str(p) for p in (year, venue, key) if p not in ("", None))
 
 
-# The last text parsed and what it gave: a write validates a changed year block, then the
-# index re-reads the same block in the same process.
-_last: list[tuple[tuple[str, str, int], list[Paper], list[Problem]]] = []
-_CACHE_LIMIT = 8_000_000
-
-
 def parse(text: str, filename: str, line_offset: int = 0) -> tuple[list[Paper], list[Problem]]:
-    """Papers and problems (blocking ones flagged) from catalog text."""
-    key = (text, filename, line_offset)
-    if _last and _last[0][0] == key:
-        return list(_last[0][1]), list(_last[0][2])
-    papers, problems = _parse(text, filename, line_offset)
-    if len(text) < _CACHE_LIMIT:  # a year block, not a whole big catalog kept in memory
-        _last[:] = [(key, papers, problems)]
-    return papers, problems
-
-
-def _parse(text: str, filename: str, line_offset: int) -> tuple[list[Paper], list[Problem]]:
-    with gc_paused():
-        papers = quickread.papers(text, line_offset)
-    if papers is not None:
-        return papers, []  # the usual layout, read without a YAML tree
-    return parse_yaml(text, filename, line_offset)
-
-
-def parse_yaml(text: str, filename: str,
-               line_offset: int = 0) -> tuple[list[Paper], list[Problem]]:
-    """The full reader: PyYAML's node tree, walked into Papers and every problem."""
+    """Papers and problems (blocking ones flagged) from catalog text: PyYAML's node tree,
+    walked into Papers and every problem."""
     try:
         root = yamlio.compose(text, filename, line_offset)
     except InvalidCatalogError as err:
         return [], err.problems
     walker = _Walker(filename, line_offset)
     if root is not None:
-        with gc_paused():  # the walk adds a Paper per node tree: no cycles either
-            walker.walk_root(root)
+        walker.walk_root(root)
     return walker.papers, walker.problems
 
 
@@ -154,10 +114,10 @@ def parse_blocks(text: str, filename: str) -> Iterator[tuple[Chunk | None, list[
     (read_text does)."""
     chunks = blocks(text)
     if chunks is None:
-        yield None, *_parse(text, filename, 0)
+        yield None, *parse(text, filename, 0)
         return
     for chunk in chunks:
-        yield chunk, *_parse(chunk.text, filename, chunk.start - 1)
+        yield chunk, *parse(chunk.text, filename, chunk.start - 1)
 
 
 def duplicate_keys(papers: Iterable[Paper], filename: str,

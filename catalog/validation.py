@@ -1,12 +1,11 @@
 """Whether a write session's new texts may be written: `papers check`'s rules, on what
 the edit changed only.
 
-A one-paper edit of a 10k-paper catalog re-reads the year blocks it changed, checks the
-papers whose fields differ, and compares them with the papers that could duplicate them;
-papers of untouched years are the ones the session read (their lines only moved).
-An edit is refused when it adds a problem the catalog did not have; a near-duplicate
-title is only a warning (two papers may share a title). All of it runs inside the
-writer's commit, which holds the cyclic collector paused (catalog.gcpause).
+An edit re-reads the year blocks it changed, checks the papers whose fields differ, and
+compares them with the papers that could duplicate them; papers of untouched years are
+the ones the session read (their lines only moved). An edit is refused when it adds a
+problem the catalog did not have; a near-duplicate title is only a warning (two papers
+may share a title).
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from catalog import quickread, source
+from catalog import source
 from catalog.errors import CatalogError, InvalidCatalogError, Problem
 from catalog.model import Paper
 from catalog.paths import Paths
@@ -53,17 +52,6 @@ class _Reading:
 # what tells two alike papers apart): an edit that keeps them needs no comparison with
 # the other papers.
 IDENTITY = ("key", "title", "authors", "year", "venue", "doi", "arxiv", "distinct")
-
-
-@dataclass
-class Placed:
-    """New lines of one paper and the line of the new file where they start."""
-
-    key: str
-    year: int
-    venue: str
-    line: int
-    lines: list[str]
 
 
 class EditCheck:
@@ -108,28 +96,6 @@ class EditCheck:
             return paper.line + read.shifts.get(str(paper.year), 0)
 
         return self._judge(changed, fields, before, others, venues, vocabulary, line)
-
-    def check_placed(self, placed: list[Placed], papers: list[Paper], texts: dict[Path, str],
-                     venues: dict[str, Venue], vocabulary: dict[str, str],
-                     line: Callable[[int], int], made: list[Paper] | None = None
-                     ) -> list[Problem]:
-        """check() for papers rewritten in place: papers are what placed reads back as
-        (read_placed); line maps a line of the old file to the new one. made: the papers
-        the session made, which the caller found equal to papers but for their lines
-        (they share their unchanged values with the papers before: compared by `is`)."""
-        venues, vocabulary = self._registries(texts, venues, vocabulary)
-        before = {p.key: p for p in self.snapshot.full(p.key for p in papers)}
-        changed, fields = _differences(papers if made is None else made, before)
-        if made is not None:  # the papers as read back (their lines) are the ones judged
-            read = {p.key: p for p in papers}
-            changed = [read[p.key] for p in changed]
-        keys = {p.key for p in changed}
-
-        def others() -> list[Paper | Brief]:
-            return [b for b in self.snapshot.briefs() if b.key not in keys]
-
-        return self._judge(changed, fields, before, others, venues, vocabulary,
-                           lambda paper: line(paper.line))
 
     def _registries(self, texts: dict[Path, str], venues: dict[str, Venue],
                     vocabulary: dict[str, str]) -> tuple[dict[str, Venue], dict[str, str]]:
@@ -277,52 +243,6 @@ class EditCheck:
         return found
 
 
-# A venue name YAML reads as the same plain string unquoted (every scalar is a string to
-# the catalog's loader), as the line reader takes it.
-_PLAIN_VENUE = re.compile(quickread.VENUE_NAME)
-
-
-def read_placed(placed: list[Placed], filename: str) -> tuple[list[Paper], list[Problem]]:
-    """The papers (and problems) the catalog's reader finds in new lines of papers: all
-    read in one parse, each under its year and venue, then given the lines where they
-    will stand in the file. placed must be in file order. The rules of YAML that decide
-    what an entry's lines mean are local to its block, so a block reads here as it reads
-    in the file (the writer checks the block is one: catalog.patches.Patch)."""
-    import bisect
-    import json
-
-    out: list[str] = []
-    starts: list[int] = []  # line of this text where each paper's lines start
-    at = 1
-    year: int | None = None
-    venue: str | None = None
-    # Venues written as the usual layout has them ('  OSDI:') where entries stand deeper,
-    # so that the line reader (catalog.quickread) reads the text without a YAML tree;
-    # else quoted and one space in, which any entry's indentation stands under.
-    usual = all(item.lines and item.lines[0].startswith("  ") for item in placed)
-    for item in placed:
-        if item.year != year:
-            out.append(f"{item.year}:\n")
-            at, venue = at + 1, None
-        if item.venue != venue:
-            out.append(f"  {item.venue}:\n" if usual and _PLAIN_VENUE.fullmatch(item.venue)
-                       else f" {json.dumps(item.venue, ensure_ascii=False)}:\n")
-            at += 1
-        starts.append(at)
-        out.extend(item.lines)
-        at += len(item.lines)
-        year, venue = item.year, item.venue
-
-    def moved(line: int) -> int:
-        i = max(bisect.bisect_right(starts, line) - 1, 0)
-        return line - starts[i] + placed[i].line if placed else line
-
-    papers, problems = source.parse("".join(out), filename)
-    for paper in papers:  # just read: no one else holds them (replace costs 5 us each)
-        paper.line = moved(paper.line)
-    return papers, [replace(p, line=moved(p.line)) for p in problems]
-
-
 def _could_match(changed: list[Paper], others: list[Paper | Brief]) -> list[Paper | Brief]:
     """The others (in their order) that dedupe's Finder could match with a changed paper:
     those sharing a DOI or arXiv id, or whose title holds one of a changed title's bucket
@@ -371,11 +291,3 @@ def _differences(papers: list[Paper], before: dict[str, Paper]) -> tuple[list[Pa
             changed.append(paper)
             fields.update(diff)
     return changed, fields
-
-
-def same_but_line(a: Paper, b: Paper) -> bool:
-    """Equal papers, wherever they stand (dataclasses.replace costs a rename of 10k papers
-    a tenth of a second)."""
-    theirs = dict(vars(b))
-    theirs["line"] = a.line
-    return vars(a) == theirs

@@ -6,18 +6,13 @@ edits, validates the result with the same reader and checks as `papers check`,
 writes each changed file atomically (temporary file in the same folder, fsync,
 rename) and refreshes the index.
 
-How the file keeps its form: an edit of a paper the index can place is a patch
-of the file's bytes (catalog.patches); any other edit cuts the text into blocks of
-whole lines and re-renders only the blocks it touches (catalog.yamldoc). Either
-way every other line is copied as it was, and the cost of an edit does not grow
-with a load of the whole file.
-
-The parts, one job each: catalog.yamldoc (the text cut for editing, and the
-registries' edits), catalog.patches (a paper's lines found and replaced in the
-bytes), catalog.patchwrite (the commit of an edit made of patches), `Session`
-here (the edit operations, and the commit of a cut file), catalog.snapshot
-(the papers as the session found them), catalog.validation (whether the new texts
-may be written) and catalog.files (the atomic write, the locks).
+How the file keeps its form: the text is cut into blocks of whole lines
+(catalog.yamldoc) and only the blocks an edit touches are rendered again; every
+other line is copied as it was. The parts, one job each: catalog.yamldoc (the text
+cut for editing, and the registries' edits), `Session` here (the edit operations and
+the commit), catalog.snapshot (the papers as the session found them),
+catalog.validation (whether the new texts may be written) and catalog.files (the
+atomic write, the locks).
 """
 
 from __future__ import annotations
@@ -26,7 +21,7 @@ import contextlib
 import datetime as dt
 import re
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -38,10 +33,7 @@ from catalog.errors import (
     Problem,
 )
 from catalog.files import CRASH_ENV, atomic_write
-from catalog.gcpause import gc_paused
 from catalog.model import FIELDS, LIST_FIELDS, STATUSES, Paper
-from catalog.patches import CatalogBytes, Patch, edit_lines
-from catalog.patchwrite import OVERLAP_MIN, PatchCommit, WriteResult, text_diff
 from catalog.paths import Paths
 from catalog.snapshot import Papers, Snapshot
 from catalog.suggest import hint_for
@@ -80,14 +72,19 @@ TAG_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 # ---------------------------------------------------------------- the session
 
 
-class Session:
-    """One set of edits to the catalog and its registries, made under the lock.
+@dataclass
+class WriteResult:
+    """What a session wrote: changed files, warnings, and for a dry run the diff."""
 
-    Edits of papers already in the catalog are made, when the index holds the file's
-    bytes, as patches: each paper's lines are found through the index and replaced in the
-    bytes, which are never decoded or cut as a whole (see Patch). Any other edit (a new,
-    removed or moved paper, a whole new text) cuts the file into blocks (Document) and
-    takes the patches made so far along."""
+    changed: list[Path] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+    dry_run: bool = False
+    diff: str = ""
+
+
+class Session:
+    """One set of edits to the catalog and its registries, made under the lock: the
+    catalog's text cut into blocks (Document), each edited paper's block rendered again."""
 
     def __init__(self, paths: Paths):
         from catalog.index import catalog_stamp
@@ -107,25 +104,19 @@ class Session:
         self.newline = yamlio.newline_of(data)  # written back as the file has it (CRLF stays)
         # The file's stat before it was read, if still the same after (the index may vouch
         # for bytes by their stat instead of their hash).
-        self._stamp = stamp if catalog_stamp(paths) == stamp else None
-        self.snapshot = Snapshot(paths, data, self._stamp, self.filename, lambda: self.text)
+        same = stamp if catalog_stamp(paths) == stamp else None
+        self.snapshot = Snapshot(paths, data, same, self.filename, lambda: self.text)
         self.venues: dict[str, Venue] = load_venues(paths.venues)
         self.vocabulary: dict[str, str] = load_tags(paths.tags)
         self.papers = Papers(self.snapshot)  # current papers: the snapshot's, edits over it
         self._doc: Document | None = None
         self._where: dict[str, tuple[Block, Block, Block]] = {}
-        self._patches: dict[str, Patch] = {}
-        self.bytes = CatalogBytes(data, self.snapshot)  # where papers lie in the bytes
         self.registries = Registries(paths, lambda: self.yaml)
         self._catalog_changed = False
         self.venues_before = dict(self.venues)
         self.vocab_before = dict(self.vocabulary)
         self.result = WriteResult()
         self._replacement: str | None = None
-        self.handover: Any = None  # catalog.index.Edit of the last commit, if it made one
-        self.refresh_index = False  # edit() sets it: commit may then update the index itself
-        self._early: Any = None  # an index update begun before commit (catalog.index.PendingEdit)
-        self.indexed: Any = None  # the index update commit made (a RefreshResult), if any
 
     @property
     def yaml(self) -> Any:
@@ -143,7 +134,7 @@ class Session:
 
     @property
     def doc(self) -> Document:
-        """The catalog cut into year blocks (on first use), with the patches made so far."""
+        """The catalog cut into year blocks (on first use)."""
         if self._doc is None:
             doc = parse_catalog_lazily(self.text, self.filename)
             if doc.render() != self.text:  # pragma: no cover - a bug in the cutter
@@ -152,26 +143,7 @@ class Session:
             self._doc = doc
             for year in doc.blocks:
                 self._register(year)
-            self._absorb_patches()
         return self._doc
-
-    def _absorb_patches(self) -> None:
-        """Carry the patches over to the blocks of the cut file: the same lines, edited the
-        same way; or, where a patch did not hold the paper's whole entry (a layout its
-        rule does not fit), the session's changes to the paper made again there."""
-        patches, self._patches = self._patches, {}
-        for patch in patches.values():
-            _, _, block = self._locate(patch.key)
-            if block.head == patch.original and not patch.broken:
-                block.head, block.doc, block.dirty = patch.block.head, patch.block.doc, \
-                    patch.block.dirty
-                continue
-            before, now = self.snapshot.get(patch.key), self.papers[patch.key]
-            data = load_paper(self.yaml, block)
-            for name in FIELDS:
-                if before is not None and getattr(before, name) != getattr(now, name):
-                    set_field(data, name, getattr(now, name))
-            block.dirty = True
 
     def _register(self, year: Block) -> None:
         for venue in year.children:
@@ -191,25 +163,6 @@ class Session:
         if key not in self._where:
             self._year_block(self.paper(key).year)
         return self._where[key]
-
-    def _editable(self, key: str) -> tuple[Block, bool]:
-        """The block of lines of an existing paper, to edit, and whether it is a patch of
-        the file's bytes (the index could place it) rather than its block in the cut file."""
-        patch = self._patches.get(key) or self._patch(key)
-        return (patch.block, True) if patch is not None else (self._locate(key)[2], False)
-
-    def _patch(self, key: str) -> Patch | None:
-        """A new patch for the paper's lines, found through the index; None when the
-        file must be cut instead (no index, an unusual layout, CR line ends...)."""
-        if self._doc is not None or self._replacement is not None or not self.snapshot.indexed:
-            return None
-        paper = self.snapshot.get(key)
-        if paper is None or key in self.papers.gone:
-            return None
-        patch = self.bytes.patch(paper)
-        if patch is not None:
-            self._patches[key] = patch
-        return patch
 
     # -- reading
 
@@ -237,23 +190,13 @@ class Session:
         return self._put(key, paper, new, changes)
 
     def _put(self, key: str, paper: Paper, new: Paper, changes: dict[str, Any]) -> Paper:
-        """update() once the new paper is made: its lines edited (a patch, or its block)."""
-        block, patched = self._editable(key)
-        changed = {n: v for n, v in changes.items() if getattr(paper, n) != getattr(new, n)}
-        # Lines rewritten by hand only in a patch, which is read back before it is written.
-        if not (patched and edit_lines(block, changed)):
-            try:
-                data = load_paper(self.yaml, block)
-            except Exception:
-                patch = self._patches.get(key)
-                if patch is None or patch.block is not block:
-                    raise
-                patch.broken = True  # not the whole entry: edit it in the cut file
-                block = self._locate(key)[2]
-                data = load_paper(self.yaml, block)
-            for name, value in changed.items():
+        """update() once the new paper is made: its block's changed fields set."""
+        block = self._locate(key)[2]
+        data = load_paper(self.yaml, block)
+        for name, value in changes.items():
+            if getattr(paper, name) != getattr(new, name):
                 set_field(data, name, value)
-            block.dirty = True
+        block.dirty = True
         self._catalog_changed = True
         self.papers[key] = new
         return new
@@ -408,8 +351,7 @@ class Session:
             self.registries.put(self.paths.tags, new, value, replace_key=old)
             self.vocabulary[new] = self.vocabulary[old]
         del self.vocabulary[old]
-        with gc_paused():  # as in commit()
-            return self._rename_papers(old, new)
+        return self._rename_papers(old, new)
 
     def _rename_papers(self, old: str, new: str) -> list[str]:
         renamed: dict[str, list[str]] = {}
@@ -417,12 +359,8 @@ class Session:
             tags = self.paper(key).tags
             if old in tags:
                 renamed[key] = list(dict.fromkeys(new if t == old else t for t in tags))
-        # The papers' new rows are known before their lines are patched: the index's
-        # full-text work (the bulk of a rename) begins now, beside the patching.
-        news = {k: self.paper(k).but(tags=t) for k, t in renamed.items()}
-        self._begin_index_early(list(news.values()), frozenset({"tags"}))
         for key, tags in renamed.items():
-            self._put(key, self.paper(key), news[key], {"tags": tags})
+            self.update(key, tags=tags)
         return list(renamed)
 
     def _tagged(self, tag: str) -> list[str]:
@@ -485,30 +423,13 @@ class Session:
 
     def commit(self, dry_run: bool = False) -> WriteResult:
         """Validate and write every changed file atomically (registries first)."""
-        # The collector paused: a rename's commit holds tens of thousands of papers, rows
-        # and lines (none in a cycle), which every collection walked again (~10% of it).
-        try:
-            with gc_paused():
-                return self._commit(dry_run)
-        finally:
-            self.abandon_index()  # begun early, but the edit was not made of patches
-
-    def _commit(self, dry_run: bool) -> WriteResult:
-        if self._patches and self._doc is None and self._replacement is None:
-            result = PatchCommit(self).run(dry_run)
-            if result is not None:
-                return result
-            # Read back otherwise than made: the cut file gets the changes, made by ruamel.
-            for patch in self._patches.values():
-                patch.broken = True
-            _ = self.doc
         texts = self.render()
         result = WriteResult(dry_run=dry_run)
         if not texts:
             return result
         result.warnings = self.validate(texts)
-        if dry_run:  # a diff of a big file costs seconds: only for the user to read
-            result.diff = text_diff(self, texts)
+        if dry_run:
+            result.diff = self.diff(texts)
             result.changed = list(texts)
             return result
         for path in sorted(texts, key=lambda p: p == self.paths.catalog):
@@ -518,25 +439,18 @@ class Session:
             result.changed.append(path)
         return result
 
-    def _begin_index_early(self, papers: list[Paper], fields: frozenset[str]) -> None:
-        """Begin the index update with these papers as they will read back, at the lines
-        they stand (an edit of patches that add or remove no line), differing from the
-        index's rows in these fields only; commit takes it if the edit turns out so, else
-        drops it (abandon_index)."""
-        from catalog import index
+    def diff(self, texts: dict[Path, str]) -> str:
+        """A unified diff of the files as read and these new texts."""
+        import difflib
 
-        if not (self.refresh_index and len(papers) >= OVERLAP_MIN and self.snapshot.digest) or \
-                self._early is not None or self._doc is not None or self._replacement:
-            return
-        self._early = index.PendingEdit(self.paths, index.Edit(
-            self.snapshot.digest, "", None, papers, [],
-            dict.fromkeys((str(p.year) for p in papers), ""), fields))
+        out: list[str] = []
+        for path, new in texts.items():
+            old = self.text if path == self.paths.catalog else self.registries.text(path)
+            name = self.paths.display(path)
+            out.extend(difflib.unified_diff(old.splitlines(keepends=True),
+                                            new.splitlines(keepends=True), name, name))
+        return "".join(out)
 
-    def abandon_index(self) -> None:
-        """Drop an index update begun early (the session ends without writing)."""
-        early, self._early = self._early, None
-        if early is not None:
-            early.abandon()
 
 def _model_value(name: str, value: Any) -> Any:
     if name in _LISTS:
@@ -583,21 +497,15 @@ def edit(paths: Paths, dry_run: bool = False, refresh: bool = True) -> Iterator[
         for folder in {p.resolve().parent for p in _data_files(paths)}:
             files.remove_dead_temporaries(folder)
         session = Session(paths)
-        session.refresh_index = refresh and not dry_run
-        try:
-            yield session
-        except BaseException:
-            session.abandon_index()
-            raise
+        yield session
         session.result = session.commit(dry_run)
-        if refresh and not dry_run and session.result.changed and session.indexed is None:
-            session.result.warnings += _refresh_index(paths, session.handover)
+        if refresh and not dry_run and session.result.changed:
+            session.result.warnings += _refresh_index(paths)
 
 
-def _refresh_index(paths: Paths, handover: Any = None) -> list[Problem]:
+def _refresh_index(paths: Paths) -> list[Problem]:
     """Bring the index up to date after a write (still under the lock, so writers do not
-    race each other's index updates): with the writer's own account of the edit when it
-    gave one, else by reading the file. The write has happened and is what the user hears
+    race each other's index updates). The write has happened and is what the user hears
     about: an index that cannot follow is rebuilt, or, failing that, a warning says so
     (the index is derived; the next command refreshes it again)."""
     import sqlite3
@@ -605,8 +513,6 @@ def _refresh_index(paths: Paths, handover: Any = None) -> list[Problem]:
     from catalog import index
 
     try:
-        if handover is not None and index.apply_edit(paths, handover) is not None:
-            return []
         index.refresh(paths)
         return []
     except (sqlite3.Error, OSError):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import io
+import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -373,9 +374,28 @@ def load_paper(yaml: Any, block: Block) -> Any:
 
 
 def render_paper(yaml: Any, block: Block) -> None:
+    """A paper's lines written again from its ruamel data, its block lists indented as
+    its own lines indent them (so an edit does not re-indent its authors)."""
     if block.dirty and block.doc is not None:
-        block.head = shift_lines(_dump(yaml, block.doc).splitlines(keepends=True), block.indent - 2)
+        offset = _list_offset(block.head)
+        yaml.indent(mapping=2, sequence=offset + 2, offset=offset)
+        try:
+            text = _dump(yaml, block.doc)
+        finally:
+            yaml.indent(mapping=2, sequence=4, offset=2)
+        block.head = shift_lines(text.splitlines(keepends=True), block.indent - offset)
         block.dirty = False
+
+
+def _list_offset(head: list[str]) -> int:
+    """How far right of its key a block list's '- ' stands in these lines (2, the
+    writer's own style, when they hold no block list)."""
+    for above, line in itertools.pairwise(head):
+        if above.rstrip().endswith(":") and line.lstrip().startswith("- "):
+            offset = (len(line) - len(line.lstrip())) - (len(above) - len(above.lstrip()))
+            if offset >= 0:
+                return offset
+    return 2
 
 
 def new_paper_block(yaml: Any, paper: Paper, indent: int) -> Block:

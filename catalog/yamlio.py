@@ -9,7 +9,6 @@ from typing import Any
 import yaml
 
 from catalog.errors import InvalidCatalogError, Problem
-from catalog.gcpause import gc_paused
 
 try:  # the C composer is several times faster; fall back where libyaml is missing
     from yaml import CSafeLoader as _Loader
@@ -98,8 +97,7 @@ def compose(text: str, filename: str, line_offset: int = 0) -> Node | None:
     them, and a few lines of nested aliases (an "alias bomb") expand to billions of nodes
     in any code that walks the tree as data."""
     try:
-        with gc_paused():
-            root = yaml.compose(text, Loader=_Loader)
+        root = yaml.compose(text, Loader=_Loader)
     except yaml.YAMLError as err:
         raise InvalidCatalogError([syntax_problem(err, filename, line_offset, text)]) from None
     except RecursionError:

@@ -12,11 +12,8 @@ import yaml
 from typer.testing import CliRunner, Result
 
 from catalog import source
-from catalog.cli import load_commands
 from catalog.paths import Paths
 from catalog.venues import Venue, load_venues
-
-load_commands()  # every command module, as `papers --help` has them
 
 REPO = Path(__file__).resolve().parent.parent
 # The shared test data (real .bib files and lists) lies beside the checkout, as in CI.

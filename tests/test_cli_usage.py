@@ -312,8 +312,8 @@ def _papers(paths: Paths, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_process_exits_with_its_status_and_all_its_output(paths: Paths) -> None:
-    """main() leaves by os._exit (no teardown of the heap): whatever the command printed
-    still arrives, every exit status stays, and a big output piped away is whole."""
+    """The command as its own process: whatever it printed arrives, every exit status
+    stays."""
     found = _papers(paths, "search", "embedding", "--json")
     assert found.returncode == 0 and json.loads(found.stdout)
     listed = _papers(paths, "list", "--json")
@@ -324,52 +324,3 @@ def test_the_process_exits_with_its_status_and_all_its_output(paths: Paths) -> N
     assert mistyped.returncode == 2 and "no such option: --bogus" in mistyped.stderr
 
 
-def test_leave_prints_a_message_exit_and_flushes(capsys: pytest.CaptureFixture[str],
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    from catalog import cli
-
-    codes: list[int] = []
-    monkeypatch.setattr(cli.os, "_exit", codes.append)
-    print("pending", end="")
-    cli.leave("gone wrong")
-    cli.leave(None)
-    cli.leave(3)
-    out = capsys.readouterr()
-    assert codes == [1, 0, 3] and out.out == "pending" and out.err == "gone wrong\n"
-
-
-def test_the_command_lines_pauses_end_by_freezing_what_they_made(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """In the command's own process (freeze_on_resume, set by main) the objects a pause
-    made are frozen when it ends, not walked by the next collection; elsewhere (a test
-    run, a library user) they are left to the collector."""
-    import gc
-
-    from catalog import gcpause
-
-    gc.unfreeze()
-    with gcpause.gc_paused():
-        made = [[i] for i in range(1000)]
-    assert gc.isenabled() and gc.get_freeze_count() == 0
-    monkeypatch.setattr(gcpause, "freeze_on_resume", True)
-    try:
-        with gcpause.gc_paused():
-            with gcpause.gc_paused():
-                made = [[i] for i in range(1000)]
-            assert not gc.isenabled() and gc.get_freeze_count() == 0  # still paused
-        assert gc.isenabled() and gc.get_freeze_count() >= len(made)
-    finally:
-        gc.unfreeze()
-
-
-def test_site_serve_keeps_the_collector_collecting(
-        cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch) -> None:
-    """`site serve` outlives many builds: its pauses must not freeze what they made."""
-    from catalog import gcpause, site
-
-    seen: list[bool] = []
-    monkeypatch.setattr(gcpause, "freeze_on_resume", True)
-    monkeypatch.setattr(site, "serve", lambda *a: seen.append(gcpause.freeze_on_resume))
-    result = cli("site", "serve")
-    assert result.exit_code == 0, result.output
-    assert seen == [False]

@@ -265,9 +265,8 @@ def test_status_and_rm_dry_run_show_the_diff_and_write_nothing(cli, paths):
     assert paths.catalog.read_bytes() == before
 
 
-def test_an_edit_as_its_own_process_builds_only_its_command(paths: Paths) -> None:
-    """`papers status` runs with only its command built (catalog.cli.keep_only); its
-    options, help and errors are still the whole command's."""
+def test_an_edit_as_its_own_process(paths: Paths) -> None:
+    """`papers status` as its own process: options, help and errors."""
     def papers(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-m", "catalog.cli", "--catalog",
                                str(paths.catalog), "--db", str(paths.db), *args],

@@ -56,35 +56,6 @@ def test_readme_starts_with_the_two_setup_commands():
     assert block[1] in ci, ".ci/run must run the README's test command"
 
 
-def test_reading_commands_are_the_ones_its_module_registers():
-    from catalog.commands import reading
-
-    mine = {name for name, cmd in COMMANDS
-            if getattr(cmd.callback, "__module__", "") == "catalog.commands.reading"}
-    assert mine == set(reading.COMMANDS)
-
-
-def test_curation_commands_are_the_ones_its_module_registers():
-    from catalog.commands import curate
-
-    mine = {name for name, cmd in COMMANDS
-            if getattr(cmd.callback, "__module__", "") == "catalog.commands.curate"}
-    assert mine == set(curate.COMMANDS)
-
-
-@pytest.mark.parametrize(("argv", "name"), [
-    (["search", "x"], "search"),
-    (["--db", "a.db", "--catalog", "c.yaml", "show", "k"], "show"),
-    (["--db=a.db", "tag", "k"], "tag"),
-    (["--help"], None),
-    ([], None),
-])
-def test_command_name(argv, name):
-    from catalog.cli import command_name
-
-    assert command_name(argv) == name
-
-
 def test_the_installed_command_runs_reading_and_other_commands(tmp_path):
     import subprocess
     import sys

@@ -180,7 +180,7 @@ def reference_build(paths, db_path) -> None:
     from catalog.venues import load_tags, load_venues
 
     text = paths.catalog.read_text(encoding="utf-8")
-    papers, problems = source.parse_yaml(text, "papers.yaml")
+    papers, problems = source.parse(text, "papers.yaml")
     assert not [p for p in problems if p.blocking]
     venues, vocabulary = load_venues(paths.venues), load_tags(paths.tags)
     names = {short: v.name for short, v in venues.items()}

@@ -1,6 +1,5 @@
 """Renaming a tag across the catalog (`papers tags --rename`): exactly the tag lines
-change, and the index, which the writer updates itself while it reads back and writes
-the file (catalog.index.PendingEdit), ends as a fresh build of the new files would."""
+change, and the index ends as a fresh build of the new files would."""
 
 from __future__ import annotations
 
@@ -10,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from catalog import files, index, writer
+from catalog import index, writer
 from catalog.paths import Paths
-from tests.test_edit_patches import assert_index_is_a_full_build, synthetic, tables
+from tests.test_edit_layouts import assert_index_is_a_full_build, synthetic, tables
 
 _TAGS_LINE = re.compile(r"^(?P<lead> +tags: )\[(?P<tags>[^\]]*)\]$", re.MULTILINE)
 
@@ -54,8 +53,6 @@ def test_a_rename_changes_only_the_tag_lines_and_the_index_is_a_full_build(
                        and line.split(":")[0] > new), len(lines)),
                  entry.replace("caching:", f"{new}:", 1))
     assert paths.tags.read_text(encoding="utf-8").splitlines() == lines
-    # The writer's own index update was the one made (not a refresh reading the file).
-    assert session.handover is not None and session.indexed is not None
     assert_index_is_a_full_build(paths, tmp_path / "fresh")
     rename(paths, new, "caching")  # and back: the bytes it started from
     assert paths.catalog.read_text(encoding="utf-8") == text
@@ -73,7 +70,6 @@ def test_a_rename_into_a_tag_a_paper_has_leaves_it_once(tmp_path: Path) -> None:
     assert paths.catalog.read_text(encoding="utf-8") == renamed_text(text, "caching",
                                                                      "embedding")
     assert "\ncaching:" not in paths.tags.read_text(encoding="utf-8")
-    assert session.indexed is not None
     assert_index_is_a_full_build(paths, tmp_path / "fresh")
 
 
@@ -84,14 +80,13 @@ def test_a_rename_that_cannot_write_leaves_the_index_as_it_was(
     before = tables(paths)
     text = paths.catalog.read_bytes()
 
-    def full_disk(path: Path, parts: object) -> list[int]:
+    def full_disk(path: Path, text: object, newline: str = "\n") -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(files, "atomic_write_parts", full_disk)
+    monkeypatch.setattr(writer, "atomic_write", full_disk)
     with pytest.raises(OSError):
         rename(paths, "caching", "cache-x")
     assert paths.catalog.read_bytes() == text
-    # The rows the writer's thread had begun to change were rolled back with the rest.
     assert tables(paths) == before
     conn = sqlite3.connect(paths.db)
     assert conn.execute("select value from meta where key = 'digest'").fetchone()[0] == \
@@ -99,29 +94,6 @@ def test_a_rename_that_cannot_write_leaves_the_index_as_it_was(
     conn.close()
 
 
-def test_a_begun_index_update_unlike_the_papers_read_back_is_dropped(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The thread starts from the papers the session made, at the lines it expects; when
-    the read-back papers differ (here: a line it got wrong), its rows are rolled back and
-    the papers as read are handed to the index the usual way."""
-    paths = synthetic(tmp_path / "cat", size=120)
-    index.refresh(paths)
-    begin = index.PendingEdit.__init__
-
-    def off_by_one(self: index.PendingEdit, where: Paths, edit: index.Edit) -> None:
-        first = edit.papers[0]
-        edit.papers[0] = type(first)(**{**vars(first), "line": first.line + 1})
-        begin(self, where, edit)
-
-    monkeypatch.setattr(index.PendingEdit, "__init__", off_by_one)
-    session = rename(paths, "caching", "cache-x")
-    assert session.indexed is None and session.handover is not None
-    assert_index_is_a_full_build(paths, tmp_path / "fresh")
-
-
-# Strings that JSON escapes or that SQLite's JSON reader must hand back unchanged:
-# quotes, backslashes, a '\u' that is text, accents, a character outside the BMP, and
-# (in summaries, where the catalog allows them) line breaks and text that reads as JSON.
 NAMES = ['Ann O"Brien \\ "x"', "Ann \\u00e9 Back\\slash", "Zoë Ångström", "Émile 𝔘nicode",
          "Name null", "Bo [1, 2]"]
 SUMMARIES = ["[1, 2]", "null", 'two\nlines "quoted" \\ and \\n', "tab\tnext", "{\"a\": 1}"]
@@ -129,8 +101,8 @@ SUMMARIES = ["[1, 2]", "null", 'two\nlines "quoted" \\ and \\n', "tab\tnext", "{
 
 def test_many_papers_edited_at_once_with_hostile_strings_index_as_a_build_would(
         tmp_path: Path) -> None:
-    """The rows of an edit of many papers go to SQLite as one JSON text per statement;
-    what it reads back must be the strings themselves, as a fresh build stores them."""
+    """What the index reads back after an edit of many papers must be the strings
+    themselves, as a fresh build stores them."""
     paths = synthetic(tmp_path / "cat", size=120)
     index.refresh(paths)
     keys = [line.split()[-1] for line in paths.catalog.read_text().splitlines()
@@ -140,7 +112,6 @@ def test_many_papers_edited_at_once_with_hostile_strings_index_as_a_build_would(
             session.update(key, authors=[NAMES[i % len(NAMES)], NAMES[(i + 3) % len(NAMES)]],
                            summary=SUMMARIES[i % len(SUMMARIES)],
                            status=("read", "reading")[i % 2])
-    assert session.handover is not None
     assert_index_is_a_full_build(paths, tmp_path / "fresh")
     conn = sqlite3.connect(paths.db)
     authors = dict(conn.execute("select paper, name from authors where position = 0"))
@@ -149,46 +120,3 @@ def test_many_papers_edited_at_once_with_hostile_strings_index_as_a_build_would(
     assert [summaries[k] for k in keys[:len(SUMMARIES)]] == SUMMARIES
 
 
-def test_an_edit_that_names_its_fields_compares_the_columns_they_make() -> None:
-    """Edit.fields: the index reads and compares only the columns of the fields named
-    (with the ones made from them), the key always."""
-    names = [n.strip("[]") for n in index._COLUMNS.split(", ")]
-
-    def compared(*fields: str) -> set[str]:
-        return {names[i] for i in index._compared(frozenset(fields))}
-
-    assert compared("tags") == {"key", "tags"}
-    assert compared("title") == {"key", "title", "folded"}
-    assert compared("authors", "year") == {"key", "authors", "folded", "year", "chunk"}
-    assert compared("venue", "distinct") == {"key", "venue", "venue_name", "distinct"}
-    assert [names[i] for i in index._compared(None)] == names
-
-
-def test_paper_but_is_replace_without_init() -> None:
-    import dataclasses
-
-    from catalog.model import Paper
-
-    paper = Paper(key="he2021fastmoe", title="FastMoE", authors=["Jiaao He"], year=2021,
-                  venue="arXiv", tags=["moe"], line=9)
-    assert paper.but(tags=["moe", "training"], line=12) == dataclasses.replace(
-        paper, tags=["moe", "training"], line=12)
-    assert paper.tags == ["moe"] and paper.line == 9
-    with pytest.raises(TypeError, match="colour"):
-        paper.but(colour="red")
-
-
-def test_a_row_made_column_by_column_is_the_row_made_at_once(tmp_path: Path) -> None:
-    """_put_rows told an edit's fields makes only their columns, one at a time: each
-    must be the value the whole row (_row) has there, for every paper of a catalog."""
-    from catalog import source
-
-    paths = synthetic(tmp_path / "cat", size=120)
-    papers = source.load(paths.catalog)
-    names = index._COLUMNS.split(", ")
-    venue_names = {"OSDI": "Operating Systems Design and Implementation"}
-    makers = [index._column_value(name) for name in names]
-    for paper in papers + [paper.but(et_al=True, authors=["Zoë Ångström", "Ø Ł"])
-                           for paper in papers[:5]]:
-        assert tuple(make(paper, venue_names) for make in makers) == index._row(
-            paper, venue_names)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, TypeVar
 
 import typer
 
@@ -72,20 +72,6 @@ def _located(write: Callable[[], T]) -> T:
         raise CatalogError(err.located(state.paths.display())) from None
 
 
-def _stream(output: Path, entries: Any, conn: Any) -> int:
-    """Write every paper's entry to output as they come (catalog.bibfile), replacing it
-    whole only once all are written; the number written. A paper that cannot be written
-    leaves the old file as it was."""
-    from catalog import bibfile
-    from catalog.gcpause import gc_paused
-
-    try:
-        with gc_paused():  # fresh strings and lists only: nothing for the collector
-            return bibfile.write(output, state.paths, conn, entries)
-    except OSError as err:
-        raise CatalogError(f"{output}: cannot write ({err.strerror})") from None
-
-
 def _wrote(count: int, output: Path) -> None:
     echo(f"wrote {count} entr{'y' if count == 1 else 'ies'} to {output}", err=True)
 
@@ -133,28 +119,14 @@ def export(
             raise CatalogError(f"no papers match {query!r}")
         text = _located(lambda: bibtex.export(papers, options.pop("venues"), **options))
         count = len(papers)
-    else:  # every paper, read in key order and written one at a time
-        venues = options.pop("venues")
-        left_out = () if abstracts else ("abstract",)
-        if output is not None:
-            def entries(conn: Any, first: str | None, stop: str | None) -> Iterator[str]:
-                rows = q.rows_by_key(conn, bibtex.ROW_FIELDS, left_out, first, stop)
-                return bibtex.row_entries(rows, venues, **options)
-
-            count = _located(lambda: _stream(output, entries, conn))
-            _wrote(count, output)
-            return
-        rows = q.rows_by_key(conn, bibtex.ROW_FIELDS, left_out)
-        from catalog.gcpause import gc_paused
-
-        with gc_paused():  # fresh strings and lists only: nothing for the collector
-            written = _located(lambda: list(bibtex.row_entries(rows, venues, **options)))
-        text = "\n".join(written)
-        count = len(written)
+    else:
+        papers = list(q.papers_by_key(conn, abstracts))
+        text = _located(lambda: bibtex.export(papers, options.pop("venues"), **options))
+        count = len(papers)
     if output is None:
         typer.echo(text, nl=False)
     else:
-        from catalog.files import atomic_write  # (not via catalog.writer: its imports)
+        from catalog.files import atomic_write
 
         try:
             atomic_write(output, text)

@@ -18,8 +18,6 @@ from catalog.commands import JsonOpt, command, complete_key, connect, echo, echo
 from catalog.errors import CatalogError, UsageError
 
 # The commands this module registers (catalog.cli builds only these for one of them).
-COMMANDS = frozenset({"tag", "untag", "tags", "status", "queue", "note", "rm", "edit",
-                      "import", "add"})
 KeyArg = Annotated[str, typer.Argument(help="Citation key.", autocompletion=complete_key,
                                        show_default=False)]
 KeysArg = Annotated[list[str], typer.Argument(help="Citation keys.", autocompletion=complete_key,

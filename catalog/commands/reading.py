@@ -21,7 +21,6 @@ from catalog.commands import (
 )
 
 # The commands this module registers (catalog.cli loads only this module for them).
-COMMANDS = frozenset({"search", "show", "list", "stats", "venues", "check", "index"})
 
 QueryArg = Annotated[list[str], typer.Argument(
     help="Words, \"phrases\", prefix*, OR, -exclude, and filters such as year:2020..2022 "

@@ -66,9 +66,8 @@ def site_serve(
     config_file: ConfigOpt = None,
 ) -> None:
     """Serve the site locally, rebuilding it when the catalog or notes change."""
-    from catalog import gcpause, site
+    from catalog import site
 
-    gcpause.freeze_on_resume = False  # this process outlives many builds: collect as usual
     site.serve(state.paths, config_file, dev_addr)
 
 
