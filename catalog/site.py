@@ -27,7 +27,6 @@ from urllib.parse import quote
 
 from mkdocs.plugins import event_priority
 
-from catalog import shell
 from catalog.charts import Chart
 from catalog.errors import CatalogError, Problem
 from catalog.model import Paper
@@ -1025,9 +1024,6 @@ class _Build:
     notes: list[Note]
     data: SiteData | None = None
     html: dict[str, str] = field(default_factory=dict)  # HTML pages' bodies, by source path
-    # Those bodies whole, while the search plugin reads them without their excluded parts.
-    whole: dict[str, str] = field(default_factory=dict)
-    shells: shell.Shells | None = None  # the theme's page, by shape (on_env)
     pages_written: int = 0  # pages written as an index.html (on_post_page)
 
 
@@ -1076,8 +1072,6 @@ def _sources(config: Any) -> list[Path]:
 def on_post_build(*, config: Any) -> None:
     """Mark the output folder as ours, so the next build may empty it."""
     mark_site_dir(Path(config.site_dir))
-    if _build is not None and _build.shells is not None:
-        log.info("theme pages: %s", _build.shells)
 
 
 def _nav_with_notes(nav: list[Any], notes: list[Note]) -> list[Any]:
@@ -1186,80 +1180,8 @@ def on_page_markdown(markdown: str, *, page: Any, config: Any, files: Any) -> st
     if is_html_page(uri) and page.file.generated_by:
         # Already HTML (see paper_page): keep it from Markdown, put it back in on_page_content.
         _build.html[uri] = markdown
-        # Rendered into the theme's page from a shell it shares with its like (see on_env).
-        page.meta.setdefault("template", shell.TEMPLATE)
         return ""
     return markdown
-
-
-def on_env(env: Any, *, config: Any, files: Any) -> Any:
-    """Give our HTML pages a template that fills a shared shell (catalog/shell.py).
-
-    The theme's page template renders the same header, nav and scripts for each
-    of thousands of generated pages: half the time of a build. The template named
-    in their meta hands each page to Shells, which renders the theme's template
-    once per shape of page and fills in each page's own title, URL and body.
-    """
-    from jinja2 import ChoiceLoader, DictLoader, pass_context
-    from markupsafe import Markup
-
-    if _build is None:
-        return env
-    shells = _build.shells = shell.Shells(env.get_template(shell.BASE_TEMPLATE).render)
-
-    @pass_context
-    def papers_page(context: Any) -> Markup:
-        return Markup(shells.page(context.get_all()))
-
-    env.loader = ChoiceLoader([DictLoader({shell.TEMPLATE: "{{ papers_page() }}"}),
-                               env.loader])
-    env.globals["papers_page"] = papers_page
-    return env
-
-
-def on_pre_page(page: Any, *, config: Any, files: Any) -> Any:
-    """Spare the pages we write as HTML mkdocs's Markdown conversion.
-
-    mkdocs sets up a new Markdown converter with every extension for each page it
-    renders (a millisecond a page, five seconds at 5,000 papers), only for the empty
-    Markdown these pages hand it (see on_page_markdown). Their render just leaves the
-    content empty for on_page_content to fill, with no anchors Markdown would find.
-    """
-    if page.file.generated_by and is_html_page(page.file.src_uri):
-        page.read_source = partial(_read_html_source, page)
-        page.render = partial(_render_empty, page)
-    return page
-
-
-# The front matter front() writes: its one line, a JSON string (YAML reads it alike).
-_FRONT_RE = re.compile(r'---\ntitle: ("(?:[^"\\\n]|\\.)*")\n---\n')
-
-
-def _read_html_source(page: Any, config: Any) -> None:
-    """mkdocs's Page.read_source, reading the title front() wrote as the JSON it is.
-
-    mkdocs parses every page's front matter as YAML: a second at 10,000 papers for
-    one line that json reads in microseconds. Anything else is left to mkdocs.
-    """
-    from mkdocs.utils.meta import get_data
-
-    source = config.plugins.on_page_read_source(page=page, config=config)
-    if source is None:
-        source = page.file.content_string
-    found = _FRONT_RE.match(source)
-    if found is None:
-        page.markdown, page.meta = get_data(source)
-        return
-    page.markdown = source[found.end():].lstrip("\n")
-    page.meta = {"title": json.loads(found.group(1))}
-
-
-def _render_empty(page: Any, config: Any, files: Any) -> None:
-    from mkdocs.structure.toc import get_toc
-
-    page.content = ""
-    page.toc = get_toc([])
-    page.present_anchor_ids = set()
 
 
 def on_page_content(html: str, *, page: Any, config: Any, files: Any) -> str:
@@ -1273,11 +1195,7 @@ def on_page_content(html: str, *, page: Any, config: Any, files: Any) -> str:
     body = _build.html.pop(page.file.src_uri)
     page.toc = get_toc([{"level": 2, "id": anchor, "name": title, "children": []}
                         for anchor, title in toc_of(body)])
-    # The search plugin parses every page's HTML to index it, skipping what is marked
-    # data-search-exclude, which on list pages is nearly all of it: it is given the
-    # page without those parts, and the page gets its whole body back afterwards.
-    _build.whole[page.file.src_uri] = body
-    return searchable(body)
+    return body
 
 
 @event_priority(-100)  # the page as written, after any other plugin's change
@@ -1286,64 +1204,6 @@ def on_post_page(output: str, *, page: Any, config: Any) -> str:
     if _build is not None and output.strip() and page.file.dest_uri.endswith("index.html"):
         _build.pages_written += 1
     return output
-
-
-@event_priority(-100)  # after the search plugin's
-def on_page_context(context: Any, *, page: Any, config: Any, nav: Any) -> Any:
-    """The whole body back, once the search plugin has read the searchable part."""
-    if _build is not None and page.file.src_uri in _build.whole:
-        page.content = _build.whole.pop(page.file.src_uri)
-    return context
-
-
-_EXCLUDED_RE = re.compile(r"<(ul|nav|div|p)\b[^>]*\sdata-search-exclude[\s>]")
-# Material's search starts a section at each heading with an id; one so marked is left out
-# with all it holds, up to the next such heading.
-_EXCLUDED_HEADING_RE = re.compile(r"<h[1-6]\b[^>]*\sdata-search-exclude[\s>]")
-_SECTION_RE = re.compile(r"<h[1-6]\b[^>]*\sid=")
-
-
-def searchable(page_html: str) -> str:
-    """A page we wrote, without its elements and sections marked data-search-exclude.
-
-    What Material's search indexes from it stays the same: it skips those elements,
-    and a section whose heading is so marked makes no entry. Every text in our HTML
-    is escaped, so each '<' starts a tag; our headings are never inside another element.
-    """
-    out, at = [], 0
-    for found in _EXCLUDED_RE.finditer(page_html):
-        if found.start() < at:  # inside an element already left out
-            continue
-        end = _element_end(page_html, found.group(1), found.start())
-        out.append(page_html[at:found.start()])
-        at = end
-    out.append(page_html[at:])
-    return _without_excluded_sections("".join(out))
-
-
-def _without_excluded_sections(page_html: str) -> str:
-    out, at = [], 0
-    while (found := _EXCLUDED_HEADING_RE.search(page_html, at)) is not None:
-        out.append(page_html[at:found.start()])
-        after = _SECTION_RE.search(page_html, found.end())
-        at = after.start() if after else len(page_html)
-    out.append(page_html[at:])
-    return "".join(out)
-
-
-@lru_cache(maxsize=8)
-def _tag_re(tag: str) -> re.Pattern[str]:
-    return re.compile(rf"<(/?){tag}\b[^>]*>")
-
-
-def _element_end(page_html: str, tag: str, start: int) -> int:
-    """Where the element opened at start ends (just past its closing tag)."""
-    depth = 0
-    for found in _tag_re(tag).finditer(page_html, start):
-        depth += -1 if found.group(1) else 1
-        if depth == 0:
-            return found.end()
-    return len(page_html)
 
 
 # ---------------------------------------------------------------- the output folder

@@ -420,45 +420,16 @@ def _indexed(page_html: str) -> list[tuple[str | None, str, str]]:
             for s in parser.data if not s.is_excluded()]
 
 
-def test_search_reads_the_same_from_a_page_without_its_excluded_parts(paths):
-    """The hook hands the search plugin each HTML page without its data-search-exclude
-    elements (parsing those was a third of a build) nor its sections under a heading so
-    marked: the index must not change."""
-    data = data_with_reading(paths, "## Mine\n\nPruning <b>x</b>.\n\n### Deeper\n\n- a\n- b\n",
-                             "Caching <notes>")
-    data.bibtex = {p.key: f"@article{{{p.key},\n  title = {{<ul> & </ul>}},\n}}"
-                   for p in data.papers}
-    pages = site.generate(data)
-    checked = 0
-    for uri, page in pages.items():
-        if not site.is_html_page(uri):
-            continue
-        body = page.split("---\n", 2)[2]  # after the front matter
-        kept = site.searchable(body)
-        assert _indexed(kept) == _indexed(body), uri
-        assert re.search(r"<\w+\b[^>]*data-search-exclude", kept) is None
-        assert len(kept) < len(body)
-        checked += 1
-    assert checked >= 8
-    # Nested elements of the same name end where their own element ends.
-    nested = ('<p>a</p><div class="x" data-search-exclude><div>in</div><div>in</div></div>'
-              "<p>b</p>")
-    assert site.searchable(nested) == "<p>a</p><p>b</p>"
-
-
 @settings(max_examples=300, deadline=None)
 @given(st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\\{}")))
 def test_page_title_reads_back_whole(title):
-    """The title in front matter reads back as written, by mkdocs's YAML and by the hook's
-    JSON reading alike: line breaks YAML would fold (NEL, U+2028) and characters it
-    refuses are escapes."""
+    """The title in front matter reads back as written by mkdocs's YAML: line breaks YAML
+    would fold (NEL, U+2028) and characters it refuses are escapes."""
     from mkdocs.utils.meta import get_data
 
     page = site.front(title, ["<h1>x</h1>", "", "<p>y</p>"])
     expected = html.escape(site.plain(title), quote=False)
     assert get_data(page) == ("<h1>x</h1>\n\n<p>y</p>\n", {"title": expected})
-    found = site._FRONT_RE.match(page)
-    assert found is not None and json.loads(found.group(1)) == expected
 
 
 def test_url_matches_posixpath_for_every_pair_of_pages():

@@ -12,8 +12,6 @@ from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
-from typer._click.exceptions import BadOptionUsage, NoSuchOption
-from typer._click.globals import get_current_context
 from typer.core import TyperCommand
 
 from catalog import __version__
@@ -43,13 +41,14 @@ NO_CATALOG = ("no catalog here: papers runs inside a catalog's folder (one holdi
 class State:
     catalog: Path | None = None
     db: Path | None = None
+    command: str = "COMMAND"  # the running sub-command as typed after `papers` ('site build')
 
     @property
     def paths(self) -> Paths:
         """The chosen catalog's files; outside any catalog, an error that says how to pick one."""
         paths = self.found()
         if paths is None:
-            raise CatalogError(NO_CATALOG.format(command=_command_path()))
+            raise CatalogError(NO_CATALOG.format(command=self.command))
         return paths
 
     def found(self) -> Paths | None:
@@ -62,11 +61,6 @@ class State:
 
 
 state = State()
-
-
-def _command_path() -> str:
-    """The running sub-command as typed after `papers` ('site build')."""
-    return _ctx_path(get_current_context(silent=True)) or "COMMAND"
 
 
 # Whole escape sequences (CSI "ESC [ ... m", OSC "ESC ] ... BEL", their one-byte C1 forms,
@@ -235,19 +229,32 @@ def unknown_option(name: str, options: list[str], command: str, args: list[str],
     return f"{message} ({hint})"
 
 
+class OptionError(typer.BadParameter):
+    """A usage error whose message is shown as it is (no 'Invalid value:' before it)."""
+
+    def format_message(self) -> str:
+        return self.message
+
+
 class Command(TyperCommand):
     """A command whose unknown-option error names the closest option, and says that
     --catalog and --db go before the command."""
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
-        given = list(args)  # click's parser consumes the list it is given
-        try:
-            return super().parse_args(ctx, args)
-        except NoSuchOption as err:
-            options = list(_own_options(self, ctx))
-            err.message = unknown_option(err.option_name, options, _ctx_path(ctx), given)
-            err.possibilities = None
-            raise
+        state.command = _ctx_path(ctx)
+        options = _own_options(self, ctx)
+        rest = iter(args)
+        for arg in rest:
+            if arg == "--":
+                break
+            name = arg.split("=", 1)[0]
+            if name in options:
+                if options[name] and "=" not in arg:
+                    next(rest, None)  # its value, which may start with '-'
+            elif arg.startswith("--") and len(name) > 2:
+                raise OptionError(unknown_option(name, list(options), state.command,
+                                                 list(args)), ctx=ctx)
+        return super().parse_args(ctx, args)
 
 
 def _ctx_path(ctx: Any) -> str:
@@ -265,6 +272,7 @@ class QueryCommand(Command):
     (write it after '--' to search for it)."""
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        state.command = _ctx_path(ctx)
         options = _own_options(self, ctx)
         flags: list[str] = []
         words: list[str] = []
@@ -281,12 +289,11 @@ class QueryCommand(Command):
                 if options[name] and "=" not in arg:
                     value = next(rest, None)
                     if value is None:
-                        raise BadOptionUsage(name, f"option {name} needs a value", ctx=ctx)
+                        raise OptionError(f"option {name} needs a value", ctx=ctx)
                     flags.append(value)
             elif arg.startswith("--") and len(name) > 2:
-                message = unknown_option(name, list(options), _ctx_path(ctx), list(args),
-                                         query=True)
-                raise NoSuchOption(name, message=message, ctx=ctx)
+                raise OptionError(unknown_option(name, list(options), state.command,
+                                                 list(args), query=True), ctx=ctx)
             else:
                 words.append(arg)
         return TyperCommand.parse_args(self, ctx, [*flags, "--", *words])
