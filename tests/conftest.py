@@ -11,9 +11,9 @@ import pytest
 import yaml
 from typer.testing import CliRunner, Result
 
-from catalog import source
+from catalog.data import reader
+from catalog.data.registry import Venue, load_venues
 from catalog.paths import Paths
-from catalog.venues import Venue, load_venues
 
 REPO = Path(__file__).resolve().parent.parent
 # The shared test data (real .bib files and lists) lies beside the checkout, as in CI.
@@ -100,7 +100,7 @@ def used_venues() -> dict[str, Venue]:
 
     The registry also lists well-known venues with no paper yet, so a .bib naming them
     resolves; tests of how an *unknown* venue is proposed read against this one instead."""
-    used = {paper.venue for paper in source.load(SEED_CATALOG)}
+    used = {paper.venue for paper in reader.load(SEED_CATALOG)}
     return {short: venue for short, venue in load_venues(REPO / "data" / "venues.yaml").items()
             if short in used}
 

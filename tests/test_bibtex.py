@@ -8,11 +8,12 @@ import bibtexparser
 import pybtex.database
 import pytest
 
-from catalog import bibtex, source
-from catalog.bibtex import Name, export, format_name, join_name, split_name
+from catalog.bib import bibtex
+from catalog.bib.bibtex import Name, export, format_name, join_name, split_name
+from catalog.data import reader
+from catalog.data.registry import Venue, load_venues
 from catalog.errors import CatalogError, UsageError
 from catalog.model import Paper
-from catalog.venues import Venue, load_venues
 from tests.conftest import REPO
 
 VENUES = load_venues(REPO / "data" / "venues.yaml")
@@ -227,7 +228,7 @@ def test_load_protected_terms(tmp_path: Path) -> None:
 
 
 def test_shipped_catalog_export_parses_in_pybtex_and_bibtexparser() -> None:
-    papers = source.load(REPO / "data" / "papers.yaml")
+    papers = reader.load(REPO / "data" / "papers.yaml")
     for options in ({}, {"ascii": True}, {"venue_style": "short"}, {"arxiv_style": "journal"}):
         text = export(papers, VENUES, protected=TERMS, **options)
         data = pybtex.database.parse_string(text, "bibtex")
@@ -258,10 +259,10 @@ def test_cited_keys_from_aux_files(tmp_path: Path) -> None:
 
 
 def test_primary_class_is_written_and_read_back():
-    from catalog.bibtex import export
-    from catalog.bibtex_read import read_bib
+    from catalog.bib.bibtex import export
+    from catalog.bib.parser import read_bib
+    from catalog.data.registry import Venue
     from catalog.model import Paper
-    from catalog.venues import Venue
 
     venues = {"arXiv": Venue("arXiv", "preprint", "arXiv", "Cornell University")}
     paper = Paper(key="he2021fastmoe", title="FastMoE: A Fast Mixture-of-Expert Training System",

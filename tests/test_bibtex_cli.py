@@ -27,17 +27,18 @@ def test_export_all_to_stdout_sorted_by_key(cli) -> None:
 
 def test_export_all_streams_what_the_library_writes(cli, paths: Paths) -> None:
     """`papers export` (every paper, read in key order and written one at a time) gives
-    the text catalog.bibtex.export gives for the papers read whole, with and without
+    the text catalog.bib.bibtex.export gives for the papers read whole, with and without
     abstracts."""
-    from catalog import bibtex, source
-    from catalog.venues import load_venues
+    from catalog.bib import bibtex
+    from catalog.data import reader
+    from catalog.data.registry import load_venues
 
     text = paths.catalog.read_text(encoding="utf-8")
     text = text.replace('      summary: "A PyTorch system',
                         '      abstract: "Trains 50% faster -- on GPUs & TPUs\\n{x}."\n'
                         '      summary: "A PyTorch system')
     paths.catalog.write_text(text, encoding="utf-8")
-    papers = source.load(paths.catalog)
+    papers = reader.load(paths.catalog)
     venues = load_venues(paths.venues)
     for options, flags in (({}, []), ({"abstracts": True}, ["--abstracts"]),
                            ({"ascii": True, "arxiv_style": "journal"},

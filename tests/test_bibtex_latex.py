@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from catalog import bibtex, source
+from catalog.bib import bibtex
+from catalog.data import reader
+from catalog.data.registry import load_venues
 from catalog.model import Paper
-from catalog.venues import load_venues
 from tests.conftest import REPO, require
 
 VENUES = load_venues(REPO / "data" / "venues.yaml")
@@ -70,7 +71,7 @@ def compile_bib(folder: Path, bib: str, style: str, mode: str) -> tuple[list[str
 
 
 def test_shipped_catalog_compiles_in_every_style_and_mode(tex: None, tmp_path: Path) -> None:
-    papers = source.load(REPO / "data" / "papers.yaml")
+    papers = reader.load(REPO / "data" / "papers.yaml")
     for mode, options in MODES.items():
         bib = bibtex.export(papers, VENUES, protected=TERMS, **options)
         for style in STYLES:
@@ -80,7 +81,7 @@ def test_shipped_catalog_compiles_in_every_style_and_mode(tex: None, tmp_path: P
 
 def test_shipped_catalog_compiles_with_natbib_arxiv_journals_and_short_venues(
         tex: None, tmp_path: Path) -> None:
-    papers = source.load(REPO / "data" / "papers.yaml")
+    papers = reader.load(REPO / "data" / "papers.yaml")
     bib = bibtex.export(papers, VENUES, protected=TERMS, arxiv_style="journal",
                         venue_style="short")
     warnings, errors = compile_bib(tmp_path / "natbib", bib, "plainnat", "utf8")

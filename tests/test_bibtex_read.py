@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from catalog import source
-from catalog.bibtex import BibRecord, read_bib, read_bib_file
+from catalog.bib.bibtex import BibRecord, read_bib, read_bib_file
+from catalog.data import reader
+from catalog.data.registry import Venue, load_venues
 from catalog.errors import CatalogError
 from catalog.model import normalize_title
-from catalog.venues import Venue, load_venues
 from tests.conftest import REPO, SEED_CATALOG, SHARED, needs_shared, used_venues
 
 VENUES = load_venues(REPO / "data" / "venues.yaml")
@@ -140,7 +140,7 @@ def test_recommender_bib_resolves_well_known_venues_in_the_shipped_registry() ->
 
 @needs_shared
 def test_seed_papers_in_recommender_bib_are_the_catalogs_papers() -> None:
-    catalog = source.load(SEED_CATALOG)
+    catalog = reader.load(SEED_CATALOG)
     by_doi = {p.doi: p for p in catalog if p.doi}
     by_arxiv = {p.arxiv: p for p in catalog if p.arxiv}
     by_title = {normalize_title(p.title): p for p in catalog}
@@ -164,7 +164,7 @@ def test_seed_papers_in_recommender_bib_are_the_catalogs_papers() -> None:
 @needs_shared
 def test_seed_papers_bib_reads_as_the_catalog() -> None:
     """The reference bibliography, with its publishers' booktitles, gives our papers exactly."""
-    catalog = {p.key: p for p in source.load(SEED_CATALOG)}
+    catalog = {p.key: p for p in reader.load(SEED_CATALOG)}
     records = read_bib_file(SEED, VENUES)
     assert len(records) == 21
     for record in records:

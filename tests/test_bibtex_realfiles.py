@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from catalog import bibtex
-from catalog.bibtex import BibRecord, read_bib
+from catalog.bib import bibtex
+from catalog.bib.bibtex import BibRecord, read_bib
+from catalog.data.registry import Venue, load_venues
 from catalog.model import Paper
-from catalog.venues import Venue, load_venues
 from tests.conftest import REPO, used_venues
 
 VENUES = load_venues(REPO / "data" / "venues.yaml")

@@ -10,11 +10,12 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from catalog import bibtex, source
-from catalog.check import names_no_one
+from catalog.bib import bibtex
+from catalog.check.rules import names_no_one
+from catalog.data import reader
+from catalog.data.registry import load_venues
 from catalog.errors import CatalogError
 from catalog.model import Paper
-from catalog.venues import load_venues
 from tests.conftest import REPO
 
 VENUES = load_venues(REPO / "data" / "venues.yaml")
@@ -42,7 +43,7 @@ def assert_same(original: Paper, back: Paper | None) -> None:
 @pytest.mark.parametrize("options", OPTIONS, ids=lambda o: "-".join(map(str, o.values()))
                          or "default")
 def test_every_catalog_paper_reads_back_the_same(options: dict) -> None:
-    papers = source.load(REPO / "data" / "papers.yaml")
+    papers = reader.load(REPO / "data" / "papers.yaml")
     back = read_back(papers, **options)
     assert set(back) == {p.key for p in papers}
     for paper in papers:

@@ -297,9 +297,9 @@ def test_axe_finds_no_serious_violation(browser, site_url, scheme):
 
 
 def _catalog_papers() -> list:
-    from catalog import source
+    from catalog.data import reader
 
-    return list(source.load(REPO / "data" / "papers.yaml"))
+    return list(reader.load(REPO / "data" / "papers.yaml"))
 
 
 @pytest.mark.parametrize("size", [(1366, 900), (390, 844)])

@@ -9,12 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from catalog import bibtex, dedupe, index, query, site, source, writer
-from catalog.bibtex import read_bib
-from catalog.check import check, check_papers
+from catalog.bib import bibtex
+from catalog.bib.bibtex import read_bib
+from catalog.check import duplicates
+from catalog.check.rules import check, check_papers
+from catalog.data import reader
+from catalog.data.registry import Venue, load_venues
+from catalog.edit import writer
+from catalog.index import database, query
 from catalog.model import CHAPTER_FIELDS, FIELDS, Paper
 from catalog.paths import Paths
-from catalog.venues import Venue, load_venues
+from catalog.site import hook
 from tests.conftest import REPO, VENUES, write_catalog
 
 CHAPTERS_BIB = REPO / "tests" / "data" / "chapters.bib"
@@ -128,7 +133,7 @@ def test_bib_check_and_import_agree_and_the_catalog_keeps_every_field(cli, paths
             "      publisher: Example Press\n"
             '      chapter: "3"\n'
             '      pages: "45-78"\n') in text
-    (paper,) = [p for p in source.load(paths.catalog) if p.key == "example2015neighbourhood"]
+    (paper,) = [p for p in reader.load(paths.catalog) if p.key == "example2015neighbourhood"]
     assert paper.editors == ["Carla Editor", "Jörg Müller", "Dirk van der Sample"]
     assert cli("check").exit_code == 0
 
@@ -173,7 +178,7 @@ def test_check_reports_a_chapter_without_booktitle_with_its_line(tmp_path: Path)
 
 def test_old_catalogs_stay_valid() -> None:
     """The seed catalog (no chapter fields, no Chapter venue in use) reads and checks as before."""
-    papers = source.load(REPO / "tests" / "data" / "seed-papers.yaml")
+    papers = reader.load(REPO / "tests" / "data" / "seed-papers.yaml")
     assert papers and all(not p.booktitle and not p.editors for p in papers)
     assert [p for p in check_papers(papers, "seed", SHIPPED, {}) if "book" in p.message] == []
 
@@ -194,7 +199,7 @@ def test_writer_updates_book_fields_in_order_and_keeps_comments(tmp_path: Path) 
         "      publisher: Example Press\n",
         "      editors: [Carla Editor, Eve Editor]\n      publisher: Example Press\n"
         "      chapter: \"2\"\n")
-    (paper,) = source.load(paths.catalog)
+    (paper,) = reader.load(paths.catalog)
     assert (paper.editors, paper.chapter) == (["Carla Editor", "Eve Editor"], "2")
 
 
@@ -209,17 +214,17 @@ def test_the_index_keeps_every_field_of_a_paper(tmp_path: Path) -> None:
     paths = write_catalog(tmp_path, venues=VENUES + CHAPTER)
     with writer.edit(paths) as session:
         session.add(full)
-    got = query.get(index.connect(paths), "a2015b")
+    got = query.get(database.connect(paths), "a2015b")
     assert replace(got, line=0) == replace(full, line=0)
     assert {f.name for f in fields(Paper)} - {"year", "venue", "line"} == set(FIELDS)
 
 
 def test_merge_fills_a_chapters_missing_editors_only_from_the_same_chapter() -> None:
     have = chapter(editors=[], chapter=None)
-    plan = dedupe.plan_merge(have, chapter(), SHIPPED)
+    plan = duplicates.plan_merge(have, chapter(), SHIPPED)
     assert plan.fields == {"editors": ["Carla Editor", "Jörg Müller"], "chapter": "3"}
     conference = replace(have, venue="OSDI", booktitle=None, publisher=None)
-    assert "editors" not in dedupe.plan_merge(conference, chapter(), SHIPPED).fields
+    assert "editors" not in duplicates.plan_merge(conference, chapter(), SHIPPED).fields
 
 
 # ---------------------------------------------------------------- export
@@ -268,19 +273,19 @@ def test_exported_chapters_read_back_as_the_same_chapters() -> None:
 
 def test_site_shows_the_book_on_the_paper_page_and_in_lists(cli, paths: Paths) -> None:
     assert cli("import", str(CHAPTERS_BIB)).exit_code == 0
-    data, problems = site.load(paths, None, with_charts=False)
+    data, problems = hook.load(paths, None, with_charts=False)
     assert problems == []
-    page = site.paper_page(data.by_key["example2015neighbourhood"], data)
+    page = hook.paper_page(data.by_key["example2015neighbourhood"], data)
     book = ("In <em>Handbook of Made-Up Recommenders</em>, edited by Carla Editor, "
             "Jörg Müller and Dirk van der Sample, Example Press, chapter 3")
     assert f"<li><strong>Book:</strong> {book}</li>" in page
-    year = site.year_page(2015, [data.by_key["example2015neighbourhood"]], data)
+    year = hook.year_page(2015, [data.by_key["example2015neighbourhood"]], data)
     assert f'<div class="pp-book">{book}</div>' in year
-    other = site.paper_page(data.by_key["sample2022ranking"], data)
+    other = hook.paper_page(data.by_key["sample2022ranking"], data)
     assert ("In <em>Search &amp; Recommendation: 50% Theory, 50% Practice</em>, edited by "
             "Dora Editor, Sample &amp; Sons") in other
-    script = site.papers_data(data)
+    script = hook.papers_data(data)
     assert ('"c":"In Handbook of Made-Up Recommenders, edited by Carla Editor, Jörg Müller '
             'and Dirk van der Sample, Example Press, chapter 3"') in script
-    plain = site.paper_page(data.by_key["kurniawan2023evstore"], data)
+    plain = hook.paper_page(data.by_key["kurniawan2023evstore"], data)
     assert "<strong>Book:</strong>" not in plain and "pp-book" not in plain

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from catalog.check import check
+from catalog.check.rules import check
 from catalog.errors import InvalidCatalogError, Problem
-from catalog.index import refresh
+from catalog.index.database import refresh
 from tests.conftest import PAPERS, write_catalog
 
 GOOD_PAPER = """\
@@ -124,8 +124,8 @@ def test_near_duplicates_are_those_all_pairs_find():
 
     from rapidfuzz import fuzz
 
-    from catalog import check as rules
-    from catalog.dedupe import NEAR_DUPLICATE
+    from catalog.check import rules
+    from catalog.check.duplicates import NEAR_DUPLICATE
     from catalog.model import Paper, normalize_title
 
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
@@ -189,8 +189,8 @@ def test_tab_indentation_gets_its_own_hint(tmp_path):
 
 
 def test_odd_unicode_is_read_and_searchable(tmp_path):
-    from catalog.index import connect
-    from catalog.query import search
+    from catalog.index.database import connect
+    from catalog.index.query import search
 
     body = ('\ufeff2023:\r\n  OSDI:\r\n    - key: zoe2023rtl\r\n'
             '      title: "عربي Zoë 😀 café"\r\n      authors: [Zoë Čech]\r\n')
@@ -211,7 +211,7 @@ def test_plain_booleans_and_nulls(tmp_path, value):
     found = check(paths)
     if value in ("true", "false", "True"):
         assert found == []
-        from catalog.source import load
+        from catalog.data.reader import load
 
         paper = load(paths.catalog)[0]
         assert paper.et_al is (value.lower() == "true") and paper.doi is None
@@ -281,8 +281,8 @@ def test_big_bucket_scoring_finds_what_scoring_every_pair_finds():
     import numpy
     from rapidfuzz import fuzz
 
-    from catalog import check as rules
-    from catalog.dedupe import NEAR_DUPLICATE
+    from catalog.check import rules
+    from catalog.check.duplicates import NEAR_DUPLICATE
 
     rng = random.Random(12)
     words = ["cache", "embedding", "tables", "gpu", "sharded", "training", "fast", "a", "of"]
@@ -314,7 +314,7 @@ _FIELD_TEXT = st.text(
 def test_control_scan_agrees_with_a_scan_per_field(title, author, abstract, summary):
     """The joined one-line scan and the bytes path for ASCII long texts find a control
     character exactly where scanning each field on its own finds one."""
-    from catalog import check as rules
+    from catalog.check import rules
     from catalog.model import MULTILINE_FIELDS, Paper, has_controls
 
     paper = Paper(key="a2023x", title=title, authors=["A B", author], year=2023,
@@ -338,7 +338,7 @@ def _fields_with_controls(paper) -> set[str]:
 def test_control_scan_of_many_papers_agrees_with_one_per_paper(fields):
     """One scan of several papers' joined fields finds a control character exactly when
     one of the papers holds one (a joint never makes nor hides one)."""
-    from catalog import check as rules
+    from catalog.check import rules
     from catalog.model import Paper
 
     papers = [Paper(key=f"a2023x{i}", title=title, authors=[author], year=2023,
@@ -350,7 +350,7 @@ def test_control_scan_of_many_papers_agrees_with_one_per_paper(fields):
 def test_control_findings_by_slices_are_those_of_each_paper(monkeypatch):
     """Papers are scanned for controls a slice at a time: every paper with one, in a
     slice of clean papers or not, gets its findings, and no clean paper gets any."""
-    from catalog import check as rules
+    from catalog.check import rules
     from catalog.model import Paper
 
     monkeypatch.setattr(rules, "_SLICE", 3)
@@ -374,8 +374,8 @@ def test_big_buckets_on_threads_find_what_one_thread_finds(monkeypatch, processo
     import numpy
     from rapidfuzz import fuzz
 
-    from catalog import check as rules
-    from catalog.dedupe import NEAR_DUPLICATE
+    from catalog.check import rules
+    from catalog.check.duplicates import NEAR_DUPLICATE
 
     monkeypatch.setattr(rules.os, "sched_getaffinity", lambda _: set(range(processors)),
                         raising=False)
@@ -421,10 +421,10 @@ def test_a_check_of_the_fields_an_edit_changed_finds_every_finding_it_adds(
         before, after, vocabulary_changes):
     """An edit's judge runs only the rules that read a field it changed (or the registry
     it changed): every finding the whole rule set adds must be among theirs."""
-    from catalog import check as rules
+    from catalog.check import rules
+    from catalog.data.registry import Venue
+    from catalog.edit.validation import EditCheck, _differences
     from catalog.model import Paper
-    from catalog.validation import EditCheck, _differences
-    from catalog.venues import Venue
 
     venues = {"OSDI": Venue("OSDI", "conference", "OSDI"),
               "Springer": Venue("Springer", "collection", "Springer")}

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from catalog import source
+from catalog.data import reader
 from catalog.paths import Paths
 from tests.conftest import REPO
 
 
 def paper(paths: Paths, key: str):
-    return next(p for p in source.load(paths.catalog) if p.key == key)
+    return next(p for p in reader.load(paths.catalog) if p.key == key)
 
 
 @pytest.fixture

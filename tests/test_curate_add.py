@@ -5,12 +5,12 @@ from __future__ import annotations
 import datetime as dt
 import json
 
-from catalog import source
+from catalog.data import reader
 from catalog.paths import Paths
 
 
 def papers(paths: Paths) -> dict:
-    return {p.key: p for p in source.load(paths.catalog)}
+    return {p.key: p for p in reader.load(paths.catalog)}
 
 
 def test_add_from_flags_suggests_the_key(cli, paths: Paths) -> None:
@@ -123,7 +123,7 @@ def test_interactive_add_asks_again_for_an_unknown_venue(cli, paths, monkeypatch
     result = cli("add", input=answers)
     assert result.exit_code == 0, result.output
     assert "'osdl' is not in" in result.output and "did you mean 'OSDI'?" in result.output
-    from catalog.source import load
+    from catalog.data.reader import load
 
     added = {p.key: p for p in load(paths.catalog)}["tester2023tessellate"]
     assert added.venue == "OSDI" and added.authors == ["Ada Tester", "Bo Example"]

@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from catalog import dedupe, source
-from catalog.check import check
+from catalog.check import duplicates
+from catalog.check.rules import check
+from catalog.data import reader
+from catalog.data.registry import Venue
 from catalog.model import Paper
-from catalog.venues import Venue
 from tests.conftest import SEED_CATALOG, write_catalog
 
 VENUES = {"arXiv": Venue("arXiv", "preprint", "arXiv"),
@@ -22,8 +23,8 @@ def paper(key: str = "x2023y", title: str = "A Title", **kw) -> Paper:
     return Paper(key=key, title=title, **kw)
 
 
-def shipped_finder() -> dedupe.Finder:
-    return dedupe.Finder.of(source.load(SEED_CATALOG))
+def shipped_finder() -> duplicates.Finder:
+    return duplicates.Finder.of(reader.load(SEED_CATALOG))
 
 
 def test_by_doi_case_and_resolver_prefix_ignored() -> None:
@@ -58,7 +59,7 @@ def test_different_papers_are_not_matched() -> None:
 
 
 def test_conflicting_identifiers_veto_a_title_match() -> None:
-    finder = dedupe.Finder.of([paper("a2023t", "Same Title Here", doi="10.1/a")])
+    finder = duplicates.Finder.of([paper("a2023t", "Same Title Here", doi="10.1/a")])
     assert finder.find(paper(title="Same Title Here", doi="10.1/b")) is None
     assert finder.find(paper(title="Same Title Here")).paper.key == "a2023t"
 
@@ -69,7 +70,7 @@ def test_merge_fills_only_missing_fields_and_records_arxiv() -> None:
     incoming = paper(title="BagPipe", venue="arXiv", year=2022, arxiv="2202.12429v1",
                      doi="10.48550/arXiv.2202.12429", url="https://arxiv.org/abs/2202.12429",
                      tags=["caching"])
-    plan = dedupe.plan_merge(existing, incoming, VENUES)
+    plan = duplicates.plan_merge(existing, incoming, VENUES)
     assert plan.fields == {"arxiv": "2202.12429", "url": "https://arxiv.org/abs/2202.12429"}
     assert plan.move_to is None
 
@@ -77,7 +78,7 @@ def test_merge_fills_only_missing_fields_and_records_arxiv() -> None:
 def test_merge_moves_a_preprint_to_its_published_venue() -> None:
     existing = paper("a2022t", "T", venue="arXiv", year=2022, arxiv="2202.00001")
     incoming = paper(title="T", venue="SOSP", year=2023, doi="10.1145/1", pages="1-10")
-    plan = dedupe.plan_merge(existing, incoming, VENUES)
+    plan = duplicates.plan_merge(existing, incoming, VENUES)
     assert plan.fields == {"doi": "10.1145/1", "pages": "1-10"}
     assert plan.move_to == (2023, "SOSP")
     assert "moved to SOSP 2023" in plan.describe()
@@ -85,7 +86,7 @@ def test_merge_moves_a_preprint_to_its_published_venue() -> None:
 
 def test_find_duplicates_within_a_list() -> None:
     papers = [paper("a", "One Title"), paper("b", "Two"), paper("c", "One title.")]
-    assert [(p.key, m.paper.key) for p, m in dedupe.find_duplicates(papers)] == [("c", "a")]
+    assert [(p.key, m.paper.key) for p, m in duplicates.find_duplicates(papers)] == [("c", "a")]
 
 
 def test_check_reports_a_preprint_and_its_published_version(tmp_path: Path) -> None:
@@ -119,13 +120,13 @@ arXiv:
 
 
 def test_a_title_names_a_paper_by_its_words_or_its_system_name() -> None:
-    evstore = next(p for p in source.load(SEED_CATALOG)
+    evstore = next(p for p in reader.load(SEED_CATALOG)
                    if p.key == "kurniawan2023evstore")
-    assert dedupe.same_paper_title("EVStore", evstore)  # a table's Name column
-    assert dedupe.same_paper_title("evstore: storage and caching capabilities for scaling "
+    assert duplicates.same_paper_title("EVStore", evstore)  # a table's Name column
+    assert duplicates.same_paper_title("evstore: storage and caching capabilities for scaling "
                                    "embedding tables in deep recommendation systems.", evstore)
-    assert not dedupe.same_paper_title("Scaling Vision with Sparse Mixture of Experts", evstore)
-    assert not dedupe.same_paper_title("", evstore)
+    assert not duplicates.same_paper_title("Scaling Vision with Sparse Mixture of Experts", evstore)
+    assert not duplicates.same_paper_title("", evstore)
 
 
 
@@ -137,14 +138,14 @@ def test_an_alike_title_with_other_year_and_author_is_only_a_possible_duplicate(
                 authors=["Guorui Zhou"], year=2018)
     dmin = paper("xiao2020deep", "Deep Multi-Interest Network for Click-through Rate "
                  "Prediction", authors=["Zhibo Xiao"], year=2020)
-    match = dedupe.Finder.of([dmin]).find(din)
+    match = duplicates.Finder.of([dmin]).find(din)
     assert match is not None and match.by == "title" and not match.sure
     # the year (within one), or the first author where a year is unknown, makes it one paper
-    assert dedupe.Finder.of([dmin]).find(replace(din, year=2021)).sure
-    assert dedupe.Finder.of([dmin]).find(replace(din, year=0, authors=["Zhibo Xiao"])).sure
-    assert not dedupe.Finder.of([dmin]).find(replace(din, year=0)).sure
+    assert duplicates.Finder.of([dmin]).find(replace(din, year=2021)).sure
+    assert duplicates.Finder.of([dmin]).find(replace(din, year=0, authors=["Zhibo Xiao"])).sure
+    assert not duplicates.Finder.of([dmin]).find(replace(din, year=0)).sure
     # a conference paper and its journal version two years on are two catalog entries
-    assert not dedupe.Finder.of([dmin]).find(replace(din, authors=["Zhibo Xiao"])).sure
+    assert not duplicates.Finder.of([dmin]).find(replace(din, authors=["Zhibo Xiao"])).sure
 
 
 def test_one_title_years_apart_is_two_papers_unless_a_preprint() -> None:
@@ -152,9 +153,9 @@ def test_one_title_years_apart_is_two_papers_unless_a_preprint() -> None:
                  year=1957)
     article = paper("bellman1966dynamic", "Dynamic programming", authors=["Richard Bellman"],
                     year=1966)
-    assert not dedupe.Finder.of([book]).find(article).sure
+    assert not duplicates.Finder.of([book]).find(article).sure
     preprint = replace(article, year=2019, venue="arXiv")
-    assert dedupe.Finder.of([preprint]).find(replace(article, year=2022)).sure
+    assert duplicates.Finder.of([preprint]).find(replace(article, year=2022)).sure
 
 
 def test_a_pair_marked_distinct_is_never_matched() -> None:
@@ -162,12 +163,12 @@ def test_a_pair_marked_distinct_is_never_matched() -> None:
               year=2021)
     b = paper("c2021survey", "A Survey of Neural Architecture Search", authors=["Cy Dee"],
               year=2021, distinct=["a2021survey"])
-    assert dedupe.Finder.of([a]).find(replace(b, key="c2021survey")) is None
-    assert dedupe.Finder.of([a]).find(replace(b, distinct=[])).sure
+    assert duplicates.Finder.of([a]).find(replace(b, key="c2021survey")) is None
+    assert duplicates.Finder.of([a]).find(replace(b, distinct=[])).sure
 
 
 def test_import_adds_a_possible_duplicate_and_says_so(tmp_path: Path) -> None:
-    from catalog import importer
+    from catalog.ingest import importer
 
     paths = write_catalog(tmp_path)
     text = ("@inproceedings{zhou2018din, title = {AdaEmbed: Adaptive Embeddings for Large "

@@ -16,8 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from catalog import index, source, writer
+from catalog.data import reader
+from catalog.edit import writer
 from catalog.errors import CatalogError
+from catalog.index import database
 from catalog.model import Paper
 from catalog.paths import Paths
 from tests.conftest import REPO, write_catalog
@@ -82,7 +84,7 @@ def synthetic(folder: Path, size: int = 120) -> Paths:
 def tables(paths: Paths) -> dict[str, object]:
     """Every table of the index, row by row, with the lines as they are in the file."""
     conn = sqlite3.connect(paths.db)
-    shifts = index.line_shifts(conn)
+    shifts = database.line_shifts(conn)
     columns = [r[1] for r in conn.execute("pragma table_info(papers)")]
     line, chunk = columns.index("line"), columns.index("chunk")
     out: dict[str, object] = {}
@@ -108,7 +110,7 @@ def assert_index_is_a_full_build(paths: Paths, scratch: Path) -> None:
     fresh = write_catalog(scratch, paths.catalog.read_text(encoding="utf-8"),
                           paths.venues.read_text(encoding="utf-8"),
                           paths.tags.read_text(encoding="utf-8"))
-    assert index.refresh(fresh).action == "built"
+    assert database.refresh(fresh).action == "built"
     mine, theirs = tables(paths), tables(fresh)
     # An update adds the words of new text and never drops one (a word no paper holds any
     # more only widens a prefix to nothing): the build's words are a subset.
@@ -182,7 +184,7 @@ def run(paths: Paths, op: Op) -> object:
 def test_fifty_random_edits_leave_the_index_a_full_build_would(tmp_path: Path,
                                                               seed: int) -> None:
     paths = synthetic(tmp_path / "cat")
-    index.refresh(paths)
+    database.refresh(paths)
     keys = [line.split()[-1] for line in paths.catalog.read_text().splitlines()
             if line.lstrip().startswith("- key: ")]
     for n, op in enumerate(random_ops(random.Random(seed), keys, 50)):
@@ -219,11 +221,11 @@ def test_odd_layouts_edit_only_the_papers_own_lines(tmp_path: Path, key: str,
                "status": lambda s: s.set_status(key, "read", "2024-02-03"),
                "title": lambda s: s.update(key, title="A New Title: Longer")}
     paths = write_catalog(tmp_path / "cat", ODD)
-    index.refresh(paths)
-    before = {p.key: p for p in source.load(paths.catalog)}
+    database.refresh(paths)
+    before = {p.key: p for p in reader.load(paths.catalog)}
     run(paths, changes[edit])
     text = paths.catalog.read_text(encoding="utf-8")
-    after = {p.key: p for p in source.load(paths.catalog)}
+    after = {p.key: p for p in reader.load(paths.catalog)}
     assert [replace(p, line=0) for k, p in after.items() if k != key] == [
         replace(p, line=0) for k, p in before.items() if k != key]
     own = _lines_of(ODD, key)
@@ -276,7 +278,7 @@ def test_an_edit_keeps_the_indentation_of_the_papers_block_lists(tmp_path: Path,
 ])
 def test_a_refused_edit_writes_nothing(tmp_path: Path, op: Op) -> None:
     paths = write_catalog(tmp_path / "cat", ODD)
-    index.refresh(paths)
+    database.refresh(paths)
     before = paths.catalog.read_bytes()
     outcome = run(paths, op)
     assert isinstance(outcome, tuple) and outcome[0] == "error"

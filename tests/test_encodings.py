@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from catalog.textfile import TextFileError, decode_text
+from catalog.data.textfile import TextFileError, decode_text
 
 # An excerpt of a .bib as Windows "Save as Unicode" writes it: UTF-16 with a byte-order mark.
 BIB = """\

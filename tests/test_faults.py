@@ -16,11 +16,14 @@ from pathlib import Path
 
 import pytest
 
-from catalog import files, index, query, source, writer
+from catalog import files
+from catalog.data import reader
+from catalog.data.registry import load_tags, load_venues
+from catalog.edit import writer
 from catalog.errors import CatalogError, IndexPathError, InvalidCatalogError
+from catalog.index import database, query
 from catalog.model import Paper
 from catalog.paths import Paths
-from catalog.venues import load_tags, load_venues
 from tests.conftest import REPO, TAGS, VENUES, write_catalog
 
 PYTHON = [sys.executable, "-c"]
@@ -74,19 +77,19 @@ def test_db_refuses_an_sqlite_database_of_someone_else(paths: Paths) -> None:
     conn.close()
     before = other.read_bytes()
     with pytest.raises(IndexPathError, match="SQLite database papers did not build"):
-        index.refresh(Paths(paths.catalog, other))
+        database.refresh(Paths(paths.catalog, other))
     assert other.read_bytes() == before
 
 
 def test_an_index_built_before_the_header_carried_our_id_is_still_ours(paths: Paths) -> None:
-    index.refresh(paths)
+    database.refresh(paths)
     conn = sqlite3.connect(paths.db)
     conn.execute("pragma application_id = 0")
     conn.commit()
     conn.close()
-    assert index.probe(paths) == "ours"
-    assert index.rebuild(paths).action == "built"
-    assert index.probe(paths) == "ours"
+    assert database.probe(paths) == "ours"
+    assert database.rebuild(paths).action == "built"
+    assert database.probe(paths) == "ours"
 
 
 def test_db_a_folder_or_an_unwritable_place_is_a_message(paths: Paths, tmp_path: Path) -> None:
@@ -119,7 +122,7 @@ def test_a_symlinked_catalog_and_registry_are_written_through(tmp_path: Path) ->
     for name in ("papers.yaml", "tags.yaml"):
         assert (data / name).is_symlink(), name
     assert "sharding" in load_tags(store.tags)
-    paper = next(p for p in source.load(store.catalog) if p.key == "he2021fastmoe")
+    paper = next(p for p in reader.load(store.catalog) if p.key == "he2021fastmoe")
     assert paper.tags == ["moe", "training", "sharding"]
     assert not list(store.data_dir.glob(".*.tmp")) and not list(data.glob(".*.tmp"))
 
@@ -129,7 +132,7 @@ def test_a_symlinked_catalog_and_registry_are_written_through(tmp_path: Path) ->
 NEW_TAGS_SCRIPT = """
 import sys
 from pathlib import Path
-from catalog import writer
+from catalog.edit import writer
 from catalog.paths import Paths
 paths = Paths(Path(sys.argv[1]), Path(sys.argv[2]))
 for tag in sys.argv[4].split(","):
@@ -153,7 +156,7 @@ def test_two_catalogs_in_one_folder_share_registries_without_losing_a_tag(
     vocabulary = load_tags(first.tags)
     for paths, key, tags in jobs:
         assert set(tags) <= set(vocabulary)
-        paper = next(p for p in source.load(paths.catalog) if p.key == key)
+        paper = next(p for p in reader.load(paths.catalog) if p.key == key)
         assert set(tags) <= set(paper.tags)
 
 
@@ -193,11 +196,11 @@ def test_tag_reports_success_with_a_damaged_index_and_repairs_it(cli, paths: Pat
     result = cli("tag", "he2021fastmoe", "-t", "caching")
     assert result.exit_code == 0, result.output
     assert "+caching" in result.output
-    paper = next(p for p in source.load(paths.catalog) if p.key == "he2021fastmoe")
+    paper = next(p for p in reader.load(paths.catalog) if p.key == "he2021fastmoe")
     assert "caching" in paper.tags
     conn = sqlite3.connect(paths.db)
     assert conn.execute("pragma integrity_check").fetchone()[0] == "ok"
-    assert "caching" in query.get(index.connect(paths), "he2021fastmoe").tags
+    assert "caching" in query.get(database.connect(paths), "he2021fastmoe").tags
 
 
 @pytest.mark.parametrize("args", [["search", "embedding"], ["show", "he2021fastmoe"],
@@ -297,7 +300,7 @@ def test_a_crlf_catalog_and_registries_keep_crlf(tmp_path: Path) -> None:
         assert data.count(b"\n") == data.count(b"\r\n"), path.name
     old, new = before.split(b"\r\n"), paths.catalog.read_bytes().split(b"\r\n")
     assert len(new) - len(old) == 5  # the new paper's lines, its year and venue; no others
-    assert index.refresh(paths).action == "fresh"
+    assert database.refresh(paths).action == "fresh"
 
 
 # ---------------------------------------------------------------- 11. reading notes
@@ -369,7 +372,7 @@ def test_readers_and_writers_together_on_a_fresh_index(tmp_path: Path) -> None:
         assert code == 0 and "Traceback" not in err, err
     assert not stale.exists()
     assert not list(paths.db.parent.glob(".*.tmp"))
-    paper = query.get(index.connect(paths), "he2021fastmoe")
+    paper = query.get(database.connect(paths), "he2021fastmoe")
     assert {f"w{i}-{s}" for i in range(3) for s in "ab"} <= set(paper.tags)
 
 
@@ -378,7 +381,7 @@ def test_readers_and_writers_together_on_a_fresh_index(tmp_path: Path) -> None:
 TOGGLE_SCRIPT = """
 import sys
 from pathlib import Path
-from catalog import writer
+from catalog.edit import writer
 from catalog.paths import Paths
 paths = Paths(Path(sys.argv[1]), Path(sys.argv[2]))
 while True:
@@ -411,11 +414,11 @@ def test_sigkill_at_random_points_never_tears_the_catalog(tmp_path: Path) -> Non
         kills += 1
         assert paths.catalog.read_bytes() in (without, with_tag)
         assert (paths.tags.read_bytes(), paths.venues.read_bytes()) == registries
-        source.load(paths.catalog)
+        reader.load(paths.catalog)
     assert kills >= 15
     # whatever state the index was killed in, the next reader sees the catalog as it is
-    tags = next(p for p in source.load(paths.catalog) if p.key == "he2021fastmoe").tags
-    assert query.get(index.connect(paths), "he2021fastmoe").tags == tags
+    tags = next(p for p in reader.load(paths.catalog) if p.key == "he2021fastmoe").tags
+    assert query.get(database.connect(paths), "he2021fastmoe").tags == tags
     with writer.edit(paths) as session:  # and the next writer cleans up after the dead
         session.update("he2021fastmoe", status="reading")
     assert not list(paths.data_dir.glob(".*.tmp"))

@@ -18,8 +18,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from catalog import fetch
-from catalog.venues import Venue
+from catalog.data.registry import Venue
+from catalog.ingest import services
 
 
 class Online:
@@ -140,7 +140,7 @@ def online(monkeypatch: pytest.MonkeyPatch) -> Iterator[Online]:
 def offline(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every service at a loopback port where nothing listens."""
     base = f"http://127.0.0.1:{free_port()}"
-    for env, _ in fetch.SERVICES.values():
+    for env, _ in services.SERVICES.values():
         monkeypatch.setenv(env, base)
 
 
@@ -181,30 +181,30 @@ VENUES = {"OSDI": Venue("OSDI", "conference", "USENIX Symposium on Operating Sys
 
 def test_crossref_work(online: Online) -> None:
     online.crossref["10.1145/3600006.3613142"] = BAGPIPE_WORK
-    record = fetch.crossref("10.1145/3600006.3613142")
+    record = services.crossref("10.1145/3600006.3613142")
     assert record.title == "Bagpipe: Accelerating Deep Recommendation Model Training"
     assert record.authors == BAGPIPE_AUTHORS
     assert (record.year, record.kind, record.doi) == (2023, "conference",
                                                       "10.1145/3600006.3613142")
-    assert fetch.resolve_venue(record, VENUES) == "SOSP"
+    assert services.resolve_venue(record, VENUES) == "SOSP"
     assert online.requests == ["/crossref/works/10.1145/3600006.3613142"]
 
 
 def test_crossref_venue_by_full_name_and_fields(online: Online) -> None:
     online.crossref["10.5555/papers.test.1"] = TEST_WORK
-    record = fetch.crossref("10.5555/papers.test.1")
-    assert fetch.resolve_venue(record, VENUES) == "OSDI"
+    record = services.crossref("10.5555/papers.test.1")
+    assert services.resolve_venue(record, VENUES) == "OSDI"
     assert (record.pages, record.abstract) == ("101-117", "We tile embeddings .")
 
 
 def test_crossref_unknown_doi(online: Online) -> None:
-    with pytest.raises(fetch.FetchError, match=r"Crossref has no record of DOI 10\.1/none"):
-        fetch.crossref("10.1/none")
+    with pytest.raises(services.FetchError, match=r"Crossref has no record of DOI 10\.1/none"):
+        services.crossref("10.1/none")
 
 
 def test_arxiv_entry_is_parsed_from_atom(online: Online) -> None:
     online.arxiv["2399.00001"] = TEST_PREPRINT
-    record = fetch.arxiv("2399.00001")
+    record = services.arxiv("2399.00001")
     assert record.title == "Quokka: A Test Preprint About Sharding Tables"
     assert record.authors == ["Cy Sample", "Di Placeholder"]
     assert (record.arxiv, record.year, record.kind) == ("2399.00001", 2023, "preprint")
@@ -212,13 +212,13 @@ def test_arxiv_entry_is_parsed_from_atom(online: Online) -> None:
 
 
 def test_arxiv_unknown_id_and_error_entry(online: Online) -> None:
-    with pytest.raises(fetch.FetchError, match=r"arXiv has no record of arXiv id 2399\.99999"):
-        fetch.arxiv("2399.99999")
+    with pytest.raises(services.FetchError, match=r"arXiv has no record of arXiv id 2399\.99999"):
+        services.arxiv("2399.99999")
     online.arxiv["bad"] = ("<entry><id>http://arxiv.org/api/errors#incorrect_id_format_for_bad"
                            "</id><title>Error</title><summary>incorrect id format for bad"
                            "</summary></entry>")
-    with pytest.raises(fetch.FetchError, match="arXiv says: incorrect id format for bad"):
-        fetch.arxiv("bad")
+    with pytest.raises(services.FetchError, match="arXiv says: incorrect id format for bad"):
+        services.arxiv("bad")
 
 
 def test_dblp_search_and_published_version(online: Online) -> None:
@@ -232,29 +232,29 @@ def test_dblp_search_and_published_version(online: Online) -> None:
          "title": "Quokka: A Test Preprint about Sharding Tables.", "venue": "MICRO",
          "pages": "5-17", "year": "2024", "type": "Conference and Workshop Papers",
          "doi": "10.5555/papers.test.2", "ee": "https://doi.org/10.5555/papers.test.2"}]
-    hits = fetch.dblp_search("Quokka: A Test Preprint About Sharding Tables")
+    hits = services.dblp_search("Quokka: A Test Preprint About Sharding Tables")
     assert [h.kind for h in hits] == ["preprint", "conference"]
     assert hits[0].authors == ["Cy Sample", "Di Placeholder"] and hits[0].arxiv == "2399.00001"
     online.arxiv["2399.00001"] = TEST_PREPRINT
-    record = fetch.lookup_arxiv("2399.00001")
+    record = services.lookup_arxiv("2399.00001")
     assert (record.year, record.doi, record.pages, record.arxiv) == (
         2024, "10.5555/papers.test.2", "5-17", "2399.00001")
     assert record.authors == ["Cy Sample", "Di Placeholder"]  # the preprint's full list
-    assert fetch.resolve_venue(record, VENUES) == "MICRO"
+    assert services.resolve_venue(record, VENUES) == "MICRO"
 
 
 def test_no_network_says_so_and_suggests_bibtex(offline: None) -> None:
-    with pytest.raises(fetch.FetchError) as err:
-        fetch.crossref("10.1145/3600006.3613142")
+    with pytest.raises(services.FetchError) as err:
+        services.crossref("10.1145/3600006.3613142")
     assert "cannot reach Crossref" in str(err.value)
     assert "papers add --bibtex FILE" in str(err.value)
 
 
 def test_resolve_venue_by_bracketed_acronym() -> None:
-    record = fetch.Record("Crossref", "T", [], venue_names=[
+    record = services.Record("Crossref", "T", [], venue_names=[
         "2021 54th Annual IEEE/ACM International Symposium on Microarchitecture (MICRO)"])
-    assert fetch.resolve_venue(record, VENUES) == "MICRO"
-    assert fetch.resolve_venue(fetch.Record("x", "T", [], venue_names=["Nowhere"]),
+    assert services.resolve_venue(record, VENUES) == "MICRO"
+    assert services.resolve_venue(services.Record("x", "T", [], venue_names=["Nowhere"]),
                                VENUES) is None
 
 

@@ -14,9 +14,9 @@ import pybtex.database
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from catalog import bibtex
+from catalog.bib import bibtex
+from catalog.data.registry import Venue
 from catalog.model import CONTROL_RE, Paper
-from catalog.venues import Venue
 from tests.conftest import require
 
 VENUES = {

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from catalog import importer, mdlist, source
-from catalog.check import check
+from catalog.check.rules import check
+from catalog.data import reader
+from catalog.data.registry import load_venues
+from catalog.ingest import importer, lists
 from catalog.paths import Paths
-from catalog.venues import load_venues
 from tests.conftest import SHARED, needs_shared
 from tests.test_fetch import Online, atom_entry, online  # noqa: F401 (fixture)
 
@@ -26,7 +27,7 @@ BLOG = TESTDATA.parent / "seed" / "blog-excerpts.txt"
 
 @needs_shared
 def test_recommender_bib_imports_new_papers_and_skips_the_seed_ones(shipped: Paths) -> None:
-    seed = {p.key for p in source.load(shipped.catalog)}
+    seed = {p.key for p in reader.load(shipped.catalog)}
     registry = set(load_venues(shipped.venues))
     report = importer.import_file(shipped, RECOMMENDER)
     assert len(report.outcomes) == 32  # every entry accounted for
@@ -39,7 +40,7 @@ def test_recommender_bib_imports_new_papers_and_skips_the_seed_ones(shipped: Pat
                             "NVIDIA Triton"}
     assert refused["NVIDIA Merlin"].line == 141 and "venue" in refused["NVIDIA Merlin"].reason
     assert len(by_action["added"]) == 23
-    papers = {p.key: p for p in source.load(shipped.catalog)}
+    papers = {p.key: p for p in reader.load(shipped.catalog)}
     assert seed <= set(papers) and len(papers) == len(seed) + 23
     assert papers["li2014scaling"].venue == "OSDI" and papers["li2014scaling"].year == 2014
     assert papers["cheng2016wide"].et_al is True  # 'and others' kept as et_al, not invented
@@ -107,7 +108,7 @@ def test_no_new_venues_refuses_entries_from_unknown_venues(shipped_used: Paths) 
 def test_merge_fills_what_the_catalog_lacks(shipped: Paths) -> None:
     report = importer.import_file(shipped, RECOMMENDER, merge=True)
     merged = {o.key: o for o in report.outcomes if o.action == "merged"}
-    papers = {p.key: p for p in source.load(shipped.catalog)}
+    papers = {p.key: p for p in reader.load(shipped.catalog)}
     # Ekko had no pages in the catalog; the .bib has them. Nothing is overwritten.
     assert "pages" in merged["sima2022ekko"].fields and papers["sima2022ekko"].pages == "821-839"
     assert papers["sima2022ekko"].title.startswith("Ekko: A Large-Scale")
@@ -143,8 +144,8 @@ def test_broken_bib_entries_are_refused_alone_with_skip_broken(run, shipped: Pat
     assert "broken.bib:8: refused: bad2023y — malformed entry" in result.output
     assert "broken.bib:13: refused: x — missing author" in result.output
     assert "added 1, merged 0, skipped 0 duplicates, refused 2" in result.output
-    assert "good2023x" in {p.key for p in source.load(shipped.catalog)}
-    assert {"bad2023y", "other"}.isdisjoint(p.key for p in source.load(shipped.catalog))
+    assert "good2023x" in {p.key for p in reader.load(shipped.catalog)}
+    assert {"bad2023y", "other"}.isdisjoint(p.key for p in reader.load(shipped.catalog))
 
 
 def test_unknown_file_kind_and_missing_file(run, tmp_path: Path) -> None:
@@ -163,7 +164,7 @@ def test_import_tag_applies_to_added_papers(shipped: Paths, tmp_path: Path) -> N
                    "Implementation (OSDI 14)},\n  year = {2014}\n}\n", encoding="utf-8")
     report = importer.import_file(shipped, bib, tags=["parameter-server"])
     key = report.outcomes[0].key
-    assert next(p for p in source.load(shipped.catalog) if p.key == key).tags == [
+    assert next(p for p in reader.load(shipped.catalog) if p.key == key).tags == [
         "parameter-server"]
     with pytest.raises(importer.CatalogError, match="unknown tag 'paramserver'"):
         importer.import_file(shipped, bib, tags=["paramserver"])
@@ -174,7 +175,7 @@ def test_import_tag_applies_to_added_papers(shipped: Paths, tmp_path: Path) -> N
 
 @needs_shared
 def test_dlrm_list_finds_its_8_papers_and_no_more() -> None:
-    parsed = mdlist.parse(DLRM_LIST.read_text(encoding="utf-8"))
+    parsed = lists.parse(DLRM_LIST.read_text(encoding="utf-8"))
     assert len(parsed.entries) == 8
     assert [(e.venue, e.year) for e in parsed.entries] == [
         ("SOSP", 2023), ("SOSP", 2023), ("OSDI", 2023), ("ASPLOS", 2023), ("arXiv", 2022),
@@ -212,7 +213,7 @@ def test_list_merge_records_urls_the_catalog_lacks(shipped: Paths) -> None:
     report = importer.import_file(shipped, DLRM_LIST, merge=True)
     merged = {o.key: o.fields for o in report.outcomes if o.action == "merged"}
     assert merged == {"agarwal2023bagpipe": ["url"], "kurniawan2023evstore": ["url"]}
-    papers = {p.key: p for p in source.load(shipped.catalog)}
+    papers = {p.key: p for p in reader.load(shipped.catalog)}
     assert papers["kurniawan2023evstore"].url == "https://dl.acm.org/doi/10.1145/3575693.3575718"
 
 
@@ -244,7 +245,7 @@ def test_awesome_list_forms_and_tables(tmp_path: Path) -> None:
 
 Some prose that mentions OSDI'22 and is not a paper.
 """
-    parsed = mdlist.parse(text, venues=["OSDI", "ASPLOS"])
+    parsed = lists.parse(text, venues=["OSDI", "ASPLOS"])
     assert [(e.title.split(":")[0], e.venue, e.year) for e in parsed.entries] == [
         ("AdaEmbed", "OSDI", 2023), ("Bagpipe", "SOSP", 2023), ("EVStore", "ASPLOS", 2023),
         ("Ekko", "OSDI", 2022)]
@@ -270,5 +271,5 @@ def test_fetch_fills_authors_from_arxiv(shipped: Paths, tmp_path: Path,
     report = importer.import_file(shipped, lst, fetch=True)
     assert [o.action for o in report.outcomes] == ["added", "inbox"]
     assert "no matching record" in report.outcomes[1].reason
-    paper = next(p for p in source.load(shipped.catalog) if p.key == report.outcomes[0].key)
+    paper = next(p for p in reader.load(shipped.catalog) if p.key == report.outcomes[0].key)
     assert paper.authors == ["Cy Sample", "Di Placeholder"] and paper.venue == "arXiv"

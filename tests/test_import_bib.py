@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from catalog import importer, source
-from catalog.check import check
+from catalog.check.rules import check
+from catalog.data import reader
+from catalog.data.registry import load_venues
+from catalog.ingest import importer
 from catalog.paths import Paths
-from catalog.venues import load_venues
 
 
 def write(tmp_path: Path, text: str, name: str = "refs.bib") -> Path:
@@ -56,7 +57,7 @@ def test_a_bib_keeps_its_own_keys_when_valid_and_free(run, shipped: Paths,
     # upper case is not a catalog key; a taken key is not reused: both made, both reported
     assert "refs.bib:8: added sculley2015hidden (was NIPS2015_86df7dcf)" in result.output
     assert "refs.bib:16: added sima2023mu (was sima2022ekko)" in result.output
-    keys = {p.key for p in source.load(shipped.catalog)}
+    keys = {p.key for p in reader.load(shipped.catalog)}
     assert {"shoeybi2019megatron", "sculley2015hidden", "sima2023mu", "sima2022ekko"} <= keys
     # The document the .bib came from cites its keys: export --aux finds the kept one
     aux = write(tmp_path, "\\relax\n\\citation{shoeybi2019megatron}\n", "doc.aux")
@@ -113,7 +114,7 @@ def test_venue_spellings_differing_in_case_are_one_new_venue(shipped_used: Paths
     report = importer.import_file(shipped_used, write(tmp_path, CVPR_BIB))
     assert report.count("added") == 3
     assert len(report.venues_added) == 2
-    papers = {p.key: p for p in source.load(shipped_used.catalog)}
+    papers = {p.key: p for p in reader.load(shipped_used.catalog)}
     assert papers["zhang2019interpreting"].venue == papers["nauta2021neural"].venue
     assert papers["zhang2018interpretable"].venue != papers["nauta2021neural"].venue
     venues = load_venues(shipped_used.venues)
@@ -136,7 +137,7 @@ def test_a_venue_spelling_matches_the_registry_case_insensitively(shipped: Paths
     assert report.venues_added == [] and set(load_venues(shipped.venues)) == venues
     added = next(o for o in report.outcomes if o.action == "added")
     assert added.key == "other2019x"
-    papers = {p.key: p for p in source.load(shipped.catalog)}
+    papers = {p.key: p for p in reader.load(shipped.catalog)}
     assert papers["other2019x"].venue == papers["zhang2019interpreting"].venue
 
 
@@ -196,7 +197,7 @@ def test_a_duplicate_key_is_refused_alone(run, shipped: Paths, tmp_path: Path) -
     assert outcomes[8]["action"] == "duplicate"  # the catalog has HET already
     assert outcomes[15]["action"] == "refused"
     assert "duplicate key 'miao2021het' (first at line 8)" in outcomes[15]["reason"]
-    assert "li2014scaling" in {p.key for p in source.load(shipped.catalog)}
+    assert "li2014scaling" in {p.key for p in reader.load(shipped.catalog)}
 
 
 def test_a_truncated_entry_is_refused_alone_and_bibtexparser_stays_quiet(
@@ -209,7 +210,7 @@ def test_a_truncated_entry_is_refused_alone_and_bibtexparser_stays_quiet(
     # bibtexparser's own 'Parsing of @inproceedings block (line 8) aborted ...' is not shown
     captured = capfd.readouterr()
     assert "aborted" not in result.output + captured.out + captured.err
-    assert "cheng2016wide" in {p.key for p in source.load(shipped.catalog)}
+    assert "cheng2016wide" in {p.key for p in reader.load(shipped.catalog)}
 
 
 # ------------------------------------------------ shapes seen in public .bib files (trials)
@@ -291,7 +292,7 @@ def test_crossref_years_and_web_pages_are_accounted_for(run, shipped: Paths,
     assert outcomes[8]["reason"].startswith("a proceedings volume, not a paper: skipped")
     assert outcomes[15]["reason"].startswith("not a paper (web page / software): skipped")
     assert data["venues_added"] == []  # the registry's ICDE, not a new one
-    paper = next(p for p in source.load(shipped.catalog) if p.key == "quill2010gadgets")
+    paper = next(p for p in reader.load(shipped.catalog) if p.key == "quill2010gadgets")
     assert paper.pages == "101-111"
 
 
@@ -315,7 +316,7 @@ def test_a_name_without_a_letter_is_left_out_with_a_note(run, shipped: Paths,
     [outcome] = data["outcomes"]
     assert outcome["action"] == "added", outcome
     assert any("author 2 ':' names no one: left out" in w for w in data["warnings"]), data
-    paper = next(p for p in source.load(shipped.catalog) if p.key == outcome["key"])
+    paper = next(p for p in reader.load(shipped.catalog) if p.key == outcome["key"])
     assert paper.authors == ["Ann Example", "Bo Sample"]
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from catalog import fetch, mdlist
-from catalog.bibtex_read import read_bib
+from catalog.bib.parser import read_bib
+from catalog.data.registry import Venue
+from catalog.ingest import lists, services
 from catalog.model import DOI_HINT, Dropped, kept_doi, kept_url
-from catalog.venues import Venue
 
 BAD_DOI = "10.1234/\\input{x}"
 # Looks like a link (a list reads it as the paper's) but would break out of an attribute.
@@ -51,11 +51,11 @@ def test_every_door_words_the_same_bad_values_the_same() -> None:
     bib = [f"{p.message} ({p.hint})" for p in record.problems]
     assert bib == [f"doi {DOI_NOTE}", f"url {URL_NOTE}"]
 
-    reply = fetch.crossref_record({"title": ["T"], "DOI": BAD_DOI, "URL": BAD_URL})
+    reply = services.crossref_record({"title": ["T"], "DOI": BAD_DOI, "URL": BAD_URL})
     assert (reply.doi, reply.url) == (None, None)
     assert reply.notes == [f"Crossref's doi {DOI_NOTE}", f"Crossref's url {URL_NOTE}"]
 
-    listed = mdlist.parse(f"- [OSDI'23] [Title One]({BAD_URL})\n"
+    listed = lists.parse(f"- [OSDI'23] [Title One]({BAD_URL})\n"
                           f"- [OSDI'23] [Title Two](https://doi.org/{BAD_DOI})\n"
                           "- [OSDI'23] [Title Three](papers/three.pdf)\n").entries
     assert [(e.url, e.doi) for e in listed] == [(None, None)] * 3

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from catalog import fetch, importer, mdlist, source
-from catalog.bibtex_read import read_bib
+from catalog.bib.parser import read_bib
+from catalog.data import reader
+from catalog.ingest import importer, lists, services
 from catalog.model import CONTROL_OR_NEWLINE_RE, DOI_RE, is_http_url
 from catalog.paths import Paths
 from tests.test_fetch import Online, online  # noqa: F401 (fixture)
@@ -55,7 +56,7 @@ MARKDOWN_LINES = {
 @pytest.mark.parametrize("name", sorted(MARKDOWN_LINES))
 def test_every_markdown_line_parses_in_linear_time(name: str) -> None:
     with hang_guard():
-        parsed = mdlist.parse(MARKDOWN_LINES[name] + "\n- [OSDI'23] [A Real Title](https://x.org)")
+        parsed = lists.parse(MARKDOWN_LINES[name] + "\n- [OSDI'23] [A Real Title](https://x.org)")
     assert parsed.entries[-1].title == "A Real Title"
 
 
@@ -109,7 +110,7 @@ def test_control_characters_in_a_bib_are_stripped(paths: Paths, tmp_path: Path) 
             " year = 2020, booktitle = {OSDI}, abstract = {Line one\x00\nline two}}")
     report = importer.import_bib(paths, text, "evil.bib")
     assert report.counts["added"] == 1
-    paper = next(p for p in source.load(paths.catalog) if p.key == "a2020x")
+    paper = next(p for p in reader.load(paths.catalog) if p.key == "a2020x")
     for value in (paper.title, *paper.authors):
         assert not CONTROL_OR_NEWLINE_RE.search(value), value
     assert paper.title == "Evil]8;;http://x title with override[31m"
@@ -118,14 +119,14 @@ def test_control_characters_in_a_bib_are_stripped(paths: Paths, tmp_path: Path) 
 
 
 def test_control_characters_in_a_list_are_stripped() -> None:
-    parsed = mdlist.parse("- [OSDI'23] [Evil\x1b title\x00 with \u202eoverride\x07]"
+    parsed = lists.parse("- [OSDI'23] [Evil\x1b title\x00 with \u202eoverride\x07]"
                           "(https://x.org/a)\n")
     [entry] = parsed.entries
     assert entry.title == "Evil title with override"
 
 
 def test_control_characters_in_replies_are_stripped() -> None:
-    record = fetch.crossref_record({"title": [EVIL], "author": [{"given": "A\x1b[1m",
+    record = services.crossref_record({"title": [EVIL], "author": [{"given": "A\x1b[1m",
                                                                   "family": "B\x00"}],
                                     "container-title": ["Conf\u202e"], "DOI": "10.1/x"})
     for value in (record.title, *record.authors, *record.venue_names):
@@ -145,7 +146,7 @@ def test_a_non_http_url_in_a_bib_is_left_out_with_a_note(paths: Paths, url: str)
             f" booktitle = {{OSDI}}, url = {{{url}}}}}")
     report = importer.import_bib(paths, text, "u.bib")
     assert report.counts["added"] == 1
-    paper = next(p for p in source.load(paths.catalog) if p.key == "a2020x")
+    paper = next(p for p in reader.load(paths.catalog) if p.key == "a2020x")
     assert paper.url is None
     assert any("is not an http(s) link: left out" in str(w) for w in report.warnings)
 
@@ -156,7 +157,7 @@ def test_a_malformed_doi_in_a_bib_is_never_stored(paths: Paths, doi: str) -> Non
             f" booktitle = {{OSDI}}, doi = {{{doi}}}}}")
     report = importer.import_bib(paths, text, "d.bib")
     assert report.counts["added"] == 1
-    assert all(DOI_RE.match(p.doi) for p in source.load(paths.catalog) if p.doi)
+    assert all(DOI_RE.match(p.doi) for p in reader.load(paths.catalog) if p.doi)
     assert any("is not a DOI: left out" in str(w) for w in report.warnings)
 
 
@@ -164,7 +165,7 @@ def test_a_list_never_gives_a_non_http_link_or_bad_doi() -> None:
     text = ("- [OSDI'23] [Title One](javascript:alert`1`)\n"
             "- [OSDI'23] [Title Two](https://doi.org/10.1234/\\input{x})\n"
             "- [Title Three](data:text/html,x) OSDI 2023\n")
-    entries = mdlist.parse(text).entries
+    entries = lists.parse(text).entries
     assert [e.title for e in entries] == ["Title One", "Title Two", "Title Three"]
     for entry in entries:
         assert entry.url is None or is_http_url(entry.url)
@@ -172,11 +173,11 @@ def test_a_list_never_gives_a_non_http_link_or_bad_doi() -> None:
 
 
 def test_replies_never_give_a_non_http_url_or_bad_doi() -> None:
-    record = fetch.crossref_record({"title": ["T"], "DOI": "10.1234/\\input{/x}",
+    record = services.crossref_record({"title": ["T"], "DOI": "10.1234/\\input{/x}",
                                     "URL": "javascript:alert(1)"})
     assert record.doi is None and record.url is None
     assert len(record.notes) == 2
-    hit = fetch.dblp_record({"title": "T.", "ee": "data:text/html,x", "doi": "10.1/{x}",
+    hit = services.dblp_record({"title": "T.", "ee": "data:text/html,x", "doi": "10.1/{x}",
                              "type": "Conference and Workshop Papers", "year": "2020"})
     assert hit.doi is None and hit.url is None
 
@@ -207,8 +208,8 @@ def test_a_malformed_crossref_reply_is_a_fetch_error(online: Online, body: str, 
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Online, "reply", lambda self, path, query: (200, "application/json",
                                                                      body))
-    with pytest.raises(fetch.FetchError, match="Crossref sent a reply"):
-        fetch.crossref("10.1/x")
+    with pytest.raises(services.FetchError, match="Crossref sent a reply"):
+        services.crossref("10.1/x")
 
 
 @pytest.mark.parametrize("body", ["[]", "{\"result\": []}",
@@ -219,8 +220,8 @@ def test_a_malformed_dblp_reply_is_a_fetch_error(online: Online, body: str,  # n
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Online, "reply", lambda self, path, query: (200, "application/json",
                                                                      body))
-    with pytest.raises(fetch.FetchError, match="DBLP sent a reply"):
-        fetch.dblp_search("a title")
+    with pytest.raises(services.FetchError, match="DBLP sent a reply"):
+        services.dblp_search("a title")
 
 
 @pytest.mark.parametrize("body", ["<feed", "<feed xmlns='http://www.w3.org/2005/Atom'><entry>"
@@ -231,8 +232,8 @@ def test_a_malformed_arxiv_reply_is_a_message(online: Online, body: str,  # noqa
     monkeypatch.setattr(Online, "reply", lambda self, path, query: (200, "application/xml",
                                                                      body))
     try:
-        record = fetch.arxiv("2101.00001")
-    except fetch.FetchError as err:
+        record = services.arxiv("2101.00001")
+    except services.FetchError as err:
         assert "arXiv" in str(err)
     else:
         assert record.year is None and record.arxiv is None

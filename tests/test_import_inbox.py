@@ -8,7 +8,8 @@ from pathlib import Path
 
 import yaml
 
-from catalog import importer, inbox, source
+from catalog.data import reader
+from catalog.ingest import importer, inbox
 from catalog.paths import Paths
 from tests.test_fetch import Online, atom_entry, online  # noqa: F401 (fixture)
 
@@ -84,7 +85,7 @@ def test_adding_the_paper_promotes_it_out_of_the_inbox(cli, paths: Paths,
     assert result.exit_code == 0, result.output
     assert len(json.loads(result.stdout)["promoted_from_inbox"]) == 1
     assert [c.title for c in inbox.load(paths)] == ["Wombat: Another Made-Up Serving System"]
-    assert any(p.key == "quokka2023" for p in source.load(paths.catalog))
+    assert any(p.key == "quokka2023" for p in reader.load(paths.catalog))
 
 
 def test_import_fetch_promotes_what_it_finds_and_keeps_the_rest(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from catalog.keys import suggest_key
+from catalog.ingest.citekeys import suggest_key
 
 
 @pytest.mark.parametrize(("authors", "year", "title", "key"), [

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from catalog import importer, mdlist, source
+from catalog.data import reader
+from catalog.ingest import importer, lists
 from catalog.paths import Paths
 from tests.test_fetch import Online, atom_entry, online  # noqa: F401 (fixture)
 
@@ -62,7 +63,7 @@ MOE_AWESOME = (
 
 
 def test_bold_titles_with_pdf_links_venue_after_and_author_lines() -> None:
-    parsed = mdlist.parse(MOE_AWESOME)
+    parsed = lists.parse(MOE_AWESOME)
     got = [(e.line, e.title, e.venue, e.year, e.arxiv) for e in parsed.entries]
     assert got == [
         (4, "Unified Scaling Laws for Routed Language Models", "arXiv", 2022, "2202.01169"),
@@ -102,7 +103,7 @@ def test_list_authors_let_an_entry_in_others_need_metadata_or_are_mislinked(
     assert "2101.03961 is fedus2022switch" in outcomes[18].reason
     assert outcomes[22].action == "inbox" and "the list gives no authors" in outcomes[22].reason
     assert outcomes[24].action == "inbox" and "the list gives no authors" in outcomes[24].reason
-    papers = {p.key: p for p in source.load(shipped.catalog)}
+    papers = {p.key: p for p in reader.load(shipped.catalog)}
     clark = papers["clark2022unified"]
     assert (clark.venue, clark.year, clark.arxiv) == ("arXiv", 2022, "2202.01169")
     assert clark.authors[1] == "Diego de las Casas" and len(clark.authors) == 7
@@ -116,7 +117,7 @@ def test_list_authors_let_an_entry_in_others_need_metadata_or_are_mislinked(
     "Tianxiao Shen",
 ])
 def test_plain_names(line: str) -> None:
-    assert mdlist.plain_names(line) == [n.strip() for n in line.replace(" and ", ", ")
+    assert lists.plain_names(line) == [n.strip() for n in line.replace(" and ", ", ")
                                         .split(",")]
 
 
@@ -130,7 +131,7 @@ def test_plain_names(line: str) -> None:
     "A caching layer optimized for embedding access patterns",
 ])
 def test_not_plain_names(line: str) -> None:
-    assert mdlist.plain_names(line) is None
+    assert lists.plain_names(line) is None
 
 
 # min/m1.md .. m10.md: the same paper in each form the lists use
@@ -150,7 +151,7 @@ def test_not_plain_names(line: str) -> None:
 ])
 def test_each_form_of_one_entry(shipped: Paths, tmp_path: Path, text: str,
                                 venue: str | None, year: int | None) -> None:
-    [entry] = mdlist.parse(text).entries
+    [entry] = lists.parse(text).entries
     assert entry.title == "FastMoE: A Fast Mixture-of-Expert Training System"
     assert (entry.venue, entry.year, entry.arxiv) == (venue, year, "2103.13262")
     [outcome] = importer.import_file(shipped, write(tmp_path, text)).outcomes
@@ -194,7 +195,7 @@ MLSYS = """\
 
 
 def test_tagged_bullets_with_several_bracket_groups_and_a_split_link() -> None:
-    parsed = mdlist.parse(MLSYS)
+    parsed = lists.parse(MLSYS)
     got = [(e.line, e.venue, e.year, e.title) for e in parsed.entries]
     assert got == [
         (2, "RecSys", 2023, "InTune: Reinforcement Learning-based Data Pipeline Optimization "
@@ -250,7 +251,7 @@ DLRS_TABLE = """\
 
 
 def test_tables_with_venue_tags_in_the_title_cell_and_name_columns() -> None:
-    parsed = mdlist.parse(MOE_TABLE)
+    parsed = lists.parse(MOE_TABLE)
     assert [(e.line, e.title.split(":")[0], e.venue, e.year) for e in parsed.entries] == [
         (5, "Outrageously Large Neural Networks", "ICLR", 2017),
         (6, "GLaM", None, None),
@@ -258,7 +259,7 @@ def test_tables_with_venue_tags_in_the_title_cell_and_name_columns() -> None:
         (8, "Optimizing Dynamic Neural Networks with Brainstorm", "OSDI", 2023)]
     assert [(n.line, n.reason, n.listed) for n in parsed.not_papers] == [
         (9, "a table row with no title", True)]
-    parsed = mdlist.parse(DLRS_TABLE)
+    parsed = lists.parse(DLRS_TABLE)
     assert [(e.title, e.venue, e.year, e.doi, e.arxiv, e.url) for e in parsed.entries] == [
         ("EVStore", "ASPLOS", 2023, "10.1145/3575693.3575718", None,
          "https://dl.acm.org/doi/10.1145/3575693.3575718"),
@@ -295,7 +296,7 @@ def test_links_give_ids_and_bold_lines_under_a_venue_heading_are_not_papers() ->
         "\\[[Code](https://github.com/ucare-uchicago/ev-store-dlrm)]\n"
         "- [GRACE: A Scalable Graph-Based Approach](../notes/grace.md)\n"
         "- **Papers we liked**\n")
-    parsed = mdlist.parse(text)
+    parsed = lists.parse(text)
     assert [(e.line, e.venue, e.year, e.doi) for e in parsed.entries] == [
         (2, "ASPLOS", 2023, "10.1145/3575693.3575718"), (3, "ASPLOS", 2023, None)]
     assert [(n.line, n.listed) for n in parsed.not_papers] == [(4, True)]
@@ -310,7 +311,7 @@ def test_fetch_gives_a_title_alone_its_authors_venue_and_year(
                           "(https://arxiv.org/abs/2399.00002)\n")
     [outcome] = importer.import_file(shipped, lst, fetch=True).outcomes
     assert outcome.action == "added", outcome.reason
-    paper = next(p for p in source.load(shipped.catalog) if p.key == outcome.key)
+    paper = next(p for p in reader.load(shipped.catalog) if p.key == outcome.key)
     assert (paper.venue, paper.year, paper.authors) == ("arXiv", 2023, ["Cy Sample",
                                                                         "Di Placeholder"])
 
@@ -324,9 +325,9 @@ EMPTY_LINK = (
 
 
 def test_an_empty_link_is_no_link_not_a_crash() -> None:
-    parsed = mdlist.parse(EMPTY_LINK)
+    parsed = lists.parse(EMPTY_LINK)
     lines = {e.line: e for e in parsed.entries} | {n.line: n for n in parsed.not_papers}
     assert set(lines) == {1, 2}
     assert all(getattr(e, "url", None) != "" for e in parsed.entries)
     second = lines[2]
-    assert isinstance(second, mdlist.Entry) and second.arxiv == "2005.09683"
+    assert isinstance(second, lists.Entry) and second.arxiv == "2005.09683"

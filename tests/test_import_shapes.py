@@ -7,9 +7,10 @@ from itertools import pairwise
 
 import pytest
 
-from catalog import importer, inbox, mdlist, source
+from catalog.data import reader
+from catalog.data.registry import load_venues
+from catalog.ingest import importer, inbox, lists
 from catalog.paths import Paths
-from catalog.venues import load_venues
 from tests.conftest import REPO, write_catalog
 from tests.test_import_hostile import hang_guard
 
@@ -23,8 +24,8 @@ def tiny(folder) -> Paths:
         encoding="utf-8"))
 
 
-def parse(name: str) -> mdlist.Parsed:
-    return mdlist.parse((EXAMPLES / name).read_text(encoding="utf-8"), REGISTRY)
+def parse(name: str) -> lists.Parsed:
+    return lists.parse((EXAMPLES / name).read_text(encoding="utf-8"), REGISTRY)
 
 
 def test_awesome_list_shapes() -> None:
@@ -84,7 +85,7 @@ def test_every_example_line_is_accounted_for(tmp_path) -> None:
         header_rows = {i for i, line in enumerate(text, 1) if line.startswith("| Title")}
         assert content - header_rows <= accounted, (name, sorted(content - accounted))
     assert len(inbox.load(shipped)) == 9  # the entries without authors, venue or year
-    keys = {p.key for p in source.load(shipped.catalog)}
+    keys = {p.key for p in reader.load(shipped.catalog)}
     assert {"covington2016deep", "placeholder2022made"} <= keys
 
 
@@ -94,7 +95,7 @@ def test_example_bib_imports_with_notes_and_one_refusal(tmp_path) -> None:
     by_key = {o.source_key: o for o in report.outcomes}
     assert by_key["noauthor2020"].action == "refused"
     assert report.count("added") + report.count("duplicate") == 8
-    papers = {p.key: p for p in source.load(shipped.catalog)}
+    papers = {p.key: p for p in reader.load(shipped.catalog)}
     ranking = papers["example2018ranking"]
     assert (ranking.venue, ranking.year, ranking.articleno, ranking.numpages) == (
         "TKDE", 2018, "12", "9")
@@ -115,8 +116,8 @@ def test_example_bib_imports_with_notes_and_one_refusal(tmp_path) -> None:
 REGISTRY_SHORTS = list(REGISTRY)
 
 
-def entries(text: str) -> list[mdlist.Entry]:
-    return mdlist.parse(text, REGISTRY_SHORTS).entries
+def entries(text: str) -> list[lists.Entry]:
+    return lists.parse(text, REGISTRY_SHORTS).entries
 
 
 # A numbered list whose items give bold venue tags, the authors, then the linked title and the
@@ -157,7 +158,7 @@ def test_list_authors_add_the_paper_and_an_unknown_venue_is_refused_with_its_rea
     assert by_line[3].action == "added"
     assert by_line[5].action == "added"  # arXiv, from the '*arXiv:ID*' field
     assert by_line[11].action == "inbox"  # no authors: filed, not dropped
-    paper = next(p for p in source.load(catalog.catalog) if p.key == by_line[3].key)
+    paper = next(p for p in reader.load(catalog.catalog) if p.key == by_line[3].key)
     assert (paper.venue, paper.authors) == ("RecSys", ["Ann Example", "Bo Sample"])
     quoted = CITED.replace("[**RecSys'19**]", "[**WXYZ'19**]").replace("*RecSys*", "*WXYZ*")
     path.write_text(quoted, encoding="utf-8")
@@ -181,7 +182,7 @@ ESCAPED_TAGS = """\
 
 
 def test_bold_escaped_venue_tags_before_a_linked_title() -> None:
-    parsed = mdlist.parse(ESCAPED_TAGS, REGISTRY_SHORTS)
+    parsed = lists.parse(ESCAPED_TAGS, REGISTRY_SHORTS)
     assert [(e.line, e.title, e.venue, e.year) for e in parsed.entries] == [
         (8, "A Made-Up Scheduler for Token Streams", "arXiv", 2024),
         (9, "Another Made-Up Scheduler: With a Subtitle?", "OSDI", 2023)]
@@ -268,7 +269,7 @@ Journal of Made-Up Research, [[Paper](https://example.org/journal.pdf)]\\
 
 
 def test_records_of_hard_broken_lines_give_title_authors_venue_and_year() -> None:
-    parsed = mdlist.parse(RECORDS, REGISTRY_SHORTS)
+    parsed = lists.parse(RECORDS, REGISTRY_SHORTS)
     got = [(e.line, e.title, e.venue, e.year, e.authors, e.et_al, e.url, e.arxiv)
            for e in parsed.entries]
     assert got == [
@@ -297,7 +298,7 @@ CHINESE_TABLE = """\
 
 
 def test_a_table_with_chinese_headers_and_rows_without_a_closing_bar() -> None:
-    parsed = mdlist.parse(CHINESE_TABLE, REGISTRY_SHORTS)
+    parsed = lists.parse(CHINESE_TABLE, REGISTRY_SHORTS)
     assert [(e.line, e.title, e.venue, e.year) for e in parsed.entries] == [
         (4, "A Made-Up Ranking Model for Feeds", "KDD", 2019)]
     assert [(n.line, n.listed) for n in parsed.not_papers] == [(3, True), (5, True)]
@@ -325,7 +326,7 @@ PARAGRAPHS = """\
 
 
 def test_paragraph_entries_and_sections_that_are_not_papers() -> None:
-    parsed = mdlist.parse(PARAGRAPHS, REGISTRY_SHORTS)
+    parsed = lists.parse(PARAGRAPHS, REGISTRY_SHORTS)
     got = [(e.line, e.title, e.venue, e.year, e.doi) for e in parsed.entries]
     assert got == [
         (3, "A Made-Up Survey of Feeds", None, 2020, None),
@@ -354,7 +355,7 @@ def test_every_line_of_the_trial_shapes_is_accounted_for(tmp_path) -> None:
         path.write_text(text, encoding="utf-8")
         report = importer.import_file(catalog, path)
         lines = text.splitlines()
-        spans = mdlist._logical_lines(text)  # a record's later lines belong to its first
+        spans = lists._logical_lines(text)  # a record's later lines belong to its first
         starts = [number for number, _ in spans] + [len(lines) + 1]
         accounted = {o.line for o in report.outcomes} | set(report.skipped_lines)
         covered = {i for a, b in pairwise(starts) if a in accounted for i in range(a, b)}
@@ -384,5 +385,5 @@ HOSTILE_SHAPES = {
 @pytest.mark.parametrize("name", sorted(HOSTILE_SHAPES))
 def test_the_new_shapes_parse_in_linear_time(name: str) -> None:
     with hang_guard():
-        parsed = mdlist.parse(HOSTILE_SHAPES[name] + "\n\n- [OSDI'23] [A Real Title](https://x.org)")
+        parsed = lists.parse(HOSTILE_SHAPES[name] + "\n\n- [OSDI'23] [A Real Title](https://x.org)")
     assert parsed.entries[-1].title == "A Real Title"

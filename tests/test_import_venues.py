@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from catalog.bibtex_read import read_bib
-from catalog.check import check
-from catalog.venues import Venue, abbreviates, load_venues, registry_problems, venue_key
+from catalog.bib.parser import read_bib
+from catalog.check.rules import check
+from catalog.data.registry import Venue, abbreviates, load_venues, registry_problems, venue_key
 from tests.conftest import REPO, write_catalog
 
 REGISTRY = load_venues(REPO / "data" / "venues.yaml")

@@ -10,16 +10,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from catalog import index, query
+from catalog.data.reader import split_chunks
 from catalog.errors import InvalidCatalogError
-from catalog.source import split_chunks
+from catalog.index import database, query
 from tests.conftest import PAPERS, write_catalog
 
 
 def rows(paths) -> list[tuple]:
     conn = sqlite3.connect(paths.db)
     # The table keeps lines less their year block's shift: compare the lines in the file.
-    shifts = index.line_shifts(conn)
+    shifts = database.line_shifts(conn)
     out = [(*row[:-1], row[-1] + shifts.get(str(row[1]), 0)) for row in conn.execute(
         "select key, year, venue, title, authors, tags, line from papers order by key")]
     out += conn.execute("select * from authors order by paper, position").fetchall()
@@ -34,7 +34,7 @@ def rows(paths) -> list[tuple]:
 
 
 def test_build_creates_tables(paths):
-    result = index.refresh(paths)
+    result = database.refresh(paths)
     assert result.action == "built" and result.papers == 3
     conn = sqlite3.connect(paths.db)
     tables = {r[0] for r in conn.execute("select name from sqlite_master where type='table'")}
@@ -46,9 +46,9 @@ def test_build_creates_tables(paths):
 
 
 def test_refresh_is_a_noop_when_unchanged(paths):
-    index.refresh(paths)
+    database.refresh(paths)
     before = paths.db.stat().st_mtime_ns
-    assert index.refresh(paths).action == "fresh"
+    assert database.refresh(paths).action == "fresh"
     assert paths.db.stat().st_mtime_ns == before
 
 
@@ -63,69 +63,69 @@ def registry_rows(paths) -> list[tuple]:
 
 
 def test_registry_change_updates_in_place_as_a_build_would(paths, tmp_path):
-    index.refresh(paths)
+    database.refresh(paths)
     paths.tags.write_text(paths.tags.read_text() + "sharding: Splitting tables\n")
     venues = paths.venues.read_text().replace(
         "USENIX Symposium on Operating Systems Design and Implementation", "Renamed Symposium")
     paths.venues.write_text(venues)
-    assert index.refresh(paths).action == "updated"  # a new tag costs no full build
+    assert database.refresh(paths).action == "updated"  # a new tag costs no full build
     fresh = write_catalog(tmp_path / "again", paths.catalog.read_text(), venues=venues,
                           tags=paths.tags.read_text())
-    index.refresh(fresh)
+    database.refresh(fresh)
     assert registry_rows(paths) == registry_rows(fresh)
     assert ("lai2023adaembed",) in registry_rows(paths)
-    assert index.refresh(paths).action == "fresh"
+    assert database.refresh(paths).action == "fresh"
 
 
 def test_edit_updates_only_its_year_and_matches_a_full_build(paths, tmp_path):
-    index.refresh(paths)
+    database.refresh(paths)
     text = paths.catalog.read_text()
     # Grow 2023 by two lines so the lines of 2021 shift too.
     text = text.replace('      status: read\n', '      status: read\n      summary: "Adaptive sizes."\n'
                         '      volume: "2"\n')
     paths.catalog.write_text(text)
-    result = index.refresh(paths)
+    result = database.refresh(paths)
     assert result.action == "updated" and result.years == ["2023"]
     incremental = rows(paths)
     fresh = write_catalog(tmp_path / "again", text)
-    index.refresh(fresh)
+    database.refresh(fresh)
     assert incremental == rows(fresh)
-    conn = index.connect(paths)
+    conn = database.connect(paths)
     assert query.get(conn, "he2021fastmoe").line == text.splitlines().index(
         "    - key: he2021fastmoe") + 1
 
 
 def test_new_and_removed_year_blocks(paths, tmp_path):
-    index.refresh(paths)
+    database.refresh(paths)
     text = paths.catalog.read_text() + ("2020:\n  OSDI:\n    - key: x2020y\n      title: \"Y\"\n"
                                         "      authors: [X Z]\n")
     paths.catalog.write_text(text)
-    assert index.refresh(paths).papers == 4
+    assert database.refresh(paths).papers == 4
     text = text.replace(text[text.index("2021:"):text.index("2020:")], "")
     paths.catalog.write_text(text)
-    index.refresh(paths)
+    database.refresh(paths)
     fresh = write_catalog(tmp_path / "again", text)
-    index.refresh(fresh)
+    database.refresh(fresh)
     assert rows(paths) == rows(fresh)
 
 
 def test_key_moved_between_years_is_not_a_duplicate(paths):
-    index.refresh(paths)
+    database.refresh(paths)
     text = paths.catalog.read_text()
     block = text[text.index("  arXiv:"):]
     text = text.replace(block, "").replace("2021:\n", "2021:\n  OSDI: []\n")
     text = text.replace("  OSDI:\n    - key: lai", block + "  OSDI:\n    - key: lai")
     paths.catalog.write_text(text)
-    index.refresh(paths)
-    assert query.get(index.connect(paths), "he2021fastmoe").year == 2023
+    database.refresh(paths)
+    assert query.get(database.connect(paths), "he2021fastmoe").year == 2023
 
 
 def test_duplicate_key_across_years_is_refused_and_index_kept(paths):
-    index.refresh(paths)
+    database.refresh(paths)
     text = paths.catalog.read_text().replace("key: he2021fastmoe", "key: lai2023adaembed")
     paths.catalog.write_text(text)
     with pytest.raises(InvalidCatalogError, match="duplicate key 'lai2023adaembed'"):
-        index.refresh(paths)
+        database.refresh(paths)
     conn = sqlite3.connect(paths.db)
     assert conn.execute("select count(*) from papers").fetchone()[0] == 3
 
@@ -134,10 +134,10 @@ def test_unreadable_catalog_names_the_file(tmp_path):
     paths = write_catalog(tmp_path)
     paths.catalog.write_bytes(b"2023:\n  OSDI: \xff\n")
     with pytest.raises(InvalidCatalogError, match="not valid UTF-8"):
-        index.refresh(paths)
+        database.refresh(paths)
     paths.catalog.unlink()
     with pytest.raises(InvalidCatalogError, match="catalog file not found"):
-        index.refresh(paths)
+        database.refresh(paths)
 
 
 def test_split_chunks_keeps_every_byte():
@@ -153,7 +153,7 @@ def test_datasette_can_open_it(paths):
 
     import datasette.app as datasette  # a test dependency: missing, the test fails
 
-    index.refresh(paths)
+    database.refresh(paths)
     ds = datasette.Datasette([str(paths.db)])
 
     async def fetch():
@@ -175,12 +175,12 @@ def reference_build(paths, db_path) -> None:
 
     import sqlite_utils
 
-    from catalog import source
+    from catalog.data import reader
+    from catalog.data.registry import load_tags, load_venues
     from catalog.model import fold, has_undecomposable
-    from catalog.venues import load_tags, load_venues
 
     text = paths.catalog.read_text(encoding="utf-8")
-    papers, problems = source.parse(text, "papers.yaml")
+    papers, problems = reader.parse(text, "papers.yaml")
     assert not [p for p in problems if p.blocking]
     venues, vocabulary = load_venues(paths.venues), load_tags(paths.tags)
     names = {short: v.name for short, v in venues.items()}
@@ -230,15 +230,15 @@ def reference_build(paths, db_path) -> None:
         for token in " ".join(t for t in searched if t).split():
             words.update(re.findall(r"[^\W_]+", fold(token)))
     db["words"].insert_all({"word": w} for w in words)
-    db["meta"].insert_all([{"key": "schema", "value": index.SCHEMA_VERSION},
+    db["meta"].insert_all([{"key": "schema", "value": database.SCHEMA_VERSION},
                            {"key": "papers", "value": str(len(papers))}])
     db["chunks"].insert_all({"label": c.label, "digest": c.digest, "start": c.start}
-                            for c in source.split_chunks(text))
-    db["papers"].enable_fts(index.FTS_COLUMNS, fts_version="FTS5", tokenize=index.TOKENIZE,
+                            for c in reader.split_chunks(text))
+    db["papers"].enable_fts(database.FTS_COLUMNS, fts_version="FTS5", tokenize=database.TOKENIZE,
                             create_triggers=True)
     trigger = db.execute("select sql from sqlite_master where name = 'papers_au'").fetchone()[0]
     db.execute('drop trigger "papers_au"')
-    listed = ", ".join(f'"{c}"' for c in index.FTS_COLUMNS)
+    listed = ", ".join(f'"{c}"' for c in database.FTS_COLUMNS)
     db.execute(trigger.replace('AFTER UPDATE ON "papers"', f'AFTER UPDATE OF {listed} ON "papers"'))
     db.conn.commit()
 
@@ -294,13 +294,13 @@ ODD_YEAR = """\
 def test_full_build_equals_the_sqlite_utils_build(shipped, tmp_path):
     shipped.catalog.write_text(shipped.catalog.read_text(encoding="utf-8") + ODD_YEAR,
                                encoding="utf-8")
-    assert index.rebuild(shipped).action == "built"
+    assert database.rebuild(shipped).action == "built"
     reference_build(shipped, tmp_path / "reference.db")
     built, reference = contents(shipped.db), contents(tmp_path / "reference.db")
     assert built["papers"] and built["embedding"] and built["preusser"]
     assert built == reference
     # What search and show print, from the same rows.
-    conn = index.connect(shipped)
+    conn = database.connect(shipped)
     ref = sqlite3.connect(tmp_path / "reference.db")
     ref.row_factory = sqlite3.Row
     for words in ("embedding", "cach* year:2021..2023", "author:preusser", "tag:training"):
@@ -316,18 +316,18 @@ def test_full_build_reads_a_file_it_cannot_cut_as_a_whole(paths):
     text = paths.catalog.read_text() + ('2020:\n  OSDI:\n    - key: x2020y\n      title: "A\n'
                                         '2019: B"\n      authors: [X Z]\n')
     paths.catalog.write_text(text)
-    assert index.rebuild(paths).papers == 4
-    assert query.get(index.connect(paths), "x2020y").title == "A 2019: B"
+    assert database.rebuild(paths).papers == 4
+    assert query.get(database.connect(paths), "x2020y").title == "A 2019: B"
 
 
 def test_a_venue_field_the_table_lacks_costs_a_build_that_has_it(paths, tmp_path):
-    index.refresh(paths)
+    database.refresh(paths)
     venues = paths.venues.read_text().replace("  kind: journal\n",
                                               "  kind: journal\n  issn: 2150-8097\n")
     paths.venues.write_text(venues)
-    assert index.refresh(paths).action == "built"
+    assert database.refresh(paths).action == "built"
     fresh = write_catalog(tmp_path / "again", paths.catalog.read_text(), venues=venues)
-    index.refresh(fresh)
+    database.refresh(fresh)
     assert registry_rows(paths) == registry_rows(fresh)
     conn = sqlite3.connect(paths.db)
     assert conn.execute("select issn from venues where short = 'PVLDB'").fetchone() == (
@@ -338,19 +338,19 @@ def test_a_stamp_is_trusted_once_a_later_write_would_change_it():
     fine = {"catalog": [10, 5_123_456_789, 5_123_456_789, 7]}
     coarse = {"catalog": [10, 5_000_000_000, 5_000_000_000, 7]}
     # Sub-second times: a write more than a clock tick later gets another time.
-    assert not index._trusted(fine, 5_123_456_789 + 40_000_000)
-    assert index._trusted(fine, 5_123_456_789 + 60_000_000)
+    assert not database._trusted(fine, 5_123_456_789 + 40_000_000)
+    assert database._trusted(fine, 5_123_456_789 + 60_000_000)
     # Whole seconds (a file system that keeps no finer time): a second must pass.
-    assert not index._trusted(coarse, 5_000_000_000 + 900_000_000)
-    assert index._trusted(coarse, 5_000_000_000 + 1_100_000_000)
+    assert not database._trusted(coarse, 5_000_000_000 + 900_000_000)
+    assert database._trusted(coarse, 5_000_000_000 + 1_100_000_000)
 
 
 def test_a_same_size_rewrite_right_after_an_index_update_is_seen(paths):
-    index.refresh(paths)
+    database.refresh(paths)
     text = paths.catalog.read_text()
     paths.catalog.write_text(text.replace("FastMoE", "FastMoX"))  # same size, same tick
-    assert index.refresh(paths).action == "updated"
-    assert query.get(index.connect(paths), "he2021fastmoe").title.startswith("FastMoX")
+    assert database.refresh(paths).action == "updated"
+    assert query.get(database.connect(paths), "he2021fastmoe").title.startswith("FastMoX")
 
 
 def test_a_file_read_only_whole_is_never_updated_a_block_at_a_time(paths):
@@ -362,10 +362,10 @@ def test_a_file_read_only_whole_is_never_updated_a_block_at_a_time(paths):
         '2002:\n  SOSP:\n    - key: b2002\n      title: B\n    # "\n'
         '      authors: [X Z]\n')
     paths.catalog.write_text(text)
-    assert index.refresh(paths).papers == 4
+    assert database.refresh(paths).papers == 4
     paths.catalog.write_text(text.replace("title: B\n", "title: C\n"))
-    index.refresh(paths)
-    conn = index.connect(paths)
+    database.refresh(paths)
+    conn = database.connect(paths)
     assert "b2002" not in query.keys(conn)
     assert query.get(conn, "a2001").title.startswith("A 2002: SOSP: - key: b2002 title: C")
 

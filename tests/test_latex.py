@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from catalog.latex import (
+from catalog.bib.latex import (
     NoLatexForm,
     TitleProtector,
     escape,

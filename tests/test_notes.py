@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from catalog import notes
+from catalog.data import notes
 from catalog.paths import Paths
 
 NOTE = """\

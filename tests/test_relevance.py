@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from catalog import importer, index, query
+from catalog.index import database, query
+from catalog.ingest import importer
 from catalog.paths import Paths
 from tests.conftest import REPO, SEED_CATALOG, SHARED, needs_shared
 
@@ -161,7 +162,7 @@ def noisy_catalog(folder: Path) -> Paths:
 
 def evaluate(paths: Paths) -> dict[str, tuple[float, float, list[str]]]:
     """Per query: recall@10, nDCG@10 and the top ten keys."""
-    conn = index.connect(paths)
+    conn = database.connect(paths)
     papers = query.all_papers(conn)
     out = {}
     for text, tags in RELEVANCE.items():
@@ -175,7 +176,7 @@ def evaluate(paths: Paths) -> dict[str, tuple[float, float, list[str]]]:
 @pytest.fixture(scope="module")
 def scores(tmp_path_factory) -> dict[str, tuple[float, float, list[str]]]:
     paths = noisy_catalog(tmp_path_factory.mktemp("relevance"))
-    assert len(query.all_papers(index.connect(paths))) > 60  # the noise is really there
+    assert len(query.all_papers(database.connect(paths))) > 60  # the noise is really there
     return evaluate(paths)
 
 

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from catalog import index, writer
+from catalog.edit import writer
+from catalog.index import database
 from catalog.paths import Paths
 from tests.test_edit_layouts import assert_index_is_a_full_build, synthetic, tables
 
@@ -40,11 +41,11 @@ def carriers(text: str, tag: str) -> int:
 def test_a_rename_changes_only_the_tag_lines_and_the_index_is_a_full_build(
         tmp_path: Path, new: str) -> None:
     paths = synthetic(tmp_path / "cat", size=300)
-    index.refresh(paths)
+    database.refresh(paths)
     text = paths.catalog.read_text(encoding="utf-8")
     vocabulary = paths.tags.read_text(encoding="utf-8")
     assert carriers(text, "caching") > 30
-    session = rename(paths, "caching", new)
+    rename(paths, "caching", new)
     assert paths.catalog.read_text(encoding="utf-8") == renamed_text(text, "caching", new)
     # The vocabulary entry keeps its description, under its new name in sorted place.
     entry = next(line for line in vocabulary.splitlines() if line.startswith("caching:"))
@@ -61,12 +62,12 @@ def test_a_rename_changes_only_the_tag_lines_and_the_index_is_a_full_build(
 
 def test_a_rename_into_a_tag_a_paper_has_leaves_it_once(tmp_path: Path) -> None:
     paths = synthetic(tmp_path / "cat", size=300)
-    index.refresh(paths)
+    database.refresh(paths)
     text = paths.catalog.read_text(encoding="utf-8")
     both = [m for m in _TAGS_LINE.finditer(text)
             if {"caching", "embedding"} <= set(m["tags"].split(", "))]
     assert both  # papers that carry both: the merged tag once
-    session = rename(paths, "caching", "embedding")
+    rename(paths, "caching", "embedding")
     assert paths.catalog.read_text(encoding="utf-8") == renamed_text(text, "caching",
                                                                      "embedding")
     assert "\ncaching:" not in paths.tags.read_text(encoding="utf-8")
@@ -76,7 +77,7 @@ def test_a_rename_into_a_tag_a_paper_has_leaves_it_once(tmp_path: Path) -> None:
 def test_a_rename_that_cannot_write_leaves_the_index_as_it_was(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     paths = synthetic(tmp_path / "cat", size=300)
-    index.refresh(paths)
+    database.refresh(paths)
     before = tables(paths)
     text = paths.catalog.read_bytes()
 
@@ -90,7 +91,7 @@ def test_a_rename_that_cannot_write_leaves_the_index_as_it_was(
     assert tables(paths) == before
     conn = sqlite3.connect(paths.db)
     assert conn.execute("select value from meta where key = 'digest'").fetchone()[0] == \
-        index.file_digest(text)
+        database.file_digest(text)
     conn.close()
 
 
@@ -104,7 +105,7 @@ def test_many_papers_edited_at_once_with_hostile_strings_index_as_a_build_would(
     """What the index reads back after an edit of many papers must be the strings
     themselves, as a fresh build stores them."""
     paths = synthetic(tmp_path / "cat", size=120)
-    index.refresh(paths)
+    database.refresh(paths)
     keys = [line.split()[-1] for line in paths.catalog.read_text().splitlines()
             if line.lstrip().startswith("- key: ")][:40]
     with writer.edit(paths) as session:

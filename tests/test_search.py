@@ -8,14 +8,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from catalog import index, query
 from catalog.errors import PaperNotFound, QueryError
+from catalog.index import database, query
 from tests.conftest import write_catalog
 
 
 @pytest.fixture
 def conn(paths):
-    return index.connect(paths)
+    return database.connect(paths)
 
 
 def keys(conn, text: str) -> list[str]:
@@ -91,7 +91,7 @@ def test_title_weighs_more_than_summary(tmp_path):
     # first in the file.
     swapped = TWO_CURATED.replace("alpha2023store", "zeta2023store")  # sorts after beta
     for folder, papers in (("one", TWO_CURATED), ("two", swapped)):
-        conn = index.connect(write_catalog(tmp_path / folder, papers))
+        conn = database.connect(write_catalog(tmp_path / folder, papers))
         found = keys(conn, "zebra")
         assert len(found) == 2 and found[0] in ("alpha2023store", "zeta2023store"), found
 
@@ -110,7 +110,7 @@ def test_curated_papers_lead_title_only_imports(tmp_path):
       title: "Caffe: Convolutional Architecture for Fast Feature Embedding"
       authors: [Yangqing Jia]
 """
-    conn = index.connect(write_catalog(tmp_path, papers))
+    conn = database.connect(write_catalog(tmp_path, papers))
     assert keys(conn, "embedding") == ["alpha2023store", "jia2014caffe"]
     assert keys(conn, "embeddings") == ["alpha2023store", "jia2014caffe"]
 
@@ -119,7 +119,7 @@ def test_abstract_is_searched_below_curated_fields(tmp_path):
     papers = TWO_CURATED.replace('summary: "Keeps tables in flash."',
                                  'summary: "Keeps tables in flash."\n'
                                  '      abstract: "We study wombat placement."')
-    conn = index.connect(write_catalog(tmp_path, papers))
+    conn = database.connect(write_catalog(tmp_path, papers))
     assert keys(conn, "wombat") == ["alpha2023store"]
     assert keys(conn, "abstract:wombats") == ["alpha2023store"]
     assert keys(conn, "summary:wombat") == []
@@ -128,7 +128,7 @@ def test_abstract_is_searched_below_curated_fields(tmp_path):
 def test_accents_are_ignored(paths):
     text = paths.catalog.read_text().replace("Ruipu Wang", "Ruipu Wäng Čech")
     paths.catalog.write_text(text)
-    conn = index.connect(paths)
+    conn = database.connect(paths)
     assert keys(conn, "author:cech") == ["kurniawan2023evstore"]
     assert keys(conn, "wang") == ["kurniawan2023evstore"]
     assert keys(conn, "čech") == ["kurniawan2023evstore"]
@@ -263,7 +263,7 @@ def test_letters_without_decomposition_are_folded(paths):
     text = paths.catalog.read_text().replace("Ruipu Wang", "Holger Preußer").replace(
         "Fan Lai", "Søren Łukasz")
     paths.catalog.write_text(text)
-    conn = index.connect(paths)
+    conn = database.connect(paths)
     for words, key in (("preusser", "kurniawan2023evstore"), ("Preußer", "kurniawan2023evstore"),
                        ("author:preusser", "kurniawan2023evstore"), ("soren lukasz", "lai2023adaembed"),
                        ("Søren", "lai2023adaembed")):
@@ -336,10 +336,10 @@ def test_cli_search_offers_the_prefix_when_a_word_finds_nothing(cli):
 
 
 def test_prefixes_widen_to_words_added_by_an_edit(paths):
-    conn = index.connect(paths)
+    conn = database.connect(paths)
     assert keys(conn, "wombatti*") == []
     text = paths.catalog.read_text().replace("Caches embedding lookups",
                                              "Caches wombatting lookups")
     paths.catalog.write_text(text)
-    conn = index.connect(paths)  # the changed year block is re-read, its words added
+    conn = database.connect(paths)  # the changed year block is re-read, its words added
     assert keys(conn, "wombatti*") == ["kurniawan2023evstore"]

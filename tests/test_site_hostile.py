@@ -21,8 +21,8 @@ import yaml
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from catalog import site
 from catalog.paths import Paths
+from catalog.site import hook
 from tests.conftest import write_catalog
 
 pytestmark = pytest.mark.slow
@@ -159,7 +159,7 @@ def bad_links(links: list[str]) -> list[str]:
     for link in links:
         # Browsers drop tabs and newlines inside a scheme: "java\tscript:" is javascript:.
         m = _SCHEME_RE.match(re.sub(r"[\t\n\r]", "", link))
-        if m and m.group(1).lower() not in site.SAFE_SCHEMES:
+        if m and m.group(1).lower() not in hook.SAFE_SCHEMES:
             out.append(link)
     return out
 
@@ -185,7 +185,7 @@ def baseline(tmp_path_factory: pytest.TempPathFactory) -> tuple[set[str], set[st
     """What a benign catalog's site has."""
     tmp = tmp_path_factory.mktemp("benign")
     paths = write_catalog(tmp)
-    site.build(paths, site_dir=tmp / "out", strict=False)
+    hook.build(paths, site_dir=tmp / "out", strict=False)
     return theme_parts(tmp / "out")
 
 
@@ -233,7 +233,7 @@ def test_hostile_fields_are_inert_on_every_page(drawn, baseline, tmp_path_factor
     tmp = tmp_path_factory.mktemp("hostile")
     paths = write(tmp, drawn)
     out = tmp / "out"
-    result = site.build(paths, site_dir=out, strict=False)
+    result = hook.build(paths, site_dir=out, strict=False)
     pages = list((out / "papers").glob("*/index.html"))
     assert len(pages) == len(drawn["papers"])  # every paper got its page
     assert check_site(out, baseline) == []
@@ -260,8 +260,8 @@ def test_reading_note_comment_breakout_does_not_run(paths, tmp_path):
         '<!-- Reading note for he2021fastmoe: "x --><script>alert(1)</script>" -->\n\n'
         "Started reading.\n\n<img src=x onerror=alert(2)> [a](javascript:alert(3)) "
         "[b](https://example.org/)\n", encoding="utf-8")
-    data, _ = site.load(paths, with_charts=False)
-    page = site.paper_page(data.by_key["he2021fastmoe"], data)
+    data, _ = hook.load(paths, with_charts=False)
+    page = hook.paper_page(data.by_key["he2021fastmoe"], data)
     found = audit(page)
     assert found.scripts == [] and found.handlers == []
     assert bad_links(found.links) == []
@@ -276,16 +276,16 @@ def test_status_and_url_are_never_markup(tmp_path):
         "url: https://www.usenix.org/conference/osdi23/presentation/lai",
         'url: "javascript:alert(2)"')
     paths = write_catalog(tmp_path, hostile)
-    data, _ = site.load(paths, with_charts=False)
-    page = site.paper_page(data.by_key["lai2023adaembed"], data)
+    data, _ = hook.load(paths, with_charts=False)
+    page = hook.paper_page(data.by_key["lai2023adaembed"], data)
     found = audit(page)
     assert found.handlers == [] and "img" not in found.tags and "b" not in found.tags
     assert "javascript:" not in "".join(found.links)
 
 
 def test_chart_labels_are_text_not_mathtext():
-    from catalog import charts
     from catalog.model import Paper
+    from catalog.site import charts
 
     papers = [Paper("a2020x", "T", ["A"], 2020, "$V$", tags=["$\\frac{1}{$", "$x^2$"]),
               Paper("b2021x", "T", ["A"], 2021, "W", tags=["$\\frac{1}{$"])]
@@ -295,7 +295,7 @@ def test_chart_labels_are_text_not_mathtext():
 
 def test_line_separators_inside_a_comment_do_not_break_link_finding():
     """U+2028 in a reading note's comment (found by the test above) crashed find_links."""
-    from catalog.notes import find_links
+    from catalog.data.notes import find_links
 
     links = find_links('<!-- "a\u2028b" -->\n[[x2020y]]')
     assert [link.key for link in links] == ["x2020y"]
@@ -303,9 +303,9 @@ def test_line_separators_inside_a_comment_do_not_break_link_finding():
 
 def test_inline_chart_takes_any_alt_text():
     """A tag with a backslash ('\\u003c') in the alt text once broke re.sub (found above)."""
-    from catalog.charts import Chart
+    from catalog.site.charts import Chart
 
     chart = Chart("c", '<?xml?>\n<svg id="a"><path/></svg>', 'tag \\u003c "<b>" \\1', "cap")
-    out = site.inline_chart(chart)
+    out = hook.inline_chart(chart)
     assert out.startswith('<svg role="img" aria-label="tag \\u003c &quot;&lt;b&gt;&quot; \\1"')
     assert 'id="c-a"' in out

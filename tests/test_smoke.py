@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from catalog.check import check
-from catalog.index import connect
+from catalog.check.rules import check
+from catalog.data.reader import load
+from catalog.index.database import connect
+from catalog.index.query import search
 from catalog.paths import Paths
-from catalog.query import search
-from catalog.source import load
 from tests.conftest import REPO, SEED_CATALOG
 
 

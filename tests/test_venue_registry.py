@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from catalog import bibtex
-from catalog.bibtex_read import read_bib
+from catalog.bib import bibtex
+from catalog.bib.parser import read_bib
+from catalog.data.registry import load_venues
 from catalog.model import Paper, is_http_url
-from catalog.venues import load_venues
 from tests.conftest import REPO
 
 REGISTRY = load_venues(REPO / "data" / "venues.yaml")

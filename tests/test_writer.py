@@ -13,11 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from catalog import source, writer, yamldoc
+from catalog.data import reader
+from catalog.data.registry import Venue
+from catalog.edit import document, writer
 from catalog.errors import InvalidCatalogError, PaperNotFound
 from catalog.model import Paper
 from catalog.paths import Paths
-from catalog.venues import Venue
 from tests.conftest import REPO, SEED_CATALOG, write_catalog
 
 SHIPPED = REPO / "data"
@@ -38,7 +39,7 @@ def changed_lines(before: str, after: str) -> list[int]:
 
 def test_ruamel_round_trip_of_shipped_catalog_is_byte_identical() -> None:
     text = (SHIPPED / "papers.yaml").read_text(encoding="utf-8")
-    yaml = yamldoc.yaml_rt()
+    yaml = document.yaml_rt()
     buf = io.StringIO()
     yaml.dump(yaml.load(text), buf)
     assert buf.getvalue() == text
@@ -47,25 +48,25 @@ def test_ruamel_round_trip_of_shipped_catalog_is_byte_identical() -> None:
 @pytest.mark.parametrize("name", ["venues.yaml", "tags.yaml"])
 def test_ruamel_round_trip_of_shipped_registries_is_byte_identical(name: str) -> None:
     text = (SHIPPED / name).read_text(encoding="utf-8")
-    yaml = yamldoc.yaml_rt()
+    yaml = document.yaml_rt()
     buf = io.StringIO()
     yaml.dump(yaml.load(text), buf)
     assert buf.getvalue() == text
-    assert yamldoc.parse_registry(text, name).render() == text
+    assert document.parse_registry(text, name).render() == text
 
 
 def test_blocks_render_back_byte_identical_and_each_paper_round_trips() -> None:
     text = (SHIPPED / "papers.yaml").read_text(encoding="utf-8")
-    doc = yamldoc.parse_catalog(text, "papers.yaml")
+    doc = document.parse_catalog(text, "papers.yaml")
     assert doc.render() == text
-    yaml = yamldoc.yaml_rt()
+    yaml = document.yaml_rt()
     papers = [p for y in doc.blocks for v in y.children for p in v.children]
-    assert len(papers) == len(source.parse(text, "papers.yaml")[0])
+    assert len(papers) == len(reader.parse(text, "papers.yaml")[0])
     for block in papers:
         head = list(block.head)
-        yamldoc.load_paper(yaml, block)
+        document.load_paper(yaml, block)
         block.dirty = True
-        yamldoc.render_paper(yaml, block)
+        document.render_paper(yaml, block)
         assert block.head == head, block.key
 
 
@@ -90,7 +91,7 @@ def test_unusual_layouts_render_back_identically() -> None:
               authors: [A B]
         2022: {}
         # the end""")
-    doc = yamldoc.parse_catalog(text, "x.yaml")
+    doc = document.parse_catalog(text, "x.yaml")
     assert doc.render() == text
     assert not doc.final_newline
 
@@ -100,7 +101,7 @@ def test_unusual_layouts_render_back_identically() -> None:
 
 def test_tag_changes_only_that_papers_lines(shipped: Paths) -> None:
     before = shipped.catalog.read_text(encoding="utf-8")
-    paper = next(p for p in source.load(shipped.catalog) if p.key == "sima2022ekko")
+    paper = next(p for p in reader.load(shipped.catalog) if p.key == "sima2022ekko")
     with writer.edit(shipped) as session:
         session.update("sima2022ekko", tags=[*paper.tags, "caching"])
     after = shipped.catalog.read_text(encoding="utf-8")
@@ -112,7 +113,7 @@ def test_tag_changes_only_that_papers_lines(shipped: Paths) -> None:
 def test_status_inserts_fields_in_field_order(shipped: Paths) -> None:
     with writer.edit(shipped) as session:
         session.update("he2021fastmoe", status="read", read_on="2024-05-02")
-    paper = next(p for p in source.load(shipped.catalog) if p.key == "he2021fastmoe")
+    paper = next(p for p in reader.load(shipped.catalog) if p.key == "he2021fastmoe")
     lines = shipped.catalog.read_text(encoding="utf-8").splitlines()[paper.line - 1:paper.line + 7]
     names = [ln.strip().lstrip("- ").split(":")[0] for ln in lines]
     assert names == ["key", "title", "authors", "arxiv", "tags", "status", "read_on", "summary"]
@@ -140,7 +141,7 @@ def test_new_papers_go_in_sorted_places_with_new_year_and_venue_blocks(shipped: 
         session.add(paper("new2023venue", 2023, "ISCA"))
     text = shipped.catalog.read_text(encoding="utf-8")
     assert text.startswith(SEED_CATALOG.read_text(encoding="utf-8")[:200])
-    papers = source.load(shipped.catalog)
+    papers = reader.load(shipped.catalog)
     years = [p.year for p in papers]
     assert years == sorted(years, reverse=True)
     for year in set(years):
@@ -283,15 +284,15 @@ def test_dry_run_returns_a_diff_and_writes_nothing(paths: Paths) -> None:
 
 
 def test_write_refreshes_the_index(paths: Paths) -> None:
-    from catalog import index, query
+    from catalog.index import database, query
 
-    index.refresh(paths)
+    database.refresh(paths)
     with writer.edit(paths) as session:
         session.update("he2021fastmoe", tags=["moe", "training", "caching"])
-    conn = index.connect(paths)
+    conn = database.connect(paths)
     assert query.get(conn, "he2021fastmoe").tags == ["moe", "training", "caching"]
     meta = dict(conn.execute("select key, value from meta").fetchall())
-    assert meta["digest"] == index.file_digest(paths.catalog.read_bytes())
+    assert meta["digest"] == database.file_digest(paths.catalog.read_bytes())
 
 
 # ---------------------------------------------------------------- atomicity and the lock
@@ -299,7 +300,7 @@ def test_write_refreshes_the_index(paths: Paths) -> None:
 EDIT_SCRIPT = """
 import sys
 from pathlib import Path
-from catalog import writer
+from catalog.edit import writer
 from catalog.paths import Paths
 paths = Paths(Path(sys.argv[1]), Path(sys.argv[2]))
 with writer.edit(paths) as session:
@@ -350,7 +351,7 @@ def test_concurrent_writer_processes_both_land(paths: Paths) -> None:
     script = """
 import sys
 from pathlib import Path
-from catalog import writer
+from catalog.edit import writer
 from catalog.paths import Paths
 paths = Paths(Path(sys.argv[1]), Path(sys.argv[2]))
 for tag in sys.argv[4].split(","):
@@ -365,7 +366,7 @@ for tag in sys.argv[4].split(","):
              for key, tags in jobs.items()]
     for proc in procs:
         assert proc.wait(timeout=120) == 0, proc.stderr.read() if proc.stderr else ""
-    papers = {p.key: p for p in source.load(paths.catalog)}
+    papers = {p.key: p for p in reader.load(paths.catalog)}
     assert papers["kurniawan2023evstore"].tags == ["embedding", "caching", "inference", "moe",
                                                    "training"]
     assert papers["he2021fastmoe"].tags == ["moe", "training", "inference", "caching",
@@ -374,7 +375,7 @@ for tag in sys.argv[4].split(","):
 
 def test_years_read_lazily_render_back_and_keep_blank_line_spacing(tmp_path: Path) -> None:
     text = (SHIPPED / "papers.yaml").read_text(encoding="utf-8")
-    assert yamldoc.parse_catalog_lazily(text, "papers.yaml").render() == text
+    assert document.parse_catalog_lazily(text, "papers.yaml").render() == text
     paths = write_catalog(tmp_path, papers="""\
         # spaced years
         2023:

@@ -247,12 +247,12 @@ def bench_size(size: int, repeat: int, folder: Path, rows: set[str] | None = Non
 
 def _freshness(catalog: Path, db: Path) -> Run:
     """The no-op freshness check in this process (what every command pays first)."""
-    from catalog import index
+    from catalog.index import database
     from catalog.paths import Paths
 
     started = time.perf_counter()
     cpu = time.process_time()
-    assert index.refresh(Paths(catalog, db)).action == "fresh"
+    assert database.refresh(Paths(catalog, db)).action == "fresh"
     return Run(time.perf_counter() - started, time.process_time() - cpu, 0.0)
 
 

@@ -3,7 +3,7 @@
     python tools/bench_export.py                  # 10,000 papers, 7 runs
     python tools/bench_export.py --size 10000 --repeat 7
 
-Reports catalog.bibtex.export in-process, in the default UTF-8 mode and with
+Reports catalog.bib.bibtex.export in-process, in the default UTF-8 mode and with
 --ascii (pylatexenc for every non-ASCII character), and the whole command
 `papers export -o FILE` on a fresh index. The papers come from tools/synth.py
 (fixed seed), with page ranges added to half of them, also from a fixed seed.
@@ -27,9 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import synth
 
-from catalog import bibtex, latex
+from catalog.bib import bibtex, latex
+from catalog.data.registry import load_venues
 from catalog.model import Paper
-from catalog.venues import load_venues
 
 REPO = Path(__file__).resolve().parent.parent
 PAPERS = Path(sysconfig.get_path("scripts")) / "papers"

@@ -125,7 +125,7 @@ def to_yaml(papers: list[dict]) -> str:
 def write(n: int, folder: Path, seed: int = 1) -> Path:
     """A synthetic catalog of n papers in folder/data/, with the shipped registries."""
     sys.path.insert(0, str(REPO))  # read the registries as papers reads them
-    from catalog.venues import load_tags, load_venues
+    from catalog.data.registry import load_tags, load_venues
 
     data = folder / "data"
     data.mkdir(parents=True, exist_ok=True)

@@ -143,9 +143,9 @@ def _run_repairing_index(fn: Callable[..., Any], args: tuple, kwargs: dict) -> A
         if "locked" in str(err):
             raise CatalogError(f"{state.paths.display(state.paths.db)}: the index is busy "
                                f"({err}); try again in a moment") from None
-        from catalog import index
+        from catalog.index import database
 
-        index.rebuild(state.paths)
+        database.rebuild(state.paths)
     try:
         return fn(*args, **kwargs)
     except sqlite3.DatabaseError as err:
@@ -156,9 +156,9 @@ def _run_repairing_index(fn: Callable[..., Any], args: tuple, kwargs: dict) -> A
 
 def connect() -> sqlite3.Connection:
     """The fresh index of the chosen catalog."""
-    from catalog import index
+    from catalog.index import database
 
-    return index.connect(state.paths)
+    return database.connect(state.paths)
 
 
 # Characters JSON may carry raw that a terminal would still act on: C1 controls, DEL and
@@ -175,7 +175,7 @@ def echo_json(data: Any) -> None:
 def complete_key(incomplete: str) -> list[str]:
     """Shell completion for citation keys, read from the index."""
     try:
-        from catalog.query import keys
+        from catalog.index.query import keys
 
         return keys(connect(), incomplete)
     except Exception:  # completion must never print a traceback

@@ -54,8 +54,8 @@ AbstractsOpt = Annotated[bool, typer.Option(
 def _options(ascii: bool, venue_style: VenueStyle, arxiv_style: ArxivStyle,
              abstracts: bool = False) -> dict:
     """Export options, with the registry and protected terms of the chosen catalog."""
-    from catalog.bibtex import load_protected_terms
-    from catalog.venues import load_venues
+    from catalog.bib.bibtex import load_protected_terms
+    from catalog.data.registry import load_venues
 
     return {"venues": load_venues(state.paths.venues), "ascii": ascii,
             "venue_style": venue_style.value, "arxiv_style": arxiv_style.value,
@@ -64,7 +64,7 @@ def _options(ascii: bool, venue_style: VenueStyle, arxiv_style: ArxivStyle,
 
 def _located(write: Callable[[], T]) -> T:
     """write(), with an export error placed in the catalog file."""
-    from catalog.bibtex import ExportError
+    from catalog.bib.bibtex import ExportError
 
     try:
         return write()
@@ -96,8 +96,8 @@ def export(
 
     Example: papers export 'tag:embedding year:2021..2023' -o refs.bib
     """
-    from catalog import bibtex
-    from catalog import query as q
+    from catalog.bib import bibtex
+    from catalog.index import query as q
 
     query = " ".join(words or [])
     if aux is not None and query.strip():
@@ -134,7 +134,7 @@ def export(
             raise CatalogError(f"{output}: cannot write ({err.strerror})") from None
         _wrote(count, output)
     if missing:
-        from catalog.suggest import hint_for
+        from catalog.hints import hint_for
 
         known = q.keys(conn)
         for key in missing:
@@ -153,8 +153,8 @@ def cite(
     arxiv_style: ArxivStyleOpt = ArxivStyle.eprint,
 ) -> None:
     """Print the BibTeX entries of the given keys, in the order given."""
-    from catalog import bibtex
-    from catalog import query as q
+    from catalog.bib import bibtex
+    from catalog.index import query as q
 
     options = _options(ascii, venue_style, arxiv_style)
     conn = connect()
@@ -175,8 +175,8 @@ def cite(
 def _registry_anywhere() -> dict:
     """The catalog's venue registry; outside a catalog, the one shipped with papers (or
     none), saying so: bib-check works in any folder."""
+    from catalog.data.registry import load_venues
     from catalog.paths import SHIPPED_VENUES
-    from catalog.venues import load_venues
 
     paths = state.found()
     if paths is not None:
@@ -199,7 +199,7 @@ def bib_check(
 
     Example: papers bib-check refs.bib
     """
-    from catalog.bibtex import read_bib_file
+    from catalog.bib.bibtex import read_bib_file
 
     records = read_bib_file(file, _registry_anywhere())
     if not records:  # as papers import says of the same file

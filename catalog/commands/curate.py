@@ -1,6 +1,6 @@
 """Commands that change the catalog: tag, untag, tags, status, queue, note, add, import, rm, edit.
 
-Each goes through catalog.writer, the one door for writes.
+Each goes through catalog.edit.writer, the one door for writes.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def tag(keys: KeysArg, tags: TagsOpt,
 
     Example: papers tag sima2022ekko xie2022fleche -t caching -t inference
     """
-    from catalog import writer
+    from catalog.edit import writer
 
     if not tags:
         raise UsageError("give at least one tag with -t TAG")
@@ -104,7 +104,7 @@ def untag(keys: KeysArg, tags: TagsOpt, dry_run: DryRunOpt = False,
 
     Example: papers untag sima2022ekko -t scheduling
     """
-    from catalog import writer
+    from catalog.edit import writer
 
     if not tags:
         raise UsageError("give at least one tag with -t TAG")
@@ -133,7 +133,7 @@ def tags_(rename: Annotated[tuple[str, str] | None, typer.Option(
     Example: papers tags --rename caching cache
     """
     if rename:
-        from catalog import writer
+        from catalog.edit import writer
 
         old, new = rename
         with writer.edit(state.paths, dry_run=dry_run) as session:
@@ -146,8 +146,8 @@ def tags_(rename: Annotated[tuple[str, str] | None, typer.Option(
             echo(f"renamed tag '{old}' to '{new}' on {len(changed)} "
                        f"paper{'s' * (len(changed) != 1)}")
         return
-    from catalog import query
-    from catalog.venues import load_tags
+    from catalog.data.registry import load_tags
+    from catalog.index import query
 
     counts = query.stats(connect())["tag"]
     vocabulary = load_tags(state.paths.tags)
@@ -183,7 +183,7 @@ def status(key: KeyArg,
     """
     import datetime as dt
 
-    from catalog import writer
+    from catalog.edit import writer
 
     if on is not None:
         try:
@@ -207,7 +207,7 @@ def queue(limit: Annotated[int | None, typer.Option("--limit", "-n", min=1,
                                                    help="Show at most this many.")] = None,
           as_json: JsonOpt = False) -> None:
     """What is left to read, oldest first (by date added, then year)."""
-    from catalog import query
+    from catalog.index import query
 
     papers = [h.paper for h in query.search(connect(), "status:to-read")]
     # Papers without an added date came with the seed catalog: they are the oldest.
@@ -230,7 +230,8 @@ def note(key: KeyArg, as_json: JsonOpt = False) -> None:
     The site shows the note on the paper's page. Without $EDITOR (or with --json) the path
     is printed instead.
     """
-    from catalog import query, writer
+    from catalog.edit import writer
+    from catalog.index import query
 
     paper = query.get(connect(), key)
     path, created = writer.create_note(state.paths, paper)
@@ -259,7 +260,8 @@ def rm(keys: KeysArg,
 
     Keys are never reused, so think twice. Reading notes stay on disk.
     """
-    from catalog import query, writer
+    from catalog.edit import writer
+    from catalog.index import query
 
     conn = connect()
     papers = [query.get(conn, key) for key in keys]  # every key must exist first
@@ -297,18 +299,20 @@ def edit(key: KeyArg, as_json: JsonOpt = False) -> None:
     """
     import tempfile
 
-    from catalog import check, source, writer
+    from catalog.check import rules
+    from catalog.data import reader
+    from catalog.edit import writer
 
     editor = _editor()
     if editor is None:
         raise UsageError("set $EDITOR (or $VISUAL) to the command of your editor")
     paths = state.paths
     original = paths.catalog.read_text(encoding="utf-8")
-    papers = source.load(paths.catalog, paths.display())
+    papers = reader.load(paths.catalog, paths.display())
     by_key = {p.key: p for p in papers}
     if key not in by_key:
         from catalog.errors import PaperNotFound
-        from catalog.suggest import hint_for
+        from catalog.hints import hint_for
 
         hint = hint_for(key, by_key)
         raise PaperNotFound(f"no paper with key '{key}'" + (f"; {hint}" if hint else ""))
@@ -343,7 +347,7 @@ def edit(key: KeyArg, as_json: JsonOpt = False) -> None:
             line = err.problems[0].line or line
     copy.unlink()
     folder.rmdir()
-    problems = check.check(paths)
+    problems = rules.check(paths)
     if as_json:
         echo_json({"key": key, "changed": True, "problems": [p.__dict__ for p in problems]})
         return
@@ -447,7 +451,7 @@ def import_(file: Annotated[Path, typer.Argument(
 
     Example: papers import refs.bib --dry-run
     """
-    from catalog import importer
+    from catalog.ingest import importer
 
     bar, update = _progress()
     try:
@@ -472,8 +476,8 @@ def import_(file: Annotated[Path, typer.Argument(
 
 def _prompt_venue() -> str:
     """Ask for a venue until it is one the registry knows (a typo loses no other answer)."""
-    from catalog.suggest import did_you_mean
-    from catalog.venues import load_venues
+    from catalog.data.registry import load_venues
+    from catalog.hints import did_you_mean
 
     venues = load_venues(state.paths.venues)
     by_fold = {short.casefold(): short for short in venues}
@@ -521,14 +525,14 @@ def add(title: Annotated[str | None, typer.Option("--title", help="The exact tit
       papers add --arxiv 2301.02959
       papers add --bibtex entry.bib
     """
-    from catalog import importer
+    from catalog.ingest import importer
     from catalog.model import Paper
 
     if bibtex is not None:
         if bibtex == "-":
             text, name = sys.stdin.read(), "<stdin>"
         else:
-            from catalog.textfile import read_text
+            from catalog.data.textfile import read_text
 
             path = Path(bibtex)
             name = state.paths.display(path)
@@ -552,12 +556,12 @@ def add(title: Annotated[str | None, typer.Option("--title", help="The exact tit
             raise CatalogError(f"not added: already in the catalog as {known.describe()} "
                                "(use --merge to fill the fields it lacks)")
     if needs and (doi or arxiv):
-        from catalog import fetch
-        from catalog.venues import load_venues
+        from catalog.data.registry import load_venues
+        from catalog.ingest import services
 
-        fetched = fetch.lookup_doi(doi) if doi else fetch.lookup_arxiv(arxiv or "")
+        fetched = services.lookup_doi(doi) if doi else services.lookup_arxiv(arxiv or "")
         if venue is None:
-            venue = fetch.resolve_venue(fetched, load_venues(state.paths.venues))
+            venue = services.resolve_venue(fetched, load_venues(state.paths.venues))
             if venue is None:
                 names = "; ".join(fetched.venue_names) or "no venue"
                 raise CatalogError(f"{fetched.source} names the venue '{names}', which is not "

@@ -26,7 +26,8 @@ def inbox_(words: Annotated[list[str] | None, typer.Argument(
       papers inbox embedding
       papers inbox drop 3f9a01c2
     """
-    from catalog import inbox, writer
+    from catalog.edit import writer
+    from catalog.ingest import inbox
 
     args = list(words or [])
     if args[:1] == ["drop"]:

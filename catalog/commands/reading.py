@@ -45,7 +45,7 @@ def _marked(title: str, on_terminal: bool) -> str:
     markup (balanced, even if the title itself holds a marker character) or dropped."""
     import re
 
-    from catalog.query import MARK_END, MARK_START
+    from catalog.index.query import MARK_END, MARK_START
 
     escape = _rich_escape() if on_terminal else (lambda text: text)
     out: list[str] = []
@@ -73,7 +73,7 @@ def search(query: QueryArg, limit: LimitOpt = 20, as_json: JsonOpt = False,
 
     Example: papers search 'embedding cach* year:2021..2023 -tag:inference'
     """
-    from catalog import query as q
+    from catalog.index import query as q
 
     text = " ".join(query)
     conn = connect()
@@ -130,7 +130,8 @@ def show(key: Annotated[str, typer.Argument(help="Citation key.",
                                             autocompletion=complete_key)],
          as_json: JsonOpt = False) -> None:
     """Show every field of one paper and the notes that discuss it."""
-    from catalog import notes, query
+    from catalog.data import notes
+    from catalog.index import query
     from catalog.model import book_credit
 
     conn = connect()
@@ -170,7 +171,7 @@ def list_(words: Annotated[list[str] | None, typer.Argument(
               help="Optional filters or words, as for search.", show_default=False)] = None,
           limit: LimitOpt = None, as_json: JsonOpt = False, keys: KeysOpt = False) -> None:
     """List papers grouped by year and venue (all, or those a query selects)."""
-    from catalog import query as q
+    from catalog.index import query as q
 
     query = " ".join(words or [])
     conn = connect()
@@ -199,7 +200,7 @@ def list_(words: Annotated[list[str] | None, typer.Argument(
 @command("stats")
 def stats(as_json: JsonOpt = False) -> None:
     """Counts per year, venue, tag and reading status, with bars."""
-    from catalog import query
+    from catalog.index import query
 
     counts = query.stats(connect())
     if as_json:
@@ -220,7 +221,7 @@ def venues(as_json: JsonOpt = False) -> None:
     """List the venue registry (data/venues.yaml) with paper counts."""
     from rich.table import Table
 
-    from catalog import query
+    from catalog.index import query
 
     rows = query.venues(connect())
     if as_json:
@@ -242,7 +243,7 @@ def check(as_json: JsonOpt = False,
               help="Also report papers whose metadata name no public record (sources).")]
           = False) -> None:
     """Report every problem in the catalog, its registries and notes; exit 1 if any."""
-    from catalog.check import findings
+    from catalog.check.rules import findings
     from catalog.errors import Problem, describe
 
     problems = findings(state.paths, require_sources=require_sources)
@@ -265,16 +266,16 @@ def check(as_json: JsonOpt = False,
 @command("index")
 def index_(as_json: JsonOpt = False) -> None:
     """Rebuild the SQLite index from scratch (commands refresh it on their own)."""
-    from catalog import index
+    from catalog.index import database
 
     started = time.perf_counter()
     if sys.stderr.isatty():  # a spinner for big catalogs (100,000 papers take ~20 s)
         from rich.console import Console
 
         with Console(stderr=True).status(f"indexing {state.paths.display()}"):
-            result = index.rebuild(state.paths)
+            result = database.rebuild(state.paths)
     else:
-        result = index.rebuild(state.paths)
+        result = database.rebuild(state.paths)
     seconds = time.perf_counter() - started
     if as_json:
         echo_json({"papers": result.papers, "db": str(state.paths.db), "seconds": seconds})

@@ -34,9 +34,9 @@ def site_build(
         = True,
 ) -> None:
     """Build the static site from the catalog, its notes and reading notes."""
-    from catalog import site
+    from catalog.site import hook
 
-    result = site.build(state.paths, config_file, site_dir, strict)
+    result = hook.build(state.paths, config_file, site_dir, strict)
     for warning in result.warnings:
         echo(f"warning: {warning}", err=True)
     echo(f"built {result.pages} pages into {state.paths.display(result.site_dir)} "
@@ -51,9 +51,9 @@ def site_sources(
     config_file: ConfigOpt = None,
 ) -> None:
     """Write the site's sources as files (no hook needed to build them)."""
-    from catalog import site
+    from catalog.site import hook
 
-    count = site.write_sources(state.paths, out, config_file)
+    count = hook.write_sources(state.paths, out, config_file)
     typer.echo(f"wrote {count} generated files and the hand-written pages into "
                f"{state.paths.display(out)}; build them with: mkdocs build -f "
                f"{state.paths.display(out / 'mkdocs.yml')}")
@@ -66,15 +66,16 @@ def site_serve(
     config_file: ConfigOpt = None,
 ) -> None:
     """Serve the site locally, rebuilding it when the catalog or notes change."""
-    from catalog import site
+    from catalog.site import hook
 
-    site.serve(state.paths, config_file, dev_addr)
+    hook.serve(state.paths, config_file, dev_addr)
 
 
 @command("notes")
 def notes_(as_json: JsonOpt = False) -> None:
     """List the hand-written notes (site/notes) and the papers each one discusses."""
-    from catalog import notes, query
+    from catalog.data import notes
+    from catalog.index import query
 
     found = notes.load_notes(state.paths)
     papers = {p.key: p for p in query.all_papers(connect())} if found else {}
@@ -102,7 +103,7 @@ def related_(
     as_json: JsonOpt = False,
 ) -> None:
     """The papers most similar in wording (title, summary, tags) to one paper."""
-    from catalog import query, related
+    from catalog.index import query, related
 
     hits = related.related(query.all_papers(connect()), key, count)
     if as_json:

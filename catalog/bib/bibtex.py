@@ -1,7 +1,7 @@
 """Paper <-> BibTeX: export entries that LaTeX takes cleanly, and read .bib files back.
 
 Export formats strings itself (escaping needs no library call per field); reading is
-bibtexparser's, in catalog.bibtex_read, re-exported here as read_bib.
+bibtexparser's, in catalog.bib.parser, re-exported here as read_bib.
 """
 
 from __future__ import annotations
@@ -12,7 +12,15 @@ from collections.abc import Collection, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from catalog.bibnames import (  # noqa: F401 (re-exported: catalog.bibtex.Name, ...)
+from catalog.bib.latex import (
+    NoLatexForm,
+    TitleProtector,
+    escape,
+    escape_field,
+    latex_initials,
+    to_ascii,
+)
+from catalog.bib.names import (  # noqa: F401 (re-exported: catalog.bib.bibtex.Name, ...)
     SUFFIXES,
     BibRecord,
     Name,
@@ -22,17 +30,9 @@ from catalog.bibnames import (  # noqa: F401 (re-exported: catalog.bibtex.Name, 
     page_range,
     split_name,
 )
+from catalog.data.registry import Venue
 from catalog.errors import CatalogError, UsageError
-from catalog.latex import (
-    NoLatexForm,
-    TitleProtector,
-    escape,
-    escape_field,
-    latex_initials,
-    to_ascii,
-)
 from catalog.model import CONTROL_CHARS, Paper, strip_controls
-from catalog.venues import Venue
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -429,14 +429,14 @@ def select_cited(papers: Iterable[Paper], keys: list[str]) -> tuple[list[Paper],
 
 def read_bib(text: str, filename: str, venues: dict[str, Venue]) -> list[BibRecord]:
     """Every entry of a .bib text as a BibRecord; malformed ones carry their problem and line."""
-    from catalog import bibtex_read
+    from catalog.bib import parser
 
-    return bibtex_read.read_bib(text, filename, venues)
+    return parser.read_bib(text, filename, venues)
 
 
 def read_bib_file(path: Path, venues: dict[str, Venue]) -> list[BibRecord]:
     """read_bib on a file (UTF-8, or as its byte-order mark says); TextFileError names a
     missing file or the line of a byte that is not text."""
-    from catalog.textfile import read_text
+    from catalog.data.textfile import read_text
 
     return read_bib(read_text(path), str(path), venues)

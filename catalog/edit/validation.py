@@ -16,12 +16,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from catalog import source
+from catalog.data import reader
+from catalog.data.registry import Venue
+from catalog.edit.snapshot import Brief, Snapshot
 from catalog.errors import CatalogError, InvalidCatalogError, Problem
 from catalog.model import Paper
 from catalog.paths import Paths
-from catalog.snapshot import Brief, Snapshot
-from catalog.venues import Venue
 
 # A near-duplicate title is a warning on write: two papers may share a title.
 NEAR_DUPLICATE_MESSAGE = "title nearly the same as"
@@ -100,7 +100,7 @@ class EditCheck:
     def _registries(self, texts: dict[Path, str], venues: dict[str, Venue],
                     vocabulary: dict[str, str]) -> tuple[dict[str, Venue], dict[str, str]]:
         """The registries as the new texts read (as check will read them)."""
-        from catalog.venues import load_tags, load_venues
+        from catalog.data.registry import load_tags, load_venues
 
         registries = {self.paths.venues: load_venues, self.paths.tags: load_tags}
         for path, loader in registries.items():
@@ -128,7 +128,7 @@ class EditCheck:
         warnings they add. fields: those in which they differ (_differences); others: the
         rest of the catalog (asked for only when a changed paper's identity changed);
         line: where a paper of the old file now stands."""
-        from catalog.check import paper_problems
+        from catalog.check.rules import paper_problems
 
         if not changed:
             return []
@@ -173,7 +173,7 @@ class EditCheck:
     def _parse(self, text: str) -> _Reading:
         """The new text read as check reads it, re-reading only the year blocks that changed;
         the others' papers are the ones read before, whose lines moved by shifts[year]."""
-        old_chunks, new_chunks = source.split_chunks(self.text), source.split_chunks(text)
+        old_chunks, new_chunks = reader.split_chunks(self.text), reader.split_chunks(text)
         labels = [c.label for c in new_chunks or []]
         if (not old_chunks or not new_chunks or len(set(labels)) != len(labels)
                 or len({c.label for c in old_chunks}) != len(old_chunks)):
@@ -189,7 +189,7 @@ class EditCheck:
                 reading.kept.extend(by_year[chunk.label])
                 reading.shifts[chunk.label] = chunk.start - was.start
                 continue
-            found, trouble = source.parse(chunk.text, self.filename, chunk.start - 1)
+            found, trouble = reader.parse(chunk.text, self.filename, chunk.start - 1)
             reading.fresh.extend(found)
             reading.problems.extend(trouble)
         seen = {p.key for p in reading.kept}
@@ -199,17 +199,17 @@ class EditCheck:
         return reading
 
     def _parse_whole(self, text: str) -> _Reading:
-        papers, problems = source.parse(text, self.filename)
+        papers, problems = reader.parse(text, self.filename)
         return _Reading(fresh=papers,
-                        problems=problems + source.duplicate_keys(papers, self.filename))
+                        problems=problems + reader.duplicate_keys(papers, self.filename))
 
     def _findings(self, changed: list[Paper], others: list[Paper | Brief],
                   venues: dict[str, Venue], vocabulary: dict[str, str],
                   moved: Callable[[Paper | Brief], int]) -> list[Problem]:
         """check's findings about the changed papers, among themselves and against the rest
         (whose lines are as read before, moved(paper) in the new file)."""
-        from catalog import dedupe
-        from catalog.check import check_papers
+        from catalog.check import duplicates
+        from catalog.check.rules import check_papers
 
         def line(paper: Paper) -> int:
             return moved(paper) if paper.key not in keys else paper.line
@@ -220,13 +220,13 @@ class EditCheck:
         candidates = _could_match(changed, others)
         full = {p.key: p for p in self.snapshot.full(
             c.key for c in candidates if not isinstance(c, Paper))}
-        finder = dedupe.Finder.of(c if isinstance(c, Paper) else full[c.key]
+        finder = duplicates.Finder.of(c if isinstance(c, Paper) else full[c.key]
                                   for c in candidates)
         for paper in changed:
-            at = source.where(paper.year, paper.venue, paper.key)
-            pairs = [("DOI", paper.doi, finder.by_doi.get(dedupe.norm_doi(paper.doi) or "")),
+            at = reader.where(paper.year, paper.venue, paper.key)
+            pairs = [("DOI", paper.doi, finder.by_doi.get(duplicates.norm_doi(paper.doi) or "")),
                      ("arXiv id", paper.arxiv,
-                      finder.by_arxiv.get(dedupe.norm_arxiv(paper.arxiv) or ""))]
+                      finder.by_arxiv.get(duplicates.norm_arxiv(paper.arxiv) or ""))]
             for label, value, seen in pairs:
                 if seen is not None:
                     found.append(Problem(self.filename, paper.line, at,
@@ -248,12 +248,13 @@ def _could_match(changed: list[Paper], others: list[Paper | Brief]) -> list[Pape
     those sharing a DOI or arXiv id, or whose title holds one of a changed title's bucket
     words. A superset by cheap substring tests, so the Finder, built over it, gives the
     same answers as over every paper without normalising 10k titles."""
-    from catalog import dedupe
+    from catalog.check import duplicates
     from catalog.model import normalize_title
 
-    ids = {i for p in changed for i in (dedupe.norm_doi(p.doi), dedupe.norm_arxiv(p.arxiv, p.doi))
+    ids = {i for p in changed
+           for i in (duplicates.norm_doi(p.doi), duplicates.norm_arxiv(p.arxiv, p.doi))
            if i}
-    words = {w for p in changed for w in dedupe.bucket_words(normalize_title(p.title))}
+    words = {w for p in changed for w in duplicates.bucket_words(normalize_title(p.title))}
     out = []
     for other in others:
         title = other.title

@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from catalog.errors import PaperNotFound, QueryError
+from catalog.hints import hint_for
 from catalog.model import DEFAULT_STATUS, LIST_FIELDS, STATUSES, Paper, fold, has_undecomposable
-from catalog.suggest import hint_for
 
 FILTERS = ("year", "venue", "tag", "author", "status", "key", "title", "summary", "abstract")
-# bm25 weights, in FTS column order (catalog.index.FTS_COLUMNS): title, authors, tags,
+# bm25 weights, in FTS column order (catalog.index.database.FTS_COLUMNS): title, authors, tags,
 # summary, venue_name, folded, abstract.
 WEIGHTS = (10.0, 3.0, 5.0, 1.0, 2.0, 3.0, 0.5)
 # Tags and summaries are the curator's word on what a paper is about. bm25 alone favours
@@ -225,7 +225,7 @@ class Hit:
 
 
 def row_to_paper(row: sqlite3.Row, shifts: dict[str, int] | None = None) -> Paper:
-    """A Paper from a row of the papers table; shifts (catalog.index.line_shifts) turn
+    """A Paper from a row of the papers table; shifts (catalog.index.database.line_shifts) turn
     its stored line into its line in the file."""
     line = row["line"] + (shifts.get(row["chunk"], 0) if shifts else 0)
     return _paper(*[row[c] for c in _PAPER_COLUMNS[:-1]], line)
@@ -303,7 +303,7 @@ def search(conn: sqlite3.Connection, text: str, limit: int | None = None) -> lis
 
 
 def _shifts(conn: sqlite3.Connection) -> dict[str, int]:
-    from catalog.index import line_shifts
+    from catalog.index.database import line_shifts
 
     return line_shifts(conn)
 
@@ -350,7 +350,7 @@ def papers_where(conn: sqlite3.Connection, where: str, values: Sequence[Any],
                  shifts: dict[str, int]) -> list[Paper]:
     """The papers a condition on the papers table selects (read as plain tuples: a
     sqlite3.Row looked up by name 28 times a paper cost a 12k-paper rename 0.1 s);
-    shifts as catalog.index.line_shifts gives them."""
+    shifts as catalog.index.database.line_shifts gives them."""
     cursor = conn.cursor()
     cursor.row_factory = None
     cursor.execute(f"select {_columns()} from papers where {where}", values)
@@ -377,7 +377,7 @@ _PAPER_COLUMNS = ("key", "title", "authors", "year", "venue", "et_al", "doi", "a
                   "sources", "tags", "distinct", "status", "read_on", "added", "summary",
                   "abstract", "booktitle", "editors", "publisher", "chapter", "line")
 # _columns adds the year block (chunk) after them: a stored line plus its block's shift
-# is the paper's line in the file (catalog.index.line_shifts).
+# is the paper's line in the file (catalog.index.database.line_shifts).
 _NOT_IN_BIBTEX = frozenset({"sources", "tags", "distinct", "status", "read_on", "added",
                             "summary"})
 

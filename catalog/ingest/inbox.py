@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from catalog import dedupe
+from catalog.check import duplicates
 from catalog.errors import CatalogError
 from catalog.model import Paper, digest, fold, normalize_title, strip_controls
 from catalog.paths import Paths
@@ -83,12 +83,12 @@ def load(paths: Paths) -> list[Candidate]:
 
 def _read(paths: Paths) -> tuple[list[Candidate], list[str]]:
     """The candidates and the ids dropped earlier."""
-    from catalog import yamlio
+    from catalog.data import yamlfile
 
     path = inbox_path(paths)
     if not path.exists():
         return [], []
-    data, _lines = yamlio.load_mapping_with_lines(path)
+    data, _lines = yamlfile.load_mapping_with_lines(path)
     dropped = data.pop(DROPPED, None) or []
     if not isinstance(dropped, list):
         raise InboxError(f"{paths.display(path)}: '{DROPPED}' must be a list of ids")
@@ -123,7 +123,7 @@ def render(candidates: Iterable[Candidate], dropped: Iterable[str] = ()) -> str:
 
 
 def _save(paths: Paths, candidates: list[Candidate], dropped: list[str]) -> None:
-    from catalog.writer import atomic_write
+    from catalog.edit.writer import atomic_write
 
     atomic_write(inbox_path(paths), render(candidates, dropped))
 
@@ -134,7 +134,7 @@ class Inbox:
     def __init__(self, paths: Paths):
         self.paths = paths
         self.candidates, self.dropped = _read(paths)
-        self.finder = dedupe.Finder.of(c.as_paper() for c in self.candidates)
+        self.finder = duplicates.Finder.of(c.as_paper() for c in self.candidates)
         self.changed = False
 
     def was_dropped(self, candidate: Candidate) -> bool:
@@ -144,7 +144,7 @@ class Inbox:
     def file(self, candidate: Candidate) -> Candidate | None:
         """Add a candidate; the one already there if it is the same paper (kept as is)."""
         match = self.finder.find(candidate.as_paper())
-        if match is not None and dedupe.plausible(candidate.as_paper(), match):
+        if match is not None and duplicates.plausible(candidate.as_paper(), match):
             return next(c for c in self.candidates if f"inbox-{c.id}" == match.paper.key)
         candidate.added = candidate.added or dt.date.today().isoformat()
         while any(c.id == candidate.id for c in self.candidates):  # a rare digest clash
@@ -156,7 +156,7 @@ class Inbox:
 
     def take(self, papers: Iterable[Paper]) -> list[Candidate]:
         """Remove the candidates these catalog papers are (promoted); they are returned."""
-        finder = dedupe.Finder.of(papers)
+        finder = duplicates.Finder.of(papers)
         taken = [c for c in self.candidates if _promoted(finder, c)]
         if taken:
             self.candidates = [c for c in self.candidates if c not in taken]
@@ -184,9 +184,9 @@ class Inbox:
             _save(self.paths, self.candidates, self.dropped)
 
 
-def _promoted(finder: dedupe.Finder, candidate: Candidate) -> bool:
+def _promoted(finder: duplicates.Finder, candidate: Candidate) -> bool:
     match = finder.find(candidate.as_paper())
-    return match is not None and dedupe.plausible(candidate.as_paper(), match)
+    return match is not None and duplicates.plausible(candidate.as_paper(), match)
 
 
 def search(candidates: list[Candidate], words: Iterable[str]) -> list[Candidate]:
@@ -203,7 +203,7 @@ def search(candidates: list[Candidate], words: Iterable[str]) -> list[Candidate]
 
 def promote_done(paths: Paths, papers: list[Paper]) -> list[Candidate]:
     """Take the candidates these just-added papers are out of the inbox (under the lock)."""
-    from catalog.writer import locked
+    from catalog.edit.writer import locked
 
     if not papers or not inbox_path(paths).exists():
         return []

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from catalog.errors import PaperNotFound
+from catalog.hints import hint_for
 from catalog.model import Paper, fold
-from catalog.suggest import hint_for
 
 if TYPE_CHECKING:
     import numpy as np

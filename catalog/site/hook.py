@@ -27,12 +27,12 @@ from urllib.parse import quote
 
 from mkdocs.plugins import event_priority
 
-from catalog.charts import Chart
+from catalog.data.notes import Link, Note
+from catalog.data.registry import Venue
 from catalog.errors import CatalogError, Problem
 from catalog.model import Paper
-from catalog.notes import Link, Note
 from catalog.paths import CATALOG_ENV, DB_ENV, Paths
-from catalog.venues import Venue
+from catalog.site.charts import Chart
 
 LOG_NAME = "mkdocs.plugins.papers"  # under "mkdocs", so --strict counts our warnings
 log = logging.getLogger(LOG_NAME)
@@ -176,7 +176,7 @@ class SiteData:
 
     @cached_property
     def backlinks(self) -> dict[str, list[Note]]:
-        from catalog.notes import backlinks
+        from catalog.data.notes import backlinks
 
         return backlinks(self.notes)
 
@@ -226,14 +226,14 @@ def load(paths: Paths, notes: list[Note] | None = None, with_charts: bool = True
          timings: dict[str, float] | None = None,
          directory_urls: bool = True) -> tuple[SiteData, list[Problem]]:
     """The site's data from the catalog's index, registries, notes and reading notes."""
-    from catalog import index, query
-    from catalog.notes import load_notes
-    from catalog.related import related_all
-    from catalog.venues import load_tags, load_venues
+    from catalog.data.notes import load_notes
+    from catalog.data.registry import load_tags, load_venues
+    from catalog.index import database, query
+    from catalog.index.related import related_all
 
     timings = {} if timings is None else timings
     started = time.perf_counter()
-    conn = index.connect(paths)
+    conn = database.connect(paths)
     try:
         papers = query.all_papers(conn)
     finally:
@@ -249,7 +249,7 @@ def load(paths: Paths, notes: list[Note] | None = None, with_charts: bool = True
     data.bibtex, problems = _bibtex(papers, data.venues, paths)
     timings["bibtex"] = time.perf_counter() - started
     if with_charts:
-        from catalog.charts import render_all
+        from catalog.site.charts import render_all
 
         started = time.perf_counter()
         data.charts = render_all(papers, partial(_chart_link, directory_urls))
@@ -279,7 +279,7 @@ def _readings(paths: Paths, papers: Sequence[Paper]) -> dict[str, Reading]:
 def _bibtex(papers: Sequence[Paper], venues: dict[str, Venue],
             paths: Paths) -> tuple[dict[str, str], list[Problem]]:
     """Each paper's BibTeX entry, exactly as `papers export` writes it."""
-    from catalog.bibtex import entry, load_protected_terms
+    from catalog.bib.bibtex import entry, load_protected_terms
 
     protected = load_protected_terms(paths.terms)
     out, problems = {}, []
@@ -294,8 +294,8 @@ def _bibtex(papers: Sequence[Paper], venues: dict[str, Venue],
 
 def link_problems(data: SiteData, paths: Paths) -> list[Problem]:
     """A problem for each [[key]] in a note or reading note that names no paper."""
-    from catalog.notes import find_links
-    from catalog.suggest import hint_for
+    from catalog.data.notes import find_links
+    from catalog.hints import hint_for
 
     keys = data.by_key.keys()
     sources = [(n.path, n.links) for n in data.notes]
@@ -319,7 +319,7 @@ def link_papers(text: str, from_uri: str, data: SiteData, final_urls: bool = Fal
     Links name the target's .md source (which mkdocs checks and rewrites), or with
     final_urls its URL in the built site, for Markdown we convert ourselves.
     """
-    from catalog.notes import replace_links
+    from catalog.data.notes import replace_links
 
     def render(link: Link) -> str:
         paper = data.by_key.get(link.key)
@@ -1043,15 +1043,15 @@ def on_config(config: Any) -> Any:
     """Find the catalog, check it can be read, and list the notes in the nav."""
     from mkdocs.exceptions import PluginError
 
-    from catalog import index
-    from catalog.notes import load_notes
+    from catalog.data.notes import load_notes
+    from catalog.index import database
 
     global _build
     paths = catalog_paths(config.config_file_path)
     try:
         # Before mkdocs empties site_dir: `mkdocs build -d DIR` is guarded as well.
         check_site_dir(Path(config.site_dir), paths, _sources(config))
-        index.refresh(paths)
+        database.refresh(paths)
         notes = load_notes(paths)
     except CatalogError as err:
         raise PluginError(f"papers: cannot build the site:\n{err}") from None
@@ -1269,7 +1269,7 @@ class BuildResult:
 def default_config(paths: Paths) -> Path:
     """The project's mkdocs.yml: beside the catalog's data folder, else this checkout's."""
     for candidate in (paths.root / "mkdocs.yml",
-                      Path(__file__).resolve().parent.parent / "mkdocs.yml"):
+                      Path(__file__).resolve().parents[2] / "mkdocs.yml"):
         if candidate.is_file():
             return candidate
     raise SiteError(f"no mkdocs.yml in {paths.root}; give one with --config-file")
@@ -1360,8 +1360,8 @@ def write_sources(paths: Paths, out: Path, config_file: Path | None = None) -> i
     import yaml
     from mkdocs.config import load_config
 
-    from catalog import index
-    from catalog.notes import load_notes
+    from catalog.data.notes import load_notes
+    from catalog.index import database
 
     config_file = config_file or default_config(paths)
     with _catalog_env(paths):
@@ -1370,7 +1370,7 @@ def write_sources(paths: Paths, out: Path, config_file: Path | None = None) -> i
     if out.exists():
         shutil.rmtree(out)  # only a folder we marked, or an empty one (checked above)
     docs = out / "docs"
-    index.refresh(paths)
+    database.refresh(paths)
     notes = load_notes(paths)
     data, _ = load(paths, notes, directory_urls=config.use_directory_urls)
     data.markdown = _config_markdown(config)

@@ -13,8 +13,11 @@ from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable
 from typing import Any
 
-from catalog import dedupe, source
+from catalog.check import duplicates
+from catalog.data import reader
+from catalog.data.registry import Venue, load_tags, load_venues, registry_problems
 from catalog.errors import InvalidCatalogError, Problem
+from catalog.hints import hint_for
 from catalog.model import (
     ARXIV_CLASS_RE,
     ARXIV_NEW_RE,
@@ -34,8 +37,6 @@ from catalog.model import (
     normalize_title,
 )
 from catalog.paths import Paths
-from catalog.suggest import hint_for
-from catalog.venues import Venue, load_tags, load_venues, registry_problems
 
 Rule = Callable[[Paper], Iterable[tuple[str, str]]]
 
@@ -56,7 +57,7 @@ _fields = operator.attrgetter(*(f.name for f in dataclasses.fields(Problem)))
 def findings(paths: Paths, require_sources: bool = False) -> list[Finding]:
     """check()'s problems as Findings, in the same order (Problem's own)."""
     filename = paths.display()
-    papers, read = source.read(paths.catalog, filename)
+    papers, read = reader.read(paths.catalog, filename)
     problems = list(map(_fields, read))
     try:
         venues = load_venues(paths.venues)
@@ -66,13 +67,13 @@ def findings(paths: Paths, require_sources: bool = False) -> list[Finding]:
     problems += _papers_findings(papers, filename, venues, vocabulary)
     problems += map(_fields, registry_problems(venues, paths.display(paths.venues)))
     if require_sources:
-        problems += [(filename, p.line, source.where(p.year, p.venue, p.key),
+        problems += [(filename, p.line, reader.where(p.year, p.venue, p.key),
                       "no metadata source",
                       "add sources: [URL] naming the public record (DBLP, publisher, "
                       "arXiv) its fields were checked against", False)
                      for p in papers if not p.sources]
     if not any(p[-1] for p in problems):  # else every [[key]] would look unknown
-        from catalog import notes
+        from catalog.data import notes
 
         problems += map(_fields, notes.check_links(paths, {p.key for p in papers}))
     # Each once (dict keeps their order, in which most already stand: a set's would make
@@ -150,7 +151,7 @@ def _paper_findings(papers: list[Paper], filename: str, venues: dict[str, Venue]
             for rule in chosen:
                 for msg, hint in rule(paper):
                     if at is None:
-                        at = source.where(paper.year, paper.venue, paper.key)
+                        at = reader.where(paper.year, paper.venue, paper.key)
                     out.append((filename, paper.line, at, msg, hint, False))
     return out
 
@@ -345,20 +346,20 @@ def _duplicates(papers: list[Paper], filename: str, attr: str, label: str) -> li
     for paper in papers:
         value = getattr(paper, attr)
         # Compared as import compares them: 2103.13262v2 is 2103.13262, DOIs ignore case.
-        norm = dedupe.norm_arxiv(value) if attr == "arxiv" else dedupe.norm_doi(value)
+        norm = duplicates.norm_arxiv(value) if attr == "arxiv" else duplicates.norm_doi(value)
         if not norm:
             continue
         seen = first.setdefault(norm, paper)
         if seen is not paper:
             out.append(Problem(filename, paper.line,
-                               source.where(paper.year, paper.venue, paper.key),
+                               reader.where(paper.year, paper.venue, paper.key),
                                f"duplicate {label} {value} (also {seen.key}, line {seen.line})",
                                "one paper, one entry: merge them"))
     return out
 
 
 def _near_duplicate_findings(papers: list[Paper], filename: str) -> list[Finding]:
-    """Pairs of titles equal or nearly equal once folded (dedupe.NEAR_DUPLICATE); scored
+    """Pairs of titles equal or nearly equal once folded (duplicates.NEAR_DUPLICATE); scored
     only within buckets of titles that share three of their five longest words, so that
     100,000 papers are checked in seconds."""
     # token_sort_ratio is ratio() on the words sorted: sorted once here, not per pair.
@@ -399,11 +400,11 @@ def _near_findings(papers: list[Paper], filename: str,
     places: dict[int, str] = {}  # a paper with many look-alikes is placed once
     for a, b in pairs:
         later, earlier = papers[b], papers[a]
-        if (later.distinct or earlier.distinct) and dedupe.marked_distinct(later, earlier):
+        if (later.distinct or earlier.distinct) and duplicates.marked_distinct(later, earlier):
             continue  # reviewed: two papers (distinct: [KEY] on either)
         at = places.get(b)
         if at is None:
-            at = places[b] = source.where(later.year, later.venue, later.key)
+            at = places[b] = reader.where(later.year, later.venue, later.key)
         out.append((filename, later.line, at,
                     f"title nearly the same as {earlier.key} (line {earlier.line})",
                     "if they are one paper, keep one entry and record the other's "
@@ -447,7 +448,7 @@ def _alike(members: list[int], titles: list[str]) -> Iterable[tuple[int, int]]:
     duplicates, pair by pair."""
     from rapidfuzz import fuzz
 
-    cutoff = dedupe.NEAR_DUPLICATE
+    cutoff = duplicates.NEAR_DUPLICATE
     for x, a in enumerate(members):
         for b in members[x + 1:]:
             if fuzz.ratio(titles[a], titles[b], score_cutoff=cutoff):
@@ -480,7 +481,7 @@ def _alike_codes(members: list[int], titles: list[str]) -> Iterable[Any]:
     import numpy
     from rapidfuzz import fuzz
 
-    cutoff = dedupe.NEAR_DUPLICATE
+    cutoff = duplicates.NEAR_DUPLICATE
     count = len(titles)
     groups: dict[str, list[int]] = {}
     for i in members:

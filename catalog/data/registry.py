@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from catalog import yamlio
+from catalog.data import yamlfile
 from catalog.errors import InvalidCatalogError, Problem
 from catalog.model import fold
 
@@ -42,7 +42,7 @@ def _mapping(path: Path, what: str) -> tuple[dict[str, Any], dict[str, int]]:
         raise InvalidCatalogError(
             [Problem(str(path), 0, "", f"no {what} file", f"create {path.name} beside the catalog")]
         )
-    data, lines = yamlio.load_mapping_with_lines(path)
+    data, lines = yamlfile.load_mapping_with_lines(path)
     return data, lines
 
 

@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from dataclasses import dataclass
 
-from catalog import source
+from catalog.data import reader
 from catalog.errors import InvalidCatalogError
 from catalog.model import Paper
 from catalog.paths import Paths
@@ -41,7 +41,7 @@ class Snapshot:
                  text: Callable[[], str]):
         """stamp: the file's stat before data was read (None if it changed meanwhile);
         text: the decoded bytes, called only when the index cannot serve the papers."""
-        from catalog import index
+        from catalog.index import database
 
         self._paths = paths
         self._all: dict[str, Paper] | None = None
@@ -49,12 +49,12 @@ class Snapshot:
         self._cache: dict[str, Paper] = {}
         self._keyset: set[str] | None = None
         self._shifts: dict[str, int] | None = None
-        meta = index.holding(paths, data, stamp)
+        meta = database.holding(paths, data, stamp)
         # The digest of the bytes read, when the index holds them (an edit hands it back).
         self.digest: str | None = meta.get("digest") if meta else None
         if meta is None:
-            papers, problems = source.parse(text(), filename)
-            problems += source.duplicate_keys(papers, filename)
+            papers, problems = reader.parse(text(), filename)
+            problems += reader.duplicate_keys(papers, filename)
             blocking = [p for p in problems if p.blocking]
             if blocking:
                 raise InvalidCatalogError(blocking)
@@ -70,7 +70,7 @@ class Snapshot:
 
     def shifts(self) -> dict[str, int]:
         if self._shifts is None:
-            from catalog.index import line_shifts
+            from catalog.index.database import line_shifts
 
             with self._connect() as conn:
                 self._shifts = line_shifts(conn)
@@ -157,7 +157,7 @@ class Snapshot:
 
     def _fetch(self, where: str, values: list[str], marks: bool = True) -> list[Paper]:
         """The papers a condition selects (its '{}' filled with one '?' per value)."""
-        from catalog.query import papers_where
+        from catalog.index.query import papers_where
 
         shifts = self.shifts()
         if marks:
@@ -173,7 +173,7 @@ class _Connection:
     of the index must not meet a connection it left open)."""
 
     def __init__(self, paths: Paths):
-        from catalog.index import read_connection
+        from catalog.index.database import read_connection
 
         self.conn = read_connection(paths)
 

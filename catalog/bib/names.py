@@ -1,15 +1,15 @@
 """What writing and reading BibTeX share: names in BibTeX's four parts, page ranges and
-the record an entry is read into. Its own module so that catalog.bibtex (writing) and
-catalog.bibtex_read (reading) each import it and never each other at import time."""
+the record an entry is read into. Its own module so that catalog.bib.bibtex (writing) and
+catalog.bib.parser (reading) each import it and never each other at import time."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
 
+from catalog.data.registry import Venue
 from catalog.errors import Problem
 from catalog.model import Paper
-from catalog.venues import Venue
 
 # ------------------------------------------------------------------ names
 

@@ -33,7 +33,7 @@ from catalog.model import (
 )
 from catalog.paths import Paths
 
-# catalog.source (and with it PyYAML) is imported only when something must be parsed:
+# catalog.data.reader (and with it PyYAML) is imported only when something must be parsed:
 # a search on a fresh index never needs it.
 
 SCHEMA_VERSION = "10"  # 5: porter tokenizer, abstract and sources columns; 6: narrow
@@ -51,13 +51,13 @@ _RACY_FINE_NS = 50_000_000
 INDEX_LOCK_TIMEOUT = 600.0
 # "folded" holds title and authors with ß, ø, ł ... spelled out, so "preusser" finds
 # "Preußer" (the unicode61 tokenizer strips accents but keeps such letters).
-# catalog.query.WEIGHTS follows this order.
+# catalog.index.query.WEIGHTS follows this order.
 FTS_COLUMNS = ["title", "authors", "tags", "summary", "venue_name", "folded", "abstract"]
 # Porter stemming over unicode61: "embeddings" finds "embedding", "cache" finds "caching",
 # and accents still fold ("cech" finds "Čech").
 TOKENIZE = "porter unicode61 remove_diacritics 2"
 # The words table holds every distinct word of the searched text, folded but not stemmed:
-# catalog.query widens a prefix such as "embedd*" to the words it begins ("embedding"),
+# catalog.index.query widens a prefix such as "embedd*" to the words it begins ("embedding"),
 # since porter would compare it with the stem "embed" and miss.
 _WORD_RE = re.compile(r"[^\W_]+")
 # Fraction of changed year blocks above which a full rebuild is cheaper.
@@ -336,13 +336,13 @@ def _set_stamps(conn: sqlite3.Connection, stamps: dict[str, list[int]]) -> None:
 
 
 def _read_catalog(paths: Paths) -> tuple[bytes, str]:
-    from catalog import source, yamlio
+    from catalog.data import reader, yamlfile
 
     try:
-        data = yamlio.read_bytes(paths.catalog, paths.display())
+        data = yamlfile.read_bytes(paths.catalog, paths.display())
     except FileNotFoundError:
-        raise InvalidCatalogError([source.missing(paths.display())]) from None
-    return data, yamlio.decode(data, paths.display())
+        raise InvalidCatalogError([reader.missing(paths.display())]) from None
+    return data, yamlfile.decode(data, paths.display())
 
 
 def _try_update(paths: Paths, text: str, text_digest: str, registry: str,
@@ -407,7 +407,7 @@ def _cell(value: Any) -> Any:
 
 
 def _load_registries(paths: Paths) -> tuple[dict[str, Any], dict[str, str]]:
-    from catalog.venues import load_tags, load_venues
+    from catalog.data.registry import load_tags, load_venues
 
     return load_venues(paths.venues), load_tags(paths.tags)
 
@@ -480,15 +480,15 @@ def _insert_catalog(conn: sqlite3.Connection, text: str, filename: str,
     """Insert every paper (and the year blocks' digests); (papers, years) inserted.
     InvalidCatalogError with every blocking problem, as a read of the whole file finds
     them, when the catalog cannot be read."""
-    from catalog import source
+    from catalog.data import reader
 
     conn.execute("savepoint blocks")
     try:
-        return _insert_blocks(conn, source.parse_blocks(text, filename), filename, venue_names)
+        return _insert_blocks(conn, reader.parse_blocks(text, filename), filename, venue_names)
     except _BlockUnreadable:
         conn.execute("rollback to blocks")
-    papers, problems = source.parse(text, filename)
-    problems += source.duplicate_keys(papers, filename)
+    papers, problems = reader.parse(text, filename)
+    problems += reader.duplicate_keys(papers, filename)
     blocking = [p for p in problems if p.blocking]
     if blocking:
         raise InvalidCatalogError(blocking)
@@ -503,13 +503,13 @@ def _insert_catalog(conn: sqlite3.Connection, text: str, filename: str,
 
 def _insert_blocks(conn: sqlite3.Connection, blocks: Iterable[tuple[Any, list[Paper], list]],
                    filename: str, venue_names: dict[str, str]) -> tuple[int, set[str]]:
-    from catalog import source
+    from catalog.data import reader
 
     first_lines: dict[str, int] = {}
     count = 0
     years: set[str] = set()
     for chunk, papers, problems in blocks:
-        if any(p.blocking for p in problems) or source.duplicate_keys(papers, filename,
+        if any(p.blocking for p in problems) or reader.duplicate_keys(papers, filename,
                                                                       first_lines):
             raise _BlockUnreadable
         _insert_papers(conn, papers, venue_names)
@@ -716,9 +716,9 @@ def _stored(papers: Iterable[Paper], shifts: dict[str, int]) -> list[Paper]:
 def _update(conn: sqlite3.Connection, paths: Paths, text: str, text_digest: str,
             stamps: dict[str, list[int]]) -> RefreshResult | None:
     """Re-parse only the changed year blocks; None when a full build is needed instead."""
-    from catalog import source
+    from catalog.data import reader
 
-    chunks = source.split_chunks(text)
+    chunks = reader.split_chunks(text)
     if chunks is None or len({c.label for c in chunks}) != len(chunks):
         return None
     conn.execute("begin immediate")  # one writer; re-read state under the lock
@@ -734,7 +734,7 @@ def _update(conn: sqlite3.Connection, paths: Paths, text: str, text_digest: str,
             return None
         papers = []
         for chunk in changed:
-            found, problems = source.parse(chunk.text, paths.display(), chunk.start - 1)
+            found, problems = reader.parse(chunk.text, paths.display(), chunk.start - 1)
             if any(p.blocking for p in problems):
                 conn.rollback()
                 return None  # the full build reports every problem in file order

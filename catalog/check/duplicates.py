@@ -12,10 +12,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from catalog.data.registry import Venue
+
 # Same scorer and threshold as `papers check` uses for near-duplicate titles, so the
 # importer and the checker agree on what counts as one paper.
 from catalog.model import CHAPTER_FIELDS, Paper, fold, last_name, normalize_title
-from catalog.venues import Venue
 
 # Titles at least this similar (rapidfuzz token_sort_ratio, 0-100) are one paper's.
 NEAR_DUPLICATE = 92.0
@@ -170,7 +171,7 @@ def _other_people(a: Paper, b: Paper) -> bool:
 
 def _person(name: str) -> tuple[str, str]:
     """(family name, given names) folded, for comparing."""
-    from catalog.bibnames import split_name
+    from catalog.bib.names import split_name
 
     parts = split_name(name)
     return fold(parts.von_last), fold(parts.first).replace(".", " ").strip()

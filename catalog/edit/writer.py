@@ -7,11 +7,11 @@ writes each changed file atomically (temporary file in the same folder, fsync,
 rename) and refreshes the index.
 
 How the file keeps its form: the text is cut into blocks of whole lines
-(catalog.yamldoc) and only the blocks an edit touches are rendered again; every
-other line is copied as it was. The parts, one job each: catalog.yamldoc (the text
+(catalog.edit.document) and only the blocks an edit touches are rendered again; every
+other line is copied as it was. The parts, one job each: catalog.edit.document (the text
 cut for editing, and the registries' edits), `Session` here (the edit operations and
-the commit), catalog.snapshot (the papers as the session found them),
-catalog.validation (whether the new texts may be written) and catalog.files (the
+the commit), catalog.edit.snapshot (the papers as the session found them),
+catalog.edit.validation (whether the new texts may be written) and catalog.files (the
 atomic write, the locks).
 """
 
@@ -25,25 +25,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from catalog import files, yamlio
-from catalog.errors import (
-    CatalogError,
-    LockTimeoutError,
-    PaperNotFound,
-    Problem,
-)
-from catalog.files import CRASH_ENV, atomic_write
-from catalog.model import FIELDS, LIST_FIELDS, STATUSES, Paper
-from catalog.paths import Paths
-from catalog.snapshot import Papers, Snapshot
-from catalog.suggest import hint_for
-from catalog.validation import (
-    NEAR_DUPLICATE_MESSAGE,
-    EditCheck,
-    InvalidEditError,
-)
-from catalog.venues import Venue
-from catalog.yamldoc import (
+from catalog import files
+from catalog.data import yamlfile
+from catalog.data.registry import Venue
+from catalog.edit.document import (
     Block,
     Document,
     Registries,
@@ -60,6 +45,22 @@ from catalog.yamldoc import (
     shift_lines,
     yaml_rt,
 )
+from catalog.edit.snapshot import Papers, Snapshot
+from catalog.edit.validation import (
+    NEAR_DUPLICATE_MESSAGE,
+    EditCheck,
+    InvalidEditError,
+)
+from catalog.errors import (
+    CatalogError,
+    LockTimeoutError,
+    PaperNotFound,
+    Problem,
+)
+from catalog.files import CRASH_ENV, atomic_write
+from catalog.hints import hint_for
+from catalog.model import FIELDS, LIST_FIELDS, STATUSES, Paper
+from catalog.paths import Paths
 
 # Seconds to wait for another papers process to finish its write.
 LOCK_TIMEOUT = 120.0
@@ -87,21 +88,21 @@ class Session:
     catalog's text cut into blocks (Document), each edited paper's block rendered again."""
 
     def __init__(self, paths: Paths):
-        from catalog.index import catalog_stamp
-        from catalog.venues import load_tags, load_venues
+        from catalog.data.registry import load_tags, load_venues
+        from catalog.index.database import catalog_stamp
 
         self.paths = paths
         self.filename = paths.display()
         self._yaml: Any = None
         stamp = catalog_stamp(paths)
         try:
-            data = yamlio.read_bytes(paths.catalog, self.filename)
+            data = yamlfile.read_bytes(paths.catalog, self.filename)
         except FileNotFoundError:
             raise CatalogError(f"{self.filename}: catalog file not found (create it, or point "
                                "--catalog / PAPERS_CATALOG at your catalog)") from None
         self.data = data
         self._text: str | None = None
-        self.newline = yamlio.newline_of(data)  # written back as the file has it (CRLF stays)
+        self.newline = yamlfile.newline_of(data)  # written back as the file has it (CRLF stays)
         # The file's stat before it was read, if still the same after (the index may vouch
         # for bytes by their stat instead of their hash).
         same = stamp if catalog_stamp(paths) == stamp else None
@@ -129,7 +130,7 @@ class Session:
     def text(self) -> str:
         """The catalog's text as read (decoded on first use)."""
         if self._text is None:
-            self._text = yamlio.decode(self.data, self.filename)
+            self._text = yamlfile.decode(self.data, self.filename)
         return self._text
 
     @property
@@ -510,14 +511,14 @@ def _refresh_index(paths: Paths) -> list[Problem]:
     (the index is derived; the next command refreshes it again)."""
     import sqlite3
 
-    from catalog import index
+    from catalog.index import database
 
     try:
-        index.refresh(paths)
+        database.refresh(paths)
         return []
     except (sqlite3.Error, OSError):
         with contextlib.suppress(CatalogError, sqlite3.Error, OSError):
-            index.rebuild(paths)  # e.g. a damaged file; a reader holding it too long
+            database.rebuild(paths)  # e.g. a damaged file; a reader holding it too long
             return []
     except CatalogError as err:
         return [Problem(paths.display(paths.db), 0, "", f"the index was not refreshed: {err}",
@@ -549,7 +550,7 @@ def render_note(paper: Paper) -> str:
     (a title holding '-->' would end a comment and let what follows run as HTML)."""
     from string import Template
 
-    template = (Path(__file__).parent / "templates" / "reading-note.md").read_text(
+    template = (Path(__file__).parent.parent / "templates" / "reading-note.md").read_text(
         encoding="utf-8")
     authors = ", ".join(paper.authors) + (" and others" if paper.et_al else "")
     link = (f"https://doi.org/{paper.doi}" if paper.doi

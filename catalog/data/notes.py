@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from catalog.errors import Problem
+from catalog.hints import hint_for
 from catalog.paths import Paths
-from catalog.suggest import hint_for
 
 # [[key]] or [[key|link text]]; keys never contain ']' or '|'.
 LINK_RE = re.compile(r"\[\[([^\]|\s]+)(?:\|([^\]]*))?\]\]")

@@ -15,7 +15,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from catalog.bibnames import (
+from catalog.bib.latex import to_text, unknown_macros
+from catalog.bib.names import (
     BibRecord,
     Name,
     ends_with_added_period,
@@ -23,9 +24,9 @@ from catalog.bibnames import (
     page_range,
     split_name,
 )
+from catalog.data.registry import CHAPTER_VENUE, Venue, resolve_name, same_venue_name, venue_key
 from catalog.errors import Problem
-from catalog.keys import suggest_key
-from catalog.latex import to_text, unknown_macros
+from catalog.ingest.citekeys import suggest_key
 from catalog.model import (
     KEY_RE,
     MULTILINE_FIELDS,
@@ -36,7 +37,6 @@ from catalog.model import (
     kept_url,
     strip_controls,
 )
-from catalog.venues import CHAPTER_VENUE, Venue, resolve_name, same_venue_name, venue_key
 
 MONTHS = {m[:3]: m for m in ("january", "february", "march", "april", "may", "june", "july",
                              "august", "september", "october", "november", "december")}
@@ -144,7 +144,7 @@ def _quiet() -> Iterator[None]:
 
 
 def read_bib(text: str, filename: str, venues: dict[str, Venue]) -> list[BibRecord]:
-    """Every entry of a .bib text as a BibRecord; see catalog.bibtex.read_bib."""
+    """Every entry of a .bib text as a BibRecord; see catalog.bib.bibtex.read_bib."""
     import bibtexparser
     from bibtexparser import model
 
@@ -187,7 +187,7 @@ def _refuse_what_import_refuses(records: list[BibRecord], filename: str,
     """The catalog's per-paper rules (check_papers, which import applies to every new
     paper) on each read paper: one code path, so bib-check never calls importable what
     import then refuses."""
-    from catalog.check import check_papers
+    from catalog.check.rules import check_papers
 
     for record in records:
         if record.paper is None:

@@ -28,17 +28,18 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from catalog import dedupe, writer
+from catalog.check import duplicates
+from catalog.data.registry import Venue, resolve_name
+from catalog.data.textfile import read_text
+from catalog.edit import writer
 from catalog.errors import CatalogError, Problem
-from catalog.keys import suggest_key
+from catalog.hints import hint_for
+from catalog.ingest.citekeys import suggest_key
 from catalog.model import KEY_RE, Paper, fold
 from catalog.paths import Paths
-from catalog.suggest import hint_for
-from catalog.textfile import read_text
-from catalog.venues import Venue, resolve_name
 
 if TYPE_CHECKING:
-    from catalog.mdlist import Entry, NotPaper
+    from catalog.ingest.lists import Entry, NotPaper
 
 ACTIONS: tuple[str, ...] = ("added", "merged", "duplicate", "inbox", "refused")
 # Venue names lists use for registry entries under another short name.
@@ -128,7 +129,7 @@ class _Run:
         self.merge = merge
         self.new_venues = new_venues
         self.tags = list(tags)
-        self.finder = dedupe.Finder.of(session.papers.values())
+        self.finder = duplicates.Finder.of(session.papers.values())
         self.today = dt.date.today().isoformat()
         self.added: list[Paper] = []  # papers added: they leave the inbox
         self._inbox: Any = None  # loaded on first use (under the catalog's lock)
@@ -140,7 +141,7 @@ class _Run:
 
     def offer(self, paper: Paper, line: int = 0, source_key: str | None = None,
               new_venue: Venue | None = None, key: str | None = None,
-              missing: str = "", match: dedupe.Match | None = None) -> Outcome:
+              missing: str = "", match: duplicates.Match | None = None) -> Outcome:
         """Add, merge, skip or refuse one candidate; the outcome goes in the report.
 
         key is a key asked for (refused if malformed or taken); without it, a .bib's own
@@ -155,7 +156,7 @@ class _Run:
 
     def _decide(self, paper: Paper, line: int, source_key: str | None,
                 new_venue: Venue | None, key: str | None, missing: str,
-                match: dedupe.Match | None) -> Outcome:
+                match: duplicates.Match | None) -> Outcome:
         base: dict[str, Any] = {"title": paper.title, "line": line, "source_key": source_key}
         match = match or self.finder.find(paper)
         if match and match.sure:
@@ -215,7 +216,7 @@ class _Run:
 
     def file_in_inbox(self, entry: Entry, venue: str, source: str, why: str) -> Outcome:
         """File a list entry that cannot be a paper yet in the inbox (deduplicated)."""
-        from catalog import inbox
+        from catalog.ingest import inbox
 
         if self._inbox is None:
             self._inbox = inbox.Inbox(self.session.paths)
@@ -272,7 +273,7 @@ class _Run:
 
     def _problems(self, paper: Paper, new_venue: Venue | None) -> list[str]:
         """The check rules a single new paper breaks (so one bad record is refused alone)."""
-        from catalog.check import check_papers
+        from catalog.check.rules import check_papers
 
         venues = dict(self.session.venues)
         if new_venue is not None:
@@ -280,12 +281,12 @@ class _Run:
         found = check_papers([paper], "", venues, self.session.vocabulary)
         return [f"{p.message}" + (f" ({p.hint})" if p.hint else "") for p in found]
 
-    def _duplicate(self, paper: Paper, match: dedupe.Match, base: dict[str, Any]) -> Outcome:
+    def _duplicate(self, paper: Paper, match: duplicates.Match, base: dict[str, Any]) -> Outcome:
         existing = self.session.paper(match.paper.key)
         if not self.merge:
             return Outcome("duplicate", key=existing.key,
                            reason=f"already in the catalog as {match.describe()}", **base)
-        plan = dedupe.plan_merge(existing, paper, self.session.venues)
+        plan = duplicates.plan_merge(existing, paper, self.session.venues)
         if plan.empty:
             return Outcome("duplicate", key=existing.key,
                            reason=f"already in the catalog as {match.describe()}; "
@@ -305,7 +306,7 @@ def _venue_words(name: str) -> str:
 
 def _run(paths: Paths, name: str, dry_run: bool, merge: bool, new_venues: bool,
          tags: Iterable[str], body: Callable[[_Run], None]) -> Report:
-    from catalog import inbox
+    from catalog.ingest import inbox
 
     report = Report(name, dry_run=dry_run)
     with writer.edit(paths, dry_run=dry_run) as session:
@@ -328,8 +329,8 @@ def import_bib(paths: Paths, text: str, filename: str, *, merge: bool = False,
                progress: Progress | None = None, skip_broken: bool = False) -> Report:
     """Import every entry of a .bib text. An entry that cannot be read stops the whole
     import (nothing written) unless skip_broken, which refuses it alone."""
-    from catalog.bibtex import read_bib
-    from catalog.venues import load_venues
+    from catalog.bib.bibtex import read_bib
+    from catalog.data.registry import load_venues
 
     # bibtexparser logs the entries it gives up on; each is refused here with its line.
     logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)
@@ -403,11 +404,11 @@ def import_markdown(paths: Paths, text: str, filename: str, *, merge: bool = Fal
                     fetch: bool = False, dry_run: bool = False, tags: Iterable[str] = (),
                     progress: Progress | None = None) -> Report:
     """Import the papers of a Markdown list (awesome lists, the blog's year lists, tables)."""
-    from catalog import mdlist
-    from catalog.venues import load_venues
+    from catalog.data.registry import load_venues
+    from catalog.ingest import lists
 
     # Registry venues let a '## RecSys' heading give the venue of the papers under it.
-    parsed = mdlist.parse(text, load_venues(paths.venues))
+    parsed = lists.parse(text, load_venues(paths.venues))
     if not parsed.entries:
         raise ImportInputError(f"{filename}: no papers found in {len(parsed.skipped)} lines; "
                            "entries look like '- [OSDI'23] [Title](url)', "
@@ -457,9 +458,9 @@ def _needs_metadata(entry: Entry) -> str:
             "with papers add --arxiv/--doi/--bibtex)")
 
 
-def _mislinked(entry: Entry, match: dedupe.Match | None) -> str:
+def _mislinked(entry: Entry, match: duplicates.Match | None) -> str:
     """Why an entry's link points at another paper of the catalog, or '' if it does not."""
-    if match is None or match.by == "title" or dedupe.same_paper_title(entry.title,
+    if match is None or match.by == "title" or duplicates.same_paper_title(entry.title,
                                                                        match.paper):
         return ""
     ident = entry.doi if match.by == "DOI" else entry.arxiv
@@ -469,24 +470,24 @@ def _mislinked(entry: Entry, match: dedupe.Match | None) -> str:
 
 def _fetch_authors(paper: Paper, venues: dict[str, Venue]) -> tuple[Paper, str]:
     """The paper with authors (and DOI) from arXiv or DBLP, or a reason why not."""
-    from catalog import fetch
+    from catalog.ingest import services
 
     try:
         if paper.arxiv:
-            record: fetch.Record | None = fetch.lookup_arxiv(paper.arxiv)
+            record: services.Record | None = services.lookup_arxiv(paper.arxiv)
         else:
-            record = fetch.find_by_title(paper.title, paper.year or None)
-    except fetch.FetchError as err:  # offline, or the service failed: the inbox keeps it
+            record = services.find_by_title(paper.title, paper.year or None)
+    except services.FetchError as err:  # offline, or the service failed: the inbox keeps it
         return paper, f"needs metadata: {err}"
     if record is None or not record.authors:
         return paper, "needs metadata: no matching record on arXiv or DBLP"
-    if fetch.same_title(record.title, paper.title) < fetch.SAME_TITLE:
+    if services.same_title(record.title, paper.title) < services.SAME_TITLE:
         return paper, (f"needs metadata: {record.source} knows {paper.arxiv or 'it'} as "
                        f"'{record.title}', not this title")
     doi = record.doi if record.kind != "preprint" else None
     venue, year = paper.venue, paper.year or record.year or 0
     if not venue:  # a list entry with no venue: the record's, with its year, if registered
-        venue = fetch.resolve_venue(record, venues) or ""
+        venue = services.resolve_venue(record, venues) or ""
         year = (record.year or year) if venue else year
     return replace(paper, authors=list(record.authors), doi=paper.doi or doi,
                    pages=paper.pages or record.pages, year=year, venue=venue), ""
@@ -517,12 +518,12 @@ def import_file(paths: Paths, path: Path, *, merge: bool = False, new_venues: bo
 
 
 def known_by_id(paths: Paths, doi: str | None = None,
-                arxiv: str | None = None) -> dedupe.Match | None:
+                arxiv: str | None = None) -> duplicates.Match | None:
     """The catalog paper with this DOI or arXiv id, if any: asked before any network call,
     so adding a paper the catalog has needs no network."""
-    from catalog import index, query
+    from catalog.index import database, query
 
-    finder = dedupe.Finder.of(query.all_papers(index.connect(paths)))
+    finder = duplicates.Finder.of(query.all_papers(database.connect(paths)))
     probe = Paper(key="probe", title="", authors=[], year=0, venue="", doi=doi, arxiv=arxiv)
     return finder.find(probe)
 

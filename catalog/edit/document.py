@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from catalog import source, yamlio
+from catalog.data import reader, yamlfile
 from catalog.errors import CatalogError, InvalidCatalogError, Problem
 from catalog.model import FIELDS, LIST_FIELDS, Paper
 from catalog.paths import Paths
@@ -149,18 +149,18 @@ def _lines(text: str) -> tuple[list[str], bool]:
     return lines, final
 
 
-def _end_line(node: yamlio.Node) -> int:
+def _end_line(node: yamlfile.Node) -> int:
     """0-based last line holding the node's own text."""
-    if isinstance(node, yamlio.MappingNode) and node.value and not node.flow_style:
+    if isinstance(node, yamlfile.MappingNode) and node.value and not node.flow_style:
         return _end_line(node.value[-1][1])
-    if isinstance(node, yamlio.SequenceNode) and node.value and not node.flow_style:
+    if isinstance(node, yamlfile.SequenceNode) and node.value and not node.flow_style:
         return _end_line(node.value[-1])
     mark = node.end_mark
     return mark.line - 1 if mark.column == 0 and mark.line > node.start_mark.line else mark.line
 
 
-def _is_empty(node: yamlio.Node) -> bool:
-    return isinstance(node, yamlio.ScalarNode) and node.tag.endswith(":null") and not node.value
+def _is_empty(node: yamlfile.Node) -> bool:
+    return isinstance(node, yamlfile.ScalarNode) and node.tag.endswith(":null") and not node.value
 
 
 class _Cutter:
@@ -190,21 +190,21 @@ def _trim_blank_tail(lines: list[str], start: int, end: int) -> int:
 def parse_catalog(text: str, filename: str) -> Document:
     """papers.yaml cut into year, venue and paper blocks."""
     lines, final = _lines(text)
-    root = yamlio.compose(text, filename)
+    root = yamlfile.compose(text, filename)
     cutter = _Cutter(lines)
     blocks: list[Block] = []
-    if root is not None and not isinstance(root, yamlio.MappingNode):
+    if root is not None and not isinstance(root, yamlfile.MappingNode):
         raise InvalidCatalogError([Problem(filename, 1, "", "expected years at the top level",
                                            "start the file with a year, e.g. '2023:'", True)])
     first_start = None
     for year_node, venues_node in root.value if root is not None else []:
         first_start = year_node.start_mark.line if first_start is None else first_start
         year = _keyed(cutter, year_node, venues_node, lines)
-        if isinstance(venues_node, yamlio.MappingNode) and not venues_node.flow_style:
+        if isinstance(venues_node, yamlfile.MappingNode) and not venues_node.flow_style:
             for venue_node, papers_node in venues_node.value:
                 venue = _keyed(cutter, venue_node, papers_node, lines)
                 year.children.append(venue)
-                if isinstance(papers_node, yamlio.SequenceNode) and not papers_node.flow_style:
+                if isinstance(papers_node, yamlfile.SequenceNode) and not papers_node.flow_style:
                     for item in papers_node.value:
                         venue.children.append(_paper_block(cutter, item, lines))
                     if venue.children:
@@ -227,7 +227,7 @@ def _document(blocks: list[Block], rest: list[str], final: bool) -> Document:
 def parse_catalog_lazily(text: str, filename: str) -> Document:
     """papers.yaml cut into year blocks only; a year is cut further when an edit needs it
     (so an edit of one paper in a 10k-paper file reads one year, not the whole file)."""
-    chunks = source.split_chunks(text)
+    chunks = reader.split_chunks(text)
     if not chunks or len({c.label for c in chunks}) != len(chunks) \
             or not all(c.label.isdigit() for c in chunks):
         return parse_catalog(text, filename)
@@ -258,20 +258,20 @@ def expand(block: Block, filename: str) -> None:
     block.lazy = False
 
 
-def _keyed(cutter: _Cutter, key_node: yamlio.Node, value: yamlio.Node,
+def _keyed(cutter: _Cutter, key_node: yamlfile.Node, value: yamlfile.Node,
            lines: list[str]) -> Block:
     """A year or venue: its head is the key line, unless its value sits on it too."""
     start = key_node.start_mark.line
-    nested = (isinstance(value, yamlio.MappingNode | yamlio.SequenceNode)
+    nested = (isinstance(value, yamlfile.MappingNode | yamlfile.SequenceNode)
               and not value.flow_style and value.value)
     end = key_node.end_mark.line if nested or _is_empty(value) else _end_line(value)
     lead, head = cutter.take(start, _trim_blank_tail(lines, start, end))
-    label = str(yamlio.construct(key_node))
+    label = str(yamlfile.construct(key_node))
     return Block(label, lead, head, key_node.start_mark.column,
                  open=bool(nested) or _is_empty(value))
 
 
-def _paper_block(cutter: _Cutter, item: yamlio.Node, lines: list[str]) -> Block:
+def _paper_block(cutter: _Cutter, item: yamlfile.Node, lines: list[str]) -> Block:
     start = item.start_mark.line
     column = item.start_mark.column
     dash = lines[start].rfind("-", 0, column)
@@ -284,27 +284,27 @@ def _paper_block(cutter: _Cutter, item: yamlio.Node, lines: list[str]) -> Block:
     end = _trim_blank_tail(lines, start, _end_line(item))
     lead, head = cutter.take(start, end)
     key = ""
-    if isinstance(item, yamlio.MappingNode):
+    if isinstance(item, yamlfile.MappingNode):
         for k, v in item.value:
-            if yamlio.construct(k) == "key":
-                key = str(yamlio.construct(v))
+            if yamlfile.construct(k) == "key":
+                key = str(yamlfile.construct(v))
     return Block(key, lead, head, dash)
 
 
 def parse_registry(text: str, filename: str) -> Document:
     """A registry (venues.yaml, tags.yaml) cut into one block per entry."""
     lines, final = _lines(text)
-    root = yamlio.compose(text, filename)
+    root = yamlfile.compose(text, filename)
     cutter = _Cutter(lines)
     blocks = []
-    if root is not None and not isinstance(root, yamlio.MappingNode):
+    if root is not None and not isinstance(root, yamlfile.MappingNode):
         raise InvalidCatalogError([Problem(filename, 1, "", "expected a mapping at the top level",
                                            "write 'name: value' entries", True)])
     for key_node, value in root.value if root is not None else []:
         start = key_node.start_mark.line
         end = _trim_blank_tail(lines, start, max(_end_line(value), key_node.end_mark.line))
         lead, head = cutter.take(start, end)
-        blocks.append(Block(str(yamlio.construct(key_node)), lead, head,
+        blocks.append(Block(str(yamlfile.construct(key_node)), lead, head,
                             key_node.start_mark.column))
     return _document(blocks, lines[cutter.pos:], final)
 
@@ -452,11 +452,11 @@ class Registries:
         if path not in self._docs:
             shown = self.paths.display(path)
             try:
-                data = yamlio.read_bytes(path, shown)
+                data = yamlfile.read_bytes(path, shown)
             except FileNotFoundError:
                 data = b""  # a registry written for the first time
-            text = yamlio.decode(data, shown)
-            self._newlines[path] = yamlio.newline_of(data)
+            text = yamlfile.decode(data, shown)
+            self._newlines[path] = yamlfile.newline_of(data)
             self._texts[path] = text
             self._docs[path] = parse_registry(text, str(path))
         return self._docs[path]

@@ -13,10 +13,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from catalog import yamlio
+from catalog.data import yamlfile
 from catalog.errors import InvalidCatalogError, Problem
+from catalog.hints import hint_for
 from catalog.model import FIELDS, LIST_FIELDS, REQUIRED, Paper, content_digest
-from catalog.suggest import hint_for
 
 _LIST_FIELDS = set(LIST_FIELDS)
 _BOOL_FIELDS = {"et_al"}
@@ -94,7 +94,7 @@ def parse(text: str, filename: str, line_offset: int = 0) -> tuple[list[Paper], 
     """Papers and problems (blocking ones flagged) from catalog text: PyYAML's node tree,
     walked into Papers and every problem."""
     try:
-        root = yamlio.compose(text, filename, line_offset)
+        root = yamlfile.compose(text, filename, line_offset)
     except InvalidCatalogError as err:
         return [], err.problems
     walker = _Walker(filename, line_offset)
@@ -141,7 +141,7 @@ def read(path: Path, display: str | None = None) -> tuple[list[Paper], list[Prob
     """Every paper of a catalog file and every problem found while reading it."""
     filename = display or str(path)
     try:
-        text = yamlio.read_text(path, filename)
+        text = yamlfile.read_text(path, filename)
     except FileNotFoundError:
         return [], [missing(filename)]
     except InvalidCatalogError as err:
@@ -188,22 +188,22 @@ class _Walker:
         self.papers: list[Paper] = []
         self.problems: list[Problem] = []
 
-    def line(self, node: yamlio.Node) -> int:
+    def line(self, node: yamlfile.Node) -> int:
         return node.start_mark.line + 1 + self.offset
 
-    def problem(self, node: yamlio.Node, at: str, message: str, hint: str,
+    def problem(self, node: yamlfile.Node, at: str, message: str, hint: str,
                 blocking: bool = True) -> None:
         self.problems.append(Problem(self.filename, self.line(node), at, message, hint, blocking))
 
-    def walk_root(self, root: yamlio.Node) -> None:
-        if not isinstance(root, yamlio.MappingNode):
+    def walk_root(self, root: yamlfile.Node) -> None:
+        if not isinstance(root, yamlfile.MappingNode):
             self.problem(root, "", "expected years at the top level",
                          "start the file with a year, e.g. '2023:'")
             return
         seen: dict[str, int] = {}
         for year_node, venues in root.value:
-            label = str(yamlio.construct(year_node))
-            if not (isinstance(year_node, yamlio.ScalarNode) and _YEAR_RE.match(label)):
+            label = str(yamlfile.construct(year_node))
+            if not (isinstance(year_node, yamlfile.ScalarNode) and _YEAR_RE.match(label)):
                 self.problem(year_node, label, f"'{label}' is not a year",
                              "top-level keys are four-digit years, e.g. 2023")
                 continue
@@ -214,17 +214,17 @@ class _Walker:
             seen[label] = self.line(year_node)
             self.walk_year(int(label), venues)
 
-    def walk_year(self, year: int, node: yamlio.Node) -> None:
-        if yamlio.is_null(node):
+    def walk_year(self, year: int, node: yamlfile.Node) -> None:
+        if yamlfile.is_null(node):
             return
-        if not isinstance(node, yamlio.MappingNode):
+        if not isinstance(node, yamlfile.MappingNode):
             self.problem(node, str(year), "expected venues under the year",
                          "write 'VENUE:' lines, each with a list of papers")
             return
         seen: set[str] = set()
         for venue_node, papers in node.value:
-            venue = str(yamlio.construct(venue_node))
-            if not isinstance(venue_node, yamlio.ScalarNode) or not venue:
+            venue = str(yamlfile.construct(venue_node))
+            if not isinstance(venue_node, yamlfile.ScalarNode) or not venue:
                 self.problem(venue_node, str(year), "a venue must be a short name",
                              "e.g. 'OSDI:'")
                 continue
@@ -235,10 +235,10 @@ class _Walker:
             seen.add(venue)
             self.walk_venue(year, venue, papers)
 
-    def walk_venue(self, year: int, venue: str, node: yamlio.Node) -> None:
-        if yamlio.is_null(node):
+    def walk_venue(self, year: int, venue: str, node: yamlfile.Node) -> None:
+        if yamlfile.is_null(node):
             return
-        if not isinstance(node, yamlio.SequenceNode):
+        if not isinstance(node, yamlfile.SequenceNode):
             self.problem(node, where(year, venue), "expected a list of papers",
                          "start each paper with '- key: ...'")
             return
@@ -247,20 +247,20 @@ class _Walker:
             if paper:
                 self.papers.append(paper)
 
-    def walk_paper(self, year: int, venue: str, node: yamlio.Node) -> Paper | None:
-        if not isinstance(node, yamlio.MappingNode):
+    def walk_paper(self, year: int, venue: str, node: yamlfile.Node) -> Paper | None:
+        if not isinstance(node, yamlfile.MappingNode):
             self.problem(node, where(year, venue), "a paper must be a mapping of fields",
                          "write 'key:', 'title:' and 'authors:' under '- '")
             return None
-        values: dict[str, yamlio.Node] = {}
-        lines: dict[str, yamlio.Node] = {}
-        key_node: yamlio.Node | None = None
+        values: dict[str, yamlfile.Node] = {}
+        lines: dict[str, yamlfile.Node] = {}
+        key_node: yamlfile.Node | None = None
         for name_node, value_node in node.value:
             # A field's name as construct() reads it; the known names directly (none of
             # them reads as a null or a boolean): this loop runs for every field.
-            name = name_node.value if (isinstance(name_node, yamlio.ScalarNode)
+            name = name_node.value if (isinstance(name_node, yamlfile.ScalarNode)
                                        and name_node.value in _FIELD_NAMES) \
-                else str(yamlio.construct(name_node))
+                else str(yamlfile.construct(name_node))
             if name == "key":
                 key_node = value_node
             if name in values:
@@ -296,42 +296,42 @@ class _Walker:
             return None
         return Paper(year=year, venue=venue, line=self.line(node), **fields)  # type: ignore[arg-type]
 
-    def _place_last(self, year: int, venue: str, key_node: yamlio.Node | None) -> None:
+    def _place_last(self, year: int, venue: str, key_node: yamlfile.Node | None) -> None:
         """Give the problem field_value just added its place (year › venue › key)."""
         last = self.problems[-1]
         self.problems[-1] = Problem(last.file, last.line, _place(year, venue, key_node),
                                     last.message, last.hint, last.blocking)
 
-    def field_value(self, name: str, node: yamlio.Node) -> object:
+    def field_value(self, name: str, node: yamlfile.Node) -> object:
         """The field's value, None when it is null, or _BAD after adding a problem (its
         place left for the caller to fill)."""
         if name in _LIST_FIELDS:
-            if isinstance(node, yamlio.SequenceNode):
+            if isinstance(node, yamlfile.SequenceNode):
                 items = node.value
-                if all(isinstance(i, yamlio.ScalarNode) for i in items):
+                if all(isinstance(i, yamlfile.ScalarNode) for i in items):
                     return [i.value.strip() for i in items]
-            elif yamlio.is_null(node):
+            elif yamlfile.is_null(node):
                 return []
             self.problem(node, "", f"{name} must be a list of names",
                          f"write {name}: [first, second]")
             return _BAD
-        if not isinstance(node, yamlio.ScalarNode):
+        if not isinstance(node, yamlfile.ScalarNode):
             self.problem(node, "", f"{name} must be a single value", "write it on one line")
             return _BAD
         if name in _BOOL_FIELDS:
-            if yamlio.is_bool(node):
-                return yamlio.construct(node)
+            if yamlfile.is_bool(node):
+                return yamlfile.construct(node)
             self.problem(node, "", f"{name} must be true or false", f"write {name}: true")
             return _BAD
         value = node.value
-        if not node.style and value in yamlio.NULLS:  # yamlio.is_null, inline
+        if not node.style and value in yamlfile.NULLS:  # yamlfile.is_null, inline
             return None
         return value.strip()
 
 
-def _place(year: int, venue: str, key_node: yamlio.Node | None) -> str:
+def _place(year: int, venue: str, key_node: yamlfile.Node | None) -> str:
     """where() a paper's problem is: its key as construct() reads it (or none yet)."""
-    return where(year, venue, "" if key_node is None else str(yamlio.construct(key_node)))
+    return where(year, venue, "" if key_node is None else str(yamlfile.construct(key_node)))
 
 
 _FIELD_NAMES = frozenset(FIELDS)

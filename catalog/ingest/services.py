@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
+from catalog.data.registry import Venue
 from catalog.errors import CatalogError
 from catalog.model import (
     ARXIV_NEW_RE,
@@ -23,7 +24,6 @@ from catalog.model import (
     normalize_title,
     strip_controls,
 )
-from catalog.venues import Venue
 
 SERVICES = {
     "crossref": ("PAPERS_CROSSREF_URL", "https://api.crossref.org"),

@@ -1,0 +1,1 @@
+"""BibTeX out and in: entries, names, LaTeX text."""

@@ -1,0 +1,1 @@
+"""Lint rules and duplicate finding."""

@@ -1,0 +1,1 @@
+"""Reading the catalog's data: papers.yaml, the registries, notes."""

@@ -1,0 +1,1 @@
+"""The one write path: an edit session, its checks, atomic locked writes."""

@@ -1,0 +1,1 @@
+"""The SQLite index and the queries over it."""

@@ -1,0 +1,1 @@
+"""Import of .bib files and lists, metadata services, the inbox, keys."""

@@ -1,0 +1,1 @@
+"""The static site: pages, charts, the mkdocs hook."""
