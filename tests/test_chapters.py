@@ -19,7 +19,7 @@ from catalog.edit import writer
 from catalog.index import database, query
 from catalog.model import CHAPTER_FIELDS, FIELDS, Paper
 from catalog.paths import Paths
-from catalog.site import hook
+from catalog.site import render, sitedata
 from tests.conftest import REPO, VENUES, write_catalog
 
 CHAPTERS_BIB = REPO / "tests" / "data" / "chapters.bib"
@@ -273,19 +273,19 @@ def test_exported_chapters_read_back_as_the_same_chapters() -> None:
 
 def test_site_shows_the_book_on_the_paper_page_and_in_lists(cli, paths: Paths) -> None:
     assert cli("import", str(CHAPTERS_BIB)).exit_code == 0
-    data, problems = hook.load(paths, None, with_charts=False)
+    data, problems = sitedata.load(paths, None, with_charts=False)
     assert problems == []
-    page = hook.paper_page(data.by_key["example2015neighbourhood"], data)
+    page = render.paper_page(data.by_key["example2015neighbourhood"], data)
     book = ("In <em>Handbook of Made-Up Recommenders</em>, edited by Carla Editor, "
             "Jörg Müller and Dirk van der Sample, Example Press, chapter 3")
     assert f"<li><strong>Book:</strong> {book}</li>" in page
-    year = hook.year_page(2015, [data.by_key["example2015neighbourhood"]], data)
+    year = render.year_page(2015, [data.by_key["example2015neighbourhood"]], data)
     assert f'<div class="pp-book">{book}</div>' in year
-    other = hook.paper_page(data.by_key["sample2022ranking"], data)
+    other = render.paper_page(data.by_key["sample2022ranking"], data)
     assert ("In <em>Search &amp; Recommendation: 50% Theory, 50% Practice</em>, edited by "
             "Dora Editor, Sample &amp; Sons") in other
-    script = hook.papers_data(data)
+    script = render.papers_data(data)
     assert ('"c":"In Handbook of Made-Up Recommenders, edited by Carla Editor, Jörg Müller '
             'and Dirk van der Sample, Example Press, chapter 3"') in script
-    plain = hook.paper_page(data.by_key["kurniawan2023evstore"], data)
+    plain = render.paper_page(data.by_key["kurniawan2023evstore"], data)
     assert "<strong>Book:</strong>" not in plain and "pp-book" not in plain

@@ -14,7 +14,7 @@ from catalog.data.notes import Note, find_links
 from catalog.index import related
 from catalog.model import Paper
 from catalog.paths import Paths
-from catalog.site import charts, hook
+from catalog.site import charts, hook, links, render, sitedata
 from tests.conftest import PAPERS, write_catalog
 
 ODD = PAPERS.replace(
@@ -23,22 +23,22 @@ ODD = PAPERS.replace(
 ).replace("[Jiaao He, Jiezhong Qiu, Jie Tang]", '[Jiaao He, "M\\\\\\"{u}ller, J{\\\\o}rn", <b>Bold</b>]')
 
 
-def data_for(paths: Paths, notes: list[Note] | None = None) -> hook.SiteData:
-    data, problems = hook.load(paths, notes, with_charts=False)
+def data_for(paths: Paths, notes: list[Note] | None = None) -> sitedata.SiteData:
+    data, problems = sitedata.load(paths, notes, with_charts=False)
     assert problems == []
     return data
 
 
 def test_plain_resolves_latex_and_leaves_plain_text_alone():
-    assert hook.plain("{GPU} Caching") == "GPU Caching"
-    assert hook.plain('M\\"{u}ller \\& Co') == "Müller & Co"
-    assert hook.plain("50% of {A} & #1") == "50% of A & #1"
-    assert hook.plain("A <b> & C") == "A <b> & C"
+    assert links.plain("{GPU} Caching") == "GPU Caching"
+    assert links.plain('M\\"{u}ller \\& Co') == "Müller & Co"
+    assert links.plain("50% of {A} & #1") == "50% of A & #1"
+    assert links.plain("A <b> & C") == "A <b> & C"
 
 
 def test_md_escapes_html_and_markdown():
-    assert hook.md("a <b> & c") == "a &lt;b&gt; &amp; c"
-    assert hook.md("*x* _y_ [z](w) `q` |") == "\\*x\\* \\_y\\_ \\[z\\]\\(w\\) \\`q\\` \\|"
+    assert links.md("a <b> & c") == "a &lt;b&gt; &amp; c"
+    assert links.md("*x* _y_ [z](w) `q` |") == "\\*x\\* \\_y\\_ \\[z\\]\\(w\\) \\`q\\` \\|"
 
 
 def data_with_reading(paths, reading: str, note_title: str):
@@ -54,7 +54,7 @@ def test_paper_page_has_every_part(paths):
     data = data_with_reading(paths, "## My reading\n\nCompare with [[lai2023adaembed]].\n",
                              "Caching notes")
     data.bibtex = {"kurniawan2023evstore": "@inproceedings{kurniawan2023evstore,\n}"}
-    page = hook.paper_page(data.by_key["kurniawan2023evstore"], data)
+    page = render.paper_page(data.by_key["kurniawan2023evstore"], data)
     assert page.startswith('---\ntitle: "EVStore: Storage and Caching Capabilities')
     assert '\n<h1 id="title">EVStore: Storage and Caching Capabilities' in page
     assert 'All papers</a> › <a href="../../years/2023/">2023</a>' in page
@@ -72,7 +72,7 @@ def test_paper_page_has_every_part(paths):
             '<p class="pp-authors">Daniar') in page
     assert '<ul class="pp-facts" data-search-exclude>' in page
     data.show_status = True
-    assert "<strong>Reading status:</strong> to read" in hook.paper_page(
+    assert "<strong>Reading status:</strong> to read" in render.paper_page(
         data.by_key["kurniawan2023evstore"], data)
     # The reading note is nested under our heading and its links resolved.
     assert "Reading note<a" in page and "<h3" in page and "My reading</h3>" in page
@@ -81,7 +81,7 @@ def test_paper_page_has_every_part(paths):
     assert '<code class="language-bibtex">@inproceedings{kurniawan2023evstore,' in page
     assert '<a class="pp-title" href="../lai2023adaembed/">AdaEmbed: Adaptive Embedding' in page
     assert '<li><a href="../../notes/caching/">Caching notes</a></li>' in page
-    assert [anchor for anchor, _ in hook.toc_of(page)] == [
+    assert [anchor for anchor, _ in render.toc_of(page)] == [
         "reading-note", "cite", "related-papers", "discussed-in"]
     # The same sections listed after the trail, for phones (the theme's table of
     # contents is out of reach there on pages outside the nav); not indexed.
@@ -94,7 +94,7 @@ def test_paper_page_has_every_part(paths):
 def test_paper_page_without_optional_parts(paths):
     data = data_for(paths)
     data.bibtex = {}  # as while catalog/bib/bibtex.py was not there
-    page = hook.paper_page(data.by_key["he2021fastmoe"], data)
+    page = render.paper_page(data.by_key["he2021fastmoe"], data)
     assert '<a href="https://arxiv.org/abs/2103.13262">arXiv</a>' in page
     assert '<a href="https://arxiv.org/pdf/2103.13262">PDF</a>' in page
     assert "Metadata from" not in page
@@ -111,36 +111,36 @@ def test_relpath_matches_posixpath():
     paths = ["index", "papers", "papers/a", "papers/a/b", "tags/x", ".", "years/2022",
              "assets/charts/x.svg", "a/b/c"]
     for path, start in itertools.product(paths, paths):
-        assert hook._relpath(path, start) == posixpath.relpath(path, start), (path, start)
+        assert links._relpath(path, start) == posixpath.relpath(path, start), (path, start)
 
 
 def test_urls_follow_use_directory_urls():
-    assert hook.url("papers/a.md", "papers/b.md") == "../b/"
-    assert hook.url("papers/a.md", "index.md") == "../../"
-    assert hook.url("papers/a.md", "years/index.md") == "../../years/"
-    assert hook.url("index.md", "papers/b.md") == "papers/b/"
-    assert hook.url("papers/a.md", "papers/b.md", directory_urls=False) == "b.html"
-    assert hook.url("papers/a.md", "index.md", directory_urls=False) == "../index.html"
-    assert hook.url("index.md", "assets/charts/x.svg") == "assets/charts/x.svg"
+    assert links.url("papers/a.md", "papers/b.md") == "../b/"
+    assert links.url("papers/a.md", "index.md") == "../../"
+    assert links.url("papers/a.md", "years/index.md") == "../../years/"
+    assert links.url("index.md", "papers/b.md") == "papers/b/"
+    assert links.url("papers/a.md", "papers/b.md", directory_urls=False) == "b.html"
+    assert links.url("papers/a.md", "index.md", directory_urls=False) == "../index.html"
+    assert links.url("index.md", "assets/charts/x.svg") == "assets/charts/x.svg"
 
 
 def test_odd_titles_and_names_are_text_not_markup(tmp_path):
     paths = write_catalog(tmp_path, ODD)
     data = data_for(paths)
     paper = data.by_key["he2021fastmoe"]
-    page = hook.paper_page(paper, data)
+    page = render.paper_page(paper, data)
     title, heading = page.splitlines()[1], page.splitlines()[4]
     assert title.startswith('title: "FastMoE: &lt;Fast&gt; &amp; ')
     assert heading == ('<h1 id="title">FastMoE: &lt;Fast&gt; &amp; *Mixture* of [Experts] &amp; '
                        "Müller&#x27;s `GPU` | 50%</h1>")
     assert "Müller, Jørn" in page and "&lt;b&gt;Bold&lt;/b&gt;" in page
-    year = hook.year_page(2021, [paper], data)
+    year = render.year_page(2021, [paper], data)
     assert ">FastMoE: &lt;Fast&gt; &amp; *Mixture* of [Experts]" in year and "<Fast>" not in year
 
 
 def test_lists_and_indexes(paths):
     data = data_for(paths)
-    pages = hook.generate(data)
+    pages = render.generate(data)
     assert set(pages) >= {
         "papers/kurniawan2023evstore.md", "papers/lai2023adaembed.md",
         "papers/he2021fastmoe.md", "years/2023.md", "years/2021.md", "venues/asplos.md",
@@ -156,8 +156,8 @@ def test_lists_and_indexes(paths):
             "Embedding for Large-Scale Recommendation Models</a>") in year
     assert '<div class="pp-authors">Fan Lai, Wei Zhang and Mosharaf Chowdhury</div>' in year
     assert 'rel="next">2023' not in year and 'href="../2021/" rel="prev">← 2021</a>' in year
-    assert hook.is_html_page("years/2023.md") and not hook.is_html_page("years/index.md")
-    assert hook.is_html_page("papers/index.md")
+    assert render.is_html_page("years/2023.md") and not render.is_html_page("years/index.md")
+    assert render.is_html_page("papers/index.md")
     assert '<span class="pp-venue" title="USENIX' in pages["tags/training.md"]
     assert 'id="year-2023"' in pages["tags/training.md"]
     venues = pages["venues/index.md"]
@@ -175,7 +175,7 @@ def test_lists_and_indexes(paths):
 def test_entries_stand_on_their_own(paths):
     data = data_for(paths)
     data.bibtex = {"he2021fastmoe": "@article{he2021fastmoe,\n  title = {FastMoE}\n}"}
-    item = hook.paper_item(data.by_key["he2021fastmoe"], "years/2021.md", data)
+    item = render.paper_item(data.by_key["he2021fastmoe"], "years/2021.md", data)
     assert item.startswith('<li class="pp-entry"><span class="pp-venue" title="arXiv">arXiv'
                            '</span> <span class="pp-year">2021</span> <a class="pp-title" '
                            'href="../../papers/he2021fastmoe/">FastMoE')
@@ -189,7 +189,7 @@ def test_entries_stand_on_their_own(paths):
 
 def test_all_papers_page_and_its_data(paths):
     data = data_for(paths)
-    pages = hook.generate(data)
+    pages = render.generate(data)
     page = pages["papers/index.md"]
     assert "3 papers from 2021 to 2023, newest first." in page
     # Without JavaScript, a plain list of every paper, newest first.
@@ -208,7 +208,7 @@ def test_all_papers_page_and_its_data(paths):
 
 
 def test_script_data_cannot_close_its_script():
-    text = hook._js_literal({"t": "</script><script>alert(1)</script>\u2028&"})
+    text = render._js_literal({"t": "</script><script>alert(1)</script>\u2028&"})
     assert "<" not in text and ">" not in text and "\u2028" not in text and "&" not in text
     assert json.loads(text) == {"t": "</script><script>alert(1)</script>\u2028&"}
 
@@ -218,14 +218,14 @@ def test_sources_show_where_the_metadata_came_from(paths):
     paper = data.by_key["he2021fastmoe"]
     object.__setattr__(paper, "sources", ["https://api.crossref.org/works/x",
                                           "javascript:alert(1)"])
-    page = hook.paper_page(paper, data)
+    page = render.paper_page(paper, data)
     assert ('<strong>Metadata from:</strong> <a href="https://api.crossref.org/works/x">'
             "api.crossref.org</a>, javascript:alert(1)</li>") in page
 
 
 def test_home_sections(paths):
     data = data_for(paths)
-    home = hook.fill_home("# Home\n\n<!-- papers:counts -->\n\n<!-- papers:latest -->\n",
+    home = render.fill_home("# Home\n\n<!-- papers:counts -->\n\n<!-- papers:latest -->\n",
                           data)
     assert "**3** [papers](papers/index.md) from 2021 to 2023" in home
     assert "to read" not in home  # reading status stays off the site by default
@@ -233,7 +233,7 @@ def test_home_sections(paths):
     assert "Latest" not in home and "<!--" not in home
     data.papers[0].added = "2024-05-01"
     data.show_status = True
-    home = hook.fill_home("<!-- papers:counts -->\n<!-- papers:latest -->", data)
+    home = render.fill_home("<!-- papers:counts -->\n<!-- papers:latest -->", data)
     assert "1 read, 2 to read" in home
     assert "## Latest additions" in home and home.count("\n- 2024-05-01: [") == 1
 
@@ -241,11 +241,11 @@ def test_home_sections(paths):
 def test_empty_catalog_wording(tmp_path):
     paths = write_catalog(tmp_path, "{}\n")
     data = data_for(paths)
-    home = hook.fill_home("<!-- papers:counts -->\n<!-- papers:notes -->\n"
+    home = render.fill_home("<!-- papers:counts -->\n<!-- papers:notes -->\n"
                           "<!-- papers:latest -->", data)
     assert "The catalog is empty." in home and "none written yet" in home
     assert "discussing" not in home and "each paper they discuss" not in home
-    pages = hook.generate(data)
+    pages = render.generate(data)
     assert "The catalog has no papers yet." in pages["papers/index.md"]
     assert "No papers yet." in pages["venues/index.md"]
 
@@ -253,7 +253,7 @@ def test_empty_catalog_wording(tmp_path):
 def test_link_papers_uses_short_titles_and_relative_links(paths):
     data = data_for(paths)
     text = "See [[he2021fastmoe]], [[lai2023adaembed|this]] and [[nobody2020none]]."
-    out = hook.link_papers(text, "notes/x.md", data)
+    out = render.link_papers(text, "notes/x.md", data)
     assert out.startswith('See [FastMoE](../papers/he2021fastmoe.md "FastMoE: A Fast')
     assert "[this](../papers/lai2023adaembed.md " in out
     assert "`nobody2020none`" in out
@@ -265,7 +265,7 @@ def test_link_problems_name_file_and_line(paths):
                                       encoding="utf-8")
     paths.readings.mkdir(parents=True)
     (paths.readings / "lai2023adaembed.md").write_text("x\n\n[[lai2023]]\n", encoding="utf-8")
-    _, problems = hook.load(paths, with_charts=False)
+    _, problems = sitedata.load(paths, with_charts=False)
     text = [str(p) for p in problems]
     assert len(text) == 2
     assert re.search(r"lai2023adaembed\.md:3: .*unknown paper 'lai2023'", text[0])
@@ -274,11 +274,11 @@ def test_link_problems_name_file_and_line(paths):
 
 def test_slugs_and_clashes(paths):
     data = data_for(paths)
-    assert hook.slug("arXiv") == "arxiv" and hook.slug("a:b") == "a-b"
-    assert hook.slug_clashes(data) == []
+    assert links.slug("arXiv") == "arxiv" and links.slug("a:b") == "a-b"
+    assert render.slug_clashes(data) == []
     data.papers.append(Paper("he2021:fastmoe", "T", ["A"], 2021, "arXiv"))
     data.papers.append(Paper("he2021-fastmoe", "T", ["A"], 2021, "arXiv"))
-    assert "would share the page papers/he2021-fastmoe.md" in hook.slug_clashes(data)[0]
+    assert "would share the page papers/he2021-fastmoe.md" in render.slug_clashes(data)[0]
 
 
 def test_bibtex_block_uses_the_real_exporter(paths):
@@ -287,7 +287,7 @@ def test_bibtex_block_uses_the_real_exporter(paths):
     data = data_for(paths)
     paper = data.by_key["kurniawan2023evstore"]
     assert data.bibtex[paper.key] == entry(paper, data.venues)
-    page = hook.paper_page(paper, data)
+    page = render.paper_page(paper, data)
     shown = re.sub(r"<[^>]+>", "", page[page.index('id="cite"'):page.index('id="related')])
     assert html.escape(entry(paper, data.venues).strip(), quote=True) in shown
 
@@ -381,7 +381,7 @@ def test_charts_lump_rare_venues_into_other():
 
 
 def test_chart_bars_and_labels_link_to_their_pages(paths):
-    data, _ = hook.load(paths)
+    data, _ = sitedata.load(paths)
     first = {c.name: c for c in data.charts}
     year = first["papers-per-year"].svg
     assert '<a xlink:href="../years/2023/">' not in year  # relative to the home page
@@ -389,10 +389,10 @@ def test_chart_bars_and_labels_link_to_their_pages(paths):
     assert 'xlink:href="years/2022/"' not in year  # no papers, no page, no link
     assert '<a xlink:href="tags/moe/">' in first["tag-counts"].svg
     assert '<a xlink:href="venues/osdi/">' in first["coverage"].svg
-    inline = hook.inline_chart(first["tag-counts"])
+    inline = render.inline_chart(first["tag-counts"])
     assert inline.startswith('<svg role="img" aria-label="Bar chart of papers per tag')
     assert 'id="tag-counts-' in inline and "<?xml" not in inline
-    home = hook.fill_charts(hook.home_charts(data), data)
+    home = render.fill_charts(render.home_charts(data), data)
     assert home.count('<svg role="img"') == 3 and "<!-- papers-chart" not in home
 
 
@@ -404,10 +404,10 @@ def test_suggest_a_paper_link(paths):
     assert hook.suggest_url("javascript:alert(1)", None) is None
     assert hook.suggest_url(None, "") is None
     data = data_for(paths)
-    assert "Suggest one" not in hook.home_counts(data)
+    assert "Suggest one" not in render.home_counts(data)
     data.suggest_url = "https://example.org/form"
-    assert "missing a paper? [Suggest one](https://example.org/form)" in hook.home_counts(data)
-    assert '<a href="https://example.org/form">Suggest one</a>' in hook.all_papers_page(data)
+    assert "missing a paper? [Suggest one](https://example.org/form)" in render.home_counts(data)
+    assert '<a href="https://example.org/form">Suggest one</a>' in render.all_papers_page(data)
 
 
 def _indexed(page_html: str) -> list[tuple[str | None, str, str]]:
@@ -428,8 +428,8 @@ def test_page_title_reads_back_whole(title):
     would fold (NEL, U+2028) and characters it refuses are escapes."""
     from mkdocs.utils.meta import get_data
 
-    page = hook.front(title, ["<h1>x</h1>", "", "<p>y</p>"])
-    expected = html.escape(hook.plain(title), quote=False)
+    page = links.front(title, ["<h1>x</h1>", "", "<p>y</p>"])
+    expected = html.escape(links.plain(title), quote=False)
     assert get_data(page) == ("<h1>x</h1>\n\n<p>y</p>\n", {"title": expected})
 
 
@@ -443,10 +443,10 @@ def test_url_matches_posixpath_for_every_pair_of_pages():
             "assets/papers-data.js", "assets/charts/c.svg", "a.md", "a/b/index.md"]
     for from_uri, to_uri in itertools.product(uris, uris):
         for directory_urls in (True, False):
-            here = hook.page_url(from_uri, directory_urls)
-            there = hook.page_url(to_uri, directory_urls)
+            here = links.page_url(from_uri, directory_urls)
+            there = links.page_url(to_uri, directory_urls)
             base = here.rstrip("/") if here.endswith("/") or not here else posixpath.dirname(here)
             want = posixpath.relpath("/" + there.rstrip("/"), "/" + base)
             if there.endswith("/") or not there:
                 want = "./" if want == "." else want + "/"
-            assert hook.url(from_uri, to_uri, directory_urls) == want, (from_uri, to_uri)
+            assert links.url(from_uri, to_uri, directory_urls) == want, (from_uri, to_uri)

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from catalog.paths import Paths
-from catalog.site import hook
+from catalog.site import builder, render, sitedata
 from tests.conftest import write_catalog
 
 pytestmark = pytest.mark.slow
@@ -159,7 +159,7 @@ def bad_links(links: list[str]) -> list[str]:
     for link in links:
         # Browsers drop tabs and newlines inside a scheme: "java\tscript:" is javascript:.
         m = _SCHEME_RE.match(re.sub(r"[\t\n\r]", "", link))
-        if m and m.group(1).lower() not in hook.SAFE_SCHEMES:
+        if m and m.group(1).lower() not in sitedata.SAFE_SCHEMES:
             out.append(link)
     return out
 
@@ -185,7 +185,7 @@ def baseline(tmp_path_factory: pytest.TempPathFactory) -> tuple[set[str], set[st
     """What a benign catalog's site has."""
     tmp = tmp_path_factory.mktemp("benign")
     paths = write_catalog(tmp)
-    hook.build(paths, site_dir=tmp / "out", strict=False)
+    builder.build(paths, site_dir=tmp / "out", strict=False)
     return theme_parts(tmp / "out")
 
 
@@ -233,7 +233,7 @@ def test_hostile_fields_are_inert_on_every_page(drawn, baseline, tmp_path_factor
     tmp = tmp_path_factory.mktemp("hostile")
     paths = write(tmp, drawn)
     out = tmp / "out"
-    result = hook.build(paths, site_dir=out, strict=False)
+    result = builder.build(paths, site_dir=out, strict=False)
     pages = list((out / "papers").glob("*/index.html"))
     assert len(pages) == len(drawn["papers"])  # every paper got its page
     assert check_site(out, baseline) == []
@@ -260,8 +260,8 @@ def test_reading_note_comment_breakout_does_not_run(paths, tmp_path):
         '<!-- Reading note for he2021fastmoe: "x --><script>alert(1)</script>" -->\n\n'
         "Started reading.\n\n<img src=x onerror=alert(2)> [a](javascript:alert(3)) "
         "[b](https://example.org/)\n", encoding="utf-8")
-    data, _ = hook.load(paths, with_charts=False)
-    page = hook.paper_page(data.by_key["he2021fastmoe"], data)
+    data, _ = sitedata.load(paths, with_charts=False)
+    page = render.paper_page(data.by_key["he2021fastmoe"], data)
     found = audit(page)
     assert found.scripts == [] and found.handlers == []
     assert bad_links(found.links) == []
@@ -276,8 +276,8 @@ def test_status_and_url_are_never_markup(tmp_path):
         "url: https://www.usenix.org/conference/osdi23/presentation/lai",
         'url: "javascript:alert(2)"')
     paths = write_catalog(tmp_path, hostile)
-    data, _ = hook.load(paths, with_charts=False)
-    page = hook.paper_page(data.by_key["lai2023adaembed"], data)
+    data, _ = sitedata.load(paths, with_charts=False)
+    page = render.paper_page(data.by_key["lai2023adaembed"], data)
     found = audit(page)
     assert found.handlers == [] and "img" not in found.tags and "b" not in found.tags
     assert "javascript:" not in "".join(found.links)
@@ -306,6 +306,6 @@ def test_inline_chart_takes_any_alt_text():
     from catalog.site.charts import Chart
 
     chart = Chart("c", '<?xml?>\n<svg id="a"><path/></svg>', 'tag \\u003c "<b>" \\1', "cap")
-    out = hook.inline_chart(chart)
+    out = render.inline_chart(chart)
     assert out.startswith('<svg role="img" aria-label="tag \\u003c &quot;&lt;b&gt;&quot; \\1"')
     assert 'id="c-a"' in out

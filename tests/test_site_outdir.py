@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from catalog.paths import Paths
-from catalog.site import hook
+from catalog.site import links, outdir
 from tests.conftest import REPO, write_catalog
 
 
@@ -42,7 +42,7 @@ def test_refuses_the_catalog_and_its_folders_even_with_a_marker(cli, paths, wher
     target = {"data": paths.data_dir, "root": paths.root, "readings": paths.readings,
               "catalog-parent": paths.catalog.parent}[where]
     target.mkdir(parents=True, exist_ok=True)
-    (target / hook.MARKER).write_text("forged\n", encoding="utf-8")
+    (target / outdir.MARKER).write_text("forged\n", encoding="utf-8")
     before = sorted(p.name for p in target.iterdir())
     result = build(cli, target)
     assert result.exit_code == 1, result.output
@@ -54,29 +54,29 @@ def test_refuses_the_catalog_and_its_folders_even_with_a_marker(cli, paths, wher
 def test_refuses_the_docs_dir_and_a_file(paths, tmp_path):
     docs = tmp_path / "src" / "docs"
     docs.mkdir(parents=True)
-    with pytest.raises(hook.SiteError, match=r"it is .*docs"):
-        hook.check_site_dir(docs, paths, [docs])
-    with pytest.raises(hook.SiteError, match=r"it holds .*docs"):
-        hook.check_site_dir(tmp_path / "src", paths, [docs])
+    with pytest.raises(links.SiteError, match=r"it is .*docs"):
+        outdir.check_site_dir(docs, paths, [docs])
+    with pytest.raises(links.SiteError, match=r"it holds .*docs"):
+        outdir.check_site_dir(tmp_path / "src", paths, [docs])
     (tmp_path / "file").write_text("x", encoding="utf-8")
-    with pytest.raises(hook.SiteError, match="is a file"):
-        hook.check_site_dir(tmp_path / "file", paths)
-    hook.check_site_dir(tmp_path / "new", paths)  # missing: fine
+    with pytest.raises(links.SiteError, match="is a file"):
+        outdir.check_site_dir(tmp_path / "file", paths)
+    outdir.check_site_dir(tmp_path / "new", paths)  # missing: fine
     (tmp_path / "empty").mkdir()
-    hook.check_site_dir(tmp_path / "empty", paths)  # empty: fine
+    outdir.check_site_dir(tmp_path / "empty", paths)  # empty: fine
 
 
 @pytest.mark.slow
 def test_a_marked_folder_is_rebuilt_and_stale_pages_go(cli, paths, tmp_path):
     out = tmp_path / "out"
     assert build(cli, out).exit_code == 0
-    assert (out / hook.MARKER).is_file()
+    assert (out / outdir.MARKER).is_file()
     stale = out / "papers" / "gone2020paper"
     stale.mkdir()
     (stale / "index.html").write_text("old", encoding="utf-8")
     again = build(cli, out)
     assert again.exit_code == 0, again.output
-    assert not stale.exists() and (out / hook.MARKER).is_file()
+    assert not stale.exists() and (out / outdir.MARKER).is_file()
     assert (out / "papers" / "he2021fastmoe" / "index.html").is_file()
 
 
@@ -99,5 +99,5 @@ def test_plain_mkdocs_build_is_guarded_too(tmp_path):
 def test_never_the_repository_itself():
     paths = Paths(REPO / "data" / "papers.yaml", REPO / "build" / "catalog.db")
     for target in (REPO, REPO / "data", REPO / "site", REPO.parent):
-        with pytest.raises(hook.SiteError, match="refusing"):
-            hook.check_site_dir(target, paths, [REPO / "site"])
+        with pytest.raises(links.SiteError, match="refusing"):
+            outdir.check_site_dir(target, paths, [REPO / "site"])

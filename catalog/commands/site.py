@@ -34,9 +34,9 @@ def site_build(
         = True,
 ) -> None:
     """Build the static site from the catalog, its notes and reading notes."""
-    from catalog.site import hook
+    from catalog.site import builder
 
-    result = hook.build(state.paths, config_file, site_dir, strict)
+    result = builder.build(state.paths, config_file, site_dir, strict)
     for warning in result.warnings:
         echo(f"warning: {warning}", err=True)
     echo(f"built {result.pages} pages into {state.paths.display(result.site_dir)} "
@@ -51,9 +51,9 @@ def site_sources(
     config_file: ConfigOpt = None,
 ) -> None:
     """Write the site's sources as files (no hook needed to build them)."""
-    from catalog.site import hook
+    from catalog.site import builder
 
-    count = hook.write_sources(state.paths, out, config_file)
+    count = builder.write_sources(state.paths, out, config_file)
     typer.echo(f"wrote {count} generated files and the hand-written pages into "
                f"{state.paths.display(out)}; build them with: mkdocs build -f "
                f"{state.paths.display(out / 'mkdocs.yml')}")
@@ -66,9 +66,9 @@ def site_serve(
     config_file: ConfigOpt = None,
 ) -> None:
     """Serve the site locally, rebuilding it when the catalog or notes change."""
-    from catalog.site import hook
+    from catalog.site import builder
 
-    hook.serve(state.paths, config_file, dev_addr)
+    builder.serve(state.paths, config_file, dev_addr)
 
 
 @command("notes")

@@ -1,0 +1,150 @@
+"""The site's URIs, links and page text: every page's address and the escaping of what it shows."""
+
+from __future__ import annotations
+
+import html
+import json
+import logging
+import posixpath
+import re
+from urllib.parse import quote
+
+from catalog.data.notes import Note
+from catalog.errors import CatalogError
+
+LOG_NAME = "mkdocs.plugins.papers"  # under "mkdocs", so --strict counts our warnings
+log = logging.getLogger(LOG_NAME)
+
+# Pages listed in the nav; every other generated page is reachable from them.
+ALL_URI = "papers/index.md"
+NAV_PAGES = (ALL_URI, "years/index.md", "venues/index.md", "tags/index.md", "notes/index.md")
+CHART_DIR = "assets/charts"
+# Every paper's entry data for the All-papers page's filters, as a script (not JSON
+# fetched at run time, which browsers refuse to pages opened from file://).
+DATA_JS = "assets/papers-data.js"
+ARXIV_ABS = "https://arxiv.org/abs/"
+ARXIV_PDF = "https://arxiv.org/pdf/"
+LATEST = 10
+# Markers in the hand-written home page (site/index.md) that the hook fills in.
+MARKERS = ("counts", "charts", "latest", "notes")
+MARKER_RE = re.compile(r"<!--\s*papers:(\w+)\s*-->")
+_SLUG_RE = re.compile(r"[^a-z0-9_-]+")
+_LATEX_SPECIAL_RE = re.compile(r"(?<!\\)([&%#])")
+# Python-Markdown's backslash-escapable characters that could start markup inline.
+_MD_ESCAPE_RE = re.compile(r"([\\`*_{}\[\]()#+!|~])")
+HEADING_RE = re.compile(r"^(#{1,4})(?=\s)")
+DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+class SiteError(CatalogError):
+    """The site could not be built."""
+
+
+# ---------------------------------------------------------------- text and links
+
+
+def plain(text: str) -> str:
+    """Text as plain Unicode: LaTeX braces and escapes ('{GPU}', '\\&', '\\"u') resolved."""
+    if "\\" not in text and "{" not in text:
+        return text
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    # A bare & % or # is literal text here, not LaTeX syntax.
+    return LatexNodes2Text().latex_to_text(_LATEX_SPECIAL_RE.sub(r"\\\1", text)).strip()
+
+
+def md(text: str) -> str:
+    """Plain text made safe inside Markdown: HTML escaped, markup characters escaped."""
+    escaped = html.escape(plain(text), quote=False)
+    return _MD_ESCAPE_RE.sub(r"\\\1", escaped).replace("\n", " ")
+
+
+def slug(name: str) -> str:
+    """A file-name-safe, lower-case form of a key, venue or tag."""
+    return _SLUG_RE.sub("-", name.lower()).strip("-") or "-"
+
+
+def paper_uri(key: str) -> str:
+    return f"papers/{slug(key)}.md"
+
+
+def year_uri(year: int) -> str:
+    return f"years/{year}.md"
+
+
+def venue_uri(venue: str) -> str:
+    return f"venues/{slug(venue)}.md"
+
+
+def tag_uri(tag: str) -> str:
+    return f"tags/{slug(tag)}.md"
+
+
+def note_uri(note: Note) -> str:
+    return f"notes/{note.path.name}"
+
+
+def href(from_uri: str, to_uri: str) -> str:
+    """A relative link from one page's source path to another's (what mkdocs validates)."""
+    return posixpath.relpath(to_uri, posixpath.dirname(from_uri) or ".")
+
+
+def safe_href(url: str) -> str:
+    """An external URL safe inside a Markdown link target."""
+    return quote(url, safe=":/?#[]@!$&'*+,;=%~-._")
+
+
+def front(title: str, body: list[str]) -> str:
+    """A page: its title in front matter, then its Markdown lines.
+
+    mkdocs would take the title from the first heading and Material would print
+    it into <title> unescaped ('|striptags' turns &lt; back into <); a title in
+    the page's meta is printed as given, so we give it HTML-escaped.
+    """
+    escaped = html.escape(plain(title), quote=False)
+    # JSON is YAML, but for the characters YAML folds as line breaks (NEL, U+2028/9) or
+    # refuses (other controls, BOM): written as escapes, both read the same title.
+    value = _YAML_UNSAFE_RE.sub(lambda m: f"\\u{ord(m.group()):04x}",
+                                json.dumps(escaped, ensure_ascii=False))
+    return f"---\ntitle: {value}\n---\n\n" + "\n".join(body) + "\n"
+
+
+_YAML_UNSAFE_RE = re.compile("[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe"
+                             "\uff00-\ufffd\U00010000-\U0010ffff]")
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def page_url(uri: str, directory_urls: bool = True) -> str:
+    """The URL path mkdocs gives a page's source path ('papers/x.md' -> 'papers/x/')."""
+    if not uri.endswith(".md"):
+        return uri
+    stem = uri[:-3]
+    if not directory_urls:
+        return stem + ".html"
+    if stem == "index" or stem.endswith("/index"):
+        return stem[:-5]
+    return stem + "/"
+
+
+def _relpath(path: str, start: str) -> str:
+    """posixpath.relpath for two paths relative to the site root, by string alone (the
+    build's working folder has nothing to do with them)."""
+    to = [part for part in path.split("/") if part not in ("", ".")]
+    at = [part for part in start.split("/") if part not in ("", ".")]
+    same = 0
+    while same < min(len(to), len(at)) and to[same] == at[same]:
+        same += 1
+    return "/".join([".."] * (len(at) - same) + to[same:]) or "."
+
+
+def url(from_uri: str, to_uri: str, directory_urls: bool = True) -> str:
+    """A relative URL, as in the built site, from one page to another page or file."""
+    here, there = page_url(from_uri, directory_urls), page_url(to_uri, directory_urls)
+    base = here.rstrip("/") if here.endswith("/") or not here else posixpath.dirname(here)
+    rel = _relpath(there.rstrip("/") or ".", base or ".")
+    if there.endswith("/") or not there:
+        rel = "./" if rel == "." else rel + "/"
+    return rel

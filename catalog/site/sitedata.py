@@ -1,0 +1,187 @@
+"""What one site build reads: the catalog's papers, notes, reading notes and BibTeX."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property, partial
+from pathlib import Path
+
+from catalog.data.notes import Note
+from catalog.data.registry import Venue
+from catalog.errors import CatalogError, Problem
+from catalog.model import Paper
+from catalog.paths import Paths
+from catalog.site.charts import Chart
+from catalog.site.links import tag_uri, url, venue_uri, year_uri
+
+# ---------------------------------------------------------------- the data of one build
+
+
+@dataclass
+class Reading:
+    """A paper's own reading note (data/readings/KEY.md)."""
+
+    path: Path
+    text: str
+
+
+@dataclass
+class SiteData:
+    """Everything the renderers need, loaded once per build."""
+
+    papers: list[Paper]  # newest year first
+    venues: dict[str, Venue]
+    vocabulary: dict[str, str]
+    notes: list[Note] = field(default_factory=list)
+    readings: dict[str, Reading] = field(default_factory=dict)
+    related: dict[str, list[tuple[str, float]]] = field(default_factory=dict)
+    bibtex: dict[str, str] = field(default_factory=dict)
+    charts: list[Chart] = field(default_factory=list)
+    directory_urls: bool = True  # mkdocs's use_directory_urls, for URLs we write ourselves
+    show_status: bool = False  # reading status is the curator's: shown only if asked for
+    suggest_url: str | None = None  # where a reader proposes a paper (http(s) only)
+    # List entries already rendered, by (key, folder of the page showing it): a paper
+    # appears in about ten lists, and entries differ only by the folder of the page.
+    entries: dict[tuple[str, str], str] = field(default_factory=dict, repr=False)
+    markdown: Callable[[str], str] = field(default=lambda text: _markdown(text))
+
+    @cached_property
+    def by_key(self) -> dict[str, Paper]:
+        return {p.key: p for p in self.papers}
+
+    @cached_property
+    def backlinks(self) -> dict[str, list[Note]]:
+        from catalog.data.notes import backlinks
+
+        return backlinks(self.notes)
+
+    def venue_name(self, short: str) -> str:
+        venue = self.venues.get(short)
+        return venue.name if venue else short
+
+
+def _markdown(text: str) -> str:
+    """Markdown to HTML with the basic extensions; the hook uses mkdocs's own settings."""
+    import markdown
+
+    return markdown.markdown(text, extensions=["tables", "fenced_code", "attr_list"])
+
+
+# What a reading note's HTML may keep: Markdown's own output, no script, style, form,
+# event handler or link of another scheme than these.
+_NOTE_ATTRIBUTES = {"*": {"id", "class", "title", "lang"}, "a": {"href"},
+                    "img": {"src", "alt", "width", "height"}, "td": {"style", "colspan"},
+                    "th": {"style", "colspan"}, "ol": {"start"}}
+SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
+
+
+def sanitize(fragment: str) -> str:
+    """HTML written by a user (a reading note) made inert: a well-kept sanitizer (nh3).
+
+    Reading notes are Markdown, and Markdown passes raw HTML through; a title
+    pasted into the note's template once ended its HTML comment early and the
+    <script> after it ran on the page. Whatever the note holds, only inert markup
+    is kept: scripts go with their text, handlers and other URL schemes go.
+    """
+    import nh3
+
+    return nh3.clean(fragment, attributes=_NOTE_ATTRIBUTES, url_schemes=set(SAFE_SCHEMES),
+                     filter_style_properties={"text-align"}, link_rel=None,
+                     strip_comments=True)
+
+
+def safe_url(value: str | None) -> str | None:
+    """An http(s) URL from the data, else None: never a javascript: or data: link."""
+    from catalog.model import is_http_url
+
+    return value if value and is_http_url(value.strip()) else None
+
+
+def load(paths: Paths, notes: list[Note] | None = None, with_charts: bool = True,
+         timings: dict[str, float] | None = None,
+         directory_urls: bool = True) -> tuple[SiteData, list[Problem]]:
+    """The site's data from the catalog's index, registries, notes and reading notes."""
+    from catalog.data.notes import load_notes
+    from catalog.data.registry import load_tags, load_venues
+    from catalog.index import database, query
+    from catalog.index.related import related_all
+
+    timings = {} if timings is None else timings
+    started = time.perf_counter()
+    conn = database.connect(paths)
+    try:
+        papers = query.all_papers(conn)
+    finally:
+        conn.close()
+    data = SiteData(papers, load_venues(paths.venues), load_tags(paths.tags),
+                    load_notes(paths) if notes is None else notes, _readings(paths, papers))
+    data.directory_urls = directory_urls
+    timings["load"] = time.perf_counter() - started
+    started = time.perf_counter()
+    data.related = related_all(papers)
+    timings["related"] = time.perf_counter() - started
+    started = time.perf_counter()
+    data.bibtex, problems = _bibtex(papers, data.venues, paths)
+    timings["bibtex"] = time.perf_counter() - started
+    if with_charts:
+        from catalog.site.charts import render_all
+
+        started = time.perf_counter()
+        data.charts = render_all(papers, partial(_chart_link, directory_urls))
+        timings["charts"] = time.perf_counter() - started
+    return data, problems + link_problems(data, paths)
+
+
+def _chart_link(directory_urls: bool, kind: str, name: str) -> str:
+    """Where a chart's bar or label leads, from the home page that shows the chart."""
+    target = {"year": lambda: year_uri(int(name)), "tag": lambda: tag_uri(name),
+              "venue": lambda: venue_uri(name)}[kind]()
+    return url("index.md", target, directory_urls)
+
+
+def _readings(paths: Paths, papers: Sequence[Paper]) -> dict[str, Reading]:
+    folder = paths.readings
+    if not folder.is_dir():
+        return {}
+    keys = {p.key for p in papers}
+    out = {}
+    for path in sorted(folder.glob("*.md")):
+        if path.stem in keys:
+            out[path.stem] = Reading(path, path.read_text(encoding="utf-8"))
+    return out
+
+
+def _bibtex(papers: Sequence[Paper], venues: dict[str, Venue],
+            paths: Paths) -> tuple[dict[str, str], list[Problem]]:
+    """Each paper's BibTeX entry, exactly as `papers export` writes it."""
+    from catalog.bib.bibtex import entry, load_protected_terms
+
+    protected = load_protected_terms(paths.terms)
+    out, problems = {}, []
+    for paper in papers:
+        try:
+            out[paper.key] = entry(paper, venues, protected=protected)
+        except CatalogError as err:  # one bad entry must not hide the rest of the site
+            problems.append(Problem(paths.display(), paper.line, paper.key,
+                                    f"no BibTeX entry: {err}"))
+    return out, problems
+
+
+def link_problems(data: SiteData, paths: Paths) -> list[Problem]:
+    """A problem for each [[key]] in a note or reading note that names no paper."""
+    from catalog.data.notes import find_links
+    from catalog.hints import hint_for
+
+    keys = data.by_key.keys()
+    sources = [(n.path, n.links) for n in data.notes]
+    sources += [(r.path, find_links(r.text)) for r in data.readings.values()]
+    problems = []
+    for path, links in sources:
+        for link in links:
+            if link.key not in keys:
+                hint = hint_for(link.key, keys) or "add the paper to the catalog or fix the key"
+                problems.append(Problem(paths.display(path), link.line, path.stem,
+                                        f"link to unknown paper '{link.key}'", hint))
+    return sorted(problems)
