@@ -191,7 +191,7 @@ hostile = st.lists(st.one_of(st.sampled_from(PAYLOADS), st.text(
     max_size=5).map("".join)
 
 
-def _clean(output: str) -> bool:
+def clean_venue(output: str) -> bool:
     """No control character (tab included) but newline."""
     return not CONTROL_OR_NEWLINE_RE.search(output.replace("\n", ""))
 
@@ -248,7 +248,7 @@ def test_no_control_character_reaches_the_terminal(tmp_path_factory, invoke, tit
         result = invoke([*base, *args])
         assert result.exception is None or isinstance(result.exception, SystemExit), (
             args, result.exception)
-        assert _clean(result.output), (args, result.output)
+        assert clean_venue(result.output), (args, result.output)
 
 
 def test_the_hostile_catalog_reaches_the_commands(tmp_path):
@@ -288,19 +288,19 @@ def test_marked_titles_stay_balanced_rich_markup():
     for title in ("\x02a\x03 [b] \x1b[31m\x03\x03", "\x02\x02x", "[/] \x02y\x03"):
         console = Console(file=StringIO(), force_terminal=False, width=200)
         console.print(_marked(title, True))  # a MarkupError would raise here
-        assert _clean(console.file.getvalue())
+        assert clean_venue(console.file.getvalue())
         assert not re.search(r"[\x02\x03]", _marked(title, False))
 
 
 def test_tags_listing_is_sanitized(cli, paths):
     paths.tags.write_text(paths.tags.read_text() + 'evil: "\\e]0;x\\a desc"\n')
     result = cli("tags")
-    assert result.exit_code == 0 and "evil" in result.stdout and _clean(result.output)
+    assert result.exit_code == 0 and "evil" in result.stdout and clean_venue(result.output)
 
 
 def test_error_messages_that_echo_user_input_are_sanitized(cli):
     result = cli("show", "he2021\x1b[2Jfastmoe")
-    assert result.exit_code == 1 and _clean(result.output)
+    assert result.exit_code == 1 and clean_venue(result.output)
     assert "error: no paper with key 'he2021fastmoe'" in result.stderr
 
 

@@ -1,0 +1,301 @@
+"""Venue names as .bib files write them, matched to the venue registry or proposed as new."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field, replace
+
+from catalog.bib.fields import KINDS, MISC_CONTAINERS, URL_INSIDE_RE, URL_RE
+from catalog.bib.names import (
+    BibRecord,
+)
+from catalog.data.registry import CHAPTER_VENUE, Venue, resolve_name
+from catalog.model import (
+    fold,
+)
+
+# Organisations that appear in capitals beside a year but are not venues.
+_ORGS = frozenset({"ACM", "IEEE", "USENIX", "SIAM", "SPIE"})
+# A word with a capital after its first letter; possessive, so a long capital word is read
+# once, not split every way (the patterns below must stay linear: issue 8, item 13).
+_ACRONYM = r"([A-Za-z](?=[a-z&]*+[A-Z])[A-Za-z&]*+)"
+_ACRONYM_RES = (
+    re.compile(r"\(\s*+\{?" + _ACRONYM + r"\}?(?:[\s\-]*+(?:['’]\s*+)?(?:\d{2}|\d{4}))?\s*+\)"),
+    re.compile(r"\b" + _ACRONYM + r"\s*['’]\s*\d{2}\b"),
+    re.compile(r"\b" + _ACRONYM + r"-?(?:\d{2}|\d{4})\b"),
+    re.compile(r"\b" + _ACRONYM + r"\s+(?:19|20)\d{2}\b"),
+)
+_ORDINAL_WORDS = ("first|second|third|fourth|fifth|sixth|seventh|eighth|ninth")
+_NOISE_RES = (
+    re.compile(r"^\s*(?:the\s+)?(?:proceedings|proc\.?)\s+(?:of\s+)?(?:the\s+)?", re.I),
+    re.compile(r"\([^()]*\)"),                             # "(OSDI 23)", "(ISCA)"
+    re.compile(r"^\s*+[A-Z](?=[a-z]*+[A-Z])[A-Za-z]*+-?\d*+\s*+:\s*"),  # "SC20: ", "MICRO-54: "
+    re.compile(r"(?:(?<![\s,]),?\s*+)?\b[A-Z](?=[a-z]*+[A-Z])[A-Za-z]*+(?:-|\s*+['’]\s*+)"
+               r"\d{2,4}\b"),  # ", IJCAI-17"
+    re.compile(r"\b(?:19|20)\d{2}\b"),
+    re.compile(r"\b\d+(?:st|nd|rd|th)\b", re.I),
+    re.compile(r"\b(?:(?:twenty|thirty|forty|fifty|sixty)-?)?(?:" + _ORDINAL_WORDS + r")\b"
+               r"|\b(?:tenth|eleventh|twelfth|(?:thir|four|fif|six|seven|eigh|nine)teenth"
+               r"|twentieth|thirtieth|fortieth|fiftieth)\b", re.I),
+    re.compile(r"\bvol(?:ume|\.)?\s*\d+\b", re.I),
+    re.compile(r"^\s*(?:of\s+(?:the\s+)?|the\s+)", re.I),  # "Proc. of the ..." cut at "Proc."
+)
+
+
+@dataclass
+class RegistryIndex:
+    """The venue registry indexed for reading: by acronym, by name, by long name inside text."""
+
+    venues: dict[str, Venue]
+    acronyms: dict[str, str] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)
+    long_names: list[tuple[str, str]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        for short, venue in self.venues.items():
+            self.acronyms.setdefault(short.lower(), short)
+            series = venue.extra.get("series")
+            if series:
+                acronym = _series_acronym(str(series).split("{")[0])
+                if acronym:
+                    self.acronyms.setdefault(acronym.lower(), short)
+            aliases = [str(a) for a in venue.extra.get("aliases") or []]
+            for alias in aliases:
+                if _is_acronym(alias):
+                    self.acronyms.setdefault(alias.lower(), short)
+            texts = [venue.name, *aliases, str(venue.extra.get("booktitle") or ""),
+                     str(venue.extra.get("abbrev") or "")]
+            if venue.kind in ("conference", "workshop"):
+                texts.append(f"Proc. {short}")
+            for text in filter(None, texts):
+                for norm in {norm_venue(text), norm_venue(clean_venue(text))}:
+                    if norm:
+                        self.names.setdefault(norm, short)
+                        if norm.count(" ") >= 2:
+                            self.long_names.append((norm, short))
+        self.long_names.sort(key=lambda item: -len(item[0]))
+
+    def chapters(self) -> tuple[Venue, bool]:
+        """The generic venue of book chapters (the registry's, or proposed)."""
+        venue = self.venues.get(CHAPTER_VENUE)
+        if venue is not None and venue.kind == "collection":
+            return venue, False
+        return Venue(CHAPTER_VENUE, "collection", "Book chapter"), True
+
+    def arxiv(self) -> tuple[Venue, bool]:
+        for venue in self.venues.values():
+            if venue.kind == "preprint" and "arxiv" in (venue.short.lower(), venue.name.lower()):
+                return venue, False
+        return Venue("arXiv", "preprint", "arXiv"), True
+
+    def by_series(self, series: str) -> tuple[str | None, Venue | None]:
+        acronym = _series_acronym(series)
+        if not acronym:
+            return None, None
+        short = self.acronyms.get(acronym.lower())
+        return acronym, self.venues[short] if short else None
+
+    def by_container(self, text: str) -> tuple[list[str], Venue | None]:
+        """Acronyms seen in a booktitle or journal, and the registry venue it names, if any."""
+        acronyms = _acronyms(text)
+        for norm in (norm_venue(text), norm_venue(clean_venue(text))):
+            if norm in self.names:
+                return acronyms, self.venues[self.names[norm]]
+        # The same words in any order and spelling, or an ISO 4 abbreviation of a name
+        # ('Adv. Neural Inf. Process. Syst.'): one venue, one registry entry.
+        for form in (text, clean_venue(text)):
+            short = resolve_name(form, self.venues, loose=True)
+            if short is not None:
+                return acronyms, self.venues[short]
+        # A workshop held with a conference ("CVPR Workshops") is not the conference.
+        workshop = bool(_WORKSHOP_RE.search(text))
+
+        def fits(short: str) -> bool:
+            venue = self.venues[short]
+            return not workshop or venue.kind == "workshop" or "workshop" in venue.name.lower()
+
+        for acronym in acronyms:
+            short = self.acronyms.get(acronym.lower())
+            if short and fits(short):
+                return acronyms, self.venues[short]
+        padded = f" {norm_venue(clean_venue(text))} "
+        for norm, short in self.long_names:
+            if f" {norm} " in padded and fits(short):
+                return acronyms, self.venues[short]
+        return acronyms, None
+
+    def field_named(self, booktitle: str) -> Venue | None:
+        """The registry's 'Conference on X' for a booktitle naming only its field, X
+        ('Neural Information Processing Systems'); never for a workshop, journal, ..."""
+        name = clean_venue(booktitle)
+        if not name or _KIND_WORD_RE.search(name) or _acronyms(booktitle):
+            return None  # 'Machine Learning: ECML-98' is ECML's, not ICML's
+        short = resolve_name(f"Conference on {name}", self.venues, loose=True)
+        return self.venues[short] if short else None
+
+
+_KIND_WORD_RE = re.compile(r"\b(?:conference|symposium|workshops?|meeting|congress|forum|"
+                           r"colloquium|summit|journal|transactions|letters|magazine|review|"
+                           r"proceedings)\b", re.IGNORECASE)
+
+
+_WORKSHOP_RE = re.compile(r"\bworkshops?\b", re.IGNORECASE)
+
+
+def norm_venue(text: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+", fold(text)))
+
+
+_SEPARATOR_RE = re.compile(r"((?<!\s)\s*+[,.;]\s*+)")
+_YEAR_SEGMENT_RE = re.compile(r"^(?:(?:19|20)\d{2}|proceedings|proc)$", re.IGNORECASE)
+_ACRONYM_YEAR_RE = re.compile(
+    "^" + _ACRONYM + r"\s*+(?:['’`]\s*+\d{2}|-\s*+\d{2}|-?\s*+(?:19|20)\d{2})$")
+_INVERTED_RE = re.compile(r"^(.+?)[,.]\s+([A-Z][^,.;]*\b(?:on|of|for|in))\.?$")
+
+
+def clean_venue(text: str, journal: bool = False) -> str:
+    """A venue name without proceedings wording, years, editions and acronyms.
+
+    IEEE's "Code Generation and Optimization, 2004. CGO 2004. International Symposium on"
+    gives "International Symposium on Code Generation and Optimization": the year and the
+    acronym-with-year go with their punctuation, and the trailing "... on" goes first. What
+    follows an acronym-with-year otherwise is the place and dates (DBLP's "..., ICML 2011,
+    Bellevue, Washington, USA, June 28 - July 2, 2011"): it goes too, as does a place and
+    date with no acronym before them ("..., San Diego, California, USA, February 28 -
+    March 3, 2000"). A journal keeps 'Proceedings of the' and 'The' ("Proceedings of the
+    National Academy of Sciences", "The Computer Journal"): they are its name.
+    """
+    parts = _drop_place_and_date(_SEPARATOR_RE.split(text))
+    kept: list[str] = []
+    for i, (segment, separator) in enumerate(zip(parts[::2], [*parts[1::2], ""],
+                                                 strict=True)):
+        stripped = segment.strip()
+        if _YEAR_SEGMENT_RE.match(stripped) and not (journal and not stripped.isdigit()):
+            continue
+        m = _ACRONYM_YEAR_RE.match(stripped)
+        if m and _is_acronym(m.group(1)):
+            tail = "".join(parts[2 * i + 2:]).strip(" ,.;")
+            if _INVERTED_RE.match(f"x, {tail}"):
+                kept.append(tail)
+            break
+        kept.append(segment + separator)
+    text = "".join(kept)
+    for pattern in _NOISE_RES[1:-1] if journal else _NOISE_RES:
+        text = pattern.sub(" ", text)
+    text = _tidy(text)
+    m = _INVERTED_RE.match(text)
+    if m:
+        text = f"{m.group(2)} {m.group(1)}"
+    return text
+
+
+_DATE_SEGMENT_RE = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+                              r"(?=[\s\d\-–]|$).*\d|\d.*\b(?:jan|feb|mar|apr|may|jun|jul|aug|"
+                              r"sep|oct|nov|dec)[a-z]*\b", re.IGNORECASE)
+# Words of a venue's name, never of a place: what stays before a place and date.
+_NAME_WORD_RE = re.compile(r"\b(?:conference|symposium|workshop|proceedings|proc|congress|"
+                           r"meeting|forum|colloquium|summit|journal|transactions|annual|"
+                           r"international|(?-i:[A-Z]{2,})\S*\s*+['’]?\d{2,4})\b", re.IGNORECASE)
+
+
+def _drop_place_and_date(parts: list[str]) -> list[str]:
+    """Name segments (alternating with their separators) up to a place and date: the
+    segments after the last one that names the venue, when a date ('June 7-13') follows."""
+    segments = parts[::2]
+    date = next((i for i, seg in enumerate(segments) if i and _DATE_SEGMENT_RE.search(seg)),
+                None)
+    if date is None:
+        return parts
+    keep = max(i for i in range(date) if i == 0 or _NAME_WORD_RE.search(segments[i]))
+    return parts[:2 * keep + 1]
+
+
+def _tidy(text: str) -> str:
+    """Spaces and punctuation left right after parts of a name were taken out."""
+    text = re.sub(r"\s+", " ", text)
+    text = re.sub(r"\s+([,.;:])", r"\1", text)
+    text = re.sub(r"([,.;:])(?:\s*[,;:])+", r"\1", text)  # ", ," left by a removal
+    return text.strip(" ,:;-")
+
+
+def _is_acronym(word: str) -> bool:
+    return (" " not in word and sum(c.isupper() for c in word) >= 2
+            and word.upper() not in _ORGS)
+
+
+def _series_acronym(series: str) -> str | None:
+    """'RecSys '23' -> 'RecSys': the series name without a trailing two- or four-digit year."""
+    text = series.strip()
+    digits = len(text) - len(text.rstrip("0123456789"))
+    if digits in (2, 4):
+        text = text[:-digits]
+    acronym = text.rstrip().rstrip("'’`").strip()
+    return acronym if _is_acronym(acronym) else None
+
+
+# After 'ACM SIGPLAN 2008': the venue's own name follows, so SIGPLAN is its organiser.
+_ORGANISER_RE = re.compile(r"\s*+(?:(?:International|Annual|ACM|IEEE)\s++)*"
+                           r"(?:Conference|Symposium|Workshop)\b", re.IGNORECASE)
+
+
+def _acronyms(text: str) -> list[str]:
+    found: list[tuple[int, str]] = []
+    for pattern in _ACRONYM_RES:
+        for m in pattern.finditer(text):
+            if _is_acronym(m.group(1)) and not _ORGANISER_RE.match(text, m.end()):
+                found.append((m.start(1), m.group(1)))
+    seen: dict[str, None] = {}
+    for _, acronym in sorted(found):
+        seen.setdefault(acronym, None)
+    return list(seen)
+
+
+def container_of(record: BibRecord) -> str:
+    """The field that names an entry's venue (booktitle, journal, ...): a URL never does
+    ("Available online: http://..."), wherever it appears."""
+    _, containers = KINDS.get(record.entry_type, ("preprint", MISC_CONTAINERS))
+    fields = record.fields
+    names = [fields[c] for c in containers if fields.get(c) and not URL_RE.match(fields[c])
+             and not URL_INSIDE_RE.search(fields[c])]
+    return names[0] if names else ""
+
+
+def named_venue(proposed: list[Venue]) -> Venue:
+    """The venue a group of proposals is: the best name, under the acronym the entries give
+    when the best-named one gives none (DBLP's 2008 PLDI names no acronym, its 2018 one
+    does)."""
+    best = _best(proposed)
+    if _is_acronym(best.short):
+        return best
+    acronyms = Counter(v.short for v in proposed if _is_acronym(v.short))
+    return replace(best, short=acronyms.most_common(1)[0][0]) if acronyms else best
+
+
+def _best(proposed: list[Venue]) -> Venue:
+    """A descriptive name first (words, not just the acronym), then the commonest, longest."""
+    names = [v.name for v in proposed]
+    return max(proposed, key=lambda v: (bool(re.search(r"[a-z]", v.name)), names.count(v.name),
+                                        len(v.name)))
+
+
+_WORKSHOP_RE = re.compile(r"\bworkshops?\b", re.IGNORECASE)
+_CONFERENCE_RE = re.compile(r"\b(?:conference|symposium)\b", re.IGNORECASE)
+
+
+def kind_of(name: str, kind: str) -> str:
+    """The kind a proposed venue's name says it is: a Workshop is a workshop."""
+    if kind in ("conference", "journal", "preprint") and _WORKSHOP_RE.search(name):
+        return "workshop"
+    if kind in ("journal", "preprint") and _CONFERENCE_RE.search(name):
+        return "conference"
+    return kind
+
+
+def same_words(a: str, b: str) -> bool:
+    """True if one text's words start the other's (a publisher field holding the title)."""
+    x, y = norm_venue(a), norm_venue(b)
+    return bool(x and y) and (x.startswith(y) or y.startswith(x))
+
+
+# Fields read for the catalog, whose unknown LaTeX commands are worth a note.
