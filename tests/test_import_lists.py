@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from catalog.data import reader
-from catalog.ingest import importer, lists
+from catalog.ingest import importer, listfields, lists
 from catalog.paths import Paths
 from tests.test_fetch import Online, atom_entry, online  # noqa: F401 (fixture)
 
@@ -117,7 +117,7 @@ def test_list_authors_let_an_entry_in_others_need_metadata_or_are_mislinked(
     "Tianxiao Shen",
 ])
 def test_plain_names(line: str) -> None:
-    assert lists.plain_names(line) == [n.strip() for n in line.replace(" and ", ", ")
+    assert listfields.plain_names(line) == [n.strip() for n in line.replace(" and ", ", ")
                                         .split(",")]
 
 
@@ -131,7 +131,7 @@ def test_plain_names(line: str) -> None:
     "A caching layer optimized for embedding access patterns",
 ])
 def test_not_plain_names(line: str) -> None:
-    assert lists.plain_names(line) is None
+    assert listfields.plain_names(line) is None
 
 
 # min/m1.md .. m10.md: the same paper in each form the lists use
@@ -330,4 +330,4 @@ def test_an_empty_link_is_no_link_not_a_crash() -> None:
     assert set(lines) == {1, 2}
     assert all(getattr(e, "url", None) != "" for e in parsed.entries)
     second = lines[2]
-    assert isinstance(second, lists.Entry) and second.arxiv == "2005.09683"
+    assert isinstance(second, listfields.Entry) and second.arxiv == "2005.09683"

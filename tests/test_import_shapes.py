@@ -9,7 +9,7 @@ import pytest
 
 from catalog.data import reader
 from catalog.data.registry import load_venues
-from catalog.ingest import importer, inbox, lists
+from catalog.ingest import importer, inbox, listfields, lists
 from catalog.paths import Paths
 from tests.conftest import REPO, write_catalog
 from tests.test_import_hostile import hang_guard
@@ -24,7 +24,7 @@ def tiny(folder) -> Paths:
         encoding="utf-8"))
 
 
-def parse(name: str) -> lists.Parsed:
+def parse(name: str) -> listfields.Parsed:
     return lists.parse((EXAMPLES / name).read_text(encoding="utf-8"), REGISTRY)
 
 
@@ -116,7 +116,7 @@ def test_example_bib_imports_with_notes_and_one_refusal(tmp_path) -> None:
 REGISTRY_SHORTS = list(REGISTRY)
 
 
-def entries(text: str) -> list[lists.Entry]:
+def entries(text: str) -> list[listfields.Entry]:
     return lists.parse(text, REGISTRY_SHORTS).entries
 
 

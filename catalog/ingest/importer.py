@@ -39,7 +39,7 @@ from catalog.model import KEY_RE, Paper, fold
 from catalog.paths import Paths
 
 if TYPE_CHECKING:
-    from catalog.ingest.lists import Entry, NotPaper
+    from catalog.ingest.listfields import Entry, NotPaper
 
 ACTIONS: tuple[str, ...] = ("added", "merged", "duplicate", "inbox", "refused")
 # Venue names lists use for registry entries under another short name.

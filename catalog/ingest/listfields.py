@@ -1,0 +1,406 @@
+"""The fields of one Markdown list entry: labels, venues, years, names, links. Pure."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from dataclasses import dataclass, field
+
+from catalog.model import kept_doi
+
+# Every pattern here is linear in its input (issue 8, item 13): no two neighbouring
+# quantifiers that can take the same characters, possessive runs where they could, and
+# trailing '#'s or spaces stripped in code rather than by a lazy group.
+HEADING_RE = re.compile(r"^(#{1,6})\s++(.*)$")
+ITEM_RE = re.compile(r"^(\s*+)(?:[-*+]|\d++[.)])\s++(.*\S)\s*$")
+ROW_RE = re.compile(r"^\s*+\|(.*)\|\s*$")
+OPEN_ROW_RE = re.compile(r"^\s*+\|(.*\S)\s*$")  # a row without its closing '|'
+SETEXT_RE = re.compile(r"^ {0,3}(=+|-+)\s*$")
+SEPARATOR_RE = re.compile(r"^\s*+\|?\s*+:?-{3,}")
+LINK_RE = re.compile(r"\[([^\[\]]*)\]\(([^()\s]*)(?:\s+\"[^\"]*\")?\)")
+# '[[pdf](url)]' and '[[pdf]](url)': a link word in double brackets.
+LINK_GROUP_RE = re.compile(
+    r"\[\s*\[([^\[\]]+)\]\s*(?:\(([^()\s]*)\)\s*\]|\]\s*\(([^()\s]*)\))")
+# The anchor's text stops at the next '<a' or '</a>': a scan per anchor, never to the line end.
+_HREF_RE = re.compile(r"<a\s[^<>]*?href=[\"']([^\"'<>]+)[\"'][^<>]*>"
+                      r"((?:[^<]|<(?!/?a[\s>]))*+)</a>", re.IGNORECASE)
+PAREN_RE = re.compile(r"\((?:\s*+\[([^\[\]]+)\]\([^()\s]*\)\s*+|([^()\[\]]+))\)")
+TAG_RE = re.compile(r"\[([^\[\]]+)\](?!\()\s*")  # a bracket group that is not a link
+END_TAG_RE = re.compile(r"\[([^\[\]]+)\]\s*+$")
+# '(`PAI`)', '(**vLLM**)' after a title: the system's name, a note, not the title
+CODE_NOTE_RE = re.compile(r"\(\s*+(?:`[^`]*`|\*\*[^*()]+\*\*)\s*+\)")
+BOLD_RE = re.compile(r"^(\*\*|__)(.+?)\1")
+ITALIC_LINE_RE = re.compile(r"^\s*(\*|_)([^*_]+)\1\s*$")
+_ARXIV_LABEL_RE = re.compile(r"^arxiv(?:[:\s]+(\d{4}\.\d{4,5})(v\d+)?)?(?:\s*['’]?(\d{2}|\d{4}))?$",
+                             re.IGNORECASE)
+_VENUE = r"([A-Za-z][\w&\-/.]*(?:\s[A-Za-z][\w&\-]*){0,2})"
+# 'OSDI'23', 'OSDI '23', 'ATC’ 21', 'ICML' 2022', 'ECIR'2016': an apostrophe says "year"
+_VENUE_YY_RE = re.compile(_VENUE + r"\s*['’]\s?(\d{2}|\d{4})$")
+# 'OSDI 25' with no apostrophe is a venue and year only as a heading ('## OSDI 25')
+_HEADING_YY_RE = re.compile(_VENUE + r"\s(\d{2})$")
+_VENUE_YYYY_RE = re.compile(_VENUE + r"\s+((?:19|20)\d{2})$")
+YEAR_RE = re.compile(r"^(?:19|20)\d{2}$")
+# 'Title (2009), A. Author, B. Author, et al.' on a line of its own. The title stops at the
+# first ' (YEAR), ' (a scan, not a backtracking search).
+AUTHORED_RE = re.compile(r"^([^()]+?)\s\(((?:19|20)\d{2})\),\s++(.+)$")
+# a venue at a title's end, after an apostrophe: '... at Scale ICML' 2022.'
+_APOS_LABEL_END_RE = re.compile(r"\s([A-Za-z][\w\-]*\s?['’]\s?(?:\d{4}|\d{2}))\.?$")
+# '**[Arxiv'25]**': a tag in bold
+EMPH_TAG_RE = re.compile(r"(\*\*|__)\[([^\[\]]+)\]\1\s*")
+_WORKSHOP_AT_RE = re.compile(r"^([A-Za-z][\w\-]*)@([A-Za-z][\w\-]*)\s*['’]?\s*(\d{4}|\d{2})$")
+# '(2017, He)' after a title: the year, and a first author's name that is not the authors.
+YEAR_AUTHOR_RE = re.compile(r"\(\s*((?:19|20)\d{2})\s*,\s*[^(),\d]+\)$")
+# Sites whose pages are not papers: a repository, a video, a course, a dataset page.
+NOT_PAPER_HOSTS = (
+    ("github.com", "a GitHub repository"), ("gitlab.com", "a GitLab repository"),
+    ("youtube.com", "a video"), ("youtu.be", "a video"), ("vimeo.com", "a video"),
+    ("coursera.org", "a course"), ("udemy.com", "a course"), ("edx.org", "a course"),
+    ("kaggle.com", "a dataset or competition page"),
+    ("huggingface.co/datasets", "a dataset page"), ("twitter.com", "a social media post"),
+    ("x.com", "a social media post"), ("linkedin.com", "a profile"),
+    ("medium.com", "a blog post"), ("pypi.org", "a software package"))
+MARKER_RE = re.compile(r"^([A-Za-z][A-Za-z0-9\-]*)['’](\d{2})[.,;]?$")
+ARXIV_WORD_RE = re.compile(r"^arxiv[.,;]?$", re.IGNORECASE)
+_ARXIV_URL_RE = re.compile(r"arxiv\.org/(?:abs/|pdf/|ftp/arxiv/papers/\d{4}/)(\d{4}\.\d{4,5})")
+_DOI_URL_RE = re.compile(r"(?:doi\.org/|/doi/(?:abs/|pdf/|full/|epdf/)?)"
+                         r"(10\.\d{4,9}/[^\s?#\"'<>()\[\]]+)")
+LINK_WORDS = {"paper", "pdf", "link", "arxiv", "doi"}
+CELL_LINK_WORDS = LINK_WORDS | {"note", "notes", "code", "slides", "video", "blog"}
+# Lower-case words that belong inside a person's name ('Diego de las Casas').
+_NAME_PARTICLES = frozenset({"de", "da", "das", "di", "del", "della", "der", "den", "des", "do",
+                             "dos", "du", "la", "las", "le", "los", "van", "von", "ter", "ten",
+                             "zu", "y", "bin", "al", "el"})
+_NAME_WORD_RE = re.compile(r"^[^\W\d_](?:[^\W\d_]|['’.\-])*$")
+MAX_JOINED = 3  # lines a split link may run over
+MAX_PARTS = 6  # lines a record of hard-broken lines may have
+# No '\s*' before '<br': a search would rescan each run of spaces from every start (quadratic)
+BR_RE = re.compile(r"<br\s*/?>", re.IGNORECASE)
+BR_END_RE = re.compile(r"<br\s*/?>$", re.IGNORECASE)  # on a line stripped at its end
+
+
+@dataclass
+class Entry:
+    """One paper named in a list: what the list says, nothing more."""
+
+    line: int
+    title: str
+    venue: str | None  # as written: 'OSDI', 'arxiv', 'VLDB'; None when the list gives none
+    year: int | None
+    url: str | None = None
+    arxiv: str | None = None
+    doi: str | None = None  # from a link to the paper's DOI page: for finding it, not filling
+    authors: list[str] = field(default_factory=list)  # only from a plain author line
+    notes: list[str] = field(default_factory=list)  # what was left out, e.g. a javascript: link
+    et_al: bool = False  # the list's author line ends 'et al.'
+
+
+@dataclass
+class NotPaper:
+    """A line that is not a paper entry, and why; listed ones are worth showing the user."""
+
+    line: int
+    text: str
+    reason: str
+    listed: bool = False  # a top-level item, a table row or an unused author line
+
+    def to_dict(self) -> dict[str, object]:
+        return {"line": self.line, "text": self.text, "reason": self.reason}
+
+
+@dataclass
+class Parsed:
+    """The entries of a list and the lines that are not papers."""
+
+    entries: list[Entry] = field(default_factory=list)
+    not_papers: list[NotPaper] = field(default_factory=list)
+
+    @property
+    def skipped(self) -> list[int]:
+        """The numbers of the lines that are not papers."""
+        return [n.line for n in self.not_papers]
+
+
+def parse_label(text: str) -> tuple[str, int | None, str | None] | None:
+    """(venue, year, arXiv id) from 'OSDI'23', 'SOSP 2023', 'arxiv, 2022', 'arXiv 2212.00939';
+    else None."""
+    text = " ".join(text.replace("*", "").replace("`", "").split())  # '**CSUR'18**'
+    text = re.sub(r"\s*,\s*(?=(?:19|20)\d{2}$|['’]\d{2}$)", " ", text)
+    m = _ARXIV_LABEL_RE.match(text)
+    if m:
+        arxiv_id, year = m.group(1), m.group(3)
+        if arxiv_id:
+            return "arXiv", 2000 + int(arxiv_id[:2]), arxiv_id
+        return "arXiv", year_of(year) if year else None, None
+    m = _VENUE_YY_RE.match(text) or _VENUE_YYYY_RE.match(text)
+    if m:
+        return m.group(1), year_of(m.group(2)), None
+    m = _WORKSHOP_AT_RE.match(text)  # 'EuroMLSys@EuroSys'24': the workshop is the venue
+    if m:
+        return m.group(1), year_of(m.group(3)), None
+    return None
+
+
+def plain_names(text: str) -> list[str] | None:
+    """The names of 'Aidan Clark, Diego de las Casas and Jack Rae', or None unless every
+    part is plainly a person's name (two to five name words, no digits, no 'et al.')."""
+    text = " ".join(text.split()).strip(" .")
+    parts = [p for p in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", text)]
+    if not parts or any(not p for p in parts):
+        return None
+    for part in parts:
+        words = part.split()
+        if not 2 <= len(words) <= 5:
+            return None
+        for word in words:
+            if not _NAME_WORD_RE.match(word):
+                return None
+            if word.islower():
+                if word not in _NAME_PARTICLES:
+                    return None
+            elif len(word) > 2 and word.isupper():
+                return None  # 'IBM', 'UCLA': not a name word
+        if words[0].islower() or words[-1].islower():
+            return None
+    return parts
+
+
+def year_of(text: str) -> int:
+    return int(text) if len(text) == 4 else 2000 + int(text)
+
+
+def unescape(text: str) -> str:
+    return re.sub(r"\\([\[\]_*()#|`\\])", r"\1", text)
+
+
+def clean_title(text: str) -> str:
+    """A title without Markdown emphasis, escapes or trailing punctuation."""
+    text = unescape(text)
+    text = re.sub(r"(\*\*|__|\*|_)(.+?)\1", r"\2", text)
+    text = " ".join(text.split()).strip(" -–—,;.*")
+    if text.startswith("《") and text.endswith("》"):  # '《Title》': Chinese title marks
+        text = text[1:-1].strip(" -–—,;.*")
+    return text
+
+
+def looks_like_title(title: str, labelled: bool = False) -> bool:
+    """Two words or more; a single name ('EVStore') only when the line gives its venue."""
+    if not any(c.isalpha() for c in title):
+        return False
+    return len(title.split()) >= 2 or (labelled and len(title) >= 3)
+
+
+# Words of a heading over things that are not papers ('## Datasets', '# Course', '## Person/
+# Lab', '## Related Resources'); a heading with a paper word ('## Papers', '### Survey') is
+# over papers again. Topics ('## Frameworks', '### 2021') say neither: the heading above rules.
+# '## Contents' is not among them: topics may sit under it, and its own items are page links.
+_NOT_PAPER_SECTION = frozenset({
+    "course", "courses", "tutorial", "tutorials", "lecture", "lectures", "book", "books",
+    "video", "videos", "talk", "talks", "presentation", "presentations", "blog", "blogs",
+    "podcast", "podcasts", "dataset", "datasets", "tool", "tools", "toolkit", "toolkits",
+    "library", "libraries", "repository", "repositories", "repos", "project", "projects",
+    "people", "person", "lab", "labs", "researchers", "resources", "contributors",
+    "contributing", "license", "citation", "implementation", "implementations",
+    "leaderboard", "leaderboards", "acknowledgement", "acknowledgements", "acknowledgment",
+    "acknowledgments", "acknowledegments"})
+_PAPER_SECTION = frozenset({"paper", "papers", "survey", "surveys", "publication",
+                            "publications", "articles", "preprints"})
+
+
+def _section_kind(heading: str) -> str | None:
+    """heading when it is over things that are not papers, '' over papers, else None."""
+    words = set(re.findall(r"[^\W\d_]+", heading.casefold()))
+    if words & _PAPER_SECTION:
+        return ""
+    return heading if words & _NOT_PAPER_SECTION else None
+
+
+def open_brackets(line: str) -> int:
+    line = re.sub(r"\\[\[\]]", "", line)
+    return line.count("[") - line.count("]")
+
+
+class Context:
+    """Venue and year given by the headings above a line."""
+
+    def __init__(self, venues: Collection[str]):
+        self.known = {v.casefold() for v in venues}
+        self.levels: dict[int, tuple[str | None, int | None]] = {}
+        # per heading level: the heading's text when it names a section of things that are
+        # not papers ('## Datasets'), '' when it names papers ('## Papers'), None otherwise
+        self.sections: dict[int, str | None] = {}
+
+    def heading(self, level: int, text: str) -> None:
+        self.levels = {k: v for k, v in self.levels.items() if k < level}
+        self.sections = {k: v for k, v in self.sections.items() if k < level}
+        text = clean_title(LINK_RE.sub(r"\1", re.sub(r"<[^<>]*>", "", text)))
+        self.sections[level] = _section_kind(text)
+        label = parse_label(text)
+        short = _HEADING_YY_RE.match(text)
+        if label:
+            self.levels[level] = (label[0], label[1])
+        elif short and short.group(1).casefold() in self.known:
+            self.levels[level] = (short.group(1), year_of(short.group(2)))  # '## OSDI 25'
+        elif YEAR_RE.match(text):
+            self.levels[level] = (None, int(text))
+        elif text.casefold() in self.known:
+            self.levels[level] = (text, None)
+
+    @property
+    def section(self) -> str | None:
+        """The heading of the not-papers section a line is in ('Datasets'), if any."""
+        return next((s for _, s in sorted(self.sections.items(), reverse=True)
+                     if s is not None), None) or None
+
+    @property
+    def venue(self) -> str | None:
+        return next((v for _, (v, _y) in sorted(self.levels.items(), reverse=True) if v), None)
+
+    @property
+    def year(self) -> int | None:
+        return next((y for _, (_v, y) in sorted(self.levels.items(), reverse=True) if y), None)
+
+
+def links_of(text: str) -> list[tuple[str, str]]:
+    """Every link: Markdown ones, '[[pdf]](url)' groups and HTML anchors."""
+    # An empty link ('[[PDF]()]') matches neither URL group: its URL is ''.
+    found = [(m.group(1), m.group(2) or m.group(3) or "")
+             for m in LINK_GROUP_RE.finditer(text)]
+    found += [(m.group(1), m.group(2)) for m in LINK_RE.finditer(text)]
+    found += [(re.sub(r"<[^>]+>", "", m.group(2)), m.group(1)) for m in _HREF_RE.finditer(text)]
+    return found
+
+
+def with_ids(entry: Entry, text: str) -> Entry:
+    if entry.arxiv is None:
+        m = _ARXIV_URL_RE.search(text)
+        if m:
+            entry.arxiv = m.group(1)
+    m = _DOI_URL_RE.search(text)
+    if m:
+        doi, bad = kept_doi(m.group(1).rstrip(".,;"), "link's doi")
+        entry.notes += [str(bad)] if bad else []
+        if doi:
+            entry.doi = doi
+            arxiv_doi = re.fullmatch(r"10\.48550/arxiv\.(\d{4}\.\d{4,5})", doi, re.IGNORECASE)
+            if arxiv_doi and entry.arxiv is None:  # arXiv's own DOI names the preprint
+                entry.arxiv = arxiv_doi.group(1)
+    return entry
+
+
+def strip_links(text: str) -> str:
+    text = LINK_GROUP_RE.sub(" ", text)
+    text = LINK_RE.sub(" ", text)
+    return _HREF_RE.sub(" ", text)
+
+
+def tail_label(tail: str,
+                known: Collection[str] = ()) -> tuple[str, int | None, str | None] | None:
+    """The venue after a title: 'arXiv 2021', '(SOSP 2023)', '[JMLR'22]', '| ATC’ 21',
+    ', *WWW*, 2018.', ', Google, KDD, 2020. - [Video](url)', after its links."""
+    for m in PAREN_RE.finditer(tail):
+        label = parse_label(m.group(1) or m.group(2))
+        if label:
+            return label
+    rest = strip_links(tail).strip(" \t-–—,;:|")
+    rest = rest.rsplit(" | ", 1)[-1].strip()  # 'Title | Notes | OSDI'23': the last cell
+    wrapped = re.fullmatch(r"[\[(](.*)[\])]", rest)
+    label = parse_label(wrapped.group(1).strip() if wrapped else rest) if rest else None
+    return label or trailing_fields(tail, known)[1]
+
+
+def trailing_fields(text: str, known: Collection[str] = ()) -> tuple[
+        str, tuple[str, int | None, str | None] | None]:
+    """The venue and year a list writes as the last comma-separated fields ('..., *WWW*,
+    2018.', '..., Pinterest, Inc., KDD, 2020.', '...). 2019.'), and the text before them.
+
+    The field before the year is the venue only when the registry knows it or it reads as a
+    venue's short name (one word with two capitals: 'RecSys', 'KDD'); an organisation
+    ('Google Research') is left alone. No year, no label: a venue alone is not guessed."""
+    plain = strip_annotations(text).replace("*", "").rstrip(" \t-–—.;,")
+    fields = plain.split(",")
+    last = fields[-1].strip(" .")
+    if not YEAR_RE.match(last):
+        label = parse_label(last) if len(fields) > 1 else None
+        if label is None or label[1] is None:
+            return text, None
+        return ",".join(fields[:-1]).strip(), label
+    year = int(last)
+    fields.pop()
+    venue: str | None = None
+    arxiv_id: str | None = None
+    if fields:
+        field_ = fields[-1].strip()
+        label = parse_label(f"{field_} {year}")  # 'arXiv:1804.09133, 2018'
+        if label and label[0] == "arXiv":
+            venue, arxiv_id = "arXiv", label[2]
+            fields.pop()
+        elif _venue_like(field_, known):
+            venue = field_
+            fields.pop()
+    return ",".join(fields).strip(" .-–—"), (venue or "", year, arxiv_id)
+
+
+def _venue_like(text: str, known: Collection[str]) -> bool:
+    """A venue's short name: one the registry knows, or one word with two capitals."""
+    return text.casefold() in known or (
+        re.fullmatch(r"[A-Za-z][\w&@\-]*", text) is not None
+        and sum(c.isupper() for c in text) >= 2)
+
+
+def continued(title: str, tail: str) -> tuple[str, str]:
+    """'[INFaaS](url): Automated Model-less Inference Serving | ATC’ 21': a linked or bold
+    system name whose title goes on after a colon. The title, and the tail after it."""
+    colon = re.match(r"\s*:\s+", tail)
+    if not colon or len(title.split()) > 3 or ":" in title:
+        return title, tail
+    rest = tail[colon.end():]
+    stop = min((i for i in (rest.find(" | "), rest.find(" ["), rest.find("[[")) if i >= 0),
+               default=len(rest))
+    text, after = rest[:stop].strip(), rest[stop:]
+    end = _APOS_LABEL_END_RE.search(text)  # '... AI Scale ICML' 2022.': the venue at its end
+    if end and parse_label(end.group(1)):
+        text, after = text[:end.start()], f" {end.group(1)} {after}"
+    return (f"{title}: {text}", after) if text else (title, tail)
+
+
+def names_of(text: str) -> tuple[list[str] | None, bool]:
+    """plain_names of an author list that may end in 'et al.'; and whether it did."""
+    text = " ".join(text.split()).rstrip(".")  # single spaces: the search below stays linear
+    tail = re.search(r",? ?et\.? ?al$", text)
+    if tail:
+        return plain_names(text[:tail.start()]), True
+    return plain_names(text), False
+
+
+def authors_before(rest: str) -> tuple[list[str], bool, re.Match[str]] | None:
+    """'Shuai Zhang, Lina Yao. [Title](url), *CSUR*, 2018.': plain names, then the linked
+    title (names, et al., the link); None unless what precedes the link is plainly names."""
+    link = next((m for m in LINK_RE.finditer(rest)
+                 if m.group(1).strip().casefold() not in LINK_WORDS), None)
+    if link is None or link.start() == 0:
+        return None
+    names, et_al = names_of(rest[:link.start()].strip().rstrip(".:;"))
+    return (names, et_al, link) if names else None
+
+
+DATE_RE = re.compile(r"(?:\d{1,2}\s+)?(?:[A-Z][a-z]{2,8}\.?,?\s+)?((?:19|20)\d{2})")
+WHOLE_BOLD_RE = re.compile(r"(\*\*|__)(.+)\1")
+# '_Load Balance Loss_ - MixLoRA: ...': an emphasised note, a dash, then the title
+NOTE_PREFIX_RE = re.compile(r"([*_])(.+?)\1\s+[-–—]\s+(\S.*)")
+
+
+def strip_annotations(text: str) -> str:
+    """An item without the links, tags and marks lists put after the title: '[中文]',
+    '[[pdf](url)]', a trailing link, emoji."""
+    text = strip_links(text)
+    end = len(text)
+    while True:  # trailing bracket tags, walked back with an index (linear)
+        while end > 0 and text[end - 1].isspace():
+            end -= 1
+        if end == 0 or text[end - 1] != "]":
+            break
+        start = text.rfind("[", 0, end)
+        if start < 0 or "]" in text[start:end - 1]:
+            break
+        end = start
+    return text[:end].strip()
