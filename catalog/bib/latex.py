@@ -64,8 +64,7 @@ def escape(text: str) -> str:
     """Plain text as BibTeX/LaTeX field text: special characters and ligatures escaped.
 
     Most text needs neither: one scan each says so. A long abstract with one '%' is
-    rewritten at that character only (translate looked every character up: 20 us an
-    abstract)."""
+    rewritten at that character only."""
     if _SPECIAL_RE.search(text):
         text = _SPECIAL_RE.sub(_escaped, text)
     if _has_ligature(text):

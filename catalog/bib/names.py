@@ -147,4 +147,4 @@ def ends_with_added_period(title: str) -> bool:
     """Whether a title ends as one with a period an export added ('a survey.'), which the
     reader drops: a word of letters and a period, not an abbreviation ('Jr.', 'et al.')."""
     m = _FINAL_PERIOD_RE.search(title)
-    return bool(m) and m.group(1).casefold() not in _ABBREVIATIONS
+    return m is not None and m.group(1).casefold() not in _ABBREVIATIONS

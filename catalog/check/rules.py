@@ -47,9 +47,8 @@ def check(paths: Paths, require_sources: bool = False) -> list[Problem]:
     return [Problem(*finding) for finding in findings(paths, require_sources)]
 
 
-# A problem as the tuple of Problem's fields, in their order: the tuples of a big
-# catalog's 400k findings hash, compare and sort in C, where Problems' generated
-# __hash__ and our key took 2 s, and their text is made only when printed.
+# A problem as the tuple of Problem's fields, in their order: a big catalog's findings
+# hash, compare and sort as tuples, and their text is made only when printed.
 Finding = tuple[str, int, str, str, str, bool]
 _fields = operator.attrgetter(*(f.name for f in dataclasses.fields(Problem)))
 
@@ -102,7 +101,7 @@ def paper_problems(papers: list[Paper], filename: str, venues: dict[str, Venue],
                    ) -> list[Problem]:
     """The findings of the rules that look at one paper at a time; fields: only those
     that can come from these fields (an edit's judge asks for what it changed: a renamed
-    tag on 12k papers need not scan 12k abstracts for controls again)."""
+    tag need not scan every abstract for controls again)."""
     return [Problem(*f) for f in _paper_findings(papers, filename, venues, vocabulary, fields)]
 
 
@@ -138,25 +137,15 @@ def _paper_findings(papers: list[Paper], filename: str, venues: dict[str, Venue]
     # (in this order: the order of a paper's findings)
     chosen_names = [n for n in every if fields is None or not _READS[n].isdisjoint(fields)]
     rules = [every[n] for n in chosen_names]
-    # The same with _text told that no field holds a control: for the papers of a slice
-    # in which none does (_any_control: one scan of the slice, not one per paper).
-    plain = [every[n] if n != "text" else (lambda p: _text(p, False, names, links))
-             for n in chosen_names]
     out: list[Finding] = []
-    for start in range(0, len(papers), _SLICE):
-        group = papers[start:start + _SLICE]
-        chosen = rules if _any_control(group, names) else plain
-        for paper in group:
-            at = None  # its place, made for its first finding (most papers have none)
-            for rule in chosen:
-                for msg, hint in rule(paper):
-                    if at is None:
-                        at = reader.where(paper.year, paper.venue, paper.key)
-                    out.append((filename, paper.line, at, msg, hint, False))
+    for paper in papers:
+        at = None  # its place, made for its first finding (most papers have none)
+        for rule in rules:
+            for msg, hint in rule(paper):
+                if at is None:
+                    at = reader.where(paper.year, paper.venue, paper.key)
+                out.append((filename, paper.line, at, msg, hint, False))
     return out
-
-
-_SLICE = 2048  # papers scanned for controls at once (their joined text: a few MB)
 
 
 def _venue(paper: Paper, venues: dict[str, Venue]) -> Iterable[tuple[str, str]]:
@@ -204,9 +193,8 @@ def _text(paper: Paper, scan: bool = True, names: tuple[str, ...] = FIELDS,
           links: bool = True) -> Iterable[tuple[str, str]]:
     """Control characters (ESC, NUL, bidi overrides) in any field (of names), and
     non-http(s) links: they would reach a terminal, a note or a published page.
-    (scan=False: the caller knows that no field holds a control; links=False: url and
-    sources are not asked about.)"""
-    if scan and _has_control(paper, names):
+    (links=False: url and sources are not asked about.)"""
+    if scan:
         yield from _controls(paper, names)
     if not links:
         return
@@ -217,55 +205,6 @@ def _text(paper: Paper, scan: bool = True, names: tuple[str, ...] = FIELDS,
         if not is_http_url(url):
             yield (f"source is not an http(s) link: {url[:60]!r}",
                    "name the public record the metadata came from, as https://...")
-
-
-def _has_control(paper: Paper, names: tuple[str, ...] = FIELDS) -> bool:
-    """Whether any field (of names) holds a control character: one scan of the one-line
-    fields joined by spaces and one of the long texts, instead of a scan per field."""
-    return _any_control([paper], names)
-
-
-def _any_control(papers: list[Paper], names: tuple[str, ...] = FIELDS) -> bool:
-    """Whether any field (of names) of any of the papers holds a control character: one
-    scan of all their one-line values joined by spaces, one of all their long texts
-    joined by newlines. Each test looks at one character at a time, and a joint is no
-    control where it stands (a space; a newline in a long text), so a joined text has
-    one exactly when one of its parts has."""
-    one_line, multiline = _split(names)
-    values = list(itertools.chain.from_iterable(
-        tuple(map(p.__dict__.get, one_line)) for p in papers))
-    # (filter calls isinstance's own test from C: a loop here took twice as long)
-    texts = list(filter(str.__instancecheck__, values))
-    texts += filter(str.__instancecheck__, itertools.chain.from_iterable(
-        filter(list.__instancecheck__, values)))
-    joined = " ".join(texts)
-    if not joined.isprintable() and has_controls(joined):  # (isprintable: a C loop)
-        return True
-    if not multiline:
-        return False
-    longs = itertools.chain.from_iterable(
-        tuple(map(p.__dict__.get, multiline)) for p in papers)
-    return _multiline_controls("\n".join(text for text in longs if isinstance(text, str)))
-
-
-@functools.lru_cache(maxsize=64)
-def _split(names: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """names cut into the one-line fields and the long texts (summary, abstract)."""
-    return (tuple(n for n in names if n not in MULTILINE_FIELDS),
-            tuple(n for n in names if n in MULTILINE_FIELDS))
-
-
-# The ASCII characters a long text may hold (all but the controls; tab and newline are
-# text there): deleting them from an ASCII text leaves its controls.
-_ASCII_TEXT = bytes(c for c in range(0x80) if not has_controls(chr(c), True))
-
-
-def _multiline_controls(text: str) -> bool:
-    """has_controls(text, multiline=True); an ASCII abstract by one bytes.translate (a
-    byte a step), a fifth of the pattern's time."""
-    if text.isascii():
-        return bool(text.encode("ascii").translate(None, _ASCII_TEXT))
-    return has_controls(text, True)
 
 
 def _controls(paper: Paper, names: tuple[str, ...] = FIELDS) -> Iterable[tuple[str, str]]:
@@ -360,8 +299,8 @@ def _duplicates(papers: list[Paper], filename: str, attr: str, label: str) -> li
 
 def _near_duplicate_findings(papers: list[Paper], filename: str) -> list[Finding]:
     """Pairs of titles equal or nearly equal once folded (duplicates.NEAR_DUPLICATE); scored
-    only within buckets of titles that share three of their five longest words, so that
-    100,000 papers are checked in seconds."""
+    only within buckets of titles that share three of their five longest words, not
+    every pair."""
     # token_sort_ratio is ratio() on the words sorted: sorted once here, not per pair.
     normalized = [normalize_title(p.title) for p in papers]
     titles = [" ".join(sorted(title.split())) for title in normalized]
@@ -378,7 +317,7 @@ def _near_duplicate_findings(papers: list[Paper], filename: str) -> list[Finding
     found = _big_bucket_codes([m for m in buckets.values() if len(m) > _SMALL_BUCKET], titles)
     # A pair is found in each bucket it shares: once each, by the later paper (the one
     # the finding is on, so they come nearly in the order they are reported).
-    if found:  # (numpy only where big buckets made it needed: its import takes 0.1 s)
+    if found:  # (numpy imported only where big buckets need it)
         import numpy
 
         codes = numpy.unique(numpy.concatenate([numpy.array(small, dtype=numpy.int64),
@@ -421,8 +360,8 @@ def title_keys(title: str) -> list[tuple[str, ...]]:
     of its words run together ("Fast MoE" meets "FastMoE").
 
     (Sharing one of the two longest words put a common word's thousands of titles in one
-    bucket: 1.4 billion comparisons at 100k papers, where this makes under 0.1 billion,
-    and it finds every pair that comparing all pairs finds on tools/synth.py's catalogs.)"""
+    bucket; this finds every pair that comparing all pairs finds on tools/synth.py's
+    catalogs.)"""
     words = sorted(set(title.split()))
     words.sort(key=len, reverse=True)  # longest first, in alphabetical order (stable)
     longest = sorted(words[:5])  # combinations of a sorted list come out sorted
@@ -437,8 +376,8 @@ def title_keys(title: str) -> list[tuple[str, ...]]:
 
 
 # Buckets up to this size are scored pair by pair; larger ones by one C call per block
-# of rows against the rows after it (each pair once, bar the block's own square; the
-# whole matrix of a 16k-title bucket took 1 GB at once).
+# of rows against the rows after it (each pair once, bar the block's own square; never
+# a big bucket's whole matrix at once).
 _SMALL_BUCKET = 12
 _BLOCK = 128
 
@@ -458,7 +397,7 @@ def _alike(members: list[int], titles: list[str]) -> Iterable[tuple[int, int]]:
 def _big_bucket_codes(big: list[list[int]], titles: list[str]) -> list[Any]:
     """_alike_codes of each big bucket, on as many threads as there are processors: the
     scoring lets go of the GIL, and threads made once cost less than rapidfuzz's own
-    workers, which start anew for each of the 20k calls (a second of system time)."""
+    workers, which start anew for each call."""
     usable = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
     threads = min(len(big), len(usable) if usable else os.cpu_count() or 1)
     if threads < 2:

@@ -269,7 +269,7 @@ def index_(as_json: JsonOpt = False) -> None:
     from catalog.index import database
 
     started = time.perf_counter()
-    if sys.stderr.isatty():  # a spinner for big catalogs (100,000 papers take ~20 s)
+    if sys.stderr.isatty():  # a spinner: a big catalog takes a while
         from rich.console import Console
 
         with Console(stderr=True).status(f"indexing {state.paths.display()}"):

@@ -22,8 +22,8 @@ _LIST_FIELDS = set(LIST_FIELDS)
 _BOOL_FIELDS = {"et_al"}
 _YEAR_RE = re.compile(r"^\d{4}$")
 # A line that starts a new top-level key: not indented, not a comment, not a list item.
-# Searched as a newline and its next character, which re scans for far quicker than '^'
-# in MULTILINE mode (a 100 MB catalog is cut in a fraction of a second).
+# Searched as a newline and its next character (re scans for that without testing
+# every position, as '^' in MULTILINE mode would).
 _TOP_KEY_RE = re.compile(r"\n[^\s#\-]")
 _TOP_KEY_FIRST_RE = re.compile(r"[^\s#\-]")
 
@@ -106,7 +106,7 @@ def parse(text: str, filename: str, line_offset: int = 0) -> tuple[list[Paper], 
 def parse_blocks(text: str, filename: str) -> Iterator[tuple[Chunk | None, list[Paper],
                                                             list[Problem]]]:
     """parse(text) one year block at a time: (block, its papers, its problems), so that
-    only one block's node tree is in memory (a 100k-paper file's whole tree took 1.5 GB).
+    only one block's node tree is in memory, not the whole file's.
 
     The whole text is one piece (block None) when it can't be cut. A valid catalog gives
     the papers and problems parse(text) gives; for one with a blocking problem, cut

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from catalog.data import reader, yamlfile
 from catalog.errors import CatalogError, InvalidCatalogError, Problem
@@ -30,6 +30,9 @@ _QUOTED = {"title", "booktitle", "summary", "abstract", "arxiv", "volume", "numb
 _DATES = {"read_on", "added"}
 _LISTS = set(LIST_FIELDS)
 
+if TYPE_CHECKING:
+    from ruamel.yaml import YAML
+
 
 class WriteError(CatalogError):
     """The edit cannot be made to this file's text (its shape is unusual)."""
@@ -38,7 +41,7 @@ class WriteError(CatalogError):
 # ---------------------------------------------------------------- ruamel set-up
 
 
-def yaml_rt() -> Any:
+def yaml_rt() -> YAML:
     """A ruamel.yaml round-trip instance set up to match the catalog's own layout."""
     from ruamel.yaml import YAML
 
@@ -49,7 +52,7 @@ def yaml_rt() -> Any:
     return yaml
 
 
-def _dump(yaml: Any, data: Any) -> str:
+def _dump(yaml: YAML, data: Any) -> str:
     buf = io.StringIO()
     yaml.dump(data, buf)
     return buf.getvalue()
@@ -226,7 +229,7 @@ def _document(blocks: list[Block], rest: list[str], final: bool) -> Document:
 
 def parse_catalog_lazily(text: str, filename: str) -> Document:
     """papers.yaml cut into year blocks only; a year is cut further when an edit needs it
-    (so an edit of one paper in a 10k-paper file reads one year, not the whole file)."""
+    (so an edit of one paper reads one year, not the whole file)."""
     chunks = reader.split_chunks(text)
     if not chunks or len({c.label for c in chunks}) != len(chunks) \
             or not all(c.label.isdigit() for c in chunks):
@@ -363,7 +366,7 @@ def insert_sorted(siblings: list[Block], block: Block, before: Any) -> None:
 # ---------------------------------------------------------------- paper blocks
 
 
-def load_paper(yaml: Any, block: Block) -> Any:
+def load_paper(yaml: YAML, block: Block) -> Any:
     """The ruamel mapping of a paper block, loaded once and kept for re-rendering."""
     if block.doc is None:
         text = "".join(shift_lines(block.head, 2 - block.indent))
@@ -373,7 +376,7 @@ def load_paper(yaml: Any, block: Block) -> Any:
     return block.doc[0]
 
 
-def render_paper(yaml: Any, block: Block) -> None:
+def render_paper(yaml: YAML, block: Block) -> None:
     """A paper's lines written again from its ruamel data, its block lists indented as
     its own lines indent them (so an edit does not re-indent its authors)."""
     if block.dirty and block.doc is not None:
@@ -398,7 +401,7 @@ def _list_offset(head: list[str]) -> int:
     return 2
 
 
-def new_paper_block(yaml: Any, paper: Paper, indent: int) -> Block:
+def new_paper_block(yaml: YAML, paper: Paper, indent: int) -> Block:
     from ruamel.yaml.comments import CommentedMap
 
     data = CommentedMap()

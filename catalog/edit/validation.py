@@ -82,7 +82,7 @@ class EditCheck:
         venues, vocabulary = self._registries(texts, venues, vocabulary)
         # Only papers the edit changed can gain problems: run the check rules on them, and
         # compare them with the others by DOI, arXiv id and title (check's duplicate rules),
-        # so an edit costs little even when the catalog holds 10k papers. Papers in year
+        # so an edit costs little even in a big catalog. Papers in year
         # blocks the edit did not touch are the ones read before (only their lines moved).
         before = {p.key: p for p in self.snapshot.full(p.key for p in read.fresh)}
         changed, fields = _differences(read.fresh, before)

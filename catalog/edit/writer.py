@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from catalog import files
 from catalog.data import yamlfile
@@ -69,6 +69,9 @@ __all__ = ["CRASH_ENV", "NEAR_DUPLICATE_MESSAGE", "InvalidEditError", "LockTimeo
 _LISTS = set(LIST_FIELDS)
 TAG_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
+if TYPE_CHECKING:
+    from ruamel.yaml import YAML
+
 
 # ---------------------------------------------------------------- the session
 
@@ -93,7 +96,7 @@ class Session:
 
         self.paths = paths
         self.filename = paths.display()
-        self._yaml: Any = None
+        self._yaml: YAML | None = None
         stamp = catalog_stamp(paths)
         try:
             data = yamlfile.read_bytes(paths.catalog, self.filename)
@@ -120,7 +123,7 @@ class Session:
         self._replacement: str | None = None
 
     @property
-    def yaml(self) -> Any:
+    def yaml(self) -> YAML:
         """ruamel.yaml in round-trip mode, made on first use."""
         if self._yaml is None:
             self._yaml = yaml_rt()

@@ -47,7 +47,7 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
 # write within the file system clock's resolution could otherwise keep the same stamp.
 _RACY_NS = 1_000_000_000
 _RACY_FINE_NS = 50_000_000
-# Seconds a command waits for another process building the index (100k papers: ~30 s).
+# Seconds a command waits for another process building the index (a big catalog's build).
 INDEX_LOCK_TIMEOUT = 600.0
 # "folded" holds title and authors with ß, ø, ł ... spelled out, so "preusser" finds
 # "Preußer" (the unicode61 tokenizer strips accents but keeps such letters).
@@ -375,8 +375,7 @@ def _replace_registries(conn: sqlite3.Connection, paths: Paths, registry: str) -
     """Replace the venue and tag tables in place (a new tag must not cost a full build);
     papers whose venue's name changed get the new name (and their full-text row). False,
     and nothing changed, when a venue has a field the table has no column for (a build
-    makes it). Plain sqlite3, as sqlite-utils wrote the rows (its import alone costs an
-    edit ~0.1 s)."""
+    makes it)."""
     venues, vocabulary = _load_registries(paths)
     columns = [r[1] for r in conn.execute("pragma table_info(venues)")]
     records = [v.to_dict() for v in venues.values()]
@@ -437,9 +436,8 @@ def _build_into(tmp: Path, paths: Paths, text: str, text_digest: str, registry: 
                 stamps: dict[str, list[int]]) -> RefreshResult:
     """The whole index in a new file: rows first, one year block at a time (one block's
     YAML tree in memory, not the whole file's), then the secondary indexes and the
-    full-text index in one pass over the rows. Plain sqlite3: the schema is the one
-    sqlite-utils made (tests/test_index.py compares them), without its import (0.13 s,
-    numpy included) or its per-row work."""
+    full-text index in one pass over the rows. The schema is the one sqlite-utils makes
+    (tests/test_index.py compares them), so datasette and sqlite-utils open it."""
     venues, vocabulary = _load_registries(paths)
     tmp.unlink(missing_ok=True)
     # A throwaway file until it is renamed into place: no syncs on the way, the journal
@@ -561,13 +559,11 @@ _FTS_OLD = ", ".join(f'old."{c}"' for c in FTS_COLUMNS)
 _FTS_DELETE = ('  INSERT INTO "papers_fts" ("papers_fts", rowid, '
                f"{_FTS_LIST}) VALUES('delete', old.rowid, {_FTS_OLD});\n")
 _FTS_INSERT = f'  INSERT INTO "papers_fts" (rowid, {_FTS_LIST}) VALUES (new.rowid, {_FTS_NEW});\n'
-# The full-text index filled from the rows in one statement (faster than a trigger per
-# row), then the triggers that keep it in step with later edits. The update trigger
-# fires only when a column of the full-text index changes: moving the lines of the
-# years below an edit must not re-index thousands of papers.
+# The full-text index filled from the rows in one statement, then the triggers that keep
+# it in step with later edits. The update trigger fires only when a column of the
+# full-text index changes: moving the lines of a year must not re-index its papers.
 # While it is filled, FTS5 may keep 64 MiB of terms in memory before it writes a segment
-# (1 MiB by default, its value again afterwards): fewer segments to write and merge, a
-# fifth of the full-text build at 10k papers.
+# (1 MiB by default, its value again afterwards): fewer segments to write and merge.
 _FTS = (
     f'CREATE VIRTUAL TABLE "papers_fts" USING FTS5 (\n    {_FTS_LIST},\n'
     f"    tokenize='{TOKENIZE}',\n    content=\"papers\"\n)",
@@ -638,7 +634,7 @@ def _insert_papers(conn: sqlite3.Connection, papers: Iterable[Paper],
 
 def _add_words(conn: sqlite3.Connection, tokens: Iterable[str]) -> None:
     """Add the folded words of these whitespace-separated tokens to the words table."""
-    # Folded and cut into words once per distinct token: ~6x faster than per paper.
+    # Folded and cut into words once per distinct token, not once per paper.
     words = {w for token in set(tokens) for w in _WORD_RE.findall(_fold_name(token))}
     conn.executemany("insert or ignore into words values (?)", ((w,) for w in words))
 

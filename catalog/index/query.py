@@ -228,7 +228,8 @@ def row_to_paper(row: sqlite3.Row, shifts: dict[str, int] | None = None) -> Pape
     """A Paper from a row of the papers table; shifts (catalog.index.database.line_shifts) turn
     its stored line into its line in the file."""
     line = row["line"] + (shifts.get(row["chunk"], 0) if shifts else 0)
-    return _paper(*[row[c] for c in _PAPER_COLUMNS[:-1]], line)
+    values = tuple(row[c] for c in _PAPER_COLUMNS[:-1]) + (line,)
+    return _paper(*values)
 
 
 # A one-word prefix term as _fts_term writes it, with or without a column filter.
@@ -327,8 +328,6 @@ def keys(conn: sqlite3.Connection, prefix: str = "") -> list[str]:
 
 def all_papers(conn: sqlite3.Connection) -> list[Paper]:
     """Every paper, newest year first, then venue and key."""
-    # Plain tuples, not row_to_paper's Row and dict per paper (which cost more than the
-    # query itself at 100k papers).
     cursor = conn.cursor()
     cursor.row_factory = None
     cursor.execute(f"select {_columns()} from papers order by year desc, venue, key")
@@ -338,7 +337,7 @@ def all_papers(conn: sqlite3.Connection) -> list[Paper]:
 def papers_by_key(conn: sqlite3.Connection, abstracts: bool = False) -> Iterator[Paper]:
     """Every paper in key order, one at a time, with what a BibTeX entry needs (and its
     line, for an error): no tags, status, dates or summary, the abstract only when asked.
-    An export of 100k papers then holds one paper at a time, not 100k."""
+    """
     cursor = conn.cursor()
     cursor.row_factory = None
     left_out = _NOT_IN_BIBTEX if abstracts else _NOT_IN_BIBTEX | {"abstract"}
@@ -348,9 +347,8 @@ def papers_by_key(conn: sqlite3.Connection, abstracts: bool = False) -> Iterator
 
 def papers_where(conn: sqlite3.Connection, where: str, values: Sequence[Any],
                  shifts: dict[str, int]) -> list[Paper]:
-    """The papers a condition on the papers table selects (read as plain tuples: a
-    sqlite3.Row looked up by name 28 times a paper cost a 12k-paper rename 0.1 s);
-    shifts as catalog.index.database.line_shifts gives them."""
+    """The papers a condition on the papers table selects; shifts as
+    catalog.index.database.line_shifts gives them."""
     cursor = conn.cursor()
     cursor.row_factory = None
     cursor.execute(f"select {_columns()} from papers where {where}", values)

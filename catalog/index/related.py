@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 DEFAULT_COUNT = 5
 # Title words say more about a paper than summary words; tags are curated, so more still.
 TITLE_WEIGHT, SUMMARY_WEIGHT, TAG_WEIGHT = 2, 1, 3
-# Upper bound on the (row, posting) pairs expanded at once: about 100 MB of temporaries.
+# Upper bound on the (row, posting) pairs expanded at once (their temporaries' memory).
 _BLOCK_PAIRS = 3_000_000
 _WORD_RE = re.compile(r"[a-z0-9]+")
 _STOPWORDS_TEXT = """

@@ -107,7 +107,7 @@ def build(paths: Paths, config_file: Path | None = None, site_dir: Path | None =
 
 def _pages_written(config: Any, out: Path) -> int:
     """The index.html pages of the build: as the hook counted them while mkdocs wrote
-    them (a walk of 10,000 folders afterwards took a second), else by that walk."""
+    them, else by a walk of the output folder."""
     for plugin in config.plugins.values():
         counted = getattr(getattr(plugin, "_build", None), "pages_written", None)
         if isinstance(counted, int):

@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mkdocs.plugins import event_priority
 
@@ -28,6 +28,11 @@ from catalog.site.render import (
     toc_of,
 )
 from catalog.site.sitedata import SiteData, load, safe_url
+
+if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.structure.files import Files
+    from mkdocs.structure.pages import Page
 
 # ---------------------------------------------------------------- the mkdocs hook
 
@@ -55,7 +60,7 @@ def catalog_paths(config_file: str | None) -> Paths:
     return resolve(find_catalog(Path(config_file).parent))
 
 
-def on_config(config: Any) -> Any:
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
     """Find the catalog, check it can be read, and list the notes in the nav."""
     from mkdocs.exceptions import PluginError
 
@@ -77,7 +82,7 @@ def on_config(config: Any) -> Any:
     return config
 
 
-def source_folders(config: Any) -> list[Path]:
+def source_folders(config: MkDocsConfig) -> list[Path]:
     """The folders a build reads from: docs_dir and the folder of mkdocs.yml."""
     folders = [Path(config.docs_dir)]
     if config.config_file_path:
@@ -85,7 +90,7 @@ def source_folders(config: Any) -> list[Path]:
     return folders
 
 
-def on_post_build(*, config: Any) -> None:
+def on_post_build(*, config: MkDocsConfig) -> None:
     """Mark the output folder as ours, so the next build may empty it."""
     mark_site_dir(Path(config.site_dir))
 
@@ -102,7 +107,7 @@ def nav_with_notes(nav: list[Any], notes: list[Note]) -> list[Any]:
     return out
 
 
-def on_files(files: Any, *, config: Any) -> Any:
+def on_files(files: Files, *, config: MkDocsConfig) -> Files:
     """Add every generated page and chart to the site as an in-memory file."""
     from mkdocs.structure.files import File, InclusionLevel
 
@@ -152,13 +157,14 @@ def suggest_url(setting: Any, repo_url: str | None) -> str | None:
     return None
 
 
-def site_settings(config: Any) -> dict[str, Any]:
+def site_settings(config: MkDocsConfig) -> dict[str, Any]:
     """Our settings in mkdocs.yml, under extra: papers:."""
-    found = (config.extra or {}).get("papers") or {}
+    extra: dict[str, Any] = dict(config.extra or {})
+    found = extra.get("papers") or {}
     return found if isinstance(found, dict) else {}
 
 
-def config_markdown(config: Any) -> Callable[[str], str]:
+def config_markdown(config: MkDocsConfig) -> Callable[[str], str]:
     """Markdown to HTML with the site's own extensions, for reading notes."""
     import markdown
 
@@ -169,7 +175,7 @@ def config_markdown(config: Any) -> Callable[[str], str]:
     return convert
 
 
-def _use_catalog_notes(files: Any, config: Any, paths: Paths, notes: list[Note]) -> None:
+def _use_catalog_notes(files: Files, config: MkDocsConfig, paths: Paths, notes: list[Note]) -> None:
     """Show the catalog's notes, when they are not the ones in docs_dir/notes."""
     from mkdocs.structure.files import File
 
@@ -184,7 +190,7 @@ def _use_catalog_notes(files: Any, config: Any, paths: Paths, notes: list[Note])
                           config.use_directory_urls))
 
 
-def on_page_markdown(markdown: str, *, page: Any, config: Any, files: Any) -> str:
+def on_page_markdown(markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
     """Fill the home page's markers and turn [[key]] links in notes into paper links."""
     if _build is None or _build.data is None:
         return markdown
@@ -200,7 +206,7 @@ def on_page_markdown(markdown: str, *, page: Any, config: Any, files: Any) -> st
     return markdown
 
 
-def on_page_content(html: str, *, page: Any, config: Any, files: Any) -> str:
+def on_page_content(html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
     """An HTML page's own body, with its table of contents."""
     from mkdocs.structure.toc import get_toc
 
@@ -215,7 +221,7 @@ def on_page_content(html: str, *, page: Any, config: Any, files: Any) -> str:
 
 
 @event_priority(-100)  # the page as written, after any other plugin's change
-def on_post_page(output: str, *, page: Any, config: Any) -> str:
+def on_post_page(output: str, *, page: Page, config: MkDocsConfig) -> str:
     """Count the pages mkdocs writes (it skips an empty one) as an index.html."""
     if _build is not None and output.strip() and page.file.dest_uri.endswith("index.html"):
         _build.pages_written += 1

@@ -252,9 +252,8 @@ def paper_page(paper: Paper, data: SiteData) -> str:
     out.append(_h2("related-papers", "Related papers", searchable=False))
     related = [data.by_key[k] for k, _ in data.related.get(paper.key, []) if k in data.by_key]
     if related:
-        # Compact (no links or toggles): five full entries on each of thousands of
-        # pages cost a third of a 5,000-paper build; the year, venue and tag lists
-        # and All papers carry the full entries.
+        # Compact (no links or toggles): every paper page carries five, and the year,
+        # venue and tag lists and All papers carry the full entries.
         out += ['<ul class="pp-list pp-related" data-search-exclude>',
                 *(paper_item(p, uri, data, compact=True) for p in related), "</ul>"]
     else:
@@ -679,7 +678,7 @@ def generate(data: SiteData) -> dict[str, str]:
     pages["notes/index.md"] = notes_index(data)
     for chart in data.charts:
         pages[f"{CHART_DIR}/{chart.name}.svg"] = chart.svg
-    data.entries.clear()  # a copy of every list entry, needed no more (100 MB at 10,000)
+    data.entries.clear()  # a copy of every list entry, needed no more
     return pages
 
 
