@@ -10,13 +10,14 @@ install:  ## Install papers and the test tools (editable)
 test:  ## Run the tests (the README's test command)
 	$(PY) -m pytest
 
-lint:  ## ruff and mypy
+lint:  ## ruff, the format check and mypy (what CI runs before the tests)
 	ruff check catalog tests tools
-	ruff format --check catalog tests tools || true
+	ruff format --check catalog tests tools
 	mypy catalog
 
-fix:  ## Let ruff fix what it can
+fix:  ## Let ruff fix and format what it can
 	ruff check --fix catalog tests tools
+	ruff format catalog tests tools
 
 docs:  ## Build the static site strictly into build/site
 	mkdocs build --strict

@@ -20,8 +20,9 @@ class Problem:
         return describe(self.file, self.line, self.where, self.message, self.hint)
 
 
-def describe(file: str, line: int, where: str, message: str, hint: str = "",
-             blocking: bool = False) -> str:
+def describe(
+    file: str, line: int, where: str, message: str, hint: str = "", blocking: bool = False
+) -> str:
     """A problem's line from its fields (Problem's, or check's tuples of them)."""
     place = f"{file}:{line}:" if line else f"{file}:"
     where = f" {where}:" if where else ""

@@ -136,10 +136,13 @@ def _lock(lock_path: Path, timeout: float, what: str) -> Iterator[None]:
 
 
 def _busy(lock_path: Path, what: str) -> LockTimeoutError:
-    return LockTimeoutError(f"{what}: another papers process is writing it "
-                            f"(lock {lock_path}); try again in a moment")
+    return LockTimeoutError(
+        f"{what}: another papers process is writing it (lock {lock_path}); try again in a moment"
+    )
 
 
 def _cannot_lock(lock_path: Path, what: str, err: OSError) -> CatalogError:
-    return CatalogError(f"{what}: cannot take the lock {lock_path} ({err.strerror}); "
-                        "papers needs to write beside the file")
+    return CatalogError(
+        f"{what}: cannot take the lock {lock_path} ({err.strerror}); "
+        "papers needs to write beside the file"
+    )

@@ -199,8 +199,9 @@ def kept_url(value: object, label: str = "url") -> tuple[str | None, Dropped | N
         return None, None
     if is_http_url(text):
         return text, None
-    return None, Dropped(f"{label} {text[:60]!r} is not an http(s) link: left out",
-                         "only http(s) links are kept")
+    return None, Dropped(
+        f"{label} {text[:60]!r} is not an http(s) link: left out", "only http(s) links are kept"
+    )
 
 
 def arxiv_year_month(arxiv_id: str) -> tuple[int, int] | None:
@@ -216,9 +217,25 @@ def arxiv_year_month(arxiv_id: str) -> tuple[int, int] | None:
 
 
 # Letters that Unicode does not decompose into a base letter plus accents.
-_UNDECOMPOSABLE = str.maketrans({"ß": "ss", "ẞ": "SS", "æ": "ae", "Æ": "AE", "ø": "o",
-                                 "Ø": "O", "ł": "l", "Ł": "L", "œ": "oe", "Œ": "OE", "đ": "d",
-                                 "Đ": "D", "þ": "th", "Þ": "Th", "ı": "i"})
+_UNDECOMPOSABLE = str.maketrans(
+    {
+        "ß": "ss",
+        "ẞ": "SS",
+        "æ": "ae",
+        "Æ": "AE",
+        "ø": "o",
+        "Ø": "O",
+        "ł": "l",
+        "Ł": "L",
+        "œ": "oe",
+        "Œ": "OE",
+        "đ": "d",
+        "Đ": "D",
+        "þ": "th",
+        "Þ": "Th",
+        "ı": "i",
+    }
+)
 
 
 # The same letters, found by one scan (translate looks each character up in a dict).

@@ -23,8 +23,9 @@ SEED_CATALOG = REPO / "tests" / "data" / "seed-papers.yaml"
 SHARED = Path(os.environ.get("PAPERS_SHARED") or REPO.parent / "shared")
 _REQUIRE = bool(os.environ.get("PAPERS_REQUIRE_TOOLS"))
 # Skips where shared/ is missing, saying so; in CI (PAPERS_REQUIRE_TOOLS) it runs and fails.
-needs_shared = pytest.mark.skipif(not SHARED.is_dir() and not _REQUIRE,
-                                  reason=f"shared test data not found under {SHARED}")
+needs_shared = pytest.mark.skipif(
+    not SHARED.is_dir() and not _REQUIRE, reason=f"shared test data not found under {SHARED}"
+)
 
 VENUES = """\
 ASPLOS:
@@ -101,8 +102,11 @@ def used_venues() -> dict[str, Venue]:
     The registry also lists well-known venues with no paper yet, so a .bib naming them
     resolves; tests of how an *unknown* venue is proposed read against this one instead."""
     used = {paper.venue for paper in reader.load(SEED_CATALOG)}
-    return {short: venue for short, venue in load_venues(REPO / "data" / "venues.yaml").items()
-            if short in used}
+    return {
+        short: venue
+        for short, venue in load_venues(REPO / "data" / "venues.yaml").items()
+        if short in used
+    }
 
 
 def keep_used_venues(paths: Paths) -> None:
@@ -111,12 +115,18 @@ def keep_used_venues(paths: Paths) -> None:
     venues = used_venues()
     entries = []
     for short, venue in venues.items():
-        record = {"kind": venue.kind, "name": venue.name,
-                  **({"publisher": venue.publisher} if venue.publisher else {}), **venue.extra}
-        entries.append(yaml.safe_dump({short: record}, sort_keys=False, allow_unicode=True,
-                                      width=10_000))
-    paths.venues.write_text("# Only the venues papers.yaml uses.\n\n" + "\n".join(entries),
-                            encoding="utf-8")
+        record = {
+            "kind": venue.kind,
+            "name": venue.name,
+            **({"publisher": venue.publisher} if venue.publisher else {}),
+            **venue.extra,
+        }
+        entries.append(
+            yaml.safe_dump({short: record}, sort_keys=False, allow_unicode=True, width=10_000)
+        )
+    paths.venues.write_text(
+        "# Only the venues papers.yaml uses.\n\n" + "\n".join(entries), encoding="utf-8"
+    )
     assert load_venues(paths.venues) == venues  # the copy reads back as the cut registry
 
 
@@ -133,14 +143,16 @@ def run(shipped: Paths):
     from catalog.cli import app
 
     def invoke(*args: str, input: str | None = None) -> Result:
-        return CliRunner().invoke(app, ["--catalog", str(shipped.catalog), "--db",
-                                        str(shipped.db), *args], input=input)
+        return CliRunner().invoke(
+            app, ["--catalog", str(shipped.catalog), "--db", str(shipped.db), *args], input=input
+        )
 
     return invoke
 
 
-def write_catalog(folder: Path, papers: str = PAPERS, venues: str = VENUES,
-                  tags: str = TAGS) -> Paths:
+def write_catalog(
+    folder: Path, papers: str = PAPERS, venues: str = VENUES, tags: str = TAGS
+) -> Paths:
     """A catalog in folder/data/ with its registries; the index goes to folder/build/."""
     data = folder / "data"
     data.mkdir(parents=True, exist_ok=True)
@@ -165,8 +177,9 @@ def cli(paths: Paths, monkeypatch: pytest.MonkeyPatch):
     runner = CliRunner()
 
     def run(*args: str, input: str | None = None) -> Result:
-        return runner.invoke(app, ["--catalog", str(paths.catalog), "--db", str(paths.db),
-                                   *args], input=input)
+        return runner.invoke(
+            app, ["--catalog", str(paths.catalog), "--db", str(paths.db), *args], input=input
+        )
 
     return run
 

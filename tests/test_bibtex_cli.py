@@ -34,22 +34,29 @@ def test_export_all_streams_what_the_library_writes(cli, paths: Paths) -> None:
     from catalog.data.registry import load_venues
 
     text = paths.catalog.read_text(encoding="utf-8")
-    text = text.replace('      summary: "A PyTorch system',
-                        '      abstract: "Trains 50% faster -- on GPUs & TPUs\\n{x}."\n'
-                        '      summary: "A PyTorch system')
+    text = text.replace(
+        '      summary: "A PyTorch system',
+        '      abstract: "Trains 50% faster -- on GPUs & TPUs\\n{x}."\n'
+        '      summary: "A PyTorch system',
+    )
     paths.catalog.write_text(text, encoding="utf-8")
     papers = reader.load(paths.catalog)
     venues = load_venues(paths.venues)
-    for options, flags in (({}, []), ({"abstracts": True}, ["--abstracts"]),
-                           ({"ascii": True, "arxiv_style": "journal"},
-                            ["--ascii", "--arxiv-style", "journal"])):
+    for options, flags in (
+        ({}, []),
+        ({"abstracts": True}, ["--abstracts"]),
+        ({"ascii": True, "arxiv_style": "journal"}, ["--ascii", "--arxiv-style", "journal"]),
+    ):
         result = cli("export", *flags)
         assert result.exit_code == 0, result.output
         assert result.stdout == bibtex.export(papers, venues, **options)
-    abstract = [line for line in cli("export", "--abstracts").stdout.splitlines()
-                if "abstract" in line]
-    assert abstract == ["  abstract      = {Trains 50\\% faster -{}- on GPUs \\& TPUs "
-                        "\\textbraceleft{}x\\textbraceright{}.}"]
+    abstract = [
+        line for line in cli("export", "--abstracts").stdout.splitlines() if "abstract" in line
+    ]
+    assert abstract == [
+        "  abstract      = {Trains 50\\% faster -{}- on GPUs \\& TPUs "
+        "\\textbraceleft{}x\\textbraceright{}.}"
+    ]
     assert "abstract" not in cli("export").stdout
 
 
@@ -96,14 +103,18 @@ def test_export_no_match_and_bad_usage(cli) -> None:
 
 def test_export_aux_names_the_keys_the_catalog_lacks(cli, tmp_path: Path) -> None:
     aux = tmp_path / "paper.aux"
-    aux.write_text("\\relax\n\\citation{lai2023adaembed,he2021fastmo}\n\\citation{lai2023adaembed}"
-                   "\n\\bibdata{refs}\n", encoding="utf-8")
+    aux.write_text(
+        "\\relax\n\\citation{lai2023adaembed,he2021fastmo}\n\\citation{lai2023adaembed}"
+        "\n\\bibdata{refs}\n",
+        encoding="utf-8",
+    )
     out = tmp_path / "refs.bib"
     result = cli("export", "--aux", str(aux), "-o", str(out))
     assert result.exit_code == 1
     assert keys_of(out.read_text(encoding="utf-8")) == ["lai2023adaembed"]
-    assert (f"{aux}: cites 'he2021fastmo', which the catalog lacks "
-            "(did you mean 'he2021fastmoe'?)") in result.stderr
+    assert (
+        f"{aux}: cites 'he2021fastmo', which the catalog lacks (did you mean 'he2021fastmoe'?)"
+    ) in result.stderr
 
 
 def test_export_aux_star_means_all(cli, tmp_path: Path) -> None:
@@ -128,14 +139,16 @@ def test_cite_prints_entries_in_the_order_given(cli) -> None:
 def test_cite_unknown_keys_get_did_you_mean(cli) -> None:
     result = cli("cite", "lai2023adaembd")
     assert result.exit_code == 1
-    assert result.stderr.strip() == ("error: no paper with key 'lai2023adaembd'; did you mean "
-                                     "'lai2023adaembed'?")
+    assert result.stderr.strip() == (
+        "error: no paper with key 'lai2023adaembd'; did you mean 'lai2023adaembed'?"
+    )
     result = cli("cite", "lai2023adaembd", "he2021fastmoe", "nothing")
     assert result.exit_code == 1
     assert result.stdout == ""
     assert result.stderr.splitlines() == [
         "error: no paper with key 'lai2023adaembd'; did you mean 'lai2023adaembed'?",
-        "error: no paper with key 'nothing'"]
+        "error: no paper with key 'nothing'",
+    ]
 
 
 def test_export_of_a_bad_venue_names_the_paper(cli, paths: Paths) -> None:
@@ -143,8 +156,10 @@ def test_export_of_a_bad_venue_names_the_paper(cli, paths: Paths) -> None:
     paths.catalog.write_text(text, encoding="utf-8")
     result = cli("export")
     assert result.exit_code == 1
-    assert result.stderr == (f"error: {paths.catalog}:12: lai2023adaembed: venue 'OSDY' is not "
-                             "in the venue registry (add it to data/venues.yaml)\n")
+    assert result.stderr == (
+        f"error: {paths.catalog}:12: lai2023adaembed: venue 'OSDY' is not "
+        "in the venue registry (add it to data/venues.yaml)\n"
+    )
 
 
 def test_bib_check_clean_file(cli, tmp_path: Path) -> None:
@@ -152,8 +167,10 @@ def test_bib_check_clean_file(cli, tmp_path: Path) -> None:
     bib.write_text(cli("export").stdout, encoding="utf-8")
     result = cli("bib-check", str(bib))
     assert result.exit_code == 0, result.output
-    assert f"{bib}:1: he2021fastmoe: 2021 arXiv: FastMoE: A Fast Mixture-of-Expert Training " \
-           "System" in result.stdout
+    assert (
+        f"{bib}:1: he2021fastmoe: 2021 arXiv: FastMoE: A Fast Mixture-of-Expert Training "
+        "System" in result.stdout
+    )
     assert "3 entries, 3 importable, 0 problems" in result.stderr
 
 
@@ -162,11 +179,15 @@ def test_bib_check_reports_problems_with_lines(cli) -> None:
     result = cli("bib-check", str(RECOMMENDER))
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
-    assert f"{RECOMMENDER}:33: 280902 (as sima2022ekko): 2022 OSDI: Ekko: A Large-Scale Deep " \
-           "Learning Recommender System with Low-Latency Model Update" in lines
+    assert (
+        f"{RECOMMENDER}:33: 280902 (as sima2022ekko): 2022 OSDI: Ekko: A Large-Scale Deep "
+        "Learning Recommender System with Low-Latency Model Update" in lines
+    )
     assert f"{RECOMMENDER}:141: Merlin: not importable" in lines
-    assert (f"  {RECOMMENDER}:141: Merlin: not a paper (web page / software): skipped (a link "
-            "where a paper names its venue; cite it from a .bib of your own)") in lines
+    assert (
+        f"  {RECOMMENDER}:141: Merlin: not a paper (web page / software): skipped (a link "
+        "where a paper names its venue; cite it from a .bib of your own)"
+    ) in lines
     # The tiny test registry lacks MLSys, SC and PPoPP: those venues are unknown here too.
     assert "32 entries, 28 importable, 25 problems" in result.stderr
 
@@ -197,9 +218,14 @@ def test_bib_check_bad_files(cli, tmp_path: Path) -> None:
 
 def test_bib_check_reads_utf16_with_a_byte_order_mark(cli, tmp_path: Path) -> None:
     bib = tmp_path / "utf16.bib"
-    bib.write_bytes(b"\xff\xfe" + ("@article{x2022y, title = {Fine}, author = {Preu\u00dfer, "
-                                    "Ann}, journal = {Proceedings of the VLDB Endowment}, "
-                                    "year = {2022}}\n").encode("utf-16-le"))
+    bib.write_bytes(
+        b"\xff\xfe"
+        + (
+            "@article{x2022y, title = {Fine}, author = {Preu\u00dfer, "
+            "Ann}, journal = {Proceedings of the VLDB Endowment}, "
+            "year = {2022}}\n"
+        ).encode("utf-16-le")
+    )
     result = cli("bib-check", str(bib))
     assert result.exit_code == 0, result.output
     assert "utf16.bib:1: x2022y: 2022 PVLDB: Fine" in result.stdout
@@ -229,8 +255,9 @@ def test_bib_check_of_a_file_without_entries_says_so(cli, tmp_path: Path) -> Non
     assert "empty.bib: no BibTeX entries found" in result.stderr
 
 
-def test_streamed_export_to_a_file_writes_the_whole_text_or_nothing(cli, paths: Paths,
-                                                                   tmp_path: Path) -> None:
+def test_streamed_export_to_a_file_writes_the_whole_text_or_nothing(
+    cli, paths: Paths, tmp_path: Path
+) -> None:
     """Every paper to -o is written as it is formatted: the file gets what stdout gets,
     and a paper that cannot be written leaves the old file whole and no temporary."""
     out = tmp_path / "refs.bib"

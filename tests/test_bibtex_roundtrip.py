@@ -20,10 +20,30 @@ from tests.conftest import REPO
 
 VENUES = load_venues(REPO / "data" / "venues.yaml")
 TERMS = bibtex.load_protected_terms(REPO / "data" / "protected-terms.txt")
-COMPARED = ("key", "title", "authors", "et_al", "year", "venue", "doi", "arxiv", "pages",
-            "volume", "number", "booktitle", "editors", "publisher", "chapter")
-OPTIONS = [{}, {"ascii": True}, {"venue_style": "short"}, {"arxiv_style": "journal"},
-           {"ascii": True, "venue_style": "short", "arxiv_style": "journal"}]
+COMPARED = (
+    "key",
+    "title",
+    "authors",
+    "et_al",
+    "year",
+    "venue",
+    "doi",
+    "arxiv",
+    "pages",
+    "volume",
+    "number",
+    "booktitle",
+    "editors",
+    "publisher",
+    "chapter",
+)
+OPTIONS = [
+    {},
+    {"ascii": True},
+    {"venue_style": "short"},
+    {"arxiv_style": "journal"},
+    {"ascii": True, "venue_style": "short", "arxiv_style": "journal"},
+]
 
 
 def read_back(papers: list[Paper], **options) -> dict[str, Paper]:
@@ -40,8 +60,9 @@ def assert_same(original: Paper, back: Paper | None) -> None:
         assert getattr(back, name) == getattr(original, name), name
 
 
-@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: "-".join(map(str, o.values()))
-                         or "default")
+@pytest.mark.parametrize(
+    "options", OPTIONS, ids=lambda o: "-".join(map(str, o.values())) or "default"
+)
 def test_every_catalog_paper_reads_back_the_same(options: dict) -> None:
     papers = reader.load(REPO / "data" / "papers.yaml")
     back = read_back(papers, **options)
@@ -52,27 +73,58 @@ def test_every_catalog_paper_reads_back_the_same(options: dict) -> None:
 
 # Hostile text: LaTeX and BibTeX specials, accents, right-to-left scripts, CJK, emoji.
 SPECIALS = [*"{}\\%#&$_~^<>|-'`,!?@\".:;()[]/", "--", "``", "''", "\\\\", "{}"]
-HOSTILE = ["Preußer", "Čech", "Ødegaard", "naïve", "Über", "עברית", "عربى", "中文", "😀",
-           "🚀x", "GPU", "FastMoE", "3D", "and", "others", "von", "de", "Jr."]
+HOSTILE = [
+    "Preußer",
+    "Čech",
+    "Ødegaard",
+    "naïve",
+    "Über",
+    "עברית",
+    "عربى",
+    "中文",
+    "😀",
+    "🚀x",
+    "GPU",
+    "FastMoE",
+    "3D",
+    "and",
+    "others",
+    "von",
+    "de",
+    "Jr.",
+]
 chars = st.characters(blacklist_categories=("Cc", "Cs", "Zs", "Zl", "Zp"))
-word = st.one_of(st.text(chars, min_size=1, max_size=8), st.sampled_from(SPECIALS),
-                 st.sampled_from(HOSTILE),
-                 st.lists(st.sampled_from(SPECIALS + HOSTILE), min_size=2, max_size=4)
-                 .map("".join))
+word = st.one_of(
+    st.text(chars, min_size=1, max_size=8),
+    st.sampled_from(SPECIALS),
+    st.sampled_from(HOSTILE),
+    st.lists(st.sampled_from(SPECIALS + HOSTILE), min_size=2, max_size=4).map("".join),
+)
 text = st.lists(word, min_size=1, max_size=8).map(" ".join)
 name_word = word.filter(lambda w: "," not in w)  # a comma means 'Last, First' in the catalog
 # 'others' or 'et al.' is not a person (it means et_al), nor is a name without a letter:
 # check refuses both as authors (check.names_no_one).
-author = st.lists(name_word, min_size=1, max_size=4).map(" ".join).filter(
-    lambda a: not names_no_one(a) and any(ch.isalpha() for ch in a))
+author = (
+    st.lists(name_word, min_size=1, max_size=4)
+    .map(" ".join)
+    .filter(lambda a: not names_no_one(a) and any(ch.isalpha() for ch in a))
+)
 # Every DOI the catalog accepts (model.DOI_RE: Crossref's characters and SICI's < >).
-doi = st.builds(lambda n, s: f"10.{n}/{s}", st.integers(1000, 99999),
-                st.text(st.sampled_from(string.ascii_letters + string.digits + "-._;()/:<>"),
-                        min_size=1, max_size=20))
+doi = st.builds(
+    lambda n, s: f"10.{n}/{s}",
+    st.integers(1000, 99999),
+    st.text(
+        st.sampled_from(string.ascii_letters + string.digits + "-._;()/:<>"),
+        min_size=1,
+        max_size=20,
+    ),
+)
 arxiv = st.from_regex(r"\A[0-9]{4}\.[0-9]{4,5}\Z")
-pages = st.one_of(st.none(), st.integers(1, 9999).map(str),
-                  st.tuples(st.integers(1, 999), st.integers(1, 999)).map(
-                      lambda t: f"{t[0]}-{t[0] + t[1]}"))
+pages = st.one_of(
+    st.none(),
+    st.integers(1, 9999).map(str),
+    st.tuples(st.integers(1, 999), st.integers(1, 999)).map(lambda t: f"{t[0]}-{t[0] + t[1]}"),
+)
 number = st.one_of(st.none(), st.integers(1, 200).map(str))
 
 
@@ -86,15 +138,24 @@ def papers(draw) -> Paper:
         year = max(year, 2000 + int(arxiv_id[:2]))
     book = {}
     if VENUES[venue].kind == "collection":  # a book chapter: its book's fields
-        book = {"booktitle": draw(text), "publisher": draw(text), "chapter": draw(number),
-                "editors": draw(st.lists(author, max_size=3))}
+        book = {
+            "booktitle": draw(text),
+            "publisher": draw(text),
+            "chapter": draw(number),
+            "editors": draw(st.lists(author, max_size=3)),
+        }
     return Paper(
         key=draw(st.from_regex(r"\A[a-z][a-z0-9]{2,10}[0-9]{4}[a-z]{1,8}\Z")),
-        title=draw(text), authors=draw(st.lists(author, min_size=1, max_size=5)),
-        year=year, venue=venue, et_al=draw(st.booleans()),
+        title=draw(text),
+        authors=draw(st.lists(author, min_size=1, max_size=5)),
+        year=year,
+        venue=venue,
+        et_al=draw(st.booleans()),
         doi=draw(st.one_of(st.none(), doi)),
         arxiv=arxiv_id,
-        pages=draw(pages), volume=draw(number), number=draw(number),
+        pages=draw(pages),
+        volume=draw(number),
+        number=draw(number),
         url=draw(st.one_of(st.none(), st.just("https://example.org/a_b%20c#x"))),
         **book,
     )

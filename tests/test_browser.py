@@ -29,8 +29,14 @@ from tests.conftest import REPO, require
 pytestmark = pytest.mark.slow
 
 CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 SCREENSHOTS = REPO / "build" / "screenshots"
 # A paper the embedding-systems note discusses, with "embedding" in its title.
 PAPER = "xie2022fleche"
@@ -42,10 +48,20 @@ def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The shipped catalog's site, freshly built and served on a free local port."""
     tmp = tmp_path_factory.mktemp("browser")
     out = tmp / "site"
-    env = {**os.environ, "PAPERS_CATALOG": str(REPO / "data" / "papers.yaml"),
-           "PAPERS_DB": str(tmp / "catalog.db"), "NO_MKDOCS_2_WARNING": "1"}
-    run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
-                         cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    env = {
+        **os.environ,
+        "PAPERS_CATALOG": str(REPO / "data" / "papers.yaml"),
+        "PAPERS_DB": str(tmp / "catalog.db"),
+        "NO_MKDOCS_2_WARNING": "1",
+    }
+    run = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
 
     class Quiet(http.server.SimpleHTTPRequestHandler):
@@ -88,15 +104,22 @@ def browser() -> Iterator[object]:
 
 @pytest.fixture
 def page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 900},
-                                  permissions=["clipboard-read", "clipboard-write"])
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 900}, permissions=["clipboard-read", "clipboard-write"]
+    )
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
     # Everything must come from our server: no CDN fonts, scripts or styles.
     outside: list[str] = []
-    page.on("request", lambda r: outside.append(r.url)
-            if not r.url.startswith(("http://127.0.0.1", "data:", "blob:")) else None)
+    page.on(
+        "request",
+        lambda r: (
+            outside.append(r.url)
+            if not r.url.startswith(("http://127.0.0.1", "data:", "blob:"))
+            else None
+        ),
+    )
     yield page
     context.close()
     assert errors == [], errors
@@ -192,8 +215,11 @@ class _Links(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         for name, value in attrs:
-            if value and ((tag == "a" and name == "href") or name == "src"
-                          or (tag == "link" and name == "href")):
+            if value and (
+                (tag == "a" and name == "href")
+                or name == "src"
+                or (tag == "link" and name == "href")
+            ):
                 self.links.append(value)
 
 
@@ -231,7 +257,6 @@ def test_no_page_has_a_broken_internal_link(site_url):
     assert any(f"papers/{PAPER}/" in u for u in seen_pages)
 
 
-
 def test_browser_fixture_fails_without_playwright_when_tools_are_required(tmp_path):
     """With PAPERS_REQUIRE_TOOLS=1 a missing playwright fails the browser tests, never skips."""
     hide = tmp_path / "hide"
@@ -239,11 +264,28 @@ def test_browser_fixture_fails_without_playwright_when_tools_are_required(tmp_pa
     # A playwright package that cannot be imported, ahead of the real one on the path.
     (hide / "playwright").mkdir()
     (hide / "playwright" / "__init__.py").write_text("raise ImportError('hidden')\n")
-    env = {**os.environ, "PAPERS_REQUIRE_TOOLS": "1",
-           "PYTHONPATH": os.pathsep.join([str(hide), str(REPO)])}
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                          "-rfs", f"{REPO / 'tests' / 'test_browser.py'}::test_home_page_shows_its_charts"],
-                         cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
+    env = {
+        **os.environ,
+        "PAPERS_REQUIRE_TOOLS": "1",
+        "PYTHONPATH": os.pathsep.join([str(hide), str(REPO)]),
+    }
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-rfs",
+            f"{REPO / 'tests' / 'test_browser.py'}::test_home_page_shows_its_charts",
+        ],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert run.returncode == 1, run.stdout
     assert "playwright for Python" in run.stdout and "is required here" in run.stdout
     assert "skipped" not in run.stdout
@@ -260,10 +302,19 @@ def _axe_script() -> Path | None:
 
 
 # One page of each type, as a reader reaches them.
-PAGE_TYPES = {"home": "", "all-papers": "papers/", "paper": f"papers/{PAPER}/",
-              "year": "years/2022/", "venue": "venues/osdi/", "tag": "tags/caching/",
-              "years": "years/", "venues": "venues/", "tags": "tags/", "notes": "notes/",
-              "note": "notes/embedding-systems/"}
+PAGE_TYPES = {
+    "home": "",
+    "all-papers": "papers/",
+    "paper": f"papers/{PAPER}/",
+    "year": "years/2022/",
+    "venue": "venues/osdi/",
+    "tag": "tags/caching/",
+    "years": "years/",
+    "venues": "venues/",
+    "tags": "tags/",
+    "notes": "notes/",
+    "note": "notes/embedding-systems/",
+}
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -271,8 +322,7 @@ def test_axe_finds_no_serious_violation(browser, site_url, scheme):
     """axe-core (WCAG 2 A/AA rules) on one page of each type, light and dark."""
     script = _axe_script()
     require(script is not None, "axe-core (pip install axe-playwright-python)")
-    context = browser.new_context(viewport={"width": 1366, "height": 900},
-                                  color_scheme=scheme)
+    context = browser.new_context(viewport={"width": 1366, "height": 900}, color_scheme=scheme)
     try:
         page = context.new_page()
         found = []
@@ -281,11 +331,13 @@ def test_axe_finds_no_serious_violation(browser, site_url, scheme):
             page.add_script_tag(path=str(script))
             result = page.evaluate(
                 "() => axe.run(document, {runOnly: {type: 'tag', values: "
-                "['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}, resultTypes: ['violations']})")
+                "['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}, resultTypes: ['violations']})"
+            )
             # Best-practice rules the issue named: the search dialog's name.
             named = page.evaluate(
                 "() => axe.run(document, {runOnly: {type: 'rule', values: "
-                "['aria-dialog-name', 'landmark-unique']}, resultTypes: ['violations']})")
+                "['aria-dialog-name', 'landmark-unique']}, resultTypes: ['violations']})"
+            )
             result["violations"] += [dict(v, impact="serious") for v in named["violations"]]
             for v in result["violations"]:
                 if v["impact"] in ("serious", "critical"):
@@ -304,8 +356,10 @@ def _catalog_papers() -> list:
 
 @pytest.mark.parametrize("size", [(1366, 900), (390, 844)])
 def test_all_papers_filters_give_the_right_papers(browser, site_url, size):
-    context = browser.new_context(viewport={"width": size[0], "height": size[1]},
-                                  permissions=["clipboard-read", "clipboard-write"])
+    context = browser.new_context(
+        viewport={"width": size[0], "height": size[1]},
+        permissions=["clipboard-read", "clipboard-write"],
+    )
     try:
         page = context.new_page()
         errors: list[str] = []
@@ -327,12 +381,16 @@ def test_all_papers_filters_give_the_right_papers(browser, site_url, size):
         venue = next(p.venue for p in papers if p.title in want)
         form.get_by_label("Venue", exact=True).select_option(venue)
         assert set(entries.locator("a.pp-title").all_inner_texts()) == {
-            p.title for p in papers if p.title in want and p.venue == venue}
+            p.title for p in papers if p.title in want and p.venue == venue
+        }
         form.get_by_label("Venue", exact=True).select_option("")
         form.get_by_label("Words", exact=True).fill("gpu")
         assert set(entries.locator("a.pp-title").all_inner_texts()) == {
-            p.title for p in papers if p.title in want and (
-                "gpu" in (p.title + " " + (p.summary or "") + " ".join(p.tags)).lower())}
+            p.title
+            for p in papers
+            if p.title in want
+            and ("gpu" in (p.title + " " + (p.summary or "") + " ".join(p.tags)).lower())
+        }
         assert "tag=caching" in page.url and "from=2021" in page.url
         # Sorted by title.
         form.get_by_label("Words", exact=True).fill("")
@@ -369,10 +427,20 @@ def test_all_papers_without_javascript_and_from_file(browser, site_url, tmp_path
         context.close()
     # The same page opened as a file: the data comes as a script, never fetched.
     out = tmp_path / "site"
-    env = {**os.environ, "PAPERS_CATALOG": str(REPO / "data" / "papers.yaml"),
-           "PAPERS_DB": str(tmp_path / "catalog.db"), "NO_MKDOCS_2_WARNING": "1"}
-    run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(out)],
-                         cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    env = {
+        **os.environ,
+        "PAPERS_CATALOG": str(REPO / "data" / "papers.yaml"),
+        "PAPERS_DB": str(tmp_path / "catalog.db"),
+        "NO_MKDOCS_2_WARNING": "1",
+    }
+    run = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(out)],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stderr
     context = browser.new_context()
     try:
@@ -433,12 +501,26 @@ def test_site_search_stems_words_and_keeps_prefixes_and_phrases(page, site_url):
     """A word and its inflections find the same pages; a prefix or a quoted phrase
     still finds what it did."""
     page.goto(site_url)
-    results = {q: _search(page, q) for q in (
-        "recommender", "recommendation", "cache", "caching", "embedding", "embeddings",
-        "cachi", '"embedding cache"', '"embeddings caching"')}
-    for one, other in (("recommender", "recommendation"), ("cache", "caching"),
-                       ("embedding", "embeddings"),
-                       ('"embedding cache"', '"embeddings caching"')):
+    results = {
+        q: _search(page, q)
+        for q in (
+            "recommender",
+            "recommendation",
+            "cache",
+            "caching",
+            "embedding",
+            "embeddings",
+            "cachi",
+            '"embedding cache"',
+            '"embeddings caching"',
+        )
+    }
+    for one, other in (
+        ("recommender", "recommendation"),
+        ("cache", "caching"),
+        ("embedding", "embeddings"),
+        ('"embedding cache"', '"embeddings caching"'),
+    ):
         assert results[one] == results[other], (one, other)
         assert _found(results[one][0]) > 0
     # Every paper page with the word (or its plural) in its title or summary is found:
@@ -448,17 +530,24 @@ def test_site_search_stems_words_and_keeps_prefixes_and_phrases(page, site_url):
     assert _found(results["embedding"][0]) >= len(with_word) > 10
     # A word cut short while typing still finds the pages of the whole word.
     assert _found(results["cachi"][0]) > 0
-    assert any("caching" in p.title.lower() for p in papers
-               if any(f"papers/{p.key}/" in h for h in results["cachi"][1]))
+    assert any(
+        "caching" in p.title.lower()
+        for p in papers
+        if any(f"papers/{p.key}/" in h for h in results["cachi"][1])
+    )
     # Quotes still require every word: fewer pages than either word alone.
-    assert 0 < _found(results['"embedding cache"'][0]) < min(
-        _found(results["embedding"][0]), _found(results["cache"][0]))
+    assert (
+        0
+        < _found(results['"embedding cache"'][0])
+        < min(_found(results["embedding"][0]), _found(results["cache"][0]))
+    )
 
 
 @pytest.mark.parametrize("size", [(1366, 900), (390, 844)])
 def test_search_index_is_fetched_when_search_is_first_used(browser, site_url, size):
-    context = browser.new_context(viewport={"width": size[0], "height": size[1]},
-                                  has_touch=size[0] < 960)
+    context = browser.new_context(
+        viewport={"width": size[0], "height": size[1]}, has_touch=size[0] < 960
+    )
     try:
         page = context.new_page()
         errors: list[str] = []
@@ -491,8 +580,7 @@ def test_generated_pages_list_their_sections_on_a_phone(browser, site_url):
         assert not page.locator(".md-sidebar--secondary .md-nav--secondary").is_visible()
         contents = page.locator("article nav.pp-contents")
         assert contents.is_visible()
-        assert contents.locator("a").all_inner_texts() == ["Cite", "Related papers",
-                                                           "Discussed in"]
+        assert contents.locator("a").all_inner_texts() == ["Cite", "Related papers", "Discussed in"]
         contents.get_by_role("link", name="Discussed in").click()
         page.wait_for_url("**#discussed-in")
         box = page.locator("h2#discussed-in").bounding_box()
@@ -500,7 +588,8 @@ def test_generated_pages_list_their_sections_on_a_phone(browser, site_url):
         page.goto(urljoin(site_url, "tags/caching/"))
         years = sorted({p.year for p in _catalog_papers() if "caching" in p.tags}, reverse=True)
         assert page.locator("article nav.pp-contents a").all_inner_texts() == [
-            str(y) for y in years]
+            str(y) for y in years
+        ]
     finally:
         phone.close()
     # On a wide screen the theme's own table of contents shows, and ours does not.
@@ -526,7 +615,8 @@ def test_bibtex_copy_button_is_visible_without_hovering(browser, site_url):
         page.wait_for_timeout(400)  # past the theme's colour transition
         alpha = button.evaluate(
             "b => { const c = getComputedStyle(b).color.match(/[\\d.]+/g);"
-            " return c.length > 3 ? Number(c[3]) : 1; }")
+            " return c.length > 3 ? Number(c[3]) : 1; }"
+        )
         assert alpha >= 0.5, alpha
     finally:
         context.close()

@@ -33,20 +33,29 @@ def test_shipped_style_catalog_is_clean(paths):
 @pytest.mark.parametrize(
     ("body", "expected"),
     [
-        ("2023:\n  OSDI:\n    - key: a2023b\n      title: [unclosed\n", "YAML syntax error at column"),
+        (
+            "2023:\n  OSDI:\n    - key: a2023b\n      title: [unclosed\n",
+            "YAML syntax error at column",
+        ),
         ("twenty:\n  OSDI: []\n", "'twenty' is not a year"),
         ("2023:\n  OSDI:\n    - just a string\n", "a paper must be a mapping"),
         ("2023:\n  OSDI:\n    - key: a2023b\n      authors: [A B]\n", "missing title"),
         ("2023:\n  OSDI:\n    - title: T\n      authors: [A B]\n", "missing key"),
         ("2023:\n  OSDI:\n    - key: a2023b\n      title: T\n", "missing authors"),
-        ("2023:\n  OSDI:\n    - key: a2023b\n      title: T\n      authors: A B\n",
-         "authors must be a list"),
-        ("2023:\n  OSDI:\n    - key: a2023b\n      title: T\n      title: U\n      authors: [A]\n",
-         "field 'title' given twice"),
+        (
+            "2023:\n  OSDI:\n    - key: a2023b\n      title: T\n      authors: A B\n",
+            "authors must be a list",
+        ),
+        (
+            "2023:\n  OSDI:\n    - key: a2023b\n      title: T\n      title: U\n      authors: [A]\n",
+            "field 'title' given twice",
+        ),
         ("2023:\n  OSDI: []\n2023:\n  ASPLOS: []\n", "year 2023 appears twice"),
-        ("2023:\n  OSDI:\n    - key: a2023b\n      title: T\n      authors: [A]\n"
-         "2022:\n  OSDI:\n    - key: a2023b\n      title: U\n      authors: [B]\n",
-         "duplicate key 'a2023b' (first at line 3)"),
+        (
+            "2023:\n  OSDI:\n    - key: a2023b\n      title: T\n      authors: [A]\n"
+            "2022:\n  OSDI:\n    - key: a2023b\n      title: U\n      authors: [B]\n",
+            "duplicate key 'a2023b' (first at line 3)",
+        ),
     ],
 )
 def test_blocking_problems_stop_reading(tmp_path, body, expected):
@@ -64,8 +73,11 @@ def test_blocking_problems_stop_reading(tmp_path, body, expected):
         ("      tittle: x\n", "unknown field 'tittle' (did you mean 'title'?)"),
         ("      tags: [embeding]\n", "unknown tag 'embeding' (did you mean 'embedding'?)"),
         ("      doi: 10.1145\n", "malformed DOI '10.1145'"),
-        ("      arxiv: \"2501.00001\"\n", "arXiv id 2501.00001 is from 2025, after the paper's year 2023"),
-        ("      arxiv: \"abc\"\n", "malformed arXiv id 'abc'"),
+        (
+            '      arxiv: "2501.00001"\n',
+            "arXiv id 2501.00001 is from 2025, after the paper's year 2023",
+        ),
+        ('      arxiv: "abc"\n', "malformed arXiv id 'abc'"),
         ("      status: redd\n", "unknown status 'redd' (did you mean 'read'?)"),
         ("      pages: one to two\n", "malformed pages 'one to two'"),
     ],
@@ -79,18 +91,24 @@ def test_findings_do_not_block(tmp_path, extra, expected):
 
 
 def test_place_and_format(tmp_path):
-    body = "2023:\n  OSDI:\n" + GOOD_PAPER.format(key="lovelace2023notes", title="Notes") + \
-        "      tags: [cachng]\n"
+    body = (
+        "2023:\n  OSDI:\n"
+        + GOOD_PAPER.format(key="lovelace2023notes", title="Notes")
+        + "      tags: [cachng]\n"
+    )
     paths = catalog_with(tmp_path, body)
     (problem,) = check(paths)
     assert str(problem).endswith(
-        ":3: 2023 › OSDI › lovelace2023notes: unknown tag 'cachng' (did you mean 'caching'?)")
+        ":3: 2023 › OSDI › lovelace2023notes: unknown tag 'cachng' (did you mean 'caching'?)"
+    )
 
 
 def test_unknown_venue_suggests(tmp_path):
     body = "2023:\n  OSDl:\n" + GOOD_PAPER.format(key="lovelace2023notes", title="Notes")
-    assert any("unknown venue 'OSDl' (did you mean 'OSDI'?)" in m
-               for m in messages(catalog_with(tmp_path, body)))
+    assert any(
+        "unknown venue 'OSDl' (did you mean 'OSDI'?)" in m
+        for m in messages(catalog_with(tmp_path, body))
+    )
 
 
 def test_malformed_key(tmp_path):
@@ -101,17 +119,20 @@ def test_malformed_key(tmp_path):
 def test_duplicate_doi_and_arxiv(tmp_path):
     body = "2023:\n  OSDI:\n"
     for key in ("a2023one", "b2023two"):
-        body += GOOD_PAPER.format(key=key, title=key) + \
-            "      doi: 10.1/x\n      arxiv: \"2301.00001\"\n"
+        body += (
+            GOOD_PAPER.format(key=key, title=key) + '      doi: 10.1/x\n      arxiv: "2301.00001"\n'
+        )
     found = messages(catalog_with(tmp_path, body))
     assert any("duplicate DOI 10.1/x (also a2023one" in m for m in found)
     assert any("duplicate arXiv id 2301.00001 (also a2023one" in m for m in found)
 
 
 def test_near_duplicate_titles(tmp_path):
-    body = "2023:\n  OSDI:\n" + GOOD_PAPER.format(
-        key="a2023one", title="Fleche: An Efficient GPU Embedding Cache") + GOOD_PAPER.format(
-        key="b2023two", title="Fleche: an efficient GPU embedding cache.")
+    body = (
+        "2023:\n  OSDI:\n"
+        + GOOD_PAPER.format(key="a2023one", title="Fleche: An Efficient GPU Embedding Cache")
+        + GOOD_PAPER.format(key="b2023two", title="Fleche: an efficient GPU embedding cache.")
+    )
     found = messages(catalog_with(tmp_path, body))
     assert any("b2023two: title nearly the same as a2023one" in m for m in found)
 
@@ -133,16 +154,33 @@ def test_near_duplicates_are_those_all_pairs_find():
 
     records = synth.make_papers(1500, ["OSDI"], ["caching", "embedding", "moe", "gpu"])
     papers = [Paper(**r) for r in records]
-    for i, title in enumerate(["Deep Crossing", "Deep Crossings", "Wide & Deep", "Wide and Deep",
-                               "FastMoE", "Fast MoE", "A Survey", "Surveys", "Ekko", "Ekko!"]):
+    for i, title in enumerate(
+        [
+            "Deep Crossing",
+            "Deep Crossings",
+            "Wide & Deep",
+            "Wide and Deep",
+            "FastMoE",
+            "Fast MoE",
+            "A Survey",
+            "Surveys",
+            "Ekko",
+            "Ekko!",
+        ]
+    ):
         papers.append(Paper(key=f"s{i}", title=title, authors=["A B"], year=2020, venue="OSDI"))
     titles = [normalize_title(p.title) for p in papers]
-    every = {(a, b) for a in range(len(papers)) for b in range(a + 1, len(papers))
-             if titles[a] and fuzz.token_sort_ratio(titles[a], titles[b]) >= NEAR_DUPLICATE}
+    every = {
+        (a, b)
+        for a in range(len(papers))
+        for b in range(a + 1, len(papers))
+        if titles[a] and fuzz.token_sort_ratio(titles[a], titles[b]) >= NEAR_DUPLICATE
+    }
     found = [Problem(*f) for f in rules._near_duplicate_findings(papers, "papers.yaml")]
     assert len(every) > 20
     assert {(p.where.rsplit(" › ", 1)[1], p.message.split()[5]) for p in found} == {
-        (papers[b].key, papers[a].key) for a, b in every}
+        (papers[b].key, papers[a].key) for a, b in every
+    }
 
 
 def test_note_link_to_unknown_paper(tmp_path):
@@ -150,14 +188,20 @@ def test_note_link_to_unknown_paper(tmp_path):
     paths.notes.mkdir(parents=True)
     (paths.notes / "n.md").write_text("# N\n\nSee [[he2021fastmoe]] and\n[[he2021fastmo]].\n")
     found = messages(paths)
-    assert found == [f"{paths.display(paths.notes / 'n.md')}:4: n: link to unknown paper "
-                     "'he2021fastmo' (did you mean 'he2021fastmoe'?)"]
+    assert found == [
+        f"{paths.display(paths.notes / 'n.md')}:4: n: link to unknown paper "
+        "'he2021fastmo' (did you mean 'he2021fastmoe'?)"
+    ]
 
 
 def test_problems_sorted_and_all_reported(tmp_path):
-    body = "2023:\n  OSDI:\n" + GOOD_PAPER.format(key="a2023one", title="One") + \
-        "      tags: [x1]\n" + GOOD_PAPER.format(key="b2023two", title="Two") + \
-        "      tags: [x2]\n"
+    body = (
+        "2023:\n  OSDI:\n"
+        + GOOD_PAPER.format(key="a2023one", title="One")
+        + "      tags: [x1]\n"
+        + GOOD_PAPER.format(key="b2023two", title="Two")
+        + "      tags: [x2]\n"
+    )
     found = check(catalog_with(tmp_path, body))
     assert [p.line for p in found] == sorted(p.line for p in found)
     assert len(found) == 2
@@ -192,8 +236,10 @@ def test_odd_unicode_is_read_and_searchable(tmp_path):
     from catalog.index.database import connect
     from catalog.index.query import search
 
-    body = ('\ufeff2023:\r\n  OSDI:\r\n    - key: zoe2023rtl\r\n'
-            '      title: "عربي Zoë 😀 café"\r\n      authors: [Zoë Čech]\r\n')
+    body = (
+        "\ufeff2023:\r\n  OSDI:\r\n    - key: zoe2023rtl\r\n"
+        '      title: "عربي Zoë 😀 café"\r\n      authors: [Zoë Čech]\r\n'
+    )
     paths = write_catalog(tmp_path, body)
     paths.catalog.write_text(body, encoding="utf-8", newline="")
     assert check(paths) == []
@@ -204,9 +250,13 @@ def test_odd_unicode_is_read_and_searchable(tmp_path):
 
 @pytest.mark.parametrize("value", ["true", "false", "True", "~", "null", ""])
 def test_plain_booleans_and_nulls(tmp_path, value):
-    body = "2023:\n  OSDI:\n" + GOOD_PAPER.format(key="lovelace2023notes", title="Notes") + \
-        f"      et_al: {value}\n      doi: {value}\n".replace("doi: true", "doi: ~").replace(
-            "doi: false", "doi: ~").replace("doi: True", "doi: ~")
+    body = (
+        "2023:\n  OSDI:\n"
+        + GOOD_PAPER.format(key="lovelace2023notes", title="Notes")
+        + f"      et_al: {value}\n      doi: {value}\n".replace("doi: true", "doi: ~")
+        .replace("doi: false", "doi: ~")
+        .replace("doi: True", "doi: ~")
+    )
     paths = catalog_with(tmp_path, body)
     found = check(paths)
     if value in ("true", "false", "True"):
@@ -220,25 +270,37 @@ def test_plain_booleans_and_nulls(tmp_path, value):
 
 
 def test_quoted_true_is_not_a_boolean(tmp_path):
-    body = "2023:\n  OSDI:\n" + GOOD_PAPER.format(key="lovelace2023notes", title="Notes") + \
-        '      et_al: "true"\n'
+    body = (
+        "2023:\n  OSDI:\n"
+        + GOOD_PAPER.format(key="lovelace2023notes", title="Notes")
+        + '      et_al: "true"\n'
+    )
     assert any("et_al must be true or false" in str(p) for p in check(catalog_with(tmp_path, body)))
 
 
 def test_arxiv_category_rules(tmp_path):
-    body = "2023:\n  OSDI:\n" + GOOD_PAPER.format(key="lovelace2023notes", title="Notes") + \
-        '      arxiv_class: "cs DC"\n'
+    body = (
+        "2023:\n  OSDI:\n"
+        + GOOD_PAPER.format(key="lovelace2023notes", title="Notes")
+        + '      arxiv_class: "cs DC"\n'
+    )
     found = messages(catalog_with(tmp_path, body))
     assert any("malformed arXiv category 'cs DC'" in m for m in found)
     assert any("arXiv category without an arXiv id" in m for m in found)
 
 
 def test_arxiv_versions_are_one_preprint(tmp_path):
-    body = "2023:\n  OSDI:\n" + GOOD_PAPER.format(key="a2023one", title="One") + \
-        '      arxiv: "2301.00001"\n' + GOOD_PAPER.format(key="b2023two", title="Two") + \
-        '      arxiv: "2301.00001v2"\n'
-    assert any("duplicate arXiv id 2301.00001v2 (also a2023one" in m
-               for m in messages(catalog_with(tmp_path, body)))
+    body = (
+        "2023:\n  OSDI:\n"
+        + GOOD_PAPER.format(key="a2023one", title="One")
+        + '      arxiv: "2301.00001"\n'
+        + GOOD_PAPER.format(key="b2023two", title="Two")
+        + '      arxiv: "2301.00001v2"\n'
+    )
+    assert any(
+        "duplicate arXiv id 2301.00001v2 (also a2023one" in m
+        for m in messages(catalog_with(tmp_path, body))
+    )
 
 
 def test_note_links_are_not_checked_when_the_catalog_is_unreadable(tmp_path):
@@ -254,18 +316,23 @@ def test_sources_are_links_and_can_be_required(tmp_path):
     paths = catalog_with(tmp_path, body)
     assert not any("metadata source" in m for m in messages(paths))
     assert any("no metadata source" in str(p) for p in check(paths, require_sources=True))
-    paths = catalog_with(tmp_path, body + "      sources: [https://dblp.org/rec/x, 'javascript:x']\n")
+    paths = catalog_with(
+        tmp_path, body + "      sources: [https://dblp.org/rec/x, 'javascript:x']\n"
+    )
     found = [str(p) for p in check(paths, require_sources=True)]
     assert any("source is not an http(s) link: 'javascript:x'" in m for m in found), found
     assert not any("no metadata source" in m for m in found)
 
 
-@pytest.mark.parametrize(("extra", "expected"), [
-    ('      summary: "a\\x1b]8;;https://evil\\x07b"\n', "control character in summary"),
-    ('      doi: "10.1234/\\\\input{x}"\n', "malformed DOI"),
-    ("      url: javascript:alert(1)\n", "url is not an http(s) link"),
-    ("      url: data:text/html,x\n", "url is not an http(s) link"),
-])
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        ('      summary: "a\\x1b]8;;https://evil\\x07b"\n', "control character in summary"),
+        ('      doi: "10.1234/\\\\input{x}"\n', "malformed DOI"),
+        ("      url: javascript:alert(1)\n", "url is not an http(s) link"),
+        ("      url: data:text/html,x\n", "url is not an http(s) link"),
+    ],
+)
 def test_hostile_fields_are_findings(tmp_path, extra, expected):
     body = "2023:\n  OSDI:\n" + GOOD_PAPER.format(key="lovelace2023notes", title="Notes") + extra
     assert any(expected in m for m in messages(catalog_with(tmp_path, body)))
@@ -297,8 +364,12 @@ def test_big_bucket_scoring_finds_what_scoring_every_pair_finds():
     rng.shuffle(members)
     codes = numpy.concatenate(list(rules._alike_codes(members, titles)))
     found = {divmod(int(c), len(titles)) for c in numpy.unique(codes)}
-    every = {(a, b) for a in range(len(titles)) for b in range(a + 1, len(titles))
-             if fuzz.ratio(titles[a], titles[b], score_cutoff=NEAR_DUPLICATE)}
+    every = {
+        (a, b)
+        for a in range(len(titles))
+        for b in range(a + 1, len(titles))
+        if fuzz.ratio(titles[a], titles[b], score_cutoff=NEAR_DUPLICATE)
+    }
     assert len(every) > 200
     assert len(set(titles)) < len(titles)
     assert found == every
@@ -309,15 +380,33 @@ def test_control_findings_are_those_of_each_paper():
     from catalog.check import rules
     from catalog.model import Paper
 
-    dirty = {4: {"title": "a\x1b[31mb"}, 5: {"abstract": "x\x00y"},
-             9: {"authors": ["A B", "C\u202eD"]}, 10: {"summary": "tab\tand\nnewline"}}
-    papers = [Paper(**{"key": f"a2023x{i}", "title": f"Title {i}", "authors": ["A B"],
-                       "year": 2023, "venue": "OSDI", "line": i + 1, **dirty.get(i, {})})
-              for i in range(12)]
+    dirty = {
+        4: {"title": "a\x1b[31mb"},
+        5: {"abstract": "x\x00y"},
+        9: {"authors": ["A B", "C\u202eD"]},
+        10: {"summary": "tab\tand\nnewline"},
+    }
+    papers = [
+        Paper(
+            **{
+                "key": f"a2023x{i}",
+                "title": f"Title {i}",
+                "authors": ["A B"],
+                "year": 2023,
+                "venue": "OSDI",
+                "line": i + 1,
+                **dirty.get(i, {}),
+            }
+        )
+        for i in range(12)
+    ]
     found = rules.paper_problems(papers, "papers.yaml", {}, {})
     controls = {(p.line - 1, p.message) for p in found if "control character" in p.message}
-    assert controls == {(4, "control character in title"), (5, "control character in abstract"),
-                        (9, "control character in authors")}
+    assert controls == {
+        (4, "control character in title"),
+        (5, "control character in abstract"),
+        (9, "control character in authors"),
+    }
 
 
 @pytest.mark.parametrize("processors", [1, 2])
@@ -332,17 +421,24 @@ def test_big_buckets_on_threads_find_what_one_thread_finds(monkeypatch, processo
     from catalog.check import rules
     from catalog.check.duplicates import NEAR_DUPLICATE
 
-    monkeypatch.setattr(rules.os, "sched_getaffinity", lambda _: set(range(processors)),
-                        raising=False)
+    monkeypatch.setattr(
+        rules.os, "sched_getaffinity", lambda _: set(range(processors)), raising=False
+    )
     rng = random.Random(5)
     words = ["cache", "embedding", "tables", "gpu", "sharded", "training", "fast"]
-    titles = sorted(" ".join(sorted(rng.choice(words) for _ in range(rng.randint(3, 7))))
-                    for _ in range(300))
+    titles = sorted(
+        " ".join(sorted(rng.choice(words) for _ in range(rng.randint(3, 7)))) for _ in range(300)
+    )
     big = [sorted(rng.sample(range(len(titles)), rng.randint(13, 160))) for _ in range(6)]
     codes = rules._big_bucket_codes(big, titles)
     found = {divmod(int(c), len(titles)) for c in numpy.unique(numpy.concatenate(codes))}
-    every = {(a, b) for members in big for i, a in enumerate(members) for b in members[i + 1:]
-             if fuzz.ratio(titles[a], titles[b], score_cutoff=NEAR_DUPLICATE)}
+    every = {
+        (a, b)
+        for members in big
+        for i, a in enumerate(members)
+        for b in members[i + 1 :]
+        if fuzz.ratio(titles[a], titles[b], score_cutoff=NEAR_DUPLICATE)
+    }
     assert len(every) > 40
     assert found == every
 
@@ -369,11 +465,14 @@ _EDITS = {
 
 
 @settings(max_examples=400, deadline=None)
-@given(before=st.fixed_dictionaries({}, optional=_EDITS),
-       after=st.fixed_dictionaries({}, optional=_EDITS),
-       vocabulary_changes=st.booleans())
+@given(
+    before=st.fixed_dictionaries({}, optional=_EDITS),
+    after=st.fixed_dictionaries({}, optional=_EDITS),
+    vocabulary_changes=st.booleans(),
+)
 def test_a_check_of_the_fields_an_edit_changed_finds_every_finding_it_adds(
-        before, after, vocabulary_changes):
+    before, after, vocabulary_changes
+):
     """An edit's judge runs only the rules that read a field it changed (or the registry
     it changed): every finding the whole rule set adds must be among theirs."""
     from catalog.check import rules
@@ -381,12 +480,20 @@ def test_a_check_of_the_fields_an_edit_changed_finds_every_finding_it_adds(
     from catalog.edit.validation import EditCheck, _differences
     from catalog.model import Paper
 
-    venues = {"OSDI": Venue("OSDI", "conference", "OSDI"),
-              "Springer": Venue("Springer", "collection", "Springer")}
+    venues = {
+        "OSDI": Venue("OSDI", "conference", "OSDI"),
+        "Springer": Venue("Springer", "collection", "Springer"),
+    }
     vocab_before = {"moe": "MoE", "mooe": "typo"}
     vocab_after = {"moe": "MoE"} if vocabulary_changes else vocab_before
-    base = {"key": "he2021fastmoe", "title": "FastMoE", "authors": ["Jiaao He"],
-            "year": 2021, "venue": "OSDI", "line": 5}
+    base = {
+        "key": "he2021fastmoe",
+        "title": "FastMoE",
+        "authors": ["Jiaao He"],
+        "year": 2021,
+        "venue": "OSDI",
+        "line": 5,
+    }
     old = Paper(**{**base, **before})
     new = Paper(**{**base, **before, **after})
     judge = EditCheck.__new__(EditCheck)
@@ -396,6 +503,7 @@ def test_a_check_of_the_fields_an_edit_changed_finds_every_finding_it_adds(
     fields = judge.rule_fields(differ, venues, vocab_after)
     every = {(p.message, p.hint) for p in rules.paper_problems([new], "p", venues, vocab_after)}
     had = {(p.message, p.hint) for p in rules.paper_problems([old], "p", venues, vocab_before)}
-    mine = {(p.message, p.hint)
-            for p in rules.paper_problems([new], "p", venues, vocab_after, fields)}
+    mine = {
+        (p.message, p.hint) for p in rules.paper_problems([new], "p", venues, vocab_after, fields)
+    }
     assert every - had <= mine <= every

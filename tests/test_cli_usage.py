@@ -27,20 +27,27 @@ from tests.test_docs import COMMANDS
 # ---------------------------------------------------------------- unknown options
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["search", "embedding", "--jsn"], "no such option: --jsn (did you mean --json?)"),
-    (["search", "embedding", "--catalog", "other.yaml"],
-     "--catalog is an option of papers itself and goes before the command: "
-     "papers --catalog other.yaml search embedding"),
-    (["list", "--db=x.db", "tag:moe"], "papers --db=x.db list tag:moe"),
-    (["list", "--jsno"], "did you mean --json?"),
-    (["list", "--frobnicate"], "to search for '--frobnicate' itself, put it after --: "
-                               "papers list -- --frobnicate"),
-    (["export", "tag:moe", "--outptu", "x.bib"], "did you mean --output?"),
-    (["export", "--catalog", "c.yaml"], "papers --catalog c.yaml export"),
-    (["show", "he2021fastmoe", "--db", "x.db"], "papers --db x.db show he2021fastmoe"),
-    (["related", "he2021fastmoe", "--limt", "2"], "did you mean --limit?"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["search", "embedding", "--jsn"], "no such option: --jsn (did you mean --json?)"),
+        (
+            ["search", "embedding", "--catalog", "other.yaml"],
+            "--catalog is an option of papers itself and goes before the command: "
+            "papers --catalog other.yaml search embedding",
+        ),
+        (["list", "--db=x.db", "tag:moe"], "papers --db=x.db list tag:moe"),
+        (["list", "--jsno"], "did you mean --json?"),
+        (
+            ["list", "--frobnicate"],
+            "to search for '--frobnicate' itself, put it after --: papers list -- --frobnicate",
+        ),
+        (["export", "tag:moe", "--outptu", "x.bib"], "did you mean --output?"),
+        (["export", "--catalog", "c.yaml"], "papers --catalog c.yaml export"),
+        (["show", "he2021fastmoe", "--db", "x.db"], "papers --db x.db show he2021fastmoe"),
+        (["related", "he2021fastmoe", "--limt", "2"], "did you mean --limit?"),
+    ],
+)
 def test_an_unknown_option_is_an_error_with_a_suggestion(cli, args, message):
     result = cli(*args)
     assert result.exit_code == 2, result.output
@@ -58,11 +65,14 @@ def test_misplaced_option_does_not_search_for_its_name(cli, tmp_path):
     assert result.exit_code == 2 and not (tmp_path / "other.yaml").exists()
 
 
-@pytest.mark.parametrize(("args", "expected"), [
-    (["search", "embedding", "-caching", "--keys"], "lai2023adaembed\n"),
-    (["list", "--keys", "-tag:embedding"], "he2021fastmoe\n"),
-    (["search", "--keys", "--", "-embedding"], "he2021fastmoe\n"),
-])
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["search", "embedding", "-caching", "--keys"], "lai2023adaembed\n"),
+        (["list", "--keys", "-tag:embedding"], "he2021fastmoe\n"),
+        (["search", "--keys", "--", "-embedding"], "he2021fastmoe\n"),
+    ],
+)
 def test_dash_words_still_exclude(cli, args, expected):
     result = cli(*args)
     assert result.exit_code == 0, result.output
@@ -71,7 +81,9 @@ def test_dash_words_still_exclude(cli, args, expected):
 
 def test_list_takes_a_limit(cli):
     assert cli("list", "--keys", "--limit", "2").stdout.splitlines() == [
-        "kurniawan2023evstore", "lai2023adaembed"]
+        "kurniawan2023evstore",
+        "lai2023adaembed",
+    ]
     assert cli("list", "--keys", "-n", "1", "tag:embedding").stdout == "kurniawan2023evstore\n"
 
 
@@ -119,15 +131,17 @@ def nowhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return folder
 
 
-@pytest.mark.parametrize("args", [["search", "x"], ["list"], ["site", "build"],
-                                  ["tag", "k", "-t", "x"], ["check"]])
+@pytest.mark.parametrize(
+    "args", [["search", "x"], ["list"], ["site", "build"], ["tag", "k", "-t", "x"], ["check"]]
+)
 def test_outside_a_catalog_says_how_to_point_at_one(nowhere, args):
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 1
-    assert result.stderr.startswith("error: no catalog here: papers runs inside a catalog's "
-                                    "folder")
-    assert f"papers --catalog PATH/papers.yaml {' '.join(args[:2 if args[0] == 'site' else 1])}" \
+    assert result.stderr.startswith("error: no catalog here: papers runs inside a catalog's folder")
+    assert (
+        f"papers --catalog PATH/papers.yaml {' '.join(args[: 2 if args[0] == 'site' else 1])}"
         in result.stderr
+    )
     assert "PAPERS_CATALOG" in result.stderr
     assert "BuildError" not in result.output and "Traceback" not in result.output
     assert not (nowhere / "build").exists()
@@ -183,12 +197,37 @@ def test_bib_check_without_any_registry_still_reads_the_file(nowhere, monkeypatc
 
 # ---------------------------------------------------------------- the terminal sanitizer
 
-PAYLOADS = ["\x1b]0;owned\x07", "\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\", "\x1b[2J\x1b[H",
-            "\x1b[31m", "\x9b31m", "\x9d0;t\x9c", "\x00", "\r", "\t", "\x08", "\x7f", "\x85",
-            "\u202e", "\u2066", "\u200f", "\x1b", "\x02", "\x03", "[bold]", "[/]", "\x1bP1$r\x1b\\"]
-hostile = st.lists(st.one_of(st.sampled_from(PAYLOADS), st.text(
-    alphabet=st.characters(blacklist_categories=("Cs",)), max_size=4)), min_size=1,
-    max_size=5).map("".join)
+PAYLOADS = [
+    "\x1b]0;owned\x07",
+    "\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\",
+    "\x1b[2J\x1b[H",
+    "\x1b[31m",
+    "\x9b31m",
+    "\x9d0;t\x9c",
+    "\x00",
+    "\r",
+    "\t",
+    "\x08",
+    "\x7f",
+    "\x85",
+    "\u202e",
+    "\u2066",
+    "\u200f",
+    "\x1b",
+    "\x02",
+    "\x03",
+    "[bold]",
+    "[/]",
+    "\x1bP1$r\x1b\\",
+]
+hostile = st.lists(
+    st.one_of(
+        st.sampled_from(PAYLOADS),
+        st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=4),
+    ),
+    min_size=1,
+    max_size=5,
+).map("".join)
 
 
 def clean_venue(output: str) -> bool:
@@ -199,28 +238,63 @@ def clean_venue(output: str) -> bool:
 def _hostile_catalog(folder: Path, title: str, other: str) -> None:
     """A catalog whose papers, registries and notes carry the hostile strings in every field
     a reading command prints (keys stay valid: a malformed key is refused outright)."""
-    paper = {"key": "evil2023zebra", "title": f"zebra {title}", "authors": [other, "A B"],
-             "doi": f"10.1/{other}", "arxiv": other, "url": f"https://x/{other}",
-             "pages": other, "volume": other, "number": other, "tags": ["moe", other],
-             "status": other, "read_on": other, "added": other,
-             "summary": f"zebra {other}\n{title}", "abstract": other}
-    plain = {"key": "good2023zebra", "title": "Zebra caching", "authors": ["C D"],
-             "tags": ["moe"], "summary": "zebra"}
+    paper = {
+        "key": "evil2023zebra",
+        "title": f"zebra {title}",
+        "authors": [other, "A B"],
+        "doi": f"10.1/{other}",
+        "arxiv": other,
+        "url": f"https://x/{other}",
+        "pages": other,
+        "volume": other,
+        "number": other,
+        "tags": ["moe", other],
+        "status": other,
+        "read_on": other,
+        "added": other,
+        "summary": f"zebra {other}\n{title}",
+        "abstract": other,
+    }
+    plain = {
+        "key": "good2023zebra",
+        "title": "Zebra caching",
+        "authors": ["C D"],
+        "tags": ["moe"],
+        "summary": "zebra",
+    }
     data = {2023: {f"OSDI{other}": [paper], "OSDI": [plain]}}
-    write_catalog(folder, yaml.safe_dump(data, allow_unicode=True, sort_keys=False),
-                  venues=yaml.safe_dump({"OSDI": {"kind": "conference", "name": title,
-                                                  "publisher": other}}, allow_unicode=True),
-                  tags=yaml.safe_dump({"moe": other, other: title}, allow_unicode=True))
+    write_catalog(
+        folder,
+        yaml.safe_dump(data, allow_unicode=True, sort_keys=False),
+        venues=yaml.safe_dump(
+            {"OSDI": {"kind": "conference", "name": title, "publisher": other}}, allow_unicode=True
+        ),
+        tags=yaml.safe_dump({"moe": other, other: title}, allow_unicode=True),
+    )
     notes = folder / "site" / "notes"
     notes.mkdir(parents=True, exist_ok=True)
-    (notes / "evil.md").write_text(f"# {title}\n\n[[evil2023zebra]] [[good2023zebra]]\n",
-                                   encoding="utf-8")
+    (notes / "evil.md").write_text(
+        f"# {title}\n\n[[evil2023zebra]] [[good2023zebra]]\n", encoding="utf-8"
+    )
 
 
-READING = [["search", "zebra"], ["search", "zebra", "--json"], ["search", "zebra", "--keys"],
-           ["show", "evil2023zebra"], ["show", "evil2023zebra", "--json"],
-           ["list"], ["list", "--json"], ["stats"], ["venues"], ["check"], ["queue"],
-           ["notes"], ["related", "good2023zebra"], ["tags"], ["show", "evil2023zebr"]]
+READING = [
+    ["search", "zebra"],
+    ["search", "zebra", "--json"],
+    ["search", "zebra", "--keys"],
+    ["show", "evil2023zebra"],
+    ["show", "evil2023zebra", "--json"],
+    ["list"],
+    ["list", "--json"],
+    ["stats"],
+    ["venues"],
+    ["check"],
+    ["queue"],
+    ["notes"],
+    ["related", "good2023zebra"],
+    ["tags"],
+    ["show", "evil2023zebr"],
+]
 
 
 @pytest.fixture(scope="module")
@@ -236,26 +310,37 @@ def invoke() -> Iterator[Callable[[list[str]], Result]]:
         yield lambda args: runner.invoke(app, args)
 
 
-@settings(max_examples=30, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(title=hostile, other=hostile)
 def test_no_control_character_reaches_the_terminal(tmp_path_factory, invoke, title, other):
     folder = tmp_path_factory.mktemp("hostile")
     _hostile_catalog(folder, title, other)
-    base = ["--catalog", str(folder / "data" / "papers.yaml"), "--db",
-            str(folder / "build" / "catalog.db")]
+    base = [
+        "--catalog",
+        str(folder / "data" / "papers.yaml"),
+        "--db",
+        str(folder / "build" / "catalog.db"),
+    ]
     for args in [*READING, ["search", f"zebra {title}"], ["show", other]]:
         result = invoke([*base, *args])
         assert result.exception is None or isinstance(result.exception, SystemExit), (
-            args, result.exception)
+            args,
+            result.exception,
+        )
         assert clean_venue(result.output), (args, result.output)
 
 
 def test_the_hostile_catalog_reaches_the_commands(tmp_path):
     # The property above is only worth something if the hostile data is really printed.
     _hostile_catalog(tmp_path, "\x1b]0;owned\x07 \u202eevil", "\x1b[31mred")
-    base = ["--catalog", str(tmp_path / "data" / "papers.yaml"), "--db",
-            str(tmp_path / "build" / "catalog.db")]
+    base = [
+        "--catalog",
+        str(tmp_path / "data" / "papers.yaml"),
+        "--db",
+        str(tmp_path / "build" / "catalog.db"),
+    ]
     shown = CliRunner().invoke(app, [*base, "show", "evil2023zebra"])
     assert shown.exit_code == 0, shown.output
     assert "zebra ]0;owned" not in shown.stdout and "zebra  evil" in shown.stdout
@@ -264,16 +349,19 @@ def test_the_hostile_catalog_reaches_the_commands(tmp_path):
     assert data["title"] == "zebra \x1b]0;owned\x07 \u202eevil"  # JSON keeps it, escaped
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("a\x1b[1;31mred\x1b[0m b", "ared b"),
-    ("t\x1b]0;title\x07x", "tx"),
-    ("t\x1b]8;;http://e\x1b\\link\x1b]8;;\x1b\\", "tlink"),
-    ("\x9b2Jx", "x"),
-    ("tab\there\r\nline", "tab here\nline"),
-    ("\u202eevil\u2069 \x00nul", "evil nul"),
-    ("no\x1b", "no"),
-    ("Čech ß 中文 — ok", "Čech ß 中文 — ok"),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("a\x1b[1;31mred\x1b[0m b", "ared b"),
+        ("t\x1b]0;title\x07x", "tx"),
+        ("t\x1b]8;;http://e\x1b\\link\x1b]8;;\x1b\\", "tlink"),
+        ("\x9b2Jx", "x"),
+        ("tab\there\r\nline", "tab here\nline"),
+        ("\u202eevil\u2069 \x00nul", "evil nul"),
+        ("no\x1b", "no"),
+        ("Čech ß 中文 — ok", "Čech ß 中文 — ok"),
+    ],
+)
 def test_for_terminal(text, expected):
     assert for_terminal(text) == expected
 
@@ -306,9 +394,22 @@ def test_error_messages_that_echo_user_input_are_sanitized(cli):
 
 def _papers(paths: Paths, *args: str) -> subprocess.CompletedProcess[str]:
     """The installed command as a user runs it: its own process, its own exit."""
-    return subprocess.run([sys.executable, "-m", "catalog.cli", "--catalog", str(paths.catalog),
-                           "--db", str(paths.db), *args], capture_output=True, text=True,
-                          cwd=REPO, timeout=120)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "catalog.cli",
+            "--catalog",
+            str(paths.catalog),
+            "--db",
+            str(paths.db),
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+    )
 
 
 def test_the_process_exits_with_its_status_and_all_its_output(paths: Paths) -> None:
@@ -322,5 +423,3 @@ def test_the_process_exits_with_its_status_and_all_its_output(paths: Paths) -> N
     assert missing.returncode == 1 and "no paper with key 'nosuchkey'" in missing.stderr
     mistyped = _papers(paths, "search", "--bogus")
     assert mistyped.returncode == 2 and "no such option: --bogus" in mistyped.stderr
-
-

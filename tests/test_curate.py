@@ -27,14 +27,17 @@ def editor(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     script = tmp_path / "editor.py"
 
     def use(snippet: str = "") -> Path:
-        script.write_text(textwrap.dedent(f"""\
+        script.write_text(
+            textwrap.dedent(f"""\
             import sys, pathlib
             path = pathlib.Path(sys.argv[-1])
             with open({str(log)!r}, "a") as out:
                 out.write(" ".join(sys.argv[1:]) + "\\n")
             text = path.read_text()
             {snippet or "pass"}
-            """), encoding="utf-8")
+            """),
+            encoding="utf-8",
+        )
         monkeypatch.setenv("EDITOR", f"{sys.executable} {script}")
         monkeypatch.delenv("VISUAL", raising=False)
         return log
@@ -51,8 +54,9 @@ def test_tag_and_untag(cli, paths: Paths) -> None:
     assert result.output == "he2021fastmoe: +inference\nkurniawan2023evstore: +inference +moe\n"
     assert paper(paths, "he2021fastmoe").tags == ["moe", "training", "inference"]
     result = cli("untag", "he2021fastmoe", "-t", "inference", "--json")
-    assert json.loads(result.output)["untagged"] == [{"key": "he2021fastmoe",
-                                                      "removed": ["inference"]}]
+    assert json.loads(result.output)["untagged"] == [
+        {"key": "he2021fastmoe", "removed": ["inference"]}
+    ]
     assert paper(paths, "he2021fastmoe").tags == ["moe", "training"]
 
 
@@ -61,7 +65,8 @@ def test_tag_changes_only_that_papers_tags_line(cli, paths: Paths) -> None:
     assert cli("tag", "lai2023adaembed", "-t", "caching").exit_code == 0
     after = paths.catalog.read_text(encoding="utf-8").splitlines()
     assert [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b] == [
-        before.index("      tags: [embedding, training]")]
+        before.index("      tags: [embedding, training]")
+    ]
 
 
 def test_unknown_tag_is_refused_with_a_suggestion(cli, paths: Paths) -> None:
@@ -148,15 +153,20 @@ def test_status_rejects_unknown_values_and_dates(cli, paths: Paths) -> None:
 
 def test_queue_oldest_first(cli, paths: Paths) -> None:
     cli("status", "lai2023adaembed", "to-read")
-    text = paths.catalog.read_text(encoding="utf-8").replace(
-        '      tags: [embedding, caching]\n',
-        '      tags: [embedding, caching]\n      added: 2024-03-01\n').replace(
-        '      tags: [embedding, training]\n',
-        '      tags: [embedding, training]\n      added: 2024-01-01\n')
+    text = (
+        paths.catalog.read_text(encoding="utf-8")
+        .replace(
+            "      tags: [embedding, caching]\n",
+            "      tags: [embedding, caching]\n      added: 2024-03-01\n",
+        )
+        .replace(
+            "      tags: [embedding, training]\n",
+            "      tags: [embedding, training]\n      added: 2024-01-01\n",
+        )
+    )
     paths.catalog.write_text(text, encoding="utf-8")
     rows = json.loads(cli("queue", "--json").output)
-    assert [r["key"] for r in rows] == ["he2021fastmoe", "lai2023adaembed",
-                                        "kurniawan2023evstore"]
+    assert [r["key"] for r in rows] == ["he2021fastmoe", "lai2023adaembed", "kurniawan2023evstore"]
     assert len(cli("queue", "-n", "1").stdout.splitlines()) == 1
 
 
@@ -176,8 +186,9 @@ def test_note_creates_from_template_and_opens_editor(cli, paths: Paths, editor) 
     assert data == {"key": "lai2023adaembed", "path": str(note), "created": False}
 
 
-def test_note_without_editor_prints_the_path(cli, paths: Paths,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_note_without_editor_prints_the_path(
+    cli, paths: Paths, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("EDITOR", raising=False)
     monkeypatch.delenv("VISUAL", raising=False)
     result = cli("note", "he2021fastmoe")
@@ -194,8 +205,11 @@ def test_rm_needs_yes_off_a_terminal(cli, paths: Paths) -> None:
     assert result.exit_code == 2 and "--yes" in result.output
     assert paths.catalog.read_bytes() == before
     result = cli("rm", "he2021fastmoe", "--yes", "--json")
-    assert json.loads(result.output) == {"removed": ["he2021fastmoe"], "notes_kept": [],
-                                         "dry_run": False}
+    assert json.loads(result.output) == {
+        "removed": ["he2021fastmoe"],
+        "notes_kept": [],
+        "dry_run": False,
+    }
     assert "he2021fastmoe" not in paths.catalog.read_text(encoding="utf-8")
     assert cli("show", "he2021fastmoe").exit_code == 1
     assert cli("rm", "he2021fastmoe", "--yes").exit_code == 1
@@ -232,12 +246,30 @@ def test_edit_without_change(cli, editor) -> None:
 
 
 def test_two_tag_processes_at_the_same_moment_both_land(paths: Paths) -> None:
-    base = [sys.executable, "-m", "catalog.cli", "--catalog", str(paths.catalog),
-            "--db", str(paths.db), "tag"]
-    procs = [subprocess.Popen([*base, key, "-t", tag], cwd=REPO, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True)
-             for key, tag in (("he2021fastmoe", "inference"), ("lai2023adaembed", "caching"),
-                              ("kurniawan2023evstore", "moe"))]
+    base = [
+        sys.executable,
+        "-m",
+        "catalog.cli",
+        "--catalog",
+        str(paths.catalog),
+        "--db",
+        str(paths.db),
+        "tag",
+    ]
+    procs = [
+        subprocess.Popen(
+            [*base, key, "-t", tag],
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for key, tag in (
+            ("he2021fastmoe", "inference"),
+            ("lai2023adaembed", "caching"),
+            ("kurniawan2023evstore", "moe"),
+        )
+    ]
     for proc in procs:
         _, err = proc.communicate(timeout=120)
         assert proc.returncode == 0, err
@@ -246,8 +278,9 @@ def test_two_tag_processes_at_the_same_moment_both_land(paths: Paths) -> None:
     assert paper(paths, "kurniawan2023evstore").tags == ["embedding", "caching", "moe"]
 
 
-@pytest.mark.parametrize("name", ["tag", "untag", "tags", "status", "queue", "note", "rm",
-                                  "edit", "add", "import"])
+@pytest.mark.parametrize(
+    "name", ["tag", "untag", "tags", "status", "queue", "note", "rm", "edit", "add", "import"]
+)
 def test_every_curation_command_has_help(cli, name: str) -> None:
     result = cli(name, "--help")
     assert result.exit_code == 0
@@ -267,10 +300,24 @@ def test_status_and_rm_dry_run_show_the_diff_and_write_nothing(cli, paths):
 
 def test_an_edit_as_its_own_process(paths: Paths) -> None:
     """`papers status` as its own process: options, help and errors."""
+
     def papers(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "catalog.cli", "--catalog",
-                               str(paths.catalog), "--db", str(paths.db), *args],
-                              capture_output=True, text=True, cwd=REPO, timeout=120)
+        return subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "catalog.cli",
+                "--catalog",
+                str(paths.catalog),
+                "--db",
+                str(paths.db),
+                *args,
+            ],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            timeout=120,
+        )
 
     done = papers("status", "he2021fastmoe", "read", "--on", "2024-03-04")
     assert done.returncode == 0, done.stderr

@@ -14,25 +14,58 @@ def papers(paths: Paths) -> dict:
 
 
 def test_add_from_flags_suggests_the_key(cli, paths: Paths) -> None:
-    result = cli("add", "--title", "Zebra: Striped Embedding Tables", "--author", "Zoë Ünal",
-                 "--author", "Bo Example", "--year", "2023", "--venue", "OSDI",
-                 "--url", "https://example.org/zebra", "-t", "embedding")
+    result = cli(
+        "add",
+        "--title",
+        "Zebra: Striped Embedding Tables",
+        "--author",
+        "Zoë Ünal",
+        "--author",
+        "Bo Example",
+        "--year",
+        "2023",
+        "--venue",
+        "OSDI",
+        "--url",
+        "https://example.org/zebra",
+        "-t",
+        "embedding",
+    )
     assert result.exit_code == 0, result.output
     assert result.output == "added unal2023zebra: Zebra: Striped Embedding Tables [OSDI 2023]\n"
     paper = papers(paths)["unal2023zebra"]
     assert paper.authors == ["Zoë Ünal", "Bo Example"] and paper.tags == ["embedding"]
     assert paper.added == dt.date.today().isoformat()
     # same author, year and first word: a suffix
-    again = cli("add", "--title", "Zebra: Second Thoughts", "--author", "Zoe Unal",
-                "--year", "2023", "--venue", "OSDI")
+    again = cli(
+        "add",
+        "--title",
+        "Zebra: Second Thoughts",
+        "--author",
+        "Zoe Unal",
+        "--year",
+        "2023",
+        "--venue",
+        "OSDI",
+    )
     assert "added unal2023zebraa:" in again.output
 
 
 def test_add_duplicate_is_refused_and_merge_fills(cli, paths: Paths) -> None:
     before = paths.catalog.read_bytes()
-    args = ["add", "--title", "FastMoE: a fast mixture-of-expert training system",
-            "--author", "Jiaao He", "--year", "2021", "--venue", "arXiv",
-            "--url", "https://arxiv.org/abs/2103.13262"]
+    args = [
+        "add",
+        "--title",
+        "FastMoE: a fast mixture-of-expert training system",
+        "--author",
+        "Jiaao He",
+        "--year",
+        "2021",
+        "--venue",
+        "arXiv",
+        "--url",
+        "https://arxiv.org/abs/2103.13262",
+    ]
     result = cli(*args)
     assert result.exit_code == 1
     assert "already in the catalog as he2021fastmoe (same title, 100% alike)" in result.output
@@ -47,15 +80,38 @@ def test_add_duplicate_is_refused_and_merge_fills(cli, paths: Paths) -> None:
 
 def test_add_refuses_unknown_venue_and_bad_key(cli, paths: Paths) -> None:
     before = paths.catalog.read_bytes()
-    result = cli("add", "--title", "Some Paper", "--author", "A B", "--year", "2023",
-                 "--venue", "OSDl")
+    result = cli(
+        "add", "--title", "Some Paper", "--author", "A B", "--year", "2023", "--venue", "OSDl"
+    )
     assert result.exit_code == 1
     assert "venue 'OSDl' is not in" in result.output and "did you mean 'OSDI'?" in result.output
-    bad = cli("add", "--title", "Some Paper", "--author", "A B", "--year", "2023",
-              "--venue", "OSDI", "--key", "Some Key")
+    bad = cli(
+        "add",
+        "--title",
+        "Some Paper",
+        "--author",
+        "A B",
+        "--year",
+        "2023",
+        "--venue",
+        "OSDI",
+        "--key",
+        "Some Key",
+    )
     assert bad.exit_code == 1 and "malformed key" in bad.output
-    taken = cli("add", "--title", "Some Paper", "--author", "A B", "--year", "2023",
-                "--venue", "OSDI", "--key", "lai2023adaembed")
+    taken = cli(
+        "add",
+        "--title",
+        "Some Paper",
+        "--author",
+        "A B",
+        "--year",
+        "2023",
+        "--venue",
+        "OSDI",
+        "--key",
+        "lai2023adaembed",
+    )
     assert taken.exit_code == 1 and "already used" in taken.output
     assert paths.catalog.read_bytes() == before
 
@@ -68,20 +124,44 @@ def test_add_missing_fields_is_a_usage_error(cli) -> None:
 
 def test_add_dry_run_and_json(cli, paths: Paths) -> None:
     before = paths.catalog.read_bytes()
-    result = cli("add", "--title", "Dry Run Paper", "--author", "A B", "--year", "2023",
-                 "--venue", "OSDI", "--dry-run")
+    result = cli(
+        "add",
+        "--title",
+        "Dry Run Paper",
+        "--author",
+        "A B",
+        "--year",
+        "2023",
+        "--venue",
+        "OSDI",
+        "--dry-run",
+    )
     assert "would add b2023dry" in result.output and "+    - key: b2023dry" in result.output
     assert paths.catalog.read_bytes() == before
-    data = json.loads(cli("add", "--title", "Json Paper", "--author", "A B", "--year", "2023",
-                          "--venue", "OSDI", "--json").output)
+    data = json.loads(
+        cli(
+            "add",
+            "--title",
+            "Json Paper",
+            "--author",
+            "A B",
+            "--year",
+            "2023",
+            "--venue",
+            "OSDI",
+            "--json",
+        ).output
+    )
     assert data["added"] == 1 and data["outcomes"][0]["key"] == "b2023json"
 
 
 def test_add_bibtex_from_stdin(cli, paths: Paths) -> None:
-    bib = ("@inproceedings{Li:2014:whatever,\n  title = {Scaling Distributed Machine Learning with the "
-           "Parameter Server},\n  author = {Li, Mu and Andersen, David G.},\n  booktitle = "
-           "{11th USENIX Symposium on Operating Systems Design and Implementation (OSDI 14)},\n"
-           "  year = {2014},\n  pages = {583--598}\n}\n")
+    bib = (
+        "@inproceedings{Li:2014:whatever,\n  title = {Scaling Distributed Machine Learning with the "
+        "Parameter Server},\n  author = {Li, Mu and Andersen, David G.},\n  booktitle = "
+        "{11th USENIX Symposium on Operating Systems Design and Implementation (OSDI 14)},\n"
+        "  year = {2014},\n  pages = {583--598}\n}\n"
+    )
     result = cli("add", "--bibtex", "-", input=bib)
     assert result.exit_code == 0, result.output
     assert "added li2014scaling (was Li:2014:whatever)" in result.output  # not a catalog key
@@ -92,10 +172,12 @@ def test_add_bibtex_from_stdin(cli, paths: Paths) -> None:
 
 
 def test_add_bibtex_keeps_a_valid_key(cli, paths: Paths) -> None:
-    bib = ("@inproceedings{li2014parameter,\n  title = {Scaling Distributed Machine Learning "
-           "with the Parameter Server},\n  author = {Li, Mu and Andersen, David G.},\n  "
-           "booktitle = {11th USENIX Symposium on Operating Systems Design and Implementation "
-           "(OSDI 14)},\n  year = {2014}\n}\n")
+    bib = (
+        "@inproceedings{li2014parameter,\n  title = {Scaling Distributed Machine Learning "
+        "with the Parameter Server},\n  author = {Li, Mu and Andersen, David G.},\n  "
+        "booktitle = {11th USENIX Symposium on Operating Systems Design and Implementation "
+        "(OSDI 14)},\n  year = {2014}\n}\n"
+    )
     result = cli("add", "--bibtex", "-", input=bib)
     assert result.exit_code == 0, result.output
     assert "added li2014parameter: Scaling Distributed" in result.output

@@ -12,8 +12,10 @@ from catalog.data.registry import Venue
 from catalog.model import Paper
 from tests.conftest import SEED_CATALOG, write_catalog
 
-VENUES = {"arXiv": Venue("arXiv", "preprint", "arXiv"),
-          "SOSP": Venue("SOSP", "conference", "ACM Symposium on Operating Systems Principles")}
+VENUES = {
+    "arXiv": Venue("arXiv", "preprint", "arXiv"),
+    "SOSP": Venue("SOSP", "conference", "ACM Symposium on Operating Systems Principles"),
+}
 
 
 def paper(key: str = "x2023y", title: str = "A Title", **kw) -> Paper:
@@ -41,19 +43,35 @@ def test_by_arxiv_id_with_version_or_arxiv_doi() -> None:
 
 def test_preprint_and_published_titles_are_one_paper() -> None:
     finder = shipped_finder()
-    match = finder.find(paper(title="BagPipe: accelerating deep recommendation model training",
-                              venue="arXiv", year=2022))
+    match = finder.find(
+        paper(
+            title="BagPipe: accelerating deep recommendation model training",
+            venue="arXiv",
+            year=2022,
+        )
+    )
     assert match and match.paper.key == "agarwal2023bagpipe" and match.by == "title"
     # a small wording change still matches; the score says how alike
-    match = finder.find(paper(title="Ekko: A Large Scale Deep Learning Recommender System "
-                                    "with Low Latency Model Updates"))
+    match = finder.find(
+        paper(
+            title="Ekko: A Large Scale Deep Learning Recommender System "
+            "with Low Latency Model Updates"
+        )
+    )
     assert match and match.paper.key == "sima2022ekko" and 92 <= match.score < 100
 
 
 def test_different_papers_are_not_matched() -> None:
     finder = shipped_finder()
-    assert finder.find(paper(title="HET-GMP: A Graph-based System Approach to Scaling Large "
-                                   "Embedding Model Training")).paper.key == "miao2022hetgmp"
+    assert (
+        finder.find(
+            paper(
+                title="HET-GMP: A Graph-based System Approach to Scaling Large "
+                "Embedding Model Training"
+            )
+        ).paper.key
+        == "miao2022hetgmp"
+    )
     assert finder.find(paper(title="HET: Scaling out Huge Embedding Model Training")) is None
     assert finder.find(paper(title="Wide & Deep Learning for Recommender Systems")) is None
 
@@ -65,11 +83,18 @@ def test_conflicting_identifiers_veto_a_title_match() -> None:
 
 
 def test_merge_fills_only_missing_fields_and_records_arxiv() -> None:
-    existing = paper("agarwal2023bagpipe", "Bagpipe", doi="10.1145/3600006.3613142",
-                     tags=["training"])
-    incoming = paper(title="BagPipe", venue="arXiv", year=2022, arxiv="2202.12429v1",
-                     doi="10.48550/arXiv.2202.12429", url="https://arxiv.org/abs/2202.12429",
-                     tags=["caching"])
+    existing = paper(
+        "agarwal2023bagpipe", "Bagpipe", doi="10.1145/3600006.3613142", tags=["training"]
+    )
+    incoming = paper(
+        title="BagPipe",
+        venue="arXiv",
+        year=2022,
+        arxiv="2202.12429v1",
+        doi="10.48550/arXiv.2202.12429",
+        url="https://arxiv.org/abs/2202.12429",
+        tags=["caching"],
+    )
     plan = duplicates.plan_merge(existing, incoming, VENUES)
     assert plan.fields == {"arxiv": "2202.12429", "url": "https://arxiv.org/abs/2202.12429"}
     assert plan.move_to is None
@@ -90,7 +115,9 @@ def test_find_duplicates_within_a_list() -> None:
 
 
 def test_check_reports_a_preprint_and_its_published_version(tmp_path: Path) -> None:
-    paths = write_catalog(tmp_path, papers="""\
+    paths = write_catalog(
+        tmp_path,
+        papers="""\
         2023:
           SOSP:
             - key: agarwal2023bagpipe
@@ -103,7 +130,9 @@ def test_check_reports_a_preprint_and_its_published_version(tmp_path: Path) -> N
               title: "BagPipe: Accelerating Deep Recommendation Model Training"
               authors: [Saurabh Agarwal]
               arxiv: "2202.12429"
-        """, venues=VENUES_YAML)
+        """,
+        venues=VENUES_YAML,
+    )
     messages = [p.message for p in check(paths)]
     assert any(m.startswith("duplicate arXiv id 2202.12429") for m in messages)
     assert any(m.startswith("title nearly the same as agarwal2023bagpipe") for m in messages)
@@ -120,24 +149,33 @@ arXiv:
 
 
 def test_a_title_names_a_paper_by_its_words_or_its_system_name() -> None:
-    evstore = next(p for p in reader.load(SEED_CATALOG)
-                   if p.key == "kurniawan2023evstore")
+    evstore = next(p for p in reader.load(SEED_CATALOG) if p.key == "kurniawan2023evstore")
     assert duplicates.same_paper_title("EVStore", evstore)  # a table's Name column
-    assert duplicates.same_paper_title("evstore: storage and caching capabilities for scaling "
-                                   "embedding tables in deep recommendation systems.", evstore)
+    assert duplicates.same_paper_title(
+        "evstore: storage and caching capabilities for scaling "
+        "embedding tables in deep recommendation systems.",
+        evstore,
+    )
     assert not duplicates.same_paper_title("Scaling Vision with Sparse Mixture of Experts", evstore)
     assert not duplicates.same_paper_title("", evstore)
-
 
 
 # ------------------------------------------------ never a duplicate on a title alone (issue 9)
 
 
 def test_an_alike_title_with_other_year_and_author_is_only_a_possible_duplicate() -> None:
-    din = paper("zhou2018deep", "Deep Interest Network for Click-Through Rate Prediction",
-                authors=["Guorui Zhou"], year=2018)
-    dmin = paper("xiao2020deep", "Deep Multi-Interest Network for Click-through Rate "
-                 "Prediction", authors=["Zhibo Xiao"], year=2020)
+    din = paper(
+        "zhou2018deep",
+        "Deep Interest Network for Click-Through Rate Prediction",
+        authors=["Guorui Zhou"],
+        year=2018,
+    )
+    dmin = paper(
+        "xiao2020deep",
+        "Deep Multi-Interest Network for Click-through Rate Prediction",
+        authors=["Zhibo Xiao"],
+        year=2020,
+    )
     match = duplicates.Finder.of([dmin]).find(din)
     assert match is not None and match.by == "title" and not match.sure
     # the year (within one), or the first author where a year is unknown, makes it one paper
@@ -149,20 +187,28 @@ def test_an_alike_title_with_other_year_and_author_is_only_a_possible_duplicate(
 
 
 def test_one_title_years_apart_is_two_papers_unless_a_preprint() -> None:
-    book = paper("bellman1957dynamic", "Dynamic Programming", authors=["Richard Bellman"],
-                 year=1957)
-    article = paper("bellman1966dynamic", "Dynamic programming", authors=["Richard Bellman"],
-                    year=1966)
+    book = paper(
+        "bellman1957dynamic", "Dynamic Programming", authors=["Richard Bellman"], year=1957
+    )
+    article = paper(
+        "bellman1966dynamic", "Dynamic programming", authors=["Richard Bellman"], year=1966
+    )
     assert not duplicates.Finder.of([book]).find(article).sure
     preprint = replace(article, year=2019, venue="arXiv")
     assert duplicates.Finder.of([preprint]).find(replace(article, year=2022)).sure
 
 
 def test_a_pair_marked_distinct_is_never_matched() -> None:
-    a = paper("a2021survey", "A Survey on Neural Architecture Search", authors=["Ann Bee"],
-              year=2021)
-    b = paper("c2021survey", "A Survey of Neural Architecture Search", authors=["Cy Dee"],
-              year=2021, distinct=["a2021survey"])
+    a = paper(
+        "a2021survey", "A Survey on Neural Architecture Search", authors=["Ann Bee"], year=2021
+    )
+    b = paper(
+        "c2021survey",
+        "A Survey of Neural Architecture Search",
+        authors=["Cy Dee"],
+        year=2021,
+        distinct=["a2021survey"],
+    )
     assert duplicates.Finder.of([a]).find(replace(b, key="c2021survey")) is None
     assert duplicates.Finder.of([a]).find(replace(b, distinct=[])).sure
 
@@ -171,9 +217,11 @@ def test_import_adds_a_possible_duplicate_and_says_so(tmp_path: Path) -> None:
     from catalog.ingest import importer
 
     paths = write_catalog(tmp_path)
-    text = ("@inproceedings{zhou2018din, title = {AdaEmbed: Adaptive Embeddings for Large "
-            "Scale Recommendation Models}, author = {Guorui Zhou}, year = 2019, booktitle = "
-            "{OSDI}}")
+    text = (
+        "@inproceedings{zhou2018din, title = {AdaEmbed: Adaptive Embeddings for Large "
+        "Scale Recommendation Models}, author = {Guorui Zhou}, year = 2019, booktitle = "
+        "{OSDI}}"
+    )
     [outcome] = importer.import_bib(paths, text, "x.bib").outcomes
     assert outcome.action == "added"
     assert outcome.reason.startswith("possible duplicate of lai2023adaembed")

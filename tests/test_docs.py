@@ -63,13 +63,22 @@ def test_the_installed_command_runs_reading_and_other_commands(tmp_path):
     from tests.conftest import write_catalog
 
     paths = write_catalog(tmp_path)
-    base = [sys.executable, "-m", "catalog.cli", "--catalog", str(paths.catalog), "--db",
-            str(paths.db)]
-    search = subprocess.run([*base, "search", "tag:moe", "--keys"], capture_output=True,
-                            text=True, check=True)
+    base = [
+        sys.executable,
+        "-m",
+        "catalog.cli",
+        "--catalog",
+        str(paths.catalog),
+        "--db",
+        str(paths.db),
+    ]
+    search = subprocess.run(
+        [*base, "search", "tag:moe", "--keys"], capture_output=True, text=True, check=True
+    )
     assert search.stdout == "he2021fastmoe\n"
-    cite = subprocess.run([*base, "cite", "he2021fastmoe"], capture_output=True, text=True,
-                          check=True)
+    cite = subprocess.run(
+        [*base, "cite", "he2021fastmoe"], capture_output=True, text=True, check=True
+    )
     assert cite.stdout.startswith("@misc{he2021fastmoe,")
     helped = subprocess.run([*base, "--help"], capture_output=True, text=True, check=True)
     assert "export" in helped.stdout and "search" in helped.stdout

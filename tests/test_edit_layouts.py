@@ -31,7 +31,7 @@ import synth
 Op = Callable[[writer.Session], object]
 
 # Layouts a hand-edited catalog may have, around papers that edits touch.
-ODD = '''\
+ODD = """\
 # Odd layouts for the writer.
 2024:
   OSDI:
@@ -71,7 +71,7 @@ ODD = '''\
     - key: last2023paper
       title: "Last paper, no tags yet"
       authors: [Hal Last]
-'''.replace("\n\n    - key: notthere\n", "\n")
+""".replace("\n\n    - key: notthere\n", "\n")
 
 
 def synthetic(folder: Path, size: int = 120) -> Paths:
@@ -88,28 +88,44 @@ def tables(paths: Paths) -> dict[str, object]:
     columns = [r[1] for r in conn.execute("pragma table_info(papers)")]
     line, chunk = columns.index("line"), columns.index("chunk")
     out: dict[str, object] = {}
-    out["papers"] = [(*r[:line], r[line] + shifts.get(r[chunk], 0), *r[line + 1:])
-                     for r in conn.execute("select * from papers order by key")]
-    for name, order in (("authors", "paper, position"), ("tags", "paper, tag"),
-                        ("venues", "short"), ("vocabulary", "tag"), ("chunks", "label")):
+    out["papers"] = [
+        (*r[:line], r[line] + shifts.get(r[chunk], 0), *r[line + 1 :])
+        for r in conn.execute("select * from papers order by key")
+    ]
+    for name, order in (
+        ("authors", "paper, position"),
+        ("tags", "paper, tag"),
+        ("venues", "short"),
+        ("vocabulary", "tag"),
+        ("chunks", "label"),
+    ):
         out[name] = conn.execute(f"select * from {name} order by {order}").fetchall()
-    out["fts"] = conn.execute("select p.key, f.* from papers_fts f join papers p "
-                              "on p.rowid = f.rowid order by p.key").fetchall()
-    out["search"] = [conn.execute("select p.key from papers_fts f join papers p on p.rowid = "
-                                  "f.rowid where papers_fts match ? order by p.key",
-                                  (q,)).fetchall()
-                     for q in ("caching", "tags:moe", "renamed*", "fresh*", "edited")]
-    out["meta"] = conn.execute("select * from meta where key in ('digest', 'registry', "
-                               "'schema', 'papers') order by key").fetchall()
+    out["fts"] = conn.execute(
+        "select p.key, f.* from papers_fts f join papers p on p.rowid = f.rowid order by p.key"
+    ).fetchall()
+    out["search"] = [
+        conn.execute(
+            "select p.key from papers_fts f join papers p on p.rowid = "
+            "f.rowid where papers_fts match ? order by p.key",
+            (q,),
+        ).fetchall()
+        for q in ("caching", "tags:moe", "renamed*", "fresh*", "edited")
+    ]
+    out["meta"] = conn.execute(
+        "select * from meta where key in ('digest', 'registry', 'schema', 'papers') order by key"
+    ).fetchall()
     out["words"] = {r[0] for r in conn.execute("select word from words")}
     conn.close()
     return out
 
 
 def assert_index_is_a_full_build(paths: Paths, scratch: Path) -> None:
-    fresh = write_catalog(scratch, paths.catalog.read_text(encoding="utf-8"),
-                          paths.venues.read_text(encoding="utf-8"),
-                          paths.tags.read_text(encoding="utf-8"))
+    fresh = write_catalog(
+        scratch,
+        paths.catalog.read_text(encoding="utf-8"),
+        paths.venues.read_text(encoding="utf-8"),
+        paths.tags.read_text(encoding="utf-8"),
+    )
     assert database.refresh(fresh).action == "built"
     mine, theirs = tables(paths), tables(fresh)
     # An update adds the words of new text and never drops one (a word no paper holds any
@@ -124,14 +140,37 @@ def random_ops(rng: random.Random, keys: list[str], count: int) -> list[Op]:
     ops: list[Op] = []
     for i in range(count):
         key, other = rng.sample(keys, 2)
-        kind = rng.choice(["tag", "tag", "untag", "status", "status", "new", "two",
-                           "summary", "rename", "doi", "untag-all", "add", "remove"])
+        kind = rng.choice(
+            [
+                "tag",
+                "tag",
+                "untag",
+                "status",
+                "status",
+                "new",
+                "two",
+                "summary",
+                "rename",
+                "doi",
+                "untag-all",
+                "add",
+                "remove",
+            ]
+        )
         day = f"2024-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
         status = rng.choice(["read", "reading", "to-read"])
         tag = rng.choice(["caching", "moe", "training", "inference", "embedding"])
 
-        def op(s: writer.Session, kind: str = kind, key: str = key, other: str = other,
-               day: str = day, status: str = status, tag: str = tag, i: int = i) -> object:
+        def op(
+            s: writer.Session,
+            kind: str = kind,
+            key: str = key,
+            other: str = other,
+            day: str = day,
+            status: str = status,
+            tag: str = tag,
+            i: int = i,
+        ) -> object:
             if kind == "tag":
                 return s.add_tags(key, [tag])
             if kind == "untag":
@@ -151,9 +190,16 @@ def random_ops(rng: random.Random, keys: list[str], count: int) -> list[Op]:
                 return s.rename_tag(old, f"renamed-{i}") if old else None
             if kind == "add":  # a new paper: the file is cut, and the index reads it
                 year = 2012 + i % 14
-                return s.add(Paper(key=f"added{year}paper{i}", title=f"Added Paper {i}",
-                                   authors=["Ann Added"], year=year, venue="OSDI",
-                                   tags=[tag]))
+                return s.add(
+                    Paper(
+                        key=f"added{year}paper{i}",
+                        title=f"Added Paper {i}",
+                        authors=["Ann Added"],
+                        year=year,
+                        venue="OSDI",
+                        tags=[tag],
+                    )
+                )
             if kind == "remove":
                 return s.remove(key)
             return s.update(key, doi=f"10.9999/edit.{i}")
@@ -181,20 +227,29 @@ def run(paths: Paths, op: Op) -> object:
 
 
 @pytest.mark.parametrize("seed", [12, 56, 78])
-def test_fifty_random_edits_leave_the_index_a_full_build_would(tmp_path: Path,
-                                                              seed: int) -> None:
+def test_fifty_random_edits_leave_the_index_a_full_build_would(tmp_path: Path, seed: int) -> None:
     paths = synthetic(tmp_path / "cat")
     database.refresh(paths)
-    keys = [line.split()[-1] for line in paths.catalog.read_text().splitlines()
-            if line.lstrip().startswith("- key: ")]
+    keys = [
+        line.split()[-1]
+        for line in paths.catalog.read_text().splitlines()
+        if line.lstrip().startswith("- key: ")
+    ]
     for n, op in enumerate(random_ops(random.Random(seed), keys, 50)):
         run(paths, op)
         if n % 10 == 9:
             assert_index_is_a_full_build(paths, tmp_path / f"fresh{n}")
 
 
-ODD_KEYS = ["alpha2024one", "dash2024alone", "quoted2024tags", "flow2024map",
-            "zero2024indent", "multi2023line", "last2023paper"]
+ODD_KEYS = [
+    "alpha2024one",
+    "dash2024alone",
+    "quoted2024tags",
+    "flow2024map",
+    "zero2024indent",
+    "multi2023line",
+    "last2023paper",
+]
 
 
 def _lines_of(text: str, key: str) -> range:
@@ -206,20 +261,22 @@ def _lines_of(text: str, key: str) -> range:
         start -= 1
     depth = len(lines[start]) - len(lines[start].lstrip())
     end = start + 1
-    while end < len(lines) and (not lines[end].strip() or
-                                len(lines[end]) - len(lines[end].lstrip()) > depth):
+    while end < len(lines) and (
+        not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip()) > depth
+    ):
         end += 1
     return range(start, end + 1)
 
 
 @pytest.mark.parametrize("key", ODD_KEYS)
 @pytest.mark.parametrize("edit", ["tag", "untag", "status", "title"])
-def test_odd_layouts_edit_only_the_papers_own_lines(tmp_path: Path, key: str,
-                                                    edit: str) -> None:
-    changes = {"tag": lambda s: s.add_tags(key, ["inference", "caching"]),
-               "untag": lambda s: s.remove_tags(key, s.paper(key).tags[:1]),
-               "status": lambda s: s.set_status(key, "read", "2024-02-03"),
-               "title": lambda s: s.update(key, title="A New Title: Longer")}
+def test_odd_layouts_edit_only_the_papers_own_lines(tmp_path: Path, key: str, edit: str) -> None:
+    changes = {
+        "tag": lambda s: s.add_tags(key, ["inference", "caching"]),
+        "untag": lambda s: s.remove_tags(key, s.paper(key).tags[:1]),
+        "status": lambda s: s.set_status(key, "read", "2024-02-03"),
+        "title": lambda s: s.update(key, title="A New Title: Longer"),
+    }
     paths = write_catalog(tmp_path / "cat", ODD)
     database.refresh(paths)
     before = {p.key: p for p in reader.load(paths.catalog)}
@@ -227,13 +284,14 @@ def test_odd_layouts_edit_only_the_papers_own_lines(tmp_path: Path, key: str,
     text = paths.catalog.read_text(encoding="utf-8")
     after = {p.key: p for p in reader.load(paths.catalog)}
     assert [replace(p, line=0) for k, p in after.items() if k != key] == [
-        replace(p, line=0) for k, p in before.items() if k != key]
+        replace(p, line=0) for k, p in before.items() if k != key
+    ]
     own = _lines_of(ODD, key)
     assert [i for i in changed_lines(ODD, text) if i not in own] == [], (key, edit)
     assert_index_is_a_full_build(paths, tmp_path / "fresh")
 
 
-BLOCK_LISTS = '''\
+BLOCK_LISTS = """\
 2021:
   arXiv:
   - key: he2021fastmoe
@@ -250,32 +308,39 @@ BLOCK_LISTS = '''\
       - Ann Wide
     tags:
       - moe
-'''
+"""
 
 
 @pytest.mark.parametrize("key", ["he2021fastmoe", "wide2021lists"])
-def test_an_edit_keeps_the_indentation_of_the_papers_block_lists(tmp_path: Path,
-                                                                 key: str) -> None:
+def test_an_edit_keeps_the_indentation_of_the_papers_block_lists(tmp_path: Path, key: str) -> None:
     """A status change adds its two lines and re-indents none of the authors or tags."""
     paths = write_catalog(tmp_path / "cat", BLOCK_LISTS)
     with writer.edit(paths) as session:
         session.set_status(key, "read", "2024-02-03")
         session.add_tags(key, ["training"])
     text = paths.catalog.read_text(encoding="utf-8")
-    added = [ln for ln in difflib.ndiff(BLOCK_LISTS.splitlines(), text.splitlines())
-             if ln.startswith(("+ ", "- "))]
+    added = [
+        ln
+        for ln in difflib.ndiff(BLOCK_LISTS.splitlines(), text.splitlines())
+        if ln.startswith(("+ ", "- "))
+    ]
     assert all(ln.startswith("+ ") for ln in added), added
     assert len(added) <= 3, added
 
 
-@pytest.mark.parametrize("op", [
-    lambda s: s.update("alpha2024one", title=""),  # a required field gone
-    lambda s: s.update("alpha2024one", doi="not a DOI"),
-    lambda s: s.add_tags("dash2024alone", ["no-such-tag"]),
-    lambda s: s.set_status("dash2024alone", "done"),
-    lambda s: (s.update("alpha2024one", doi="10.1/x"),
-               s.update("zero2024indent", doi="10.1/X")),  # a duplicate DOI
-])
+@pytest.mark.parametrize(
+    "op",
+    [
+        lambda s: s.update("alpha2024one", title=""),  # a required field gone
+        lambda s: s.update("alpha2024one", doi="not a DOI"),
+        lambda s: s.add_tags("dash2024alone", ["no-such-tag"]),
+        lambda s: s.set_status("dash2024alone", "done"),
+        lambda s: (
+            s.update("alpha2024one", doi="10.1/x"),
+            s.update("zero2024indent", doi="10.1/X"),
+        ),  # a duplicate DOI
+    ],
+)
 def test_a_refused_edit_writes_nothing(tmp_path: Path, op: Op) -> None:
     paths = write_catalog(tmp_path / "cat", ODD)
     database.refresh(paths)

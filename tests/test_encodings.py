@@ -38,21 +38,29 @@ def test_a_utf16_bib_imports_like_its_utf8_twin(run, tmp_path: Path) -> None:
 
 def test_a_utf16_markdown_list_is_read(run, tmp_path: Path) -> None:
     md = tmp_path / "list.md"
-    md.write_bytes("## OSDI 2021\n\n- [Oort: Efficient Federated Learning via Guided "
-                   "Participant Selection](https://example.org/oort)\n".encode("utf-16"))
+    md.write_bytes(
+        "## OSDI 2021\n\n- [Oort: Efficient Federated Learning via Guided "
+        "Participant Selection](https://example.org/oort)\n".encode("utf-16")
+    )
     result = run("import", str(md), "--dry-run")
     assert "list.md:3:" in result.output  # the entry is found: it is the list, not the bytes
 
 
 def test_latin1_without_a_mark_is_refused_with_its_line() -> None:
     data = BIB.encode("latin-1")
-    with pytest.raises(TextFileError, match=r"^refs.bib:3: not UTF-8 text \(save it as "
-                                               r"UTF-8\)$"):
+    with pytest.raises(
+        TextFileError,
+        match=r"^refs.bib:3: not UTF-8 text \(save it as "
+        r"UTF-8\)$",
+    ):
         decode_text(data, "refs.bib")
 
 
 def test_broken_utf16_after_its_mark_is_refused_with_its_line() -> None:
     data = b"\xff\xfe" + "@misc{a,\n title = {x}}\n".encode("utf-16-le") + b"\x00\xd8"
-    with pytest.raises(TextFileError, match=r"^refs.bib:3: broken UTF-16-LE text .*"
-                                               r"save it as UTF-8\)$"):
+    with pytest.raises(
+        TextFileError,
+        match=r"^refs.bib:3: broken UTF-16-LE text .*"
+        r"save it as UTF-8\)$",
+    ):
         decode_text(data, "refs.bib")

@@ -32,12 +32,27 @@ for _name in ("PAPERS_CATALOG", "PAPERS_DB", files.CRASH_ENV):
     ENV.pop(_name, None)
 
 
-def papers_cli(paths: Paths, *args: str, env: dict[str, str] | None = None,
-               timeout: float = 60) -> subprocess.CompletedProcess[str]:
+def papers_cli(
+    paths: Paths, *args: str, env: dict[str, str] | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
     """`papers ARGS` as a separate process, as a user runs it."""
-    return subprocess.run([sys.executable, "-m", "catalog.cli", "--catalog", str(paths.catalog),
-                           "--db", str(paths.db), *args], env=env or ENV, cwd=REPO,
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "catalog.cli",
+            "--catalog",
+            str(paths.catalog),
+            "--db",
+            str(paths.db),
+            *args,
+        ],
+        env=env or ENV,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def no_traceback(proc: subprocess.CompletedProcess[str]) -> None:
@@ -58,8 +73,9 @@ def test_db_never_replaces_a_file_papers_did_not_make(cli, paths: Paths, victim:
     from catalog.cli import app
 
     for args in (["search", "embedding"], ["list"], ["index"]):
-        result = CliRunner().invoke(app, ["--catalog", str(paths.catalog), "--db", str(target),
-                                          *args])
+        result = CliRunner().invoke(
+            app, ["--catalog", str(paths.catalog), "--db", str(target), *args]
+        )
         assert result.exit_code == 1, result.output
         assert "not an index papers built" in result.output and str(target) in result.output
         assert "--db" in result.output  # the fix
@@ -141,16 +157,24 @@ for tag in sys.argv[4].split(","):
 """
 
 
-def test_two_catalogs_in_one_folder_share_registries_without_losing_a_tag(
-        tmp_path: Path) -> None:
+def test_two_catalogs_in_one_folder_share_registries_without_losing_a_tag(tmp_path: Path) -> None:
     first = write_catalog(tmp_path)
     second = Paths(first.data_dir / "other.yaml", tmp_path / "build" / "other.db")
     shutil.copy(first.catalog, second.catalog)
-    jobs = [(first, "he2021fastmoe", [f"first-{i}" for i in range(6)]),
-            (second, "lai2023adaembed", [f"second-{i}" for i in range(6)])]
-    procs = [subprocess.Popen([*PYTHON, NEW_TAGS_SCRIPT, str(p.catalog), str(p.db), key,
-                               ",".join(tags)], env=ENV, cwd=REPO, stderr=subprocess.PIPE,
-                              text=True) for p, key, tags in jobs]
+    jobs = [
+        (first, "he2021fastmoe", [f"first-{i}" for i in range(6)]),
+        (second, "lai2023adaembed", [f"second-{i}" for i in range(6)]),
+    ]
+    procs = [
+        subprocess.Popen(
+            [*PYTHON, NEW_TAGS_SCRIPT, str(p.catalog), str(p.db), key, ",".join(tags)],
+            env=ENV,
+            cwd=REPO,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for p, key, tags in jobs
+    ]
     for proc in procs:
         assert proc.wait(timeout=120) == 0, proc.stderr.read() if proc.stderr else ""
     vocabulary = load_tags(first.tags)
@@ -203,8 +227,10 @@ def test_tag_reports_success_with_a_damaged_index_and_repairs_it(cli, paths: Pat
     assert "caching" in query.get(database.connect(paths), "he2021fastmoe").tags
 
 
-@pytest.mark.parametrize("args", [["search", "embedding"], ["show", "he2021fastmoe"],
-                                  ["list"], ["export"], ["tags"], ["queue"]])
+@pytest.mark.parametrize(
+    "args",
+    [["search", "embedding"], ["show", "he2021fastmoe"], ["list"], ["export"], ["tags"], ["queue"]],
+)
 def test_a_partly_damaged_index_is_rebuilt(cli, paths: Paths, args: list[str]) -> None:
     assert cli("search", "embedding").exit_code == 0
     damage_pages(paths.db)
@@ -217,9 +243,13 @@ def test_a_partly_damaged_index_is_rebuilt(cli, paths: Paths, args: list[str]) -
 
 # ---------------------------------------------------------------- 12. alias bombs
 
-BOMB = "".join(["a: &a [x, x, x, x, x, x, x, x, x]\n"]
-               + [f"{c}: &{c} [{', '.join([f'*{p}'] * 9)}]\n"
-                  for p, c in zip("abcdefgh", "bcdefghi", strict=True)])
+BOMB = "".join(
+    ["a: &a [x, x, x, x, x, x, x, x, x]\n"]
+    + [
+        f"{c}: &{c} [{', '.join([f'*{p}'] * 9)}]\n"
+        for p, c in zip("abcdefgh", "bcdefghi", strict=True)
+    ]
+)
 
 
 @pytest.mark.parametrize("victim", ["tags.yaml", "venues.yaml", "papers.yaml"])
@@ -260,8 +290,9 @@ def test_invalid_utf8_in_a_registry_names_file_and_line(paths: Paths) -> None:
 
 
 @pytest.mark.parametrize("encoding", ["utf-16", "latin-1"])
-def test_tag_on_a_catalog_that_is_not_utf8_is_refused_untouched(paths: Paths,
-                                                                 encoding: str) -> None:
+def test_tag_on_a_catalog_that_is_not_utf8_is_refused_untouched(
+    paths: Paths, encoding: str
+) -> None:
     text = paths.catalog.read_text(encoding="utf-8").replace("FastMoE:", "FästMoE:")
     paths.catalog.write_bytes(text.encode(encoding))
     before = paths.catalog.read_bytes()
@@ -293,8 +324,7 @@ def test_a_crlf_catalog_and_registries_keep_crlf(tmp_path: Path) -> None:
     with writer.edit(paths) as session:
         session.add_tags("he2021fastmoe", ["sharding"], new=True)
         session.add_venue(load_venues(REPO / "data" / "venues.yaml")["SOSP"])
-        session.add(Paper(key="new2024x", title="New", authors=["A B"], year=2024,
-                          venue="SOSP"))
+        session.add(Paper(key="new2024x", title="New", authors=["A B"], year=2024, venue="SOSP"))
     for path in (paths.catalog, paths.tags, paths.venues):
         data = path.read_bytes()
         assert data.count(b"\n") == data.count(b"\r\n"), path.name
@@ -306,12 +336,14 @@ def test_a_crlf_catalog_and_registries_keep_crlf(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- 11. reading notes
 
 
-def test_a_note_is_written_only_for_a_valid_key_inside_readings(paths: Paths,
-                                                                tmp_path: Path) -> None:
+def test_a_note_is_written_only_for_a_valid_key_inside_readings(
+    paths: Paths, tmp_path: Path
+) -> None:
     for key in ("../../../x", "/tmp/x", "a/../../b", "ok2020x\n"):
         with pytest.raises(CatalogError, match="not a valid key"):
-            writer.create_note(paths, Paper(key=key, title="T", authors=["A"], year=2020,
-                                            venue="OSDI"))
+            writer.create_note(
+                paths, Paper(key=key, title="T", authors=["A"], year=2020, venue="OSDI")
+            )
     assert not (tmp_path / "x.md").exists() and not list(tmp_path.rglob("*.md"))
 
 
@@ -319,12 +351,13 @@ def test_a_hostile_title_stays_text_in_a_new_note(paths: Paths) -> None:
     import markdown
 
     title = 'x --> <script>alert(1)</script><!-- [a](javascript:alert(2)) {: onclick="y"}'
-    path, created = writer.create_note(paths, Paper(key="evil2020x", title=title,
-                                                    authors=["A <b>B</b>"], year=2020,
-                                                    venue="OSDI"))
+    path, created = writer.create_note(
+        paths, Paper(key="evil2020x", title=title, authors=["A <b>B</b>"], year=2020, venue="OSDI")
+    )
     assert created
     html = markdown.Markdown(extensions=["attr_list", "md_in_html"]).convert(
-        path.read_text(encoding="utf-8"))
+        path.read_text(encoding="utf-8")
+    )
     from html.parser import HTMLParser
 
     class Elements(HTMLParser):
@@ -357,15 +390,43 @@ def test_readers_and_writers_together_on_a_fresh_index(tmp_path: Path) -> None:
     stale.write_bytes(b"half an index")
     procs = []
     for i in range(3):
-        procs.append(subprocess.Popen(
-            [*PYTHON, NEW_TAGS_SCRIPT, str(paths.catalog), str(paths.db), "he2021fastmoe",
-             f"w{i}-a,w{i}-b"], env=ENV, cwd=REPO, stderr=subprocess.PIPE, text=True))
+        procs.append(
+            subprocess.Popen(
+                [
+                    *PYTHON,
+                    NEW_TAGS_SCRIPT,
+                    str(paths.catalog),
+                    str(paths.db),
+                    "he2021fastmoe",
+                    f"w{i}-a,w{i}-b",
+                ],
+                env=ENV,
+                cwd=REPO,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+        )
     for i in range(8):
         args = ["search", "embedding"] if i % 2 else ["list", "--json"]
-        procs.append(subprocess.Popen(
-            [sys.executable, "-m", "catalog.cli", "--catalog", str(paths.catalog), "--db",
-             str(paths.db), *args], env=ENV, cwd=REPO, stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE, text=True))
+        procs.append(
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "catalog.cli",
+                    "--catalog",
+                    str(paths.catalog),
+                    "--db",
+                    str(paths.db),
+                    *args,
+                ],
+                env=ENV,
+                cwd=REPO,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+        )
     for proc in procs:
         code = proc.wait(timeout=120)
         err = proc.stderr.read() if proc.stderr else ""
@@ -404,8 +465,12 @@ def test_sigkill_at_random_points_never_tears_the_catalog(tmp_path: Path) -> Non
     deadline = time.monotonic() + 15
     kills = 0
     while kills < 30 and time.monotonic() < deadline:
-        proc = subprocess.Popen([*PYTHON, TOGGLE_SCRIPT, str(paths.catalog), str(paths.db)],
-                                env=ENV, cwd=REPO, stderr=subprocess.PIPE)
+        proc = subprocess.Popen(
+            [*PYTHON, TOGGLE_SCRIPT, str(paths.catalog), str(paths.db)],
+            env=ENV,
+            cwd=REPO,
+            stderr=subprocess.PIPE,
+        )
         time.sleep(rng.uniform(0.05, 0.5))
         proc.send_signal(signal.SIGKILL)
         proc.wait()

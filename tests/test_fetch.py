@@ -37,9 +37,18 @@ class Online:
             work = self.crossref.get(doi.lower())
             if work is None:
                 return 404, "text/plain", "Resource not found."
-            return 200, "application/json", json.dumps(
-                {"status": "ok", "message-type": "work", "message-version": "1.0.0",
-                 "message": work})
+            return (
+                200,
+                "application/json",
+                json.dumps(
+                    {
+                        "status": "ok",
+                        "message-type": "work",
+                        "message-version": "1.0.0",
+                        "message": work,
+                    }
+                ),
+            )
         if path == "/arxiv/api/query":
             ident = query.get("id_list", [""])[0]
             return 200, "application/atom+xml", atom(self.arxiv.get(ident, ""), ident)
@@ -65,11 +74,11 @@ def atom(entry: str, ident: str) -> str:
 </feed>"""
 
 
-def atom_entry(ident: str, title: str, authors: list[str], published: str,
-               doi: str = "") -> str:
+def atom_entry(ident: str, title: str, authors: list[str], published: str, doi: str = "") -> str:
     names = "".join(f"<author><name>{a}</name></author>" for a in authors)
-    doi_tag = f'<arxiv:doi xmlns:arxiv="http://arxiv.org/schemas/atom">{doi}</arxiv:doi>' \
-        if doi else ""
+    doi_tag = (
+        f'<arxiv:doi xmlns:arxiv="http://arxiv.org/schemas/atom">{doi}</arxiv:doi>' if doi else ""
+    )
     return f"""<entry>
     <id>http://arxiv.org/abs/{ident}v2</id>
     <updated>{published}</updated>
@@ -85,15 +94,30 @@ def atom_entry(ident: str, title: str, authors: list[str], published: str,
 
 
 def dblp_result(query: str, hits: list[dict]) -> str:
-    return json.dumps({"result": {
-        "query": query, "status": {"@code": "200", "text": "OK"},
-        "time": {"@unit": "msecs", "text": "1.00"},
-        "completions": {"@total": "0", "@computed": "0", "@sent": "0"},
-        "hits": ({"@total": str(len(hits)), "@computed": str(len(hits)),
-                  "@sent": str(len(hits)), "@first": "0",
-                  "hit": [{"@score": "10", "@id": str(i), "info": h, "url": f"URL#{i}"}
-                          for i, h in enumerate(hits)]}
-                 if hits else {"@total": "0", "@computed": "0", "@sent": "0", "@first": "0"})}})
+    return json.dumps(
+        {
+            "result": {
+                "query": query,
+                "status": {"@code": "200", "text": "OK"},
+                "time": {"@unit": "msecs", "text": "1.00"},
+                "completions": {"@total": "0", "@computed": "0", "@sent": "0"},
+                "hits": (
+                    {
+                        "@total": str(len(hits)),
+                        "@computed": str(len(hits)),
+                        "@sent": str(len(hits)),
+                        "@first": "0",
+                        "hit": [
+                            {"@score": "10", "@id": str(i), "info": h, "url": f"URL#{i}"}
+                            for i, h in enumerate(hits)
+                        ],
+                    }
+                    if hits
+                    else {"@total": "0", "@computed": "0", "@sent": "0", "@first": "0"}
+                ),
+            }
+        }
+    )
 
 
 def free_port() -> int:
@@ -147,36 +171,52 @@ def offline(monkeypatch: pytest.MonkeyPatch) -> None:
 # Verified metadata (seed-papers.bib: agarwal2023bagpipe).
 BAGPIPE_AUTHORS = ["Saurabh Agarwal", "Chengpo Yan", "Ziyi Zhang", "Shivaram Venkataraman"]
 BAGPIPE_WORK = {
-    "DOI": "10.1145/3600006.3613142", "type": "proceedings-article",
+    "DOI": "10.1145/3600006.3613142",
+    "type": "proceedings-article",
     "title": ["Bagpipe: Accelerating Deep Recommendation Model Training"],
-    "author": [{"given": n.split()[0], "family": n.split()[1], "sequence": "additional",
-                "affiliation": []} for n in BAGPIPE_AUTHORS],
+    "author": [
+        {"given": n.split()[0], "family": n.split()[1], "sequence": "additional", "affiliation": []}
+        for n in BAGPIPE_AUTHORS
+    ],
     "container-title": ["Proceedings of the 29th Symposium on Operating Systems Principles"],
-    "event": {"name": "SOSP '23: 29th Symposium on Operating Systems Principles",
-              "acronym": "SOSP '23"},
-    "publisher": "ACM", "issued": {"date-parts": [[2023, 10]]},
+    "event": {
+        "name": "SOSP '23: 29th Symposium on Operating Systems Principles",
+        "acronym": "SOSP '23",
+    },
+    "publisher": "ACM",
+    "issued": {"date-parts": [[2023, 10]]},
     "URL": "https://doi.org/10.1145/3600006.3613142",
 }
 # Made-up papers by made-up people.
 TEST_WORK = {
-    "DOI": "10.5555/papers.test.1", "type": "proceedings-article",
+    "DOI": "10.5555/papers.test.1",
+    "type": "proceedings-article",
     "title": ["Tessellate: Caching Embeddings in Tiles"],
-    "author": [{"given": "Ada", "family": "Tester", "sequence": "first", "affiliation": []},
-               {"given": "Bo", "family": "Example", "sequence": "additional",
-                "affiliation": []}],
-    "container-title": ["Proceedings of the 17th USENIX Symposium on Operating Systems "
-                        "Design and Implementation"],
-    "published-print": {"date-parts": [[2023, 7]]}, "page": "101-117",
+    "author": [
+        {"given": "Ada", "family": "Tester", "sequence": "first", "affiliation": []},
+        {"given": "Bo", "family": "Example", "sequence": "additional", "affiliation": []},
+    ],
+    "container-title": [
+        "Proceedings of the 17th USENIX Symposium on Operating Systems Design and Implementation"
+    ],
+    "published-print": {"date-parts": [[2023, 7]]},
+    "page": "101-117",
     "abstract": "<jats:p>We tile <jats:italic>embeddings</jats:italic>.</jats:p>",
 }
-TEST_PREPRINT = atom_entry("2399.00001", "Quokka: A Test Preprint About Sharding Tables",
-                           ["Cy Sample", "Di Placeholder"], "2023-09-03T10:00:00Z")
-VENUES = {"OSDI": Venue("OSDI", "conference", "USENIX Symposium on Operating Systems Design "
-                        "and Implementation"),
-          "SOSP": Venue("SOSP", "conference", "ACM Symposium on Operating Systems Principles"),
-          "MICRO": Venue("MICRO", "conference", "IEEE/ACM International Symposium on "
-                         "Microarchitecture"),
-          "arXiv": Venue("arXiv", "preprint", "arXiv")}
+TEST_PREPRINT = atom_entry(
+    "2399.00001",
+    "Quokka: A Test Preprint About Sharding Tables",
+    ["Cy Sample", "Di Placeholder"],
+    "2023-09-03T10:00:00Z",
+)
+VENUES = {
+    "OSDI": Venue(
+        "OSDI", "conference", "USENIX Symposium on Operating Systems Design and Implementation"
+    ),
+    "SOSP": Venue("SOSP", "conference", "ACM Symposium on Operating Systems Principles"),
+    "MICRO": Venue("MICRO", "conference", "IEEE/ACM International Symposium on Microarchitecture"),
+    "arXiv": Venue("arXiv", "preprint", "arXiv"),
+}
 
 
 def test_crossref_work(online: Online) -> None:
@@ -184,8 +224,7 @@ def test_crossref_work(online: Online) -> None:
     record = services.crossref("10.1145/3600006.3613142")
     assert record.title == "Bagpipe: Accelerating Deep Recommendation Model Training"
     assert record.authors == BAGPIPE_AUTHORS
-    assert (record.year, record.kind, record.doi) == (2023, "conference",
-                                                      "10.1145/3600006.3613142")
+    assert (record.year, record.kind, record.doi) == (2023, "conference", "10.1145/3600006.3613142")
     assert services.resolve_venue(record, VENUES) == "SOSP"
     assert online.requests == ["/crossref/works/10.1145/3600006.3613142"]
 
@@ -214,31 +253,53 @@ def test_arxiv_entry_is_parsed_from_atom(online: Online) -> None:
 def test_arxiv_unknown_id_and_error_entry(online: Online) -> None:
     with pytest.raises(services.FetchError, match=r"arXiv has no record of arXiv id 2399\.99999"):
         services.arxiv("2399.99999")
-    online.arxiv["bad"] = ("<entry><id>http://arxiv.org/api/errors#incorrect_id_format_for_bad"
-                           "</id><title>Error</title><summary>incorrect id format for bad"
-                           "</summary></entry>")
+    online.arxiv["bad"] = (
+        "<entry><id>http://arxiv.org/api/errors#incorrect_id_format_for_bad"
+        "</id><title>Error</title><summary>incorrect id format for bad"
+        "</summary></entry>"
+    )
     with pytest.raises(services.FetchError, match="arXiv says: incorrect id format for bad"):
         services.arxiv("bad")
 
 
 def test_dblp_search_and_published_version(online: Online) -> None:
     online.dblp["Quokka"] = [
-        {"authors": {"author": [{"@pid": "1", "text": "Cy Sample 0001"},
-                                {"@pid": "2", "text": "Di Placeholder"}]},
-         "title": "Quokka: A Test Preprint About Sharding Tables.", "venue": "CoRR",
-         "volume": "abs/2399.00001", "year": "2023", "type": "Informal and Other Publications",
-         "ee": "https://arxiv.org/abs/2399.00001"},
-        {"authors": {"author": {"@pid": "1", "text": "Cy Sample 0001"}},
-         "title": "Quokka: A Test Preprint about Sharding Tables.", "venue": "MICRO",
-         "pages": "5-17", "year": "2024", "type": "Conference and Workshop Papers",
-         "doi": "10.5555/papers.test.2", "ee": "https://doi.org/10.5555/papers.test.2"}]
+        {
+            "authors": {
+                "author": [
+                    {"@pid": "1", "text": "Cy Sample 0001"},
+                    {"@pid": "2", "text": "Di Placeholder"},
+                ]
+            },
+            "title": "Quokka: A Test Preprint About Sharding Tables.",
+            "venue": "CoRR",
+            "volume": "abs/2399.00001",
+            "year": "2023",
+            "type": "Informal and Other Publications",
+            "ee": "https://arxiv.org/abs/2399.00001",
+        },
+        {
+            "authors": {"author": {"@pid": "1", "text": "Cy Sample 0001"}},
+            "title": "Quokka: A Test Preprint about Sharding Tables.",
+            "venue": "MICRO",
+            "pages": "5-17",
+            "year": "2024",
+            "type": "Conference and Workshop Papers",
+            "doi": "10.5555/papers.test.2",
+            "ee": "https://doi.org/10.5555/papers.test.2",
+        },
+    ]
     hits = services.dblp_search("Quokka: A Test Preprint About Sharding Tables")
     assert [h.kind for h in hits] == ["preprint", "conference"]
     assert hits[0].authors == ["Cy Sample", "Di Placeholder"] and hits[0].arxiv == "2399.00001"
     online.arxiv["2399.00001"] = TEST_PREPRINT
     record = services.lookup_arxiv("2399.00001")
     assert (record.year, record.doi, record.pages, record.arxiv) == (
-        2024, "10.5555/papers.test.2", "5-17", "2399.00001")
+        2024,
+        "10.5555/papers.test.2",
+        "5-17",
+        "2399.00001",
+    )
     assert record.authors == ["Cy Sample", "Di Placeholder"]  # the preprint's full list
     assert services.resolve_venue(record, VENUES) == "MICRO"
 
@@ -251,11 +312,19 @@ def test_no_network_says_so_and_suggests_bibtex(offline: None) -> None:
 
 
 def test_resolve_venue_by_bracketed_acronym() -> None:
-    record = services.Record("Crossref", "T", [], venue_names=[
-        "2021 54th Annual IEEE/ACM International Symposium on Microarchitecture (MICRO)"])
+    record = services.Record(
+        "Crossref",
+        "T",
+        [],
+        venue_names=[
+            "2021 54th Annual IEEE/ACM International Symposium on Microarchitecture (MICRO)"
+        ],
+    )
     assert services.resolve_venue(record, VENUES) == "MICRO"
-    assert services.resolve_venue(services.Record("x", "T", [], venue_names=["Nowhere"]),
-                               VENUES) is None
+    assert (
+        services.resolve_venue(services.Record("x", "T", [], venue_names=["Nowhere"]), VENUES)
+        is None
+    )
 
 
 # ---------------------------------------------------------------- papers add, fetched
@@ -265,8 +334,10 @@ def test_add_by_doi(cli, paths, online: Online) -> None:
     online.crossref["10.5555/papers.test.1"] = TEST_WORK
     result = cli("add", "--doi", "10.5555/papers.test.1", "-t", "caching")
     assert result.exit_code == 0, result.output
-    assert "added tester2023tessellate: Tessellate: Caching Embeddings in Tiles [OSDI 2023]" \
+    assert (
+        "added tester2023tessellate: Tessellate: Caching Embeddings in Tiles [OSDI 2023]"
         in result.output
+    )
     text = paths.catalog.read_text(encoding="utf-8")
     assert "    - key: tester2023tessellate\n" in text
     assert "      doi: 10.5555/papers.test.1\n" in text and '      pages: "101-117"\n' in text
@@ -297,11 +368,16 @@ def test_add_by_arxiv_recognises_a_published_paper(cli, tmp_path: Path, online: 
         shutil.copy(SHIPPED / name, data / name)
     paths = Paths(data / "papers.yaml", tmp_path / "db" / "c.db")
     online.arxiv["2202.12429"] = atom_entry(
-        "2202.12429", "BagPipe: Accelerating Deep Recommendation Model Training",
-        BAGPIPE_AUTHORS, "2022-02-01T00:00:00Z")  # the day is a placeholder
+        "2202.12429",
+        "BagPipe: Accelerating Deep Recommendation Model Training",
+        BAGPIPE_AUTHORS,
+        "2022-02-01T00:00:00Z",
+    )  # the day is a placeholder
     before = paths.catalog.read_bytes()
-    result = CliRunner().invoke(app, ["--catalog", str(paths.catalog), "--db", str(paths.db),
-                                      "add", "--arxiv", "2202.12429"])
+    result = CliRunner().invoke(
+        app,
+        ["--catalog", str(paths.catalog), "--db", str(paths.db), "add", "--arxiv", "2202.12429"],
+    )
     assert result.exit_code == 1
     assert "already in the catalog as agarwal2023bagpipe (same arXiv id)" in result.output
     assert "--merge" in result.output

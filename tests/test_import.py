@@ -33,11 +33,15 @@ def test_recommender_bib_imports_new_papers_and_skips_the_seed_ones(shipped: Pat
     assert len(report.outcomes) == 32  # every entry accounted for
     by_action = {a: [o for o in report.outcomes if o.action == a] for a in importer.ACTIONS}
     duplicates = {o.key for o in by_action["duplicate"]}
-    assert duplicates == {"sima2022ekko", "naumov2019deep", "mudigere2022software",
-                          "zhao2020distributed", "xie2020kraken"}
+    assert duplicates == {
+        "sima2022ekko",
+        "naumov2019deep",
+        "mudigere2022software",
+        "zhao2020distributed",
+        "xie2020kraken",
+    }
     refused = {o.title: o for o in by_action["refused"]}
-    assert set(refused) == {"NVIDIA Merlin", "NVIDIA NVTabular", "NVIDIA HugeCTR",
-                            "NVIDIA Triton"}
+    assert set(refused) == {"NVIDIA Merlin", "NVIDIA NVTabular", "NVIDIA HugeCTR", "NVIDIA Triton"}
     assert refused["NVIDIA Merlin"].line == 141 and "venue" in refused["NVIDIA Merlin"].reason
     assert len(by_action["added"]) == 23
     papers = {p.key: p for p in reader.load(shipped.catalog)}
@@ -46,13 +50,25 @@ def test_recommender_bib_imports_new_papers_and_skips_the_seed_ones(shipped: Pat
     assert papers["cheng2016wide"].et_al is True  # 'and others' kept as et_al, not invented
     assert all(papers[o.key].added for o in by_action["added"])
     # The registry's well-known venues are used as they are; only the others are proposed.
-    assert {o.key: o.venue for o in by_action["added"] if o.venue in {
-        "DLRS", "RecSys", "SIGIR", "NeurIPS", "KDD", "CIKM", "SoCC", "NAACL", "IJCAI"}} == {
-        "cheng2016wide": "DLRS", "yi2019sampling": "RecSys", "ma2018entire": "SIGIR",
-        "de2021transformers4rec": "RecSys", "sculley2015hidden": "NeurIPS",
-        "wang-etal-2021-lightseq": "NAACL", "chu2011unbiased": "KDD", "tian2018continuum": "SoCC",
-        "gong2020edgerec": "CIKM", "he2020group": "NeurIPS", "shi2020compositional": "KDD",
-        "ijcai2017-239": "IJCAI"}
+    assert {
+        o.key: o.venue
+        for o in by_action["added"]
+        if o.venue
+        in {"DLRS", "RecSys", "SIGIR", "NeurIPS", "KDD", "CIKM", "SoCC", "NAACL", "IJCAI"}
+    } == {
+        "cheng2016wide": "DLRS",
+        "yi2019sampling": "RecSys",
+        "ma2018entire": "SIGIR",
+        "de2021transformers4rec": "RecSys",
+        "sculley2015hidden": "NeurIPS",
+        "wang-etal-2021-lightseq": "NAACL",
+        "chu2011unbiased": "KDD",
+        "tian2018continuum": "SoCC",
+        "gong2020edgerec": "CIKM",
+        "he2020group": "NeurIPS",
+        "shi2020compositional": "KDD",
+        "ijcai2017-239": "IJCAI",
+    }
     venues = shipped.venues.read_text(encoding="utf-8")
     added_venues = {v.short for v in report.venues_added}
     assert added_venues == {"Distributed Computing", "SIGOPS Oper. Syst. Rev.", "IJCV", "ADKDD"}
@@ -75,16 +91,22 @@ def test_importing_twice_adds_nothing_the_second_time(shipped: Paths) -> None:
 def test_import_cli_summary_and_json(run, shipped: Paths) -> None:
     result = run("import", str(RECOMMENDER), "--dry-run")
     assert result.exit_code == 0, result.output
-    assert "recommender.bib: would add 23, merged 0, skipped 5 duplicates, refused 4" \
-        in result.output
+    assert (
+        "recommender.bib: would add 23, merged 0, skipped 5 duplicates, refused 4" in result.output
+    )
     assert "recommender.bib:141: refused: NVIDIA Merlin" in result.output
     assert "added venue" not in result.output
-    assert "would add venue IJCV (journal: International Journal of Computer Vision)" \
-        in result.output
-    assert "would add venue KDD" not in result.output and "would add venue DLRS" not in result.output
+    assert (
+        "would add venue IJCV (journal: International Journal of Computer Vision)" in result.output
+    )
+    assert (
+        "would add venue KDD" not in result.output and "would add venue DLRS" not in result.output
+    )
     assert "would add venue IJCAI" not in result.output  # in the registry since issue 9
-    assert "recommender.bib:1: added cheng2016wide: Wide & deep learning for recommender " \
+    assert (
+        "recommender.bib:1: added cheng2016wide: Wide & deep learning for recommender "
         "systems [DLRS 2016]" in result.output
+    )
     assert "+    - key: li2014scaling" in result.output  # the diff
     assert not (shipped.db.parent / "x").exists()
     data = json.loads(run("import", str(RECOMMENDER), "--json").stdout)
@@ -115,10 +137,12 @@ def test_merge_fills_what_the_catalog_lacks(shipped: Paths) -> None:
     assert papers["xie2020kraken"].pages == "1-17"
 
 
-BROKEN_BIB = ("@inproceedings{good2023x,\n  title = {A Good Entry},\n"
-              "  author = {Doe, Jane},\n  booktitle = {OSDI},\n  year = {2023}\n}\n\n"
-              "@article{bad2023y,\n  title = {Unclosed,\n  author = {Roe, Rick},\n"
-              "  year = 2023\n\n@misc{other, title={x}}\n")
+BROKEN_BIB = (
+    "@inproceedings{good2023x,\n  title = {A Good Entry},\n"
+    "  author = {Doe, Jane},\n  booktitle = {OSDI},\n  year = {2023}\n}\n\n"
+    "@article{bad2023y,\n  title = {Unclosed,\n  author = {Roe, Rick},\n"
+    "  year = 2023\n\n@misc{other, title={x}}\n"
+)
 
 
 def test_a_bib_with_broken_entries_is_refused_whole(run, shipped: Paths, tmp_path: Path) -> None:
@@ -132,8 +156,9 @@ def test_a_bib_with_broken_entries_is_refused_whole(run, shipped: Paths, tmp_pat
     assert shipped.catalog.read_bytes() == before
 
 
-def test_broken_bib_entries_are_refused_alone_with_skip_broken(run, shipped: Paths,
-                                                               tmp_path: Path) -> None:
+def test_broken_bib_entries_are_refused_alone_with_skip_broken(
+    run, shipped: Paths, tmp_path: Path
+) -> None:
     bib = tmp_path / "broken.bib"
     bib.write_text(BROKEN_BIB, encoding="utf-8")
     result = run("import", str(bib), "--skip-broken")
@@ -158,14 +183,18 @@ def test_unknown_file_kind_and_missing_file(run, tmp_path: Path) -> None:
 
 def test_import_tag_applies_to_added_papers(shipped: Paths, tmp_path: Path) -> None:
     bib = tmp_path / "one.bib"
-    bib.write_text("@inproceedings{x,\n  title = {Scaling Distributed Machine Learning with "
-                   "the Parameter Server},\n  author = {Mu Li and David G. Andersen},\n"
-                   "  booktitle = {11th USENIX Symposium on Operating Systems Design and "
-                   "Implementation (OSDI 14)},\n  year = {2014}\n}\n", encoding="utf-8")
+    bib.write_text(
+        "@inproceedings{x,\n  title = {Scaling Distributed Machine Learning with "
+        "the Parameter Server},\n  author = {Mu Li and David G. Andersen},\n"
+        "  booktitle = {11th USENIX Symposium on Operating Systems Design and "
+        "Implementation (OSDI 14)},\n  year = {2014}\n}\n",
+        encoding="utf-8",
+    )
     report = importer.import_file(shipped, bib, tags=["parameter-server"])
     key = report.outcomes[0].key
     assert next(p for p in reader.load(shipped.catalog) if p.key == key).tags == [
-        "parameter-server"]
+        "parameter-server"
+    ]
     with pytest.raises(importer.CatalogError, match="unknown tag 'paramserver'"):
         importer.import_file(shipped, bib, tags=["paramserver"])
 
@@ -178,8 +207,15 @@ def test_dlrm_list_finds_its_8_papers_and_no_more() -> None:
     parsed = lists.parse(DLRM_LIST.read_text(encoding="utf-8"))
     assert len(parsed.entries) == 8
     assert [(e.venue, e.year) for e in parsed.entries] == [
-        ("SOSP", 2023), ("SOSP", 2023), ("OSDI", 2023), ("ASPLOS", 2023), ("arXiv", 2022),
-        ("OSDI", 2022), ("DLP-KDD", 2022), ("DLRS", 2016)]
+        ("SOSP", 2023),
+        ("SOSP", 2023),
+        ("OSDI", 2023),
+        ("ASPLOS", 2023),
+        ("arXiv", 2022),
+        ("OSDI", 2022),
+        ("DLP-KDD", 2022),
+        ("DLRS", 2016),
+    ]
     disagg = parsed.entries[4]
     assert disagg.title.startswith("DisaggRec: Architecting") and disagg.arxiv == "2212.00939"
     assert parsed.entries[0].url == "https://dl.acm.org/doi/10.1145/3600006.3613169"
@@ -187,8 +223,7 @@ def test_dlrm_list_finds_its_8_papers_and_no_more() -> None:
 
 
 @needs_shared
-def test_dlrm_list_import_merges_known_and_files_the_rest_in_the_inbox(run,
-                                                                       shipped: Paths) -> None:
+def test_dlrm_list_import_merges_known_and_files_the_rest_in_the_inbox(run, shipped: Paths) -> None:
     before = shipped.catalog.read_bytes()
     result = run("import", str(DLRM_LIST), "--json")
     assert result.exit_code == 0, result.output
@@ -196,12 +231,16 @@ def test_dlrm_list_import_merges_known_and_files_the_rest_in_the_inbox(run,
     assert (data["added"], data["duplicate"], data["inbox"], data["refused"]) == (0, 4, 4, 0)
     assert len(data["outcomes"]) == 8 and data["venues_added"] == []
     assert data["skipped_lines"] == 19
-    reasons = {o["title"].split(":")[0]: o["reason"] for o in data["outcomes"]
-               if o["action"] == "inbox"}
-    needs = ("the list gives no authors (rerun with --fetch, or add it with "
-             "papers add --arxiv/--doi/--bibtex)")
-    assert re.fullmatch(r"filed in the inbox as [0-9a-f]{8}: " + re.escape(needs),
-                        reasons["UGache"])
+    reasons = {
+        o["title"].split(":")[0]: o["reason"] for o in data["outcomes"] if o["action"] == "inbox"
+    }
+    needs = (
+        "the list gives no authors (rerun with --fetch, or add it with "
+        "papers add --arxiv/--doi/--bibtex)"
+    )
+    assert re.fullmatch(
+        r"filed in the inbox as [0-9a-f]{8}: " + re.escape(needs), reasons["UGache"]
+    )
     assert reasons["Wide & Deep Learning for Recommender Systems"].endswith(needs)
     assert shipped.catalog.read_bytes() == before  # the catalog is unchanged
     listed = run("inbox", "--json")
@@ -247,8 +286,11 @@ Some prose that mentions OSDI'22 and is not a paper.
 """
     parsed = lists.parse(text, venues=["OSDI", "ASPLOS"])
     assert [(e.title.split(":")[0], e.venue, e.year) for e in parsed.entries] == [
-        ("AdaEmbed", "OSDI", 2023), ("Bagpipe", "SOSP", 2023), ("EVStore", "ASPLOS", 2023),
-        ("Ekko", "OSDI", 2022)]
+        ("AdaEmbed", "OSDI", 2023),
+        ("Bagpipe", "SOSP", 2023),
+        ("EVStore", "ASPLOS", 2023),
+        ("Ekko", "OSDI", 2022),
+    ]
     assert parsed.skipped == [4, 17]
 
 
@@ -260,14 +302,19 @@ def test_a_list_with_no_papers_is_an_error(run, shipped: Paths, tmp_path: Path) 
     assert "no papers found in 2 lines" in result.output and "OSDI'23" in result.output
 
 
-def test_fetch_fills_authors_from_arxiv(shipped: Paths, tmp_path: Path,
-                                        online: Online) -> None:  # noqa: F811
+def test_fetch_fills_authors_from_arxiv(shipped: Paths, tmp_path: Path, online: Online) -> None:
     online.arxiv["2399.00001"] = atom_entry(
-        "2399.00001", "Quokka: A Test Preprint About Sharding Tables",
-        ["Cy Sample", "Di Placeholder"], "2023-09-03T10:00:00Z")
+        "2399.00001",
+        "Quokka: A Test Preprint About Sharding Tables",
+        ["Cy Sample", "Di Placeholder"],
+        "2023-09-03T10:00:00Z",
+    )
     lst = tmp_path / "list.md"
-    lst.write_text("* Quokka: A Test Preprint About Sharding Tables (arXiv 2399.00001)\n"
-                   "* Wombat: Nobody Knows This One ([OSDI 2023](x))\n", encoding="utf-8")
+    lst.write_text(
+        "* Quokka: A Test Preprint About Sharding Tables (arXiv 2399.00001)\n"
+        "* Wombat: Nobody Knows This One ([OSDI 2023](x))\n",
+        encoding="utf-8",
+    )
     report = importer.import_file(shipped, lst, fetch=True)
     assert [o.action for o in report.outcomes] == ["added", "inbox"]
     assert "no matching record" in report.outcomes[1].reason

@@ -49,8 +49,7 @@ KEYS_BIB = """\
 """
 
 
-def test_a_bib_keeps_its_own_keys_when_valid_and_free(run, shipped: Paths,
-                                                       tmp_path: Path) -> None:
+def test_a_bib_keeps_its_own_keys_when_valid_and_free(run, shipped: Paths, tmp_path: Path) -> None:
     result = run("import", str(write(tmp_path, KEYS_BIB)))
     assert result.exit_code == 0, result.output
     assert "refs.bib:1: added shoeybi2019megatron: Megatron-lm" in result.output
@@ -107,8 +106,9 @@ CVPR_BIB = """\
 """
 
 
-def test_venue_spellings_differing_in_case_are_one_new_venue(shipped_used: Paths,
-                                                              tmp_path: Path) -> None:
+def test_venue_spellings_differing_in_case_are_one_new_venue(
+    shipped_used: Paths, tmp_path: Path
+) -> None:
     # Against the venues the catalog uses: the shipped registry knows CVPR.
     before = set(load_venues(shipped_used.venues))
     report = importer.import_file(shipped_used, write(tmp_path, CVPR_BIB))
@@ -124,15 +124,21 @@ def test_venue_spellings_differing_in_case_are_one_new_venue(shipped_used: Paths
     assert not [p for p in check(shipped_used) if p.blocking]
 
 
-def test_a_venue_spelling_matches_the_registry_case_insensitively(shipped: Paths,
-                                                                  tmp_path: Path) -> None:
+def test_a_venue_spelling_matches_the_registry_case_insensitively(
+    shipped: Paths, tmp_path: Path
+) -> None:
     importer.import_file(shipped, write(tmp_path, CVPR_BIB))
     venues = set(load_venues(shipped.venues))
-    later = write(tmp_path, CVPR_BIB.replace("zhang2019interpreting", "other2019x")
-                  .replace("Interpreting cnns via decision trees", "A Later Paper on Trees")
-                  .replace("IEEE/CVF conference on computer vision and pattern recognition",
-                           "IEEE/CVF  CONFERENCE on Computer Vision and Pattern Recognition."),
-                  "later.bib")
+    later = write(
+        tmp_path,
+        CVPR_BIB.replace("zhang2019interpreting", "other2019x")
+        .replace("Interpreting cnns via decision trees", "A Later Paper on Trees")
+        .replace(
+            "IEEE/CVF conference on computer vision and pattern recognition",
+            "IEEE/CVF  CONFERENCE on Computer Vision and Pattern Recognition.",
+        ),
+        "later.bib",
+    )
     report = importer.import_file(shipped, later)
     assert report.venues_added == [] and set(load_venues(shipped.venues)) == venues
     added = next(o for o in report.outcomes if o.action == "added")
@@ -201,7 +207,8 @@ def test_a_duplicate_key_is_refused_alone(run, shipped: Paths, tmp_path: Path) -
 
 
 def test_a_truncated_entry_is_refused_alone_and_bibtexparser_stays_quiet(
-        run, shipped: Paths, tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    run, shipped: Paths, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
     result = run("import", str(write(tmp_path, TRUNCATED_BIB)), "--skip-broken")
     assert result.exit_code == 0, result.output
     assert "refs.bib:1: added cheng2016wide (was 10.1145/2988450.2988454)" in result.output
@@ -243,7 +250,8 @@ ALIKE_BIB = """\
 
 
 def test_alike_titles_by_other_people_are_two_papers_and_a_preprint_is_one(
-        shipped: Paths, tmp_path: Path) -> None:
+    shipped: Paths, tmp_path: Path
+) -> None:
     report = importer.import_file(shipped, write(tmp_path, ALIKE_BIB))
     actions = {o.source_key: (o.action, o.key) for o in report.outcomes}
     assert actions["first2022widgets"] == ("added", "first2022widgets")
@@ -280,15 +288,19 @@ CROSSREF_IMPORT_BIB = """\
 """
 
 
-def test_crossref_years_and_web_pages_are_accounted_for(run, shipped: Paths,
-                                                        tmp_path: Path) -> None:
+def test_crossref_years_and_web_pages_are_accounted_for(
+    run, shipped: Paths, tmp_path: Path
+) -> None:
     result = run("import", str(write(tmp_path, CROSSREF_IMPORT_BIB)), "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     outcomes = {o["line"]: o for o in data["outcomes"]}
     assert set(outcomes) == {1, 8, 15}  # every entry accounted for
     assert (outcomes[1]["action"], outcomes[1]["venue"], outcomes[1]["year"]) == (
-        "added", "ICDE", 2010)
+        "added",
+        "ICDE",
+        2010,
+    )
     assert outcomes[8]["reason"].startswith("a proceedings volume, not a paper: skipped")
     assert outcomes[15]["reason"].startswith("not a paper (web page / software): skipped")
     assert data["venues_added"] == []  # the registry's ICDE, not a new one
@@ -308,8 +320,9 @@ TEAM_BIB = """\
 """
 
 
-def test_a_name_without_a_letter_is_left_out_with_a_note(run, shipped: Paths,
-                                                         tmp_path: Path) -> None:
+def test_a_name_without_a_letter_is_left_out_with_a_note(
+    run, shipped: Paths, tmp_path: Path
+) -> None:
     result = run("import", str(write(tmp_path, TEAM_BIB)), "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
@@ -322,7 +335,6 @@ def test_a_name_without_a_letter_is_left_out_with_a_note(run, shipped: Paths,
 
 def test_check_refuses_an_author_without_a_letter(shipped: Paths) -> None:
     text = shipped.catalog.read_text(encoding="utf-8")
-    shipped.catalog.write_text(text.replace("authors: [", "authors: ['-', ", 1),
-                               encoding="utf-8")
+    shipped.catalog.write_text(text.replace("authors: [", "authors: ['-', ", 1), encoding="utf-8")
     problems = [str(p) for p in check(shipped)]
     assert any("author '-' has no letter, so names no one" in p for p in problems), problems

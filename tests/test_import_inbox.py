@@ -29,8 +29,9 @@ def write(folder: Path, text: str, name: str = "list.md") -> Path:
     return path
 
 
-def test_entries_without_authors_are_filed_once_with_their_source(cli, paths: Paths,
-                                                                   tmp_path: Path) -> None:
+def test_entries_without_authors_are_filed_once_with_their_source(
+    cli, paths: Paths, tmp_path: Path
+) -> None:
     before = paths.catalog.read_bytes()
     result = cli("import", str(write(tmp_path, LIST)), "--json")
     assert result.exit_code == 0, result.output
@@ -40,13 +41,15 @@ def test_entries_without_authors_are_filed_once_with_their_source(cli, paths: Pa
     candidates = inbox.load(paths)
     assert [(c.title, c.venue, c.year) for c in candidates] == [
         ("Quokka: Sharding Tables Nobody Has Heard Of", "OSDI", 2023),
-        ("Wombat: Another Made-Up Serving System", "OSDI", 2023)]
+        ("Wombat: Another Made-Up Serving System", "OSDI", 2023),
+    ]
     assert candidates[0].source.endswith("list.md:3")
     assert candidates[1].arxiv == "2399.00002"
     # The fourth line is the first again: one candidate, and the outcome says where it is.
     repeat = next(o for o in data["outcomes"] if o["line"] == 6)
     assert repeat["action"] == "inbox" and repeat["reason"].startswith(
-        f"already in the inbox as {candidates[0].id}")
+        f"already in the inbox as {candidates[0].id}"
+    )
     raw = yaml.safe_load(inbox.inbox_path(paths).read_text(encoding="utf-8"))
     assert set(raw) == {c.id for c in candidates}  # the file is plain YAML, keyed by id
     again = json.loads(cli("import", str(write(tmp_path, LIST)), "--json").stdout)
@@ -75,12 +78,15 @@ def test_inbox_lists_searches_and_drops(cli, paths: Paths, tmp_path: Path) -> No
     assert unknown.exit_code == 1 and "no candidate with id 'ffffffff'" in unknown.output
 
 
-def test_adding_the_paper_promotes_it_out_of_the_inbox(cli, paths: Paths,
-                                                        tmp_path: Path) -> None:
+def test_adding_the_paper_promotes_it_out_of_the_inbox(cli, paths: Paths, tmp_path: Path) -> None:
     cli("import", str(write(tmp_path, LIST)))
-    bib = write(tmp_path, "@inproceedings{quokka2023, title = {Quokka: Sharding Tables "
-                "Nobody Has Heard Of}, author = {Ann Bee and Cy Dee}, year = 2023, "
-                "booktitle = {OSDI}}\n", "quokka.bib")
+    bib = write(
+        tmp_path,
+        "@inproceedings{quokka2023, title = {Quokka: Sharding Tables "
+        "Nobody Has Heard Of}, author = {Ann Bee and Cy Dee}, year = 2023, "
+        "booktitle = {OSDI}}\n",
+        "quokka.bib",
+    )
     result = cli("add", "--bibtex", str(bib), "--json")
     assert result.exit_code == 0, result.output
     assert len(json.loads(result.stdout)["promoted_from_inbox"]) == 1
@@ -89,18 +95,20 @@ def test_adding_the_paper_promotes_it_out_of_the_inbox(cli, paths: Paths,
 
 
 def test_import_fetch_promotes_what_it_finds_and_keeps_the_rest(
-        paths: Paths, tmp_path: Path, online: Online) -> None:  # noqa: F811
+    paths: Paths, tmp_path: Path, online: Online
+) -> None:
     importer.import_file(paths, write(tmp_path, LIST))
     online.arxiv["2399.00002"] = atom_entry(
-        "2399.00002", "Wombat: Another Made-Up Serving System", ["Eve Fay"],
-        "2023-03-01T00:00:00Z")
+        "2399.00002", "Wombat: Another Made-Up Serving System", ["Eve Fay"], "2023-03-01T00:00:00Z"
+    )
     report = importer.import_file(paths, write(tmp_path, LIST), fetch=True)
     assert report.count("added") == 1 and report.count("inbox") == 2
     assert [c.title for c in inbox.load(paths)] == ["Quokka: Sharding Tables Nobody Has Heard Of"]
 
 
 def test_offline_fetch_files_in_the_inbox_instead_of_failing(
-        paths: Paths, tmp_path: Path, monkeypatch) -> None:
+    paths: Paths, tmp_path: Path, monkeypatch
+) -> None:
     monkeypatch.setenv("PAPERS_ARXIV_URL", "http://127.0.0.1:9")  # nothing listens there
     monkeypatch.setenv("PAPERS_DBLP_URL", "http://127.0.0.1:9")
     report = importer.import_file(paths, write(tmp_path, LIST), fetch=True)
@@ -110,8 +118,9 @@ def test_offline_fetch_files_in_the_inbox_instead_of_failing(
 
 def test_every_line_of_a_list_is_accounted_for(paths: Paths, tmp_path: Path) -> None:
     # 'Paper 100' and 'Paper 101' are under 92% alike: two papers to the duplicate finder
-    text = "# A list\n\n" + "".join(f"- [Paper {i:03d}](https://x.org/{i}) OSDI 2023\n"
-                                    for i in range(200))
+    text = "# A list\n\n" + "".join(
+        f"- [Paper {i:03d}](https://x.org/{i}) OSDI 2023\n" for i in range(200)
+    )
     report = importer.import_file(paths, write(tmp_path, text))
     lines = {o.line for o in report.outcomes} | set(report.skipped_lines)
     assert lines == set(range(3, 203))  # the heading and blank line are not entries

@@ -20,8 +20,7 @@ REGISTRY = load_venues(REPO / "data" / "venues.yaml")
 
 def tiny(folder) -> Paths:
     """A tiny catalog with the shipped registry: the examples' papers are all new to it."""
-    return write_catalog(folder, venues=(REPO / "data" / "venues.yaml").read_text(
-        encoding="utf-8"))
+    return write_catalog(folder, venues=(REPO / "data" / "venues.yaml").read_text(encoding="utf-8"))
 
 
 def parse(name: str) -> listfields.Parsed:
@@ -52,24 +51,53 @@ def test_authored_list_gives_authors_links_and_et_al() -> None:
     parsed = parse("authored-list.md")
     got = [(e.title, e.year, e.authors, e.et_al, e.url) for e in parsed.entries]
     assert got == [
-        ("Matrix Factorization Techniques for Recommender Systems", 2009,
-         ["Y. Koren", "R. Bell", "C. Volinsky"], False, "https://example.org/mf.pdf"),
+        (
+            "Matrix Factorization Techniques for Recommender Systems",
+            2009,
+            ["Y. Koren", "R. Bell", "C. Volinsky"],
+            False,
+            "https://example.org/mf.pdf",
+        ),
         ("Factorization Machines", 2010, ["S. Rendle"], False, "https://example.org/fm.pdf"),
-        ("A Made-Up Paper on Two-Tower Retrieval", 2021, ["A. Example", "B. Sample"], True,
-         "https://example.org/two-tower.pdf")]
+        (
+            "A Made-Up Paper on Two-Tower Retrieval",
+            2021,
+            ["A. Example", "B. Sample"],
+            True,
+            "https://example.org/two-tower.pdf",
+        ),
+    ]
 
 
 def test_table_list_takes_venue_and_year_from_headings_and_the_authors_column() -> None:
     parsed = parse("table-list.md")
     got = [(e.title, e.venue, e.year, e.authors, e.et_al, e.url) for e in parsed.entries]
     assert got == [
-        ("Deep Neural Networks for YouTube Recommendations", "RecSys", 2016,
-         ["Paul Covington", "Jay Adams", "Emre Sargin"], False,
-         "https://example.org/youtube.pdf"),
-        ("A Made-Up Paper on Slate Ranking", "RecSys", 2016, ["Ann Example", "Bo Sample"],
-         True, None),
-        ("A Made-Up Paper on Dense Retrieval for Recommendation", "SIGIR", 2022,
-         ["Cy Placeholder"], False, None)]
+        (
+            "Deep Neural Networks for YouTube Recommendations",
+            "RecSys",
+            2016,
+            ["Paul Covington", "Jay Adams", "Emre Sargin"],
+            False,
+            "https://example.org/youtube.pdf",
+        ),
+        (
+            "A Made-Up Paper on Slate Ranking",
+            "RecSys",
+            2016,
+            ["Ann Example", "Bo Sample"],
+            True,
+            None,
+        ),
+        (
+            "A Made-Up Paper on Dense Retrieval for Recommendation",
+            "SIGIR",
+            2022,
+            ["Cy Placeholder"],
+            False,
+            None,
+        ),
+    ]
 
 
 def test_every_example_line_is_accounted_for(tmp_path) -> None:
@@ -79,9 +107,11 @@ def test_every_example_line_is_accounted_for(tmp_path) -> None:
         report = importer.import_file(shipped, path)
         text = path.read_text(encoding="utf-8").splitlines()
         accounted = {o.line for o in report.outcomes} | set(report.skipped_lines)
-        content = {i for i, line in enumerate(text, 1)
-                   if line.strip() and not line.startswith("#")
-                   and not set(line.strip()) <= set("|-: ")}
+        content = {
+            i
+            for i, line in enumerate(text, 1)
+            if line.strip() and not line.startswith("#") and not set(line.strip()) <= set("|-: ")
+        }
         header_rows = {i for i, line in enumerate(text, 1) if line.startswith("| Title")}
         assert content - header_rows <= accounted, (name, sorted(content - accounted))
     assert len(inbox.load(shipped)) == 9  # the entries without authors, venue or year
@@ -98,16 +128,30 @@ def test_example_bib_imports_with_notes_and_one_refusal(tmp_path) -> None:
     papers = {p.key: p for p in reader.load(shipped.catalog)}
     ranking = papers["example2018ranking"]
     assert (ranking.venue, ranking.year, ranking.articleno, ranking.numpages) == (
-        "TKDE", 2018, "12", "9")
+        "TKDE",
+        2018,
+        "12",
+        "9",
+    )
     assert papers["zhou2018deep"].venue == "KDD" and papers["zhou2018deep"].et_al
     assert papers["he2017neural"].venue == "WWW"
     serving = papers["example2019serving"]
     assert serving.doi is None and serving.url is None
     assert papers["sample2023made"].arxiv_class == "cs"
     chapter = papers["example2016neighbours"]  # a book chapter, with its book
-    assert (chapter.venue, chapter.booktitle, chapter.editors, chapter.publisher,
-            chapter.chapter) == ("Chapter", "A Made-Up Handbook of Recommender Systems",
-                                 ["Cy Placeholder", "Di Example"], "Example Press", "4")
+    assert (
+        chapter.venue,
+        chapter.booktitle,
+        chapter.editors,
+        chapter.publisher,
+        chapter.chapter,
+    ) == (
+        "Chapter",
+        "A Made-Up Handbook of Recommender Systems",
+        ["Cy Placeholder", "Di Example"],
+        "Example Press",
+        "4",
+    )
 
 
 # ---------------------------------------------------------------- shapes from trials on real
@@ -140,16 +184,30 @@ CITED = """\
 def test_authors_before_a_linked_title_and_venue_fields_after_it() -> None:
     got = [(e.line, e.title, e.venue, e.year, e.authors, e.arxiv) for e in entries(CITED)]
     assert got == [
-        (3, "A Made-Up Ranker for Sparse Feeds", "RecSys", 2019, ["Ann Example", "Bo Sample"],
-         None),
-        (5, "A Made-Up Study of Click Logs", "arXiv", 2019, ["Cy Placeholder", "Di Example"],
-         "1901.00001"),
+        (
+            3,
+            "A Made-Up Ranker for Sparse Feeds",
+            "RecSys",
+            2019,
+            ["Ann Example", "Bo Sample"],
+            None,
+        ),
+        (
+            5,
+            "A Made-Up Study of Click Logs",
+            "arXiv",
+            2019,
+            ["Cy Placeholder", "Di Example"],
+            "1901.00001",
+        ),
         # a '2014 / ----' heading; the restated ', *ABCD*, 2014.' is not part of the title
-        (11, "A Made-Up Paper Whose Authors the List Leaves Out", "ABCD", 2014, [], None)]
+        (11, "A Made-Up Paper Whose Authors the List Leaves Out", "ABCD", 2014, [], None),
+    ]
 
 
 def test_list_authors_add_the_paper_and_an_unknown_venue_is_refused_with_its_reason(
-        tmp_path) -> None:
+    tmp_path,
+) -> None:
     catalog = tiny(tmp_path)
     path = tmp_path / "cited.md"
     path.write_text(CITED, encoding="utf-8")
@@ -185,7 +243,8 @@ def test_bold_escaped_venue_tags_before_a_linked_title() -> None:
     parsed = lists.parse(ESCAPED_TAGS, REGISTRY_SHORTS)
     assert [(e.line, e.title, e.venue, e.year) for e in parsed.entries] == [
         (8, "A Made-Up Scheduler for Token Streams", "arXiv", 2024),
-        (9, "Another Made-Up Scheduler: With a Subtitle?", "OSDI", 2023)]
+        (9, "Another Made-Up Scheduler: With a Subtitle?", "OSDI", 2023),
+    ]
     assert {n.line for n in parsed.not_papers} == {1, 4}
 
 
@@ -212,7 +271,8 @@ def test_venue_year_headings_and_names_whose_title_goes_on_after_the_link() -> N
         ("Widget: A Made-Up Autoscaler for Model Serving", "ATC", 2021),
         ("Sprocket: Made-Up Parallelism for Very Large Models", "OSDI", 2022),
         ("Gadget: Made-Up Experts at a Made-Up Scale", "ICML", 2022),
-        ("Doohickey: A Made-Up Title the List Gives No Venue", None, None)]
+        ("Doohickey: A Made-Up Title the List Gives No Venue", None, None),
+    ]
     # '## Top 25' is not a venue: only registry venues take a two-digit year in a heading
     [entry] = entries("## Top 25\n\n* [A Made-Up Paper Under a Count](https://example.org/x)\n")
     assert (entry.venue, entry.year) == (None, None)
@@ -233,7 +293,8 @@ def test_bold_names_with_their_titles_notes_and_arxiv_dois() -> None:
     assert got == [
         ("Whirl: A Made-Up Framework for Actors", "OSDI", 2018, None),
         ("A Made-Up Memory Manager for Serving", "SOSP", 2023, "2309.00004"),
-        ("A Made-Up Survey of Playlists", None, None, "1712.00005")]
+        ("A Made-Up Survey of Playlists", None, None, "1712.00005"),
+    ]
 
 
 # Records of hard-broken lines: bold title, italic authors, venue with links, a date; a note
@@ -270,20 +331,48 @@ Journal of Made-Up Research, [[Paper](https://example.org/journal.pdf)]\\
 
 def test_records_of_hard_broken_lines_give_title_authors_venue_and_year() -> None:
     parsed = lists.parse(RECORDS, REGISTRY_SHORTS)
-    got = [(e.line, e.title, e.venue, e.year, e.authors, e.et_al, e.url, e.arxiv)
-           for e in parsed.entries]
+    got = [
+        (e.line, e.title, e.venue, e.year, e.authors, e.et_al, e.url, e.arxiv)
+        for e in parsed.entries
+    ]
     assert got == [
         # the record begins with the note's line, the title's line below it
-        (14, "A Made-Up Router for Experts", "arXiv", 2024,
-         ["Di Example", "Ed Sample", "Flo Placeholder"], False,
-         "https://arxiv.org/abs/2402.00006", "2402.00006"),
-        (20, "A Made-Up Mixture Paper in a Journal", "Journal of Made-Up Research", 1995,
-         ["Gus Example", "Hal Sample"], False, "https://example.org/journal.pdf", None),
-        (25, "A Made-Up Paper on One Line", "KDD", 2021, ["Ivy Example", "Jo Sample"], True,
-         None, None)]
+        (
+            14,
+            "A Made-Up Router for Experts",
+            "arXiv",
+            2024,
+            ["Di Example", "Ed Sample", "Flo Placeholder"],
+            False,
+            "https://arxiv.org/abs/2402.00006",
+            "2402.00006",
+        ),
+        (
+            20,
+            "A Made-Up Mixture Paper in a Journal",
+            "Journal of Made-Up Research",
+            1995,
+            ["Gus Example", "Hal Sample"],
+            False,
+            "https://example.org/journal.pdf",
+            None,
+        ),
+        (
+            25,
+            "A Made-Up Paper on One Line",
+            "KDD",
+            2021,
+            ["Ivy Example", "Jo Sample"],
+            True,
+            None,
+            None,
+        ),
+    ]
     listed = {n.line: n.reason for n in parsed.not_papers if n.listed}
-    assert listed == {2: "listed under 'Course', a section that is not papers",
-                      8: "listed under 'Books', a section that is not papers"}
+    assert listed == {
+        2: "listed under 'Course', a section that is not papers",
+        8: "listed under 'Books', a section that is not papers",
+    }
 
 
 # A table with Chinese headers ('模型' model, '会议' venue, '论文' paper, '年份' year), titles in
@@ -300,7 +389,8 @@ CHINESE_TABLE = """\
 def test_a_table_with_chinese_headers_and_rows_without_a_closing_bar() -> None:
     parsed = lists.parse(CHINESE_TABLE, REGISTRY_SHORTS)
     assert [(e.line, e.title, e.venue, e.year) for e in parsed.entries] == [
-        (4, "A Made-Up Ranking Model for Feeds", "KDD", 2019)]
+        (4, "A Made-Up Ranking Model for Feeds", "KDD", 2019)
+    ]
     assert [(n.line, n.listed) for n in parsed.not_papers] == [(3, True), (5, True)]
 
 
@@ -333,7 +423,8 @@ def test_paragraph_entries_and_sections_that_are_not_papers() -> None:
         (5, "A Made-Up Survey of Sessions", None, 2018, None),
         (8, "A Made-Up Feed Ranker at Scale", "KDD", 2020, "10.1145/0000000.0000008"),
         # 'Sample Labs' is an organisation, not a venue: the year alone is read
-        (10, "A Made-Up Recommender Without a Known Venue", None, 2019, None)]
+        (10, "A Made-Up Recommender Without a Known Venue", None, 2019, None),
+    ]
     reasons = {n.line: n.reason for n in parsed.not_papers}
     assert reasons[12] == "not a list item, table row or year list"
     assert reasons[15] == "listed under '4. Dataset List', a section that is not papers"
@@ -342,15 +433,18 @@ def test_paragraph_entries_and_sections_that_are_not_papers() -> None:
 def test_list_venues_resolve_to_registry_aliases_and_short_names_in_parentheses() -> None:
     assert importer.resolve_list_venue("SIGKDD", REGISTRY) == "KDD"
     assert importer.resolve_list_venue("The Web Conference", REGISTRY) == "WWW"
-    assert importer.resolve_list_venue("Journal of Machine Learning Research (JMLR)",
-                                       REGISTRY) == "JMLR"
+    assert (
+        importer.resolve_list_venue("Journal of Machine Learning Research (JMLR)", REGISTRY)
+        == "JMLR"
+    )
     assert importer.resolve_list_venue("Made-Up Venue (MUV)", REGISTRY) == "Made-Up Venue (MUV)"
 
 
 def test_every_line_of_the_trial_shapes_is_accounted_for(tmp_path) -> None:
     catalog = tiny(tmp_path)
-    for n, text in enumerate((CITED, ESCAPED_TAGS, NAMED_LINKS, SPACED_TAGS, RECORDS,
-                              CHINESE_TABLE, PARAGRAPHS)):
+    for n, text in enumerate(
+        (CITED, ESCAPED_TAGS, NAMED_LINKS, SPACED_TAGS, RECORDS, CHINESE_TABLE, PARAGRAPHS)
+    ):
         path = tmp_path / f"shape{n}.md"
         path.write_text(text, encoding="utf-8")
         report = importer.import_file(catalog, path)
@@ -359,10 +453,14 @@ def test_every_line_of_the_trial_shapes_is_accounted_for(tmp_path) -> None:
         starts = [number for number, _ in spans] + [len(lines) + 1]
         accounted = {o.line for o in report.outcomes} | set(report.skipped_lines)
         covered = {i for a, b in pairwise(starts) if a in accounted for i in range(a, b)}
-        content = {i for i, line in enumerate(lines, 1) if line.strip()
-                   and not line.lstrip().startswith("#") and not set(line.strip()) <= set("|-: ")
-                   and not (i < len(lines) and set(lines[i].strip()) <= set("|-: ") and
-                            lines[i].strip())}  # header rows and setext headings
+        content = {
+            i
+            for i, line in enumerate(lines, 1)
+            if line.strip()
+            and not line.lstrip().startswith("#")
+            and not set(line.strip()) <= set("|-: ")
+            and not (i < len(lines) and set(lines[i].strip()) <= set("|-: ") and lines[i].strip())
+        }  # header rows and setext headings
         assert content <= covered, (n, sorted(content - covered))
 
 

@@ -83,10 +83,20 @@ def test_cli_notes_json_and_unknown_keys(cli, paths):
     result = cli("notes", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert data == [{"note": "caching", "title": "X", "path": data[0]["path"],
-                     "papers": [{"key": "he2021fastmoe",
-                                 "title": "FastMoE: A Fast Mixture-of-Expert Training System"},
-                                {"key": "nobody2020none", "title": None}]}]
+    assert data == [
+        {
+            "note": "caching",
+            "title": "X",
+            "path": data[0]["path"],
+            "papers": [
+                {
+                    "key": "he2021fastmoe",
+                    "title": "FastMoE: A Fast Mixture-of-Expert Training System",
+                },
+                {"key": "nobody2020none", "title": None},
+            ],
+        }
+    ]
     assert data[0]["path"].endswith("caching.md")
     assert "(unknown paper)" in cli("notes").output
 
@@ -99,10 +109,16 @@ def test_cli_notes_without_notes(cli):
 
 
 def test_links_in_html_comments_do_not_count():
-    text = ("<!-- how to link: [[key]]\n  or [[key|text]] -->\nreal [[he2021fastmoe]]"
-            " <!-- [[gone2020x]] --> and [[lai2023adaembed]]\n")
+    text = (
+        "<!-- how to link: [[key]]\n  or [[key|text]] -->\nreal [[he2021fastmoe]]"
+        " <!-- [[gone2020x]] --> and [[lai2023adaembed]]\n"
+    )
     assert [(link.key, link.line) for link in notes.find_links(text)] == [
-        ("he2021fastmoe", 3), ("lai2023adaembed", 3)]
+        ("he2021fastmoe", 3),
+        ("lai2023adaembed", 3),
+    ]
     out = notes.replace_links(text, lambda link: link.key.upper())
-    assert out == ("<!-- how to link: [[key]]\n  or [[key|text]] -->\nreal HE2021FASTMOE"
-                   " <!-- [[gone2020x]] --> and LAI2023ADAEMBED\n")
+    assert out == (
+        "<!-- how to link: [[key]]\n  or [[key|text]] -->\nreal HE2021FASTMOE"
+        " <!-- [[gone2020x]] --> and LAI2023ADAEMBED\n"
+    )

@@ -20,6 +20,7 @@ _TAGS_LINE = re.compile(r"^(?P<lead> +tags: )\[(?P<tags>[^\]]*)\]$", re.MULTILIN
 def renamed_text(text: str, old: str, new: str) -> str:
     """The catalog text a rename should write, made without the writer: each flow list
     of tags with old replaced by new (a tag the list already has is not repeated)."""
+
     def one(m: re.Match[str]) -> str:
         tags = [new if t == old else t for t in m["tags"].split(", ")]
         return f"{m['lead']}[{', '.join(dict.fromkeys(tags))}]"
@@ -39,7 +40,8 @@ def carriers(text: str, tag: str) -> int:
 
 @pytest.mark.parametrize("new", ["cache-x", "zz-caching"])
 def test_a_rename_changes_only_the_tag_lines_and_the_index_is_a_full_build(
-        tmp_path: Path, new: str) -> None:
+    tmp_path: Path, new: str
+) -> None:
     paths = synthetic(tmp_path / "cat", size=300)
     database.refresh(paths)
     text = paths.catalog.read_text(encoding="utf-8")
@@ -50,9 +52,17 @@ def test_a_rename_changes_only_the_tag_lines_and_the_index_is_a_full_build(
     # The vocabulary entry keeps its description, under its new name in sorted place.
     entry = next(line for line in vocabulary.splitlines() if line.startswith("caching:"))
     lines = [line for line in vocabulary.splitlines() if line != entry]
-    lines.insert(next((i for i, line in enumerate(lines) if line and line[0].isalpha()
-                       and line.split(":")[0] > new), len(lines)),
-                 entry.replace("caching:", f"{new}:", 1))
+    lines.insert(
+        next(
+            (
+                i
+                for i, line in enumerate(lines)
+                if line and line[0].isalpha() and line.split(":")[0] > new
+            ),
+            len(lines),
+        ),
+        entry.replace("caching:", f"{new}:", 1),
+    )
     assert paths.tags.read_text(encoding="utf-8").splitlines() == lines
     assert_index_is_a_full_build(paths, tmp_path / "fresh")
     rename(paths, new, "caching")  # and back: the bytes it started from
@@ -64,18 +74,21 @@ def test_a_rename_into_a_tag_a_paper_has_leaves_it_once(tmp_path: Path) -> None:
     paths = synthetic(tmp_path / "cat", size=300)
     database.refresh(paths)
     text = paths.catalog.read_text(encoding="utf-8")
-    both = [m for m in _TAGS_LINE.finditer(text)
-            if {"caching", "embedding"} <= set(m["tags"].split(", "))]
+    both = [
+        m
+        for m in _TAGS_LINE.finditer(text)
+        if {"caching", "embedding"} <= set(m["tags"].split(", "))
+    ]
     assert both  # papers that carry both: the merged tag once
     rename(paths, "caching", "embedding")
-    assert paths.catalog.read_text(encoding="utf-8") == renamed_text(text, "caching",
-                                                                     "embedding")
+    assert paths.catalog.read_text(encoding="utf-8") == renamed_text(text, "caching", "embedding")
     assert "\ncaching:" not in paths.tags.read_text(encoding="utf-8")
     assert_index_is_a_full_build(paths, tmp_path / "fresh")
 
 
 def test_a_rename_that_cannot_write_leaves_the_index_as_it_was(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     paths = synthetic(tmp_path / "cat", size=300)
     database.refresh(paths)
     before = tables(paths)
@@ -90,34 +103,46 @@ def test_a_rename_that_cannot_write_leaves_the_index_as_it_was(
     assert paths.catalog.read_bytes() == text
     assert tables(paths) == before
     conn = sqlite3.connect(paths.db)
-    assert conn.execute("select value from meta where key = 'digest'").fetchone()[0] == \
-        database.file_digest(text)
+    assert conn.execute("select value from meta where key = 'digest'").fetchone()[
+        0
+    ] == database.file_digest(text)
     conn.close()
 
 
-NAMES = ['Ann O"Brien \\ "x"', "Ann \\u00e9 Back\\slash", "Zoë Ångström", "Émile 𝔘nicode",
-         "Name null", "Bo [1, 2]"]
-SUMMARIES = ["[1, 2]", "null", 'two\nlines "quoted" \\ and \\n', "tab\tnext", "{\"a\": 1}"]
+NAMES = [
+    'Ann O"Brien \\ "x"',
+    "Ann \\u00e9 Back\\slash",
+    "Zoë Ångström",
+    "Émile 𝔘nicode",
+    "Name null",
+    "Bo [1, 2]",
+]
+SUMMARIES = ["[1, 2]", "null", 'two\nlines "quoted" \\ and \\n', "tab\tnext", '{"a": 1}']
 
 
 def test_many_papers_edited_at_once_with_hostile_strings_index_as_a_build_would(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     """What the index reads back after an edit of many papers must be the strings
     themselves, as a fresh build stores them."""
     paths = synthetic(tmp_path / "cat", size=120)
     database.refresh(paths)
-    keys = [line.split()[-1] for line in paths.catalog.read_text().splitlines()
-            if line.lstrip().startswith("- key: ")][:40]
+    keys = [
+        line.split()[-1]
+        for line in paths.catalog.read_text().splitlines()
+        if line.lstrip().startswith("- key: ")
+    ][:40]
     with writer.edit(paths) as session:
         for i, key in enumerate(keys):
-            session.update(key, authors=[NAMES[i % len(NAMES)], NAMES[(i + 3) % len(NAMES)]],
-                           summary=SUMMARIES[i % len(SUMMARIES)],
-                           status=("read", "reading")[i % 2])
+            session.update(
+                key,
+                authors=[NAMES[i % len(NAMES)], NAMES[(i + 3) % len(NAMES)]],
+                summary=SUMMARIES[i % len(SUMMARIES)],
+                status=("read", "reading")[i % 2],
+            )
     assert_index_is_a_full_build(paths, tmp_path / "fresh")
     conn = sqlite3.connect(paths.db)
     authors = dict(conn.execute("select paper, name from authors where position = 0"))
     summaries = dict(conn.execute("select key, summary from papers"))
-    assert [authors[k] for k in keys[:len(NAMES)]] == NAMES
-    assert [summaries[k] for k in keys[:len(SUMMARIES)]] == SUMMARIES
-
-
+    assert [authors[k] for k in keys[: len(NAMES)]] == NAMES
+    assert [summaries[k] for k in keys[: len(SUMMARIES)]] == SUMMARIES

@@ -96,29 +96,35 @@ def test_title_weighs_more_than_summary(tmp_path):
         assert len(found) == 2 and found[0] in ("alpha2023store", "zeta2023store"), found
 
 
-LONG_SUMMARY = ("Keeps embedding rows in flash behind a small DRAM cache of hot rows, with a "
-                "log-structured layout that turns the random writes of training into "
-                "sequential ones spread over many devices.")
+LONG_SUMMARY = (
+    "Keeps embedding rows in flash behind a small DRAM cache of hot rows, with a "
+    "log-structured layout that turns the random writes of training into "
+    "sequential ones spread over many devices."
+)
 
 
 def test_curated_papers_lead_title_only_imports(tmp_path):
     # An imported record with only a short title (no tags, no summary) that matches in the
     # title, against a curated paper matching in its title, tags and summary: bm25 alone
     # prefers the short record; the curated one must lead.
-    papers = TWO_CURATED.replace("Keeps tables in flash.", LONG_SUMMARY) + """\
+    papers = (
+        TWO_CURATED.replace("Keeps tables in flash.", LONG_SUMMARY)
+        + """\
     - key: jia2014caffe
       title: "Caffe: Convolutional Architecture for Fast Feature Embedding"
       authors: [Yangqing Jia]
 """
+    )
     conn = database.connect(write_catalog(tmp_path, papers))
     assert keys(conn, "embedding") == ["alpha2023store", "jia2014caffe"]
     assert keys(conn, "embeddings") == ["alpha2023store", "jia2014caffe"]
 
 
 def test_abstract_is_searched_below_curated_fields(tmp_path):
-    papers = TWO_CURATED.replace('summary: "Keeps tables in flash."',
-                                 'summary: "Keeps tables in flash."\n'
-                                 '      abstract: "We study wombat placement."')
+    papers = TWO_CURATED.replace(
+        'summary: "Keeps tables in flash."',
+        'summary: "Keeps tables in flash."\n      abstract: "We study wombat placement."',
+    )
     conn = database.connect(write_catalog(tmp_path, papers))
     assert keys(conn, "wombat") == ["alpha2023store"]
     assert keys(conn, "abstract:wombats") == ["alpha2023store"]
@@ -149,7 +155,9 @@ def test_bad_queries_get_clear_messages(conn, text, message):
         query.search(conn, text)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40))
 def test_random_queries_never_crash(conn, text):
     try:
@@ -160,15 +168,51 @@ def test_random_queries_never_crash(conn, text):
         assert all(h.paper.key for h in hits)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.lists(st.sampled_from(['"', "*", "-", "OR", "AND", "NOT", "(", ")", ":", "^", "NEAR",
-                                 "emb", "year:", "tag:x", "é", " ", "\\", "'"]), max_size=12))
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                '"',
+                "*",
+                "-",
+                "OR",
+                "AND",
+                "NOT",
+                "(",
+                ")",
+                ":",
+                "^",
+                "NEAR",
+                "emb",
+                "year:",
+                "tag:x",
+                "é",
+                " ",
+                "\\",
+                "'",
+            ]
+        ),
+        max_size=12,
+    )
+)
 def test_fts_syntax_soup_never_crashes(conn, parts):
     try:
         query.search(conn, "".join(parts))
     except QueryError as err:
-        assert any(m in str(err) for m in ("cannot search", "filter", "year", "nothing to search",
-                                           "unknown tag", "unknown venue"))
+        assert any(
+            m in str(err)
+            for m in (
+                "cannot search",
+                "filter",
+                "year",
+                "nothing to search",
+                "unknown tag",
+                "unknown venue",
+            )
+        )
 
 
 def test_get_suggests_a_key(conn):
@@ -260,13 +304,20 @@ def test_missing_catalog_is_a_clear_error(tmp_path, monkeypatch):
 
 
 def test_letters_without_decomposition_are_folded(paths):
-    text = paths.catalog.read_text().replace("Ruipu Wang", "Holger Preußer").replace(
-        "Fan Lai", "Søren Łukasz")
+    text = (
+        paths.catalog.read_text()
+        .replace("Ruipu Wang", "Holger Preußer")
+        .replace("Fan Lai", "Søren Łukasz")
+    )
     paths.catalog.write_text(text)
     conn = database.connect(paths)
-    for words, key in (("preusser", "kurniawan2023evstore"), ("Preußer", "kurniawan2023evstore"),
-                       ("author:preusser", "kurniawan2023evstore"), ("soren lukasz", "lai2023adaembed"),
-                       ("Søren", "lai2023adaembed")):
+    for words, key in (
+        ("preusser", "kurniawan2023evstore"),
+        ("Preußer", "kurniawan2023evstore"),
+        ("author:preusser", "kurniawan2023evstore"),
+        ("soren lukasz", "lai2023adaembed"),
+        ("Søren", "lai2023adaembed"),
+    ):
         assert keys(conn, words) == [key], words
 
 
@@ -276,14 +327,17 @@ def test_queries_with_nothing_to_search_say_so(conn, text):
         query.search(conn, text)
 
 
-@pytest.mark.parametrize(("args", "expected"), [
-    (["-embedding", "--keys"], "he2021fastmoe\n"),
-    (["--keys", "-tag:embedding"], "he2021fastmoe\n"),
-    (["tag:embedding", "-caching", "--keys"], "lai2023adaembed\n"),
-    (["--keys", "embedding", "training"], "lai2023adaembed\n"),
-    (["--keys", "-n1", "--", "-caching"], "lai2023adaembed\n"),
-    (["--keys", "--limit=1", "tag:embedding"], "kurniawan2023evstore\n"),
-])
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["-embedding", "--keys"], "he2021fastmoe\n"),
+        (["--keys", "-tag:embedding"], "he2021fastmoe\n"),
+        (["tag:embedding", "-caching", "--keys"], "lai2023adaembed\n"),
+        (["--keys", "embedding", "training"], "lai2023adaembed\n"),
+        (["--keys", "-n1", "--", "-caching"], "lai2023adaembed\n"),
+        (["--keys", "--limit=1", "tag:embedding"], "kurniawan2023evstore\n"),
+    ],
+)
 def test_cli_query_words_may_start_with_a_dash(cli, args, expected):
     result = cli("search", *args)
     assert result.exit_code == 0, result.output
@@ -295,28 +349,34 @@ def test_cli_list_and_export_take_dash_words(cli):
     assert cli("export", "-tag:embedding").output.startswith("@misc{he2021fastmoe,")
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("venue:OSDl", "unknown venue 'OSDl' (did you mean 'OSDI'?)"),
-    ("tag:cachng", "unknown tag 'cachng' (did you mean 'caching'?)"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("venue:OSDl", "unknown venue 'OSDl' (did you mean 'OSDI'?)"),
+        ("tag:cachng", "unknown tag 'cachng' (did you mean 'caching'?)"),
+    ],
+)
 def test_unknown_venue_or_tag_filters_are_typos(conn, text, message):
     with pytest.raises(QueryError) as err:
         query.search(conn, text)
     assert str(err.value) == message
 
 
-@pytest.mark.parametrize(("text", "wider"), [
-    ("embed", "embed*"),
-    ("embed year:2022", "embed* year:2022"),
-    ("cach OR shard", "cach* OR shard*"),
-    ("emb* tabl", "emb* tabl*"),
-    ('"embed table"', None),
-    ("emb*", None),
-    ("-embed", None),
-    ("title:embed", None),
-    ("year:2022", None),
-    ("", None),
-])
+@pytest.mark.parametrize(
+    ("text", "wider"),
+    [
+        ("embed", "embed*"),
+        ("embed year:2022", "embed* year:2022"),
+        ("cach OR shard", "cach* OR shard*"),
+        ("emb* tabl", "emb* tabl*"),
+        ('"embed table"', None),
+        ("emb*", None),
+        ("-embed", None),
+        ("title:embed", None),
+        ("year:2022", None),
+        ("", None),
+    ],
+)
 def test_prefix_query(text, wider):
     assert query.prefix_query(text) == wider
 
@@ -327,7 +387,9 @@ def test_cli_search_offers_the_prefix_when_a_word_finds_nothing(cli):
     assert result.exit_code == 0, result.output
     assert result.stderr == "no papers match 'embed'; showing 'embed*'\n"
     assert {line.split()[0] for line in result.stdout.splitlines()} == {
-        "kurniawan2023evstore", "lai2023adaembed"}
+        "kurniawan2023evstore",
+        "lai2023adaembed",
+    }
     scripted = cli("search", "embed", "--keys")
     assert scripted.stdout == "" and "did you mean 'embed*'?" in scripted.stderr
     assert cli("search", "embed", "--json").stdout == "[]\n"
@@ -338,8 +400,9 @@ def test_cli_search_offers_the_prefix_when_a_word_finds_nothing(cli):
 def test_prefixes_widen_to_words_added_by_an_edit(paths):
     conn = database.connect(paths)
     assert keys(conn, "wombatti*") == []
-    text = paths.catalog.read_text().replace("Caches embedding lookups",
-                                             "Caches wombatting lookups")
+    text = paths.catalog.read_text().replace(
+        "Caches embedding lookups", "Caches wombatting lookups"
+    )
     paths.catalog.write_text(text)
     conn = database.connect(paths)  # the changed year block is re-read, its words added
     assert keys(conn, "wombatti*") == ["kurniawan2023evstore"]

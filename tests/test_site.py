@@ -20,7 +20,9 @@ from tests.conftest import PAPERS, write_catalog
 ODD = PAPERS.replace(
     '"FastMoE: A Fast Mixture-of-Expert Training System"',
     '"Fast{MoE}: <Fast> & *Mixture* of [Experts] \\\\& M\\\\\\"{u}ller\'s `GPU` | 50%"',
-).replace("[Jiaao He, Jiezhong Qiu, Jie Tang]", '[Jiaao He, "M\\\\\\"{u}ller, J{\\\\o}rn", <b>Bold</b>]')
+).replace(
+    "[Jiaao He, Jiezhong Qiu, Jie Tang]", '[Jiaao He, "M\\\\\\"{u}ller, J{\\\\o}rn", <b>Bold</b>]'
+)
 
 
 def data_for(paths: Paths, notes: list[Note] | None = None) -> sitedata.SiteData:
@@ -51,29 +53,34 @@ def data_with_reading(paths, reading: str, note_title: str):
 
 
 def test_paper_page_has_every_part(paths):
-    data = data_with_reading(paths, "## My reading\n\nCompare with [[lai2023adaembed]].\n",
-                             "Caching notes")
+    data = data_with_reading(
+        paths, "## My reading\n\nCompare with [[lai2023adaembed]].\n", "Caching notes"
+    )
     data.bibtex = {"kurniawan2023evstore": "@inproceedings{kurniawan2023evstore,\n}"}
     page = render.paper_page(data.by_key["kurniawan2023evstore"], data)
     assert page.startswith('---\ntitle: "EVStore: Storage and Caching Capabilities')
     assert '\n<h1 id="title">EVStore: Storage and Caching Capabilities' in page
     assert 'All papers</a> › <a href="../../years/2023/">2023</a>' in page
     assert "Daniar H. Kurniawan, Ruipu Wang and Haryadi S. Gunawi" in page
-    assert ('<a href="../../venues/asplos/">ASPLOS</a>: ACM International Conference'
-            in page)
+    assert '<a href="../../venues/asplos/">ASPLOS</a>: ACM International Conference' in page
     assert '<a href="../../years/2023/">2023</a>, pages 281-294' in page
-    assert ('<a href="https://doi.org/10.1145/3575693.3575718">DOI 10.1145/3575693.3575718'
-            "</a>") in page
-    assert ('<a href="../../tags/embedding/">embedding</a>, '
-            '<a href="../../tags/caching/">caching</a>') in page
+    assert (
+        '<a href="https://doi.org/10.1145/3575693.3575718">DOI 10.1145/3575693.3575718</a>'
+    ) in page
+    assert (
+        '<a href="../../tags/embedding/">embedding</a>, <a href="../../tags/caching/">caching</a>'
+    ) in page
     assert "Reading status" not in page  # the curator's, off the site by default
     # The summary first (what search shows), the facts kept out of the index.
-    assert ('</nav>\n<p class="pp-summary">Caches embedding lookups in three layers.</p>\n'
-            '<p class="pp-authors">Daniar') in page
+    assert (
+        '</nav>\n<p class="pp-summary">Caches embedding lookups in three layers.</p>\n'
+        '<p class="pp-authors">Daniar'
+    ) in page
     assert '<ul class="pp-facts" data-search-exclude>' in page
     data.show_status = True
     assert "<strong>Reading status:</strong> to read" in render.paper_page(
-        data.by_key["kurniawan2023evstore"], data)
+        data.by_key["kurniawan2023evstore"], data
+    )
     # The reading note is nested under our heading and its links resolved.
     assert "Reading note<a" in page and "<h3" in page and "My reading</h3>" in page
     assert '<a href="../lai2023adaembed/" title="AdaEmbed: Adaptive' in page
@@ -82,13 +89,19 @@ def test_paper_page_has_every_part(paths):
     assert '<a class="pp-title" href="../lai2023adaembed/">AdaEmbed: Adaptive Embedding' in page
     assert '<li><a href="../../notes/caching/">Caching notes</a></li>' in page
     assert [anchor for anchor, _ in render.toc_of(page)] == [
-        "reading-note", "cite", "related-papers", "discussed-in"]
+        "reading-note",
+        "cite",
+        "related-papers",
+        "discussed-in",
+    ]
     # The same sections listed after the trail, for phones (the theme's table of
     # contents is out of reach there on pages outside the nav); not indexed.
-    assert ('<nav class="pp-contents" aria-label="On this page" data-search-exclude>'
-            'On this page: <a href="#reading-note">Reading note</a> · <a href="#cite">Cite</a>'
-            ' · <a href="#related-papers">Related papers</a> · <a href="#discussed-in">'
-            "Discussed in</a></nav>") in page
+    assert (
+        '<nav class="pp-contents" aria-label="On this page" data-search-exclude>'
+        'On this page: <a href="#reading-note">Reading note</a> · <a href="#cite">Cite</a>'
+        ' · <a href="#related-papers">Related papers</a> · <a href="#discussed-in">'
+        "Discussed in</a></nav>"
+    ) in page
 
 
 def test_paper_page_without_optional_parts(paths):
@@ -101,15 +114,24 @@ def test_paper_page_without_optional_parts(paths):
     assert 'id="cite"' not in page
     assert "No note discusses this paper yet." in page
     assert "Reading note" not in page
-    assert "On this page: <a href=\"#related-papers\">" in page
+    assert 'On this page: <a href="#related-papers">' in page
 
 
 def test_relpath_matches_posixpath():
     import itertools
     import posixpath
 
-    paths = ["index", "papers", "papers/a", "papers/a/b", "tags/x", ".", "years/2022",
-             "assets/charts/x.svg", "a/b/c"]
+    paths = [
+        "index",
+        "papers",
+        "papers/a",
+        "papers/a/b",
+        "tags/x",
+        ".",
+        "years/2022",
+        "assets/charts/x.svg",
+        "a/b/c",
+    ]
     for path, start in itertools.product(paths, paths):
         assert links._relpath(path, start) == posixpath.relpath(path, start), (path, start)
 
@@ -131,8 +153,10 @@ def test_odd_titles_and_names_are_text_not_markup(tmp_path):
     page = render.paper_page(paper, data)
     title, heading = page.splitlines()[1], page.splitlines()[4]
     assert title.startswith('title: "FastMoE: &lt;Fast&gt; &amp; ')
-    assert heading == ('<h1 id="title">FastMoE: &lt;Fast&gt; &amp; *Mixture* of [Experts] &amp; '
-                       "Müller&#x27;s `GPU` | 50%</h1>")
+    assert heading == (
+        '<h1 id="title">FastMoE: &lt;Fast&gt; &amp; *Mixture* of [Experts] &amp; '
+        "Müller&#x27;s `GPU` | 50%</h1>"
+    )
     assert "Müller, Jørn" in page and "&lt;b&gt;Bold&lt;/b&gt;" in page
     year = render.year_page(2021, [paper], data)
     assert ">FastMoE: &lt;Fast&gt; &amp; *Mixture* of [Experts]" in year and "<Fast>" not in year
@@ -142,18 +166,29 @@ def test_lists_and_indexes(paths):
     data = data_for(paths)
     pages = render.generate(data)
     assert set(pages) >= {
-        "papers/kurniawan2023evstore.md", "papers/lai2023adaembed.md",
-        "papers/he2021fastmoe.md", "years/2023.md", "years/2021.md", "venues/asplos.md",
-        "venues/arxiv.md", "tags/moe.md", "years/index.md", "venues/index.md",
-        "tags/index.md", "notes/index.md"}
+        "papers/kurniawan2023evstore.md",
+        "papers/lai2023adaembed.md",
+        "papers/he2021fastmoe.md",
+        "years/2023.md",
+        "years/2021.md",
+        "venues/asplos.md",
+        "venues/arxiv.md",
+        "tags/moe.md",
+        "years/index.md",
+        "venues/index.md",
+        "tags/index.md",
+        "notes/index.md",
+    }
     year = pages["years/2023.md"]
     # One dense list, by venue, each entry with its badge; no section per venue.
     assert "<h2" not in year
     assert '<a href="#venue-asplos">ASPLOS</a> 1, <a href="#venue-osdi">OSDI</a> 1.' in year
     assert '<li class="pp-entry" id="venue-osdi"><span class="pp-venue" title="USENIX ' in year
     assert year.index("venue-asplos") < year.index('id="venue-osdi"')
-    assert ('<a class="pp-title" href="../../papers/lai2023adaembed/">AdaEmbed: Adaptive '
-            "Embedding for Large-Scale Recommendation Models</a>") in year
+    assert (
+        '<a class="pp-title" href="../../papers/lai2023adaembed/">AdaEmbed: Adaptive '
+        "Embedding for Large-Scale Recommendation Models</a>"
+    ) in year
     assert '<div class="pp-authors">Fan Lai, Wei Zhang and Mosharaf Chowdhury</div>' in year
     assert 'rel="next">2023' not in year and 'href="../2021/" rel="prev">← 2021</a>' in year
     assert render.is_html_page("years/2023.md") and not render.is_html_page("years/index.md")
@@ -167,8 +202,10 @@ def test_lists_and_indexes(paths):
     assert "1 more venue in the registry, no paper yet" in venues
     assert "PVLDB (Proceedings of the VLDB Endowment)" in venues
     assert "<p>Embedding tables.</p>" in pages["tags/embedding.md"]
-    assert "<p>USENIX Symposium on Operating Systems Design and Implementation: conference, " \
+    assert (
+        "<p>USENIX Symposium on Operating Systems Design and Implementation: conference, "
         "published by USENIX Association.</p>" in pages["venues/osdi.md"]
+    )
     assert "| [embedding](embedding.md) | 2 |" in pages["tags/index.md"]
 
 
@@ -176,14 +213,18 @@ def test_entries_stand_on_their_own(paths):
     data = data_for(paths)
     data.bibtex = {"he2021fastmoe": "@article{he2021fastmoe,\n  title = {FastMoE}\n}"}
     item = render.paper_item(data.by_key["he2021fastmoe"], "years/2021.md", data)
-    assert item.startswith('<li class="pp-entry"><span class="pp-venue" title="arXiv">arXiv'
-                           '</span> <span class="pp-year">2021</span> <a class="pp-title" '
-                           'href="../../papers/he2021fastmoe/">FastMoE')
+    assert item.startswith(
+        '<li class="pp-entry"><span class="pp-venue" title="arXiv">arXiv'
+        '</span> <span class="pp-year">2021</span> <a class="pp-title" '
+        'href="../../papers/he2021fastmoe/">FastMoE'
+    )
     assert '<div class="pp-summary">A PyTorch system for training' in item
     assert '<a class="pp-tag" href="../../tags/moe/">moe</a>' in item
     assert '<a href="https://arxiv.org/pdf/2103.13262" class="pp-link">PDF</a>' in item
-    assert ('<details class="pp-toggle"><summary>BibTeX</summary><div class="highlight"><pre>'
-            '<code class="language-bibtex">@article{he2021fastmoe,') in item
+    assert (
+        '<details class="pp-toggle"><summary>BibTeX</summary><div class="highlight"><pre>'
+        '<code class="language-bibtex">@article{he2021fastmoe,'
+    ) in item
     assert "Abstract" not in item  # none in the catalog
 
 
@@ -194,13 +235,15 @@ def test_all_papers_page_and_its_data(paths):
     assert "3 papers from 2021 to 2023, newest first." in page
     # Without JavaScript, a plain list of every paper, newest first.
     items = re.findall(r'<a class="pp-title" href="([^"]+)">', page)
-    assert items == ["../papers/kurniawan2023evstore/", "../papers/lai2023adaembed/",
-                     "../papers/he2021fastmoe/"] or items == [
-        "kurniawan2023evstore/", "lai2023adaembed/", "he2021fastmoe/"]
+    assert items == [
+        "../papers/kurniawan2023evstore/",
+        "../papers/lai2023adaembed/",
+        "../papers/he2021fastmoe/",
+    ] or items == ["kurniawan2023evstore/", "lai2023adaembed/", "he2021fastmoe/"]
     assert '<script src="../assets/papers-data.js"></script>' in page
     js = pages["assets/papers-data.js"]
     assert js.startswith("window.PAPERS_DATA={") and js.endswith("};\n")
-    records = json.loads(js[len("window.PAPERS_DATA="):-2])
+    records = json.loads(js[len("window.PAPERS_DATA=") : -2])
     fast = next(r for r in records["papers"] if r["k"] == "he2021fastmoe")
     assert fast["u"] == "he2021fastmoe/" and fast["y"] == 2021 and fast["g"] == ["moe", "training"]
     assert ["PDF", "https://arxiv.org/pdf/2103.13262"] in fast["l"]
@@ -216,17 +259,19 @@ def test_script_data_cannot_close_its_script():
 def test_sources_show_where_the_metadata_came_from(paths):
     data = data_for(paths)
     paper = data.by_key["he2021fastmoe"]
-    object.__setattr__(paper, "sources", ["https://api.crossref.org/works/x",
-                                          "javascript:alert(1)"])
+    object.__setattr__(
+        paper, "sources", ["https://api.crossref.org/works/x", "javascript:alert(1)"]
+    )
     page = render.paper_page(paper, data)
-    assert ('<strong>Metadata from:</strong> <a href="https://api.crossref.org/works/x">'
-            "api.crossref.org</a>, javascript:alert(1)</li>") in page
+    assert (
+        '<strong>Metadata from:</strong> <a href="https://api.crossref.org/works/x">'
+        "api.crossref.org</a>, javascript:alert(1)</li>"
+    ) in page
 
 
 def test_home_sections(paths):
     data = data_for(paths)
-    home = render.fill_home("# Home\n\n<!-- papers:counts -->\n\n<!-- papers:latest -->\n",
-                          data)
+    home = render.fill_home("# Home\n\n<!-- papers:counts -->\n\n<!-- papers:latest -->\n", data)
     assert "**3** [papers](papers/index.md) from 2021 to 2023" in home
     assert "to read" not in home  # reading status stays off the site by default
     # No paper has a date added: no "Latest additions" made up from file order.
@@ -241,8 +286,9 @@ def test_home_sections(paths):
 def test_empty_catalog_wording(tmp_path):
     paths = write_catalog(tmp_path, "{}\n")
     data = data_for(paths)
-    home = render.fill_home("<!-- papers:counts -->\n<!-- papers:notes -->\n"
-                          "<!-- papers:latest -->", data)
+    home = render.fill_home(
+        "<!-- papers:counts -->\n<!-- papers:notes -->\n<!-- papers:latest -->", data
+    )
     assert "The catalog is empty." in home and "none written yet" in home
     assert "discussing" not in home and "each paper they discuss" not in home
     pages = render.generate(data)
@@ -261,8 +307,9 @@ def test_link_papers_uses_short_titles_and_relative_links(paths):
 
 def test_link_problems_name_file_and_line(paths):
     paths.notes.mkdir(parents=True)
-    (paths.notes / "n.md").write_text("# N\n\nok [[he2021fastmoe]]\n[[he2021fastmo]]\n",
-                                      encoding="utf-8")
+    (paths.notes / "n.md").write_text(
+        "# N\n\nok [[he2021fastmoe]]\n[[he2021fastmo]]\n", encoding="utf-8"
+    )
     paths.readings.mkdir(parents=True)
     (paths.readings / "lai2023adaembed.md").write_text("x\n\n[[lai2023]]\n", encoding="utf-8")
     _, problems = sitedata.load(paths, with_charts=False)
@@ -288,7 +335,7 @@ def test_bibtex_block_uses_the_real_exporter(paths):
     paper = data.by_key["kurniawan2023evstore"]
     assert data.bibtex[paper.key] == entry(paper, data.venues)
     page = render.paper_page(paper, data)
-    shown = re.sub(r"<[^>]+>", "", page[page.index('id="cite"'):page.index('id="related')])
+    shown = re.sub(r"<[^>]+>", "", page[page.index('id="cite"') : page.index('id="related')])
     assert html.escape(entry(paper, data.venues).strip(), quote=True) in shown
 
 
@@ -300,12 +347,19 @@ def make(key: str, title: str, summary: str = "", tags: tuple[str, ...] = ()) ->
 
 
 CORPUS = [
-    make("a1", "Embedding caches for recommendation", "Caches hot embedding rows on GPUs",
-         ("embedding", "caching")),
-    make("a2", "GPU embedding cache", "A cache of embedding vectors in GPU memory",
-         ("embedding", "caching")),
-    make("b1", "Mixture of experts training", "Expert parallel training with all-to-all",
-         ("moe",)),
+    make(
+        "a1",
+        "Embedding caches for recommendation",
+        "Caches hot embedding rows on GPUs",
+        ("embedding", "caching"),
+    ),
+    make(
+        "a2",
+        "GPU embedding cache",
+        "A cache of embedding vectors in GPU memory",
+        ("embedding", "caching"),
+    ),
+    make("b1", "Mixture of experts training", "Expert parallel training with all-to-all", ("moe",)),
     make("b2", "Faster expert parallel training", "Shadows popular experts", ("moe",)),
     make("c1", "Unrelated topic", "Nothing shared at all"),
 ]
@@ -328,8 +382,15 @@ def test_related_one_paper_matches_all_papers():
 
 
 def test_related_many_papers_across_blocks(monkeypatch):
-    papers = [make(f"p{i:04}", f"system {i % 17} cache {i % 5} shard {i % 3}",
-                   f"word{i % 11} word{i % 7}", ("t" + str(i % 4),)) for i in range(400)]
+    papers = [
+        make(
+            f"p{i:04}",
+            f"system {i % 17} cache {i % 5} shard {i % 3}",
+            f"word{i % 11} word{i % 7}",
+            ("t" + str(i % 4),),
+        )
+        for i in range(400)
+    ]
     small = related.related_all(papers, 5)
     monkeypatch.setattr(related, "_BLOCK_PAIRS", 500)  # many tiny blocks, same answer
     assert related.related_all(papers, 5) == small
@@ -398,9 +459,11 @@ def test_chart_bars_and_labels_link_to_their_pages(paths):
 
 def test_suggest_a_paper_link(paths):
     assert hook.suggest_url("", "https://github.com/o/r/") == (
-        "https://github.com/o/r/issues/new?title=Suggest+a+paper%3A+")
+        "https://github.com/o/r/issues/new?title=Suggest+a+paper%3A+"
+    )
     assert hook.suggest_url("https://example.org/form", "https://github.com/o/r") == (
-        "https://example.org/form")
+        "https://example.org/form"
+    )
     assert hook.suggest_url("javascript:alert(1)", None) is None
     assert hook.suggest_url(None, "") is None
     data = data_for(paths)
@@ -417,8 +480,11 @@ def _indexed(page_html: str) -> list[tuple[str | None, str, str]]:
     parser = Parser()
     parser.feed(page_html)
     parser.close()
-    return [(s.id, "".join(s.title).strip(), "".join(s.text).strip())
-            for s in parser.data if not s.is_excluded()]
+    return [
+        (s.id, "".join(s.title).strip(), "".join(s.text).strip())
+        for s in parser.data
+        if not s.is_excluded()
+    ]
 
 
 @settings(max_examples=300, deadline=None)
@@ -438,9 +504,22 @@ def test_url_matches_posixpath_for_every_pair_of_pages():
     import itertools
     import posixpath
 
-    uris = ["index.md", "papers/index.md", "papers/a.md", "papers/ab.md", "papers/a/b.md",
-            "papers/a/index.md", "years/2012.md", "tags/x.md", "notes/n.md", "a/b/c.md",
-            "assets/papers-data.js", "assets/charts/c.svg", "a.md", "a/b/index.md"]
+    uris = [
+        "index.md",
+        "papers/index.md",
+        "papers/a.md",
+        "papers/ab.md",
+        "papers/a/b.md",
+        "papers/a/index.md",
+        "years/2012.md",
+        "tags/x.md",
+        "notes/n.md",
+        "a/b/c.md",
+        "assets/papers-data.js",
+        "assets/charts/c.svg",
+        "a.md",
+        "a/b/index.md",
+    ]
     for from_uri, to_uri in itertools.product(uris, uris):
         for directory_urls in (True, False):
             here = links.page_url(from_uri, directory_urls)

@@ -30,22 +30,33 @@ def write_note(paths: Paths, text: str = NOTE, name: str = "caching.md") -> None
 
 def mkdocs_build(paths: Paths, out: Path) -> subprocess.CompletedProcess[str]:
     """The real mkdocs command line, run from the repository root as CI does."""
-    env = {**os.environ, "PAPERS_CATALOG": str(paths.catalog), "PAPERS_DB": str(paths.db),
-           "NO_MKDOCS_2_WARNING": "1"}
-    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
-                          cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    env = {
+        **os.environ,
+        "PAPERS_CATALOG": str(paths.catalog),
+        "PAPERS_DB": str(paths.db),
+        "NO_MKDOCS_2_WARNING": "1",
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def article(html: str) -> str:
     """The page's own content, without nav, header or search."""
-    return html[html.index("<article"):html.index("</article>")]
+    return html[html.index("<article") : html.index("</article>")]
 
 
 def test_site_build_on_a_tmp_catalog(cli, paths, tmp_path):
     write_note(paths)
     paths.readings.mkdir(parents=True)
     (paths.readings / "lai2023adaembed.md").write_text(
-        "Read it for the pruning score.\n", encoding="utf-8")
+        "Read it for the pruning score.\n", encoding="utf-8"
+    )
     out = tmp_path / "out"
     result = cli("site", "build", "-o", str(out))
     assert result.exit_code == 0, result.output
@@ -57,8 +68,11 @@ def test_site_build_on_a_tmp_catalog(cli, paths, tmp_path):
         assert f'href="assets/charts/{chart}.svg"' in home
         assert (out / "assets" / "charts" / f"{chart}.svg").read_text().startswith("<?xml")
     # Inline, named by its alt text, its bars linking to the year pages.
-    assert re.search(r'<svg role="img" aria-label="Bar chart of papers per year from 2021 '
-                     r'to 2023', home)
+    assert re.search(
+        r'<svg role="img" aria-label="Bar chart of papers per year from 2021 '
+        r"to 2023",
+        home,
+    )
     assert '<a xlink:href="years/2021/">' in home
     # The charts' own text (years, counts, tag names) is not searchable; captions are.
     docs = json.loads((out / "search" / "search_index.json").read_text())["docs"]
@@ -66,8 +80,9 @@ def test_site_build_on_a_tmp_catalog(cli, paths, tmp_path):
     assert "Papers per year" in charts["text"] and "2021" not in charts["text"]
 
     page = article((out / "papers" / "lai2023adaembed" / "index.html").read_text())
-    assert ('<h1 id="title">AdaEmbed: Adaptive Embedding for Large-Scale Recommendation '
-            "Models</h1>") in page
+    assert (
+        '<h1 id="title">AdaEmbed: Adaptive Embedding for Large-Scale Recommendation Models</h1>'
+    ) in page
     assert "Read it for the pruning score." in page
     assert 'href="../../notes/caching/">Caching embeddings</a>' in page
     assert "Related papers" in page and 'href="../kurniawan2023evstore/"' in page
@@ -108,8 +123,11 @@ def test_unknown_key_in_a_note_fails_the_strict_build(cli, paths, tmp_path):
     write_note(paths, "# Bad\n\nfine [[he2021fastmoe]]\n\nbroken [[he2021fastmo]]\n")
     result = cli("site", "build", "-o", str(tmp_path / "out"))
     assert result.exit_code == 1
-    assert re.search(r"caching\.md:5: .*unknown paper 'he2021fastmo' "
-                     r"\(did you mean 'he2021fastmoe'\?\)", result.output)
+    assert re.search(
+        r"caching\.md:5: .*unknown paper 'he2021fastmo' "
+        r"\(did you mean 'he2021fastmoe'\?\)",
+        result.output,
+    )
     run = mkdocs_build(paths, tmp_path / "out2")
     assert run.returncode != 0
     assert "caching.md:5:" in run.stderr
@@ -118,20 +136,35 @@ def test_unknown_key_in_a_note_fails_the_strict_build(cli, paths, tmp_path):
     loose = cli("site", "build", "--no-strict", "-o", str(tmp_path / "out3"))
     assert loose.exit_code == 0
     assert "warning: " in loose.output
-    assert "<code>he2021fastmo</code>" in (tmp_path / "out3" / "notes" / "caching" /
-                                            "index.html").read_text()
+    assert (
+        "<code>he2021fastmo</code>"
+        in (tmp_path / "out3" / "notes" / "caching" / "index.html").read_text()
+    )
 
 
 def test_odd_titles_render_as_text(tmp_path, cli):
-    odd = PAPERS.replace('"FastMoE: A Fast Mixture-of-Expert Training System"',
-                         '"{Fast}MoE <script>alert(1)</script> & \\\\\\"{u}ber *all*"')
+    odd = PAPERS.replace(
+        '"FastMoE: A Fast Mixture-of-Expert Training System"',
+        '"{Fast}MoE <script>alert(1)</script> & \\\\\\"{u}ber *all*"',
+    )
     paths = write_catalog(tmp_path, odd)
     from typer.testing import CliRunner
 
     from catalog.cli import app
 
-    result = CliRunner().invoke(app, ["--catalog", str(paths.catalog), "--db", str(paths.db),
-                                      "site", "build", "-o", str(tmp_path / "out")])
+    result = CliRunner().invoke(
+        app,
+        [
+            "--catalog",
+            str(paths.catalog),
+            "--db",
+            str(paths.db),
+            "site",
+            "build",
+            "-o",
+            str(tmp_path / "out"),
+        ],
+    )
     assert result.exit_code == 0, result.output
     html = (tmp_path / "out" / "papers" / "he2021fastmoe" / "index.html").read_text()
     title = "FastMoE &lt;script&gt;alert(1)&lt;/script&gt; &amp; über *all*"
@@ -149,8 +182,19 @@ def test_broken_catalog_stops_the_build_with_its_message(tmp_path):
     from catalog.cli import app
 
     paths = write_catalog(tmp_path, "2023:\n  OSDI:\n    - key: x2023y\n")
-    result = CliRunner().invoke(app, ["--catalog", str(paths.catalog), "--db", str(paths.db),
-                                      "site", "build", "-o", str(tmp_path / "out")])
+    result = CliRunner().invoke(
+        app,
+        [
+            "--catalog",
+            str(paths.catalog),
+            "--db",
+            str(paths.db),
+            "site",
+            "build",
+            "-o",
+            str(tmp_path / "out"),
+        ],
+    )
     assert result.exit_code == 1
     assert "papers.yaml:3:" in result.output and "missing title" in result.output
     assert "Traceback" not in result.output
@@ -164,7 +208,7 @@ def test_shipped_catalog_builds_strict(tmp_path):
     assert "WARNING" not in run.stderr
     page = (out / "papers" / "xie2022fleche" / "index.html").read_text()
     assert 'href="../../notes/embedding-systems/"' in page
-    cite = re.sub(r"<[^>]+>", "", page[page.index('<h2 id="cite"'):])
+    cite = re.sub(r"<[^>]+>", "", page[page.index('<h2 id="cite"') :])
     assert "@inproceedings{xie2022fleche," in cite
     note = (out / "notes" / "moe-systems" / "index.html").read_text()
     assert 'href="../../papers/he2021fastmoe/"' in note
@@ -203,15 +247,32 @@ def test_site_serve_binds_localhost_and_serves_the_catalog(paths, tmp_path):
         port = probe.getsockname()[1]
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     server = subprocess.Popen(
-        [sys.executable, "-m", "catalog.cli", "--catalog", str(paths.catalog), "--db",
-         str(paths.db), "site", "serve", "-a", f"127.0.0.1:{port}"],
-        cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        [
+            sys.executable,
+            "-m",
+            "catalog.cli",
+            "--catalog",
+            str(paths.catalog),
+            "--db",
+            str(paths.db),
+            "site",
+            "serve",
+            "-a",
+            f"127.0.0.1:{port}",
+        ],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 60
         while True:
             try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/papers/he2021fastmoe/",
-                                            timeout=2) as response:
+                with urllib.request.urlopen(
+                    f"http://127.0.0.1:{port}/papers/he2021fastmoe/", timeout=2
+                ) as response:
                     page = response.read().decode()
                 break
             except OSError:
@@ -233,16 +294,17 @@ def test_site_commands_have_help(cli):
         assert "Usage:" in help_text and len(help_text.splitlines()) > 4
 
 
-def test_reading_note_from_papers_note_shows_on_the_paper_page(cli, paths, tmp_path,
-                                                                monkeypatch):
+def test_reading_note_from_papers_note_shows_on_the_paper_page(cli, paths, tmp_path, monkeypatch):
     monkeypatch.delenv("EDITOR", raising=False)
     monkeypatch.delenv("VISUAL", raising=False)
     created = cli("note", "he2021fastmoe")
     assert created.exit_code == 0, created.output
     note = paths.readings / "he2021fastmoe.md"
-    note.write_text(note.read_text(encoding="utf-8")
-                    + "\n## Compared\n\nCloser to [[lai2023adaembed]] than it looks.\n",
-                    encoding="utf-8")
+    note.write_text(
+        note.read_text(encoding="utf-8")
+        + "\n## Compared\n\nCloser to [[lai2023adaembed]] than it looks.\n",
+        encoding="utf-8",
+    )
     out = tmp_path / "out"
     result = cli("site", "build", "-o", str(out))
     assert result.exit_code == 0, result.output
@@ -254,12 +316,23 @@ def test_reading_note_from_papers_note_shows_on_the_paper_page(cli, paths, tmp_p
 
 def test_published_settings_from_the_environment(paths, tmp_path):
     """PAPERS_SITE_URL and PAPERS_REPO_URL (set by the Pages workflow) reach the site."""
-    env = {**os.environ, "PAPERS_CATALOG": str(paths.catalog), "PAPERS_DB": str(paths.db),
-           "NO_MKDOCS_2_WARNING": "1", "PAPERS_SITE_URL": "https://example.org/papers/",
-           "PAPERS_REPO_URL": "https://github.com/someone/papers"}
+    env = {
+        **os.environ,
+        "PAPERS_CATALOG": str(paths.catalog),
+        "PAPERS_DB": str(paths.db),
+        "NO_MKDOCS_2_WARNING": "1",
+        "PAPERS_SITE_URL": "https://example.org/papers/",
+        "PAPERS_REPO_URL": "https://github.com/someone/papers",
+    }
     out = tmp_path / "out"
-    run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
-                         cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stderr
     sitemap = (out / "sitemap.xml").read_text(encoding="utf-8")
     assert "<loc>https://example.org/papers/papers/he2021fastmoe/</loc>" in sitemap
@@ -269,8 +342,7 @@ def test_published_settings_from_the_environment(paths, tmp_path):
     assert 'href="/assets/' not in missing
     home = (out / "index.html").read_text(encoding="utf-8")
     assert 'href="https://github.com/someone/papers"' in home
-    assert ('href="https://github.com/someone/papers/issues/new?title=Suggest+a+paper%3A+"'
-            in home)
+    assert 'href="https://github.com/someone/papers/issues/new?title=Suggest+a+paper%3A+"' in home
     assert (REPO / ".github" / "workflows" / "pages.yml").is_file()
 
 
@@ -287,9 +359,14 @@ def test_sources_as_files_build_without_the_hook(cli, paths, tmp_path):
     assert "<!-- papers:" not in (src / "docs" / "index.md").read_text(encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if k not in ("PAPERS_CATALOG", "PAPERS_DB")}
     env["NO_MKDOCS_2_WARNING"] = "1"
-    run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f",
-                          str(src / "mkdocs.yml")], cwd=tmp_path, env=env,
-                         capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(src / "mkdocs.yml")],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stderr
     plain = src / "site"
     # The theme's overrides came along: the search setup and its stemming worker.
@@ -299,8 +376,11 @@ def test_sources_as_files_build_without_the_hook(cli, paths, tmp_path):
     assert cli("site", "build", "-o", str(hooked)).exit_code == 0
     pages = sorted(str(p.relative_to(hooked)) for p in hooked.rglob("*.html"))
     assert sorted(str(p.relative_to(plain)) for p in plain.rglob("*.html")) == pages
-    for page in ("papers/he2021fastmoe/index.html", "years/2023/index.html",
-                 "notes/caching/index.html"):
+    for page in (
+        "papers/he2021fastmoe/index.html",
+        "years/2023/index.html",
+        "notes/caching/index.html",
+    ):
         mine, theirs = article((plain / page).read_text()), article((hooked / page).read_text())
         # The same content; only whitespace between blocks may differ.
         assert re.sub(r"\s+", " ", mine) == re.sub(r"\s+", " ", theirs), page

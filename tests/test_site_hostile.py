@@ -36,8 +36,8 @@ PAYLOADS = [
     "javascript:alert(6)",
     "data:text/html;base64,PHNjcmlwdD5hbGVydCg3KTwvc2NyaXB0Pg==",
     "[x](javascript:alert(8))",
-    "<a href=\"javascript:alert(9)\">x</a>",
-    "{: onclick=\"alert(10)\" }",
+    '<a href="javascript:alert(9)">x</a>',
+    '{: onclick="alert(10)" }',
     "<iframe src=javascript:alert(11)>",
     "$\\frac{1}{$",
     "$x$ and $$",
@@ -50,10 +50,16 @@ PAYLOADS = [
     "`code` *em* _u_ | table | <!-- c -->",
     "\u2028\u2029",
 ]
-URLS = ["javascript:alert(14)", "JaVaScRiPt:alert(15)", " javascript:alert(16)",
-        "data:text/html,<script>alert(17)</script>", "vbscript:msgbox(1)",
-        "https://example.org/\"><script>alert(18)</script>", "//evil.example/x",
-        "https://example.org/ok"]
+URLS = [
+    "javascript:alert(14)",
+    "JaVaScRiPt:alert(15)",
+    " javascript:alert(16)",
+    "data:text/html,<script>alert(17)</script>",
+    "vbscript:msgbox(1)",
+    'https://example.org/"><script>alert(18)</script>',
+    "//evil.example/x",
+    "https://example.org/ok",
+]
 
 KINDS = ["conference", "journal", "preprint", "workshop", "collection"]
 _text = st.text(st.characters(blacklist_categories=("Cc", "Cs")), max_size=12)
@@ -71,20 +77,33 @@ def catalogs(draw: st.DrawFn) -> dict:
     tags = draw(st.lists(hostile, min_size=1, max_size=3, unique=True))
     papers = []
     for i in range(draw(st.integers(2, 4))):
-        papers.append({
-            "key": f"p{i}2022paper", "title": draw(hostile), "authors": draw(names),
-            "tags": draw(st.lists(st.sampled_from(tags), max_size=2, unique=True)),
-            "summary": draw(hostile), "abstract": draw(hostile), "status": draw(hostile),
-            "url": draw(st.sampled_from(URLS)), "read_on": draw(hostile),
-            "added": draw(hostile), "pages": draw(hostile),
-            # a book chapter's book (shown on its page and in every list entry)
-            "booktitle": draw(hostile), "editors": draw(names), "publisher": draw(hostile),
-            "chapter": draw(hostile),
-            "venue": draw(st.sampled_from(venues)), "note": draw(hostile)})
+        papers.append(
+            {
+                "key": f"p{i}2022paper",
+                "title": draw(hostile),
+                "authors": draw(names),
+                "tags": draw(st.lists(st.sampled_from(tags), max_size=2, unique=True)),
+                "summary": draw(hostile),
+                "abstract": draw(hostile),
+                "status": draw(hostile),
+                "url": draw(st.sampled_from(URLS)),
+                "read_on": draw(hostile),
+                "added": draw(hostile),
+                "pages": draw(hostile),
+                # a book chapter's book (shown on its page and in every list entry)
+                "booktitle": draw(hostile),
+                "editors": draw(names),
+                "publisher": draw(hostile),
+                "chapter": draw(hostile),
+                "venue": draw(st.sampled_from(venues)),
+                "note": draw(hostile),
+            }
+        )
     # The kind is checked against a closed list before anything is built.
-    registry = {v: {"kind": draw(st.sampled_from(KINDS)), "name": draw(hostile),
-                    "publisher": draw(hostile)}
-                for v in venues}
+    registry = {
+        v: {"kind": draw(st.sampled_from(KINDS)), "name": draw(hostile), "publisher": draw(hostile)}
+        for v in venues
+    }
     vocabulary = {t: draw(hostile) for t in tags}
     return {"papers": papers, "venues": registry, "tags": vocabulary}
 
@@ -95,25 +114,41 @@ def write(folder: Path, drawn: dict) -> Paths:
         record = {k: v for k, v in paper.items() if k not in ("venue", "note")}
         tree.setdefault(2022, {}).setdefault(paper["venue"], []).append(record)
     dump = {"width": 10_000, "allow_unicode": True, "sort_keys": False}
-    paths = write_catalog(folder, yaml.safe_dump(tree, **dump),
-                          yaml.safe_dump(drawn["venues"], **dump),
-                          yaml.safe_dump(drawn["tags"], **dump))
+    paths = write_catalog(
+        folder,
+        yaml.safe_dump(tree, **dump),
+        yaml.safe_dump(drawn["venues"], **dump),
+        yaml.safe_dump(drawn["tags"], **dump),
+    )
     paths.readings.mkdir()
     for paper in drawn["papers"]:
         # As the note template once wrote it: the title inside an HTML comment.
-        text = (f'<!-- Reading note for {paper["key"]}: "{paper["title"]}" -->\n\n'
-                f'{paper["note"]}\n\n## Mine\n\n{paper["note"]} [link](javascript:alert(19))'
-                '\n\n<img src=x onerror=alert(20)> [ok](https://example.org/)'
-                '{: onclick="alert(21)" }\n')
-        (paths.readings / f'{paper["key"]}.md').write_text(text, encoding="utf-8")
+        text = (
+            f'<!-- Reading note for {paper["key"]}: "{paper["title"]}" -->\n\n'
+            f"{paper['note']}\n\n## Mine\n\n{paper['note']} [link](javascript:alert(19))"
+            "\n\n<img src=x onerror=alert(20)> [ok](https://example.org/)"
+            '{: onclick="alert(21)" }\n'
+        )
+        (paths.readings / f"{paper['key']}.md").write_text(text, encoding="utf-8")
     return paths
 
 
 class Audit(HTMLParser):
     """Every script, event handler and link scheme of one HTML document."""
 
-    URL_ATTRS = frozenset({"href", "src", "action", "formaction", "xlink:href", "data",
-                           "poster", "srcset", "background"})
+    URL_ATTRS = frozenset(
+        {
+            "href",
+            "src",
+            "action",
+            "formaction",
+            "xlink:href",
+            "data",
+            "poster",
+            "srcset",
+            "background",
+        }
+    )
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -190,9 +225,31 @@ def baseline(tmp_path_factory: pytest.TempPathFactory) -> tuple[set[str], set[st
 
 
 # Elements that load or run something; only where the theme has them (its search form).
-ACTIVE = frozenset({"script", "iframe", "object", "embed", "form", "base", "frame",
-                    "frameset", "applet", "meta", "link", "style", "svg", "math", "input",
-                    "button", "textarea", "select", "video", "audio", "source"})
+ACTIVE = frozenset(
+    {
+        "script",
+        "iframe",
+        "object",
+        "embed",
+        "form",
+        "base",
+        "frame",
+        "frameset",
+        "applet",
+        "meta",
+        "link",
+        "style",
+        "svg",
+        "math",
+        "input",
+        "button",
+        "textarea",
+        "select",
+        "video",
+        "audio",
+        "source",
+    }
+)
 # matplotlib embeds the coverage grid as a PNG image inside the chart's SVG (inline on the
 # home page). A PNG cannot run script; data:image/svg+xml or text/html could.
 _CHART_IMAGE = "data:image/png;base64,"
@@ -204,8 +261,9 @@ def check_site(out: Path, allowed: tuple[set[str], set[str]]) -> list[str]:
     for page in sorted(out.rglob("*.html")) + sorted(out.rglob("*.svg")):
         found = audit(page.read_text(encoding="utf-8"))
         where = page.relative_to(out)
-        problems += [f"{where}: script {s[:80]!r}" for s in found.scripts
-                     if _script_id(s) not in scripts]
+        problems += [
+            f"{where}: script {s[:80]!r}" for s in found.scripts if _script_id(s) not in scripts
+        ]
         problems += [f"{where}: handler {h[:80]}" for h in found.handlers]
         links = [x for x in found.links if not x.startswith(_CHART_IMAGE)]
         problems += [f"{where}: link {link[:80]!r}" for link in bad_links(links)]
@@ -218,16 +276,26 @@ def check_site(out: Path, allowed: tuple[set[str], set[str]]) -> list[str]:
             found = audit(doc.get(part) or "")
             problems += [f"search {doc['location']}: {part} has <script>" for _ in found.scripts]
             problems += [f"search {doc['location']}: {h}" for h in found.handlers]
-            problems += [f"search {doc['location']}: link {link!r}"
-                         for link in bad_links(found.links)]
-            problems += [f"search {doc['location']}: <{t}>" for t in sorted(found.tags
-                         & (ACTIVE | {"a"}))]
+            problems += [
+                f"search {doc['location']}: link {link!r}" for link in bad_links(found.links)
+            ]
+            problems += [
+                f"search {doc['location']}: <{t}>" for t in sorted(found.tags & (ACTIVE | {"a"}))
+            ]
     return problems
 
 
-@settings(max_examples=6, deadline=None, derandomize=True, phases=[Phase.generate],
-          suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                 HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=6,
+    deadline=None,
+    derandomize=True,
+    phases=[Phase.generate],
+    suppress_health_check=[
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+    ],
+)
 @given(drawn=catalogs())
 def test_hostile_fields_are_inert_on_every_page(drawn, baseline, tmp_path_factory):
     tmp = tmp_path_factory.mktemp("hostile")
@@ -244,13 +312,14 @@ def test_hostile_fields_are_inert_on_every_page(drawn, baseline, tmp_path_factor
 
 def test_the_audit_finds_what_it_looks_for():
     """The checks above can fail: each planted attack is reported."""
-    found = audit('<p onclick="x"><a href="javascript:alert(1)">a</a><a href=" JAVA\tscript:x">'
-                  '</a><a href="https://ok/">b</a><a href="../rel/">c</a>'
-                  '<script>evil()</script><img src="data:text/html,x"></p>')
+    found = audit(
+        '<p onclick="x"><a href="javascript:alert(1)">a</a><a href=" JAVA\tscript:x">'
+        '</a><a href="https://ok/">b</a><a href="../rel/">c</a>'
+        '<script>evil()</script><img src="data:text/html,x"></p>'
+    )
     assert found.handlers == ["<p onclick='x'>"]
     assert found.scripts == ["inline:evil()"]
-    assert bad_links(found.links) == ["javascript:alert(1)", " JAVA\tscript:x",
-                                      "data:text/html,x"]
+    assert bad_links(found.links) == ["javascript:alert(1)", " JAVA\tscript:x", "data:text/html,x"]
 
 
 def test_reading_note_comment_breakout_does_not_run(paths, tmp_path):
@@ -259,7 +328,9 @@ def test_reading_note_comment_breakout_does_not_run(paths, tmp_path):
     (paths.readings / "he2021fastmoe.md").write_text(
         '<!-- Reading note for he2021fastmoe: "x --><script>alert(1)</script>" -->\n\n'
         "Started reading.\n\n<img src=x onerror=alert(2)> [a](javascript:alert(3)) "
-        "[b](https://example.org/)\n", encoding="utf-8")
+        "[b](https://example.org/)\n",
+        encoding="utf-8",
+    )
     data, _ = sitedata.load(paths, with_charts=False)
     page = render.paper_page(data.by_key["he2021fastmoe"], data)
     found = audit(page)
@@ -271,10 +342,12 @@ def test_reading_note_comment_breakout_does_not_run(paths, tmp_path):
 def test_status_and_url_are_never_markup(tmp_path):
     from tests.conftest import PAPERS
 
-    hostile = PAPERS.replace("status: read", 'status: "<img src=x onerror=alert(1)>"\n'
-                             "      read_on: \"<b>x</b>\"").replace(
+    hostile = PAPERS.replace(
+        "status: read", 'status: "<img src=x onerror=alert(1)>"\n      read_on: "<b>x</b>"'
+    ).replace(
         "url: https://www.usenix.org/conference/osdi23/presentation/lai",
-        'url: "javascript:alert(2)"')
+        'url: "javascript:alert(2)"',
+    )
     paths = write_catalog(tmp_path, hostile)
     data, _ = sitedata.load(paths, with_charts=False)
     page = render.paper_page(data.by_key["lai2023adaembed"], data)
@@ -287,8 +360,10 @@ def test_chart_labels_are_text_not_mathtext():
     from catalog.model import Paper
     from catalog.site import charts
 
-    papers = [Paper("a2020x", "T", ["A"], 2020, "$V$", tags=["$\\frac{1}{$", "$x^2$"]),
-              Paper("b2021x", "T", ["A"], 2021, "W", tags=["$\\frac{1}{$"])]
+    papers = [
+        Paper("a2020x", "T", ["A"], 2020, "$V$", tags=["$\\frac{1}{$", "$x^2$"]),
+        Paper("b2021x", "T", ["A"], 2021, "W", tags=["$\\frac{1}{$"]),
+    ]
     drawn = charts.render_all(papers)  # mathtext would raise on the unclosed fraction
     assert "$\\frac{1}{$" in drawn[1].svg and "$x^2$" in drawn[1].svg
 

@@ -39,8 +39,12 @@ def test_refuses_a_folder_with_only_hidden_files(cli, tmp_path):
 
 @pytest.mark.parametrize("where", ["data", "root", "readings", "catalog-parent"])
 def test_refuses_the_catalog_and_its_folders_even_with_a_marker(cli, paths, where):
-    target = {"data": paths.data_dir, "root": paths.root, "readings": paths.readings,
-              "catalog-parent": paths.catalog.parent}[where]
+    target = {
+        "data": paths.data_dir,
+        "root": paths.root,
+        "readings": paths.readings,
+        "catalog-parent": paths.catalog.parent,
+    }[where]
     target.mkdir(parents=True, exist_ok=True)
     (target / outdir.MARKER).write_text("forged\n", encoding="utf-8")
     before = sorted(p.name for p in target.iterdir())
@@ -87,10 +91,20 @@ def test_plain_mkdocs_build_is_guarded_too(tmp_path):
     victim = tmp_path / "victim"
     victim.mkdir()
     (victim / "keep.txt").write_text("keep\n", encoding="utf-8")
-    env = {**os.environ, "PAPERS_CATALOG": str(paths.catalog), "PAPERS_DB": str(paths.db),
-           "NO_MKDOCS_2_WARNING": "1"}
-    run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-d", str(victim)],
-                         cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    env = {
+        **os.environ,
+        "PAPERS_CATALOG": str(paths.catalog),
+        "PAPERS_DB": str(paths.db),
+        "NO_MKDOCS_2_WARNING": "1",
+    }
+    run = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "-d", str(victim)],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode != 0
     assert "refusing to build the site into" in run.stderr
     assert (victim / "keep.txt").read_text(encoding="utf-8") == "keep\n"

@@ -20,8 +20,9 @@ def test_shipped_catalog_is_curated(tmp_path):
     every paper that came after the first 25."""
     papers = load(REPO / "data" / "papers.yaml")
     assert len(papers) >= 150
-    assert all(2 <= len(p.tags) <= 4 for p in papers), [p.key for p in papers
-                                                        if not 2 <= len(p.tags) <= 4]
+    assert all(2 <= len(p.tags) <= 4 for p in papers), [
+        p.key for p in papers if not 2 <= len(p.tags) <= 4
+    ]
     assert all(p.summary for p in papers)
     seed = {p.key for p in load(SEED_CATALOG)}
     assert all(p.added for p in papers if p.key not in seed)

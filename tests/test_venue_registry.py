@@ -17,9 +17,27 @@ from tests.conftest import REPO
 REGISTRY = load_venues(REPO / "data" / "venues.yaml")
 # The venues issue 9 names (TheWebConf is WWW's alias). TIST is not there: its full name
 # could not be checked against a public page.
-ISSUE_VENUES = ("RecSys", "KDD", "WWW", "SIGIR", "WSDM", "CIKM", "TOIS", "TKDE", "ICDE",
-                "NeurIPS", "ICML", "ICLR", "AAAI", "IJCAI", "TORS", "TKDD", "UAI", "AISTATS",
-                "ECIR")
+ISSUE_VENUES = (
+    "RecSys",
+    "KDD",
+    "WWW",
+    "SIGIR",
+    "WSDM",
+    "CIKM",
+    "TOIS",
+    "TKDE",
+    "ICDE",
+    "NeurIPS",
+    "ICML",
+    "ICLR",
+    "AAAI",
+    "IJCAI",
+    "TORS",
+    "TKDD",
+    "UAI",
+    "AISTATS",
+    "ECIR",
+)
 ADDED = ("AISTATS", "ECIR", "IJCAI", "TKDD", "TOIS", "TORS", "UAI")
 
 BIB = r"""
@@ -51,10 +69,18 @@ BIB = r"""
   booktitle = {Proceedings of the Thirty-Fifth Conference on Uncertainty in Artificial
                Intelligence}, year = {2019}}
 """
-EXPECTED = {"ann2021short": "TOIS", "bo2022long": "TOIS", "cy2023ijcai": "IJCAI",
-            "di2019ijcai": "IJCAI", "ed2020ijcai": "IJCAI", "fi2024tors": "TORS",
-            "gu2020tkdd": "TKDD", "ha2023ecir": "ECIR", "io2022aistats": "AISTATS",
-            "ju2019uai": "UAI"}
+EXPECTED = {
+    "ann2021short": "TOIS",
+    "bo2022long": "TOIS",
+    "cy2023ijcai": "IJCAI",
+    "di2019ijcai": "IJCAI",
+    "ed2020ijcai": "IJCAI",
+    "fi2024tors": "TORS",
+    "gu2020tkdd": "TKDD",
+    "ha2023ecir": "ECIR",
+    "io2022aistats": "AISTATS",
+    "ju2019uai": "UAI",
+}
 
 
 def test_import_files_each_spelling_under_its_one_registry_venue(run, tmp_path: Path) -> None:
@@ -71,17 +97,23 @@ def test_import_files_each_spelling_under_its_one_registry_venue(run, tmp_path: 
     assert listed.stdout.split() == ["bo2022long", "ann2021short"]
 
 
-@pytest.mark.parametrize(("name", "short"), [
-    ("ACM Trans. Knowl. Discov. Data", "TKDD"),
-    ("ACM Transactions on Recommender Systems", "TORS"),
-    ("Uncertainty in Artificial Intelligence", "UAI"),
-    ("European Conference on IR Research", "ECIR"),
-])
+@pytest.mark.parametrize(
+    ("name", "short"),
+    [
+        ("ACM Trans. Knowl. Discov. Data", "TKDD"),
+        ("ACM Transactions on Recommender Systems", "TORS"),
+        ("Uncertainty in Artificial Intelligence", "UAI"),
+        ("European Conference on IR Research", "ECIR"),
+    ],
+)
 def test_abbreviations_and_aliases_resolve(name: str, short: str) -> None:
     field = "journal" if name.startswith("ACM") else "booktitle"
     kind = "article" if field == "journal" else "inproceedings"
-    (record,) = read_bib(f"@{kind}{{a2020b, author = {{A B}}, title = {{T}}, year = 2020, "
-                         f"{field} = {{{name}}}}}", "x.bib", REGISTRY)
+    (record,) = read_bib(
+        f"@{kind}{{a2020b, author = {{A B}}, title = {{T}}, year = 2020, {field} = {{{name}}}}}",
+        "x.bib",
+        REGISTRY,
+    )
     assert record.venue is not None and (record.venue.short, record.new_venue) == (short, False)
 
 
@@ -93,8 +125,14 @@ def test_the_issues_venues_are_registered_with_checked_sources() -> None:
 
 
 def test_short_export_writes_the_iso4_abbreviation() -> None:
-    paper = Paper(key="ann2021short", title="A Made-Up Study", authors=["Ann Example"],
-                  year=2021, venue="TOIS", volume="39")
+    paper = Paper(
+        key="ann2021short",
+        title="A Made-Up Study",
+        authors=["Ann Example"],
+        year=2021,
+        venue="TOIS",
+        volume="39",
+    )
     entry = bibtex.entry(paper, REGISTRY, venue_style="short")
     assert "  journal   = {ACM Trans. Inf. Syst.},\n" in entry
     assert "  publisher = {Association for Computing Machinery}\n" in entry

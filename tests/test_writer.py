@@ -114,7 +114,9 @@ def test_status_inserts_fields_in_field_order(shipped: Paths) -> None:
     with writer.edit(shipped) as session:
         session.update("he2021fastmoe", status="read", read_on="2024-05-02")
     paper = next(p for p in reader.load(shipped.catalog) if p.key == "he2021fastmoe")
-    lines = shipped.catalog.read_text(encoding="utf-8").splitlines()[paper.line - 1:paper.line + 7]
+    lines = shipped.catalog.read_text(encoding="utf-8").splitlines()[
+        paper.line - 1 : paper.line + 7
+    ]
     names = [ln.strip().lstrip("- ").split(":")[0] for ln in lines]
     assert names == ["key", "title", "authors", "arxiv", "tags", "status", "read_on", "summary"]
     assert "      read_on: 2024-05-02" in lines  # a bare date, as a person writes it
@@ -129,8 +131,9 @@ def test_setting_default_status_removes_the_line(paths: Paths) -> None:
 
 def test_new_papers_go_in_sorted_places_with_new_year_and_venue_blocks(shipped: Paths) -> None:
     def paper(key: str, year: int, venue: str) -> Paper:
-        return Paper(key=key, title=f"Title of {key}", authors=["Ann Author"], year=year,
-                     venue=venue)
+        return Paper(
+            key=key, title=f"Title of {key}", authors=["Ann Author"], year=year, venue=venue
+        )
 
     with writer.edit(shipped) as session:
         session.add(paper("new2024first", 2024, "OSDI"))
@@ -153,19 +156,28 @@ def test_new_papers_go_in_sorted_places_with_new_year_and_venue_blocks(shipped: 
     # the comment that leads into fedus2022switch stays right above it
     lines = text.splitlines()
     at = next(i for i, ln in enumerate(lines) if "key: fedus2022switch" in ln)
-    assert lines[at - 1].lstrip().startswith("#         and \"vol. 23")
+    assert lines[at - 1].lstrip().startswith('#         and "vol. 23')
     assert "- key: aaa2022first" in lines[at - 7]  # 3 lines of paper, 4 of comment
     assert shipped.catalog.read_text(encoding="utf-8").count("\n2024:\n") == 1
 
 
 def test_new_paper_is_written_in_the_files_style(paths: Paths) -> None:
     with writer.edit(paths) as session:
-        session.add(Paper(key="doe2023alpha", title="Alpha: One, Two", year=2023, venue="OSDI",
-                          authors=["Jane Doe", "Smith, John", "Ngô Bảo Châu"],
-                          arxiv="2301.00001", volume="7", tags=["embedding", "caching"],
-                          added="2024-05-01"))
+        session.add(
+            Paper(
+                key="doe2023alpha",
+                title="Alpha: One, Two",
+                year=2023,
+                venue="OSDI",
+                authors=["Jane Doe", "Smith, John", "Ngô Bảo Châu"],
+                arxiv="2301.00001",
+                volume="7",
+                tags=["embedding", "caching"],
+                added="2024-05-01",
+            )
+        )
     text = paths.catalog.read_text(encoding="utf-8")
-    block = text[text.index("    - key: doe2023alpha"):text.index("    - key: lai2023adaembed")]
+    block = text[text.index("    - key: doe2023alpha") : text.index("    - key: lai2023adaembed")]
     assert block == (
         "    - key: doe2023alpha\n"
         '      title: "Alpha: One, Two"\n'
@@ -173,7 +185,8 @@ def test_new_paper_is_written_in_the_files_style(paths: Paths) -> None:
         '      arxiv: "2301.00001"\n'
         '      volume: "7"\n'
         "      tags: [embedding, caching]\n"
-        "      added: 2024-05-01\n")
+        "      added: 2024-05-01\n"
+    )
 
 
 def test_remove_drops_the_papers_comments_and_empty_blocks(paths: Paths) -> None:
@@ -204,12 +217,20 @@ def test_rename_tag_rewrites_vocabulary_and_papers(paths: Paths) -> None:
 def test_new_venue_follows_the_registrys_blank_line_style(shipped_used: Paths) -> None:
     # A registry without KDD, one blank line between entries as in the shipped one.
     with writer.edit(shipped_used) as session:
-        session.add_venue(Venue("KDD", "conference", "ACM SIGKDD Conference on Knowledge "
-                                "Discovery and Data Mining", "Association for Computing Machinery"))
+        session.add_venue(
+            Venue(
+                "KDD",
+                "conference",
+                "ACM SIGKDD Conference on Knowledge Discovery and Data Mining",
+                "Association for Computing Machinery",
+            )
+        )
         session.add(Paper(key="x2020kdd", title="T", authors=["A B"], year=2020, venue="KDD"))
     text = shipped_used.venues.read_text(encoding="utf-8")
-    assert ("\n\nKDD:\n  kind: conference\n  name: ACM SIGKDD Conference on Knowledge Discovery "
-            "and Data Mining\n  publisher: Association for Computing Machinery\n\nMICRO:") in text
+    assert (
+        "\n\nKDD:\n  kind: conference\n  name: ACM SIGKDD Conference on Knowledge Discovery "
+        "and Data Mining\n  publisher: Association for Computing Machinery\n\nMICRO:"
+    ) in text
 
 
 # ---------------------------------------------------------------- validation
@@ -228,16 +249,22 @@ def test_invalid_edit_is_refused_and_file_untouched(paths: Paths) -> None:
 
 
 def test_unknown_venue_and_bad_key_are_refused(paths: Paths) -> None:
-    with pytest.raises(writer.InvalidEditError, match="unknown venue 'NOPE'"), \
-            writer.edit(paths) as session:
+    with (
+        pytest.raises(writer.InvalidEditError, match="unknown venue 'NOPE'"),
+        writer.edit(paths) as session,
+    ):
         session.add(Paper(key="a2023b", title="T", authors=["A B"], year=2023, venue="NOPE"))
-    with pytest.raises(writer.InvalidEditError, match="malformed key"), \
-            writer.edit(paths) as session:
+    with (
+        pytest.raises(writer.InvalidEditError, match="malformed key"),
+        writer.edit(paths) as session,
+    ):
         session.add(Paper(key="Bad Key", title="T", authors=["A B"], year=2023, venue="OSDI"))
 
 
 def test_problems_already_in_the_file_do_not_block_other_edits(tmp_path: Path) -> None:
-    paths = write_catalog(tmp_path, papers="""\
+    paths = write_catalog(
+        tmp_path,
+        papers="""\
         2023:
           OSDI:
             - key: a2023old
@@ -247,7 +274,8 @@ def test_problems_already_in_the_file_do_not_block_other_edits(tmp_path: Path) -
             - key: b2023other
               title: "Other"
               authors: [C D]
-        """)
+        """,
+    )
     with writer.edit(paths) as session:
         session.update("b2023other", status="read")
     assert "status: read" in paths.catalog.read_text(encoding="utf-8")
@@ -262,8 +290,10 @@ def test_unreadable_catalog_is_not_edited(tmp_path: Path) -> None:
 
 
 def test_unknown_key_suggests_the_closest(paths: Paths) -> None:
-    with pytest.raises(PaperNotFound, match="did you mean 'lai2023adaembed'"), \
-            writer.edit(paths) as session:
+    with (
+        pytest.raises(PaperNotFound, match="did you mean 'lai2023adaembed'"),
+        writer.edit(paths) as session,
+    ):
         session.update("lai2023adaembd", status="read")
 
 
@@ -311,8 +341,14 @@ with writer.edit(paths) as session:
 def test_a_process_killed_mid_write_leaves_the_previous_file(paths: Paths) -> None:
     before = paths.catalog.read_bytes()
     env = {**os.environ, writer.CRASH_ENV: "before-rename"}
-    proc = subprocess.run([sys.executable, "-c", EDIT_SCRIPT, str(paths.catalog), str(paths.db)],
-                          env=env, cwd=REPO, capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-c", EDIT_SCRIPT, str(paths.catalog), str(paths.db)],
+        env=env,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == -9, proc.stderr  # SIGKILL
     assert paths.catalog.read_bytes() == before
     leftovers = list(paths.data_dir.glob(".papers.yaml.*.tmp"))
@@ -323,9 +359,9 @@ def test_a_process_killed_mid_write_leaves_the_previous_file(paths: Paths) -> No
     assert not list(paths.data_dir.glob(".papers.yaml.*.tmp"))
 
 
-def test_a_held_lock_makes_a_second_writer_wait_then_give_up(paths: Paths,
-                                                            monkeypatch: pytest.MonkeyPatch
-                                                            ) -> None:
+def test_a_held_lock_makes_a_second_writer_wait_then_give_up(
+    paths: Paths, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(writer, "LOCK_TIMEOUT", 0.2)
     held = threading.Event()
     release = threading.Event()
@@ -339,8 +375,10 @@ def test_a_held_lock_makes_a_second_writer_wait_then_give_up(paths: Paths,
     thread.start()
     held.wait(5)
     try:
-        with pytest.raises(writer.LockTimeoutError, match="another papers process"), \
-                writer.edit(paths):
+        with (
+            pytest.raises(writer.LockTimeoutError, match="another papers process"),
+            writer.edit(paths),
+        ):
             pass
     finally:
         release.set()
@@ -359,24 +397,38 @@ for tag in sys.argv[4].split(","):
         paper = session.paper(sys.argv[3])
         session.update(paper.key, tags=[*paper.tags, tag])
 """
-    jobs = {"kurniawan2023evstore": "inference,moe,training",
-            "he2021fastmoe": "inference,caching,embedding"}
-    procs = [subprocess.Popen([sys.executable, "-c", script, str(paths.catalog), str(paths.db),
-                               key, tags], cwd=REPO, stderr=subprocess.PIPE, text=True)
-             for key, tags in jobs.items()]
+    jobs = {
+        "kurniawan2023evstore": "inference,moe,training",
+        "he2021fastmoe": "inference,caching,embedding",
+    }
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", script, str(paths.catalog), str(paths.db), key, tags],
+            cwd=REPO,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for key, tags in jobs.items()
+    ]
     for proc in procs:
         assert proc.wait(timeout=120) == 0, proc.stderr.read() if proc.stderr else ""
     papers = {p.key: p for p in reader.load(paths.catalog)}
-    assert papers["kurniawan2023evstore"].tags == ["embedding", "caching", "inference", "moe",
-                                                   "training"]
-    assert papers["he2021fastmoe"].tags == ["moe", "training", "inference", "caching",
-                                            "embedding"]
+    assert papers["kurniawan2023evstore"].tags == [
+        "embedding",
+        "caching",
+        "inference",
+        "moe",
+        "training",
+    ]
+    assert papers["he2021fastmoe"].tags == ["moe", "training", "inference", "caching", "embedding"]
 
 
 def test_years_read_lazily_render_back_and_keep_blank_line_spacing(tmp_path: Path) -> None:
     text = (SHIPPED / "papers.yaml").read_text(encoding="utf-8")
     assert document.parse_catalog_lazily(text, "papers.yaml").render() == text
-    paths = write_catalog(tmp_path, papers="""\
+    paths = write_catalog(
+        tmp_path,
+        papers="""\
         # spaced years
         2023:
           OSDI:
@@ -389,7 +441,8 @@ def test_years_read_lazily_render_back_and_keep_blank_line_spacing(tmp_path: Pat
             - key: b2021y
               title: "Y"
               authors: [C D]
-        """)
+        """,
+    )
     with writer.edit(paths) as session:
         session.add(Paper(key="c2022z", title="Z", authors=["E F"], year=2022, venue="OSDI"))
         session.add(Paper(key="d2020w", title="W", authors=["G H"], year=2020, venue="OSDI"))

@@ -52,10 +52,12 @@ def case(item: str, what: str) -> Callable[[Callable[[Path], str | None]], Calla
     def register(fn: Callable[[Path], str | None]) -> Callable:
         CASES.append(Case(fn.__name__, item, what, fn))
         return fn
+
     return register
 
 
 # ------------------------------------------------------------------ helpers
+
 
 @dataclass
 class Run:
@@ -64,16 +66,27 @@ class Run:
     err: str
 
 
-def papers(root: Path, *args: str, env: dict[str, str] | None = None,
-           input: str | None = None, timeout: float = 120, cwd: Path | None = None) -> Run:
+def papers(
+    root: Path,
+    *args: str,
+    env: dict[str, str] | None = None,
+    input: str | None = None,
+    timeout: float = 120,
+    cwd: Path | None = None,
+) -> Run:
     """`papers ARGS` from this checkout, in root (the catalog's project folder)."""
-    full = {**os.environ, "PYTHONPATH": str(REPO), "NO_COLOR": "1", "COLUMNS": "200",
-            **(env or {})}
+    full = {**os.environ, "PYTHONPATH": str(REPO), "NO_COLOR": "1", "COLUMNS": "200", **(env or {})}
     full.pop("PAPERS_CATALOG", None) if "PAPERS_CATALOG" not in (env or {}) else None
     full.pop("PAPERS_DB", None) if "PAPERS_DB" not in (env or {}) else None
-    done = subprocess.run([sys.executable, "-m", "catalog.cli", *args], cwd=cwd or root,
-                          env=full, input=input, capture_output=True, text=True,
-                          timeout=timeout)
+    done = subprocess.run(
+        [sys.executable, "-m", "catalog.cli", *args],
+        cwd=cwd or root,
+        env=full,
+        input=input,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
     return Run(done.returncode, done.stdout, done.stderr)
 
 
@@ -98,8 +111,9 @@ def project(tmp: Path) -> Path:
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(folder)): p.read_bytes()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
+    }
 
 
 def first_key(root: Path, catalog: Path | None = None) -> str:
@@ -139,7 +153,8 @@ class _Live(HTMLParser):
             if name.startswith("on") and "alert" in value:
                 self.found.append(f"<{tag} {name}={value[:40]}>")
             if name in ("href", "src", "action", "formaction") and re.match(
-                    r"\s*(javascript|data|vbscript):", value, re.I):
+                r"\s*(javascript|data|vbscript):", value, re.I
+            ):
                 self.found.append(f"<{tag} {name}={value[:40]}>")
 
     def handle_endtag(self, tag: str) -> None:
@@ -169,6 +184,7 @@ def build_site(root: Path, *extra: str) -> tuple[Run, Path]:
 
 
 # ------------------------------------------------------------------ data loss
+
 
 @case("1", "--db names the catalog itself")
 def db_is_the_catalog(tmp: Path) -> str | None:
@@ -228,7 +244,7 @@ def symlinked_catalog(tmp: Path) -> str | None:
     if not (root / "data" / "papers.yaml").is_symlink():
         return "the link became a regular file"
     text = (store / "papers.yaml").read_text(encoding="utf-8")
-    block = text[text.index(f"key: {key}"):].split("- key:")[0]
+    block = text[text.index(f"key: {key}") :].split("- key:")[0]
     if "gpu" not in block:
         return "the link's target never got the tag"
     return traceback(run) or (None if run.code == 0 else f"exit {run.code}: {run.err[:80]}")
@@ -243,19 +259,42 @@ def two_catalogs_one_folder(tmp: Path) -> str | None:
     for i in range(10):
         for name in ("papers.yaml", "other.yaml"):
             key = first_key(root)
-            args = [sys.executable, "-m", "catalog.cli", "--catalog", f"data/{name}",
-                    "--db", f"build/{name}.db", "tag", key, "-t", f"new-{name[:5]}-{i}",
-                    "--new"]
-            procs.append(subprocess.Popen(args, cwd=root, env=full, text=True,
-                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE))
+            args = [
+                sys.executable,
+                "-m",
+                "catalog.cli",
+                "--catalog",
+                f"data/{name}",
+                "--db",
+                f"build/{name}.db",
+                "tag",
+                key,
+                "-t",
+                f"new-{name[:5]}-{i}",
+                "--new",
+            ]
+            procs.append(
+                subprocess.Popen(
+                    args,
+                    cwd=root,
+                    env=full,
+                    text=True,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                )
+            )
     errors = []
     for proc in procs:
         _, err = proc.communicate(timeout=300)
         if TRACEBACK in err or proc.returncode != 0:
             errors.append((err.strip().splitlines() or [f"exit {proc.returncode}"])[-1][:160])
     tags = (root / "data" / "tags.yaml").read_text(encoding="utf-8")
-    lost = [f"new-{n[:5]}-{i}" for i in range(10) for n in ("papers.yaml", "other.yaml")
-            if f"new-{n[:5]}-{i}:" not in tags]
+    lost = [
+        f"new-{n[:5]}-{i}"
+        for i in range(10)
+        for n in ("papers.yaml", "other.yaml")
+        if f"new-{n[:5]}-{i}:" not in tags
+    ]
     if lost:
         return f"{len(lost)} of 20 new tags lost" + (f" ({errors[0]})" if errors else "")
     return f"{len(errors)} crashed: {errors[0]}" if errors else None
@@ -272,7 +311,7 @@ def tag_with_corrupt_index(tmp: Path) -> str | None:
     key = first_key(root)
     run = papers(root, "tag", key, "-t", "gpu")
     text = (root / "data" / "papers.yaml").read_text(encoding="utf-8")
-    wrote = "gpu" in text[text.index(f"key: {key}"):].split("- key:")[0]
+    wrote = "gpu" in text[text.index(f"key: {key}") :].split("- key:")[0]
     if wrote and run.code != 0:
         return f"wrote the tag but exited {run.code}"
     if not wrote:
@@ -282,12 +321,25 @@ def tag_with_corrupt_index(tmp: Path) -> str | None:
 
 # ------------------------------------------------------------------ injection
 
+
 @case("6", "a title with --> <script> through the reading-note template")
 def xss_through_note_template(tmp: Path) -> str | None:
     root = project(tmp)
     title = 'Evil --><script>alert("xss1")</script><!-- x'
-    run = papers(root, "add", "--title", title, "-a", "Eve Mallory", "--year", "2023",
-                 "--venue", "OSDI", "--key", "mallory2023evil")
+    run = papers(
+        root,
+        "add",
+        "--title",
+        title,
+        "-a",
+        "Eve Mallory",
+        "--year",
+        "2023",
+        "--venue",
+        "OSDI",
+        "--key",
+        "mallory2023evil",
+    )
     if run.code != 0:
         return None if not traceback(run) else traceback(run)  # refused at the door: held
     note = papers(root, "note", "mallory2023evil", env={"EDITOR": "true", "VISUAL": "true"})
@@ -302,10 +354,27 @@ def xss_through_note_template(tmp: Path) -> str | None:
 @case("7", "add --url javascript:alert(1)")
 def javascript_url_by_add(tmp: Path) -> str | None:
     root = project(tmp)
-    for url in ("javascript:alert(1)", "data:text/html,<script>alert(1)</script>",
-                " JavaScript:alert(1)"):
-        run = papers(root, "add", "--title", "Links", "-a", "Eve Mallory", "--year", "2023",
-                     "--venue", "OSDI", "--url", url, "--key", "mallory2023links")
+    for url in (
+        "javascript:alert(1)",
+        "data:text/html,<script>alert(1)</script>",
+        " JavaScript:alert(1)",
+    ):
+        run = papers(
+            root,
+            "add",
+            "--title",
+            "Links",
+            "-a",
+            "Eve Mallory",
+            "--year",
+            "2023",
+            "--venue",
+            "OSDI",
+            "--url",
+            url,
+            "--key",
+            "mallory2023links",
+        )
         if run.code == 0 or traceback(run):
             return traceback(run) or f"accepted url {url!r}"
     return None
@@ -315,9 +384,12 @@ def javascript_url_by_add(tmp: Path) -> str | None:
 def javascript_url_by_import(tmp: Path) -> str | None:
     root = project(tmp)
     bib = tmp / "evil.bib"
-    bib.write_text("@inproceedings{mallory2023links,\n  title = {Links everywhere},\n"
-                   "  author = {Mallory, Eve},\n  booktitle = {OSDI},\n  year = {2023},\n"
-                   "  url = {javascript:alert(1)}\n}\n", encoding="utf-8")
+    bib.write_text(
+        "@inproceedings{mallory2023links,\n  title = {Links everywhere},\n"
+        "  author = {Mallory, Eve},\n  booktitle = {OSDI},\n  year = {2023},\n"
+        "  url = {javascript:alert(1)}\n}\n",
+        encoding="utf-8",
+    )
     run = papers(root, "import", str(bib))
     if traceback(run):
         return traceback(run)
@@ -330,9 +402,12 @@ def javascript_url_by_import(tmp: Path) -> str | None:
 @case("7-8", "hand-edited javascript: url and <img onerror> status on the site")
 def hand_edit_on_site(tmp: Path) -> str | None:
     root = project(tmp)
-    add_paper(root, '    - key: mallory2023hand\n      title: "Hand"\n'
-                    '      authors: [Eve Mallory]\n      url: "javascript:alert(1)"\n'
-                    '      status: "<img src=x onerror=alert(2)>"\n')
+    add_paper(
+        root,
+        '    - key: mallory2023hand\n      title: "Hand"\n'
+        '      authors: [Eve Mallory]\n      url: "javascript:alert(1)"\n'
+        '      status: "<img src=x onerror=alert(2)>"\n',
+    )
     built, site = build_site(root)
     if traceback(built):
         return traceback(built)
@@ -346,8 +421,7 @@ def mathtext_tag(tmp: Path) -> str | None:
     root = project(tmp)
     key = first_key(root)
     tags = root / "data" / "tags.yaml"
-    tags.write_text(tags.read_text(encoding="utf-8") + '"$\\\\frac{1}{$": math\n',
-                    encoding="utf-8")
+    tags.write_text(tags.read_text(encoding="utf-8") + '"$\\\\frac{1}{$": math\n', encoding="utf-8")
     text = (root / "data" / "papers.yaml").read_text(encoding="utf-8")
     text = text.replace(f"key: {key}\n", f"key: {key}\n      # x\n", 1)
     (root / "data" / "papers.yaml").write_text(text, encoding="utf-8")
@@ -361,14 +435,30 @@ def mathtext_tag(tmp: Path) -> str | None:
 @case("9", "add --doi '10.1234/\\input{/some/file}', and the same by hand edit then export")
 def latex_injection(tmp: Path) -> str | None:
     root = project(tmp)
-    run = papers(root, "add", "--title", "Inject", "-a", "Eve Mallory", "--year", "2023",
-                 "--venue", "OSDI", "--doi", "10.1234/\\input{/etc/hostname}",
-                 "--key", "mallory2023inject")
+    run = papers(
+        root,
+        "add",
+        "--title",
+        "Inject",
+        "-a",
+        "Eve Mallory",
+        "--year",
+        "2023",
+        "--venue",
+        "OSDI",
+        "--doi",
+        "10.1234/\\input{/etc/hostname}",
+        "--key",
+        "mallory2023inject",
+    )
     if run.code == 0 or traceback(run):
         return traceback(run) or "the DOI was accepted"
-    add_paper(root, '    - key: mallory2023hand\n      title: "Hand"\n'
-                    '      authors: [Eve Mallory]\n      doi: "10.1234/\\\\input{/etc/hostname}"\n'
-                    '      url: "https://x.org/\\\\input{/etc/hostname}"\n')
+    add_paper(
+        root,
+        '    - key: mallory2023hand\n      title: "Hand"\n'
+        '      authors: [Eve Mallory]\n      doi: "10.1234/\\\\input{/etc/hostname}"\n'
+        '      url: "https://x.org/\\\\input{/etc/hostname}"\n',
+    )
     export = papers(root, "export", "key:mallory2023hand")
     if traceback(export):
         return traceback(export)
@@ -378,9 +468,12 @@ def latex_injection(tmp: Path) -> str | None:
 @case("10", "ESC/OSC and NUL in a title, shown in the terminal")
 def controls_in_terminal(tmp: Path) -> str | None:
     root = project(tmp)
-    add_paper(root, '    - key: mallory2023esc\n'
-                    '      title: "Esc \\e]8;;https://evil\\a link \\e[2J\\0 end"\n'
-                    '      authors: ["Eve \\e[31mMallory"]\n')
+    add_paper(
+        root,
+        "    - key: mallory2023esc\n"
+        '      title: "Esc \\e]8;;https://evil\\a link \\e[2J\\0 end"\n'
+        '      authors: ["Eve \\e[31mMallory"]\n',
+    )
     for args in (("show", "mallory2023esc"), ("search", "Esc"), ("list",), ("check",)):
         run = papers(root, *args)
         if traceback(run):
@@ -394,17 +487,20 @@ def controls_in_terminal(tmp: Path) -> str | None:
 def controls_from_bib(tmp: Path) -> str | None:
     root = project(tmp)
     bib = tmp / "esc.bib"
-    bib.write_text("@article{mallory2023esc,\n  title = {Esc \x1b]8;;https://evil\x07 link"
-                   " \x1b[2J end},\n  author = {Mallory, Eve\x00},\n"
-                   "  journal = {Proceedings of the VLDB Endowment},\n  year = {2023}\n}\n",
-                   encoding="utf-8")
+    bib.write_text(
+        "@article{mallory2023esc,\n  title = {Esc \x1b]8;;https://evil\x07 link"
+        " \x1b[2J end},\n  author = {Mallory, Eve\x00},\n"
+        "  journal = {Proceedings of the VLDB Endowment},\n  year = {2023}\n}\n",
+        encoding="utf-8",
+    )
     run = papers(root, "import", str(bib))
     if traceback(run):
         return traceback(run)
     if TERMINAL_CONTROLS.search((root / "data" / "papers.yaml").read_text(encoding="utf-8")):
         return "a control character reached papers.yaml"
-    for note in (root / "data" / "readings").glob("*.md") if (root / "data" / "readings"
-                                                               ).exists() else []:
+    for note in (
+        (root / "data" / "readings").glob("*.md") if (root / "data" / "readings").exists() else []
+    ):
         if TERMINAL_CONTROLS.search(note.read_text(encoding="utf-8")):
             return f"a control character reached {note.name}"
     return None
@@ -414,11 +510,15 @@ def controls_from_bib(tmp: Path) -> str | None:
 def note_path_traversal(tmp: Path) -> str | None:
     for key in ("../../../escaped", "/tmp/papers-attack-escaped"):
         root = project(tmp / key.strip("./").replace("/", "_"))
-        add_paper(root, f'    - key: "{key}"\n      title: "Traversal"\n'
-                        '      authors: [Eve Mallory]\n')
+        add_paper(
+            root, f'    - key: "{key}"\n      title: "Traversal"\n      authors: [Eve Mallory]\n'
+        )
         run = papers(root, "note", key, env={"EDITOR": "true", "VISUAL": "true"})
-        outside = [p for p in (tmp.parent / "escaped.md", Path(key + ".md"),
-                               root.parent / "escaped.md") if p.exists()]
+        outside = [
+            p
+            for p in (tmp.parent / "escaped.md", Path(key + ".md"), root.parent / "escaped.md")
+            if p.exists()
+        ]
         if outside:
             for p in outside:
                 p.unlink()
@@ -432,11 +532,13 @@ def note_path_traversal(tmp: Path) -> str | None:
 
 # ------------------------------------------------------------------ bounded time, messages
 
-BOMB = ('a: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\n'
-        'c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n'
-        'e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\n'
-        'g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]\nh: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]\n'
-        'i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]\n')
+BOMB = (
+    'a: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\n'
+    "c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n"
+    "e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\n"
+    "g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]\nh: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]\n"
+    "i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]\n"
+)
 
 
 def timed(root: Path, *args: str, limit: float = 20) -> tuple[Run | None, float]:
@@ -465,8 +567,10 @@ def alias_bombs(tmp: Path) -> str | None:
 def quadratic_markdown(tmp: Path) -> str | None:
     root = project(tmp)
     md = tmp / "list.md"
-    md.write_text("#" + " " * 50_000 + "#" * 50_000 + "x\n- [A paper](https://x.org) OSDI 2023\n",
-                  encoding="utf-8")
+    md.write_text(
+        "#" + " " * 50_000 + "#" * 50_000 + "x\n- [A paper](https://x.org) OSDI 2023\n",
+        encoding="utf-8",
+    )
     run, seconds = timed(root, "import", str(md), limit=20)
     if run is None:
         return f"import still running after {seconds:.0f} s"
@@ -477,9 +581,15 @@ def quadratic_markdown(tmp: Path) -> str | None:
 def deep_braces(tmp: Path) -> str | None:
     root = project(tmp)
     bib = tmp / "deep.bib"
-    bib.write_text("@article{deep2023x,\n  title = {" + "{" * 300 + "x" + "}" * 300
-                   + "},\n  author = {Deep, Dee},\n  journal = {Proceedings of the VLDB "
-                   "Endowment},\n  year = {2023}\n}\n", encoding="utf-8")
+    bib.write_text(
+        "@article{deep2023x,\n  title = {"
+        + "{" * 300
+        + "x"
+        + "}" * 300
+        + "},\n  author = {Deep, Dee},\n  journal = {Proceedings of the VLDB "
+        "Endowment},\n  year = {2023}\n}\n",
+        encoding="utf-8",
+    )
     for args in (("import", str(bib)), ("bib-check", str(bib))):
         run = papers(root, *args)
         if traceback(run):
@@ -528,8 +638,11 @@ def foreign_encodings(tmp: Path) -> str | None:
 def paths_that_are_not_files(tmp: Path) -> str | None:
     root = project(tmp)
     (root / "adir").mkdir()
-    for args in (("--catalog", "adir", "list"), ("--db", "adir", "list"),
-                 ("--db", "/proc/papers.db", "list")):
+    for args in (
+        ("--catalog", "adir", "list"),
+        ("--db", "adir", "list"),
+        ("--db", "/proc/papers.db", "list"),
+    ):
         run = papers(root, *args)
         if traceback(run):
             return f"{' '.join(args)}: {traceback(run)}"
@@ -555,9 +668,14 @@ class _Reply(http.server.BaseHTTPRequestHandler):
 @case("14", "malformed Crossref replies to add --doi")
 def malformed_crossref(tmp: Path) -> str | None:
     root = project(tmp)
-    bodies = [b'{"message": []}', b'{"message": {"title": 7, "author": "x"}}', b"[1, 2",
-              b'{"message": {"title": ["T"], "author": [{"family": null}], '
-              b'"issued": {"date-parts": [["x"]]}}}', b"null"]
+    bodies = [
+        b'{"message": []}',
+        b'{"message": {"title": 7, "author": "x"}}',
+        b"[1, 2",
+        b'{"message": {"title": ["T"], "author": [{"family": null}], '
+        b'"issued": {"date-parts": [["x"]]}}}',
+        b"null",
+    ]
     for body in bodies:
         handler = type("Reply", (_Reply,), {"body": body})
         server = http.server.HTTPServer(("127.0.0.1", 0), handler)
@@ -565,9 +683,14 @@ def malformed_crossref(tmp: Path) -> str | None:
         thread.start()
         try:
             url = f"http://127.0.0.1:{server.server_address[1]}"
-            run = papers(root, "add", "--doi", "10.1145/3600006.3613169",
-                         env={"PAPERS_CROSSREF_URL": url, "PAPERS_DBLP_URL": url,
-                              "PAPERS_ARXIV_URL": url}, timeout=60)
+            run = papers(
+                root,
+                "add",
+                "--doi",
+                "10.1145/3600006.3613169",
+                env={"PAPERS_CROSSREF_URL": url, "PAPERS_DBLP_URL": url, "PAPERS_ARXIV_URL": url},
+                timeout=60,
+            )
         finally:
             server.shutdown()
         if traceback(run):
@@ -584,11 +707,21 @@ def readers_on_a_fresh_index(tmp: Path) -> str | None:
     key = first_key(root)
     procs = []
     for i in range(24):
-        args = (["tag", key, "-t", "gpu" if i % 2 else "caching"] if i % 6 == 0
-                else ["search", "embedding"])
-        procs.append(subprocess.Popen([sys.executable, "-m", "catalog.cli", *args], cwd=root,
-                                      env=full, text=True, stdout=subprocess.PIPE,
-                                      stderr=subprocess.PIPE))
+        args = (
+            ["tag", key, "-t", "gpu" if i % 2 else "caching"]
+            if i % 6 == 0
+            else ["search", "embedding"]
+        )
+        procs.append(
+            subprocess.Popen(
+                [sys.executable, "-m", "catalog.cli", *args],
+                cwd=root,
+                env=full,
+                text=True,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            )
+        )
     crashed = []
     for proc in procs:
         _, err = proc.communicate(timeout=300)
@@ -611,10 +744,18 @@ def partly_corrupt_index(tmp: Path) -> str | None:
     data = bytearray(db.read_bytes())
     page = sqlite3.connect(db).execute("pragma page_size").fetchone()[0]
     for start in range(page * 2, len(data), page * 3):
-        data[start:start + page // 2] = b"\x5a" * (page // 2)
+        data[start : start + page // 2] = b"\x5a" * (page // 2)
     db.write_bytes(bytes(data))
-    for args in (("search", "embedding"), ("show", first_key(root)), ("list",), ("stats",),
-                 ("venues",), ("tags",), ("queue",), ("export",)):
+    for args in (
+        ("search", "embedding"),
+        ("show", first_key(root)),
+        ("list",),
+        ("stats",),
+        ("venues",),
+        ("tags",),
+        ("queue",),
+        ("export",),
+    ):
         run = papers(root, *args)
         if traceback(run) or run.code != 0:
             return f"{args[0]}: {traceback(run) or run.err.strip()[-100:]}"
@@ -636,11 +777,15 @@ def crlf_kept(tmp: Path) -> str | None:
 
 # ------------------------------------------------------------------ the command line
 
+
 @case("18", "unknown or misplaced options after search, list and export")
 def misplaced_options(tmp: Path) -> str | None:
     root = project(tmp)
-    for args in (("search", "embedding", "--jsn"), ("search", "embedding", "--catalog",
-                                                    "other.yaml"), ("export", "--asci")):
+    for args in (
+        ("search", "embedding", "--jsn"),
+        ("search", "embedding", "--catalog", "other.yaml"),
+        ("export", "--asci"),
+    ):
         run = papers(root, *args)
         if traceback(run) or run.code != 2:
             return traceback(run) or f"`papers {' '.join(args)}` exit {run.code}, not 2"
@@ -657,8 +802,18 @@ def misplaced_options(tmp: Path) -> str | None:
 def one_letter_one_meaning(tmp: Path) -> str | None:
     root = project(tmp)
     meanings = {}
-    for command in ("search", "queue", "related", "tag", "status", "add", "import", "rm",
-                    "list", "export"):
+    for command in (
+        "search",
+        "queue",
+        "related",
+        "tag",
+        "status",
+        "add",
+        "import",
+        "rm",
+        "list",
+        "export",
+    ):
         run = papers(root, command, "--help")
         m = re.search(r"-n\b[^\n]*?(--[a-z-]+)|(--[a-z-]+)[ ,]+-n\b", run.out)
         if m:
@@ -674,9 +829,11 @@ def outside_a_catalog(tmp: Path) -> str | None:
     nowhere = tmp / "elsewhere"
     nowhere.mkdir()
     bib = nowhere / "x.bib"
-    bib.write_text("@article{a2023b,\n  title = {T},\n  author = {A, B},\n"
-                   "  journal = {Proceedings of the VLDB Endowment},\n  year = {2023}\n}\n",
-                   encoding="utf-8")
+    bib.write_text(
+        "@article{a2023b,\n  title = {T},\n  author = {A, B},\n"
+        "  journal = {Proceedings of the VLDB Endowment},\n  year = {2023}\n}\n",
+        encoding="utf-8",
+    )
     run = papers(root, "bib-check", str(bib), cwd=nowhere)
     if traceback(run) or "no venue registry" in run.err:
         return traceback(run) or "bib-check needs a catalog"
@@ -693,6 +850,7 @@ def outside_a_catalog(tmp: Path) -> str | None:
 
 # ------------------------------------------------------------------ running
 
+
 def run_cases(selected: list[Case]) -> list[dict[str, object]]:
     results = []
     for c in selected:
@@ -702,9 +860,16 @@ def run_cases(selected: list[Case]) -> list[dict[str, object]]:
                 broke = c.run(Path(folder))
             except Exception as err:  # the harness's own failure is an outcome too
                 broke = f"harness error: {type(err).__name__}: {err}"[:160]
-            results.append({"case": c.name, "item": c.item, "attack": c.what,
-                            "held": broke is None, "detail": broke or "",
-                            "seconds": round(time.monotonic() - started, 1)})
+            results.append(
+                {
+                    "case": c.name,
+                    "item": c.item,
+                    "attack": c.what,
+                    "held": broke is None,
+                    "detail": broke or "",
+                    "seconds": round(time.monotonic() - started, 1),
+                }
+            )
     return results
 
 
@@ -720,8 +885,10 @@ def main() -> int:
     else:
         for r in results:
             mark = "held " if r["held"] else "BROKE"
-            print(f"{mark}  #{r['item']:<4} {r['attack']}"
-                  + (f"\n         {r['detail']}" if r["detail"] else ""))
+            print(
+                f"{mark}  #{r['item']:<4} {r['attack']}"
+                + (f"\n         {r['detail']}" if r["detail"] else "")
+            )
         held = sum(bool(r["held"]) for r in results)
         print(f"{held} of {len(results)} attacks held")
     return 0 if all(r["held"] for r in results) else 1

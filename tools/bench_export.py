@@ -76,9 +76,10 @@ def main() -> None:
         return timed(lambda: bibtex.export(papers, venues, ascii=True, protected=terms))
 
     # Worst case for --ascii: no name repeats, and each one has a non-ASCII letter.
-    distinct = [Paper(**{**p.__dict__, "authors": [f"{a} Ø{i}x{j}" for j, a in
-                                                   enumerate(p.authors)]})
-                for i, p in enumerate(papers)]
+    distinct = [
+        Paper(**{**p.__dict__, "authors": [f"{a} Ø{i}x{j}" for j, a in enumerate(p.authors)]})
+        for i, p in enumerate(papers)
+    ]
 
     def ascii_distinct() -> float:
         latex._encodable.cache_clear()
@@ -89,20 +90,33 @@ def main() -> None:
         "export (UTF-8)": statistics.median(utf8() for _ in range(args.repeat)),
         "export --ascii": statistics.median(ascii_() for _ in range(args.repeat)),
         "export --ascii, every name distinct": statistics.median(
-            ascii_distinct() for _ in range(args.repeat)),
+            ascii_distinct() for _ in range(args.repeat)
+        ),
     }
     with tempfile.TemporaryDirectory() as tmp:
         catalog = synth.write(args.size, Path(tmp))
-        env = {**os.environ, "PAPERS_CATALOG": str(catalog),
-               "PAPERS_DB": str(Path(tmp) / "build" / "catalog.db")}
+        env = {
+            **os.environ,
+            "PAPERS_CATALOG": str(catalog),
+            "PAPERS_DB": str(Path(tmp) / "build" / "catalog.db"),
+        }
         out = str(Path(tmp) / "refs.bib")
         subprocess.run([str(PAPERS), "index"], env=env, check=True, stdout=subprocess.DEVNULL)
         results["papers export -o FILE (whole process)"] = statistics.median(
-            timed(lambda: subprocess.run([str(PAPERS), "export", "-o", out], env=env,
-                                         check=True, stderr=subprocess.DEVNULL))
-            for _ in range(args.repeat))
-    print(f"{args.size:,} synthetic papers ({non_ascii:,} with non-ASCII names or titles), "
-          f"medians of {args.repeat} runs")
+            timed(
+                lambda: subprocess.run(
+                    [str(PAPERS), "export", "-o", out],
+                    env=env,
+                    check=True,
+                    stderr=subprocess.DEVNULL,
+                )
+            )
+            for _ in range(args.repeat)
+        )
+    print(
+        f"{args.size:,} synthetic papers ({non_ascii:,} with non-ASCII names or titles), "
+        f"medians of {args.repeat} runs"
+    )
     for name, seconds in results.items():
         print(f"  {name:40} {seconds:7.3f} s")
     print(f"  {'target, export (UTF-8)':40} {TARGET:7.3f} s")

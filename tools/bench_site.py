@@ -118,18 +118,35 @@ def child(kind: str, target: str, out: str) -> None:
     cpu = time.process_time() - cpu_started
     pages = sum(1 for _ in Path(out).rglob("index.html"))
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({"seconds": seconds, "cpu": cpu, "peak_mb": peak_mb, "pages": pages,
-                      "generate_s": generated.get("seconds"), "warnings": len(warnings),
-                      "weights": page_weights(Path(out)) if kind == "site" else {}}))
+    print(
+        json.dumps(
+            {
+                "seconds": seconds,
+                "cpu": cpu,
+                "peak_mb": peak_mb,
+                "pages": pages,
+                "generate_s": generated.get("seconds"),
+                "warnings": len(warnings),
+                "weights": page_weights(Path(out)) if kind == "site" else {},
+            }
+        )
+    )
 
 
 # Page types of the built site: (label, glob of their HTML under the output folder).
-PAGE_TYPES = [("home", "index.html"), ("all papers", "papers/index.html"),
-              ("paper", "papers/*/index.html"), ("year", "years/*/index.html"),
-              ("venue", "venues/*/index.html"), ("tag", "tags/*/index.html"),
-              ("note", "notes/*/index.html")]
-EXTRA_FILES = [("all-papers data", "assets/papers-data.js"),
-               ("search index", "search/search_index.json")]
+PAGE_TYPES = [
+    ("home", "index.html"),
+    ("all papers", "papers/index.html"),
+    ("paper", "papers/*/index.html"),
+    ("year", "years/*/index.html"),
+    ("venue", "venues/*/index.html"),
+    ("tag", "tags/*/index.html"),
+    ("note", "notes/*/index.html"),
+]
+EXTRA_FILES = [
+    ("all-papers data", "assets/papers-data.js"),
+    ("search index", "search/search_index.json"),
+]
 
 
 def page_weights(out: Path) -> dict[str, dict[str, float]]:
@@ -146,15 +163,23 @@ def page_weights(out: Path) -> dict[str, dict[str, float]]:
             # The compressed median from a sample: gzip of 10,000 pages adds little.
             sample = files[:: max(1, len(files) // 50)]
             zipped = [len(gzip.compress(p.read_bytes(), 6)) / 1024 for p in sample]
-            weights[label] = {"count": len(sizes), "median_kb": statistics.median(sizes),
-                              "max_kb": max(sizes), "gzip_kb": statistics.median(zipped)}
+            weights[label] = {
+                "count": len(sizes),
+                "median_kb": statistics.median(sizes),
+                "max_kb": max(sizes),
+                "gzip_kb": statistics.median(zipped),
+            }
     return weights
 
 
 def measure(kind: str, target: Path, work: Path) -> dict:
     out = work / f"out-{kind}-{target.stem}"
-    run = subprocess.run([sys.executable, __file__, "--child", kind, str(target), str(out)],
-                         capture_output=True, text=True, cwd=REPO)
+    run = subprocess.run(
+        [sys.executable, __file__, "--child", kind, str(target), str(out)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+    )
     if run.returncode:
         sys.exit(f"{kind} build of {target} failed:\n{run.stdout}\n{run.stderr}")
     shutil.rmtree(out, ignore_errors=True)
@@ -163,10 +188,20 @@ def measure(kind: str, target: Path, work: Path) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=int, nargs="*", default=[1000, 5000, 10000],
-                        help="synthetic catalog sizes (default: 1000 5000 10000)")
-    parser.add_argument("--plain", type=int, nargs="*", default=None,
-                        help="plain-page baselines (default: the same sizes as --sizes)")
+    parser.add_argument(
+        "--sizes",
+        type=int,
+        nargs="*",
+        default=[1000, 5000, 10000],
+        help="synthetic catalog sizes (default: 1000 5000 10000)",
+    )
+    parser.add_argument(
+        "--plain",
+        type=int,
+        nargs="*",
+        default=None,
+        help="plain-page baselines (default: the same sizes as --sizes)",
+    )
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -179,33 +214,44 @@ def main() -> None:
         work = Path(tmp)
         for n in args.sizes if args.plain is None else args.plain:
             config = _plain_site(work / f"plain{n}", n)
-            rows.append((f"mkdocs-material alone, {n} plain pages", n,
-                         measure("plain", config, work)))
-        rows.append(("site, shipped catalog", None,
-                     measure("site", REPO / "data" / "papers.yaml", work)))
+            rows.append(
+                (f"mkdocs-material alone, {n} plain pages", n, measure("plain", config, work))
+            )
+        rows.append(
+            ("site, shipped catalog", None, measure("site", REPO / "data" / "papers.yaml", work))
+        )
         for n in args.sizes:
             catalog = synth.write(n, work / f"synth{n}")
             rows.append((f"site, {n:,} synthetic papers", n, measure("site", catalog, work)))
-    print(f"{'build':42} {'pages':>6} {'seconds':>8} {'cpu s':>7} {'peak MB':>8} "
-          f"{'ours s':>7} {'ratio':>6}")
+    print(
+        f"{'build':42} {'pages':>6} {'seconds':>8} {'cpu s':>7} {'peak MB':>8} "
+        f"{'ours s':>7} {'ratio':>6}"
+    )
     plain = {n: r for label, n, r in rows if label.startswith("mkdocs")}
     for label, n, r in rows:
-        ratio = (f"{r['cpu'] / plain[n]['cpu']:.2f}" if n in plain and label.startswith("site")
-                 else "")
+        ratio = (
+            f"{r['cpu'] / plain[n]['cpu']:.2f}" if n in plain and label.startswith("site") else ""
+        )
         ours = f"{r['generate_s']:.2f}" if r["generate_s"] is not None else ""
-        print(f"{label:42} {r['pages']:6} {r['seconds']:8.2f} {r['cpu']:7.2f} "
-              f"{r['peak_mb']:8.0f} {ours:>7} {ratio:>6}")
+        print(
+            f"{label:42} {r['pages']:6} {r['seconds']:8.2f} {r['cpu']:7.2f} "
+            f"{r['peak_mb']:8.0f} {ours:>7} {ratio:>6}"
+        )
         if r["warnings"]:
             print(f"  ({r['warnings']} warnings)")
-    print("ours s: our hook's page generation, related papers and charts, inside 'seconds'; "
-          "ratio: site CPU time / plain-page CPU time for the same count")
+    print(
+        "ours s: our hook's page generation, related papers and charts, inside 'seconds'; "
+        "ratio: site CPU time / plain-page CPU time for the same count"
+    )
     print("\npage weight (HTML or file, KB: median / largest, median gzipped, count)")
     for label, _, r in rows:
         if r.get("weights"):
             print(f"  {label}")
             for kind, w in r["weights"].items():
-                print(f"    {kind:18} {w['median_kb']:8.1f} / {w['max_kb']:8.1f}  "
-                      f"gzip {w['gzip_kb']:7.1f}  ({w['count']})")
+                print(
+                    f"    {kind:18} {w['median_kb']:8.1f} / {w['max_kb']:8.1f}  "
+                    f"gzip {w['gzip_kb']:7.1f}  ({w['count']})"
+                )
 
 
 if __name__ == "__main__":

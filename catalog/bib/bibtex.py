@@ -67,6 +67,7 @@ ARXIV_ABS = "https://arxiv.org/abs/"
 
 # ------------------------------------------------------------------ names
 
+
 def _name_word(word: str, encode: Callable[[str], str]) -> str:
     # 'and' inside a name would split it in two, 'others' would end the list, and a
     # comma would start a new part.
@@ -93,6 +94,7 @@ def format_name(author: str, encode: Callable[[str], str] = escape) -> str:
 
 
 # ------------------------------------------------------------------ export
+
 
 class ExportError(CatalogError):
     """A paper that cannot be written as BibTeX; names the paper and its line."""
@@ -137,8 +139,15 @@ def container_name(venue: Venue, style: str = "full") -> str:
 class _Writer:
     """Formats entries with one set of options, caching what repeats (names, venues)."""
 
-    def __init__(self, venues: dict[str, Venue], ascii: bool, venue_style: str,
-                 arxiv_style: str, protected: Collection[str], abstracts: bool = False):
+    def __init__(
+        self,
+        venues: dict[str, Venue],
+        ascii: bool,
+        venue_style: str,
+        arxiv_style: str,
+        protected: Collection[str],
+        abstracts: bool = False,
+    ):
         _check_options(venue_style, arxiv_style)
         self.venues = venues
         self.ascii = ascii
@@ -161,8 +170,9 @@ class _Writer:
         try:
             return to_ascii(latex)
         except NoLatexForm as err:
-            raise ExportError(self.paper, f"{what}: {err} (export without --ascii to keep "
-                                          "it as UTF-8)") from None
+            raise ExportError(
+                self.paper, f"{what}: {err} (export without --ascii to keep it as UTF-8)"
+            ) from None
 
     def name(self, author: str, role: str = "author") -> str:
         cached = self.names.get(author)
@@ -183,8 +193,9 @@ class _Writer:
         if etype == "book":
             fields.append(("publisher", self.text(venue.name, "venue name")))
         elif container and container != "howpublished":
-            fields.append((container, self.text(container_name(venue, self.venue_style),
-                                                "venue name")))
+            fields.append(
+                (container, self.text(container_name(venue, self.venue_style), "venue name"))
+            )
         elif container == "howpublished" and not _is_arxiv(venue):
             fields.append((container, self.text(venue.name, "venue name")))
         series = series_for(venue, year)
@@ -199,8 +210,7 @@ class _Writer:
         if not paper.booktitle:
             raise ExportError(paper, "a book chapter needs its book's title (add booktitle)")
         if not (paper.publisher or venue.publisher):
-            raise ExportError(paper, "a book chapter needs its book's publisher (add "
-                                     "publisher)")
+            raise ExportError(paper, "a book chapter needs its book's publisher (add publisher)")
         fields = [("booktitle", self.text(paper.booktitle, "booktitle"))]
         editors = " and ".join(self.name(e, "editor") for e in paper.editors if e.strip())
         if editors:
@@ -216,16 +226,16 @@ class _Writer:
         """The entry type of a venue's papers (a registry record may give it)."""
         etype = self.etypes.get(venue.short)
         if etype is None:
-            etype = self.etypes[venue.short] = str(venue.extra.get("entry_type")
-                                                   or ENTRY_TYPES.get(venue.kind, "misc"))
+            etype = self.etypes[venue.short] = str(
+                venue.extra.get("entry_type") or ENTRY_TYPES.get(venue.kind, "misc")
+            )
         return etype
 
     def publisher(self, venue: Venue) -> str:
         """A venue's publisher as field text, formatted once per venue."""
         publisher = self.publishers.get(venue.short)
         if publisher is None:
-            publisher = self.publishers[venue.short] = self.text(venue.publisher or "",
-                                                                 "publisher")
+            publisher = self.publishers[venue.short] = self.text(venue.publisher or "", "publisher")
         return publisher
 
     def authors(self, authors: list[str], et_al: bool) -> str:
@@ -255,8 +265,11 @@ class _Writer:
         ranges = []
         for part in pages.split(","):
             pair = page_range(part.strip())
-            ranges.append(self.text(pair[0], "pages") + "--" + self.text(pair[1], "pages")
-                          if pair else self.text(part.strip(), "pages"))
+            ranges.append(
+                self.text(pair[0], "pages") + "--" + self.text(pair[1], "pages")
+                if pair
+                else self.text(part.strip(), "pages")
+            )
         return ", ".join(ranges)
 
     def entry(self, paper: Paper) -> str:
@@ -264,15 +277,20 @@ class _Writer:
         self.paper = paper
         venue = self.venues.get(paper.venue)
         if venue is None:
-            raise ExportError(paper, f"venue '{paper.venue}' is not in the venue registry "
-                                     "(add it to data/venues.yaml)")
+            raise ExportError(
+                paper,
+                f"venue '{paper.venue}' is not in the venue registry (add it to data/venues.yaml)",
+            )
         etype = self.etype(venue)
-        as_journal = (venue.kind == "preprint" and self.arxiv_style == "journal"
-                      and paper.arxiv is not None)
+        as_journal = (
+            venue.kind == "preprint" and self.arxiv_style == "journal" and paper.arxiv is not None
+        )
         if as_journal:
             etype = "article"
-        fields: list[tuple[str, str]] = [("author", self.authors(paper.authors, paper.et_al)),
-                                         ("title", self.title(paper.title))]
+        fields: list[tuple[str, str]] = [
+            ("author", self.authors(paper.authors, paper.et_al)),
+            ("title", self.title(paper.title)),
+        ]
         if as_journal:
             fields.append(("journal", f"arXiv preprint arXiv:{paper.arxiv}"))
         elif etype == "incollection":
@@ -302,8 +320,9 @@ class _Writer:
             fields.append(("archivePrefix", "arXiv"))
             if paper.arxiv_class:
                 fields.append(("primaryClass", verbatim(paper.arxiv_class)))
-        url = paper.url or (ARXIV_ABS + paper.arxiv if paper.arxiv and venue.kind == "preprint"
-                            else None)
+        url = paper.url or (
+            ARXIV_ABS + paper.arxiv if paper.arxiv and venue.kind == "preprint" else None
+        )
         if url:
             fields.append(("url", verbatim(url)))
         if self.abstracts and paper.abstract:
@@ -340,31 +359,60 @@ def verbatim(value: str) -> str:
     """A url, doi or eprint as written, with what could act in LaTeX percent-encoded."""
     if not _UNSAFE_VERBATIM_RE.search(value):
         return value
-    return _UNSAFE_VERBATIM_RE.sub(lambda m: "".join(f"%{b:02X}" for b in
-                                                      m.group().encode("utf-8")), value)
+    return _UNSAFE_VERBATIM_RE.sub(
+        lambda m: "".join(f"%{b:02X}" for b in m.group().encode("utf-8")), value
+    )
 
 
-def entry(paper: Paper, venues: dict[str, Venue], *, ascii: bool = False,
-          venue_style: str = "full", arxiv_style: str = "eprint",
-          protected: Collection[str] = (), abstracts: bool = False) -> str:
+def entry(
+    paper: Paper,
+    venues: dict[str, Venue],
+    *,
+    ascii: bool = False,
+    venue_style: str = "full",
+    arxiv_style: str = "eprint",
+    protected: Collection[str] = (),
+    abstracts: bool = False,
+) -> str:
     """One paper's BibTeX entry (with its abstract when abstracts is set)."""
-    return _Writer(venues, ascii, venue_style, arxiv_style, protected,
-                   abstracts).entry(paper)
+    return _Writer(venues, ascii, venue_style, arxiv_style, protected, abstracts).entry(paper)
 
 
-def export(papers: Iterable[Paper], venues: dict[str, Venue], *, ascii: bool = False,
-           venue_style: str = "full", arxiv_style: str = "eprint",
-           protected: Collection[str] = (), abstracts: bool = False) -> str:
+def export(
+    papers: Iterable[Paper],
+    venues: dict[str, Venue],
+    *,
+    ascii: bool = False,
+    venue_style: str = "full",
+    arxiv_style: str = "eprint",
+    protected: Collection[str] = (),
+    abstracts: bool = False,
+) -> str:
     """The .bib text for papers, entries sorted by key so the file diffs cleanly."""
     ordered = sorted(papers, key=lambda p: p.key)
-    return "\n".join(entries(ordered, venues, ascii=ascii, venue_style=venue_style,
-                             arxiv_style=arxiv_style, protected=protected,
-                             abstracts=abstracts))
+    return "\n".join(
+        entries(
+            ordered,
+            venues,
+            ascii=ascii,
+            venue_style=venue_style,
+            arxiv_style=arxiv_style,
+            protected=protected,
+            abstracts=abstracts,
+        )
+    )
 
 
-def entries(papers: Iterable[Paper], venues: dict[str, Venue], *, ascii: bool = False,
-            venue_style: str = "full", arxiv_style: str = "eprint",
-            protected: Collection[str] = (), abstracts: bool = False) -> Iterator[str]:
+def entries(
+    papers: Iterable[Paper],
+    venues: dict[str, Venue],
+    *,
+    ascii: bool = False,
+    venue_style: str = "full",
+    arxiv_style: str = "eprint",
+    protected: Collection[str] = (),
+    abstracts: bool = False,
+) -> Iterator[str]:
     """The entries of papers in the order given, one at a time (export joins them sorted
     by key; a caller that reads the papers in key order can stream them)."""
     writer = _Writer(venues, ascii, venue_style, arxiv_style, protected, abstracts)
@@ -426,6 +474,7 @@ def select_cited(papers: Iterable[Paper], keys: list[str]) -> tuple[list[Paper],
 
 
 # ------------------------------------------------------------------ reading
+
 
 def read_bib(text: str, filename: str, venues: dict[str, Venue]) -> list[BibRecord]:
     """Every entry of a .bib text as a BibRecord; malformed ones carry their problem and line."""

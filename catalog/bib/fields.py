@@ -12,8 +12,23 @@ from catalog.bib.names import (
     split_name,
 )
 
-MONTHS = {m[:3]: m for m in ("january", "february", "march", "april", "may", "june", "july",
-                             "august", "september", "october", "november", "december")}
+MONTHS = {
+    m[:3]: m
+    for m in (
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    )
+}
 # Braces deeper than this are refused: real entries use a few levels, and converting LaTeX
 # recurses once per level (300 levels overflowed Python's stack).
 MAX_BRACE_DEPTH = 50
@@ -44,23 +59,43 @@ WEB_TYPES = frozenset({"online", "electronic", "webpage", "www", "software"})
 WEB_WORDS_RE = re.compile(
     r"^\s*(?:online|internet|web|software)\s*$|\b(?:web\s*(?:site|page)s?|home\s*page|"
     r"documentation|docs|tutorials?|blog|github|gitlab|wiki)\b|\b\d+\.\d+\.\d+",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 # ... unless the text names a journal or proceedings ("Journal of Open Source Software").
-VENUE_WORDS_RE = re.compile(r"\b(?:journal|transactions|proceedings|conference|symposium|"
-                             r"workshop|letters|magazine)\b", re.IGNORECASE)
-MONTH_RE = re.compile(r"^(?:" + "|".join([*MONTHS.values(), *MONTHS, "sept"]) + r")\.?$",
-                       re.IGNORECASE)
+VENUE_WORDS_RE = re.compile(
+    r"\b(?:journal|transactions|proceedings|conference|symposium|"
+    r"workshop|letters|magazine)\b",
+    re.IGNORECASE,
+)
+MONTH_RE = re.compile(
+    r"^(?:" + "|".join([*MONTHS.values(), *MONTHS, "sept"]) + r")\.?$", re.IGNORECASE
+)
 ARXIV_ID = r"(\d{4}\.\d{4,5}(?:v\d+)?|[a-z\-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?)"
-_ARXIV_TEXT_RE = re.compile(r"arxiv(?:\s++preprint)?\s*+(?::\s*+)?(?:arxiv\s*+:\s*+)?" + ARXIV_ID,
-                            re.IGNORECASE)
+_ARXIV_TEXT_RE = re.compile(
+    r"arxiv(?:\s++preprint)?\s*+(?::\s*+)?(?:arxiv\s*+:\s*+)?" + ARXIV_ID, re.IGNORECASE
+)
 _ARXIV_URL_RE = re.compile(r"arxiv\.org/(?:abs|pdf)/" + ARXIV_ID, re.IGNORECASE)
 CORR_RE = re.compile(r"^(?:abs/)?" + ARXIV_ID + "$")
 ARXIV_VENUE_RE = re.compile(r"^\s*(?:arxiv\b|corr\b)", re.IGNORECASE)
 URL_RE = re.compile(r"^\s*<?(?:https?://|www\.)", re.IGNORECASE)
 URL_INSIDE_RE = re.compile(r"\b(?:https?|ftp)://|\bwww\.[a-z0-9-]+\.", re.IGNORECASE)
 # Series that number the volumes of many venues: never a venue's short name.
-PUBLICATION_SERIES = frozenset({"PMLR", "LNCS", "LNAI", "LNBIP", "CCIS", "CEUR", "LIPICS",
-                                 "ICPS", "AISC", "EPTCS", "OASICS", "JMLR W&CP"})
+PUBLICATION_SERIES = frozenset(
+    {
+        "PMLR",
+        "LNCS",
+        "LNAI",
+        "LNBIP",
+        "CCIS",
+        "CEUR",
+        "LIPICS",
+        "ICPS",
+        "AISC",
+        "EPTCS",
+        "OASICS",
+        "JMLR W&CP",
+    }
+)
 _MACRO_RE = re.compile(r"[A-Za-z_][\w\-:.+/']*")
 YEAR_RE = re.compile(r"^\d{4}$")
 # DBLP tells apart people of one name with a number: 'Hao Zhang 0001'. Not part of the name.
@@ -68,10 +103,12 @@ DBLP_NUMBER_RE = re.compile(r"(?<!\s)\s+\d{4}(?=\s*+(?:,|$))")
 # BibLaTeX's date (what Zotero's BibLaTeX export writes instead of year): 2022, 2022-09-12,
 # a range 2021-10/2021-11.
 DATE_RE = re.compile(r"^(\d{4})(?:-\d{2}){0,2}(?:/\S*)?$")
-ENTRY_START_RE = re.compile(r"^[ \t]*+@\s*+([A-Za-z]++)\s*+(?:[{(]\s*+)?([^,\s{}()]*)",
-                             re.MULTILINE)
+ENTRY_START_RE = re.compile(
+    r"^[ \t]*+@\s*+([A-Za-z]++)\s*+(?:[{(]\s*+)?([^,\s{}()]*)", re.MULTILINE
+)
 # bibtexparser's name splitter takes the ~ of a \~{n} accent for a tie (a space).
 TILDE_ACCENT, TILDE_HOLD = "\\~", "\\papersTildeAccent"
+
 
 # Organisations that appear in capitals beside a year but are not venues.
 def evaluate(raw: str, macros: dict[str, str]) -> tuple[str, str | None]:
@@ -84,11 +121,11 @@ def evaluate(raw: str, macros: dict[str, str]) -> tuple[str, str | None]:
         if pos >= end:
             return "".join(out), ("empty value after '#'" if out else None)
         char = raw[pos]
-        if char in "{\"":
+        if char in '{"':
             close = _closing(raw, pos)
             if close < 0:
                 return "".join(out), "unbalanced braces or quotes"
-            out.append(raw[pos + 1:close])
+            out.append(raw[pos + 1 : close])
             pos = close + 1
         elif char.isdigit():
             start = pos
@@ -101,8 +138,9 @@ def evaluate(raw: str, macros: dict[str, str]) -> tuple[str, str | None]:
                 return "".join(out), f"unexpected '{char}'"
             name = m.group().lower()
             if name not in macros:
-                return "".join(out), (f"unknown @string macro '{m.group()}' "
-                                      "(enclose text in braces)")
+                return "".join(out), (
+                    f"unknown @string macro '{m.group()}' (enclose text in braces)"
+                )
             out.append(macros[name])
             pos = m.end()
         while pos < end and raw[pos].isspace():
@@ -110,7 +148,7 @@ def evaluate(raw: str, macros: dict[str, str]) -> tuple[str, str | None]:
         if pos >= end:
             return "".join(out), None
         if raw[pos] != "#":
-            rest = raw[pos:pos + 30].split("\n")[0]
+            rest = raw[pos : pos + 30].split("\n")[0]
             return "".join(out), f"unexpected text after the value: '{rest}' (a missing comma?)"
         pos += 1
 
@@ -146,14 +184,31 @@ def verbatim_value(value: str) -> str:
 
 
 # TeX's logos: LaTeX conversion drops them ('The {\TeX}book' read as 'The book').
-_LOGOS = {"TeX": "TeX", "LaTeX": "LaTeX", "LaTeXe": "LaTeX2e", "BibTeX": "BibTeX",
-          "XeTeX": "XeTeX", "LuaTeX": "LuaTeX", "pdfTeX": "pdfTeX", "pdfLaTeX": "pdfLaTeX",
-          "eTeX": "e-TeX", "ConTeXt": "ConTeXt", "METAFONT": "METAFONT", "MF": "METAFONT",
-          "AmS": "AMS", "AMS": "AMS", "KOMAScript": "KOMA-Script", "noopsort": ""}
+_LOGOS = {
+    "TeX": "TeX",
+    "LaTeX": "LaTeX",
+    "LaTeXe": "LaTeX2e",
+    "BibTeX": "BibTeX",
+    "XeTeX": "XeTeX",
+    "LuaTeX": "LuaTeX",
+    "pdfTeX": "pdfTeX",
+    "pdfLaTeX": "pdfLaTeX",
+    "eTeX": "e-TeX",
+    "ConTeXt": "ConTeXt",
+    "METAFONT": "METAFONT",
+    "MF": "METAFONT",
+    "AmS": "AMS",
+    "AMS": "AMS",
+    "KOMAScript": "KOMA-Script",
+    "noopsort": "",
+}
 # TeX eats the space after a control word: r"{\LaTeX \rm:}" prints "LaTeX:". The space is
 # kept before a word, where the writer meant one ("\LaTeX and").
-_LOGO_RE = re.compile(r"\\(" + "|".join(sorted(_LOGOS, key=len, reverse=True))
-                      + r")(?![A-Za-z])(?:\s*\{\}|\s+(?=[\\:;,.!?)]))?")
+_LOGO_RE = re.compile(
+    r"\\("
+    + "|".join(sorted(_LOGOS, key=len, reverse=True))
+    + r")(?![A-Za-z])(?:\s*\{\}|\s+(?=[\\:;,.!?)]))?"
+)
 _NOOPSORT_RE = re.compile(r"\\noopsort\s*\{[^{}]*\}")
 
 
@@ -176,6 +231,7 @@ def brace_depth(value: str) -> int:
             depth -= 1
     return deepest
 
+
 _AND_RE = re.compile(r"[{}]|(?<!\s)\s++and\s+", re.IGNORECASE)
 
 
@@ -193,7 +249,7 @@ def split_names(raw: str) -> list[str]:
         elif token == "}":
             depth = max(depth - 1, 0)
         elif depth == 0:
-            names.append(raw[start:m.start()])
+            names.append(raw[start : m.start()])
             start = m.end()
     names.append(raw[start:])
     return [n.strip() for n in names if n.strip()]
@@ -227,17 +283,54 @@ def arxiv_id(fields: dict[str, str]) -> str | None:
 
 
 # Fields read for the catalog, whose unknown LaTeX commands are worth a note.
-KEPT_TEXT = frozenset({"title", "author", "journal", "journaltitle", "booktitle", "publisher",
-                        "school", "institution", "organization", "series", "year", "volume",
-                        "number", "pages", "howpublished"})
+KEPT_TEXT = frozenset(
+    {
+        "title",
+        "author",
+        "journal",
+        "journaltitle",
+        "booktitle",
+        "publisher",
+        "school",
+        "institution",
+        "organization",
+        "series",
+        "year",
+        "volume",
+        "number",
+        "pages",
+        "howpublished",
+    }
+)
 # Fields a crossref gives: the container's, never its DOI, URL or note.
-INHERITED = ("author", "editor", "year", "date", "month", "journal", "journaltitle",
-              "booktitle", "publisher", "organization", "institution", "school", "series",
-              "volume", "number", "address", "edition", "howpublished")
+INHERITED = (
+    "author",
+    "editor",
+    "year",
+    "date",
+    "month",
+    "journal",
+    "journaltitle",
+    "booktitle",
+    "publisher",
+    "organization",
+    "institution",
+    "school",
+    "series",
+    "volume",
+    "number",
+    "address",
+    "edition",
+    "howpublished",
+)
 # Fields that name a venue, and the kind of venue each names: an entry of the wrong type
 # still names its venue in one of them.
-VENUE_FIELDS = (("journal", "journal"), ("journaltitle", "journal"),
-                 ("booktitle", "conference"), ("publisher", "book"))
+VENUE_FIELDS = (
+    ("journal", "journal"),
+    ("journaltitle", "journal"),
+    ("booktitle", "conference"),
+    ("publisher", "book"),
+)
 IN_CONTAINER = frozenset({"inproceedings", "conference", "incollection", "inbook"})
 NEGATIVE_RE = re.compile(r"^-\d+$")
 # A title's last word and the period after it; abbreviations keep theirs.
@@ -288,7 +381,7 @@ def page_fields(fields: dict[str, str]) -> tuple[str | None, str | None, str | N
 def _last_page(first: str, last: str) -> str:
     """The last page in full where it is written short: '319--40' is 319 to 340."""
     if first.isdigit() and last.isdigit() and len(last) < len(first):
-        full = first[:len(first) - len(last)] + last
+        full = first[: len(first) - len(last)] + last
         if int(full) > int(first):
             return full
     return last

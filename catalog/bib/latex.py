@@ -88,8 +88,9 @@ _PAIR_CHARS = frozenset("".join(_LIGATURE_STARTS))
 # The ASCII characters that _WORK_RE leaves alone and no ligature pair holds, as bytes to
 # delete: what remains of an ASCII text is what _WORK_RE finds and the pairs' characters,
 # in their order, so a pair missing there is missing in the text (one there may not be).
-_ASCII_INERT = bytes(c for c in range(0x80)
-                     if not _WORK_RE.match(chr(c)) and chr(c) not in _PAIR_CHARS)
+_ASCII_INERT = bytes(
+    c for c in range(0x80) if not _WORK_RE.match(chr(c)) and chr(c) not in _PAIR_CHARS
+)
 
 
 def escape_field(text: str) -> str:
@@ -136,8 +137,7 @@ def _has_ligature(text: str) -> bool:
 
 
 # Each pair: its first character, itself, and its search.
-_PAIR_SEARCHES = [(pair[0], pair, re.compile(re.escape(pair)).search)
-                  for pair in _LIGATURE_STARTS]
+_PAIR_SEARCHES = [(pair[0], pair, re.compile(re.escape(pair)).search) for pair in _LIGATURE_STARTS]
 
 
 def _needs_braces(word: str) -> bool:
@@ -147,8 +147,7 @@ def _needs_braces(word: str) -> bool:
         # (islower and isalpha are C loops that settle most parts before the generators.)
         if not rest.islower() and any(c.isupper() for c in rest):
             return True
-        if not part.isalpha() and any(c.isdigit() for c in part) \
-                and any(c.isalpha() for c in part):
+        if not part.isalpha() and any(c.isdigit() for c in part) and any(c.isalpha() for c in part):
             return True
     return False
 
@@ -231,8 +230,9 @@ def _protected_runs(word: re.Match[str]) -> list[tuple[int, int]]:
     return [(base + r.start(), base + r.end()) for r in chosen]
 
 
-def _outside_terms(title: str, run: tuple[int, int],
-                   held: list[tuple[int, int]]) -> list[tuple[int, int]]:
+def _outside_terms(
+    title: str, run: tuple[int, int], held: list[tuple[int, int]]
+) -> list[tuple[int, int]]:
     """A run's span, less the protected terms inside it ("Monte Carlo-GPU" leaves "GPU"),
     so that braces never nest or cross."""
     start, end = run
@@ -321,8 +321,12 @@ def _encoder() -> Any:
 
     # braces-all gives {\v{C}} and Preu{\ss}er: BibTeX then treats each accented letter
     # as one "special character" when it sorts, abbreviates and changes case.
-    return UnicodeToLatexEncoder(non_ascii_only=True, replacement_latex_protection="braces-all",
-                                 unknown_char_policy="fail", unknown_char_warning=False)
+    return UnicodeToLatexEncoder(
+        non_ascii_only=True,
+        replacement_latex_protection="braces-all",
+        unknown_char_policy="fail",
+        unknown_char_warning=False,
+    )
 
 
 def to_ascii(latex: str) -> str:
@@ -350,8 +354,9 @@ def latex_initials(word: str) -> str:
     """
     if word.isascii():
         return word
-    return _INITIAL_RE.sub(lambda m: to_ascii(m.group()) if _encodable(m.group())
-                           else m.group(), word)
+    return _INITIAL_RE.sub(
+        lambda m: to_ascii(m.group()) if _encodable(m.group()) else m.group(), word
+    )
 
 
 @functools.lru_cache(maxsize=4096)
@@ -370,28 +375,33 @@ def _encodable(char: str) -> bool:
 
 # ------------------------------------------------------------------ reading
 
+
 @functools.cache
 def _decoder() -> Any:
     from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
     db = get_default_latex_context_db()
     # Text-mode symbols pylatexenc does not know, or maps to look-alikes (ˆ for ^).
-    db.add_context_category("papers", prepend=True, macros=[
-        MacroTextSpec("textasciicircum", "^"),
-        MacroTextSpec("textless", "<"),
-        MacroTextSpec("textgreater", ">"),
-        MacroTextSpec("textbar", "|"),
-        MacroTextSpec("textquotedbl", '"'),
-        MacroTextSpec("textbraceleft", "{"),
-        MacroTextSpec("textbraceright", "}"),
-        MacroTextSpec("textbackslash", "\\"),
-        MacroTextSpec("textasciitilde", "~"),
-        # Boxes and font switches whose text pylatexenc drops (r"\mbox{G-Animal's} Journal"
-        # read as 'Journal', r'\texttt{DLRM} at scale' as 'at scale'): their text is the text.
-        *(MacroTextSpec(name, "%(1)s") for name in _TEXT_MACROS),
-        # A discretionary hyphen (r'\TeX\-book'): TeX breaks a word there, at a line's end.
-        MacroTextSpec("-", ""),
-    ])
+    db.add_context_category(
+        "papers",
+        prepend=True,
+        macros=[
+            MacroTextSpec("textasciicircum", "^"),
+            MacroTextSpec("textless", "<"),
+            MacroTextSpec("textgreater", ">"),
+            MacroTextSpec("textbar", "|"),
+            MacroTextSpec("textquotedbl", '"'),
+            MacroTextSpec("textbraceleft", "{"),
+            MacroTextSpec("textbraceright", "}"),
+            MacroTextSpec("textbackslash", "\\"),
+            MacroTextSpec("textasciitilde", "~"),
+            # Boxes and font switches whose text pylatexenc drops (r"\mbox{G-Animal's} Journal"
+            # read as 'Journal', r'\texttt{DLRM} at scale' as 'at scale'): their text is the text.
+            *(MacroTextSpec(name, "%(1)s") for name in _TEXT_MACROS),
+            # A discretionary hyphen (r'\TeX\-book'): TeX breaks a word there, at a line's end.
+            MacroTextSpec("-", ""),
+        ],
+    )
     return LatexNodes2Text(latex_context=db, math_mode="text")
 
 
@@ -415,9 +425,13 @@ def unknown_macros(latex: str) -> list[str]:
     if "\\" not in latex:
         return []
     names = dict.fromkeys(_MACRO_NAME_RE.findall(latex))
-    return [name for name in names if name not in _SILENT_MACROS
-            and _decoder().latex_context.get_macro_spec(name) is None
-            and _walker_context().get_macro_spec(name) is None]
+    return [
+        name
+        for name in names
+        if name not in _SILENT_MACROS
+        and _decoder().latex_context.get_macro_spec(name) is None
+        and _walker_context().get_macro_spec(name) is None
+    ]
 
 
 # An unescaped ~ is a tie (read as a space); an unescaped & % # is meant literally
@@ -470,7 +484,7 @@ def _straight_quotes(latex: str) -> str:
         return latex
     out, pos = [], 0
     for open_, close in zip(bare[::2], bare[1::2], strict=True):
-        inner = latex[open_ + 1:close]
+        inner = latex[open_ + 1 : close]
         if inner.count("{") != inner.count("}"):
             return latex
         out.append(latex[pos:open_] + "``" + inner.strip(" \t\r\n~") + "''")
@@ -482,7 +496,7 @@ def _straight_quotes(latex: str) -> str:
 def _quoted_char(latex: str, i: int) -> bool:
     """True for the quote at i of \\"o (an umlaut) or of {"} (the character itself)."""
     before = latex[i - 1] if i else ""
-    return before == "\\" or (before == "{" and latex[i + 1:i + 2] == "}")
+    return before == "\\" or (before == "{" and latex[i + 1 : i + 2] == "}")
 
 
 def to_text(latex: str) -> str:

@@ -74,8 +74,12 @@ def split_name(author: str) -> Name:
     if not lower:
         return Name(first=" ".join(words[:-1]), last=words[-1], jr=jr)
     start, end = lower[0], lower[-1] + 1
-    return Name(first=" ".join(words[:start]), von=" ".join(words[start:end]),
-                last=" ".join(words[end:]), jr=jr)
+    return Name(
+        first=" ".join(words[:start]),
+        von=" ".join(words[start:end]),
+        last=" ".join(words[end:]),
+        jr=jr,
+    )
 
 
 def join_name(name: Name) -> str:
@@ -107,6 +111,7 @@ def page_range(pages: str) -> tuple[str, str] | None:
 
 # ------------------------------------------------------------------ records read
 
+
 @dataclass
 class BibRecord:
     """One entry of a .bib file as read: its fields as plain Unicode, and the paper they make."""
@@ -129,7 +134,9 @@ class BibRecord:
     def to_dict(self) -> dict[str, object]:
         """Every field, for --json output."""
         return {
-            "key": self.key, "line": self.line, "entry_type": self.entry_type,
+            "key": self.key,
+            "line": self.line,
+            "entry_type": self.entry_type,
             "fields": self.fields,
             "paper": self.paper.to_dict() if self.paper else None,
             "venue": self.venue.to_dict() if self.venue else None,
@@ -139,8 +146,25 @@ class BibRecord:
 
 
 _FINAL_PERIOD_RE = re.compile(r"(?<![.\w])([A-Za-z]{2,})\.$")
-_ABBREVIATIONS = frozenset({"al", "etc", "inc", "ltd", "co", "corp", "jr", "sr", "vs", "no",
-                            "vol", "ed", "eds", "dept", "univ"})
+_ABBREVIATIONS = frozenset(
+    {
+        "al",
+        "etc",
+        "inc",
+        "ltd",
+        "co",
+        "corp",
+        "jr",
+        "sr",
+        "vs",
+        "no",
+        "vol",
+        "ed",
+        "eds",
+        "dept",
+        "univ",
+    }
+)
 
 
 def ends_with_added_period(title: str) -> bool:

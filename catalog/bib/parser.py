@@ -86,8 +86,11 @@ from catalog.model import (
 @contextlib.contextmanager
 def _quiet() -> Iterator[None]:
     """Silence bibtexparser's log lines: we report every problem ourselves, with its line."""
-    names = [n for n in logging.Logger.manager.loggerDict
-             if n == "bibtexparser" or n.startswith("bibtexparser.")]
+    names = [
+        n
+        for n in logging.Logger.manager.loggerDict
+        if n == "bibtexparser" or n.startswith("bibtexparser.")
+    ]
     loggers = [logging.getLogger(n) for n in names]
     was = [logger.disabled for logger in loggers]
     for logger in loggers:
@@ -120,12 +123,14 @@ def read_bib(text: str, filename: str, venues: dict[str, Venue]) -> list[BibReco
         elif isinstance(block, model.DuplicateBlockKeyBlock):
             first = next((r for r in records if r.key == block.key), None)
             at = f" (first at line {first.line})" if first else ""
-            records.append(reader.failed(block, f"duplicate key '{block.key}'{at}",
-                                         reader.repeat_hint(block, first)))
+            records.append(
+                reader.failed(
+                    block, f"duplicate key '{block.key}'{at}", reader.repeat_hint(block, first)
+                )
+            )
         elif isinstance(block, model.DuplicateFieldKeyBlock):
             names = ", ".join(sorted(block.duplicate_keys))
-            records.append(reader.failed(block, f"field {names} given twice",
-                                         "keep one of them"))
+            records.append(reader.failed(block, f"field {names} given twice", "keep one of them"))
         elif isinstance(block, model.ParsingFailedBlock):
             records.append(reader.failed(block, _abort_reason(block, text)))
         elif isinstance(block, model.Entry):
@@ -138,8 +143,9 @@ def read_bib(text: str, filename: str, venues: dict[str, Venue]) -> list[BibReco
     return records
 
 
-def _refuse_what_import_refuses(records: list[BibRecord], filename: str,
-                                venues: dict[str, Venue]) -> None:
+def _refuse_what_import_refuses(
+    records: list[BibRecord], filename: str, venues: dict[str, Venue]
+) -> None:
     """The catalog's per-paper rules (check_papers, which import applies to every new
     paper) on each read paper: one code path, so bib-check never calls importable what
     import then refuses."""
@@ -153,8 +159,7 @@ def _refuse_what_import_refuses(records: list[BibRecord], filename: str,
             known.setdefault(record.paper.venue, record.venue)
         found = check_papers([record.paper], filename, known, {})
         if found:
-            record.problems += [record_problem(record, filename, p.message, p.hint)
-                                for p in found]
+            record.problems += [record_problem(record, filename, p.message, p.hint) for p in found]
             record.paper = None
 
 
@@ -186,19 +191,25 @@ class _Reader:
         # read: a crossref'd entry may come after the entries that need its fields.
         self.pending: list[tuple[BibRecord, dict[str, str]]] = []
 
-    def problem(self, line: int, key: str, message: str, hint: str = "",
-                blocking: bool = True) -> Problem:
+    def problem(
+        self, line: int, key: str, message: str, hint: str = "", blocking: bool = True
+    ) -> Problem:
         return Problem(self.filename, line, key, message, hint, blocking)
 
-    def failed(self, block: object, message: str,
-               hint: str = "check the braces, quotes and commas of this entry") -> BibRecord:
+    def failed(
+        self,
+        block: object,
+        message: str,
+        hint: str = "check the braces, quotes and commas of this entry",
+    ) -> BibRecord:
         raw = getattr(block, "raw", "") or ""
         line = (getattr(block, "start_line", 0) or 0) + 1
         m = ENTRY_START_RE.search(raw)
         key = getattr(block, "key", None) or (m.group(2) if m else "")
         entry_type = m.group(1).lower() if m else ""
-        return BibRecord(key, line, entry_type, {}, None, None, False,
-                         [self.problem(line, key, message, hint)])
+        return BibRecord(
+            key, line, entry_type, {}, None, None, False, [self.problem(line, key, message, hint)]
+        )
 
     def stray(self, block: object) -> list[BibRecord]:
         """Text between entries that starts like an entry: BibTeX would skip it silently."""
@@ -209,10 +220,25 @@ class _Reader:
             if m.group(1).lower() in ("comment", "string", "preamble"):
                 continue
             line = start + raw.count("\n", 0, raw.index("@", m.start()))
-            records.append(BibRecord(m.group(2), line, m.group(1).lower(), {}, None, None, False,
-                                     [self.problem(line, m.group(2), "text that looks like an "
-                                                   "entry could not be read",
-                                                   "write it as @type{key, field = {value}}")]))
+            records.append(
+                BibRecord(
+                    m.group(2),
+                    line,
+                    m.group(1).lower(),
+                    {},
+                    None,
+                    None,
+                    False,
+                    [
+                        self.problem(
+                            line,
+                            m.group(2),
+                            "text that looks like an entry could not be read",
+                            "write it as @type{key, field = {value}}",
+                        )
+                    ],
+                )
+            )
         return records
 
     def entry(self, block: object) -> BibRecord:
@@ -221,24 +247,31 @@ class _Reader:
         line = (getattr(block, "start_line", 0) or 0) + 1
         record = BibRecord(key, line, etype, {})
         if not key:
-            record.problems.append(self.problem(line, "", "entry has no key",
-                                                "write @type{key, ...}"))
+            record.problems.append(
+                self.problem(line, "", "entry has no key", "write @type{key, ...}")
+            )
         raw_fields: dict[str, str] = {}
         ok = bool(key)
         for f in getattr(block, "fields", []):
             name = str(f.key).lower()
             value, error = evaluate(str(f.value), self.macros)
             if error:
-                record.problems.append(self.problem((f.start_line or 0) + 1, key,
-                                                    f"field '{f.key}': {error}"))
+                record.problems.append(
+                    self.problem((f.start_line or 0) + 1, key, f"field '{f.key}': {error}")
+                )
                 ok = False
                 continue
             depth = brace_depth(value)
             if depth > MAX_BRACE_DEPTH:
-                record.problems.append(self.problem(
-                    (f.start_line or 0) + 1, key,
-                    f"field '{f.key}': braces nested {depth} deep (at most "
-                    f"{MAX_BRACE_DEPTH} are read)", "remove the extra braces"))
+                record.problems.append(
+                    self.problem(
+                        (f.start_line or 0) + 1,
+                        key,
+                        f"field '{f.key}': braces nested {depth} deep (at most "
+                        f"{MAX_BRACE_DEPTH} are read)",
+                        "remove the extra braces",
+                    )
+                )
                 ok = False
                 continue
             # ESC, NUL, bidi overrides: never into the catalog, a note or a terminal.
@@ -246,11 +279,17 @@ class _Reader:
             raw_fields[name] = value
             verbatim = name in VERBATIM or (name == "howpublished" and "\\url" in value)
             if not verbatim and name in KEPT_TEXT:
-                record.problems += [self.problem(
-                    (f.start_line or 0) + 1, key, f"field '{f.key}': unknown LaTeX command "
-                    f"\\{macro} dropped, the text of its arguments kept",
-                    "check that the field reads right", blocking=False)
-                    for macro in unknown_macros(spell_logos(value))]
+                record.problems += [
+                    self.problem(
+                        (f.start_line or 0) + 1,
+                        key,
+                        f"field '{f.key}': unknown LaTeX command "
+                        f"\\{macro} dropped, the text of its arguments kept",
+                        "check that the field reads right",
+                        blocking=False,
+                    )
+                    for macro in unknown_macros(spell_logos(value))
+                ]
             text = verbatim_value(value) if verbatim else to_text(spell_logos(value))
             record.fields[name] = strip_controls(text, multiline=name in MULTILINE_FIELDS)
         if ok:
@@ -279,10 +318,16 @@ class _Reader:
                 continue
             parent = by_key.get(target.casefold())
             if parent is None or parent[0] is record:
-                record.problems.append(self.problem(
-                    record.line, record.key, f"crossref '{target}' is not in this file: "
-                    "the fields it would give (year, venue, ...) are missing",
-                    "add that entry to the file, or give the fields here", blocking=False))
+                record.problems.append(
+                    self.problem(
+                        record.line,
+                        record.key,
+                        f"crossref '{target}' is not in this file: "
+                        "the fields it would give (year, venue, ...) are missing",
+                        "add that entry to the file, or give the fields here",
+                        blocking=False,
+                    )
+                )
                 continue
             source, source_raw = parent
             source.crossrefd = True
@@ -290,28 +335,43 @@ class _Reader:
                 if name not in record.fields and name in source.fields:
                     record.fields[name] = source.fields[name]
                     raw[name] = source_raw[name]
-            if (record.entry_type in IN_CONTAINER and "booktitle" not in record.fields
-                    and "title" in source.fields):
+            if (
+                record.entry_type in IN_CONTAINER
+                and "booktitle" not in record.fields
+                and "title" in source.fields
+            ):
                 record.fields["booktitle"] = source.fields["title"]
                 raw["booktitle"] = source_raw["title"]
 
     def repeat_hint(self, block: object, first: BibRecord | None) -> str:
         """What to do about a key used twice: delete a repeat of the same paper, else rename."""
         entry = getattr(block, "ignore_error_block", None)
-        raw = next((str(f.value) for f in getattr(entry, "fields", [])
-                    if str(f.key).lower() == "title"), "")
+        raw = next(
+            (str(f.value) for f in getattr(entry, "fields", []) if str(f.key).lower() == "title"),
+            "",
+        )
         title, error = evaluate(raw, self.macros)
-        if first is not None and not error and title and \
-                norm_venue(to_text(title)) == norm_venue(first.fields.get("title", "")):
+        if (
+            first is not None
+            and not error
+            and title
+            and norm_venue(to_text(title)) == norm_venue(first.fields.get("title", ""))
+        ):
             return f"it repeats the entry at line {first.line}: delete one of them"
         return "give each entry its own key"
 
     def paper(self, record: BibRecord, raw: dict[str, str]) -> Paper | None:
         fields, key, line = record.fields, record.key, record.line
         if is_volume(record):
-            record.problems.append(self.problem(
-                line, key, "a proceedings volume, not a paper: skipped",
-                "its papers are read from their own entries", blocking=False))
+            record.problems.append(
+                self.problem(
+                    line,
+                    key,
+                    "a proceedings volume, not a paper: skipped",
+                    "its papers are read from their own entries",
+                    blocking=False,
+                )
+            )
             return None
         year = fields.get("year", "")
         if not year and (date := DATE_RE.match(fields.get("date", "").strip())):
@@ -325,21 +385,40 @@ class _Reader:
         for name in missing:
             hint = "only editors are given" if name == "author" and fields.get("editor") else ""
             article = "an" if name[0] in "aeiou" else "a"
-            record.problems.append(self.problem(line, key, f"missing {name}",
-                                                hint or f"add {article} {name} field"))
+            record.problems.append(
+                self.problem(line, key, f"missing {name}", hint or f"add {article} {name} field")
+            )
         if (suffixed := YEAR_SUFFIX_RE.match(year)) is not None:
-            record.problems.append(self.problem(
-                line, key, f"year '{year}': read as {suffixed.group(1)} (the letter tells "
-                "apart one author's papers of a year)", blocking=False))
+            record.problems.append(
+                self.problem(
+                    line,
+                    key,
+                    f"year '{year}': read as {suffixed.group(1)} (the letter tells "
+                    "apart one author's papers of a year)",
+                    blocking=False,
+                )
+            )
             year = suffixed.group(1)
         if year and not YEAR_RE.match(year) and (found := one_year(raw.get("year", ""))):
-            record.problems.append(self.problem(
-                line, key, f"year '{year}': read as {found}, the one year it holds",
-                "write the year alone, e.g. year = {2023}", blocking=False))
+            record.problems.append(
+                self.problem(
+                    line,
+                    key,
+                    f"year '{year}': read as {found}, the one year it holds",
+                    "write the year alone, e.g. year = {2023}",
+                    blocking=False,
+                )
+            )
             year = found
         if year and not YEAR_RE.match(year):
-            record.problems.append(self.problem(line, key, f"year '{year}' is not a year",
-                                                "write a four-digit year, e.g. year = {2023}"))
+            record.problems.append(
+                self.problem(
+                    line,
+                    key,
+                    f"year '{year}' is not a year",
+                    "write a four-digit year, e.g. year = {2023}",
+                )
+            )
             return None
         if missing or any(p.blocking for p in record.problems):
             return None
@@ -351,25 +430,46 @@ class _Reader:
         if doi and doi.lower().startswith("10.48550/arxiv."):
             doi = None  # an arXiv DOI: the catalog keeps the arXiv id instead
         url, bad_url = kept_url(fields.get("url"))
-        record.problems += [self.problem(line, key, d.message, d.hint, blocking=False)
-                            for d in (bad_doi, bad_url) if d is not None]
+        record.problems += [
+            self.problem(line, key, d.message, d.hint, blocking=False)
+            for d in (bad_doi, bad_url)
+            if d is not None
+        ]
         pages, articleno, numpages = page_fields(fields)
         if pages and not PAGES_RE.match(pages):
-            record.problems.append(self.problem(
-                line, key, f"pages '{pages}' are not a page range: left out",
-                "write a range like 281--294", blocking=False))
+            record.problems.append(
+                self.problem(
+                    line,
+                    key,
+                    f"pages '{pages}' are not a page range: left out",
+                    "write a range like 281--294",
+                    blocking=False,
+                )
+            )
             pages = None
         number = fields.get("number") or None
         if number and NEGATIVE_RE.match(number):
-            record.problems.append(self.problem(  # Mendeley writes -1 for 'none'
-                line, key, f"number '{number}' is not an issue number: left out",
-                "give the issue number, or no number field", blocking=False))
+            record.problems.append(
+                self.problem(  # Mendeley writes -1 for 'none'
+                    line,
+                    key,
+                    f"number '{number}' is not an issue number: left out",
+                    "give the issue number, or no number field",
+                    blocking=False,
+                )
+            )
             number = None
         if number and MONTH_RE.match(number):
             # bibtex would print it as the issue and warn of a number without a volume.
-            record.problems.append(self.problem(
-                line, key, f"number '{number}' is a month, not an issue number: left out",
-                f"write month = {{{number}}} if that is when it appeared", blocking=False))
+            record.problems.append(
+                self.problem(
+                    line,
+                    key,
+                    f"number '{number}' is a month, not an issue number: left out",
+                    f"write month = {{{number}}} if that is when it appeared",
+                    blocking=False,
+                )
+            )
             number = None
         volume = fields.get("volume") or None
         if arxiv and volume and CORR_RE.match(volume):
@@ -379,26 +479,46 @@ class _Reader:
         if not KEY_RE.match(key):  # e.g. '280902' or a DOI: the catalog's own kind of key
             catalog_key = suggest_key(authors, int(year), fields["title"], self.keys)
             self.keys.add(catalog_key)
-        return Paper(key=catalog_key, title=self.title(record, raw), authors=authors,
-                     year=int(year),
-                     venue=venue.short, et_al=et_al, doi=doi, arxiv=arxiv,
-                     arxiv_class=primary_class(fields.get("primaryclass", "")) if arxiv else None,
-                     articleno=articleno, numpages=numpages,
-                     url=url, pages=pages,
-                     volume=volume, number=number,
-                     abstract=fields.get("abstract") or None, line=line, **book)
+        return Paper(
+            key=catalog_key,
+            title=self.title(record, raw),
+            authors=authors,
+            year=int(year),
+            venue=venue.short,
+            et_al=et_al,
+            doi=doi,
+            arxiv=arxiv,
+            arxiv_class=primary_class(fields.get("primaryclass", "")) if arxiv else None,
+            articleno=articleno,
+            numpages=numpages,
+            url=url,
+            pages=pages,
+            volume=volume,
+            number=number,
+            abstract=fields.get("abstract") or None,
+            line=line,
+            **book,
+        )
 
     def book(self, record: BibRecord, raw: dict[str, str]) -> dict[str, Any]:
         """A chapter's book fields: title, editors (read as authors are), publisher, chapter."""
         editors, others = self.authors(record, raw.get("editor", ""), "editor")
         if others:
-            record.problems.append(self.problem(
-                record.line, record.key, "editors end in 'others': the named ones are kept",
-                blocking=False))
+            record.problems.append(
+                self.problem(
+                    record.line,
+                    record.key,
+                    "editors end in 'others': the named ones are kept",
+                    blocking=False,
+                )
+            )
         fields = record.fields
-        return {"booktitle": fields.get("booktitle") or None, "editors": editors,
-                "publisher": fields.get("publisher") or None,
-                "chapter": fields.get("chapter") or None}
+        return {
+            "booktitle": fields.get("booktitle") or None,
+            "editors": editors,
+            "publisher": fields.get("publisher") or None,
+            "chapter": fields.get("chapter") or None,
+        }
 
     def not_a_paper(self, record: BibRecord) -> bool:
         """True (with the reason noted) for a web page or software, and for an entry other
@@ -409,10 +529,16 @@ class _Reader:
             self.skip_web_page(record)
             return True
         if record.crossrefd and not (fields.get("author") and fields.get("title")):
-            record.problems.append(self.problem(
-                record.line, record.key, "a journal issue, book or proceedings other entries "
-                "crossref, not a paper: skipped", "its papers are read from their own entries",
-                blocking=False))
+            record.problems.append(
+                self.problem(
+                    record.line,
+                    record.key,
+                    "a journal issue, book or proceedings other entries "
+                    "crossref, not a paper: skipped",
+                    "its papers are read from their own entries",
+                    blocking=False,
+                )
+            )
             return True
         return False
 
@@ -421,13 +547,15 @@ class _Reader:
         it is braced ('{.}': a period of the title's own, as papers writes it)."""
         title = record.fields["title"]
         if ends_with_added_period(title) and not raw.get("title", "").rstrip().endswith("{.}"):
-            record.problems.append(self.problem(
-                record.line, record.key, "title: its final period dropped", blocking=False))
+            record.problems.append(
+                self.problem(
+                    record.line, record.key, "title: its final period dropped", blocking=False
+                )
+            )
             return title[:-1]
         return title
 
-    def authors(self, record: BibRecord, raw: str,
-                role: str = "author") -> tuple[list[str], bool]:
+    def authors(self, record: BibRecord, raw: str, role: str = "author") -> tuple[list[str], bool]:
         from bibtexparser.middlewares.names import InvalidNameError, parse_single_name_into_parts
 
         names = split_names(raw.replace(TILDE_ACCENT, TILDE_HOLD))
@@ -442,17 +570,29 @@ class _Reader:
                 parts = parse_single_name_into_parts(name)
             except InvalidNameError as err:
                 shown = to_text(name.replace(TILDE_HOLD, TILDE_ACCENT))
-                record.problems.append(self.problem(
-                    record.line, record.key, f"{role} {i} '{shown}': {err.args[0]}",
-                    "write names as 'Last, First' or 'First Last', joined by 'and'"))
+                record.problems.append(
+                    self.problem(
+                        record.line,
+                        record.key,
+                        f"{role} {i} '{shown}': {err.args[0]}",
+                        "write names as 'Last, First' or 'First Last', joined by 'and'",
+                    )
+                )
                 continue
-            von_last, first, jr = (to_text(" ".join(words).replace(TILDE_HOLD, TILDE_ACCENT))
-                                   for words in (parts.von + parts.last, parts.first, parts.jr))
+            von_last, first, jr = (
+                to_text(" ".join(words).replace(TILDE_HOLD, TILDE_ACCENT))
+                for words in (parts.von + parts.last, parts.first, parts.jr)
+            )
             plain = person(first, von_last, jr)
             if plain and not any(ch.isalpha() for ch in plain):
-                record.problems.append(self.problem(
-                    record.line, record.key, f"{role} {i} '{plain}' names no one: left out",
-                    blocking=False))
+                record.problems.append(
+                    self.problem(
+                        record.line,
+                        record.key,
+                        f"{role} {i} '{plain}' names no one: left out",
+                        blocking=False,
+                    )
+                )
             elif plain:
                 authors.append(plain)
         return authors, et_al
@@ -467,8 +607,12 @@ class _Reader:
         arxiv_named = bool(container) and bool(ARXIV_VENUE_RE.match(container))
         # A misc (or unpublished, online) entry with an arXiv id and no journal or
         # booktitle is a preprint, whatever howpublished says.
-        preprint = (etype not in KINDS and arxiv_id(fields) is not None
-                    and not fields.get("booktitle") and not fields.get("journal"))
+        preprint = (
+            etype not in KINDS
+            and arxiv_id(fields) is not None
+            and not fields.get("booktitle")
+            and not fields.get("journal")
+        )
         if arxiv_named or preprint:
             arxiv, new = self.registry.arxiv()
             return self.settle(record, arxiv, new, "arXiv")
@@ -481,9 +625,14 @@ class _Reader:
         if etype in CHAPTERS:
             return self.chapter(record, container)
         if not container:
-            record.problems.append(self.problem(
-                record.line, record.key, "cannot tell the venue",
-                "give a booktitle, journal, publisher or an arXiv eprint"))
+            record.problems.append(
+                self.problem(
+                    record.line,
+                    record.key,
+                    "cannot tell the venue",
+                    "give a booktitle, journal, publisher or an arXiv eprint",
+                )
+            )
             return None
         acronyms, venue = self.registry.by_container(container)
         if venue is None and kind == "conference":
@@ -491,9 +640,14 @@ class _Reader:
         if venue is not None:
             return self.settle(record, venue, False, container)
         if kind == "book" and same_words(container, fields.get("title", "")):
-            record.problems.append(self.problem(
-                record.line, record.key, f"publisher '{container}' is the book's title",
-                "give the book's real publisher"))
+            record.problems.append(
+                self.problem(
+                    record.line,
+                    record.key,
+                    f"publisher '{container}' is the book's title",
+                    "give the book's real publisher",
+                )
+            )
             return None
         # A publication series (PMLR, LNCS) names no venue: the booktitle's acronym does.
         if acronym and acronym.upper() in PUBLICATION_SERIES:
@@ -518,23 +672,33 @@ class _Reader:
         for name, kind_named in VENUE_FIELDS:
             value = fields.get(name, "")
             if value and name not in KINDS[etype][1] and not URL_INSIDE_RE.search(value):
-                wanted = {"journal": "@article", "conference": "@inproceedings",
-                          "book": "@book"}[kind_named]
-                why = (f"gives a {name} and pages" if container
-                       else f"gives no {KINDS[etype][1][0]}")
-                record.problems.append(self.problem(
-                    record.line, record.key, f"@{etype} {why}: its venue read from {name} "
-                    f"'{value[:60]}'",
-                    f"write it as {wanted} if that is what it is", blocking=False))
+                wanted = {"journal": "@article", "conference": "@inproceedings", "book": "@book"}[
+                    kind_named
+                ]
+                why = f"gives a {name} and pages" if container else f"gives no {KINDS[etype][1][0]}"
+                record.problems.append(
+                    self.problem(
+                        record.line,
+                        record.key,
+                        f"@{etype} {why}: its venue read from {name} '{value[:60]}'",
+                        f"write it as {wanted} if that is what it is",
+                        blocking=False,
+                    )
+                )
                 return value, kind_named
         return container, kind
 
     def skip_web_page(self, record: BibRecord) -> None:
         """Note that a web page or software entry is skipped, not refused."""
-        record.problems.append(self.problem(
-            record.line, record.key, "not a paper (web page / software): skipped",
-            "a link where a paper names its venue; cite it from a .bib of your own",
-            blocking=False))
+        record.problems.append(
+            self.problem(
+                record.line,
+                record.key,
+                "not a paper (web page / software): skipped",
+                "a link where a paper names its venue; cite it from a .bib of your own",
+                blocking=False,
+            )
+        )
 
     def web_page(self, record: BibRecord, container: str) -> bool:
         """True for a web page, software or tutorial: a link where a paper names its venue."""
@@ -543,8 +707,10 @@ class _Reader:
             return True
         if etype != "misc" or fields.get("doi") or fields.get("booktitle"):
             return False
-        linked = any(URL_RE.match(fields.get(name, "")) or "://" in fields.get(name, "")
-                     for name in ("url", "howpublished", "note"))
+        linked = any(
+            URL_RE.match(fields.get(name, "")) or "://" in fields.get(name, "")
+            for name in ("url", "howpublished", "note")
+        )
         if not container:
             return linked
         return bool(WEB_WORDS_RE.search(container)) and not VENUE_WORDS_RE.search(container)
@@ -554,13 +720,17 @@ class _Reader:
         as Springer files conference papers, or a collection such as a handbook), else
         the generic venue of chapters; the book's own fields go on the paper."""
         if not book:
-            record.problems.append(self.problem(
-                record.line, record.key, "a book chapter without booktitle",
-                "add booktitle = {...}, the title of the book it is in"))
+            record.problems.append(
+                self.problem(
+                    record.line,
+                    record.key,
+                    "a book chapter without booktitle",
+                    "add booktitle = {...}, the title of the book it is in",
+                )
+            )
             return None
         _, venue = self.registry.by_container(book)
-        if venue is not None and venue.kind in ("conference", "workshop", "journal",
-                                                "collection"):
+        if venue is not None and venue.kind in ("conference", "workshop", "journal", "collection"):
             return self.settle(record, venue, False, book)
         venue, new = self.registry.chapters()
         return self.settle(record, venue, new, book)
@@ -587,8 +757,9 @@ class _Reader:
             group = next((by_name[n] for n in names if n in by_name), None)
             if group is None:  # 'ACM Trans. Inf. Syst.' and its full name, in either order
                 candidates = range(len(groups)) if "." in venue.name else dotted
-                group = next((i for i in candidates
-                              if same_venue_name(venue.name, groups[i][0].name)), None)
+                group = next(
+                    (i for i in candidates if same_venue_name(venue.name, groups[i][0].name)), None
+                )
             if group is None:
                 group = len(groups)
                 groups.append([])
@@ -602,12 +773,22 @@ class _Reader:
             if record.paper is not None:
                 record.paper.venue = venue.short
             named = f" ({venue.name})" if venue.name != venue.short else ""
-            hint = (f"add {venue.kind} '{venue.short}'{named} to data/venues.yaml, or this name "
-                    "to the aliases of the venue it is")
+            hint = (
+                f"add {venue.kind} '{venue.short}'{named} to data/venues.yaml, or this name "
+                "to the aliases of the venue it is"
+            )
             if venue.short == CHAPTER_VENUE and venue.kind == "collection":
-                hint = (f"add collection '{venue.short}'{named} to data/venues.yaml for chapters "
-                        "of any book, or give this book an entry of kind collection")
-            record.problems.append(self.problem(
-                record.line, record.key, f"unknown venue '{venue.short}' (from '{source}')",
-                hint, blocking=False))
+                hint = (
+                    f"add collection '{venue.short}'{named} to data/venues.yaml for chapters "
+                    "of any book, or give this book an entry of kind collection"
+                )
+            record.problems.append(
+                self.problem(
+                    record.line,
+                    record.key,
+                    f"unknown venue '{venue.short}' (from '{source}')",
+                    hint,
+                    blocking=False,
+                )
+            )
         self.proposals.clear()

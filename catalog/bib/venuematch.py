@@ -26,18 +26,23 @@ _ACRONYM_RES = (
     re.compile(r"\b" + _ACRONYM + r"-?(?:\d{2}|\d{4})\b"),
     re.compile(r"\b" + _ACRONYM + r"\s+(?:19|20)\d{2}\b"),
 )
-_ORDINAL_WORDS = ("first|second|third|fourth|fifth|sixth|seventh|eighth|ninth")
+_ORDINAL_WORDS = "first|second|third|fourth|fifth|sixth|seventh|eighth|ninth"
 _NOISE_RES = (
     re.compile(r"^\s*(?:the\s+)?(?:proceedings|proc\.?)\s+(?:of\s+)?(?:the\s+)?", re.I),
-    re.compile(r"\([^()]*\)"),                             # "(OSDI 23)", "(ISCA)"
+    re.compile(r"\([^()]*\)"),  # "(OSDI 23)", "(ISCA)"
     re.compile(r"^\s*+[A-Z](?=[a-z]*+[A-Z])[A-Za-z]*+-?\d*+\s*+:\s*"),  # "SC20: ", "MICRO-54: "
-    re.compile(r"(?:(?<![\s,]),?\s*+)?\b[A-Z](?=[a-z]*+[A-Z])[A-Za-z]*+(?:-|\s*+['’]\s*+)"
-               r"\d{2,4}\b"),  # ", IJCAI-17"
+    re.compile(
+        r"(?:(?<![\s,]),?\s*+)?\b[A-Z](?=[a-z]*+[A-Z])[A-Za-z]*+(?:-|\s*+['’]\s*+)"
+        r"\d{2,4}\b"
+    ),  # ", IJCAI-17"
     re.compile(r"\b(?:19|20)\d{2}\b"),
     re.compile(r"\b\d+(?:st|nd|rd|th)\b", re.I),
-    re.compile(r"\b(?:(?:twenty|thirty|forty|fifty|sixty)-?)?(?:" + _ORDINAL_WORDS + r")\b"
-               r"|\b(?:tenth|eleventh|twelfth|(?:thir|four|fif|six|seven|eigh|nine)teenth"
-               r"|twentieth|thirtieth|fortieth|fiftieth)\b", re.I),
+    re.compile(
+        r"\b(?:(?:twenty|thirty|forty|fifty|sixty)-?)?(?:" + _ORDINAL_WORDS + r")\b"
+        r"|\b(?:tenth|eleventh|twelfth|(?:thir|four|fif|six|seven|eigh|nine)teenth"
+        r"|twentieth|thirtieth|fortieth|fiftieth)\b",
+        re.I,
+    ),
     re.compile(r"\bvol(?:ume|\.)?\s*\d+\b", re.I),
     re.compile(r"^\s*(?:of\s+(?:the\s+)?|the\s+)", re.I),  # "Proc. of the ..." cut at "Proc."
 )
@@ -64,8 +69,12 @@ class RegistryIndex:
             for alias in aliases:
                 if _is_acronym(alias):
                     self.acronyms.setdefault(alias.lower(), short)
-            texts = [venue.name, *aliases, str(venue.extra.get("booktitle") or ""),
-                     str(venue.extra.get("abbrev") or "")]
+            texts = [
+                venue.name,
+                *aliases,
+                str(venue.extra.get("booktitle") or ""),
+                str(venue.extra.get("abbrev") or ""),
+            ]
             if venue.kind in ("conference", "workshop"):
                 texts.append(f"Proc. {short}")
             for text in filter(None, texts):
@@ -135,9 +144,12 @@ class RegistryIndex:
         return self.venues[short] if short else None
 
 
-_KIND_WORD_RE = re.compile(r"\b(?:conference|symposium|workshops?|meeting|congress|forum|"
-                           r"colloquium|summit|journal|transactions|letters|magazine|review|"
-                           r"proceedings)\b", re.IGNORECASE)
+_KIND_WORD_RE = re.compile(
+    r"\b(?:conference|symposium|workshops?|meeting|congress|forum|"
+    r"colloquium|summit|journal|transactions|letters|magazine|review|"
+    r"proceedings)\b",
+    re.IGNORECASE,
+)
 
 
 _WORKSHOP_RE = re.compile(r"\bworkshops?\b", re.IGNORECASE)
@@ -150,7 +162,8 @@ def norm_venue(text: str) -> str:
 _SEPARATOR_RE = re.compile(r"((?<!\s)\s*+[,.;]\s*+)")
 _YEAR_SEGMENT_RE = re.compile(r"^(?:(?:19|20)\d{2}|proceedings|proc)$", re.IGNORECASE)
 _ACRONYM_YEAR_RE = re.compile(
-    "^" + _ACRONYM + r"\s*+(?:['’`]\s*+\d{2}|-\s*+\d{2}|-?\s*+(?:19|20)\d{2})$")
+    "^" + _ACRONYM + r"\s*+(?:['’`]\s*+\d{2}|-\s*+\d{2}|-?\s*+(?:19|20)\d{2})$"
+)
 _INVERTED_RE = re.compile(r"^(.+?)[,.]\s+([A-Z][^,.;]*\b(?:on|of|for|in))\.?$")
 
 
@@ -168,14 +181,13 @@ def clean_venue(text: str, journal: bool = False) -> str:
     """
     parts = _drop_place_and_date(_SEPARATOR_RE.split(text))
     kept: list[str] = []
-    for i, (segment, separator) in enumerate(zip(parts[::2], [*parts[1::2], ""],
-                                                 strict=True)):
+    for i, (segment, separator) in enumerate(zip(parts[::2], [*parts[1::2], ""], strict=True)):
         stripped = segment.strip()
         if _YEAR_SEGMENT_RE.match(stripped) and not (journal and not stripped.isdigit()):
             continue
         m = _ACRONYM_YEAR_RE.match(stripped)
         if m and _is_acronym(m.group(1)):
-            tail = "".join(parts[2 * i + 2:]).strip(" ,.;")
+            tail = "".join(parts[2 * i + 2 :]).strip(" ,.;")
             if _INVERTED_RE.match(f"x, {tail}"):
                 kept.append(tail)
             break
@@ -190,25 +202,30 @@ def clean_venue(text: str, journal: bool = False) -> str:
     return text
 
 
-_DATE_SEGMENT_RE = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
-                              r"(?=[\s\d\-–]|$).*\d|\d.*\b(?:jan|feb|mar|apr|may|jun|jul|aug|"
-                              r"sep|oct|nov|dec)[a-z]*\b", re.IGNORECASE)
+_DATE_SEGMENT_RE = re.compile(
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+    r"(?=[\s\d\-–]|$).*\d|\d.*\b(?:jan|feb|mar|apr|may|jun|jul|aug|"
+    r"sep|oct|nov|dec)[a-z]*\b",
+    re.IGNORECASE,
+)
 # Words of a venue's name, never of a place: what stays before a place and date.
-_NAME_WORD_RE = re.compile(r"\b(?:conference|symposium|workshop|proceedings|proc|congress|"
-                           r"meeting|forum|colloquium|summit|journal|transactions|annual|"
-                           r"international|(?-i:[A-Z]{2,})\S*\s*+['’]?\d{2,4})\b", re.IGNORECASE)
+_NAME_WORD_RE = re.compile(
+    r"\b(?:conference|symposium|workshop|proceedings|proc|congress|"
+    r"meeting|forum|colloquium|summit|journal|transactions|annual|"
+    r"international|(?-i:[A-Z]{2,})\S*\s*+['’]?\d{2,4})\b",
+    re.IGNORECASE,
+)
 
 
 def _drop_place_and_date(parts: list[str]) -> list[str]:
     """Name segments (alternating with their separators) up to a place and date: the
     segments after the last one that names the venue, when a date ('June 7-13') follows."""
     segments = parts[::2]
-    date = next((i for i, seg in enumerate(segments) if i and _DATE_SEGMENT_RE.search(seg)),
-                None)
+    date = next((i for i, seg in enumerate(segments) if i and _DATE_SEGMENT_RE.search(seg)), None)
     if date is None:
         return parts
     keep = max(i for i in range(date) if i == 0 or _NAME_WORD_RE.search(segments[i]))
-    return parts[:2 * keep + 1]
+    return parts[: 2 * keep + 1]
 
 
 def _tidy(text: str) -> str:
@@ -220,8 +237,7 @@ def _tidy(text: str) -> str:
 
 
 def _is_acronym(word: str) -> bool:
-    return (" " not in word and sum(c.isupper() for c in word) >= 2
-            and word.upper() not in _ORGS)
+    return " " not in word and sum(c.isupper() for c in word) >= 2 and word.upper() not in _ORGS
 
 
 def _series_acronym(series: str) -> str | None:
@@ -235,8 +251,11 @@ def _series_acronym(series: str) -> str | None:
 
 
 # After 'ACM SIGPLAN 2008': the venue's own name follows, so SIGPLAN is its organiser.
-_ORGANISER_RE = re.compile(r"\s*+(?:(?:International|Annual|ACM|IEEE)\s++)*"
-                           r"(?:Conference|Symposium|Workshop)\b", re.IGNORECASE)
+_ORGANISER_RE = re.compile(
+    r"\s*+(?:(?:International|Annual|ACM|IEEE)\s++)*"
+    r"(?:Conference|Symposium|Workshop)\b",
+    re.IGNORECASE,
+)
 
 
 def _acronyms(text: str) -> list[str]:
@@ -256,8 +275,11 @@ def container_of(record: BibRecord) -> str:
     ("Available online: http://..."), wherever it appears."""
     _, containers = KINDS.get(record.entry_type, ("preprint", MISC_CONTAINERS))
     fields = record.fields
-    names = [fields[c] for c in containers if fields.get(c) and not URL_RE.match(fields[c])
-             and not URL_INSIDE_RE.search(fields[c])]
+    names = [
+        fields[c]
+        for c in containers
+        if fields.get(c) and not URL_RE.match(fields[c]) and not URL_INSIDE_RE.search(fields[c])
+    ]
     return names[0] if names else ""
 
 
@@ -275,8 +297,10 @@ def named_venue(proposed: list[Venue]) -> Venue:
 def _best(proposed: list[Venue]) -> Venue:
     """A descriptive name first (words, not just the acronym), then the commonest, longest."""
     names = [v.name for v in proposed]
-    return max(proposed, key=lambda v: (bool(re.search(r"[a-z]", v.name)), names.count(v.name),
-                                        len(v.name)))
+    return max(
+        proposed,
+        key=lambda v: (bool(re.search(r"[a-z]", v.name)), names.count(v.name), len(v.name)),
+    )
 
 
 _WORKSHOP_RE = re.compile(r"\bworkshops?\b", re.IGNORECASE)

@@ -23,8 +23,17 @@ NEAR_DUPLICATE = 92.0
 ARXIV_DOI_RE = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE)
 _VERSION_RE = re.compile(r"v\d+$")
 # Fields merge may fill when the catalog lacks them; never key, title, authors.
-MERGEABLE: tuple[str, ...] = ("doi", "arxiv", "url", "pages", "volume", "number", "tags",
-                              "summary", "abstract")
+MERGEABLE: tuple[str, ...] = (
+    "doi",
+    "arxiv",
+    "url",
+    "pages",
+    "volume",
+    "number",
+    "tags",
+    "summary",
+    "abstract",
+)
 
 
 def norm_doi(doi: str | None) -> str | None:
@@ -165,8 +174,9 @@ def _other_people(a: Paper, b: Paper) -> bool:
     if len(a.authors) < 2 or len(b.authors) < 2:
         return False
     theirs = [_person(n) for n in b.authors]
-    return not any(_same_person(mine, other) for mine in map(_person, a.authors)
-                   for other in theirs)
+    return not any(
+        _same_person(mine, other) for mine in map(_person, a.authors) for other in theirs
+    )
 
 
 def _person(name: str) -> tuple[str, str]:
@@ -257,8 +267,11 @@ def plan_merge(existing: Paper, incoming: Paper, venues: dict[str, Venue]) -> Me
             new = norm_arxiv(new, incoming.doi)
         if new and not have:
             plan.fields[name] = list(new) if isinstance(new, list) else new
-    if _is_preprint(existing.venue, venues) and not _is_preprint(incoming.venue, venues) \
-            and incoming.venue in venues:
+    if (
+        _is_preprint(existing.venue, venues)
+        and not _is_preprint(incoming.venue, venues)
+        and incoming.venue in venues
+    ):
         plan.move_to = (incoming.year, incoming.venue)
     return plan
 

@@ -66,11 +66,19 @@ def findings(paths: Paths, require_sources: bool = False) -> list[Finding]:
     problems += _papers_findings(papers, filename, venues, vocabulary)
     problems += map(_fields, registry_problems(venues, paths.display(paths.venues)))
     if require_sources:
-        problems += [(filename, p.line, reader.where(p.year, p.venue, p.key),
-                      "no metadata source",
-                      "add sources: [URL] naming the public record (DBLP, publisher, "
-                      "arXiv) its fields were checked against", False)
-                     for p in papers if not p.sources]
+        problems += [
+            (
+                filename,
+                p.line,
+                reader.where(p.year, p.venue, p.key),
+                "no metadata source",
+                "add sources: [URL] naming the public record (DBLP, publisher, "
+                "arXiv) its fields were checked against",
+                False,
+            )
+            for p in papers
+            if not p.sources
+        ]
     if not any(p[-1] for p in problems):  # else every [[key]] would look unknown
         from catalog.data import notes
 
@@ -80,14 +88,16 @@ def findings(paths: Paths, require_sources: bool = False) -> list[Finding]:
     return sorted(dict.fromkeys(problems))
 
 
-def check_papers(papers: list[Paper], filename: str, venues: dict[str, Venue],
-                 vocabulary: dict[str, str]) -> list[Problem]:
+def check_papers(
+    papers: list[Paper], filename: str, venues: dict[str, Venue], vocabulary: dict[str, str]
+) -> list[Problem]:
     """Findings that do not stop reading: per-paper rules and cross-paper duplicates."""
     return [Problem(*f) for f in _papers_findings(papers, filename, venues, vocabulary)]
 
 
-def _papers_findings(papers: list[Paper], filename: str, venues: dict[str, Venue],
-                     vocabulary: dict[str, str]) -> list[Finding]:
+def _papers_findings(
+    papers: list[Paper], filename: str, venues: dict[str, Venue], vocabulary: dict[str, str]
+) -> list[Finding]:
     """check_papers' problems as Findings (check() adds them to its own)."""
     out = _paper_findings(papers, filename, venues, vocabulary)
     out += map(_fields, _duplicates(papers, filename, "doi", "DOI"))
@@ -96,9 +106,13 @@ def _papers_findings(papers: list[Paper], filename: str, venues: dict[str, Venue
     return out
 
 
-def paper_problems(papers: list[Paper], filename: str, venues: dict[str, Venue],
-                   vocabulary: dict[str, str], fields: Collection[str] | None = None
-                   ) -> list[Problem]:
+def paper_problems(
+    papers: list[Paper],
+    filename: str,
+    venues: dict[str, Venue],
+    vocabulary: dict[str, str],
+    fields: Collection[str] | None = None,
+) -> list[Problem]:
     """The findings of the rules that look at one paper at a time; fields: only those
     that can come from these fields (an edit's judge asks for what it changed: a renamed
     tag need not scan every abstract for controls again)."""
@@ -119,9 +133,13 @@ _READS: dict[str, frozenset[str]] = {
 }
 
 
-def _paper_findings(papers: list[Paper], filename: str, venues: dict[str, Venue],
-                    vocabulary: dict[str, str], fields: Collection[str] | None = None
-                    ) -> list[Finding]:
+def _paper_findings(
+    papers: list[Paper],
+    filename: str,
+    venues: dict[str, Venue],
+    vocabulary: dict[str, str],
+    fields: Collection[str] | None = None,
+) -> list[Finding]:
     names = FIELDS if fields is None else tuple(n for n in FIELDS if n in fields)
     links = fields is None or not {"url", "sources"}.isdisjoint(fields)
     every: dict[str, Rule] = {
@@ -162,18 +180,24 @@ def _chapter(paper: Paper, venues: dict[str, Venue]) -> Iterable[tuple[str, str]
         return
     if venue.kind == "collection":
         if not paper.booktitle:
-            yield ("book chapter without booktitle",
-                   "add booktitle: the title of the book the chapter is in")
+            yield (
+                "book chapter without booktitle",
+                "add booktitle: the title of the book the chapter is in",
+            )
         if not (paper.publisher or venue.publisher):
-            yield ("book chapter without publisher",
-                   f"add the book's publisher in a publisher field, or give {venue.short} "
-                   "one in data/venues.yaml")
+            yield (
+                "book chapter without publisher",
+                f"add the book's publisher in a publisher field, or give {venue.short} "
+                "one in data/venues.yaml",
+            )
         return
     given = [name for name in CHAPTER_FIELDS if getattr(paper, name)]
     if given:
-        yield (f"{', '.join(given)} given, but {venue.short} is a {venue.kind}, not a book",
-               "these fields are for book chapters: file the paper under a venue of kind "
-               "collection (e.g. Chapter), or remove them")
+        yield (
+            f"{', '.join(given)} given, but {venue.short} is a {venue.kind}, not a book",
+            "these fields are for book chapters: file the paper under a venue of kind "
+            "collection (e.g. Chapter), or remove them",
+        )
 
 
 def _tags(paper: Paper, vocabulary: dict[str, str]) -> Iterable[tuple[str, str]]:
@@ -185,12 +209,15 @@ def _tags(paper: Paper, vocabulary: dict[str, str]) -> Iterable[tuple[str, str]]
 
 def _key(paper: Paper) -> Iterable[tuple[str, str]]:
     if not KEY_RE.match(paper.key):
-        yield (f"malformed key '{paper.key}'",
-               "use lower-case ASCII: first author, year, first title word")
+        yield (
+            f"malformed key '{paper.key}'",
+            "use lower-case ASCII: first author, year, first title word",
+        )
 
 
-def _text(paper: Paper, scan: bool = True, names: tuple[str, ...] = FIELDS,
-          links: bool = True) -> Iterable[tuple[str, str]]:
+def _text(
+    paper: Paper, scan: bool = True, names: tuple[str, ...] = FIELDS, links: bool = True
+) -> Iterable[tuple[str, str]]:
     """Control characters (ESC, NUL, bidi overrides) in any field (of names), and
     non-http(s) links: they would reach a terminal, a note or a published page.
     (links=False: url and sources are not asked about.)"""
@@ -199,27 +226,30 @@ def _text(paper: Paper, scan: bool = True, names: tuple[str, ...] = FIELDS,
     if not links:
         return
     if paper.url and not is_http_url(paper.url):
-        yield (f"url is not an http(s) link: {paper.url[:60]!r}",
-               "write the landing page as https://...; other schemes are never linked")
+        yield (
+            f"url is not an http(s) link: {paper.url[:60]!r}",
+            "write the landing page as https://...; other schemes are never linked",
+        )
     for url in paper.sources:
         if not is_http_url(url):
-            yield (f"source is not an http(s) link: {url[:60]!r}",
-                   "name the public record the metadata came from, as https://...")
+            yield (
+                f"source is not an http(s) link: {url[:60]!r}",
+                "name the public record the metadata came from, as https://...",
+            )
 
 
 def _controls(paper: Paper, names: tuple[str, ...] = FIELDS) -> Iterable[tuple[str, str]]:
     for name in names:
         value = getattr(paper, name, None)
         values = value if isinstance(value, list) else [value]
-        if any(isinstance(v, str) and has_controls(v, name in MULTILINE_FIELDS)
-               for v in values):
-            yield (f"control character in {name}",
-                   "remove it; fields are plain text, with newlines only in summary and "
-                   "abstract")
+        if any(isinstance(v, str) and has_controls(v, name in MULTILINE_FIELDS) for v in values):
+            yield (
+                f"control character in {name}",
+                "remove it; fields are plain text, with newlines only in summary and abstract",
+            )
 
 
-_UNNAMED_RE = re.compile(r"^[{\s]*(?:others|et\.?[\s~]*al\.?|al\.?,\s*et)[}\s.]*$",
-                         re.IGNORECASE)
+_UNNAMED_RE = re.compile(r"^[{\s]*(?:others|et\.?[\s~]*al\.?|al\.?,\s*et)[}\s.]*$", re.IGNORECASE)
 
 
 def names_no_one(author: str) -> bool:
@@ -243,8 +273,10 @@ def _author_finding(author: str) -> tuple[str, str] | None:
 
 def _unnamed(author: str) -> tuple[str, str] | None:
     if names_no_one(author):
-        return (f"author '{author}' is not a person",
-                "remove it and write et_al: true (more authors, not named)")
+        return (
+            f"author '{author}' is not a person",
+            "remove it and write et_al: true (more authors, not named)",
+        )
     if not any(ch.isalpha() for ch in author):
         # arXiv's BibTeX for team papers once read '... and : and ...'
         return (f"author '{author}' has no letter, so names no one", "remove it")
@@ -253,20 +285,29 @@ def _unnamed(author: str) -> tuple[str, str] | None:
 
 def _identifiers(paper: Paper) -> Iterable[tuple[str, str]]:
     if paper.doi and not DOI_RE.match(paper.doi):
-        yield (f"malformed DOI {paper.doi[:60]!r}",
-               f"write the bare DOI, e.g. 10.1145/3575693.3575718; {DOI_HINT}")
+        yield (
+            f"malformed DOI {paper.doi[:60]!r}",
+            f"write the bare DOI, e.g. 10.1145/3575693.3575718; {DOI_HINT}",
+        )
     if paper.arxiv:
         if not (ARXIV_NEW_RE.match(paper.arxiv) or ARXIV_OLD_RE.match(paper.arxiv)):
-            yield (f"malformed arXiv id '{paper.arxiv}'",
-                   "write the bare id in quotes, e.g. \"2301.02959\"")
+            yield (
+                f"malformed arXiv id '{paper.arxiv}'",
+                'write the bare id in quotes, e.g. "2301.02959"',
+            )
         else:
             year_month = arxiv_year_month(paper.arxiv)
             if year_month and year_month[0] > paper.year:
-                yield (f"arXiv id {paper.arxiv} is from {year_month[0]}, after the paper's "
-                       f"year {paper.year}", "check the year or the arXiv id")
+                yield (
+                    f"arXiv id {paper.arxiv} is from {year_month[0]}, after the paper's "
+                    f"year {paper.year}",
+                    "check the year or the arXiv id",
+                )
     if paper.arxiv_class and not ARXIV_CLASS_RE.match(paper.arxiv_class):
-        yield (f"malformed arXiv category '{paper.arxiv_class}'",
-               "write the primary category, e.g. cs.DC")
+        yield (
+            f"malformed arXiv category '{paper.arxiv_class}'",
+            "write the primary category, e.g. cs.DC",
+        )
     if paper.arxiv_class and not paper.arxiv:
         yield "arXiv category without an arXiv id", "add the arxiv id or remove arxiv_class"
     if paper.pages and not PAGES_RE.match(paper.pages):
@@ -290,10 +331,15 @@ def _duplicates(papers: list[Paper], filename: str, attr: str, label: str) -> li
             continue
         seen = first.setdefault(norm, paper)
         if seen is not paper:
-            out.append(Problem(filename, paper.line,
-                               reader.where(paper.year, paper.venue, paper.key),
-                               f"duplicate {label} {value} (also {seen.key}, line {seen.line})",
-                               "one paper, one entry: merge them"))
+            out.append(
+                Problem(
+                    filename,
+                    paper.line,
+                    reader.where(paper.year, paper.venue, paper.key),
+                    f"duplicate {label} {value} (also {seen.key}, line {seen.line})",
+                    "one paper, one entry: merge them",
+                )
+            )
     return out
 
 
@@ -320,20 +366,23 @@ def _near_duplicate_findings(papers: list[Paper], filename: str) -> list[Finding
     if found:  # (numpy imported only where big buckets need it)
         import numpy
 
-        codes = numpy.unique(numpy.concatenate([numpy.array(small, dtype=numpy.int64),
-                                                *found]))
+        codes = numpy.unique(numpy.concatenate([numpy.array(small, dtype=numpy.int64), *found]))
         firsts, seconds = numpy.divmod(codes, count)
         order = numpy.argsort(seconds, kind="stable")
-        pairs: Iterable[tuple[int, int]] = zip(firsts[order].tolist(),
-                                               seconds[order].tolist(), strict=True)
+        pairs: Iterable[tuple[int, int]] = zip(
+            firsts[order].tolist(), seconds[order].tolist(), strict=True
+        )
     else:
-        pairs = [divmod(code, count)
-                 for code in sorted(set(small), key=lambda code: (code % count, code))]
+        pairs = [
+            divmod(code, count)
+            for code in sorted(set(small), key=lambda code: (code % count, code))
+        ]
     return _near_findings(papers, filename, pairs)
 
 
-def _near_findings(papers: list[Paper], filename: str,
-                   pairs: Iterable[tuple[int, int]]) -> list[Finding]:
+def _near_findings(
+    papers: list[Paper], filename: str, pairs: Iterable[tuple[int, int]]
+) -> list[Finding]:
     """The finding on the later paper of each (earlier, later) pair, bar reviewed ones."""
     out: list[Finding] = []
     places: dict[int, str] = {}  # a paper with many look-alikes is placed once
@@ -344,11 +393,17 @@ def _near_findings(papers: list[Paper], filename: str,
         at = places.get(b)
         if at is None:
             at = places[b] = reader.where(later.year, later.venue, later.key)
-        out.append((filename, later.line, at,
-                    f"title nearly the same as {earlier.key} (line {earlier.line})",
-                    "if they are one paper, keep one entry and record the other's "
-                    f"arXiv id; if not, add 'distinct: [{earlier.key}]' to {later.key}",
-                    False))
+        out.append(
+            (
+                filename,
+                later.line,
+                at,
+                f"title nearly the same as {earlier.key} (line {earlier.line})",
+                "if they are one paper, keep one entry and record the other's "
+                f"arXiv id; if not, add 'distinct: [{earlier.key}]' to {later.key}",
+                False,
+            )
+        )
     return out
 
 
@@ -389,7 +444,7 @@ def _alike(members: list[int], titles: list[str]) -> Iterable[tuple[int, int]]:
 
     cutoff = duplicates.NEAR_DUPLICATE
     for x, a in enumerate(members):
-        for b in members[x + 1:]:
+        for b in members[x + 1 :]:
             if fuzz.ratio(titles[a], titles[b], score_cutoff=cutoff):
                 yield (a, b) if a < b else (b, a)
 
@@ -436,8 +491,9 @@ def _alike_codes(members: list[int], titles: list[str]) -> Iterable[Any]:
             extra.extend(itertools.combinations(groups[text], 2))
     for start in range(0, len(texts), _BLOCK):
         stop = min(start + _BLOCK, len(texts))
-        reach = bisect.bisect_right(lengths, int(lengths[stop - 1] * (200 - cutoff) / cutoff)
-                                    + 1, lo=stop)
+        reach = bisect.bisect_right(
+            lengths, int(lengths[stop - 1] * (200 - cutoff) / cutoff) + 1, lo=stop
+        )
         for a, b in _block_pairs(texts, start, stop, reach, cutoff):
             yield _codes(firsts[a], firsts[b], count)
             if several:  # a text of several papers: its other papers make the same pairs
@@ -449,8 +505,9 @@ def _alike_codes(members: list[int], titles: list[str]) -> Iterable[Any]:
         yield _codes(pairs[:, 0], pairs[:, 1], count)
 
 
-def _block_pairs(texts: list[str], start: int, stop: int, reach: int,
-                 cutoff: float) -> Iterable[tuple[Any, Any]]:
+def _block_pairs(
+    texts: list[str], start: int, stop: int, reach: int, cutoff: float
+) -> Iterable[tuple[Any, Any]]:
     """(earlier, later) positions, as numpy arrays, of the near-duplicate pairs of the
     texts start:stop with each other and with the texts stop:reach: the block with itself
     by one call on one list, which scores each pair once (the square scored both halves:
@@ -459,14 +516,14 @@ def _block_pairs(texts: list[str], start: int, stop: int, reach: int,
     from rapidfuzz import fuzz, process
 
     own = texts[start:stop]
-    scores = process.cdist(own, own, scorer=fuzz.ratio, score_cutoff=cutoff,
-                           dtype="uint8")
+    scores = process.cdist(own, own, scorer=fuzz.ratio, score_cutoff=cutoff, dtype="uint8")
     rows, columns = scores.nonzero()
     right = columns > rows  # right of the diagonal: each pair once, never with itself
     yield start + rows[right], start + columns[right]
     if reach > stop:
-        scores = process.cdist(own, texts[stop:reach], scorer=fuzz.ratio,
-                               score_cutoff=cutoff, dtype="uint8")
+        scores = process.cdist(
+            own, texts[stop:reach], scorer=fuzz.ratio, score_cutoff=cutoff, dtype="uint8"
+        )
         rows, columns = scores.nonzero()
         yield start + rows, stop + columns
 

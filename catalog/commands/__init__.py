@@ -31,10 +31,12 @@ app = typer.Typer(
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-NO_CATALOG = ("no catalog here: papers runs inside a catalog's folder (one holding "
-              "data/papers.yaml, or any folder below it); cd there, or name the catalog "
-              "before the command: papers --catalog PATH/papers.yaml {command}, or set "
-              "PAPERS_CATALOG=PATH/papers.yaml")
+NO_CATALOG = (
+    "no catalog here: papers runs inside a catalog's folder (one holding "
+    "data/papers.yaml, or any folder below it); cd there, or name the catalog "
+    "before the command: papers --catalog PATH/papers.yaml {command}, or set "
+    "PAPERS_CATALOG=PATH/papers.yaml"
+)
 
 
 @dataclass
@@ -68,7 +70,8 @@ state = State()
 _ESCAPE_RE = re.compile(
     r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?"
     r"|(?:\x1b[\]PX^_]|[\x9d\x90\x98\x9e\x9f])[^\x07\x1b\x9c\n]*(?:\x07|\x1b\\|\x9c)?"
-    r"|\x1b[ -~]?")
+    r"|\x1b[ -~]?"
+)
 
 
 def for_terminal(text: str) -> str:
@@ -96,14 +99,27 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _main(
-    catalog: Annotated[Path | None, typer.Option(
-        "--catalog", envvar=CATALOG_ENV, help="Catalog file [default: data/papers.yaml].",
-        show_default=False)] = None,
-    db: Annotated[Path | None, typer.Option(
-        "--db", envvar=DB_ENV, help="Index database [default: build/catalog.db].",
-        show_default=False)] = None,
-    version: Annotated[bool, typer.Option(
-        "--version", callback=_version, is_eager=True, help="Show the version.")] = False,
+    catalog: Annotated[
+        Path | None,
+        typer.Option(
+            "--catalog",
+            envvar=CATALOG_ENV,
+            help="Catalog file [default: data/papers.yaml].",
+            show_default=False,
+        ),
+    ] = None,
+    db: Annotated[
+        Path | None,
+        typer.Option(
+            "--db",
+            envvar=DB_ENV,
+            help="Index database [default: build/catalog.db].",
+            show_default=False,
+        ),
+    ] = None,
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")
+    ] = False,
 ) -> None:
     """A curated catalog of recommendation-system and ML-systems papers."""
     state.catalog, state.db = catalog, db
@@ -141,17 +157,21 @@ def _run_repairing_index(fn: Callable[..., Any], args: tuple, kwargs: dict) -> A
         return fn(*args, **kwargs)
     except sqlite3.DatabaseError as err:
         if "locked" in str(err):
-            raise CatalogError(f"{state.paths.display(state.paths.db)}: the index is busy "
-                               f"({err}); try again in a moment") from None
+            raise CatalogError(
+                f"{state.paths.display(state.paths.db)}: the index is busy "
+                f"({err}); try again in a moment"
+            ) from None
         from catalog.index import database
 
         database.rebuild(state.paths)
     try:
         return fn(*args, **kwargs)
     except sqlite3.DatabaseError as err:
-        raise CatalogError(f"{state.paths.display(state.paths.db)}: the index is damaged and "
-                           f"rebuilding it did not help ({err}); remove it and run "
-                           "`papers index`") from None
+        raise CatalogError(
+            f"{state.paths.display(state.paths.db)}: the index is damaged and "
+            f"rebuilding it did not help ({err}); remove it and run "
+            "`papers index`"
+        ) from None
 
 
 def connect() -> sqlite3.Connection:
@@ -206,20 +226,23 @@ def _global_first(name: str, args: list[str], command: str) -> str:
     moved = []
     if at is not None:
         takes_value = name != "--version" and "=" not in rest[at]
-        moved, rest[at:at + 1 + takes_value] = rest[at:at + 1 + takes_value], []
+        moved, rest[at : at + 1 + takes_value] = rest[at : at + 1 + takes_value], []
     return "papers " + shlex.join([*moved, *command.split(), *rest])
 
 
-def unknown_option(name: str, options: list[str], command: str, args: list[str],
-                   query: bool = False) -> str:
+def unknown_option(
+    name: str, options: list[str], command: str, args: list[str], query: bool = False
+) -> str:
     """The message for an option the command lacks: a close option, or where a global option
     goes, or (for a query command) how to search for the word itself."""
     import difflib
 
     message = f"no such option: {name}"
     if name in GLOBAL_OPTIONS:
-        return (f"{message} ({name} is an option of papers itself and goes before the "
-                f"command: {_global_first(name, args, command)})")
+        return (
+            f"{message} ({name} is an option of papers itself and goes before the "
+            f"command: {_global_first(name, args, command)})"
+        )
     close = difflib.get_close_matches(name, [o for o in options if o.startswith("--")], n=1)
     if close:
         return f"{message} (did you mean {close[0]}?)"
@@ -252,8 +275,9 @@ class Command(TyperCommand):
                 if options[name] and "=" not in arg:
                     next(rest, None)  # its value, which may start with '-'
             elif arg.startswith("--") and len(name) > 2:
-                raise OptionError(unknown_option(name, list(options), state.command,
-                                                 list(args)), ctx=ctx)
+                raise OptionError(
+                    unknown_option(name, list(options), state.command, list(args)), ctx=ctx
+                )
         return super().parse_args(ctx, args)
 
 
@@ -292,8 +316,10 @@ class QueryCommand(Command):
                         raise OptionError(f"option {name} needs a value", ctx=ctx)
                     flags.append(value)
             elif arg.startswith("--") and len(name) > 2:
-                raise OptionError(unknown_option(name, list(options), state.command,
-                                                 list(args), query=True), ctx=ctx)
+                raise OptionError(
+                    unknown_option(name, list(options), state.command, list(args), query=True),
+                    ctx=ctx,
+                )
             else:
                 words.append(arg)
         return TyperCommand.parse_args(self, ctx, [*flags, "--", *words])

@@ -34,32 +34,58 @@ class ArxivStyle(enum.StrEnum):
     journal = "journal"
 
 
-AsciiOpt = Annotated[bool, typer.Option(
-    "--ascii", help="Write non-ASCII letters as LaTeX accents (Preu{\\ss}er) for 8-bit "
-                    "bibtex, instead of UTF-8.")]
-VenueStyleOpt = Annotated[VenueStyle, typer.Option(
-    "--venue-style", help="full: the registry's proceedings or journal name; short: its "
-                          "abbreviation (Proc. OSDI).")]
-ArxivStyleOpt = Annotated[ArxivStyle, typer.Option(
-    "--arxiv-style", help="eprint: @misc with eprint/archivePrefix; journal: "
-                          "journal = {arXiv preprint arXiv:ID}, for natbib styles that ignore "
-                          "eprint.")]
+AsciiOpt = Annotated[
+    bool,
+    typer.Option(
+        "--ascii",
+        help="Write non-ASCII letters as LaTeX accents (Preu{\\ss}er) for 8-bit "
+        "bibtex, instead of UTF-8.",
+    ),
+]
+VenueStyleOpt = Annotated[
+    VenueStyle,
+    typer.Option(
+        "--venue-style",
+        help="full: the registry's proceedings or journal name; short: its "
+        "abbreviation (Proc. OSDI).",
+    ),
+]
+ArxivStyleOpt = Annotated[
+    ArxivStyle,
+    typer.Option(
+        "--arxiv-style",
+        help="eprint: @misc with eprint/archivePrefix; journal: "
+        "journal = {arXiv preprint arXiv:ID}, for natbib styles that ignore "
+        "eprint.",
+    ),
+]
 
 
-AbstractsOpt = Annotated[bool, typer.Option(
-    "--abstracts", help="Include each paper's abstract (an abstract field, which BibTeX "
-                        "styles ignore and reference managers show).")]
+AbstractsOpt = Annotated[
+    bool,
+    typer.Option(
+        "--abstracts",
+        help="Include each paper's abstract (an abstract field, which BibTeX "
+        "styles ignore and reference managers show).",
+    ),
+]
 
 
-def _options(ascii: bool, venue_style: VenueStyle, arxiv_style: ArxivStyle,
-             abstracts: bool = False) -> dict:
+def _options(
+    ascii: bool, venue_style: VenueStyle, arxiv_style: ArxivStyle, abstracts: bool = False
+) -> dict:
     """Export options, with the registry and protected terms of the chosen catalog."""
     from catalog.bib.bibtex import load_protected_terms
     from catalog.data.registry import load_venues
 
-    return {"venues": load_venues(state.paths.venues), "ascii": ascii,
-            "venue_style": venue_style.value, "arxiv_style": arxiv_style.value,
-            "protected": load_protected_terms(state.paths.terms), "abstracts": abstracts}
+    return {
+        "venues": load_venues(state.paths.venues),
+        "ascii": ascii,
+        "venue_style": venue_style.value,
+        "arxiv_style": arxiv_style.value,
+        "protected": load_protected_terms(state.paths.terms),
+        "abstracts": abstracts,
+    }
 
 
 def _located(write: Callable[[], T]) -> T:
@@ -78,15 +104,29 @@ def _wrote(count: int, output: Path) -> None:
 
 @command("export", cls=QueryCommand)
 def export(
-    words: Annotated[list[str] | None, typer.Argument(
-        help="Papers to export, as for search (all when left out).", show_default=False)]
-        = None,
-    output: Annotated[Path | None, typer.Option(
-        "--output", "-o", help="Write to this file (replaced whole) instead of stdout.",
-        show_default=False)] = None,
-    aux: Annotated[Path | None, typer.Option(
-        "--aux", help="Export exactly the keys this LaTeX .aux file cites (\\citation{*}: "
-                      "all).", show_default=False)] = None,
+    words: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Papers to export, as for search (all when left out).", show_default=False
+        ),
+    ] = None,
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "--output",
+            "-o",
+            help="Write to this file (replaced whole) instead of stdout.",
+            show_default=False,
+        ),
+    ] = None,
+    aux: Annotated[
+        Path | None,
+        typer.Option(
+            "--aux",
+            help="Export exactly the keys this LaTeX .aux file cites (\\citation{*}: all).",
+            show_default=False,
+        ),
+    ] = None,
     ascii: AsciiOpt = False,
     venue_style: VenueStyleOpt = VenueStyle.full,
     arxiv_style: ArxivStyleOpt = ArxivStyle.eprint,
@@ -108,8 +148,9 @@ def export(
     if aux is not None:
         keys = bibtex.cited_keys(aux)
         if not keys:
-            raise CatalogError(f"{aux}: cites nothing (no \\citation lines; run pdflatex on "
-                               "the document first)")
+            raise CatalogError(
+                f"{aux}: cites nothing (no \\citation lines; run pdflatex on the document first)"
+            )
         papers, missing = bibtex.select_cited(q.papers_by_key(conn, abstracts), keys)
         text = _located(lambda: bibtex.export(papers, options.pop("venues"), **options))
         count = len(papers)
@@ -139,15 +180,19 @@ def export(
         known = q.keys(conn)
         for key in missing:
             hint = hint_for(key, known)
-            echo(f"{aux}: cites '{key}', which the catalog lacks"
-                       + (f" ({hint})" if hint else ""), err=True)
+            echo(
+                f"{aux}: cites '{key}', which the catalog lacks" + (f" ({hint})" if hint else ""),
+                err=True,
+            )
         raise typer.Exit(1)
 
 
 @command("cite")
 def cite(
-    keys: Annotated[list[str], typer.Argument(help="Citation keys.", show_default=False,
-                                              autocompletion=complete_key)],
+    keys: Annotated[
+        list[str],
+        typer.Argument(help="Citation keys.", show_default=False, autocompletion=complete_key),
+    ],
     ascii: AsciiOpt = False,
     venue_style: VenueStyleOpt = VenueStyle.full,
     arxiv_style: ArxivStyleOpt = ArxivStyle.eprint,
@@ -165,8 +210,9 @@ def cite(
         except PaperNotFound as err:
             unknown.append(str(err))
     if unknown:  # every unknown key at once, each with its suggestion
-        raise PaperNotFound(unknown[0] if len(unknown) == 1
-                            else "\n".join(f"error: {u}" for u in unknown))
+        raise PaperNotFound(
+            unknown[0] if len(unknown) == 1 else "\n".join(f"error: {u}" for u in unknown)
+        )
     venues = options.pop("venues")
     text = _located(lambda: "\n".join(bibtex.entry(p, venues, **options) for p in papers))
     typer.echo(text, nl=False)
@@ -182,11 +228,17 @@ def _registry_anywhere() -> dict:
     if paths is not None:
         return load_venues(paths.venues)
     if SHIPPED_VENUES.exists():
-        echo(f"note: no catalog here; venues are checked against the registry shipped with "
-             f"papers ({SHIPPED_VENUES})", err=True)
+        echo(
+            f"note: no catalog here; venues are checked against the registry shipped with "
+            f"papers ({SHIPPED_VENUES})",
+            err=True,
+        )
         return load_venues(SHIPPED_VENUES)
-    echo("note: no catalog here and no venue registry; every venue shows as new (run it "
-         "inside a catalog, or name one with papers --catalog FILE bib-check ...)", err=True)
+    echo(
+        "note: no catalog here and no venue registry; every venue shows as new (run it "
+        "inside a catalog, or name one with papers --catalog FILE bib-check ...)",
+        err=True,
+    )
     return {}
 
 
@@ -203,8 +255,10 @@ def bib_check(
 
     records = read_bib_file(file, _registry_anywhere())
     if not records:  # as papers import says of the same file
-        raise CatalogError(f"{file}: no BibTeX entries found (entries look like "
-                           "'@inproceedings{key, title = {...}, ...}')")
+        raise CatalogError(
+            f"{file}: no BibTeX entries found (entries look like "
+            "'@inproceedings{key, title = {...}, ...}')"
+        )
     problems = sum(len(r.problems) for r in records)
     if as_json:
         echo_json([r.to_dict() for r in records])
@@ -221,7 +275,10 @@ def bib_check(
             for problem in sorted(r.problems):
                 echo(f"  {problem}")
     importable = sum(r.paper is not None for r in records)
-    echo(f"{len(records)} entries, {importable} importable, {problems} problem"
-               f"{'s' * (problems != 1)}", err=True)
+    echo(
+        f"{len(records)} entries, {importable} importable, {problems} problem"
+        f"{'s' * (problems != 1)}",
+        err=True,
+    )
     if problems:
         raise typer.Exit(1)

@@ -18,15 +18,20 @@ from catalog.commands import JsonOpt, command, complete_key, connect, echo, echo
 from catalog.errors import CatalogError, UsageError
 
 # The commands this module registers (catalog.cli builds only these for one of them).
-KeyArg = Annotated[str, typer.Argument(help="Citation key.", autocompletion=complete_key,
-                                       show_default=False)]
-KeysArg = Annotated[list[str], typer.Argument(help="Citation keys.", autocompletion=complete_key,
-                                              show_default=False)]
-TagsOpt = Annotated[list[str], typer.Option("--tag", "-t", help="A tag (repeat for more).",
-                                            show_default=False)]
+KeyArg = Annotated[
+    str, typer.Argument(help="Citation key.", autocompletion=complete_key, show_default=False)
+]
+KeysArg = Annotated[
+    list[str],
+    typer.Argument(help="Citation keys.", autocompletion=complete_key, show_default=False),
+]
+TagsOpt = Annotated[
+    list[str], typer.Option("--tag", "-t", help="A tag (repeat for more).", show_default=False)
+]
 # No short letter: -n is --limit everywhere (search, list, queue, related).
-DryRunOpt = Annotated[bool, typer.Option("--dry-run",
-                                         help="Show what would change; write nothing.")]
+DryRunOpt = Annotated[
+    bool, typer.Option("--dry-run", help="Show what would change; write nothing.")
+]
 
 
 def _on_terminal() -> bool:
@@ -52,8 +57,10 @@ def _run_editor(editor: list[str], path: Path, line: int | None = None) -> None:
     try:
         code = subprocess.call(args)
     except OSError as err:
-        raise CatalogError(f"cannot run the editor {editor[0]!r}: {err.strerror} "
-                           "(set $EDITOR to your editor's command)") from None
+        raise CatalogError(
+            f"cannot run the editor {editor[0]!r}: {err.strerror} "
+            "(set $EDITOR to your editor's command)"
+        ) from None
     if code != 0:
         raise CatalogError(f"the editor {editor[0]!r} exited with status {code}")
 
@@ -62,10 +69,19 @@ def _run_editor(editor: list[str], path: Path, line: int | None = None) -> None:
 
 
 @command("tag")
-def tag(keys: KeysArg, tags: TagsOpt,
-        new: Annotated[bool, typer.Option("--new", help="Add tags missing from the vocabulary "
-                                          "(data/tags.yaml) instead of refusing them.")] = False,
-        dry_run: DryRunOpt = False, as_json: JsonOpt = False) -> None:
+def tag(
+    keys: KeysArg,
+    tags: TagsOpt,
+    new: Annotated[
+        bool,
+        typer.Option(
+            "--new",
+            help="Add tags missing from the vocabulary (data/tags.yaml) instead of refusing them.",
+        ),
+    ] = False,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
     """Add tags to papers.
 
     Example: papers tag sima2022ekko xie2022fleche -t caching -t inference
@@ -83,23 +99,30 @@ def tag(keys: KeysArg, tags: TagsOpt,
     result = session.result
     _warn(result)
     if as_json:
-        echo_json({"tagged": [{"key": k, "added": v} for k, v in changed.items()],
-                   "vocabulary_added": added_vocabulary, "dry_run": dry_run})
+        echo_json(
+            {
+                "tagged": [{"key": k, "added": v} for k, v in changed.items()],
+                "vocabulary_added": added_vocabulary,
+                "dry_run": dry_run,
+            }
+        )
         return
     if dry_run:
         _show_diff(result.diff)
         return
     for tag_name in added_vocabulary:
-        echo(f"added tag '{tag_name}' to {state.paths.display(state.paths.tags)} "
-                   "(give it a description there)")
+        echo(
+            f"added tag '{tag_name}' to {state.paths.display(state.paths.tags)} "
+            "(give it a description there)"
+        )
     for key, added in changed.items():
-        echo(f"{key}: " + (" ".join(f"+{t}" for t in added) if added
-                                 else "already tagged"))
+        echo(f"{key}: " + (" ".join(f"+{t}" for t in added) if added else "already tagged"))
 
 
 @command("untag")
-def untag(keys: KeysArg, tags: TagsOpt, dry_run: DryRunOpt = False,
-          as_json: JsonOpt = False) -> None:
+def untag(
+    keys: KeysArg, tags: TagsOpt, dry_run: DryRunOpt = False, as_json: JsonOpt = False
+) -> None:
     """Remove tags from papers.
 
     Example: papers untag sima2022ekko -t scheduling
@@ -113,21 +136,34 @@ def untag(keys: KeysArg, tags: TagsOpt, dry_run: DryRunOpt = False,
         for key in keys:
             changed[key] = session.remove_tags(key, tags)
     if as_json:
-        echo_json({"untagged": [{"key": k, "removed": v} for k, v in changed.items()],
-                   "dry_run": dry_run})
+        echo_json(
+            {"untagged": [{"key": k, "removed": v} for k, v in changed.items()], "dry_run": dry_run}
+        )
     elif dry_run:
         _show_diff(session.result.diff)
     else:
         for key, gone in changed.items():
-            echo(f"{key}: " + (" ".join(f"-{t}" for t in gone) if gone else "had none of "
-                                     + ", ".join(tags)))
+            echo(
+                f"{key}: "
+                + (" ".join(f"-{t}" for t in gone) if gone else "had none of " + ", ".join(tags))
+            )
 
 
 @command("tags")
-def tags_(rename: Annotated[tuple[str, str] | None, typer.Option(
-        "--rename", metavar="OLD NEW", help="Rename a tag in the vocabulary and on every "
-        "paper (merging into NEW if it exists).", show_default=False)] = None,
-        dry_run: DryRunOpt = False, as_json: JsonOpt = False) -> None:
+def tags_(
+    rename: Annotated[
+        tuple[str, str] | None,
+        typer.Option(
+            "--rename",
+            metavar="OLD NEW",
+            help="Rename a tag in the vocabulary and on every "
+            "paper (merging into NEW if it exists).",
+            show_default=False,
+        ),
+    ] = None,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
     """List every tag with its paper count, or rename one across the catalog.
 
     Example: papers tags --rename caching cache
@@ -143,18 +179,24 @@ def tags_(rename: Annotated[tuple[str, str] | None, typer.Option(
         elif dry_run:
             _show_diff(session.result.diff)
         else:
-            echo(f"renamed tag '{old}' to '{new}' on {len(changed)} "
-                       f"paper{'s' * (len(changed) != 1)}")
+            echo(
+                f"renamed tag '{old}' to '{new}' on {len(changed)} paper{'s' * (len(changed) != 1)}"
+            )
         return
     from catalog.data.registry import load_tags
     from catalog.index import query
 
     counts = query.stats(connect())["tag"]
     vocabulary = load_tags(state.paths.tags)
-    rows: list[dict[str, Any]] = [{"tag": t, "count": counts.get(t, 0), "description": d,
-             "in_vocabulary": True} for t, d in vocabulary.items()]
-    rows += [{"tag": t, "count": n, "description": "", "in_vocabulary": False}
-             for t, n in counts.items() if t not in vocabulary]
+    rows: list[dict[str, Any]] = [
+        {"tag": t, "count": counts.get(t, 0), "description": d, "in_vocabulary": True}
+        for t, d in vocabulary.items()
+    ]
+    rows += [
+        {"tag": t, "count": n, "description": "", "in_vocabulary": False}
+        for t, n in counts.items()
+        if t not in vocabulary
+    ]
     rows.sort(key=lambda r: (-r["count"], r["tag"]))
     if as_json:
         echo_json(rows)
@@ -169,14 +211,23 @@ def tags_(rename: Annotated[tuple[str, str] | None, typer.Option(
 
 
 @command("status")
-def status(key: KeyArg,
-           value: Annotated[str, typer.Argument(metavar="to-read|reading|read",
-                                                help="The new reading status.",
-                                                show_default=False)],
-           on: Annotated[str | None, typer.Option(
-               "--on", metavar="YYYY-MM-DD", help="Date read [default: today].",
-               show_default=False)] = None,
-           dry_run: DryRunOpt = False, as_json: JsonOpt = False) -> None:
+def status(
+    key: KeyArg,
+    value: Annotated[
+        str,
+        typer.Argument(
+            metavar="to-read|reading|read", help="The new reading status.", show_default=False
+        ),
+    ],
+    on: Annotated[
+        str | None,
+        typer.Option(
+            "--on", metavar="YYYY-MM-DD", help="Date read [default: today].", show_default=False
+        ),
+    ] = None,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
     """Set a paper's reading status; marking it read records the date in read_on.
 
     Example: papers status sima2022ekko read
@@ -193,19 +244,25 @@ def status(key: KeyArg,
     with writer.edit(state.paths, dry_run=dry_run) as session:
         paper = session.set_status(key, value, on)
     if as_json:
-        echo_json({"key": paper.key, "status": paper.status, "read_on": paper.read_on,
-                   "dry_run": dry_run})
+        echo_json(
+            {"key": paper.key, "status": paper.status, "read_on": paper.read_on, "dry_run": dry_run}
+        )
     elif dry_run:
         _show_diff(session.result.diff)
     else:
-        echo(f"{paper.key}: {paper.status}"
-                   + (f" (read on {paper.read_on})" if paper.read_on else ""))
+        echo(
+            f"{paper.key}: {paper.status}"
+            + (f" (read on {paper.read_on})" if paper.read_on else "")
+        )
 
 
 @command("queue")
-def queue(limit: Annotated[int | None, typer.Option("--limit", "-n", min=1,
-                                                   help="Show at most this many.")] = None,
-          as_json: JsonOpt = False) -> None:
+def queue(
+    limit: Annotated[
+        int | None, typer.Option("--limit", "-n", min=1, help="Show at most this many.")
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
     """What is left to read, oldest first (by date added, then year)."""
     from catalog.index import query
 
@@ -252,10 +309,14 @@ def note(key: KeyArg, as_json: JsonOpt = False) -> None:
 
 
 @command("rm")
-def rm(keys: KeysArg,
-       yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask; needed when not "
-                                         "on a terminal.")] = False,
-       dry_run: DryRunOpt = False, as_json: JsonOpt = False) -> None:
+def rm(
+    keys: KeysArg,
+    yes: Annotated[
+        bool, typer.Option("--yes", "-y", help="Do not ask; needed when not on a terminal.")
+    ] = False,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
     """Remove papers from the catalog (with the comments written above them).
 
     Keys are never reused, so think twice. Reading notes stay on disk.
@@ -285,8 +346,9 @@ def rm(keys: KeysArg,
     for key in keys:
         echo(f"removed {key}")
     for key in notes:
-        echo(f"kept its reading note {state.paths.display(state.paths.readings)}/{key}.md",
-                   err=True)
+        echo(
+            f"kept its reading note {state.paths.display(state.paths.readings)}/{key}.md", err=True
+        )
 
 
 @command("edit")
@@ -334,8 +396,10 @@ def edit(key: KeyArg, as_json: JsonOpt = False) -> None:
         try:
             with writer.edit(paths) as session:
                 if session.text != original:
-                    raise CatalogError(f"{paths.display()} changed while you were editing; "
-                                       f"your version is kept at {copy} (merge it by hand)")
+                    raise CatalogError(
+                        f"{paths.display()} changed while you were editing; "
+                        f"your version is kept at {copy} (merge it by hand)"
+                    )
                 session.replace_text(edited)
             break
         except writer.InvalidEditError as err:
@@ -355,15 +419,23 @@ def edit(key: KeyArg, as_json: JsonOpt = False) -> None:
     for problem in problems:
         echo(str(problem))
     if problems:
-        echo(f"{len(problems)} problem{'s' * (len(problems) != 1)} were already there "
-                   "(papers check)", err=True)
+        echo(
+            f"{len(problems)} problem{'s' * (len(problems) != 1)} were already there "
+            "(papers check)",
+            err=True,
+        )
 
 
 # ---------------------------------------------------------------- add and import
 
-MergeOpt = Annotated[bool, typer.Option(
-    "--merge", help="When the paper is already in the catalog, fill the fields it lacks "
-    "(never overwrites) instead of skipping it.")]
+MergeOpt = Annotated[
+    bool,
+    typer.Option(
+        "--merge",
+        help="When the paper is already in the catalog, fill the fields it lacks "
+        "(never overwrites) instead of skipping it.",
+    ),
+]
 
 
 def _report(report: Any, as_json: bool, verbose: bool = True) -> None:
@@ -374,8 +446,10 @@ def _report(report: Any, as_json: bool, verbose: bool = True) -> None:
     _warn(report)
     for venue in report.venues_added:
         verb = "would add" if report.dry_run else "added"
-        echo(f"{verb} venue {venue.short} ({venue.kind}: {venue.name}) to "
-                   f"{state.paths.display(state.paths.venues)}; please review it")
+        echo(
+            f"{verb} venue {venue.short} ({venue.kind}: {venue.name}) to "
+            f"{state.paths.display(state.paths.venues)}; please review it"
+        )
     if verbose:
         lines: list[tuple[int, str]] = []
         for o in report.outcomes:
@@ -391,8 +465,7 @@ def _report(report: Any, as_json: bool, verbose: bool = True) -> None:
         for n in report.not_papers:
             if n.listed:
                 text = n.text if len(n.text) <= 80 else n.text[:77] + "..."
-                lines.append((n.line, f"{report.file}:{n.line}: not a paper: {text} — "
-                                      f"{n.reason}"))
+                lines.append((n.line, f"{report.file}:{n.line}: not a paper: {text} — {n.reason}"))
         for _, line in sorted(lines, key=lambda item: item[0]):
             echo(line)
     if report.dry_run and report.diff:
@@ -407,8 +480,13 @@ def _progress() -> Any:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-    bar = Progress(TextColumn("importing"), BarColumn(), MofNCompleteColumn(),
-                   console=Console(stderr=True), transient=True)
+    bar = Progress(
+        TextColumn("importing"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
     task = bar.add_task("import", total=None)
 
     def update(done: int, total: int) -> None:
@@ -418,22 +496,40 @@ def _progress() -> Any:
 
 
 @command("import")
-def import_(file: Annotated[Path, typer.Argument(
-        help="A .bib file or a Markdown list (.md).", show_default=False)],
-        dry_run: DryRunOpt = False, merge: MergeOpt = False,
-        no_new_venues: Annotated[bool, typer.Option(
-            "--no-new-venues", help="Refuse .bib entries whose venue is not in the registry "
-            "instead of adding the venue from the entry's own data.")] = False,
-        fetch: Annotated[bool, typer.Option(
-            "--fetch", help="For list entries not in the catalog, fetch their authors (and "
-            "venue and year, when the list gives none) from arXiv or DBLP.")] = False,
-        skip_broken: Annotated[bool, typer.Option(
-            "--skip-broken", help="Refuse .bib entries that cannot be read and import the "
-            "rest (by default any such entry stops the import).")] = False,
-        tags: TagsOpt = (),  # type: ignore[assignment]
-        quiet: Annotated[bool, typer.Option("--quiet", "-q",
-                                            help="Print only the summary.")] = False,
-        as_json: JsonOpt = False) -> None:
+def import_(
+    file: Annotated[
+        Path, typer.Argument(help="A .bib file or a Markdown list (.md).", show_default=False)
+    ],
+    dry_run: DryRunOpt = False,
+    merge: MergeOpt = False,
+    no_new_venues: Annotated[
+        bool,
+        typer.Option(
+            "--no-new-venues",
+            help="Refuse .bib entries whose venue is not in the registry "
+            "instead of adding the venue from the entry's own data.",
+        ),
+    ] = False,
+    fetch: Annotated[
+        bool,
+        typer.Option(
+            "--fetch",
+            help="For list entries not in the catalog, fetch their authors (and "
+            "venue and year, when the list gives none) from arXiv or DBLP.",
+        ),
+    ] = False,
+    skip_broken: Annotated[
+        bool,
+        typer.Option(
+            "--skip-broken",
+            help="Refuse .bib entries that cannot be read and import the "
+            "rest (by default any such entry stops the import).",
+        ),
+    ] = False,
+    tags: TagsOpt = (),  # type: ignore[assignment]
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the summary.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
     """Import papers from a .bib file or a Markdown list.
 
     Every record is accounted for: added, merged (--merge), skipped as a duplicate of a
@@ -458,9 +554,17 @@ def import_(file: Annotated[Path, typer.Argument(
         if bar is not None:
             bar.start()
         report = importer.import_file(
-            state.paths, file, merge=merge, new_venues=not no_new_venues, fetch=fetch,
-            dry_run=dry_run, tags=list(tags), progress=update,
-            display=state.paths.display(file), skip_broken=skip_broken)
+            state.paths,
+            file,
+            merge=merge,
+            new_venues=not no_new_venues,
+            fetch=fetch,
+            dry_run=dry_run,
+            tags=list(tags),
+            progress=update,
+            display=state.paths.display(file),
+            skip_broken=skip_broken,
+        )
     except CatalogError as err:
         if not as_json:
             raise
@@ -486,33 +590,58 @@ def _prompt_venue() -> str:
         if answer.casefold() in by_fold:
             return by_fold[answer.casefold()]
         hint = did_you_mean(answer, venues)
-        echo(f"'{answer}' is not in {state.paths.display(state.paths.venues)}"
-                   + (f"; did you mean '{hint}'?" if hint else ""), err=True)
+        echo(
+            f"'{answer}' is not in {state.paths.display(state.paths.venues)}"
+            + (f"; did you mean '{hint}'?" if hint else ""),
+            err=True,
+        )
 
 
 @command("add")
-def add(title: Annotated[str | None, typer.Option("--title", help="The exact title.")] = None,
-        authors: Annotated[list[str], typer.Option(
-            "--author", "-a", help="An author, 'First Last' (repeat, in order).",
-            show_default=False)] = (),  # type: ignore[assignment]
-        year: Annotated[int | None, typer.Option("--year", help="Year of the version "
-                                                 "described.")] = None,
-        venue: Annotated[str | None, typer.Option("--venue", help="Venue short name from "
-                                                  "data/venues.yaml.")] = None,
-        doi: Annotated[str | None, typer.Option("--doi", help="DOI; alone, fetches the "
-                                                "metadata from Crossref.")] = None,
-        arxiv: Annotated[str | None, typer.Option("--arxiv", help="arXiv id; alone, fetches "
-                                                  "the metadata from arXiv and DBLP.")] = None,
-        url: Annotated[str | None, typer.Option("--url", help="Landing page.")] = None,
-        tags: TagsOpt = (),  # type: ignore[assignment]
-        key: Annotated[str | None, typer.Option("--key", help="Citation key [default: "
-                                                "suggested from author, year, title].",
-                                                show_default=False)] = None,
-        bibtex: Annotated[str | None, typer.Option(
-            "--bibtex", metavar="FILE", help="Add from a BibTeX file ('-' reads stdin).",
-            show_default=False)] = None,
-        merge: MergeOpt = False, dry_run: DryRunOpt = False,
-        as_json: JsonOpt = False) -> None:
+def add(
+    title: Annotated[str | None, typer.Option("--title", help="The exact title.")] = None,
+    authors: Annotated[
+        list[str],
+        typer.Option(
+            "--author", "-a", help="An author, 'First Last' (repeat, in order).", show_default=False
+        ),
+    ] = (),  # type: ignore[assignment]
+    year: Annotated[
+        int | None, typer.Option("--year", help="Year of the version described.")
+    ] = None,
+    venue: Annotated[
+        str | None, typer.Option("--venue", help="Venue short name from data/venues.yaml.")
+    ] = None,
+    doi: Annotated[
+        str | None, typer.Option("--doi", help="DOI; alone, fetches the metadata from Crossref.")
+    ] = None,
+    arxiv: Annotated[
+        str | None,
+        typer.Option("--arxiv", help="arXiv id; alone, fetches the metadata from arXiv and DBLP."),
+    ] = None,
+    url: Annotated[str | None, typer.Option("--url", help="Landing page.")] = None,
+    tags: TagsOpt = (),  # type: ignore[assignment]
+    key: Annotated[
+        str | None,
+        typer.Option(
+            "--key",
+            help="Citation key [default: suggested from author, year, title].",
+            show_default=False,
+        ),
+    ] = None,
+    bibtex: Annotated[
+        str | None,
+        typer.Option(
+            "--bibtex",
+            metavar="FILE",
+            help="Add from a BibTeX file ('-' reads stdin).",
+            show_default=False,
+        ),
+    ] = None,
+    merge: MergeOpt = False,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
     """Add a paper: from flags, from its DOI or arXiv id (fetched), or from BibTeX.
 
     On a terminal, asks for what is missing. The key is suggested from the first author,
@@ -537,8 +666,9 @@ def add(title: Annotated[str | None, typer.Option("--title", help="The exact tit
             path = Path(bibtex)
             name = state.paths.display(path)
             text = read_text(path, name)
-        report = importer.import_bib(state.paths, text, name, merge=merge, dry_run=dry_run,
-                                     tags=list(tags))
+        report = importer.import_bib(
+            state.paths, text, name, merge=merge, dry_run=dry_run, tags=list(tags)
+        )
         _report(report, as_json)
         if not as_json and not (report.count("added") or report.count("merged")):
             raise typer.Exit(1)
@@ -546,15 +676,19 @@ def add(title: Annotated[str | None, typer.Option("--title", help="The exact tit
     from catalog.model import DOI_HINT, DOI_RE
 
     if doi and not DOI_RE.match(doi):
-        raise UsageError(f"--doi {doi[:60]!r} is not a DOI: write the bare DOI, e.g. "
-                         f"10.1145/3575693.3575718 ({DOI_HINT})")
+        raise UsageError(
+            f"--doi {doi[:60]!r} is not a DOI: write the bare DOI, e.g. "
+            f"10.1145/3575693.3575718 ({DOI_HINT})"
+        )
     fetched = None
     needs = not (title and authors and year and venue)
     if needs and (doi or arxiv) and not merge:
         known = importer.known_by_id(state.paths, doi, arxiv)
         if known is not None:
-            raise CatalogError(f"not added: already in the catalog as {known.describe()} "
-                               "(use --merge to fill the fields it lacks)")
+            raise CatalogError(
+                f"not added: already in the catalog as {known.describe()} "
+                "(use --merge to fill the fields it lacks)"
+            )
     if needs and (doi or arxiv):
         from catalog.data.registry import load_venues
         from catalog.ingest import services
@@ -564,27 +698,44 @@ def add(title: Annotated[str | None, typer.Option("--title", help="The exact tit
             venue = services.resolve_venue(fetched, load_venues(state.paths.venues))
             if venue is None:
                 names = "; ".join(fetched.venue_names) or "no venue"
-                raise CatalogError(f"{fetched.source} names the venue '{names}', which is not "
-                                   f"in {state.paths.display(state.paths.venues)}; pass --venue "
-                                   "SHORT (add the venue to the registry first if needed)")
+                raise CatalogError(
+                    f"{fetched.source} names the venue '{names}', which is not "
+                    f"in {state.paths.display(state.paths.venues)}; pass --venue "
+                    "SHORT (add the venue to the registry first if needed)"
+                )
     if _on_terminal():
         title = title or typer.prompt("Title")
         if not authors and not (fetched and fetched.authors):
-            authors = [a.strip() for a in typer.prompt("Authors (separated by ';')").split(";")
-                       if a.strip()]
+            authors = [
+                a.strip()
+                for a in typer.prompt("Authors (separated by ';')").split(";")
+                if a.strip()
+            ]
         year = year or (fetched.year if fetched else None) or typer.prompt("Year", type=int)
         venue = venue or _prompt_venue()
     for note in fetched.notes if fetched else []:
         typer.echo(f"warning: {note}", err=True)
     base = fetched.fields() if fetched else {}
-    given = {"title": title, "authors": list(authors) or None, "year": year, "venue": venue,
-             "doi": doi, "arxiv": arxiv, "url": url}
+    given = {
+        "title": title,
+        "authors": list(authors) or None,
+        "year": year,
+        "venue": venue,
+        "doi": doi,
+        "arxiv": arxiv,
+        "url": url,
+    }
     fields = {**base, **{k: v for k, v in given.items() if v}}
-    missing = [f"--{n}" if n != "authors" else "--author" for n in ("title", "authors", "year",
-                                                                    "venue") if not fields.get(n)]
+    missing = [
+        f"--{n}" if n != "authors" else "--author"
+        for n in ("title", "authors", "year", "venue")
+        if not fields.get(n)
+    ]
     if missing:
-        raise UsageError("missing " + ", ".join(missing) + " (or give --doi / --arxiv to "
-                         "fetch them, or --bibtex FILE)")
+        raise UsageError(
+            "missing " + ", ".join(missing) + " (or give --doi / --arxiv to "
+            "fetch them, or --bibtex FILE)"
+        )
     paper = Paper(key="", tags=list(tags), **fields)
     report = importer.add_paper(state.paths, paper, key=key, merge=merge, dry_run=dry_run)
     outcome = report.outcomes[0]
@@ -592,15 +743,15 @@ def add(title: Annotated[str | None, typer.Option("--title", help="The exact tit
         echo_json(report.to_dict())
     elif outcome.action in ("added", "merged"):
         verb = "would add" if dry_run else "added"
-        echo(f"{verb} {outcome.key}: {paper.title} [{paper.venue} {paper.year}]"
-                   if outcome.action == "added" else f"merged into {outcome.key}: "
-                   f"{outcome.reason}")
+        echo(
+            f"{verb} {outcome.key}: {paper.title} [{paper.venue} {paper.year}]"
+            if outcome.action == "added"
+            else f"merged into {outcome.key}: {outcome.reason}"
+        )
         if dry_run and report.diff:
             echo(report.diff.rstrip("\n"))
         _warn(report)
     if outcome.action == "duplicate":
-        raise CatalogError(f"not added: {outcome.reason} (use --merge to fill the fields it "
-                           "lacks)")
+        raise CatalogError(f"not added: {outcome.reason} (use --merge to fill the fields it lacks)")
     if outcome.action == "refused":
         raise CatalogError(f"not added: {outcome.reason}")
-

@@ -10,10 +10,17 @@ from catalog.commands import JsonOpt, command, echo_json, state
 
 
 @command("inbox")
-def inbox_(words: Annotated[list[str] | None, typer.Argument(
-        help="Words to search titles, venues, years and sources for; or 'drop ID...' to "
-        "discard candidates.", show_default=False)] = None,
-        as_json: JsonOpt = False) -> None:
+def inbox_(
+    words: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Words to search titles, venues, years and sources for; or 'drop ID...' to "
+            "discard candidates.",
+            show_default=False,
+        ),
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
     """List or search the inbox: papers named in imported lists that lack metadata.
 
     A list entry with no authors is filed here by `papers import` (never guessed into a
@@ -53,8 +60,10 @@ def inbox_(words: Annotated[list[str] | None, typer.Argument(
     for c in found:
         where = " ".join(str(v) for v in (c.venue, c.year) if v) or "no venue or year"
         link = (c.arxiv and f"arXiv:{c.arxiv}") or c.doi or c.url or ""
-        typer.echo(f"{c.id}  {c.title} [{where}]" + (f" {link}" if link else "")
-                   + f"  ({c.source})")
+        typer.echo(
+            f"{c.id}  {c.title} [{where}]" + (f" {link}" if link else "") + f"  ({c.source})"
+        )
     shown = f"{len(found)} of {len(candidates)}" if args else f"{len(candidates)}"
-    typer.echo(f"{shown} in the inbox ({state.paths.display(inbox.inbox_path(state.paths))})",
-               err=True)
+    typer.echo(
+        f"{shown} in the inbox ({state.paths.display(inbox.inbox_path(state.paths))})", err=True
+    )

@@ -22,13 +22,18 @@ from catalog.commands import (
 
 # The commands this module registers (catalog.cli loads only this module for them).
 
-QueryArg = Annotated[list[str], typer.Argument(
-    help="Words, \"phrases\", prefix*, OR, -exclude, and filters such as year:2020..2022 "
-         "venue:OSDI tag:caching author:gupta status:to-read (quote the query or not).",
-    show_default=False)]
+QueryArg = Annotated[
+    list[str],
+    typer.Argument(
+        help='Words, "phrases", prefix*, OR, -exclude, and filters such as year:2020..2022 '
+        "venue:OSDI tag:caching author:gupta status:to-read (quote the query or not).",
+        show_default=False,
+    ),
+]
 KeysOpt = Annotated[bool, typer.Option("--keys", help="Print only keys, one a line.")]
-LimitOpt = Annotated[int | None, typer.Option("--limit", "-n", min=1,
-                                              help="Show at most this many papers.")]
+LimitOpt = Annotated[
+    int | None, typer.Option("--limit", "-n", min=1, help="Show at most this many papers.")
+]
 
 
 def _console():  # rich is imported only by the commands that draw tables
@@ -67,8 +72,9 @@ def _rich_escape():
 
 
 @command("search", cls=QueryCommand)
-def search(query: QueryArg, limit: LimitOpt = 20, as_json: JsonOpt = False,
-           keys: KeysOpt = False) -> None:
+def search(
+    query: QueryArg, limit: LimitOpt = 20, as_json: JsonOpt = False, keys: KeysOpt = False
+) -> None:
     """Search the catalog, best matches first.
 
     Example: papers search 'embedding cach* year:2021..2023 -tag:inference'
@@ -110,8 +116,10 @@ def _table(rows: list) -> None:
         width = max(len(p.key) for p, _ in rows)
         venue = max(len(p.venue) for p, _ in rows)
         for paper, title in rows:
-            echo(f"{paper.key:{width}}  {paper.year}  {paper.venue:{venue}}  "
-                       f"{_marked(title, False)}  [{' '.join(paper.tags)}]")
+            echo(
+                f"{paper.key:{width}}  {paper.year}  {paper.venue:{venue}}  "
+                f"{_marked(title, False)}  [{' '.join(paper.tags)}]"
+            )
         return
     from rich.table import Table
 
@@ -120,15 +128,21 @@ def _table(rows: list) -> None:
     for name in ("key", "year", "venue", "title", "tags"):
         table.add_column(name, overflow="fold", no_wrap=name in ("key", "year", "venue"))
     for paper, title in rows:
-        table.add_row(_cell(paper.key), str(paper.year), _cell(paper.venue),
-                      _marked(title, True), _cell(" ".join(paper.tags)))
+        table.add_row(
+            _cell(paper.key),
+            str(paper.year),
+            _cell(paper.venue),
+            _marked(title, True),
+            _cell(" ".join(paper.tags)),
+        )
     console.print(table)
 
 
 @command("show")
-def show(key: Annotated[str, typer.Argument(help="Citation key.",
-                                            autocompletion=complete_key)],
-         as_json: JsonOpt = False) -> None:
+def show(
+    key: Annotated[str, typer.Argument(help="Citation key.", autocompletion=complete_key)],
+    as_json: JsonOpt = False,
+) -> None:
     """Show every field of one paper and the notes that discuss it."""
     from catalog.data import notes
     from catalog.index import query
@@ -138,8 +152,12 @@ def show(key: Annotated[str, typer.Argument(help="Citation key.",
     paper = query.get(conn, key)
     discussed = [n for n in notes.backlinks(notes.load_notes(state.paths)).get(key, [])]
     if as_json:
-        echo_json({**paper.to_dict(),
-                   "discussed_in": [{"note": n.slug, "title": n.title} for n in discussed]})
+        echo_json(
+            {
+                **paper.to_dict(),
+                "discussed_in": [{"note": n.slug, "title": n.title} for n in discussed],
+            }
+        )
         return
     echo(f"{paper.key}\n  {paper.title}")
     echo(f"  {', '.join(paper.authors)}{' and others' if paper.et_al else ''}")
@@ -147,8 +165,18 @@ def show(key: Annotated[str, typer.Argument(help="Citation key.",
     if paper.booktitle:  # a book chapter: its book
         venue = query.venue(conn, paper.venue) or {}
         echo(f"  In: {book_credit(paper, venue.get('publisher'))}")
-    for name in ("doi", "arxiv", "url", "chapter", "pages", "volume", "number", "status",
-                 "read_on", "added"):
+    for name in (
+        "doi",
+        "arxiv",
+        "url",
+        "chapter",
+        "pages",
+        "volume",
+        "number",
+        "status",
+        "read_on",
+        "added",
+    ):
         value = getattr(paper, name)
         if value:
             echo(f"  {name + ':':9}{value}")
@@ -162,21 +190,28 @@ def show(key: Annotated[str, typer.Argument(help="Citation key.",
         echo("  metadata from: " + ", ".join(paper.sources))
     echo(f"  {'source:':9}{state.paths.display()}:{paper.line}")
     if discussed:
-        echo("  discussed in: " + ", ".join(
-            f"{n.title} ({state.paths.display(n.path)})" for n in discussed))
+        echo(
+            "  discussed in: "
+            + ", ".join(f"{n.title} ({state.paths.display(n.path)})" for n in discussed)
+        )
 
 
 @command("list", cls=QueryCommand)
-def list_(words: Annotated[list[str] | None, typer.Argument(
-              help="Optional filters or words, as for search.", show_default=False)] = None,
-          limit: LimitOpt = None, as_json: JsonOpt = False, keys: KeysOpt = False) -> None:
+def list_(
+    words: Annotated[
+        list[str] | None,
+        typer.Argument(help="Optional filters or words, as for search.", show_default=False),
+    ] = None,
+    limit: LimitOpt = None,
+    as_json: JsonOpt = False,
+    keys: KeysOpt = False,
+) -> None:
     """List papers grouped by year and venue (all, or those a query selects)."""
     from catalog.index import query as q
 
     query = " ".join(words or [])
     conn = connect()
-    papers = ([h.paper for h in q.search(conn, query)] if query.strip()
-              else q.all_papers(conn))
+    papers = [h.paper for h in q.search(conn, query)] if query.strip() else q.all_papers(conn)
     papers.sort(key=lambda p: (-p.year, p.venue.lower(), p.key))
     papers = papers[:limit] if limit else papers
     if as_json:
@@ -231,17 +266,26 @@ def venues(as_json: JsonOpt = False) -> None:
     for name in ("short", "kind", "papers", "name", "publisher"):
         table.add_column(name, overflow="fold")
     for r in rows:
-        table.add_row(*(_cell(r[name]) for name in ("short", "kind")), str(r["papers"]),
-                      _cell(r["name"]), _cell(r["publisher"]))
+        table.add_row(
+            *(_cell(r[name]) for name in ("short", "kind")),
+            str(r["papers"]),
+            _cell(r["name"]),
+            _cell(r["publisher"]),
+        )
     _console().print(table)
 
 
 @command("check")
-def check(as_json: JsonOpt = False,
-          require_sources: Annotated[bool, typer.Option(
-              "--require-sources",
-              help="Also report papers whose metadata name no public record (sources).")]
-          = False) -> None:
+def check(
+    as_json: JsonOpt = False,
+    require_sources: Annotated[
+        bool,
+        typer.Option(
+            "--require-sources",
+            help="Also report papers whose metadata name no public record (sources).",
+        ),
+    ] = False,
+) -> None:
     """Report every problem in the catalog, its registries and notes; exit 1 if any."""
     from catalog.check.rules import findings
     from catalog.errors import Problem, describe
@@ -251,13 +295,16 @@ def check(as_json: JsonOpt = False,
         echo_json([{**Problem(*p).__dict__} for p in problems])
     else:  # each sanitized on its own, written a thousand at a time (400k lines at 100k)
         for start in range(0, len(problems), 1000):
-            typer.echo("\n".join([for_terminal(describe(*p))
-                                  for p in problems[start:start + 1000]]))
+            typer.echo(
+                "\n".join([for_terminal(describe(*p)) for p in problems[start : start + 1000]])
+            )
     if problems:
         blocking = sum(p[-1] for p in problems)
-        echo(f"{len(problems)} problem{'s' * (len(problems) != 1)}"
-                   + (f" ({blocking} make the catalog unreadable)" if blocking else ""),
-                   err=True)
+        echo(
+            f"{len(problems)} problem{'s' * (len(problems) != 1)}"
+            + (f" ({blocking} make the catalog unreadable)" if blocking else ""),
+            err=True,
+        )
         raise typer.Exit(1)
     if not as_json:
         echo(f"{state.paths.display()}: no problems", err=True)
@@ -280,5 +327,7 @@ def index_(as_json: JsonOpt = False) -> None:
     if as_json:
         echo_json({"papers": result.papers, "db": str(state.paths.db), "seconds": seconds})
     else:
-        echo(f"indexed {result.papers} papers into {state.paths.display(state.paths.db)} "
-                   f"in {seconds:.2f} s")
+        echo(
+            f"indexed {result.papers} papers into {state.paths.display(state.paths.db)} "
+            f"in {seconds:.2f} s"
+        )

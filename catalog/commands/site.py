@@ -18,20 +18,37 @@ site_app = typer.Typer(
 app.add_typer(site_app)
 
 
-ConfigOpt = Annotated[Path | None, typer.Option(
-    "--config-file", "-f", help="mkdocs.yml to use [default: the project's].",
-    show_default=False, dir_okay=False)]
+ConfigOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--config-file",
+        "-f",
+        help="mkdocs.yml to use [default: the project's].",
+        show_default=False,
+        dir_okay=False,
+    ),
+]
 
 
 @command("build", group=site_app)
 def site_build(
-    site_dir: Annotated[Path | None, typer.Option(
-        "--site-dir", "-o", help="Output folder [default: build/site].", show_default=False,
-        file_okay=False)] = None,
+    site_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--site-dir",
+            "-o",
+            help="Output folder [default: build/site].",
+            show_default=False,
+            file_okay=False,
+        ),
+    ] = None,
     config_file: ConfigOpt = None,
-    strict: Annotated[bool, typer.Option(
-        "--strict/--no-strict", help="Fail on any warning (broken link, unknown [[key]]).")]
-        = True,
+    strict: Annotated[
+        bool,
+        typer.Option(
+            "--strict/--no-strict", help="Fail on any warning (broken link, unknown [[key]])."
+        ),
+    ] = True,
 ) -> None:
     """Build the static site from the catalog, its notes and reading notes."""
     from catalog.site import builder
@@ -39,30 +56,42 @@ def site_build(
     result = builder.build(state.paths, config_file, site_dir, strict)
     for warning in result.warnings:
         echo(f"warning: {warning}", err=True)
-    echo(f"built {result.pages} pages into {state.paths.display(result.site_dir)} "
-               f"in {result.seconds:.1f} s")
+    echo(
+        f"built {result.pages} pages into {state.paths.display(result.site_dir)} "
+        f"in {result.seconds:.1f} s"
+    )
 
 
 @command("sources", group=site_app)
 def site_sources(
-    out: Annotated[Path, typer.Option(
-        "--out", "-o", help="Folder for docs/ and mkdocs.yml [default: build/site-src].",
-        show_default=False, file_okay=False)] = Path("build/site-src"),
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out",
+            "-o",
+            help="Folder for docs/ and mkdocs.yml [default: build/site-src].",
+            show_default=False,
+            file_okay=False,
+        ),
+    ] = Path("build/site-src"),
     config_file: ConfigOpt = None,
 ) -> None:
     """Write the site's sources as files (no hook needed to build them)."""
     from catalog.site import builder
 
     count = builder.write_sources(state.paths, out, config_file)
-    typer.echo(f"wrote {count} generated files and the hand-written pages into "
-               f"{state.paths.display(out)}; build them with: mkdocs build -f "
-               f"{state.paths.display(out / 'mkdocs.yml')}")
+    typer.echo(
+        f"wrote {count} generated files and the hand-written pages into "
+        f"{state.paths.display(out)}; build them with: mkdocs build -f "
+        f"{state.paths.display(out / 'mkdocs.yml')}"
+    )
 
 
 @command("serve", group=site_app)
 def site_serve(
-    dev_addr: Annotated[str, typer.Option(
-        "--dev-addr", "-a", help="IP:PORT to serve on.")] = "127.0.0.1:8000",
+    dev_addr: Annotated[
+        str, typer.Option("--dev-addr", "-a", help="IP:PORT to serve on.")
+    ] = "127.0.0.1:8000",
     config_file: ConfigOpt = None,
 ) -> None:
     """Serve the site locally, rebuilding it when the catalog or notes change."""
@@ -80,9 +109,20 @@ def notes_(as_json: JsonOpt = False) -> None:
     found = notes.load_notes(state.paths)
     papers = {p.key: p for p in query.all_papers(connect())} if found else {}
     if as_json:
-        echo_json([{"note": n.slug, "title": n.title, "path": state.paths.display(n.path),
-                    "papers": [{"key": k, "title": papers[k].title if k in papers else None}
-                               for k in n.keys]} for n in found])
+        echo_json(
+            [
+                {
+                    "note": n.slug,
+                    "title": n.title,
+                    "path": state.paths.display(n.path),
+                    "papers": [
+                        {"key": k, "title": papers[k].title if k in papers else None}
+                        for k in n.keys
+                    ],
+                }
+                for n in found
+            ]
+        )
         return
     if not found:
         echo(f"no notes in {state.paths.display(state.paths.notes)}", err=True)
@@ -98,8 +138,9 @@ def notes_(as_json: JsonOpt = False) -> None:
 @command("related")
 def related_(
     key: Annotated[str, typer.Argument(help="Citation key.", autocompletion=complete_key)],
-    count: Annotated[int, typer.Option("--limit", "--count", "-n", min=1,
-                                       help="How many papers to show.")] = 5,
+    count: Annotated[
+        int, typer.Option("--limit", "--count", "-n", min=1, help="How many papers to show.")
+    ] = 5,
     as_json: JsonOpt = False,
 ) -> None:
     """The papers most similar in wording (title, summary, tags) to one paper."""

@@ -58,8 +58,9 @@ def _lines(text: str) -> Iterator[tuple[int, str, str, bool]]:
     """(1-based number, line, line with comments blanked, whether links in it count)."""
     fenced = False
     masked = _masked(text).splitlines(keepends=True)
-    for number, (line, mask) in enumerate(zip(text.splitlines(keepends=True), masked,
-                                              strict=True), 1):
+    for number, (line, mask) in enumerate(
+        zip(text.splitlines(keepends=True), masked, strict=True), 1
+    ):
         if mask.lstrip().startswith(("```", "~~~")):
             fenced = not fenced
             yield number, line, mask, False
@@ -85,7 +86,7 @@ def replace_links(text: str, render: Callable[[Link], str]) -> str:
         if live and "[[" in mask:
             pieces, last = [], 0
             for m in LINK_RE.finditer(mask):  # same offsets in the line: masking keeps length
-                pieces += [line[last:m.start()], render(Link(m.group(1), m.group(2), number))]
+                pieces += [line[last : m.start()], render(Link(m.group(1), m.group(2), number))]
                 last = m.end()
             line = "".join(pieces) + line[last:]
         out.append(line)
@@ -124,6 +125,9 @@ def check_links(paths: Paths, keys: set[str]) -> list[Problem]:
         for link in note.links:
             if link.key not in keys:
                 hint = hint_for(link.key, keys) or "add the paper to the catalog or fix the key"
-                problems.append(Problem(shown, link.line, note.slug,
-                                        f"link to unknown paper '{link.key}'", hint))
+                problems.append(
+                    Problem(
+                        shown, link.line, note.slug, f"link to unknown paper '{link.key}'", hint
+                    )
+                )
     return problems

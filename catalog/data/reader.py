@@ -66,7 +66,7 @@ def _bounds(text: str) -> list[tuple[str, int, int, int]] | None:
     for i, (begin, end) in enumerate(itertools.pairwise(edges)):
         head = starts[0] if i == 0 else begin
         stop = text.find("\n", head)
-        first = text[head: stop if stop >= 0 else len(text)]
+        first = text[head : stop if stop >= 0 else len(text)]
         if not first[0].isalnum() or (not first.rstrip().endswith(":") and ": " not in first):
             return None  # not a plain 'key:' line: parse the whole file instead
         label = first.split(":", 1)[0].strip().strip("'\"")
@@ -103,8 +103,9 @@ def parse(text: str, filename: str, line_offset: int = 0) -> tuple[list[Paper], 
     return walker.papers, walker.problems
 
 
-def parse_blocks(text: str, filename: str) -> Iterator[tuple[Chunk | None, list[Paper],
-                                                            list[Problem]]]:
+def parse_blocks(
+    text: str, filename: str
+) -> Iterator[tuple[Chunk | None, list[Paper], list[Problem]]]:
     """parse(text) one year block at a time: (block, its papers, its problems), so that
     only one block's node tree is in memory, not the whole file's.
 
@@ -120,8 +121,9 @@ def parse_blocks(text: str, filename: str) -> Iterator[tuple[Chunk | None, list[
         yield chunk, *parse(chunk.text, filename, chunk.start - 1)
 
 
-def duplicate_keys(papers: Iterable[Paper], filename: str,
-                   first: dict[str, int] | None = None) -> list[Problem]:
+def duplicate_keys(
+    papers: Iterable[Paper], filename: str, first: dict[str, int] | None = None
+) -> list[Problem]:
     """A blocking problem for each paper whose key was already used; first (key -> line of
     its first paper) carries what earlier calls saw, for a file read in blocks."""
     first = {} if first is None else first
@@ -131,9 +133,16 @@ def duplicate_keys(papers: Iterable[Paper], filename: str,
         if line is None:
             first[paper.key] = paper.line
         else:
-            problems.append(Problem(filename, paper.line, where(paper.year, paper.venue, paper.key),
-                                    f"duplicate key '{paper.key}' (first at line {line})",
-                                    "give each paper its own key; keys are never reused", True))
+            problems.append(
+                Problem(
+                    filename,
+                    paper.line,
+                    where(paper.year, paper.venue, paper.key),
+                    f"duplicate key '{paper.key}' (first at line {line})",
+                    "give each paper its own key; keys are never reused",
+                    True,
+                )
+            )
     return problems
 
 
@@ -191,25 +200,38 @@ class _Walker:
     def line(self, node: yamlfile.Node) -> int:
         return node.start_mark.line + 1 + self.offset
 
-    def problem(self, node: yamlfile.Node, at: str, message: str, hint: str,
-                blocking: bool = True) -> None:
+    def problem(
+        self, node: yamlfile.Node, at: str, message: str, hint: str, blocking: bool = True
+    ) -> None:
         self.problems.append(Problem(self.filename, self.line(node), at, message, hint, blocking))
 
     def walk_root(self, root: yamlfile.Node) -> None:
         if not isinstance(root, yamlfile.MappingNode):
-            self.problem(root, "", "expected years at the top level",
-                         "start the file with a year, e.g. '2023:'")
+            self.problem(
+                root,
+                "",
+                "expected years at the top level",
+                "start the file with a year, e.g. '2023:'",
+            )
             return
         seen: dict[str, int] = {}
         for year_node, venues in root.value:
             label = str(yamlfile.construct(year_node))
             if not (isinstance(year_node, yamlfile.ScalarNode) and _YEAR_RE.match(label)):
-                self.problem(year_node, label, f"'{label}' is not a year",
-                             "top-level keys are four-digit years, e.g. 2023")
+                self.problem(
+                    year_node,
+                    label,
+                    f"'{label}' is not a year",
+                    "top-level keys are four-digit years, e.g. 2023",
+                )
                 continue
             if label in seen:
-                self.problem(year_node, label, f"year {label} appears twice "
-                             f"(first at line {seen[label]})", "merge the two blocks into one")
+                self.problem(
+                    year_node,
+                    label,
+                    f"year {label} appears twice (first at line {seen[label]})",
+                    "merge the two blocks into one",
+                )
                 continue
             seen[label] = self.line(year_node)
             self.walk_year(int(label), venues)
@@ -218,19 +240,26 @@ class _Walker:
         if yamlfile.is_null(node):
             return
         if not isinstance(node, yamlfile.MappingNode):
-            self.problem(node, str(year), "expected venues under the year",
-                         "write 'VENUE:' lines, each with a list of papers")
+            self.problem(
+                node,
+                str(year),
+                "expected venues under the year",
+                "write 'VENUE:' lines, each with a list of papers",
+            )
             return
         seen: set[str] = set()
         for venue_node, papers in node.value:
             venue = str(yamlfile.construct(venue_node))
             if not isinstance(venue_node, yamlfile.ScalarNode) or not venue:
-                self.problem(venue_node, str(year), "a venue must be a short name",
-                             "e.g. 'OSDI:'")
+                self.problem(venue_node, str(year), "a venue must be a short name", "e.g. 'OSDI:'")
                 continue
             if venue in seen:
-                self.problem(venue_node, where(year, venue), f"venue {venue} appears twice "
-                             f"under {year}", "merge the two lists into one")
+                self.problem(
+                    venue_node,
+                    where(year, venue),
+                    f"venue {venue} appears twice under {year}",
+                    "merge the two lists into one",
+                )
                 continue
             seen.add(venue)
             self.walk_venue(year, venue, papers)
@@ -239,8 +268,12 @@ class _Walker:
         if yamlfile.is_null(node):
             return
         if not isinstance(node, yamlfile.SequenceNode):
-            self.problem(node, where(year, venue), "expected a list of papers",
-                         "start each paper with '- key: ...'")
+            self.problem(
+                node,
+                where(year, venue),
+                "expected a list of papers",
+                "start each paper with '- key: ...'",
+            )
             return
         for item in node.value:
             paper = self.walk_paper(year, venue, item)
@@ -249,8 +282,12 @@ class _Walker:
 
     def walk_paper(self, year: int, venue: str, node: yamlfile.Node) -> Paper | None:
         if not isinstance(node, yamlfile.MappingNode):
-            self.problem(node, where(year, venue), "a paper must be a mapping of fields",
-                         "write 'key:', 'title:' and 'authors:' under '- '")
+            self.problem(
+                node,
+                where(year, venue),
+                "a paper must be a mapping of fields",
+                "write 'key:', 'title:' and 'authors:' under '- '",
+            )
             return None
         values: dict[str, yamlfile.Node] = {}
         lines: dict[str, yamlfile.Node] = {}
@@ -258,14 +295,20 @@ class _Walker:
         for name_node, value_node in node.value:
             # A field's name as construct() reads it; the known names directly (none of
             # them reads as a null or a boolean): this loop runs for every field.
-            name = name_node.value if (isinstance(name_node, yamlfile.ScalarNode)
-                                       and name_node.value in _FIELD_NAMES) \
+            name = (
+                name_node.value
+                if (isinstance(name_node, yamlfile.ScalarNode) and name_node.value in _FIELD_NAMES)
                 else str(yamlfile.construct(name_node))
+            )
             if name == "key":
                 key_node = value_node
             if name in values:
-                self.problem(name_node, _place(year, venue, key_node),
-                             f"field '{name}' given twice", "keep one of them")
+                self.problem(
+                    name_node,
+                    _place(year, venue, key_node),
+                    f"field '{name}' given twice",
+                    "keep one of them",
+                )
                 continue
             values[name] = value_node
             lines[name] = name_node
@@ -274,8 +317,13 @@ class _Walker:
         for name, value_node in values.items():
             if name not in _FIELD_NAMES:
                 hint = hint_for(name, FIELDS) or "known fields: " + ", ".join(FIELDS)
-                self.problem(lines[name], _place(year, venue, key_node),
-                             f"unknown field '{name}'", hint, blocking=False)
+                self.problem(
+                    lines[name],
+                    _place(year, venue, key_node),
+                    f"unknown field '{name}'",
+                    hint,
+                    blocking=False,
+                )
                 continue
             value = self.field_value(name, value_node)
             if value is _BAD:
@@ -285,12 +333,20 @@ class _Walker:
                 fields[name] = value
         for name in REQUIRED:
             if not fields.get(name) and name in values and ok:
-                self.problem(lines[name], _place(year, venue, key_node), f"empty {name}",
-                             f"give the paper's {name}")
+                self.problem(
+                    lines[name],
+                    _place(year, venue, key_node),
+                    f"empty {name}",
+                    f"give the paper's {name}",
+                )
                 ok = False
             elif name not in values:
-                self.problem(node, _place(year, venue, key_node), f"missing {name}",
-                             f"add a '{name}:' line to the paper")
+                self.problem(
+                    node,
+                    _place(year, venue, key_node),
+                    f"missing {name}",
+                    f"add a '{name}:' line to the paper",
+                )
                 ok = False
         if not ok:
             return None
@@ -299,8 +355,14 @@ class _Walker:
     def _place_last(self, year: int, venue: str, key_node: yamlfile.Node | None) -> None:
         """Give the problem field_value just added its place (year › venue › key)."""
         last = self.problems[-1]
-        self.problems[-1] = Problem(last.file, last.line, _place(year, venue, key_node),
-                                    last.message, last.hint, last.blocking)
+        self.problems[-1] = Problem(
+            last.file,
+            last.line,
+            _place(year, venue, key_node),
+            last.message,
+            last.hint,
+            last.blocking,
+        )
 
     def field_value(self, name: str, node: yamlfile.Node) -> object:
         """The field's value, None when it is null, or _BAD after adding a problem (its
@@ -312,8 +374,9 @@ class _Walker:
                     return [i.value.strip() for i in items]
             elif yamlfile.is_null(node):
                 return []
-            self.problem(node, "", f"{name} must be a list of names",
-                         f"write {name}: [first, second]")
+            self.problem(
+                node, "", f"{name} must be a list of names", f"write {name}: [first, second]"
+            )
             return _BAD
         if not isinstance(node, yamlfile.ScalarNode):
             self.problem(node, "", f"{name} must be a single value", "write it on one line")

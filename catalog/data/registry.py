@@ -15,7 +15,14 @@ from catalog.model import fold
 # the book's title, editors and publisher (model.CHAPTER_FIELDS). 'book': a paper that is
 # a whole book.
 KINDS: tuple[str, ...] = (
-    "conference", "journal", "preprint", "workshop", "book", "collection", "thesis", "report",
+    "conference",
+    "journal",
+    "preprint",
+    "workshop",
+    "book",
+    "collection",
+    "thesis",
+    "report",
 )
 # The registry's generic collection: chapters of books with no registry entry of their own.
 CHAPTER_VENUE = "Chapter"
@@ -32,8 +39,13 @@ class Venue:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"short": self.short, "kind": self.kind, "name": self.name,
-                "publisher": self.publisher, **self.extra}
+        return {
+            "short": self.short,
+            "kind": self.kind,
+            "name": self.name,
+            "publisher": self.publisher,
+            **self.extra,
+        }
 
 
 def _mapping(path: Path, what: str) -> tuple[dict[str, Any], dict[str, int]]:
@@ -55,22 +67,40 @@ def load_venues(path: Path) -> dict[str, Venue]:
         where = str(short)
         line = lines.get(str(short), 0)
         if not isinstance(record, dict):
-            problems.append(Problem(str(path), line, where, "venue is not a mapping",
-                                    "give kind, name and publisher", True))
+            problems.append(
+                Problem(
+                    str(path),
+                    line,
+                    where,
+                    "venue is not a mapping",
+                    "give kind, name and publisher",
+                    True,
+                )
+            )
             continue
         kind = str(record.get("kind", ""))
         if kind not in KINDS:
-            problems.append(Problem(str(path), line, where, f"unknown kind '{kind}'",
-                                    "use one of " + ", ".join(KINDS), True))
+            problems.append(
+                Problem(
+                    str(path),
+                    line,
+                    where,
+                    f"unknown kind '{kind}'",
+                    "use one of " + ", ".join(KINDS),
+                    True,
+                )
+            )
             continue
         if not record.get("name"):
-            problems.append(Problem(str(path), line, where, "missing name",
-                                    "give the venue's full name", True))
+            problems.append(
+                Problem(str(path), line, where, "missing name", "give the venue's full name", True)
+            )
             continue
         extra = {k: v for k, v in record.items() if k not in ("kind", "name", "publisher")}
         publisher = record.get("publisher")
-        venues[str(short)] = Venue(str(short), kind, str(record["name"]),
-                                   str(publisher) if publisher else None, extra)
+        venues[str(short)] = Venue(
+            str(short), kind, str(record["name"]), str(publisher) if publisher else None, extra
+        )
     if problems:
         raise InvalidCatalogError(problems)
     return venues
@@ -86,20 +116,41 @@ def load_tags(path: Path) -> dict[str, str]:
 
 # Words that do not tell venues apart: "Proceedings of the 24th Annual International
 # Conference on X" and "Conference on X" are one venue.
-_VENUE_STOP = frozenset({"the", "of", "on", "and", "in", "for", "a", "proceedings", "proc",
-                         "annual", "international", "twenty", "thirty", "forty", "fifty"})
+_VENUE_STOP = frozenset(
+    {
+        "the",
+        "of",
+        "on",
+        "and",
+        "in",
+        "for",
+        "a",
+        "proceedings",
+        "proc",
+        "annual",
+        "international",
+        "twenty",
+        "thirty",
+        "forty",
+        "fifty",
+    }
+)
 _ORDINAL_RE = re.compile(
     r"^(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|"
     r"tenth|eleventh|twelfth|(?:thir|four|fif|six|seven|eigh|nine)teenth|twentieth|"
-    r"thirtieth|fortieth|fiftieth)$")
+    r"thirtieth|fortieth|fiftieth)$"
+)
 
 
 def venue_words(name: str) -> list[str]:
     """A venue name's telling words, folded, in order: no '(KDD '18)', years, ordinals or
     'Proceedings of the'; '&' is 'and'."""
     text = re.sub(r"\([^()]*\)", " ", fold(name)).replace("&", " and ")
-    return [w for w in re.findall(r"[a-z0-9]+", text)
-            if w not in _VENUE_STOP and not w.isdigit() and not _ORDINAL_RE.match(w)]
+    return [
+        w
+        for w in re.findall(r"[a-z0-9]+", text)
+        if w not in _VENUE_STOP and not w.isdigit() and not _ORDINAL_RE.match(w)
+    ]
 
 
 def venue_key(name: str) -> str:
@@ -115,8 +166,9 @@ def abbreviates(short: str, name: str) -> bool:
     if "." not in short:
         return False
     a, b = venue_words(short), venue_words(name)
-    return len(a) == len(b) >= 2 and a != b and all(y.startswith(x) for x, y in zip(a, b,
-                                                                                   strict=True))
+    return (
+        len(a) == len(b) >= 2 and a != b and all(y.startswith(x) for x, y in zip(a, b, strict=True))
+    )
 
 
 def same_venue_name(a: str, b: str) -> bool:
@@ -127,9 +179,13 @@ def same_venue_name(a: str, b: str) -> bool:
 
 def venue_names(venue: Venue) -> list[str]:
     """Every name a registry entry goes by: short, name, booktitle, abbrev, aliases."""
-    names = [venue.short, venue.name, str(venue.extra.get("booktitle") or ""),
-             str(venue.extra.get("abbrev") or ""),
-             *(str(a) for a in venue.extra.get("aliases") or [])]
+    names = [
+        venue.short,
+        venue.name,
+        str(venue.extra.get("booktitle") or ""),
+        str(venue.extra.get("abbrev") or ""),
+        *(str(a) for a in venue.extra.get("aliases") or []),
+    ]
     return [n for n in names if n]
 
 
@@ -189,15 +245,28 @@ def registry_problems(venues: dict[str, Venue], filename: str) -> list[Problem]:
     for short, venue in venues.items():
         for text in (venue.short, venue.name):
             if _URL_NAME_RE.search(text):
-                out.append(Problem(filename, 0, short, f"venue name is a URL: {text[:60]!r}",
-                                   "a link is not a venue; file the paper under its real "
-                                   "venue and remove this entry"))
+                out.append(
+                    Problem(
+                        filename,
+                        0,
+                        short,
+                        f"venue name is a URL: {text[:60]!r}",
+                        "a link is not a venue; file the paper under its real "
+                        "venue and remove this entry",
+                    )
+                )
                 break
         key = venue_key(venue.name)
         if key in seen and seen[key] != short:
-            out.append(Problem(filename, 0, short, f"same venue as {seen[key]} "
-                               f"('{venue.name}' and '{venues[seen[key]].name}')",
-                               f"keep one entry; add this name to the aliases of {seen[key]}"))
+            out.append(
+                Problem(
+                    filename,
+                    0,
+                    short,
+                    f"same venue as {seen[key]} ('{venue.name}' and '{venues[seen[key]].name}')",
+                    f"keep one entry; add this name to the aliases of {seen[key]}",
+                )
+            )
         elif key:
             seen[key] = short
     return out

@@ -8,8 +8,13 @@ from catalog.errors import CatalogError
 
 # A byte-order mark says how a file is encoded; Windows editors (Notepad, Excel) save
 # "Unicode" text as UTF-16 with one. UTF-32 marks first: they begin with UTF-16's.
-_BOMS = ((b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"),
-         (b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
+_BOMS = (
+    (b"\xff\xfe\x00\x00", "utf-32-le"),
+    (b"\x00\x00\xfe\xff", "utf-32-be"),
+    (b"\xef\xbb\xbf", "utf-8"),
+    (b"\xff\xfe", "utf-16-le"),
+    (b"\xfe\xff", "utf-16-be"),
+)
 
 
 class TextFileError(CatalogError):
@@ -30,8 +35,10 @@ def decode_text(data: bytes, name: str) -> str:
         line = data[: skip + err.start].count(newline) + 1
         if encoding == "utf-8":
             raise TextFileError(f"{name}:{line}: not UTF-8 text (save it as UTF-8)") from None
-        raise TextFileError(f"{name}:{line}: broken {encoding.upper()} text (the file starts "
-                            f"with its byte-order mark; save it as UTF-8)") from None
+        raise TextFileError(
+            f"{name}:{line}: broken {encoding.upper()} text (the file starts "
+            f"with its byte-order mark; save it as UTF-8)"
+        ) from None
 
 
 def read_text(path: Path, name: str | None = None) -> str:

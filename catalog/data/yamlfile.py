@@ -35,8 +35,9 @@ FALSE = frozenset(("false", "False", "FALSE", "no", "No", "NO", "off", "Off", "O
 from yaml import MappingNode, Node, ScalarNode, SequenceNode  # noqa: E402  (re-exported)
 
 
-def syntax_problem(err: yaml.YAMLError, filename: str, line_offset: int = 0,
-                   text: str = "") -> Problem:
+def syntax_problem(
+    err: yaml.YAMLError, filename: str, line_offset: int = 0, text: str = ""
+) -> Problem:
     """A YAML error as a Problem with line and column (and where the construct began)."""
     mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
     line = mark.line + 1 + line_offset if mark else 0
@@ -50,8 +51,7 @@ def syntax_problem(err: yaml.YAMLError, filename: str, line_offset: int = 0,
     lines = text.splitlines()
     if mark is not None and mark.line < len(lines) and "\t" in lines[mark.line][: mark.column + 1]:
         hint = "YAML does not allow tabs for indentation: indent with spaces"
-    return Problem(filename, line, "", f"YAML syntax error{column}: {detail}", hint,
-                   blocking=True)
+    return Problem(filename, line, "", f"YAML syntax error{column}: {detail}", hint, blocking=True)
 
 
 def _plain(node: Node) -> bool:
@@ -75,8 +75,12 @@ def is_bool(node: Node) -> bool:
 # begins with the look-back tries it at every position of the text).
 _AMPERSAND_RE = re.compile(r"&[^\s,\[\]{}]")
 _FLOW_OPENERS = "[{,"
-_BOMS = {b"\xff\xfe\x00\x00": "UTF-32", b"\x00\x00\xfe\xff": "UTF-32",
-         b"\xff\xfe": "UTF-16", b"\xfe\xff": "UTF-16"}
+_BOMS = {
+    b"\xff\xfe\x00\x00": "UTF-32",
+    b"\x00\x00\xfe\xff": "UTF-32",
+    b"\xff\xfe": "UTF-16",
+    b"\xfe\xff": "UTF-16",
+}
 
 
 def may_hold_anchor(text: str) -> bool:
@@ -101,8 +105,18 @@ def compose(text: str, filename: str, line_offset: int = 0) -> Node | None:
     except yaml.YAMLError as err:
         raise InvalidCatalogError([syntax_problem(err, filename, line_offset, text)]) from None
     except RecursionError:
-        raise InvalidCatalogError([Problem(filename, 0, "", "YAML nested too deeply",
-                                           "write the data as plain entries", True)]) from None
+        raise InvalidCatalogError(
+            [
+                Problem(
+                    filename,
+                    0,
+                    "",
+                    "YAML nested too deeply",
+                    "write the data as plain entries",
+                    True,
+                )
+            ]
+        ) from None
     if root is not None and may_hold_anchor(text):
         _refuse_aliases(root, filename, line_offset)
     return root
@@ -117,9 +131,18 @@ def _refuse_aliases(root: Node, filename: str, line_offset: int) -> None:
         node = stack.pop()
         if id(node) in seen:
             line = node.start_mark.line + 1 + line_offset
-            raise InvalidCatalogError([Problem(
-                filename, line, "", "YAML anchors and aliases (&name, *name) are not "
-                "supported", "write each value out in full", True)])
+            raise InvalidCatalogError(
+                [
+                    Problem(
+                        filename,
+                        line,
+                        "",
+                        "YAML anchors and aliases (&name, *name) are not supported",
+                        "write each value out in full",
+                        True,
+                    )
+                ]
+            )
         seen.add(id(node))
         if isinstance(node, MappingNode):
             for key, value in node.value:
@@ -136,12 +159,31 @@ def read_bytes(path: Path, filename: str) -> bytes:
     except FileNotFoundError:
         raise
     except IsADirectoryError:
-        raise InvalidCatalogError([Problem(filename, 0, "", "is a folder, not a file",
-                                           "name the YAML file itself, e.g. data/papers.yaml",
-                                           True)]) from None
+        raise InvalidCatalogError(
+            [
+                Problem(
+                    filename,
+                    0,
+                    "",
+                    "is a folder, not a file",
+                    "name the YAML file itself, e.g. data/papers.yaml",
+                    True,
+                )
+            ]
+        ) from None
     except OSError as err:
-        raise InvalidCatalogError([Problem(filename, 0, "", f"cannot read ({err.strerror})",
-                                           "check the file's permissions", True)]) from None
+        raise InvalidCatalogError(
+            [
+                Problem(
+                    filename,
+                    0,
+                    "",
+                    f"cannot read ({err.strerror})",
+                    "check the file's permissions",
+                    True,
+                )
+            ]
+        ) from None
 
 
 def decode(data: bytes, filename: str) -> str:
@@ -152,13 +194,22 @@ def decode(data: bytes, filename: str) -> str:
     except UnicodeDecodeError as err:
         for bom, name in _BOMS.items():
             if data.startswith(bom):
-                raise InvalidCatalogError([Problem(
-                    filename, 1, "", f"{name} text, not UTF-8",
-                    "save the file as UTF-8 (papers reads and writes UTF-8 only)",
-                    True)]) from None
+                raise InvalidCatalogError(
+                    [
+                        Problem(
+                            filename,
+                            1,
+                            "",
+                            f"{name} text, not UTF-8",
+                            "save the file as UTF-8 (papers reads and writes UTF-8 only)",
+                            True,
+                        )
+                    ]
+                ) from None
         line = data[: err.start].count(b"\n") + 1
-        raise InvalidCatalogError([Problem(filename, line, "", "not valid UTF-8 text",
-                                           "save the file as UTF-8", True)]) from None
+        raise InvalidCatalogError(
+            [Problem(filename, line, "", "not valid UTF-8 text", "save the file as UTF-8", True)]
+        ) from None
     if "\r" in text:  # as Python's universal newlines read it
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text
@@ -167,7 +218,7 @@ def decode(data: bytes, filename: str) -> str:
 def newline_of(data: bytes) -> str:
     """The line ending a file uses (that of its first line), to write it back the same."""
     end = data.find(b"\n")
-    return "\r\n" if end > 0 and data[end - 1:end] == b"\r" else "\n"
+    return "\r\n" if end > 0 and data[end - 1 : end] == b"\r" else "\n"
 
 
 def read_text(path: Path, filename: str) -> str:
@@ -198,9 +249,18 @@ def load_mapping_with_lines(path: Path) -> tuple[dict[str, Any], dict[str, int]]
     if node is None:
         return {}, {}
     if not isinstance(node, MappingNode):
-        raise InvalidCatalogError([Problem(str(path), node.start_mark.line + 1, "",
-                                           "expected a mapping at the top level",
-                                           "write 'name: value' entries", True)])
+        raise InvalidCatalogError(
+            [
+                Problem(
+                    str(path),
+                    node.start_mark.line + 1,
+                    "",
+                    "expected a mapping at the top level",
+                    "write 'name: value' entries",
+                    True,
+                )
+            ]
+        )
     data: dict[str, Any] = {}
     lines: dict[str, int] = {}
     for key_node, value_node in node.value:

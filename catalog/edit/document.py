@@ -25,8 +25,17 @@ from catalog.model import FIELDS, LIST_FIELDS, Paper
 from catalog.paths import Paths
 
 # Fields written in double quotes, as the hand-written file does.
-_QUOTED = {"title", "booktitle", "summary", "abstract", "arxiv", "volume", "number", "pages",
-           "chapter"}
+_QUOTED = {
+    "title",
+    "booktitle",
+    "summary",
+    "abstract",
+    "arxiv",
+    "volume",
+    "number",
+    "pages",
+    "chapter",
+}
 _DATES = {"read_on", "added"}
 _LISTS = set(LIST_FIELDS)
 
@@ -67,8 +76,10 @@ def _styled(name: str, value: Any) -> Any:
     from ruamel.yaml.scalarstring import DoubleQuotedScalarString as Quoted
 
     if name in _LISTS:
-        items = [v if _PLAIN_OK.match(v) and v == v.strip() and not _resolves(v) else Quoted(v)
-                 for v in value]
+        items = [
+            v if _PLAIN_OK.match(v) and v == v.strip() and not _resolves(v) else Quoted(v)
+            for v in value
+        ]
         seq = CommentedSeq(items)
         seq.fa.set_flow_style()
         return seq
@@ -176,10 +187,12 @@ class _Cutter:
     def take(self, start: int, end: int) -> tuple[list[str], list[str]]:
         """Lines before start (the lead) and lines start..end (the head)."""
         if start < self.pos or end < start:
-            raise WriteError(f"unusual layout near line {start + 1}; "
-                             "write one entry per line block, as the rest of the file does")
-        lead = self.lines[self.pos:start]
-        head = self.lines[start:end + 1]
+            raise WriteError(
+                f"unusual layout near line {start + 1}; "
+                "write one entry per line block, as the rest of the file does"
+            )
+        lead = self.lines[self.pos : start]
+        head = self.lines[start : end + 1]
         self.pos = end + 1
         return lead, head
 
@@ -197,8 +210,18 @@ def parse_catalog(text: str, filename: str) -> Document:
     cutter = _Cutter(lines)
     blocks: list[Block] = []
     if root is not None and not isinstance(root, yamlfile.MappingNode):
-        raise InvalidCatalogError([Problem(filename, 1, "", "expected years at the top level",
-                                           "start the file with a year, e.g. '2023:'", True)])
+        raise InvalidCatalogError(
+            [
+                Problem(
+                    filename,
+                    1,
+                    "",
+                    "expected years at the top level",
+                    "start the file with a year, e.g. '2023:'",
+                    True,
+                )
+            ]
+        )
     first_start = None
     for year_node, venues_node in root.value if root is not None else []:
         first_start = year_node.start_mark.line if first_start is None else first_start
@@ -215,7 +238,7 @@ def parse_catalog(text: str, filename: str) -> Document:
             if year.children:
                 year.child_indent = year.children[0].indent
         blocks.append(year)
-    return _document(blocks, lines[cutter.pos:], final)
+    return _document(blocks, lines[cutter.pos :], final)
 
 
 def _document(blocks: list[Block], rest: list[str], final: bool) -> Document:
@@ -231,12 +254,16 @@ def parse_catalog_lazily(text: str, filename: str) -> Document:
     """papers.yaml cut into year blocks only; a year is cut further when an edit needs it
     (so an edit of one paper reads one year, not the whole file)."""
     chunks = reader.split_chunks(text)
-    if not chunks or len({c.label for c in chunks}) != len(chunks) \
-            or not all(c.label.isdigit() for c in chunks):
+    if (
+        not chunks
+        or len({c.label for c in chunks}) != len(chunks)
+        or not all(c.label.isdigit() for c in chunks)
+    ):
         return parse_catalog(text, filename)
     lines, final = _lines(text)
-    first = next(i for i, ln in enumerate(lines) if ln[:1] not in ("", " ", "#", "-", "\n")
-                 and ln.strip())
+    first = next(
+        i for i, ln in enumerate(lines) if ln[:1] not in ("", " ", "#", "-", "\n") and ln.strip()
+    )
     bounds = [c.start - 1 for c in chunks[1:]] + [len(lines)]
     blocks = []
     begin = first
@@ -261,17 +288,22 @@ def expand(block: Block, filename: str) -> None:
     block.lazy = False
 
 
-def _keyed(cutter: _Cutter, key_node: yamlfile.Node, value: yamlfile.Node,
-           lines: list[str]) -> Block:
+def _keyed(
+    cutter: _Cutter, key_node: yamlfile.Node, value: yamlfile.Node, lines: list[str]
+) -> Block:
     """A year or venue: its head is the key line, unless its value sits on it too."""
     start = key_node.start_mark.line
-    nested = (isinstance(value, yamlfile.MappingNode | yamlfile.SequenceNode)
-              and not value.flow_style and value.value)
+    nested = (
+        isinstance(value, yamlfile.MappingNode | yamlfile.SequenceNode)
+        and not value.flow_style
+        and value.value
+    )
     end = key_node.end_mark.line if nested or _is_empty(value) else _end_line(value)
     lead, head = cutter.take(start, _trim_blank_tail(lines, start, end))
     label = str(yamlfile.construct(key_node))
-    return Block(label, lead, head, key_node.start_mark.column,
-                 open=bool(nested) or _is_empty(value))
+    return Block(
+        label, lead, head, key_node.start_mark.column, open=bool(nested) or _is_empty(value)
+    )
 
 
 def _paper_block(cutter: _Cutter, item: yamlfile.Node, lines: list[str]) -> Block:
@@ -301,15 +333,26 @@ def parse_registry(text: str, filename: str) -> Document:
     cutter = _Cutter(lines)
     blocks = []
     if root is not None and not isinstance(root, yamlfile.MappingNode):
-        raise InvalidCatalogError([Problem(filename, 1, "", "expected a mapping at the top level",
-                                           "write 'name: value' entries", True)])
+        raise InvalidCatalogError(
+            [
+                Problem(
+                    filename,
+                    1,
+                    "",
+                    "expected a mapping at the top level",
+                    "write 'name: value' entries",
+                    True,
+                )
+            ]
+        )
     for key_node, value in root.value if root is not None else []:
         start = key_node.start_mark.line
         end = _trim_blank_tail(lines, start, max(_end_line(value), key_node.end_mark.line))
         lead, head = cutter.take(start, end)
-        blocks.append(Block(str(yamlfile.construct(key_node)), lead, head,
-                            key_node.start_mark.column))
-    return _document(blocks, lines[cutter.pos:], final)
+        blocks.append(
+            Block(str(yamlfile.construct(key_node)), lead, head, key_node.start_mark.column)
+        )
+    return _document(blocks, lines[cutter.pos :], final)
 
 
 def shift_lines(lines: list[str], by: int) -> list[str]:
@@ -321,7 +364,7 @@ def shift_lines(lines: list[str], by: int) -> list[str]:
     out = []
     for ln in lines:
         spaces = len(ln) - len(ln.lstrip(" "))
-        out.append(ln[min(spaces, -by):])
+        out.append(ln[min(spaces, -by) :])
     return out
 
 
@@ -438,7 +481,6 @@ def set_field(data: Any, name: str, value: Any) -> None:
     data.insert(position, name, styled)
 
 
-
 class Registries:
     """The edits of a session to venues.yaml and tags.yaml: one block per entry, each
     file read when first edited, written back with its own line endings."""
@@ -484,10 +526,10 @@ class Registries:
             body = shift_lines(_dump(self._yaml(), value).splitlines(keepends=True), 2)
             head = shift_lines([key_text(name) + ":\n", *body], indent)
         else:
-            scalar = (_dump(self._yaml(), [value]).strip().removeprefix("- ")
-                      if value is not None else "")
-            head = [" " * indent + key_text(name) + ":" + (" " + scalar if scalar else "")
-                    + "\n"]
+            scalar = (
+                _dump(self._yaml(), [value]).strip().removeprefix("- ") if value is not None else ""
+            )
+            head = [" " * indent + key_text(name) + ":" + (" " + scalar if scalar else "") + "\n"]
         block = Block(name, lead, head, indent)
         insert_sorted(doc.blocks, block, lambda b: b.key.casefold() > name.casefold())
 

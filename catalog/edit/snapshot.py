@@ -37,8 +37,14 @@ class Brief:
 class Snapshot:
     """The papers of the catalog bytes a session read (never changed by the session)."""
 
-    def __init__(self, paths: Paths, data: bytes, stamp: list[int] | None, filename: str,
-                 text: Callable[[], str]):
+    def __init__(
+        self,
+        paths: Paths,
+        data: bytes,
+        stamp: list[int] | None,
+        filename: str,
+        text: Callable[[], str],
+    ):
         """stamp: the file's stat before data was read (None if it changed meanwhile);
         text: the decoded bytes, called only when the index cannot serve the papers."""
         from catalog.index import database
@@ -79,8 +85,9 @@ class Snapshot:
     def blocks(self) -> dict[str, tuple[str, int]]:
         """Each year block the index knows: label -> (digest of its text, first line)."""
         with self._connect() as conn:
-            return {r[0]: (r[1], r[2]) for r in conn.execute("select label, digest, start "
-                                                             "from chunks")}
+            return {
+                r[0]: (r[1], r[2]) for r in conn.execute("select label, digest, start from chunks")
+            }
 
     # -- reading
 
@@ -107,16 +114,23 @@ class Snapshot:
         """Every paper in brief, in file order."""
         if self._briefs is None:
             if self._all is not None:
-                self._briefs = [Brief(p.key, p.year, p.line, p.title, p.doi, p.arxiv)
-                                for p in self._all.values()]
+                self._briefs = [
+                    Brief(p.key, p.year, p.line, p.title, p.doi, p.arxiv)
+                    for p in self._all.values()
+                ]
             else:
                 shifts = self.shifts()
                 with self._connect() as conn:
-                    rows = conn.execute("select key, year, line, title, doi, arxiv, chunk "
-                                        "from papers").fetchall()
-                self._briefs = sorted((Brief(k, y, line + shifts.get(c, 0), t, d, a)
-                                       for k, y, line, t, d, a, c in rows),
-                                      key=lambda b: b.line)
+                    rows = conn.execute(
+                        "select key, year, line, title, doi, arxiv, chunk from papers"
+                    ).fetchall()
+                self._briefs = sorted(
+                    (
+                        Brief(k, y, line + shifts.get(c, 0), t, d, a)
+                        for k, y, line, t, d, a, c in rows
+                    ),
+                    key=lambda b: b.line,
+                )
         return self._briefs
 
     def ordered_keys(self) -> list[str]:
@@ -137,7 +151,7 @@ class Snapshot:
         if self._all is None:
             missing = [k for k in wanted if k not in self._cache]
             for start in range(0, len(missing), _BATCH):
-                batch = missing[start:start + _BATCH]
+                batch = missing[start : start + _BATCH]
                 self._fetch("key in ({})", batch)
             source_of = self._cache
         else:

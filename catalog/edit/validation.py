@@ -33,8 +33,9 @@ class InvalidEditError(CatalogError):
     def __init__(self, problems: list[Problem]):
         self.problems = sorted(problems)
         lines = "\n".join(f"  {p}" for p in self.problems)
-        super().__init__(f"refused: the edit would make the catalog invalid "
-                         f"(nothing was written):\n{lines}")
+        super().__init__(
+            f"refused: the edit would make the catalog invalid (nothing was written):\n{lines}"
+        )
 
 
 @dataclass
@@ -57,8 +58,14 @@ IDENTITY = ("key", "title", "authors", "year", "venue", "doi", "arxiv", "distinc
 class EditCheck:
     """The catalog as a session found it, to judge the texts the session would write."""
 
-    def __init__(self, paths: Paths, text: Callable[[], str], snapshot: Snapshot,
-                 venues_before: dict[str, Venue], vocab_before: dict[str, str]):
+    def __init__(
+        self,
+        paths: Paths,
+        text: Callable[[], str],
+        snapshot: Snapshot,
+        venues_before: dict[str, Venue],
+        vocab_before: dict[str, str],
+    ):
         self.paths = paths
         self.filename = paths.display()
         self._text = text
@@ -70,8 +77,9 @@ class EditCheck:
     def text(self) -> str:
         return self._text()
 
-    def check(self, texts: dict[Path, str], venues: dict[str, Venue],
-              vocabulary: dict[str, str]) -> list[Problem]:
+    def check(
+        self, texts: dict[Path, str], venues: dict[str, Venue], vocabulary: dict[str, str]
+    ) -> list[Problem]:
         """Refuse new texts that add problems (InvalidEditError); return the warnings they
         add. venues and vocabulary are the registries as the session left them."""
         new_text = texts.get(self.paths.catalog)
@@ -97,8 +105,9 @@ class EditCheck:
 
         return self._judge(changed, fields, before, others, venues, vocabulary, line)
 
-    def _registries(self, texts: dict[Path, str], venues: dict[str, Venue],
-                    vocabulary: dict[str, str]) -> tuple[dict[str, Venue], dict[str, str]]:
+    def _registries(
+        self, texts: dict[Path, str], venues: dict[str, Venue], vocabulary: dict[str, str]
+    ) -> tuple[dict[str, Venue], dict[str, str]]:
         """The registries as the new texts read (as check will read them)."""
         from catalog.data.registry import load_tags, load_venues
 
@@ -112,18 +121,25 @@ class EditCheck:
                         loaded = loader(tmp)
                     except InvalidCatalogError as err:
                         shown = self.paths.display(path)
-                        raise InvalidEditError([replace(p, file=shown)
-                                                for p in err.problems]) from None
+                        raise InvalidEditError(
+                            [replace(p, file=shown) for p in err.problems]
+                        ) from None
                 if path == self.paths.venues:
                     venues = loaded  # type: ignore[assignment]
                 else:
                     vocabulary = loaded  # type: ignore[assignment]
         return venues, vocabulary
 
-    def _judge(self, changed: list[Paper], fields: set[str], before: dict[str, Paper],
-               others: Callable[[], list[Paper | Brief]], venues: dict[str, Venue],
-               vocabulary: dict[str, str], line: Callable[[Paper | Brief], int]
-               ) -> list[Problem]:
+    def _judge(
+        self,
+        changed: list[Paper],
+        fields: set[str],
+        before: dict[str, Paper],
+        others: Callable[[], list[Paper | Brief]],
+        venues: dict[str, Venue],
+        vocabulary: dict[str, str],
+        line: Callable[[Paper | Brief], int],
+    ) -> list[Problem]:
         """Refuse the changed papers if they add problems check would report; return the
         warnings they add. fields: those in which they differ (_differences); others: the
         rest of the catalog (asked for only when a changed paper's identity changed);
@@ -143,8 +159,13 @@ class EditCheck:
             if not found:
                 return []
             flagged = {_fingerprint(p)[0] for p in found}  # only their old findings count
-            old = paper_problems([p for p in olds if p.key in flagged], self.filename,
-                                 self.venues_before, self.vocab_before, fields)
+            old = paper_problems(
+                [p for p in olds if p.key in flagged],
+                self.filename,
+                self.venues_before,
+                self.vocab_before,
+                fields,
+            )
         else:
             rest = others()
             found = self._findings(changed, rest, venues, vocabulary, line)
@@ -158,8 +179,9 @@ class EditCheck:
             raise InvalidEditError(refused)
         return added
 
-    def rule_fields(self, fields: set[str], venues: dict[str, Venue],
-                    vocabulary: dict[str, str]) -> set[str]:
+    def rule_fields(
+        self, fields: set[str], venues: dict[str, Venue], vocabulary: dict[str, str]
+    ) -> set[str]:
         """The fields an edit changed with those that read a registry it changed (tags
         for the vocabulary, venue for venues): the rules reading none of them find what
         they found before."""
@@ -175,8 +197,12 @@ class EditCheck:
         the others' papers are the ones read before, whose lines moved by shifts[year]."""
         old_chunks, new_chunks = reader.split_chunks(self.text), reader.split_chunks(text)
         labels = [c.label for c in new_chunks or []]
-        if (not old_chunks or not new_chunks or len(set(labels)) != len(labels)
-                or len({c.label for c in old_chunks}) != len(old_chunks)):
+        if (
+            not old_chunks
+            or not new_chunks
+            or len(set(labels)) != len(labels)
+            or len({c.label for c in old_chunks}) != len(old_chunks)
+        ):
             return self._parse_whole(text)
         old = {c.label: c for c in old_chunks}
         by_year: dict[str, list[Brief]] = {}
@@ -200,12 +226,18 @@ class EditCheck:
 
     def _parse_whole(self, text: str) -> _Reading:
         papers, problems = reader.parse(text, self.filename)
-        return _Reading(fresh=papers,
-                        problems=problems + reader.duplicate_keys(papers, self.filename))
+        return _Reading(
+            fresh=papers, problems=problems + reader.duplicate_keys(papers, self.filename)
+        )
 
-    def _findings(self, changed: list[Paper], others: list[Paper | Brief],
-                  venues: dict[str, Venue], vocabulary: dict[str, str],
-                  moved: Callable[[Paper | Brief], int]) -> list[Problem]:
+    def _findings(
+        self,
+        changed: list[Paper],
+        others: list[Paper | Brief],
+        venues: dict[str, Venue],
+        vocabulary: dict[str, str],
+        moved: Callable[[Paper | Brief], int],
+    ) -> list[Problem]:
         """check's findings about the changed papers, among themselves and against the rest
         (whose lines are as read before, moved(paper) in the new file)."""
         from catalog.check import duplicates
@@ -218,28 +250,45 @@ class EditCheck:
 
         found = check_papers(changed, self.filename, venues, vocabulary)
         candidates = _could_match(changed, others)
-        full = {p.key: p for p in self.snapshot.full(
-            c.key for c in candidates if not isinstance(c, Paper))}
-        finder = duplicates.Finder.of(c if isinstance(c, Paper) else full[c.key]
-                                  for c in candidates)
+        full = {
+            p.key: p
+            for p in self.snapshot.full(c.key for c in candidates if not isinstance(c, Paper))
+        }
+        finder = duplicates.Finder.of(
+            c if isinstance(c, Paper) else full[c.key] for c in candidates
+        )
         for paper in changed:
             at = reader.where(paper.year, paper.venue, paper.key)
-            pairs = [("DOI", paper.doi, finder.by_doi.get(duplicates.norm_doi(paper.doi) or "")),
-                     ("arXiv id", paper.arxiv,
-                      finder.by_arxiv.get(duplicates.norm_arxiv(paper.arxiv) or ""))]
+            pairs = [
+                ("DOI", paper.doi, finder.by_doi.get(duplicates.norm_doi(paper.doi) or "")),
+                (
+                    "arXiv id",
+                    paper.arxiv,
+                    finder.by_arxiv.get(duplicates.norm_arxiv(paper.arxiv) or ""),
+                ),
+            ]
             for label, value, seen in pairs:
                 if seen is not None:
-                    found.append(Problem(self.filename, paper.line, at,
-                                         f"duplicate {label} {value} (also {seen.key}, "
-                                         f"line {line(seen)})",
-                                         "one paper, one entry: merge them"))
+                    found.append(
+                        Problem(
+                            self.filename,
+                            paper.line,
+                            at,
+                            f"duplicate {label} {value} (also {seen.key}, line {line(seen)})",
+                            "one paper, one entry: merge them",
+                        )
+                    )
             match = finder.find(replace(paper, doi=None, arxiv=None))
             if match is not None and match.by == "title":
-                found.append(Problem(self.filename, paper.line, at,
-                                     f"{NEAR_DUPLICATE_MESSAGE} {match.paper.key} "
-                                     f"(line {line(match.paper)})",
-                                     "if they are one paper, keep one entry and record the "
-                                     "other's arXiv id"))
+                found.append(
+                    Problem(
+                        self.filename,
+                        paper.line,
+                        at,
+                        f"{NEAR_DUPLICATE_MESSAGE} {match.paper.key} (line {line(match.paper)})",
+                        "if they are one paper, keep one entry and record the other's arXiv id",
+                    )
+                )
         return found
 
 
@@ -251,9 +300,12 @@ def _could_match(changed: list[Paper], others: list[Paper | Brief]) -> list[Pape
     from catalog.check import duplicates
     from catalog.model import normalize_title
 
-    ids = {i for p in changed
-           for i in (duplicates.norm_doi(p.doi), duplicates.norm_arxiv(p.arxiv, p.doi))
-           if i}
+    ids = {
+        i
+        for p in changed
+        for i in (duplicates.norm_doi(p.doi), duplicates.norm_arxiv(p.arxiv, p.doi))
+        if i
+    }
     words = {w for p in changed for w in duplicates.bucket_words(normalize_title(p.title))}
     out = []
     for other in others:
@@ -286,8 +338,9 @@ def _differences(papers: list[Paper], before: dict[str, Paper]) -> tuple[list[Pa
             fields.update(vars(paper))
             continue
         old = vars(was)
-        diff = [n for n, v in vars(paper).items()
-                if v is not old[n] and v != old[n] and n != "line"]
+        diff = [
+            n for n, v in vars(paper).items() if v is not old[n] and v != old[n] and n != "line"
+        ]
         if diff:
             changed.append(paper)
             fields.update(diff)

@@ -64,8 +64,13 @@ from catalog.paths import Paths
 
 # Seconds to wait for another papers process to finish its write.
 LOCK_TIMEOUT = 120.0
-__all__ = ["CRASH_ENV", "NEAR_DUPLICATE_MESSAGE", "InvalidEditError", "LockTimeoutError",
-           "atomic_write"]  # re-exported for callers
+__all__ = [
+    "CRASH_ENV",
+    "NEAR_DUPLICATE_MESSAGE",
+    "InvalidEditError",
+    "LockTimeoutError",
+    "atomic_write",
+]  # re-exported for callers
 _LISTS = set(LIST_FIELDS)
 TAG_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
@@ -101,8 +106,10 @@ class Session:
         try:
             data = yamlfile.read_bytes(paths.catalog, self.filename)
         except FileNotFoundError:
-            raise CatalogError(f"{self.filename}: catalog file not found (create it, or point "
-                               "--catalog / PAPERS_CATALOG at your catalog)") from None
+            raise CatalogError(
+                f"{self.filename}: catalog file not found (create it, or point "
+                "--catalog / PAPERS_CATALOG at your catalog)"
+            ) from None
         self.data = data
         self._text: str | None = None
         self.newline = yamlfile.newline_of(data)  # written back as the file has it (CRLF stays)
@@ -142,8 +149,10 @@ class Session:
         if self._doc is None:
             doc = parse_catalog_lazily(self.text, self.filename)
             if doc.render() != self.text:  # pragma: no cover - a bug in the cutter
-                raise WriteError(f"{self.filename}: cannot edit this file without changing "
-                                 "other lines; please report it")
+                raise WriteError(
+                    f"{self.filename}: cannot edit this file without changing "
+                    "other lines; please report it"
+                )
             self._doc = doc
             for year in doc.blocks:
                 self._register(year)
@@ -176,8 +185,9 @@ class Session:
             return self.papers[key]
         except KeyError:
             hint = hint_for(key, self.papers)
-            raise PaperNotFound(f"no paper with key '{key}'"
-                                + (f"; {hint}" if hint else "")) from None
+            raise PaperNotFound(
+                f"no paper with key '{key}'" + (f"; {hint}" if hint else "")
+            ) from None
 
     # -- papers
 
@@ -186,8 +196,7 @@ class Session:
         paper = self.paper(key)
         unknown = [n for n in changes if n not in FIELDS or n == "key"]
         if unknown:
-            raise CatalogError(f"cannot set field '{unknown[0]}'"
-                               f" (fields: {', '.join(FIELDS[1:])})")
+            raise CatalogError(f"cannot set field '{unknown[0]}' (fields: {', '.join(FIELDS[1:])})")
         new = replace(paper, **{n: _model_value(n, v) for n, v in changes.items()})
         if new == paper:
             return paper
@@ -208,8 +217,10 @@ class Session:
     def add(self, paper: Paper) -> Paper:
         """Add a new paper under its year and venue, in sorted place."""
         if paper.key in self.papers:
-            raise CatalogError(f"key '{paper.key}' is already used by "
-                               f"'{self.papers[paper.key].title}' (keys are never reused)")
+            raise CatalogError(
+                f"key '{paper.key}' is already used by "
+                f"'{self.papers[paper.key].title}' (keys are never reused)"
+            )
         year_block, venue_block = self._place(paper.year, paper.venue)
         indent = venue_block.child_indent
         if indent is None:
@@ -277,8 +288,10 @@ class Session:
             else:
                 year_block.tail = blank
         if not year_block.open:
-            raise WriteError(f"{self.filename}: year {year} is not written as a block of "
-                             "venues; write it as 'YEAR:' with venues below it")
+            raise WriteError(
+                f"{self.filename}: year {year} is not written as a block of "
+                "venues; write it as 'YEAR:' with venues below it"
+            )
         venue_block = next((b for b in year_block.children if b.key == venue), None)
         if venue_block is None:
             if year_block.child_indent is None:
@@ -287,8 +300,10 @@ class Session:
             venue_block = Block(venue, [], [" " * indent + key_text(venue) + ":\n"], indent)
             insert_sorted(year_block.children, venue_block, lambda b: b.key > venue)
         if not venue_block.open:
-            raise WriteError(f"{self.filename}: {year} › {venue} is not written as a block "
-                             "list of papers; write each paper as '- key: ...' below it")
+            raise WriteError(
+                f"{self.filename}: {year} › {venue} is not written as a block "
+                "list of papers; write each paper as '- key: ...' below it"
+            )
         return year_block, venue_block
 
     def add_tags(self, key: str, tags: list[str], new: bool = False) -> list[str]:
@@ -298,13 +313,18 @@ class Session:
             if tag in self.vocabulary:
                 continue
             if not TAG_RE.match(tag):
-                raise CatalogError(f"'{tag}' is not a tag name: use lower-case words joined "
-                                   "by hyphens, e.g. 'model-update'")
+                raise CatalogError(
+                    f"'{tag}' is not a tag name: use lower-case words joined "
+                    "by hyphens, e.g. 'model-update'"
+                )
             if not new:
                 hint = hint_for(tag, self.vocabulary)
-                raise CatalogError(f"unknown tag '{tag}'" + (f" ({hint})" if hint else "")
-                                   + f"; add it to {self.paths.display(self.paths.tags)} "
-                                   "with --new")
+                raise CatalogError(
+                    f"unknown tag '{tag}'"
+                    + (f" ({hint})" if hint else "")
+                    + f"; add it to {self.paths.display(self.paths.tags)} "
+                    "with --new"
+                )
             self.add_tag(tag, None)
         paper = self.paper(key)
         added = [t for t in dict.fromkeys(tags) if t not in paper.tags]
@@ -328,8 +348,11 @@ class Session:
             raise CatalogError(f"unknown status '{status}' ({hint})")
         paper = self.paper(key)
         if status == "read":
-            when = on or (paper.read_on if paper.status == "read" and paper.read_on
-                          else dt.date.today().isoformat())
+            when = on or (
+                paper.read_on
+                if paper.status == "read" and paper.read_on
+                else dt.date.today().isoformat()
+            )
             return self.update(key, status=status, read_on=when)
         return self.update(key, status=status, read_on=None)
 
@@ -346,8 +369,10 @@ class Session:
         """Rename a tag in the vocabulary and on every paper; returns the keys changed."""
         if old not in self.vocabulary:
             hint = hint_for(old, self.vocabulary)
-            raise CatalogError(f"no tag '{old}' in {self.paths.display(self.paths.tags)}"
-                               + (f"; {hint}" if hint else ""))
+            raise CatalogError(
+                f"no tag '{old}' in {self.paths.display(self.paths.tags)}"
+                + (f"; {hint}" if hint else "")
+            )
         if new in self.vocabulary:  # merging two tags: keep the target's description
             self.registries.remove(self.paths.tags, old)
         else:
@@ -373,8 +398,11 @@ class Session:
         if not self.snapshot.indexed:
             return [key for key, paper in self.papers.items() if tag in paper.tags]
         current = self.papers
-        keys = [k for k in self.snapshot.tagged(tag)
-                if k not in current.changed and k not in current.gone]
+        keys = [
+            k
+            for k in self.snapshot.tagged(tag)
+            if k not in current.changed and k not in current.gone
+        ]
         self.snapshot.full(keys)  # one query per few hundred papers, not one each
         wanted = {k for k, p in current.changed.items() if tag in p.tags}
         if wanted:
@@ -418,8 +446,9 @@ class Session:
         return out
 
     def _check(self) -> EditCheck:
-        return EditCheck(self.paths, lambda: self.text, self.snapshot, self.venues_before,
-                         self.vocab_before)
+        return EditCheck(
+            self.paths, lambda: self.text, self.snapshot, self.venues_before, self.vocab_before
+        )
 
     def validate(self, texts: dict[Path, str]) -> list[Problem]:
         """Refuse an edit that adds problems; return the warnings it adds."""
@@ -437,8 +466,7 @@ class Session:
             result.changed = list(texts)
             return result
         for path in sorted(texts, key=lambda p: p == self.paths.catalog):
-            newline = self.newline if path == self.paths.catalog else \
-                self.registries.newline(path)
+            newline = self.newline if path == self.paths.catalog else self.registries.newline(path)
             atomic_write(path, texts[path], newline)
             result.changed.append(path)
         return result
@@ -451,8 +479,11 @@ class Session:
         for path, new in texts.items():
             old = self.text if path == self.paths.catalog else self.registries.text(path)
             name = self.paths.display(path)
-            out.extend(difflib.unified_diff(old.splitlines(keepends=True),
-                                            new.splitlines(keepends=True), name, name))
+            out.extend(
+                difflib.unified_diff(
+                    old.splitlines(keepends=True), new.splitlines(keepends=True), name, name
+                )
+            )
         return "".join(out)
 
 
@@ -524,18 +555,31 @@ def _refresh_index(paths: Paths) -> list[Problem]:
             database.rebuild(paths)  # e.g. a damaged file; a reader holding it too long
             return []
     except CatalogError as err:
-        return [Problem(paths.display(paths.db), 0, "", f"the index was not refreshed: {err}",
-                        "the catalog was written; fix this, then any command re-indexes")]
-    return [Problem(paths.display(paths.db), 0, "", "the index could not be refreshed",
-                    "the catalog was written; run `papers index` to rebuild it")]
+        return [
+            Problem(
+                paths.display(paths.db),
+                0,
+                "",
+                f"the index was not refreshed: {err}",
+                "the catalog was written; fix this, then any command re-indexes",
+            )
+        ]
+    return [
+        Problem(
+            paths.display(paths.db),
+            0,
+            "",
+            "the index could not be refreshed",
+            "the catalog was written; run `papers index` to rebuild it",
+        )
+    ]
 
 
 # ---------------------------------------------------------------- reading notes
 
 
 # Characters that Markdown or HTML would read as markup in a line of plain text.
-_MARKUP = {"&": "&amp;", "<": "&lt;", ">": "&gt;",
-           **{c: "\\" + c for c in "\\`*_{}[]()#+!"}}
+_MARKUP = {"&": "&amp;", "<": "&lt;", ">": "&gt;", **{c: "\\" + c for c in "\\`*_{}[]()#+!"}}
 
 
 def markdown_text(text: str) -> str:
@@ -554,15 +598,28 @@ def render_note(paper: Paper) -> str:
     from string import Template
 
     template = (Path(__file__).parent.parent / "templates" / "reading-note.md").read_text(
-        encoding="utf-8")
+        encoding="utf-8"
+    )
     authors = ", ".join(paper.authors) + (" and others" if paper.et_al else "")
-    link = (f"https://doi.org/{paper.doi}" if paper.doi
-            else f"https://arxiv.org/abs/{paper.arxiv}" if paper.arxiv else paper.url or "")
-    fields = {"title": paper.title, "authors": authors, "venue": paper.venue,
-              "year": str(paper.year), "link": link}
+    link = (
+        f"https://doi.org/{paper.doi}"
+        if paper.doi
+        else f"https://arxiv.org/abs/{paper.arxiv}"
+        if paper.arxiv
+        else paper.url or ""
+    )
+    fields = {
+        "title": paper.title,
+        "authors": authors,
+        "venue": paper.venue,
+        "year": str(paper.year),
+        "link": link,
+    }
     return Template(template).safe_substitute(
-        key=_note_key(paper.key), today=dt.date.today().isoformat(),
-        **{name: markdown_text(value) for name, value in fields.items()})
+        key=_note_key(paper.key),
+        today=dt.date.today().isoformat(),
+        **{name: markdown_text(value) for name, value in fields.items()},
+    )
 
 
 def _note_key(key: str) -> str:
@@ -570,9 +627,11 @@ def _note_key(key: str) -> str:
     from catalog.model import KEY_RE
 
     if not KEY_RE.fullmatch(key):
-        raise CatalogError(f"'{key}' is not a valid key (lower-case letters, digits, '-', "
-                           "'_' or ':'): fix it in the catalog (papers check lists it) "
-                           "before writing its note")
+        raise CatalogError(
+            f"'{key}' is not a valid key (lower-case letters, digits, '-', "
+            "'_' or ':'): fix it in the catalog (papers check lists it) "
+            "before writing its note"
+        )
     return key
 
 
@@ -581,8 +640,9 @@ def note_path(paths: Paths, key: str) -> Path:
     folder = paths.readings.resolve()
     path = (folder / f"{_note_key(key)}.md").resolve()
     if path.parent != folder:
-        raise CatalogError(f"the note of '{key}' would be written outside "
-                           f"{paths.display(paths.readings)}; refused")
+        raise CatalogError(
+            f"the note of '{key}' would be written outside {paths.display(paths.readings)}; refused"
+        )
     return path
 
 

@@ -98,8 +98,14 @@ def _stamp(path: Path) -> list[int]:
 
 
 def _stamps(paths: Paths) -> dict[str, list[int]]:
-    return {name: _stamp(path) for name, path in
-            (("catalog", paths.catalog), ("venues", paths.venues), ("tags", paths.tags))}
+    return {
+        name: _stamp(path)
+        for name, path in (
+            ("catalog", paths.catalog),
+            ("venues", paths.venues),
+            ("tags", paths.tags),
+        )
+    }
 
 
 def _trusted(stamps: dict[str, list[int]], taken_ns: int) -> bool:
@@ -138,10 +144,12 @@ def _describe(paths: Paths) -> str:
 
 def _not_ours(paths: Paths, why: str) -> IndexPathError:
     db = _describe(paths)
-    return IndexPathError(f"{db}: {why}; papers never replaces a file it did not make. "
-                          "Point --db / PAPERS_DB at a new file (the default is "
-                          f"build/catalog.db), or, if {db} is an old papers index, remove it "
-                          "yourself")
+    return IndexPathError(
+        f"{db}: {why}; papers never replaces a file it did not make. "
+        "Point --db / PAPERS_DB at a new file (the default is "
+        f"build/catalog.db), or, if {db} is an old papers index, remove it "
+        "yourself"
+    )
 
 
 def probe(paths: Paths) -> str:
@@ -152,19 +160,25 @@ def probe(paths: Paths) -> str:
     except FileNotFoundError:
         return "missing"
     except OSError as err:
-        raise IndexPathError(f"{_describe(paths)}: cannot use this index path "
-                             f"({err.strerror}); point --db / PAPERS_DB elsewhere") from None
+        raise IndexPathError(
+            f"{_describe(paths)}: cannot use this index path "
+            f"({err.strerror}); point --db / PAPERS_DB elsewhere"
+        ) from None
     if stat.S_ISDIR(st.st_mode):
-        raise IndexPathError(f"{_describe(paths)}: is a folder; --db / PAPERS_DB names the "
-                             "index file itself, e.g. build/catalog.db")
+        raise IndexPathError(
+            f"{_describe(paths)}: is a folder; --db / PAPERS_DB names the "
+            "index file itself, e.g. build/catalog.db"
+        )
     if not stat.S_ISREG(st.st_mode):
         raise _not_ours(paths, "not a regular file")
     try:
         with open(paths.db, "rb") as handle:
             header = handle.read(100)
     except OSError as err:
-        raise IndexPathError(f"{_describe(paths)}: cannot read the index "
-                             f"({err.strerror}); point --db / PAPERS_DB elsewhere") from None
+        raise IndexPathError(
+            f"{_describe(paths)}: cannot read the index "
+            f"({err.strerror}); point --db / PAPERS_DB elsewhere"
+        ) from None
     if not header.startswith(_SQLITE_MAGIC):
         raise _not_ours(paths, "not an index papers built (not an SQLite database)")
     if header[68:72] == APPLICATION_ID.to_bytes(4, "big"):
@@ -224,8 +238,10 @@ def refresh(paths: Paths, force: bool = False) -> RefreshResult:
     try:
         paths.db.parent.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        raise IndexPathError(f"{_describe(paths)}: cannot create its folder "
-                             f"({err.strerror}); point --db / PAPERS_DB elsewhere") from None
+        raise IndexPathError(
+            f"{_describe(paths)}: cannot create its folder "
+            f"({err.strerror}); point --db / PAPERS_DB elsewhere"
+        ) from None
     with files.locked([paths.db], INDEX_LOCK_TIMEOUT, _describe(paths)):
         files.remove_dead_temporaries(paths.db.parent, paths.db.name)
         state = probe(paths)  # another process may have built it while we waited
@@ -320,8 +336,10 @@ def _read_meta(paths: Paths) -> dict[str, str]:
 def _restamp(paths: Paths, stamps: dict[str, list[int]]) -> None:
     """Record the files' stat in the index when its lock is free (best effort: a reader in
     a read-only place just hashes again next time)."""
-    with contextlib.suppress(LockTimeoutError, CatalogError, OSError, sqlite3.Error), \
-            files.locked([paths.db], 0, _describe(paths)):
+    with (
+        contextlib.suppress(LockTimeoutError, CatalogError, OSError, sqlite3.Error),
+        files.locked([paths.db], 0, _describe(paths)),
+    ):
         conn = sqlite3.connect(_uri(paths.db, "rw"), uri=True, timeout=0.1)
         try:
             with conn:
@@ -331,8 +349,10 @@ def _restamp(paths: Paths, stamps: dict[str, list[int]]) -> None:
 
 
 def _set_stamps(conn: sqlite3.Connection, stamps: dict[str, list[int]]) -> None:
-    conn.executemany("insert or replace into meta values (?, ?)",
-                     [("stamps", json.dumps(stamps)), ("stamped", str(time.time_ns()))])
+    conn.executemany(
+        "insert or replace into meta values (?, ?)",
+        [("stamps", json.dumps(stamps)), ("stamped", str(time.time_ns()))],
+    )
 
 
 def _read_catalog(paths: Paths) -> tuple[bytes, str]:
@@ -345,8 +365,9 @@ def _read_catalog(paths: Paths) -> tuple[bytes, str]:
     return data, yamlfile.decode(data, paths.display())
 
 
-def _try_update(paths: Paths, text: str, text_digest: str, registry: str,
-                stamps: dict[str, list[int]]) -> RefreshResult | None:
+def _try_update(
+    paths: Paths, text: str, text_digest: str, registry: str, stamps: dict[str, list[int]]
+) -> RefreshResult | None:
     conn = sqlite3.connect(_uri(paths.db, "rw"), uri=True)
     try:
         meta = _meta(conn)
@@ -358,8 +379,9 @@ def _try_update(paths: Paths, text: str, text_digest: str, registry: str,
         if meta.get("digest") == text_digest:
             with conn:
                 _set_stamps(conn, stamps)
-            return RefreshResult("updated" if registries_changed else "fresh",
-                                 int(meta.get("papers", 0)))
+            return RefreshResult(
+                "updated" if registries_changed else "fresh", int(meta.get("papers", 0))
+            )
         return _update(conn, paths, text, text_digest, stamps)
     finally:
         conn.close()
@@ -386,8 +408,10 @@ def _replace_registries(conn: sqlite3.Connection, paths: Paths, registry: str) -
     names = ", ".join('"' + c.replace('"', '""') + '"' for c in columns)
     conn.execute("delete from venues")
     conn.execute("delete from vocabulary")
-    conn.executemany(f"insert into venues ({names}) values ({marks})",
-                     [[_cell(r.get(c)) for c in columns] for r in records])
+    conn.executemany(
+        f"insert into venues ({names}) values ({marks})",
+        [[_cell(r.get(c)) for c in columns] for r in records],
+    )
     conn.executemany("insert into vocabulary values (?, ?)", list(vocabulary.items()))
     for short in set(old) | set(venues):
         name = venues[short].name if short in venues else None
@@ -411,8 +435,9 @@ def _load_registries(paths: Paths) -> tuple[dict[str, Any], dict[str, str]]:
     return load_venues(paths.venues), load_tags(paths.tags)
 
 
-def _build(paths: Paths, text: str, text_digest: str, registry: str,
-           stamps: dict[str, list[int]]) -> RefreshResult:
+def _build(
+    paths: Paths, text: str, text_digest: str, registry: str, stamps: dict[str, list[int]]
+) -> RefreshResult:
     """A new index in a temporary file, renamed over the old one (the caller holds the
     index's lock)."""
     target = paths.db.resolve()
@@ -424,16 +449,25 @@ def _build(paths: Paths, text: str, text_digest: str, registry: str,
         with contextlib.suppress(OSError):
             tmp.unlink()
         if isinstance(err, OSError | sqlite3.OperationalError) and not isinstance(
-                err, FileNotFoundError):
-            raise IndexPathError(f"{_describe(paths)}: cannot write the index here "
-                                 f"({getattr(err, 'strerror', None) or err}); point --db / "
-                                 "PAPERS_DB at a writable place") from None
+            err, FileNotFoundError
+        ):
+            raise IndexPathError(
+                f"{_describe(paths)}: cannot write the index here "
+                f"({getattr(err, 'strerror', None) or err}); point --db / "
+                "PAPERS_DB at a writable place"
+            ) from None
         raise
     return result
 
 
-def _build_into(tmp: Path, paths: Paths, text: str, text_digest: str, registry: str,
-                stamps: dict[str, list[int]]) -> RefreshResult:
+def _build_into(
+    tmp: Path,
+    paths: Paths,
+    text: str,
+    text_digest: str,
+    registry: str,
+    stamps: dict[str, list[int]],
+) -> RefreshResult:
     """The whole index in a new file: rows first, one year block at a time (one block's
     YAML tree in memory, not the whole file's), then the secondary indexes and the
     full-text index in one pass over the rows. The schema is the one sqlite-utils makes
@@ -452,8 +486,9 @@ def _build_into(tmp: Path, paths: Paths, text: str, text_digest: str, registry: 
         for sql in _TABLES:
             conn.execute(sql)
         _insert_records(conn, "venues", [v.to_dict() for v in venues.values()])
-        _insert_records(conn, "vocabulary", [{"tag": t, "description": d}
-                                             for t, d in vocabulary.items()])
+        _insert_records(
+            conn, "vocabulary", [{"tag": t, "description": d} for t, d in vocabulary.items()]
+        )
         venue_names = {short: v.name for short, v in venues.items()}
         count, years = _insert_catalog(conn, text, paths.display(), venue_names)
         for sql in _INDEXES:
@@ -473,8 +508,9 @@ class _BlockUnreadable(Exception):
     """A year block read on its own has a blocking problem: the whole file decides."""
 
 
-def _insert_catalog(conn: sqlite3.Connection, text: str, filename: str,
-                    venue_names: dict[str, str]) -> tuple[int, set[str]]:
+def _insert_catalog(
+    conn: sqlite3.Connection, text: str, filename: str, venue_names: dict[str, str]
+) -> tuple[int, set[str]]:
     """Insert every paper (and the year blocks' digests); (papers, years) inserted.
     InvalidCatalogError with every blocking problem, as a read of the whole file finds
     them, when the catalog cannot be read."""
@@ -499,21 +535,27 @@ def _insert_catalog(conn: sqlite3.Connection, text: str, filename: str,
     return len(papers), {str(p.year) for p in papers}
 
 
-def _insert_blocks(conn: sqlite3.Connection, blocks: Iterable[tuple[Any, list[Paper], list]],
-                   filename: str, venue_names: dict[str, str]) -> tuple[int, set[str]]:
+def _insert_blocks(
+    conn: sqlite3.Connection,
+    blocks: Iterable[tuple[Any, list[Paper], list]],
+    filename: str,
+    venue_names: dict[str, str],
+) -> tuple[int, set[str]]:
     from catalog.data import reader
 
     first_lines: dict[str, int] = {}
     count = 0
     years: set[str] = set()
     for chunk, papers, problems in blocks:
-        if any(p.blocking for p in problems) or reader.duplicate_keys(papers, filename,
-                                                                      first_lines):
+        if any(p.blocking for p in problems) or reader.duplicate_keys(
+            papers, filename, first_lines
+        ):
             raise _BlockUnreadable
         _insert_papers(conn, papers, venue_names)
         if chunk is not None:
-            conn.execute("insert into chunks values (?, ?, ?)",
-                         (chunk.label, chunk.digest, chunk.start))
+            conn.execute(
+                "insert into chunks values (?, ?, ?)", (chunk.label, chunk.digest, chunk.start)
+            )
         count += len(papers)
         years.update(str(p.year) for p in papers)
     return count, years
@@ -530,17 +572,44 @@ _TABLES = (
     '   "name" TEXT,\n   "publisher" TEXT\n)',
     'CREATE TABLE "vocabulary" (\n   "tag" TEXT PRIMARY KEY,\n   "description" TEXT\n)',
     'CREATE TABLE "words" (\n   "word" TEXT PRIMARY KEY\n)',
-    'CREATE TABLE "papers" (\n' + ",\n".join(
-        f'   "{name}" {kind}{" PRIMARY KEY" if name == "key" else ""}' for name, kind in (
-            ("key", "TEXT"), ("year", "INTEGER"), ("venue", "TEXT"), ("venue_name", "TEXT"),
-            ("title", "TEXT"), ("authors", "TEXT"), ("tags", "TEXT"), ("status", "TEXT"),
-            ("doi", "TEXT"), ("arxiv", "TEXT"), ("arxiv_class", "TEXT"), ("url", "TEXT"),
-            ("pages", "TEXT"), ("volume", "TEXT"), ("number", "TEXT"), ("sources", "TEXT"),
-            ("et_al", "INTEGER"), ("read_on", "TEXT"), ("added", "TEXT"),
-            ("summary", "TEXT"), ("abstract", "TEXT"), ("line", "INTEGER"),
-            ("chunk", "TEXT"), ("folded", "TEXT"), ("booktitle", "TEXT"), ("editors", "TEXT"),
-            ("publisher", "TEXT"), ("chapter", "TEXT"), ("articleno", "TEXT"),
-            ("numpages", "TEXT"), ("distinct", "TEXT"))) + "\n)",
+    'CREATE TABLE "papers" (\n'
+    + ",\n".join(
+        f'   "{name}" {kind}{" PRIMARY KEY" if name == "key" else ""}'
+        for name, kind in (
+            ("key", "TEXT"),
+            ("year", "INTEGER"),
+            ("venue", "TEXT"),
+            ("venue_name", "TEXT"),
+            ("title", "TEXT"),
+            ("authors", "TEXT"),
+            ("tags", "TEXT"),
+            ("status", "TEXT"),
+            ("doi", "TEXT"),
+            ("arxiv", "TEXT"),
+            ("arxiv_class", "TEXT"),
+            ("url", "TEXT"),
+            ("pages", "TEXT"),
+            ("volume", "TEXT"),
+            ("number", "TEXT"),
+            ("sources", "TEXT"),
+            ("et_al", "INTEGER"),
+            ("read_on", "TEXT"),
+            ("added", "TEXT"),
+            ("summary", "TEXT"),
+            ("abstract", "TEXT"),
+            ("line", "INTEGER"),
+            ("chunk", "TEXT"),
+            ("folded", "TEXT"),
+            ("booktitle", "TEXT"),
+            ("editors", "TEXT"),
+            ("publisher", "TEXT"),
+            ("chapter", "TEXT"),
+            ("articleno", "TEXT"),
+            ("numpages", "TEXT"),
+            ("distinct", "TEXT"),
+        )
+    )
+    + "\n)",
     'CREATE TABLE "authors" (\n   "paper" TEXT REFERENCES "papers"("key"),\n'
     '   "position" INTEGER,\n   "name" TEXT,\n   "folded" TEXT,\n'
     '   PRIMARY KEY ("paper", "position")\n)',
@@ -556,8 +625,10 @@ _INDEXES = (
 _FTS_LIST = ", ".join(f'"{c}"' for c in FTS_COLUMNS)
 _FTS_NEW = ", ".join(f'new."{c}"' for c in FTS_COLUMNS)
 _FTS_OLD = ", ".join(f'old."{c}"' for c in FTS_COLUMNS)
-_FTS_DELETE = ('  INSERT INTO "papers_fts" ("papers_fts", rowid, '
-               f"{_FTS_LIST}) VALUES('delete', old.rowid, {_FTS_OLD});\n")
+_FTS_DELETE = (
+    '  INSERT INTO "papers_fts" ("papers_fts", rowid, '
+    f"{_FTS_LIST}) VALUES('delete', old.rowid, {_FTS_OLD});\n"
+)
 _FTS_INSERT = f'  INSERT INTO "papers_fts" (rowid, {_FTS_LIST}) VALUES (new.rowid, {_FTS_NEW});\n'
 # The full-text index filled from the rows in one statement, then the triggers that keep
 # it in step with later edits. The update trigger fires only when a column of the
@@ -568,8 +639,7 @@ _FTS = (
     f'CREATE VIRTUAL TABLE "papers_fts" USING FTS5 (\n    {_FTS_LIST},\n'
     f"    tokenize='{TOKENIZE}',\n    content=\"papers\"\n)",
     "INSERT INTO papers_fts (papers_fts, rank) VALUES ('hashsize', 67108864)",
-    f'INSERT INTO "papers_fts" (rowid, {_FTS_LIST})\n    SELECT rowid, {_FTS_LIST} '
-    'FROM "papers"',
+    f'INSERT INTO "papers_fts" (rowid, {_FTS_LIST})\n    SELECT rowid, {_FTS_LIST} FROM "papers"',
     "INSERT INTO papers_fts (papers_fts, rank) VALUES ('hashsize', 1048576)",
     f'CREATE TRIGGER "papers_ai" AFTER INSERT ON "papers" BEGIN\n{_FTS_INSERT}END',
     f'CREATE TRIGGER "papers_ad" AFTER DELETE ON "papers" BEGIN\n{_FTS_DELETE}END',
@@ -590,20 +660,28 @@ def _insert_records(conn: sqlite3.Connection, name: str, records: list[dict[str,
     for field_name, types in seen.items():
         if field_name.lower() not in have:
             types.discard(type(None))
-            kind = ("INTEGER" if types and types <= {int, bool} else
-                    "REAL" if types and types <= {int, float, bool} else "TEXT")
+            kind = (
+                "INTEGER"
+                if types and types <= {int, bool}
+                else "REAL"
+                if types and types <= {int, float, bool}
+                else "TEXT"
+            )
             quoted = field_name.replace('"', '""')
             conn.execute(f'ALTER TABLE "{name}" ADD COLUMN "{quoted}" {kind};')
             have.add(field_name.lower())
     for record in records:
         columns = ", ".join('"' + c.replace('"', '""') + '"' for c in record)
         marks = ", ".join("?" * len(record))
-        conn.execute(f'INSERT INTO "{name}" ({columns}) VALUES ({marks})',
-                     [_cell(v) for v in record.values()])
+        conn.execute(
+            f'INSERT INTO "{name}" ({columns}) VALUES ({marks})',
+            [_cell(v) for v in record.values()],
+        )
 
 
-def _insert_papers(conn: sqlite3.Connection, papers: Iterable[Paper],
-                   venue_names: dict[str, str]) -> None:
+def _insert_papers(
+    conn: sqlite3.Connection, papers: Iterable[Paper], venue_names: dict[str, str]
+) -> None:
     # Plain executemany: the same rows sqlite-utils would write, without its per-row overhead.
     rows: list[tuple] = []
     authors: list[tuple] = []
@@ -639,23 +717,51 @@ def _add_words(conn: sqlite3.Connection, tokens: Iterable[str]) -> None:
     conn.executemany("insert or ignore into words values (?)", ((w,) for w in words))
 
 
-_COLUMNS = ("key, year, venue, venue_name, title, authors, tags, status, doi, arxiv, "
-            "arxiv_class, url, pages, volume, number, sources, et_al, read_on, added, summary, "
-            "abstract, line, chunk, folded, booktitle, editors, publisher, chapter, articleno, "
-            "numpages, [distinct]")
+_COLUMNS = (
+    "key, year, venue, venue_name, title, authors, tags, status, doi, arxiv, "
+    "arxiv_class, url, pages, volume, number, sources, et_al, read_on, added, summary, "
+    "abstract, line, chunk, folded, booktitle, editors, publisher, chapter, articleno, "
+    "numpages, [distinct]"
+)
 _WIDTH = _COLUMNS.count(",") + 1
 _LINE = 21  # position of line in a row
 
 
 def _row(p: Paper, venue_names: dict[str, str]) -> tuple:
     """A paper as a row of the papers table, columns in _COLUMNS order."""
-    return (p.key, p.year, p.venue, venue_names.get(p.venue), p.title,
-            _json_list(p.authors), _json_list(p.tags),
-            p.status, p.doi, p.arxiv, p.arxiv_class, p.url, p.pages, p.volume, p.number,
-            _json_list(p.sources), int(p.et_al), p.read_on, p.added,
-            p.summary, p.abstract, p.line, str(p.year), _folded(p), p.booktitle,
-            _json_list(p.editors), p.publisher, p.chapter, p.articleno, p.numpages,
-            _json_list(p.distinct))
+    return (
+        p.key,
+        p.year,
+        p.venue,
+        venue_names.get(p.venue),
+        p.title,
+        _json_list(p.authors),
+        _json_list(p.tags),
+        p.status,
+        p.doi,
+        p.arxiv,
+        p.arxiv_class,
+        p.url,
+        p.pages,
+        p.volume,
+        p.number,
+        _json_list(p.sources),
+        int(p.et_al),
+        p.read_on,
+        p.added,
+        p.summary,
+        p.abstract,
+        p.line,
+        str(p.year),
+        _folded(p),
+        p.booktitle,
+        _json_list(p.editors),
+        p.publisher,
+        p.chapter,
+        p.articleno,
+        p.numpages,
+        _json_list(p.distinct),
+    )
 
 
 def _json_list(items: list[str]) -> str:
@@ -683,8 +789,12 @@ def _fold_name(name: str) -> str:
 
 
 def _set_meta(conn: sqlite3.Connection, text_digest: str, registry: str, count: int) -> None:
-    meta = {"digest": text_digest, "registry": registry, "schema": SCHEMA_VERSION,
-            "papers": str(count)}
+    meta = {
+        "digest": text_digest,
+        "registry": registry,
+        "schema": SCHEMA_VERSION,
+        "papers": str(count),
+    }
     conn.executemany("insert or replace into meta values (?, ?)", meta.items())
 
 
@@ -699,18 +809,27 @@ def line_shifts(conn: sqlite3.Connection) -> dict[str, int]:
 
 
 def _set_shifts(conn: sqlite3.Connection, shifts: dict[str, int]) -> None:
-    conn.execute("insert or replace into meta values (?, ?)",
-                 (_SHIFTS, json.dumps({k: v for k, v in shifts.items() if v})))
+    conn.execute(
+        "insert or replace into meta values (?, ?)",
+        (_SHIFTS, json.dumps({k: v for k, v in shifts.items() if v})),
+    )
 
 
 def _stored(papers: Iterable[Paper], shifts: dict[str, int]) -> list[Paper]:
     """The papers with the lines the table keeps (the file's minus their block's shift)."""
-    return [p if not shifts.get(str(p.year)) else replace(p, line=p.line - shifts[str(p.year)])
-            for p in papers]
+    return [
+        p if not shifts.get(str(p.year)) else replace(p, line=p.line - shifts[str(p.year)])
+        for p in papers
+    ]
 
 
-def _update(conn: sqlite3.Connection, paths: Paths, text: str, text_digest: str,
-            stamps: dict[str, list[int]]) -> RefreshResult | None:
+def _update(
+    conn: sqlite3.Connection,
+    paths: Paths,
+    text: str,
+    text_digest: str,
+    stamps: dict[str, list[int]],
+) -> RefreshResult | None:
     """Re-parse only the changed year blocks; None when a full build is needed instead."""
     from catalog.data import reader
 
@@ -737,8 +856,10 @@ def _update(conn: sqlite3.Connection, paths: Paths, text: str, text_digest: str,
             papers.extend(found)
         touched = [c.label for c in changed] + sorted(gone)
         marks = ",".join("?" * len(touched))
-        others = {r[0] for r in conn.execute(
-            f"select key from papers where chunk not in ({marks})", touched)}
+        others = {
+            r[0]
+            for r in conn.execute(f"select key from papers where chunk not in ({marks})", touched)
+        }
         keys = [p.key for p in papers]
         if len(set(keys)) != len(keys) or others & set(keys):
             conn.rollback()
@@ -746,13 +867,17 @@ def _update(conn: sqlite3.Connection, paths: Paths, text: str, text_digest: str,
         # A block that moved keeps its rows: its shift takes up the move (a new block
         # starts with none).
         old_shifts = line_shifts(conn)
-        shifts = {c.label: old_shifts.get(c.label, 0) + c.start - stored[c.label][1]
-                  for c in chunks if c.label in stored}
+        shifts = {
+            c.label: old_shifts.get(c.label, 0) + c.start - stored[c.label][1]
+            for c in chunks
+            if c.label in stored
+        }
         venue_names = dict(conn.execute("select short, name from venues").fetchall())
         _replace_changed_rows(conn, _stored(papers, shifts), touched, venue_names)
         conn.execute("delete from chunks")
-        conn.executemany("insert into chunks values (?, ?, ?)",
-                         [(c.label, c.digest, c.start) for c in chunks])
+        conn.executemany(
+            "insert into chunks values (?, ?, ?)", [(c.label, c.digest, c.start) for c in chunks]
+        )
         count = conn.execute("select count(*) from papers").fetchone()[0]
         registry = _meta(conn)["registry"]
         _set_meta(conn, text_digest, registry, count)
@@ -765,19 +890,22 @@ def _update(conn: sqlite3.Connection, paths: Paths, text: str, text_digest: str,
     return RefreshResult("updated", count, touched)
 
 
-def _replace_changed_rows(conn: sqlite3.Connection, papers: list[Paper], chunks: list[str],
-                          venue_names: dict[str, str]) -> None:
+def _replace_changed_rows(
+    conn: sqlite3.Connection, papers: list[Paper], chunks: list[str], venue_names: dict[str, str]
+) -> None:
     """Make the rows of these chunks those of papers (lines as stored), writing only the
     papers whose row changed: a one-paper edit re-indexes one paper, not its whole year."""
     marks = ",".join("?" * len(chunks))
-    old = {row[0]: row for row in conn.execute(
-        f"select {_COLUMNS} from papers where chunk in ({marks})", chunks)}
+    old = {
+        row[0]: row
+        for row in conn.execute(f"select {_COLUMNS} from papers where chunk in ({marks})", chunks)
+    }
     moved: list[tuple[int, str]] = []
     fresh: list[Paper] = []
     for paper in papers:
         row = _row(paper, venue_names)
         was = old.pop(paper.key, None)
-        if was is not None and was[:_LINE] + was[_LINE + 1:] == row[:_LINE] + row[_LINE + 1:]:
+        if was is not None and was[:_LINE] + was[_LINE + 1 :] == row[:_LINE] + row[_LINE + 1 :]:
             if was[_LINE] != row[_LINE]:
                 moved.append((paper.line, paper.key))
             continue

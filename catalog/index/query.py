@@ -1,13 +1,13 @@
 """The search language, turned into SQL over the index, and other reads of it.
 
-    embedding cache          both words, in any form (Porter stems), in any field; bm25
-                             with column weights, curated papers (tags, summary) first
-    "parameter server"       a phrase
-    emb*                     a prefix
-    caching OR sharding      either word
-    -inference               exclude a word (also -"a phrase", -tag:moe)
-    year:2022  year:2020..2022  year:2021..  venue:OSDI  tag:caching
-    author:gupta  status:to-read  key:sima2022ekko  title:cache  summary:gpu  abstract:x
+embedding cache          both words, in any form (Porter stems), in any field; bm25
+                         with column weights, curated papers (tags, summary) first
+"parameter server"       a phrase
+emb*                     a prefix
+caching OR sharding      either word
+-inference               exclude a word (also -"a phrase", -tag:moe)
+year:2022  year:2020..2022  year:2021..  venue:OSDI  tag:caching
+author:gupta  status:to-read  key:sima2022ekko  title:cache  summary:gpu  abstract:x
 """
 
 from __future__ import annotations
@@ -121,8 +121,7 @@ def parse(text: str) -> Query:
                 query.groups.append([term])
         pending_or = False
     if text.strip() and not (query.groups or query.excluded or query.where):
-        raise QueryError(f"nothing to search for in {text!r} (search words need letters or "
-                         "digits)")
+        raise QueryError(f"nothing to search for in {text!r} (search words need letters or digits)")
     return query
 
 
@@ -133,9 +132,14 @@ def prefix_query(text: str) -> str | None:
     out, last, widened = [], 0, False
     for m in _TOKEN_RE.finditer(text):
         word = m.group("word")
-        if (word and not m.group("neg") and word != "OR" and not word.endswith("*")
-                and _fts_term(word)):
-            out.append(text[last:m.end()] + "*")
+        if (
+            word
+            and not m.group("neg")
+            and word != "OR"
+            and not word.endswith("*")
+            and _fts_term(word)
+        ):
+            out.append(text[last : m.end()] + "*")
             last, widened = m.end(), True
     return "".join(out) + text[last:] if widened else None
 
@@ -145,8 +149,10 @@ def _filter(query: Query, name: str, value: str, negated: bool) -> str | None:
     if name not in FILTERS:
         names = [f"{f}:" for f in FILTERS]
         hint = hint_for(f"{name}:", names) or "filters are " + ", ".join(names)
-        raise QueryError(f"unknown filter '{name}:' ({hint} To search for the words "
-                         f"themselves, quote them: '\"{name}:{value}\"')")
+        raise QueryError(
+            f"unknown filter '{name}:' ({hint} To search for the words "
+            f"themselves, quote them: '\"{name}:{value}\"')"
+        )
     if not value:
         raise QueryError(f"'{name}:' needs a value, e.g. {_EXAMPLES[name]}")
     if name in ("title", "summary", "abstract"):
@@ -191,13 +197,23 @@ _FILTER_SQL = {
     "status": _status,
     "venue": lambda v: ("p.venue = ? collate nocase", [v]),
     "tag": lambda v: ("p.key in (select paper from tags where tag = ? collate nocase)", [v]),
-    "author": lambda v: ("p.key in (select paper from authors where folded like ?)",
-                         [_like(fold(v))]),
+    "author": lambda v: (
+        "p.key in (select paper from authors where folded like ?)",
+        [_like(fold(v))],
+    ),
     "key": lambda v: ("p.key like ?", [v.replace("*", "%")]),
 }
-_EXAMPLES = {"year": "year:2022", "venue": "venue:OSDI", "tag": "tag:caching",
-             "author": "author:gupta", "status": "status:read", "key": "key:sima2022ekko",
-             "title": "title:cache", "summary": "summary:gpu", "abstract": "abstract:lookup"}
+_EXAMPLES = {
+    "year": "year:2022",
+    "venue": "venue:OSDI",
+    "tag": "tag:caching",
+    "author": "author:gupta",
+    "status": "status:read",
+    "key": "key:sima2022ekko",
+    "title": "title:cache",
+    "summary": "summary:gpu",
+    "abstract": "abstract:lookup",
+}
 
 
 _KNOWN_SQL = {
@@ -228,7 +244,7 @@ def row_to_paper(row: sqlite3.Row, shifts: dict[str, int] | None = None) -> Pape
     """A Paper from a row of the papers table; shifts (catalog.index.database.line_shifts) turn
     its stored line into its line in the file."""
     line = row["line"] + (shifts.get(row["chunk"], 0) if shifts else 0)
-    values = tuple(row[c] for c in _PAPER_COLUMNS[:-1]) + (line,)
+    values = (*(row[c] for c in _PAPER_COLUMNS[:-1]), line)
     return _paper(*values)
 
 
@@ -247,13 +263,18 @@ def _widen(conn: sqlite3.Connection, term: str) -> str:
         return term
     low = fold(m.group("word"))
     high = low[:-1] + chr(ord(low[-1]) + 1)
-    words = [r[0] for r in conn.execute(
-        "select word from words where word >= ? and word < ? limit ?",
-        (low, high, _MAX_WIDENED + 1))]
+    words = [
+        r[0]
+        for r in conn.execute(
+            "select word from words where word >= ? and word < ? limit ?",
+            (low, high, _MAX_WIDENED + 1),
+        )
+    ]
     if not words or len(words) > _MAX_WIDENED:
         return term
-    alternatives = " OR ".join([term.removeprefix(m.group("column") or ""),
-                                *(f'"{w}"' for w in words)])
+    alternatives = " OR ".join(
+        [term.removeprefix(m.group("column") or ""), *(f'"{w}"' for w in words)]
+    )
     return f"{m.group('column') or ''}({alternatives})"
 
 
@@ -272,21 +293,22 @@ def search(conn: sqlite3.Connection, text: str, limit: int | None = None) -> lis
     if match:
         weights = ", ".join(str(w) for w in WEIGHTS)
         # bm25 is negative, lower is better: the boost makes a curated match rank higher.
-        sql = (f"select p.*, bm25(papers_fts, {weights}) * (case when (p.tags != '[]' or "
-               "p.summary is not null) and p.rowid in "
-               "(select rowid from papers_fts where papers_fts match ?) "
-               f"then {CURATED_BOOST} else 1.0 end) as score, "
-               f"highlight(papers_fts, 0, '{MARK_START}', '{MARK_END}') as marked "
-               "from papers_fts join papers p on p.rowid = papers_fts.rowid "
-               "where papers_fts match ?")
+        sql = (
+            f"select p.*, bm25(papers_fts, {weights}) * (case when (p.tags != '[]' or "
+            "p.summary is not null) and p.rowid in "
+            "(select rowid from papers_fts where papers_fts match ?) "
+            f"then {CURATED_BOOST} else 1.0 end) as score, "
+            f"highlight(papers_fts, 0, '{MARK_START}', '{MARK_END}') as marked "
+            "from papers_fts join papers p on p.rowid = papers_fts.rowid "
+            "where papers_fts match ?"
+        )
         params[:0] = [query.curated, match]
         order = "score, p.year desc, p.key"
     else:
         sql = "select p.*, 0.0 as score, p.title as marked from papers p where 1"
         order = "p.year desc, p.venue, p.key"
         if query.excluded:
-            where.append("p.rowid not in (select rowid from papers_fts where papers_fts "
-                         "match ?)")
+            where.append("p.rowid not in (select rowid from papers_fts where papers_fts match ?)")
             params.append(" OR ".join(query.excluded))
     for clause in where:
         sql += f" and {clause}"
@@ -297,8 +319,9 @@ def search(conn: sqlite3.Connection, text: str, limit: int | None = None) -> lis
     try:
         rows = conn.execute(sql, params).fetchall()
     except sqlite3.OperationalError as err:
-        raise QueryError(f"cannot search for {text!r}: {err} "
-                         "(quote unusual words, e.g. '\"c++\"')") from None
+        raise QueryError(
+            f"cannot search for {text!r}: {err} (quote unusual words, e.g. '\"c++\"')"
+        ) from None
     shifts = _shifts(conn)
     return [Hit(row_to_paper(r, shifts), r["marked"], r["score"]) for r in rows]
 
@@ -320,9 +343,10 @@ def get(conn: sqlite3.Connection, key: str) -> Paper:
 
 def keys(conn: sqlite3.Connection, prefix: str = "") -> list[str]:
     """Every citation key (starting with prefix), sorted."""
-    rows = conn.execute("select key from papers where key like ? escape '\\' order by key",
-                        (prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-                         + "%",))
+    rows = conn.execute(
+        "select key from papers where key like ? escape '\\' order by key",
+        (prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%",),
+    )
     return [r[0] for r in rows]
 
 
@@ -345,8 +369,9 @@ def papers_by_key(conn: sqlite3.Connection, abstracts: bool = False) -> Iterator
     yield from _papers(cursor, _shifts(conn))
 
 
-def papers_where(conn: sqlite3.Connection, where: str, values: Sequence[Any],
-                 shifts: dict[str, int]) -> list[Paper]:
+def papers_where(
+    conn: sqlite3.Connection, where: str, values: Sequence[Any], shifts: dict[str, int]
+) -> list[Paper]:
     """The papers a condition on the papers table selects; shifts as
     catalog.index.database.line_shifts gives them."""
     cursor = conn.cursor()
@@ -370,37 +395,109 @@ def _papers(rows: Iterable[tuple], shifts: dict[str, int]) -> Iterator[Paper]:
 
 
 # The columns _paper takes, in its order.
-_PAPER_COLUMNS = ("key", "title", "authors", "year", "venue", "et_al", "doi", "arxiv",
-                  "arxiv_class", "url", "pages", "articleno", "numpages", "volume", "number",
-                  "sources", "tags", "distinct", "status", "read_on", "added", "summary",
-                  "abstract", "booktitle", "editors", "publisher", "chapter", "line")
+_PAPER_COLUMNS = (
+    "key",
+    "title",
+    "authors",
+    "year",
+    "venue",
+    "et_al",
+    "doi",
+    "arxiv",
+    "arxiv_class",
+    "url",
+    "pages",
+    "articleno",
+    "numpages",
+    "volume",
+    "number",
+    "sources",
+    "tags",
+    "distinct",
+    "status",
+    "read_on",
+    "added",
+    "summary",
+    "abstract",
+    "booktitle",
+    "editors",
+    "publisher",
+    "chapter",
+    "line",
+)
 # _columns adds the year block (chunk) after them: a stored line plus its block's shift
 # is the paper's line in the file (catalog.index.database.line_shifts).
-_NOT_IN_BIBTEX = frozenset({"sources", "tags", "distinct", "status", "read_on", "added",
-                            "summary"})
+_NOT_IN_BIBTEX = frozenset({"sources", "tags", "distinct", "status", "read_on", "added", "summary"})
 
 
 def _columns(left_out: Collection[str] = ()) -> str:
     """_PAPER_COLUMNS for a select, each left out read as null."""
-    return ", ".join(["null" if c in left_out else f'"{c}"' for c in _PAPER_COLUMNS]
-                     + ['"chunk"'])
+    return ", ".join(["null" if c in left_out else f'"{c}"' for c in _PAPER_COLUMNS] + ['"chunk"'])
 
 
-def _paper(key: str, title: str, authors: str, year: int, venue: str, et_al: int,
-           doi: str | None, arxiv: str | None, arxiv_class: str | None, url: str | None,
-           pages: str | None, articleno: str | None, numpages: str | None,
-           volume: str | None, number: str | None, sources: str | None, tags: str | None,
-           distinct: str | None, status: str | None, read_on: str | None, added: str | None,
-           summary: str | None, abstract: str | None, booktitle: str | None,
-           editors: str | None, publisher: str | None, chapter: str | None,
-           line: int) -> Paper:
+def _paper(
+    key: str,
+    title: str,
+    authors: str,
+    year: int,
+    venue: str,
+    et_al: int,
+    doi: str | None,
+    arxiv: str | None,
+    arxiv_class: str | None,
+    url: str | None,
+    pages: str | None,
+    articleno: str | None,
+    numpages: str | None,
+    volume: str | None,
+    number: str | None,
+    sources: str | None,
+    tags: str | None,
+    distinct: str | None,
+    status: str | None,
+    read_on: str | None,
+    added: str | None,
+    summary: str | None,
+    abstract: str | None,
+    booktitle: str | None,
+    editors: str | None,
+    publisher: str | None,
+    chapter: str | None,
+    line: int,
+) -> Paper:
     """A Paper from the columns of _PAPER_COLUMNS, in their order (a column left out
     gives the field's default); row_to_paper reads a Row through it."""
     lists = _json_lists
-    return Paper(key, title, lists(authors), year, venue, bool(et_al), doi, arxiv,
-                 arxiv_class, url, pages, articleno, numpages, volume, number, lists(sources),
-                 lists(tags), lists(distinct), status or DEFAULT_STATUS, read_on, added,
-                 summary, abstract, booktitle, lists(editors), publisher, chapter, line)
+    return Paper(
+        key,
+        title,
+        lists(authors),
+        year,
+        venue,
+        bool(et_al),
+        doi,
+        arxiv,
+        arxiv_class,
+        url,
+        pages,
+        articleno,
+        numpages,
+        volume,
+        number,
+        lists(sources),
+        lists(tags),
+        lists(distinct),
+        status or DEFAULT_STATUS,
+        read_on,
+        added,
+        summary,
+        abstract,
+        booktitle,
+        lists(editors),
+        publisher,
+        chapter,
+        line,
+    )
 
 
 def _json_lists(text: str | None) -> list[str]:
@@ -422,16 +519,17 @@ def _json_lists(text: str | None) -> list[str]:
 
 def stats(conn: sqlite3.Connection) -> dict[str, dict[str, int]]:
     """Paper counts per year, venue, tag and status."""
+
     def counts(sql: str) -> dict[str, int]:
         return {str(k): n for k, n in conn.execute(sql)}
 
     return {
         "year": counts("select year, count(*) from papers group by year order by year desc"),
-        "venue": counts("select venue, count(*) n from papers group by venue "
-                        "order by n desc, venue"),
+        "venue": counts(
+            "select venue, count(*) n from papers group by venue order by n desc, venue"
+        ),
         "tag": counts("select tag, count(*) n from tags group by tag order by n desc, tag"),
-        "status": counts("select status, count(*) n from papers group by status "
-                         "order by n desc"),
+        "status": counts("select status, count(*) n from papers group by status order by n desc"),
     }
 
 
@@ -443,6 +541,8 @@ def venue(conn: sqlite3.Connection, short: str) -> dict[str, Any] | None:
 
 def venues(conn: sqlite3.Connection) -> list[dict[str, Any]]:
     """The venue registry with the number of papers at each venue."""
-    sql = ("select v.*, (select count(*) from papers p where p.venue = v.short) as papers "
-           "from venues v order by v.short collate nocase")
+    sql = (
+        "select v.*, (select count(*) from papers p where p.venue = v.short) as papers "
+        "from venues v order by v.short collate nocase"
+    )
     return [dict(r) for r in conn.execute(sql)]

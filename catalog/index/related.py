@@ -92,10 +92,8 @@ def build(papers: Iterable[Paper]) -> Model:
     lengths = np.fromiter((len(r) for r in row_terms), dtype=np.int64, count=n)
     indptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(lengths, out=indptr[1:])
-    indices = np.fromiter((t for r in row_terms for t in r), dtype=np.int64,
-                          count=int(indptr[-1]))
-    tf = np.fromiter((c for r in row_counts for c in r), dtype=np.float64,
-                     count=int(indptr[-1]))
+    indices = np.fromiter((t for r in row_terms for t in r), dtype=np.int64, count=int(indptr[-1]))
+    tf = np.fromiter((c for r in row_counts for c in r), dtype=np.float64, count=int(indptr[-1]))
     df = np.bincount(indices, minlength=len(vocabulary))
     # Terms in every paper get weight 0: they cannot tell papers apart.
     idf = np.log(max(n, 1) / np.maximum(df, 1))
@@ -106,8 +104,9 @@ def build(papers: Iterable[Paper]) -> Model:
     order = np.argsort(indices, kind="stable")
     colptr = np.zeros(len(vocabulary) + 1, dtype=np.int64)
     np.cumsum(df, out=colptr[1:])
-    return Model([p.key for p in ordered], indptr, indices, data, colptr, row_of[order],
-                 data[order])
+    return Model(
+        [p.key for p in ordered], indptr, indices, data, colptr, row_of[order], data[order]
+    )
 
 
 def _scores(model: Model, start: int, stop: int) -> np.ndarray:
@@ -117,7 +116,7 @@ def _scores(model: Model, start: int, stop: int) -> np.ndarray:
     n = len(model.keys)
     lo, hi = model.indptr[start], model.indptr[stop]
     t = model.indices[lo:hi]
-    local = np.repeat(np.arange(stop - start), np.diff(model.indptr[start:stop + 1]))
+    local = np.repeat(np.arange(stop - start), np.diff(model.indptr[start : stop + 1]))
     counts = model.colptr[t + 1] - model.colptr[t]
     total = int(counts.sum())
     ends = np.cumsum(counts)
@@ -149,9 +148,12 @@ def _blocks(model: Model) -> Iterable[tuple[int, int]]:
     n = len(model.keys)
     df = np.diff(model.colptr)
     cost = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(np.repeat(np.arange(n), np.diff(model.indptr)),
-                          weights=df[model.indices], minlength=n).astype(np.int64),
-              out=cost[1:])
+    np.cumsum(
+        np.bincount(
+            np.repeat(np.arange(n), np.diff(model.indptr)), weights=df[model.indices], minlength=n
+        ).astype(np.int64),
+        out=cost[1:],
+    )
     max_rows = max(1, _BLOCK_PAIRS // max(n, 1))
     start = 0
     while start < n:
@@ -161,8 +163,9 @@ def _blocks(model: Model) -> Iterable[tuple[int, int]]:
         start = stop
 
 
-def related_all(papers: Sequence[Paper], count: int = DEFAULT_COUNT,
-                model: Model | None = None) -> dict[str, list[tuple[str, float]]]:
+def related_all(
+    papers: Sequence[Paper], count: int = DEFAULT_COUNT, model: Model | None = None
+) -> dict[str, list[tuple[str, float]]]:
     """key -> up to `count` (key, score) of the most similar other papers, for every paper."""
     model = model or build(papers)
     out: dict[str, list[tuple[str, float]]] = {}
@@ -173,8 +176,9 @@ def related_all(papers: Sequence[Paper], count: int = DEFAULT_COUNT,
     return out
 
 
-def related(papers: Sequence[Paper], key: str,
-            count: int = DEFAULT_COUNT) -> list[tuple[Paper, float]]:
+def related(
+    papers: Sequence[Paper], key: str, count: int = DEFAULT_COUNT
+) -> list[tuple[Paper, float]]:
     """The `count` papers most similar to the one with this key, with their scores."""
     by_key = {p.key: p for p in papers}
     if key not in by_key:
@@ -184,4 +188,3 @@ def related(papers: Sequence[Paper], key: str,
     row = model.keys.index(key)
     top = _top(model, row, _scores(model, row, row + 1)[0], count)
     return [(by_key[k], score) for k, score in top]
-

@@ -8,11 +8,47 @@ from collections.abc import Collection
 from catalog.model import fold, last_name
 
 # Words a key skips at the start of a title ("A Scalable ..." -> "scalable").
-STOPWORDS = frozenset({"a", "an", "the", "on", "of", "in", "for", "to", "with", "and", "at",
-                       "by", "from", "is", "are"})
+STOPWORDS = frozenset(
+    {
+        "a",
+        "an",
+        "the",
+        "on",
+        "of",
+        "in",
+        "for",
+        "to",
+        "with",
+        "and",
+        "at",
+        "by",
+        "from",
+        "is",
+        "are",
+    }
+)
 # Lower-case particles of a family name that keys leave out ("van der Berg" -> "berg").
-PARTICLES = frozenset({"de", "da", "di", "del", "della", "der", "den", "van", "von", "le",
-                       "la", "du", "dos", "das", "ter", "ten", "zu"})
+PARTICLES = frozenset(
+    {
+        "de",
+        "da",
+        "di",
+        "del",
+        "della",
+        "der",
+        "den",
+        "van",
+        "von",
+        "le",
+        "la",
+        "du",
+        "dos",
+        "das",
+        "ter",
+        "ten",
+        "zu",
+    }
+)
 
 
 def _ascii_word(text: str) -> str:

@@ -43,8 +43,14 @@ if TYPE_CHECKING:
 
 ACTIONS: tuple[str, ...] = ("added", "merged", "duplicate", "inbox", "refused")
 # Venue names lists use for registry entries under another short name.
-ALIASES = {"vldb": "PVLDB", "pvldb": "PVLDB", "corr": "arXiv", "arxiv": "arXiv",
-           "neurips": "NeurIPS", "nips": "NeurIPS"}
+ALIASES = {
+    "vldb": "PVLDB",
+    "pvldb": "PVLDB",
+    "corr": "arXiv",
+    "arxiv": "arXiv",
+    "neurips": "NeurIPS",
+    "nips": "NeurIPS",
+}
 # Publishers that lists put before a venue's name ("ACM CSUR'23").
 _ORG_PREFIX_RE = re.compile(r"^(?:ACM|IEEE|USENIX|SIAM)[\s/-]+", re.IGNORECASE)
 
@@ -95,23 +101,33 @@ class Report:
         return {a: self.count(a) for a in ACTIONS}
 
     def to_dict(self) -> dict[str, Any]:
-        return {"file": self.file, "dry_run": self.dry_run, **self.counts,
-                "skipped_lines": len(self.skipped_lines),
-                "not_papers": [n.to_dict() for n in self.not_papers],
-                "venues_added": [v.to_dict() for v in self.venues_added],
-                "outcomes": [o.to_dict() for o in self.outcomes],
-                "promoted_from_inbox": list(self.promoted),
-                "warnings": [str(w) for w in self.warnings]}
+        return {
+            "file": self.file,
+            "dry_run": self.dry_run,
+            **self.counts,
+            "skipped_lines": len(self.skipped_lines),
+            "not_papers": [n.to_dict() for n in self.not_papers],
+            "venues_added": [v.to_dict() for v in self.venues_added],
+            "outcomes": [o.to_dict() for o in self.outcomes],
+            "promoted_from_inbox": list(self.promoted),
+            "warnings": [str(w) for w in self.warnings],
+        }
 
     def summary(self) -> str:
         """One line: what was added, merged, skipped and refused."""
         c = self.counts
         verb = "would add" if self.dry_run else "added"
-        parts = [f"{verb} {c['added']}", f"merged {c['merged']}",
-                 f"skipped {c['duplicate']} duplicate{'s' * (c['duplicate'] != 1)}",
-                 *([f"{'would file' if self.dry_run else 'filed'} {c['inbox']} in the inbox"]
-                   if c["inbox"] else []),
-                 f"refused {c['refused']}"]
+        parts = [
+            f"{verb} {c['added']}",
+            f"merged {c['merged']}",
+            f"skipped {c['duplicate']} duplicate{'s' * (c['duplicate'] != 1)}",
+            *(
+                [f"{'would file' if self.dry_run else 'filed'} {c['inbox']} in the inbox"]
+                if c["inbox"]
+                else []
+            ),
+            f"refused {c['refused']}",
+        ]
         text = f"{self.file}: " + ", ".join(parts)
         if self.skipped_lines:
             n = len(self.skipped_lines)
@@ -122,8 +138,15 @@ class Report:
 class _Run:
     """One writer session that candidates are offered to, one at a time."""
 
-    def __init__(self, session: writer.Session, report: Report, *, merge: bool,
-                 new_venues: bool, tags: Iterable[str] = ()):
+    def __init__(
+        self,
+        session: writer.Session,
+        report: Report,
+        *,
+        merge: bool,
+        new_venues: bool,
+        tags: Iterable[str] = (),
+    ):
         self.session = session
         self.report = report
         self.merge = merge
@@ -136,12 +159,22 @@ class _Run:
         for tag in self.tags:
             if tag not in session.vocabulary:
                 hint = hint_for(tag, session.vocabulary)
-                raise CatalogError(f"unknown tag '{tag}'" + (f" ({hint})" if hint else "")
-                                   + "; add it first with papers tag KEY -t TAG --new")
+                raise CatalogError(
+                    f"unknown tag '{tag}'"
+                    + (f" ({hint})" if hint else "")
+                    + "; add it first with papers tag KEY -t TAG --new"
+                )
 
-    def offer(self, paper: Paper, line: int = 0, source_key: str | None = None,
-              new_venue: Venue | None = None, key: str | None = None,
-              missing: str = "", match: duplicates.Match | None = None) -> Outcome:
+    def offer(
+        self,
+        paper: Paper,
+        line: int = 0,
+        source_key: str | None = None,
+        new_venue: Venue | None = None,
+        key: str | None = None,
+        missing: str = "",
+        match: duplicates.Match | None = None,
+    ) -> Outcome:
         """Add, merge, skip or refuse one candidate; the outcome goes in the report.
 
         key is a key asked for (refused if malformed or taken); without it, a .bib's own
@@ -154,9 +187,16 @@ class _Run:
         self.report.outcomes.append(outcome)
         return outcome
 
-    def _decide(self, paper: Paper, line: int, source_key: str | None,
-                new_venue: Venue | None, key: str | None, missing: str,
-                match: duplicates.Match | None) -> Outcome:
+    def _decide(
+        self,
+        paper: Paper,
+        line: int,
+        source_key: str | None,
+        new_venue: Venue | None,
+        key: str | None,
+        missing: str,
+        match: duplicates.Match | None,
+    ) -> Outcome:
         base: dict[str, Any] = {"title": paper.title, "line": line, "source_key": source_key}
         match = match or self.finder.find(paper)
         if match and match.sure:
@@ -164,14 +204,22 @@ class _Run:
         outcome = self._add(paper, base, new_venue, key, missing)
         if match and outcome.action == "added":
             # A title alike, but neither year nor first author agrees: two papers, likely.
-            outcome.reason = (f"possible duplicate of {match.paper.key} ('{match.paper.title}',"
-                              f" {match.paper.year}; title {match.score:.0f}% alike): if they "
-                              f"are different, add 'distinct: [{match.paper.key}]' to "
-                              f"{outcome.key}")
+            outcome.reason = (
+                f"possible duplicate of {match.paper.key} ('{match.paper.title}',"
+                f" {match.paper.year}; title {match.score:.0f}% alike): if they "
+                f"are different, add 'distinct: [{match.paper.key}]' to "
+                f"{outcome.key}"
+            )
         return outcome
 
-    def _add(self, paper: Paper, base: dict[str, Any], new_venue: Venue | None,
-             key: str | None, missing: str) -> Outcome:
+    def _add(
+        self,
+        paper: Paper,
+        base: dict[str, Any],
+        new_venue: Venue | None,
+        key: str | None,
+        missing: str,
+    ) -> Outcome:
         source_key = base["source_key"]
         reasons = []
         if missing:
@@ -190,8 +238,12 @@ class _Run:
         taken = self.session.papers.keys()
         if key is not None:
             if not KEY_RE.match(key):
-                return Outcome("refused", reason=f"malformed key '{key}' (use lower-case "
-                               "ASCII: first author, year, first title word)", **base)
+                return Outcome(
+                    "refused",
+                    reason=f"malformed key '{key}' (use lower-case "
+                    "ASCII: first author, year, first title word)",
+                    **base,
+                )
             if key in taken:
                 return Outcome("refused", reason=f"key '{key}' is already used", **base)
         elif source_key and KEY_RE.match(source_key) and source_key not in taken:
@@ -221,14 +273,24 @@ class _Run:
         if self._inbox is None:
             self._inbox = inbox.Inbox(self.session.paths)
         candidate = inbox.Candidate(
-            id=inbox.candidate_id(entry.title, entry.year), title=entry.title,
-            venue=venue or None, year=entry.year, url=entry.url, arxiv=entry.arxiv,
-            doi=entry.doi, source=source)
+            id=inbox.candidate_id(entry.title, entry.year),
+            title=entry.title,
+            venue=venue or None,
+            year=entry.year,
+            url=entry.url,
+            arxiv=entry.arxiv,
+            doi=entry.doi,
+            source=source,
+        )
         why = why.removeprefix("needs metadata: ")
         if self._inbox.was_dropped(candidate):
-            outcome = Outcome("refused", entry.title, entry.line, key=candidate.id,
-                              reason=f"dropped from the inbox earlier ({candidate.id}): not "
-                                     f"filed again; {why}")
+            outcome = Outcome(
+                "refused",
+                entry.title,
+                entry.line,
+                key=candidate.id,
+                reason=f"dropped from the inbox earlier ({candidate.id}): not filed again; {why}",
+            )
             outcome.venue, outcome.year = venue or None, entry.year
             self.report.outcomes.append(outcome)
             return outcome
@@ -238,8 +300,13 @@ class _Run:
             outcome = Outcome("inbox", entry.title, entry.line, key=there.id, reason=reason)
         else:
             verb = "would be filed" if self.report.dry_run else "filed"
-            outcome = Outcome("inbox", entry.title, entry.line, key=candidate.id,
-                              reason=f"{verb} in the inbox as {candidate.id}: {why}")
+            outcome = Outcome(
+                "inbox",
+                entry.title,
+                entry.line,
+                key=candidate.id,
+                reason=f"{verb} in the inbox as {candidate.id}: {why}",
+            )
         outcome.venue, outcome.year = venue or None, entry.year
         self.report.outcomes.append(outcome)
         return outcome
@@ -252,13 +319,16 @@ class _Run:
     def _venue_reason(self, venue: str, new_venue: Venue | None) -> str:
         registry = self.session.paths.display(self.session.paths.venues)
         if new_venue is not None:  # it could have been added, but --no-new-venues
-            return (f"venue '{venue}' ({new_venue.name}) is not in {registry} and "
-                    "--no-new-venues was given")
+            return (
+                f"venue '{venue}' ({new_venue.name}) is not in {registry} and "
+                "--no-new-venues was given"
+            )
         if not venue:
             return "no venue"
         hint = hint_for(venue, self.session.venues)
-        return (f"venue '{venue}' is not in {registry}"
-                + (f" ({hint})" if hint else "; add it there, then import again"))
+        return f"venue '{venue}' is not in {registry}" + (
+            f" ({hint})" if hint else "; add it there, then import again"
+        )
 
     def known_venue(self, proposed: Venue) -> str | None:
         """The venue a proposed one already is, in the registry or proposed earlier in this
@@ -284,28 +354,47 @@ class _Run:
     def _duplicate(self, paper: Paper, match: duplicates.Match, base: dict[str, Any]) -> Outcome:
         existing = self.session.paper(match.paper.key)
         if not self.merge:
-            return Outcome("duplicate", key=existing.key,
-                           reason=f"already in the catalog as {match.describe()}", **base)
+            return Outcome(
+                "duplicate",
+                key=existing.key,
+                reason=f"already in the catalog as {match.describe()}",
+                **base,
+            )
         plan = duplicates.plan_merge(existing, paper, self.session.venues)
         if plan.empty:
-            return Outcome("duplicate", key=existing.key,
-                           reason=f"already in the catalog as {match.describe()}; "
-                                  "nothing new to merge", **base)
+            return Outcome(
+                "duplicate",
+                key=existing.key,
+                reason=f"already in the catalog as {match.describe()}; nothing new to merge",
+                **base,
+            )
         if plan.fields:
             self.session.update(existing.key, **plan.fields)
         if plan.move_to:
             self.session.move(existing.key, *plan.move_to)
         self.finder.add(self.session.paper(existing.key))
-        return Outcome("merged", key=existing.key, fields=list(plan.fields),
-                       reason=f"same paper as {match.describe()}: {plan.describe()}", **base)
+        return Outcome(
+            "merged",
+            key=existing.key,
+            fields=list(plan.fields),
+            reason=f"same paper as {match.describe()}: {plan.describe()}",
+            **base,
+        )
 
 
 def _venue_words(name: str) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", fold(name)))
 
 
-def _run(paths: Paths, name: str, dry_run: bool, merge: bool, new_venues: bool,
-         tags: Iterable[str], body: Callable[[_Run], None]) -> Report:
+def _run(
+    paths: Paths,
+    name: str,
+    dry_run: bool,
+    merge: bool,
+    new_venues: bool,
+    tags: Iterable[str],
+    body: Callable[[_Run], None],
+) -> Report:
     from catalog.ingest import inbox
 
     report = Report(name, dry_run=dry_run)
@@ -324,9 +413,18 @@ def _run(paths: Paths, name: str, dry_run: bool, merge: bool, new_venues: bool,
 # ---------------------------------------------------------------- BibTeX
 
 
-def import_bib(paths: Paths, text: str, filename: str, *, merge: bool = False,
-               new_venues: bool = True, dry_run: bool = False, tags: Iterable[str] = (),
-               progress: Progress | None = None, skip_broken: bool = False) -> Report:
+def import_bib(
+    paths: Paths,
+    text: str,
+    filename: str,
+    *,
+    merge: bool = False,
+    new_venues: bool = True,
+    dry_run: bool = False,
+    tags: Iterable[str] = (),
+    progress: Progress | None = None,
+    skip_broken: bool = False,
+) -> Report:
     """Import every entry of a .bib text. An entry that cannot be read stops the whole
     import (nothing written) unless skip_broken, which refuses it alone."""
     from catalog.bib.bibtex import read_bib
@@ -339,29 +437,45 @@ def import_bib(paths: Paths, text: str, filename: str, *, merge: bool = False,
     # not a paper the catalog can take (no venue, no author) is refused alone, with its
     # line and reason; the others are imported.
     if not records:
-        raise ImportInputError(f"{filename}: no BibTeX entries found (entries look like "
-                           "'@inproceedings{key, title = {...}, ...}')")
+        raise ImportInputError(
+            f"{filename}: no BibTeX entries found (entries look like "
+            "'@inproceedings{key, title = {...}, ...}')"
+        )
     broken = [problem for r in records if r.unreadable for problem in r.problems]
     if broken and not skip_broken:
         raise ImportInputError(
             "\n".join(str(p) for p in broken) + f"\n{filename}: {len(broken)} "
             f"entr{'y' if len(broken) == 1 else 'ies'} cannot be read, so nothing was "
-            "imported; fix them, or pass --skip-broken to import the rest")
+            "imported; fix them, or pass --skip-broken to import the rest"
+        )
 
     def body(run: _Run) -> None:
         for done, record in enumerate(records, 1):
             if record.paper is None:
-                reason = "; ".join(p.message + (f" ({p.hint})" if p.hint else "")
-                                   for p in record.problems) or "not a paper entry"
-                run.report.outcomes.append(Outcome(
-                    "refused", record.fields.get("title", "") or record.key, record.line,
-                    source_key=record.key, reason=reason))
+                reason = (
+                    "; ".join(
+                        p.message + (f" ({p.hint})" if p.hint else "") for p in record.problems
+                    )
+                    or "not a paper entry"
+                )
+                run.report.outcomes.append(
+                    Outcome(
+                        "refused",
+                        record.fields.get("title", "") or record.key,
+                        record.line,
+                        source_key=record.key,
+                        reason=reason,
+                    )
+                )
             else:
                 paper, new_venue = record.paper, record.venue if record.new_venue else None
                 # What reading left out (a javascript: url, a malformed DOI) is said; an
                 # unknown venue is said as the venue added.
-                run.report.warnings += [p for p in record.problems if not p.blocking
-                                        and not p.message.startswith("unknown venue")]
+                run.report.warnings += [
+                    p
+                    for p in record.problems
+                    if not p.blocking and not p.message.startswith("unknown venue")
+                ]
                 known = run.known_venue(new_venue) if new_venue is not None else None
                 if known is not None:
                     paper, new_venue = replace(paper, venue=known), None
@@ -400,9 +514,17 @@ def resolve_list_venue(label: str, venues: dict[str, Venue]) -> str:
     return resolve_name(label, venues) or label
 
 
-def import_markdown(paths: Paths, text: str, filename: str, *, merge: bool = False,
-                    fetch: bool = False, dry_run: bool = False, tags: Iterable[str] = (),
-                    progress: Progress | None = None) -> Report:
+def import_markdown(
+    paths: Paths,
+    text: str,
+    filename: str,
+    *,
+    merge: bool = False,
+    fetch: bool = False,
+    dry_run: bool = False,
+    tags: Iterable[str] = (),
+    progress: Progress | None = None,
+) -> Report:
     """Import the papers of a Markdown list (awesome lists, the blog's year lists, tables)."""
     from catalog.data.registry import load_venues
     from catalog.ingest import lists
@@ -410,10 +532,12 @@ def import_markdown(paths: Paths, text: str, filename: str, *, merge: bool = Fal
     # Registry venues let a '## RecSys' heading give the venue of the papers under it.
     parsed = lists.parse(text, load_venues(paths.venues))
     if not parsed.entries:
-        raise ImportInputError(f"{filename}: no papers found in {len(parsed.skipped)} lines; "
-                           "entries look like '- [OSDI'23] [Title](url)', "
-                           "'* Title ([SOSP 2023](link))', 'Title (arXiv 2212.00939)' or "
-                           "'Title VENUE'YY' after a year")
+        raise ImportInputError(
+            f"{filename}: no papers found in {len(parsed.skipped)} lines; "
+            "entries look like '- [OSDI'23] [Title](url)', "
+            "'* Title ([SOSP 2023](link))', 'Title (arXiv 2212.00939)' or "
+            "'Title VENUE'YY' after a year"
+        )
 
     def body(run: _Run) -> None:
         run.report.skipped_lines = list(parsed.skipped)
@@ -421,20 +545,34 @@ def import_markdown(paths: Paths, text: str, filename: str, *, merge: bool = Fal
         venues = run.session.venues
         for done, entry in enumerate(parsed.entries, 1):
             venue = resolve_list_venue(entry.venue, venues) if entry.venue else ""
-            paper = Paper(key="", title=entry.title, authors=list(entry.authors),
-                          year=entry.year or 0, venue=venue, arxiv=entry.arxiv, url=entry.url,
-                          et_al=entry.et_al)
+            paper = Paper(
+                key="",
+                title=entry.title,
+                authors=list(entry.authors),
+                year=entry.year or 0,
+                venue=venue,
+                arxiv=entry.arxiv,
+                url=entry.url,
+                et_al=entry.et_al,
+            )
             # The DOI of the entry's link finds the paper but is not recorded on it.
             match = run.finder.find(replace(paper, doi=entry.doi))
             wrong = _mislinked(entry, match)
-            run.report.warnings += [Problem(filename, entry.line, "", note, "", False)
-                                    for note in entry.notes]
+            run.report.warnings += [
+                Problem(filename, entry.line, "", note, "", False) for note in entry.notes
+            ]
             if wrong:
-                run.report.outcomes.append(Outcome("refused", entry.title, entry.line,
-                                                   reason=wrong, venue=venue or None,
-                                                   year=entry.year))
-            elif (match is None or not match.sure) and not (paper.authors and venue
-                                                             and paper.year):
+                run.report.outcomes.append(
+                    Outcome(
+                        "refused",
+                        entry.title,
+                        entry.line,
+                        reason=wrong,
+                        venue=venue or None,
+                        year=entry.year,
+                    )
+                )
+            elif (match is None or not match.sure) and not (paper.authors and venue and paper.year):
                 missing = _needs_metadata(entry)
                 if fetch:
                     paper, missing = _fetch_authors(paper, venues)
@@ -451,21 +589,31 @@ def import_markdown(paths: Paths, text: str, filename: str, *, merge: bool = Fal
 
 
 def _needs_metadata(entry: Entry) -> str:
-    lacks = [*(["authors"] if not entry.authors else []), *(["venue"] if not entry.venue else []),
-             *(["year"] if not entry.year else [])]
+    lacks = [
+        *(["authors"] if not entry.authors else []),
+        *(["venue"] if not entry.venue else []),
+        *(["year"] if not entry.year else []),
+    ]
     what = ", ".join(lacks[:-1]) + " or " + lacks[-1] if len(lacks) > 1 else lacks[0]
-    return (f"needs metadata: the list gives no {what} (rerun with --fetch, or add it "
-            "with papers add --arxiv/--doi/--bibtex)")
+    return (
+        f"needs metadata: the list gives no {what} (rerun with --fetch, or add it "
+        "with papers add --arxiv/--doi/--bibtex)"
+    )
 
 
 def _mislinked(entry: Entry, match: duplicates.Match | None) -> str:
     """Why an entry's link points at another paper of the catalog, or '' if it does not."""
-    if match is None or match.by == "title" or duplicates.same_paper_title(entry.title,
-                                                                       match.paper):
+    if (
+        match is None
+        or match.by == "title"
+        or duplicates.same_paper_title(entry.title, match.paper)
+    ):
         return ""
     ident = entry.doi if match.by == "DOI" else entry.arxiv
-    return (f"its link's {match.by} {ident} is {match.paper.key} in the catalog "
-            f"('{match.paper.title}'), not this title: check the list's link")
+    return (
+        f"its link's {match.by} {ident} is {match.paper.key} in the catalog "
+        f"('{match.paper.title}'), not this title: check the list's link"
+    )
 
 
 def _fetch_authors(paper: Paper, venues: dict[str, Venue]) -> tuple[Paper, str]:
@@ -482,43 +630,77 @@ def _fetch_authors(paper: Paper, venues: dict[str, Venue]) -> tuple[Paper, str]:
     if record is None or not record.authors:
         return paper, "needs metadata: no matching record on arXiv or DBLP"
     if services.same_title(record.title, paper.title) < services.SAME_TITLE:
-        return paper, (f"needs metadata: {record.source} knows {paper.arxiv or 'it'} as "
-                       f"'{record.title}', not this title")
+        return paper, (
+            f"needs metadata: {record.source} knows {paper.arxiv or 'it'} as "
+            f"'{record.title}', not this title"
+        )
     doi = record.doi if record.kind != "preprint" else None
     venue, year = paper.venue, paper.year or record.year or 0
     if not venue:  # a list entry with no venue: the record's, with its year, if registered
         venue = services.resolve_venue(record, venues) or ""
         year = (record.year or year) if venue else year
-    return replace(paper, authors=list(record.authors), doi=paper.doi or doi,
-                   pages=paper.pages or record.pages, year=year, venue=venue), ""
+    return replace(
+        paper,
+        authors=list(record.authors),
+        doi=paper.doi or doi,
+        pages=paper.pages or record.pages,
+        year=year,
+        venue=venue,
+    ), ""
 
 
 # ---------------------------------------------------------------- one file, either kind
 
 
-def import_file(paths: Paths, path: Path, *, merge: bool = False, new_venues: bool = True,
-                fetch: bool = False, dry_run: bool = False, tags: Iterable[str] = (),
-                progress: Progress | None = None, display: str | None = None,
-                skip_broken: bool = False) -> Report:
+def import_file(
+    paths: Paths,
+    path: Path,
+    *,
+    merge: bool = False,
+    new_venues: bool = True,
+    fetch: bool = False,
+    dry_run: bool = False,
+    tags: Iterable[str] = (),
+    progress: Progress | None = None,
+    display: str | None = None,
+    skip_broken: bool = False,
+) -> Report:
     """Import a .bib or a Markdown list, chosen by the file's extension."""
     name = display or str(path)
     text = read_text(path, name)
     suffix = path.suffix.lower()
     if suffix == ".bib":
-        return import_bib(paths, text, name, merge=merge, new_venues=new_venues,
-                          dry_run=dry_run, tags=tags, progress=progress,
-                          skip_broken=skip_broken)
+        return import_bib(
+            paths,
+            text,
+            name,
+            merge=merge,
+            new_venues=new_venues,
+            dry_run=dry_run,
+            tags=tags,
+            progress=progress,
+            skip_broken=skip_broken,
+        )
     if suffix in (".md", ".markdown", ".txt"):
-        return import_markdown(paths, text, name, merge=merge, fetch=fetch, dry_run=dry_run,
-                               tags=tags, progress=progress)
+        return import_markdown(
+            paths,
+            text,
+            name,
+            merge=merge,
+            fetch=fetch,
+            dry_run=dry_run,
+            tags=tags,
+            progress=progress,
+        )
     raise ImportInputError(f"{name}: import reads .bib files and Markdown lists (.md, .txt)")
 
 
 # ---------------------------------------------------------------- papers add
 
 
-def known_by_id(paths: Paths, doi: str | None = None,
-                arxiv: str | None = None) -> duplicates.Match | None:
+def known_by_id(
+    paths: Paths, doi: str | None = None, arxiv: str | None = None
+) -> duplicates.Match | None:
     """The catalog paper with this DOI or arXiv id, if any: asked before any network call,
     so adding a paper the catalog has needs no network."""
     from catalog.index import database, query
@@ -528,10 +710,17 @@ def known_by_id(paths: Paths, doi: str | None = None,
     return finder.find(probe)
 
 
-
-def add_paper(paths: Paths, paper: Paper, *, key: str | None = None, merge: bool = False,
-              dry_run: bool = False, new_venue: Venue | None = None) -> Report:
+def add_paper(
+    paths: Paths,
+    paper: Paper,
+    *,
+    key: str | None = None,
+    merge: bool = False,
+    dry_run: bool = False,
+    new_venue: Venue | None = None,
+) -> Report:
     """Add one paper; a duplicate is skipped (or merged), a bad one refused with its reason."""
+
     def body(run: _Run) -> None:
         run.offer(paper, key=key, new_venue=new_venue)
 

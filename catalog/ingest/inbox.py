@@ -62,8 +62,15 @@ class Candidate:
 
     def as_paper(self) -> Paper:
         """A probe for duplicate search: the identifiers and title, nothing else."""
-        return Paper(key=f"inbox-{self.id}", title=self.title, authors=[], year=self.year or 0,
-                     venue=self.venue or "", doi=self.doi, arxiv=self.arxiv)
+        return Paper(
+            key=f"inbox-{self.id}",
+            title=self.title,
+            authors=[],
+            year=self.year or 0,
+            venue=self.venue or "",
+            doi=self.doi,
+            arxiv=self.arxiv,
+        )
 
 
 def candidate_id(title: str, year: int | None) -> str:
@@ -95,15 +102,24 @@ def _read(paths: Paths) -> tuple[list[Candidate], list[str]]:
     out = []
     for ident, record in data.items():
         if not isinstance(record, dict) or not record.get("title"):
-            raise InboxError(f"{paths.display(path)}: entry {ident!s} has no title "
-                             "(each entry is ID: {title: ..., venue: ..., year: ...})")
+            raise InboxError(
+                f"{paths.display(path)}: entry {ident!s} has no title "
+                "(each entry is ID: {title: ..., venue: ..., year: ...})"
+            )
         year = str(record.get("year") or "")
-        out.append(Candidate(
-            id=str(ident), title=strip_controls(str(record["title"])),
-            venue=_text(record.get("venue")), year=int(year) if year.isdigit() else None,
-            url=_text(record.get("url")), arxiv=_text(record.get("arxiv")),
-            doi=_text(record.get("doi")), source=_text(record.get("source")) or "",
-            added=_text(record.get("added"))))
+        out.append(
+            Candidate(
+                id=str(ident),
+                title=strip_controls(str(record["title"])),
+                venue=_text(record.get("venue")),
+                year=int(year) if year.isdigit() else None,
+                url=_text(record.get("url")),
+                arxiv=_text(record.get("arxiv")),
+                doi=_text(record.get("doi")),
+                source=_text(record.get("source")) or "",
+                added=_text(record.get("added")),
+            )
+        )
     return out, [str(d) for d in dropped]
 
 
@@ -170,9 +186,11 @@ class Inbox:
             found = [c for c in self.candidates if c.id.startswith(ident)]
             if len(found) != 1:
                 what = "no candidate" if not found else f"{len(found)} candidates"
-                raise InboxError(f"{what} with id '{ident}' in "
-                                 f"{self.paths.display(inbox_path(self.paths))} "
-                                 "(papers inbox lists them)")
+                raise InboxError(
+                    f"{what} with id '{ident}' in "
+                    f"{self.paths.display(inbox_path(self.paths))} "
+                    "(papers inbox lists them)"
+                )
             self.candidates.remove(found[0])
             dropped.append(found[0])
             self.dropped.append(found[0].id)

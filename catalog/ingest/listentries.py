@@ -49,13 +49,28 @@ from catalog.ingest.listfields import (
 from catalog.model import kept_url
 
 
-def _record(number: int, parts: list[str], label: tuple[str, int | None, str | None] | None,
-            body: str, context: Context) -> tuple[Entry | None, str]:
+def _record(
+    number: int,
+    parts: list[str],
+    label: tuple[str, int | None, str | None] | None,
+    body: str,
+    context: Context,
+) -> tuple[Entry | None, str]:
     """A record of hard-broken lines: '**Title**' / '_A. Author, B. Author_' / 'Venue,
     [[Paper](url)]' / '8 Aug 2024'. Notes before the bold title are left out."""
-    at = next((i for i, p in enumerate(parts) if WHOLE_BOLD_RE.fullmatch(p)
-               or (LINK_RE.match(p) and LINK_RE.match(p).group(1).casefold()  # type: ignore
-                   not in LINK_WORDS)), None)
+    at = next(
+        (
+            i
+            for i, p in enumerate(parts)
+            if WHOLE_BOLD_RE.fullmatch(p)
+            or (
+                LINK_RE.match(p)
+                and LINK_RE.match(p).group(1).casefold()  # type: ignore
+                not in LINK_WORDS
+            )
+        ),
+        None,
+    )
     if at is None:
         return None, "lines joined by line breaks, but none is a bold or linked title"
     bold = WHOLE_BOLD_RE.fullmatch(parts[at])
@@ -66,15 +81,16 @@ def _record(number: int, parts: list[str], label: tuple[str, int | None, str | N
     title, url = (link.group(1), link.group(2)) if link else (inner, None)
     authors: list[str] = []
     et_al, year, notes = False, None, []
-    for part in parts[at + 1:]:
+    for part in parts[at + 1 :]:
         italic = ITALIC_LINE_RE.match(part)
         date = DATE_RE.fullmatch(part.strip())
         if italic and not authors and not et_al:
             names, et_al = names_of(italic.group(2))
             authors = names or []
             if not names:
-                notes.append(f"author line {italic.group(2)[:60]!r} is not plainly a list "
-                             "of names: not used")
+                notes.append(
+                    f"author line {italic.group(2)[:60]!r} is not plainly a list of names: not used"
+                )
         elif date:
             year = year or int(date.group(1))
         elif label is None:
@@ -83,8 +99,11 @@ def _record(number: int, parts: list[str], label: tuple[str, int | None, str | N
         label = (label[0], year, label[2])  # 'arXiv, [[Paper](...)]' dated '8 Aug 2024'
     elif label is None and year:
         label = ("", year, None)
-    url = url if url and url.startswith("http") else paper_url(
-        [lk for p in parts[at:] for lk in links_of(p)])
+    url = (
+        url
+        if url and url.startswith("http")
+        else paper_url([lk for p in parts[at:] for lk in links_of(p)])
+    )
     entry, reason = _entry(number, title, label, url, body, context)
     if entry is not None:
         entry.authors, entry.et_al = authors, et_al and bool(authors)
@@ -111,6 +130,7 @@ def _trim_title(title: str) -> str:
     """A plain title without the notes lists put after it: '[also in [1.2](#x)]', '(`PAI`)'.
 
     Walks back from the end with an index (no slicing or search per note): linear."""
+
     def back_over_spaces(end: int) -> int:
         while end > 0 and title[end - 1].isspace():
             end -= 1
@@ -120,8 +140,11 @@ def _trim_title(title: str) -> str:
     while end > 0:
         if title[end - 1] == ")":
             start = title.rfind("(", 0, end)
-            if start > 0 and title[start - 1].isspace() and CODE_NOTE_RE.fullmatch(
-                    title, start, end):
+            if (
+                start > 0
+                and title[start - 1].isspace()
+                and CODE_NOTE_RE.fullmatch(title, start, end)
+            ):
                 end = back_over_spaces(start)
                 continue
         if title[end - 1] != "]":
@@ -165,12 +188,12 @@ def list_item(number: int, body: str, context: Context) -> tuple[Entry | None, s
         authors, link = (before[0], before[1]), before[2]
     if link:
         # - [Title](url) ...   or   - [Name](url): rest of the title | VENUE'YY
-        title, url, tail = link.group(1), link.group(2), rest[link.end():]
+        title, url, tail = link.group(1), link.group(2), rest[link.end() :]
         title, tail = continued(title, tail)
         linked = url.startswith("http")
     elif bold:
         # + **Title** [[pdf](url)] arXiv 2021   or   - **Name**: rest of the title [[link]](url)
-        inner, tail = bold.group(2).strip(), rest[bold.end():]
+        inner, tail = bold.group(2).strip(), rest[bold.end() :]
         inner_link = LINK_RE.fullmatch(inner)
         title, url = (inner_link.group(1), inner_link.group(2)) if inner_link else (inner, None)
         title, tail = continued(title, tail)
@@ -184,19 +207,19 @@ def list_item(number: int, body: str, context: Context) -> tuple[Entry | None, s
             paren = parse_label(m.group(1) or m.group(2))
             if not paren:
                 continue
-            head = rest[:m.start()].strip()
+            head = rest[: m.start()].strip()
             links = links_of(head)
             if links and head.startswith("[") and head.endswith(")"):
                 title, url = links[0]
             else:
                 title = LINK_RE.sub(r"\1", head)
-            url = url or paper_url(links_of(rest[m.end():]))
+            url = url or paper_url(links_of(rest[m.end() :]))
             return _entry(number, title, label or paren, url, body, context)
         if label is None:
             return _plain_item(number, rest, body, context)
         # - [OSDI'23] Title [[pdf](url)]   or   - [TIST'15] Title, *TIST*, 2015.
         cut = LINK_GROUP_RE.search(rest)
-        title, tail = (rest[:cut.start()], rest[cut.start():]) if cut else (rest, "")
+        title, tail = (rest[: cut.start()], rest[cut.start() :]) if cut else (rest, "")
         title = _trim_title(LINK_RE.sub(r"\1", title).strip())
         head, restated = trailing_fields(title, context.known)
         title = head if restated is not None and head else title
@@ -215,8 +238,7 @@ def list_item(number: int, body: str, context: Context) -> tuple[Entry | None, s
     return entry, reason
 
 
-def _plain_item(number: int, rest: str, body: str,
-                context: Context) -> tuple[Entry | None, str]:
+def _plain_item(number: int, rest: str, body: str, context: Context) -> tuple[Entry | None, str]:
     """A plain item: 'Title. VENUE YEAR' with annotations after it, or 'Title (YEAR,
     Author)'. A near miss (no space before the venue, a three-digit year) is reported,
     never guessed."""
@@ -224,27 +246,42 @@ def _plain_item(number: int, rest: str, body: str,
     text = strip_annotations(rest)
     m = YEAR_AUTHOR_RE.search(text)
     if m:
-        title = text[:m.start()]
-        return _entry(number, title, (None, int(m.group(1)), None), url,  # type: ignore[arg-type]
-                      body, context)
+        title = text[: m.start()]
+        return _entry(
+            number,
+            title,
+            (None, int(m.group(1)), None),
+            url,
+            body,
+            context,
+        )
     tokens = text.split()
     for width in (1, 2):  # 'KDD 2018', 'RecSys Workshop 2019'
         if len(tokens) < width + 2 or not tokens[-width - 2].endswith("."):
             continue
-        venue, year = " ".join(tokens[-width - 1:-1]), tokens[-1]
+        venue, year = " ".join(tokens[-width - 1 : -1]), tokens[-1]
         if not re.match(r"^[A-Za-z][\w&@\-']*$", tokens[-width - 1]) or not any(
-                c.isupper() for c in venue):
+            c.isupper() for c in venue
+        ):
             continue
         if YEAR_RE.match(year):
-            return _entry(number, " ".join(tokens[:-width - 1]), (venue, int(year), None),
-                          url, body, context)
+            return _entry(
+                number, " ".join(tokens[: -width - 1]), (venue, int(year), None), url, body, context
+            )
         if year.isdigit():
-            return None, (f"looks like 'Title. VENUE YEAR' but '{year}' is not a year: fix "
-                          "the list (never guessed)")
-    if len(tokens) >= 2 and YEAR_RE.match(tokens[-1]) and re.search(
-            r"[a-z]\.[A-Z][\w&\-]*$", tokens[-2]):
-        return None, (f"looks like 'Title. VENUE YEAR' but '{tokens[-2]}' has no space "
-                      "before the venue: fix the list (never guessed)")
+            return None, (
+                f"looks like 'Title. VENUE YEAR' but '{year}' is not a year: fix "
+                "the list (never guessed)"
+            )
+    if (
+        len(tokens) >= 2
+        and YEAR_RE.match(tokens[-1])
+        and re.search(r"[a-z]\.[A-Z][\w&\-]*$", tokens[-2])
+    ):
+        return None, (
+            f"looks like 'Title. VENUE YEAR' but '{tokens[-2]}' has no space "
+            "before the venue: fix the list (never guessed)"
+        )
     return None, "no venue, year or link to a paper"
 
 
@@ -274,7 +311,7 @@ def authored_line(number: int, line: str, context: Context) -> Entry | None:
     names, et_al = m.group(3).strip().rstrip("."), False
     tail = re.search(r",?\s*et\.?\s*al$", names)
     if tail:
-        names, et_al = names[:tail.start()], True
+        names, et_al = names[: tail.start()], True
     authors = plain_names(names)
     title = clean_title(m.group(1))
     if not authors or not looks_like_title(title):
@@ -289,8 +326,14 @@ def paper_url(links: list[tuple[str, str]]) -> str | None:
     return None
 
 
-def _entry(number: int, title: str, label: tuple[str, int | None, str | None] | None,
-           url: str | None, text: str, context: Context) -> tuple[Entry | None, str]:
+def _entry(
+    number: int,
+    title: str,
+    label: tuple[str | None, int | None, str | None] | None,
+    url: str | None,
+    text: str,
+    context: Context,
+) -> tuple[Entry | None, str]:
     """An entry with its venue and year from the label, else from the headings above."""
     title = clean_title(title)
     if not looks_like_title(title, labelled=label is not None):
@@ -314,7 +357,9 @@ def _entry(number: int, title: str, label: tuple[str, int | None, str | None] | 
 _HEADER_WORDS = (
     ("title", ("title", "paper", "name", "论文", "标题", "题目", "名称")),
     ("venue", ("venue", "conference", "where", "published", "会议", "期刊", "发表", "来源")),
-    ("year", ("year", "年份", "年")), ("authors", ("author", "authors", "作者")))
+    ("year", ("year", "年份", "年")),
+    ("authors", ("author", "authors", "作者")),
+)
 
 
 def table_header(cells: list[str]) -> dict[str, int] | None:
@@ -328,8 +373,9 @@ def table_header(cells: list[str]) -> dict[str, int] | None:
     return columns if "title" in columns else None
 
 
-def table_row(number: int, cells: list[str], columns: dict[str, int],
-               context: Context) -> tuple[Entry | None, str]:
+def table_row(
+    number: int, cells: list[str], columns: dict[str, int], context: Context
+) -> tuple[Entry | None, str]:
     """The entry of a table row, or None and why it is not one."""
     if "title" not in columns:
         return None, "a row of a table with no Title, Paper or Name column"
@@ -341,9 +387,9 @@ def table_row(number: int, cells: list[str], columns: dict[str, int],
     # 'Title [ICLR'21]' or '[OSDI'23] Title': a venue tag inside the title cell
     end, start = END_TAG_RE.search(cell), TAG_RE.match(cell)
     if end and parse_label(end.group(1)):
-        label, cell = parse_label(end.group(1)), cell[:end.start()]
+        label, cell = parse_label(end.group(1)), cell[: end.start()]
     elif start and parse_label(start.group(1)):
-        label, cell = parse_label(start.group(1)), cell[start.end():]
+        label, cell = parse_label(start.group(1)), cell[start.end() :]
     cell = cell.strip()
     links = links_of(cell)
     if links and cell.startswith("["):
@@ -379,8 +425,9 @@ def _drop_link_words(title: str) -> str:
 def _author_cell(cell: str) -> tuple[list[str], bool]:
     """The names of an Authors cell ('A B; C D; etc.'), only when each is plainly a name."""
     parts = [p.strip() for p in re.split(r"\s*;\s*", clean_title(cell)) if p.strip()]
-    et_al = bool(parts) and re.fullmatch(r"(?:etc|et\.?\s*al)\.?", parts[-1],
-                                         re.IGNORECASE) is not None
+    et_al = (
+        bool(parts) and re.fullmatch(r"(?:etc|et\.?\s*al)\.?", parts[-1], re.IGNORECASE) is not None
+    )
     if et_al:
         parts = parts[:-1]
     names = [plain_names(p) for p in parts]

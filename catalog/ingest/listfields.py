@@ -19,11 +19,13 @@ SETEXT_RE = re.compile(r"^ {0,3}(=+|-+)\s*$")
 SEPARATOR_RE = re.compile(r"^\s*+\|?\s*+:?-{3,}")
 LINK_RE = re.compile(r"\[([^\[\]]*)\]\(([^()\s]*)(?:\s+\"[^\"]*\")?\)")
 # '[[pdf](url)]' and '[[pdf]](url)': a link word in double brackets.
-LINK_GROUP_RE = re.compile(
-    r"\[\s*\[([^\[\]]+)\]\s*(?:\(([^()\s]*)\)\s*\]|\]\s*\(([^()\s]*)\))")
+LINK_GROUP_RE = re.compile(r"\[\s*\[([^\[\]]+)\]\s*(?:\(([^()\s]*)\)\s*\]|\]\s*\(([^()\s]*)\))")
 # The anchor's text stops at the next '<a' or '</a>': a scan per anchor, never to the line end.
-_HREF_RE = re.compile(r"<a\s[^<>]*?href=[\"']([^\"'<>]+)[\"'][^<>]*>"
-                      r"((?:[^<]|<(?!/?a[\s>]))*+)</a>", re.IGNORECASE)
+_HREF_RE = re.compile(
+    r"<a\s[^<>]*?href=[\"']([^\"'<>]+)[\"'][^<>]*>"
+    r"((?:[^<]|<(?!/?a[\s>]))*+)</a>",
+    re.IGNORECASE,
+)
 PAREN_RE = re.compile(r"\((?:\s*+\[([^\[\]]+)\]\([^()\s]*\)\s*+|([^()\[\]]+))\)")
 TAG_RE = re.compile(r"\[([^\[\]]+)\](?!\()\s*")  # a bracket group that is not a link
 END_TAG_RE = re.compile(r"\[([^\[\]]+)\]\s*+$")
@@ -31,8 +33,9 @@ END_TAG_RE = re.compile(r"\[([^\[\]]+)\]\s*+$")
 CODE_NOTE_RE = re.compile(r"\(\s*+(?:`[^`]*`|\*\*[^*()]+\*\*)\s*+\)")
 BOLD_RE = re.compile(r"^(\*\*|__)(.+?)\1")
 ITALIC_LINE_RE = re.compile(r"^\s*(\*|_)([^*_]+)\1\s*$")
-_ARXIV_LABEL_RE = re.compile(r"^arxiv(?:[:\s]+(\d{4}\.\d{4,5})(v\d+)?)?(?:\s*['’]?(\d{2}|\d{4}))?$",
-                             re.IGNORECASE)
+_ARXIV_LABEL_RE = re.compile(
+    r"^arxiv(?:[:\s]+(\d{4}\.\d{4,5})(v\d+)?)?(?:\s*['’]?(\d{2}|\d{4}))?$", re.IGNORECASE
+)
 _VENUE = r"([A-Za-z][\w&\-/.]*(?:\s[A-Za-z][\w&\-]*){0,2})"
 # 'OSDI'23', 'OSDI '23', 'ATC’ 21', 'ICML' 2022', 'ECIR'2016': an apostrophe says "year"
 _VENUE_YY_RE = re.compile(_VENUE + r"\s*['’]\s?(\d{2}|\d{4})$")
@@ -52,24 +55,61 @@ _WORKSHOP_AT_RE = re.compile(r"^([A-Za-z][\w\-]*)@([A-Za-z][\w\-]*)\s*['’]?\s*
 YEAR_AUTHOR_RE = re.compile(r"\(\s*((?:19|20)\d{2})\s*,\s*[^(),\d]+\)$")
 # Sites whose pages are not papers: a repository, a video, a course, a dataset page.
 NOT_PAPER_HOSTS = (
-    ("github.com", "a GitHub repository"), ("gitlab.com", "a GitLab repository"),
-    ("youtube.com", "a video"), ("youtu.be", "a video"), ("vimeo.com", "a video"),
-    ("coursera.org", "a course"), ("udemy.com", "a course"), ("edx.org", "a course"),
+    ("github.com", "a GitHub repository"),
+    ("gitlab.com", "a GitLab repository"),
+    ("youtube.com", "a video"),
+    ("youtu.be", "a video"),
+    ("vimeo.com", "a video"),
+    ("coursera.org", "a course"),
+    ("udemy.com", "a course"),
+    ("edx.org", "a course"),
     ("kaggle.com", "a dataset or competition page"),
-    ("huggingface.co/datasets", "a dataset page"), ("twitter.com", "a social media post"),
-    ("x.com", "a social media post"), ("linkedin.com", "a profile"),
-    ("medium.com", "a blog post"), ("pypi.org", "a software package"))
+    ("huggingface.co/datasets", "a dataset page"),
+    ("twitter.com", "a social media post"),
+    ("x.com", "a social media post"),
+    ("linkedin.com", "a profile"),
+    ("medium.com", "a blog post"),
+    ("pypi.org", "a software package"),
+)
 MARKER_RE = re.compile(r"^([A-Za-z][A-Za-z0-9\-]*)['’](\d{2})[.,;]?$")
 ARXIV_WORD_RE = re.compile(r"^arxiv[.,;]?$", re.IGNORECASE)
 _ARXIV_URL_RE = re.compile(r"arxiv\.org/(?:abs/|pdf/|ftp/arxiv/papers/\d{4}/)(\d{4}\.\d{4,5})")
-_DOI_URL_RE = re.compile(r"(?:doi\.org/|/doi/(?:abs/|pdf/|full/|epdf/)?)"
-                         r"(10\.\d{4,9}/[^\s?#\"'<>()\[\]]+)")
+_DOI_URL_RE = re.compile(
+    r"(?:doi\.org/|/doi/(?:abs/|pdf/|full/|epdf/)?)"
+    r"(10\.\d{4,9}/[^\s?#\"'<>()\[\]]+)"
+)
 LINK_WORDS = {"paper", "pdf", "link", "arxiv", "doi"}
 CELL_LINK_WORDS = LINK_WORDS | {"note", "notes", "code", "slides", "video", "blog"}
 # Lower-case words that belong inside a person's name ('Diego de las Casas').
-_NAME_PARTICLES = frozenset({"de", "da", "das", "di", "del", "della", "der", "den", "des", "do",
-                             "dos", "du", "la", "las", "le", "los", "van", "von", "ter", "ten",
-                             "zu", "y", "bin", "al", "el"})
+_NAME_PARTICLES = frozenset(
+    {
+        "de",
+        "da",
+        "das",
+        "di",
+        "del",
+        "della",
+        "der",
+        "den",
+        "des",
+        "do",
+        "dos",
+        "du",
+        "la",
+        "las",
+        "le",
+        "los",
+        "van",
+        "von",
+        "ter",
+        "ten",
+        "zu",
+        "y",
+        "bin",
+        "al",
+        "el",
+    }
+)
 _NAME_WORD_RE = re.compile(r"^[^\W\d_](?:[^\W\d_]|['’.\-])*$")
 MAX_JOINED = 3  # lines a split link may run over
 MAX_PARTS = 6  # lines a record of hard-broken lines may have
@@ -193,17 +233,63 @@ def looks_like_title(title: str, labelled: bool = False) -> bool:
 # Lab', '## Related Resources'); a heading with a paper word ('## Papers', '### Survey') is
 # over papers again. Topics ('## Frameworks', '### 2021') say neither: the heading above rules.
 # '## Contents' is not among them: topics may sit under it, and its own items are page links.
-_NOT_PAPER_SECTION = frozenset({
-    "course", "courses", "tutorial", "tutorials", "lecture", "lectures", "book", "books",
-    "video", "videos", "talk", "talks", "presentation", "presentations", "blog", "blogs",
-    "podcast", "podcasts", "dataset", "datasets", "tool", "tools", "toolkit", "toolkits",
-    "library", "libraries", "repository", "repositories", "repos", "project", "projects",
-    "people", "person", "lab", "labs", "researchers", "resources", "contributors",
-    "contributing", "license", "citation", "implementation", "implementations",
-    "leaderboard", "leaderboards", "acknowledgement", "acknowledgements", "acknowledgment",
-    "acknowledgments", "acknowledegments"})
-_PAPER_SECTION = frozenset({"paper", "papers", "survey", "surveys", "publication",
-                            "publications", "articles", "preprints"})
+_NOT_PAPER_SECTION = frozenset(
+    {
+        "course",
+        "courses",
+        "tutorial",
+        "tutorials",
+        "lecture",
+        "lectures",
+        "book",
+        "books",
+        "video",
+        "videos",
+        "talk",
+        "talks",
+        "presentation",
+        "presentations",
+        "blog",
+        "blogs",
+        "podcast",
+        "podcasts",
+        "dataset",
+        "datasets",
+        "tool",
+        "tools",
+        "toolkit",
+        "toolkits",
+        "library",
+        "libraries",
+        "repository",
+        "repositories",
+        "repos",
+        "project",
+        "projects",
+        "people",
+        "person",
+        "lab",
+        "labs",
+        "researchers",
+        "resources",
+        "contributors",
+        "contributing",
+        "license",
+        "citation",
+        "implementation",
+        "implementations",
+        "leaderboard",
+        "leaderboards",
+        "acknowledgement",
+        "acknowledgements",
+        "acknowledgment",
+        "acknowledgments",
+        "acknowledegments",
+    }
+)
+_PAPER_SECTION = frozenset(
+    {"paper", "papers", "survey", "surveys", "publication", "publications", "articles", "preprints"}
+)
 
 
 def _section_kind(heading: str) -> str | None:
@@ -248,8 +334,10 @@ class Context:
     @property
     def section(self) -> str | None:
         """The heading of the not-papers section a line is in ('Datasets'), if any."""
-        return next((s for _, s in sorted(self.sections.items(), reverse=True)
-                     if s is not None), None) or None
+        return (
+            next((s for _, s in sorted(self.sections.items(), reverse=True) if s is not None), None)
+            or None
+        )
 
     @property
     def venue(self) -> str | None:
@@ -263,8 +351,7 @@ class Context:
 def links_of(text: str) -> list[tuple[str, str]]:
     """Every link: Markdown ones, '[[pdf]](url)' groups and HTML anchors."""
     # An empty link ('[[PDF]()]') matches neither URL group: its URL is ''.
-    found = [(m.group(1), m.group(2) or m.group(3) or "")
-             for m in LINK_GROUP_RE.finditer(text)]
+    found = [(m.group(1), m.group(2) or m.group(3) or "") for m in LINK_GROUP_RE.finditer(text)]
     found += [(m.group(1), m.group(2)) for m in LINK_RE.finditer(text)]
     found += [(re.sub(r"<[^>]+>", "", m.group(2)), m.group(1)) for m in _HREF_RE.finditer(text)]
     return found
@@ -293,8 +380,7 @@ def strip_links(text: str) -> str:
     return _HREF_RE.sub(" ", text)
 
 
-def tail_label(tail: str,
-                known: Collection[str] = ()) -> tuple[str, int | None, str | None] | None:
+def tail_label(tail: str, known: Collection[str] = ()) -> tuple[str, int | None, str | None] | None:
     """The venue after a title: 'arXiv 2021', '(SOSP 2023)', '[JMLR'22]', '| ATC’ 21',
     ', *WWW*, 2018.', ', Google, KDD, 2020. - [Video](url)', after its links."""
     for m in PAREN_RE.finditer(tail):
@@ -308,8 +394,9 @@ def tail_label(tail: str,
     return label or trailing_fields(tail, known)[1]
 
 
-def trailing_fields(text: str, known: Collection[str] = ()) -> tuple[
-        str, tuple[str, int | None, str | None] | None]:
+def trailing_fields(
+    text: str, known: Collection[str] = ()
+) -> tuple[str, tuple[str, int | None, str | None] | None]:
     """The venue and year a list writes as the last comma-separated fields ('..., *WWW*,
     2018.', '..., Pinterest, Inc., KDD, 2020.', '...). 2019.'), and the text before them.
 
@@ -343,8 +430,8 @@ def trailing_fields(text: str, known: Collection[str] = ()) -> tuple[
 def _venue_like(text: str, known: Collection[str]) -> bool:
     """A venue's short name: one the registry knows, or one word with two capitals."""
     return text.casefold() in known or (
-        re.fullmatch(r"[A-Za-z][\w&@\-]*", text) is not None
-        and sum(c.isupper() for c in text) >= 2)
+        re.fullmatch(r"[A-Za-z][\w&@\-]*", text) is not None and sum(c.isupper() for c in text) >= 2
+    )
 
 
 def continued(title: str, tail: str) -> tuple[str, str]:
@@ -353,13 +440,15 @@ def continued(title: str, tail: str) -> tuple[str, str]:
     colon = re.match(r"\s*:\s+", tail)
     if not colon or len(title.split()) > 3 or ":" in title:
         return title, tail
-    rest = tail[colon.end():]
-    stop = min((i for i in (rest.find(" | "), rest.find(" ["), rest.find("[[")) if i >= 0),
-               default=len(rest))
+    rest = tail[colon.end() :]
+    stop = min(
+        (i for i in (rest.find(" | "), rest.find(" ["), rest.find("[[")) if i >= 0),
+        default=len(rest),
+    )
     text, after = rest[:stop].strip(), rest[stop:]
     end = _APOS_LABEL_END_RE.search(text)  # '... AI Scale ICML' 2022.': the venue at its end
     if end and parse_label(end.group(1)):
-        text, after = text[:end.start()], f" {end.group(1)} {after}"
+        text, after = text[: end.start()], f" {end.group(1)} {after}"
     return (f"{title}: {text}", after) if text else (title, tail)
 
 
@@ -368,18 +457,19 @@ def names_of(text: str) -> tuple[list[str] | None, bool]:
     text = " ".join(text.split()).rstrip(".")  # single spaces: the search below stays linear
     tail = re.search(r",? ?et\.? ?al$", text)
     if tail:
-        return plain_names(text[:tail.start()]), True
+        return plain_names(text[: tail.start()]), True
     return plain_names(text), False
 
 
 def authors_before(rest: str) -> tuple[list[str], bool, re.Match[str]] | None:
     """'Shuai Zhang, Lina Yao. [Title](url), *CSUR*, 2018.': plain names, then the linked
     title (names, et al., the link); None unless what precedes the link is plainly names."""
-    link = next((m for m in LINK_RE.finditer(rest)
-                 if m.group(1).strip().casefold() not in LINK_WORDS), None)
+    link = next(
+        (m for m in LINK_RE.finditer(rest) if m.group(1).strip().casefold() not in LINK_WORDS), None
+    )
     if link is None or link.start() == 0:
         return None
-    names, et_al = names_of(rest[:link.start()].strip().rstrip(".:;"))
+    names, et_al = names_of(rest[: link.start()].strip().rstrip(".:;"))
     return (names, et_al, link) if names else None
 
 
@@ -400,7 +490,7 @@ def strip_annotations(text: str) -> str:
         if end == 0 or text[end - 1] != "]":
             break
         start = text.rfind("[", 0, end)
-        if start < 0 or "]" in text[start:end - 1]:
+        if start < 0 or "]" in text[start : end - 1]:
             break
         end = start
     return text[:end].strip()

@@ -70,8 +70,11 @@ from catalog.model import strip_controls
 
 def _hard_break(line: str) -> bool:
     """True for a line that ends in a hard line break: a backslash, '<br>' or two spaces."""
-    return (line.endswith("\\") and not line.endswith("\\\\")) or line.endswith("  ") or bool(
-        BR_END_RE.search(line.rstrip()))
+    return (
+        (line.endswith("\\") and not line.endswith("\\\\"))
+        or line.endswith("  ")
+        or bool(BR_END_RE.search(line.rstrip()))
+    )
 
 
 def _logical_lines(text: str) -> list[tuple[int, str]]:
@@ -87,15 +90,24 @@ def _logical_lines(text: str) -> list[tuple[int, str]]:
         i += 1
         if ITEM_RE.match(line) and open_brackets(line) > 0:
             joined, j = line, i
-            while (open_brackets(joined) > 0 and j < len(raw) and j - i < MAX_JOINED
-                   and _continues(raw[j])):
+            while (
+                open_brackets(joined) > 0
+                and j < len(raw)
+                and j - i < MAX_JOINED
+                and _continues(raw[j])
+            ):
                 joined += " " + raw[j].strip()
                 j += 1
             if open_brackets(joined) <= 0:
                 line, i = joined, j
         parts = 1
-        while (_hard_break(raw[i - 1]) and line.strip() and i < len(raw)
-               and parts < MAX_PARTS and _continues(raw[i])):
+        while (
+            _hard_break(raw[i - 1])
+            and line.strip()
+            and i < len(raw)
+            and parts < MAX_PARTS
+            and _continues(raw[i])
+        ):
             line = _without_break(line) + " <br> " + raw[i].rstrip()
             i += 1
             parts += 1
@@ -112,8 +124,9 @@ def _without_break(line: str) -> str:
 def _continues(line: str) -> bool:
     """True for a line that may continue the one above: not blank, a heading, an item or a
     table row."""
-    return bool(line.strip()) and not (HEADING_RE.match(line) or ITEM_RE.match(line)
-                                       or ROW_RE.match(line))
+    return bool(line.strip()) and not (
+        HEADING_RE.match(line) or ITEM_RE.match(line) or ROW_RE.match(line)
+    )
 
 
 def parse(text: str, venues: Collection[str] = ()) -> Parsed:
@@ -133,8 +146,12 @@ def parse(text: str, venues: Collection[str] = ()) -> Parsed:
     def add(entry: Entry, line: str) -> bool:
         """Keep an entry, unless a heading above says its section is not papers."""
         if context.section is not None:
-            skip(entry.line, line, f"listed under '{context.section}', a section that is not "
-                 "papers", listed=True)
+            skip(
+                entry.line,
+                line,
+                f"listed under '{context.section}', a section that is not papers",
+                listed=True,
+            )
             return False
         out.entries.append(entry)
         return True
@@ -145,8 +162,11 @@ def parse(text: str, venues: Collection[str] = ()) -> Parsed:
             continue
         heading = HEADING_RE.match(line)
         if heading or number in setext:
-            level, title = (len(heading.group(1)), heading.group(2)) if heading else (
-                setext[number], line.strip())
+            level, title = (
+                (len(heading.group(1)), heading.group(2))
+                if heading
+                else (setext[number], line.strip())
+            )
             context.heading(level, title.rstrip().rstrip("#").rstrip())
             blog_year, table, last_item = None, None, None
             continue
@@ -159,8 +179,13 @@ def parse(text: str, venues: Collection[str] = ()) -> Parsed:
                 last_item.authors = names
                 skip(number, line, f"the authors of the entry on line {last_item.line}")
             else:
-                skip(number, line, f"under the entry on line {last_item.line} but not plainly "
-                     "a list of names: not used as its authors", listed=True)
+                skip(
+                    number,
+                    line,
+                    f"under the entry on line {last_item.line} but not plainly "
+                    "a list of names: not used as its authors",
+                    listed=True,
+                )
             last_item = None
             continue
         last_item = None
@@ -188,9 +213,14 @@ def parse(text: str, venues: Collection[str] = ()) -> Parsed:
                 entry, reason = list_item(number, item.group(2), context)
                 if entry is None:
                     # Papers under a topic bullet are read like any; a nested note is quiet.
-                    skip(number, line, "a nested item" if nested and not reason.startswith(
-                        "looks like") else reason, listed=not nested or reason.startswith(
-                        "looks like"))
+                    skip(
+                        number,
+                        line,
+                        "a nested item"
+                        if nested and not reason.startswith("looks like")
+                        else reason,
+                        listed=not nested or reason.startswith("looks like"),
+                    )
                     continue
                 if add(entry, line):
                     last_item = entry
@@ -227,9 +257,13 @@ def _setext_headings(lines: list[tuple[int, str]]) -> dict[int, int]:
     found: dict[int, int] = {}
     for (number, line), (below, under) in pairwise(lines):
         mark = SETEXT_RE.match(under)
-        if (mark and below == number + 1 and line.strip() and "<br>" not in line
-                and not (HEADING_RE.match(line) or ITEM_RE.match(line)
-                         or ROW_RE.match(line))):
+        if (
+            mark
+            and below == number + 1
+            and line.strip()
+            and "<br>" not in line
+            and not (HEADING_RE.match(line) or ITEM_RE.match(line) or ROW_RE.match(line))
+        ):
             found[number] = 1 if mark.group(1).startswith("=") else 2
     return found
 

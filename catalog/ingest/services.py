@@ -82,8 +82,9 @@ class Record:
         self.url, bad_url = kept_url(self.url, f"{self.source}'s url")
         self.notes += [str(d) for d in (bad_doi, bad_url) if d is not None]
         if self.arxiv and not (ARXIV_NEW_RE.match(self.arxiv) or ARXIV_OLD_RE.match(self.arxiv)):
-            self.notes.append(f"{self.source}'s arXiv id {str(self.arxiv)[:60]!r} is not "
-                              "one: left out")
+            self.notes.append(
+                f"{self.source}'s arXiv id {str(self.arxiv)[:60]!r} is not one: left out"
+            )
             self.arxiv = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -91,9 +92,17 @@ class Record:
 
     def fields(self) -> dict[str, Any]:
         """The catalog fields this record gives (not venue: the registry decides that)."""
-        out = {"title": self.title, "authors": list(self.authors), "year": self.year,
-               "doi": self.doi, "arxiv": self.arxiv, "url": None if self.doi else self.url,
-               "pages": self.pages, "volume": self.volume, "number": self.number}
+        out = {
+            "title": self.title,
+            "authors": list(self.authors),
+            "year": self.year,
+            "doi": self.doi,
+            "arxiv": self.arxiv,
+            "url": None if self.doi else self.url,
+            "pages": self.pages,
+            "volume": self.volume,
+            "number": self.number,
+        }
         return {k: v for k, v in out.items() if v}
 
 
@@ -106,12 +115,12 @@ def base_url(service: str) -> str:
 def _client() -> Any:
     import httpx
 
-    return httpx.Client(timeout=TIMEOUT, headers={"User-Agent": USER_AGENT},
-                        follow_redirects=True)
+    return httpx.Client(timeout=TIMEOUT, headers={"User-Agent": USER_AGENT}, follow_redirects=True)
 
 
-def _get(service: str, label: str, path: str, params: dict[str, Any] | None = None,
-         what: str = "") -> Any:
+def _get(
+    service: str, label: str, path: str, params: dict[str, Any] | None = None, what: str = ""
+) -> Any:
     import httpx
 
     url = base_url(service) + path
@@ -120,14 +129,18 @@ def _get(service: str, label: str, path: str, params: dict[str, Any] | None = No
         with _client() as client:
             response = client.get(url, params=params)
     except (httpx.TransportError, OSError) as err:
-        raise FetchError(f"cannot reach {label} at {host} ({type(err).__name__}: {err}); "
-                         "no network? Add the paper from its BibTeX entry instead: "
-                         "papers add --bibtex FILE") from None
+        raise FetchError(
+            f"cannot reach {label} at {host} ({type(err).__name__}: {err}); "
+            "no network? Add the paper from its BibTeX entry instead: "
+            "papers add --bibtex FILE"
+        ) from None
     if response.status_code == 404:
         raise FetchError(f"{label} has no record of {what or path}")
     if response.status_code != 200:
-        raise FetchError(f"{label} answered HTTP {response.status_code} for {what or path}; "
-                         "try again later, or add the paper with papers add --bibtex FILE")
+        raise FetchError(
+            f"{label} answered HTTP {response.status_code} for {what or path}; "
+            "try again later, or add the paper with papers add --bibtex FILE"
+        )
     return response
 
 
@@ -140,8 +153,9 @@ def crossref(doi: str) -> Record:
     try:
         return crossref_record(response.json()["message"])
     except _MALFORMED:
-        raise FetchError(f"Crossref sent a reply for DOI {doi} that is not a works record") \
-            from None
+        raise FetchError(
+            f"Crossref sent a reply for DOI {doi} that is not a works record"
+        ) from None
 
 
 def crossref_record(work: dict[str, Any]) -> Record:
@@ -164,16 +178,28 @@ def crossref_record(work: dict[str, Any]) -> Record:
     names += list(work.get("container-title") or [])
     if event.get("name"):
         names.append(event["name"])
-    kind = {"journal-article": "journal", "proceedings-article": "conference",
-            "posted-content": "preprint"}.get(work.get("type", ""))
+    kind = {
+        "journal-article": "journal",
+        "proceedings-article": "conference",
+        "posted-content": "preprint",
+    }.get(work.get("type", ""))
     abstract = work.get("abstract")
     if abstract:
         abstract = _squash(re.sub(r"<[^>]+>", " ", abstract))
     return Record(
-        source="Crossref", title=_squash(" ".join(work.get("title") or [])), authors=authors,
-        year=year, venue_names=names, kind=kind, doi=work.get("DOI"),
-        url=work.get("URL"), pages=_pages(work.get("page")), volume=work.get("volume"),
-        number=work.get("issue"), abstract=abstract or None)
+        source="Crossref",
+        title=_squash(" ".join(work.get("title") or [])),
+        authors=authors,
+        year=year,
+        venue_names=names,
+        kind=kind,
+        doi=work.get("DOI"),
+        url=work.get("URL"),
+        pages=_pages(work.get("page")),
+        volume=work.get("volume"),
+        number=work.get("issue"),
+        abstract=abstract or None,
+    )
 
 
 # ---------------------------------------------------------------- arXiv
@@ -181,13 +207,15 @@ def crossref_record(work: dict[str, Any]) -> Record:
 
 def arxiv(arxiv_id: str) -> Record:
     """A preprint by its id from the arXiv API (Atom XML)."""
-    response = _get("arxiv", "arXiv", "/api/query", {"id_list": arxiv_id},
-                    what=f"arXiv id {arxiv_id}")
+    response = _get(
+        "arxiv", "arXiv", "/api/query", {"id_list": arxiv_id}, what=f"arXiv id {arxiv_id}"
+    )
     try:
         records = arxiv_records(response.text)
     except _MALFORMED:
-        raise FetchError(f"arXiv sent a reply for {arxiv_id} that is not a feed of "
-                         "preprints") from None
+        raise FetchError(
+            f"arXiv sent a reply for {arxiv_id} that is not a feed of preprints"
+        ) from None
     if not records:
         raise FetchError(f"arXiv has no record of arXiv id {arxiv_id}")
     return records[0]
@@ -208,16 +236,23 @@ def arxiv_records(xml: str) -> list[Record]:
             raise FetchError(f"arXiv says: {message or 'bad request'}")
         m = re.search(r"abs/(.+?)(v\d+)?$", entry_id)
         published = entry.findtext("a:published", "", _ATOM)
-        out.append(Record(
-            source="arXiv", title=title,
-            authors=[_squash(a.findtext("a:name", "", _ATOM))
-                     for a in entry.findall("a:author", _ATOM)],
-            year=int(published[:4]) if published[:4].isdigit() else None,
-            venue_names=["arXiv"], kind="preprint",
-            doi=(entry.findtext("arxiv:doi", "", _ATOM).strip() or None),
-            arxiv=m.group(1) if m else None,
-            url=f"https://arxiv.org/abs/{m.group(1)}" if m else None,
-            abstract=_squash(entry.findtext("a:summary", "", _ATOM)) or None))
+        out.append(
+            Record(
+                source="arXiv",
+                title=title,
+                authors=[
+                    _squash(a.findtext("a:name", "", _ATOM))
+                    for a in entry.findall("a:author", _ATOM)
+                ],
+                year=int(published[:4]) if published[:4].isdigit() else None,
+                venue_names=["arXiv"],
+                kind="preprint",
+                doi=(entry.findtext("arxiv:doi", "", _ATOM).strip() or None),
+                arxiv=m.group(1) if m else None,
+                url=f"https://arxiv.org/abs/{m.group(1)}" if m else None,
+                abstract=_squash(entry.findtext("a:summary", "", _ATOM)) or None,
+            )
+        )
     return out
 
 
@@ -226,8 +261,13 @@ def arxiv_records(xml: str) -> list[Record]:
 
 def dblp_search(title: str) -> list[Record]:
     """Publications whose title matches, from DBLP's search API (JSON)."""
-    response = _get("dblp", "DBLP", "/search/publ/api",
-                    {"q": title, "format": "json", "h": 10}, what=f"title {title!r}")
+    response = _get(
+        "dblp",
+        "DBLP",
+        "/search/publ/api",
+        {"q": title, "format": "json", "h": 10},
+        what=f"title {title!r}",
+    )
     try:
         hits = response.json()["result"]["hits"].get("hit", [])
         return [dblp_record(hit.get("info", {})) for hit in hits]
@@ -240,8 +280,10 @@ def dblp_record(info: dict[str, Any]) -> Record:
     people = (info.get("authors") or {}).get("author", [])
     if isinstance(people, dict):
         people = [people]
-    authors = [_DBLP_NUMBER_RE.sub("", p.get("text", "") if isinstance(p, dict) else str(p))
-               for p in people]
+    authors = [
+        _DBLP_NUMBER_RE.sub("", p.get("text", "") if isinstance(p, dict) else str(p))
+        for p in people
+    ]
     venue = info.get("venue") or []
     venues = [venue] if isinstance(venue, str) else list(venue)
     informal = info.get("type", "").startswith("Informal") or "CoRR" in venues
@@ -253,14 +295,21 @@ def dblp_record(info: dict[str, Any]) -> Record:
         m = re.search(r"arxiv\.org/abs/([^\s/]+?)(v\d+)?$", ee)
         arxiv_id = m.group(1) if m else None
     return Record(
-        source="DBLP", title=_squash(info.get("title", "")).rstrip("."), authors=authors,
+        source="DBLP",
+        title=_squash(info.get("title", "")).rstrip("."),
+        authors=authors,
         year=int(year) if year.isdigit() else None,
         venue_names=["arXiv"] if informal else venues,
-        kind="preprint" if informal else ("journal" if info.get("type", "").startswith("Journal")
-                                          else "conference"),
-        doi=None if informal else info.get("doi"), arxiv=arxiv_id,
-        url=ee if isinstance(ee, str) else None, pages=_pages(info.get("pages")),
-        volume=info.get("volume"), number=info.get("number"))
+        kind="preprint"
+        if informal
+        else ("journal" if info.get("type", "").startswith("Journal") else "conference"),
+        doi=None if informal else info.get("doi"),
+        arxiv=arxiv_id,
+        url=ee if isinstance(ee, str) else None,
+        pages=_pages(info.get("pages")),
+        volume=info.get("volume"),
+        number=info.get("number"),
+    )
 
 
 def same_title(a: str, b: str) -> float:
@@ -324,8 +373,11 @@ def resolve_venue(record: Record, venues: dict[str, Venue]) -> str | None:
 
     by_short = {v.casefold(): v for v in venues}
     # An acronym in brackets is the surest sign: '... Microarchitecture (MICRO)'.
-    candidates = [m.group(1) for n in record.venue_names
-                  for m in re.finditer(r"\(([A-Za-z][\w\-]*)[\s'’\d]*\)", n)]
+    candidates = [
+        m.group(1)
+        for n in record.venue_names
+        for m in re.finditer(r"\(([A-Za-z][\w\-]*)[\s'’\d]*\)", n)
+    ]
     for name in [*record.venue_names, *candidates]:
         bare = re.sub(r"\s*['’]?\d{2,4}$", "", name.strip()).strip()
         if bare.casefold() in by_short:
@@ -346,8 +398,7 @@ def resolve_venue(record: Record, venues: dict[str, Venue]) -> str | None:
 def _venue_words(name: str) -> str:
     """A venue name without 'Proceedings of the', ordinals, years and acronyms in brackets."""
     text = normalize_title(re.sub(r"\([^)]*\)", " ", name))
-    text = re.sub(r"\b(proceedings|proc|of|the|on|in|annual|\d+(st|nd|rd|th)|\d{4})\b", " ",
-                  text)
+    text = re.sub(r"\b(proceedings|proc|of|the|on|in|annual|\d+(st|nd|rd|th)|\d{4})\b", " ", text)
     return " ".join(text.split())
 
 

@@ -41,8 +41,10 @@ class BuildResult:
 
 def default_config(paths: Paths) -> Path:
     """The project's mkdocs.yml: beside the catalog's data folder, else this checkout's."""
-    for candidate in (paths.root / "mkdocs.yml",
-                      Path(__file__).resolve().parents[2] / "mkdocs.yml"):
+    for candidate in (
+        paths.root / "mkdocs.yml",
+        Path(__file__).resolve().parents[2] / "mkdocs.yml",
+    ):
         if candidate.is_file():
             return candidate
     raise SiteError(f"no mkdocs.yml in {paths.root}; give one with --config-file")
@@ -73,8 +75,9 @@ class _Collect(logging.Handler):
         self.messages.append(record.getMessage())
 
 
-def build(paths: Paths, config_file: Path | None = None, site_dir: Path | None = None,
-          strict: bool = True) -> BuildResult:
+def build(
+    paths: Paths, config_file: Path | None = None, site_dir: Path | None = None, strict: bool = True
+) -> BuildResult:
     """Build the site with mkdocs; SiteError lists the warnings when --strict stops it."""
     from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.config import load_config
@@ -87,8 +90,11 @@ def build(paths: Paths, config_file: Path | None = None, site_dir: Path | None =
     started = time.perf_counter()
     try:
         with _catalog_env(paths):
-            config = load_config(str(config_file), strict=strict,
-                                 site_dir=str(site_dir.resolve()) if site_dir else None)
+            config = load_config(
+                str(config_file),
+                strict=strict,
+                site_dir=str(site_dir.resolve()) if site_dir else None,
+            )
             check_site_dir(Path(config.site_dir), paths, source_folders(config))
             config.plugins.on_startup(command="build", dirty=False)
             try:
@@ -101,8 +107,9 @@ def build(paths: Paths, config_file: Path | None = None, site_dir: Path | None =
     finally:
         mkdocs_log.removeHandler(collect)
     out = Path(config.site_dir)
-    return BuildResult(out, _pages_written(config, out), time.perf_counter() - started,
-                       collect.messages)
+    return BuildResult(
+        out, _pages_written(config, out), time.perf_counter() - started, collect.messages
+    )
 
 
 def _pages_written(config: Any, out: Path) -> int:
@@ -159,8 +166,9 @@ def write_sources(paths: Paths, out: Path, config_file: Path | None = None) -> i
     count = 0
     for note in notes:
         target = docs / note_uri(note)
-        target.write_text(link_papers(target.read_text(encoding="utf-8"), note_uri(note), data),
-                          encoding="utf-8")
+        target.write_text(
+            link_papers(target.read_text(encoding="utf-8"), note_uri(note), data), encoding="utf-8"
+        )
     home = docs / "index.md"
     if home.is_file():
         filled = fill_home(home.read_text(encoding="utf-8"), data)
@@ -179,16 +187,23 @@ def write_sources(paths: Paths, out: Path, config_file: Path | None = None) -> i
         # The theme's overrides (search setup, templates) travel with the pages.
         shutil.copytree(custom_dir, out / "overrides", ignore=shutil.ignore_patterns(".*"))
         raw["theme"]["custom_dir"] = "overrides"
-    raw.update(docs_dir="docs", site_dir="site", site_url=config.site_url or "",
-               repo_url=config.repo_url or "")
+    raw.update(
+        docs_dir="docs",
+        site_dir="site",
+        site_url=config.site_url or "",
+        repo_url=config.repo_url or "",
+    )
     if raw.get("nav"):
         raw["nav"] = nav_with_notes(raw["nav"], notes)
         # Reached from the index pages, not from the nav (as the hook marks them).
-        raw["not_in_nav"] = "".join(f"/{d}/*.md\n!/{d}/index.md\n"
-                                    for d in ("papers", "years", "venues", "tags"))
+        raw["not_in_nav"] = "".join(
+            f"/{d}/*.md\n!/{d}/index.md\n" for d in ("papers", "years", "venues", "tags")
+        )
     (out / "mkdocs.yml").write_text(
         "# Written by `papers site sources`: the site's sources, no hook needed.\n"
-        + yaml.safe_dump(raw, sort_keys=False, allow_unicode=True), encoding="utf-8")
+        + yaml.safe_dump(raw, sort_keys=False, allow_unicode=True),
+        encoding="utf-8",
+    )
     mark_site_dir(out)
     return count
 
@@ -207,8 +222,7 @@ def _plain_yaml(config_file: Path) -> str:
     return re.sub(r"!ENV\s*\[([^\]]*)\]", value, text)
 
 
-def serve(paths: Paths, config_file: Path | None = None,
-          dev_addr: str = "127.0.0.1:8000") -> None:
+def serve(paths: Paths, config_file: Path | None = None, dev_addr: str = "127.0.0.1:8000") -> None:
     """Serve the site with live reload, rebuilding when the catalog or notes change."""
     from mkdocs.commands.serve import serve as mkdocs_serve
     from mkdocs.exceptions import MkDocsException

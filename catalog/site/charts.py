@@ -75,8 +75,9 @@ def _link_ticks(labels: Any, kind: str, link: Linker, names: Sequence[str]) -> N
 _CHAR_IN = 0.08
 
 
-def _figure(width: float, height: float, left: float, right: float, bottom: float,
-            top: float = 0.15) -> Any:
+def _figure(
+    width: float, height: float, left: float, right: float, bottom: float, top: float = 0.15
+) -> Any:
     """A figure with margins given in inches.
 
     Fixed margins, sized from the labels, instead of matplotlib's constrained
@@ -88,8 +89,9 @@ def _figure(width: float, height: float, left: float, right: float, bottom: floa
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=(width, height))
-    fig.subplots_adjust(left=left / width, right=1 - right / width,
-                        bottom=bottom / height, top=1 - top / height)
+    fig.subplots_adjust(
+        left=left / width, right=1 - right / width, bottom=bottom / height, top=1 - top / height
+    )
     return fig
 
 
@@ -131,13 +133,16 @@ def papers_per_year(papers: Sequence[Paper], link: Linker = None) -> Chart:
                 ax.text(year, n, str(n), ha="center", va="bottom", fontsize=9)
         ax.set_ylabel("papers")
         ax.set_xticks(years, [str(y) for y in years], rotation=45 if rotate else 0)
-        _link_ticks(ax.get_xticklabels(), "year", link,
-                    [str(y) if per_year[y] else "other" for y in years])
+        _link_ticks(
+            ax.get_xticklabels(), "year", link, [str(y) if per_year[y] else "other" for y in years]
+        )
         ax.yaxis.get_major_locator().set_params(integer=True)
         svg = _svg(fig)
     peak = max(per_year, key=lambda y: (per_year[y], y))
-    alt = (f"Bar chart of papers per year from {years[0]} to {years[-1]}; the busiest year "
-           f"is {peak} with {per_year[peak]} papers.")
+    alt = (
+        f"Bar chart of papers per year from {years[0]} to {years[-1]}; the busiest year "
+        f"is {peak} with {per_year[peak]} papers."
+    )
     return Chart("papers-per-year", svg, alt, "Papers per year")
 
 
@@ -147,8 +152,13 @@ def tag_counts(papers: Sequence[Paper], link: Linker = None) -> Chart:
     shown = _top(counter, MAX_TAGS)
     values = [counter[t] for t in shown]
     with _style():
-        fig = _figure(8, max(1.6, 0.26 * len(shown) + 0.8),
-                      left=0.25 + _CHAR_IN * _longest(shown), right=0.4, bottom=0.5)
+        fig = _figure(
+            8,
+            max(1.6, 0.26 * len(shown) + 0.8),
+            left=0.25 + _CHAR_IN * _longest(shown),
+            right=0.4,
+            bottom=0.5,
+        )
         ax = fig.add_subplot()
         positions = list(range(len(shown)))
         bars = ax.barh(positions, values, color=_colors(1)[0])
@@ -164,8 +174,14 @@ def tag_counts(papers: Sequence[Paper], link: Linker = None) -> Chart:
             ax.text(v, y, f" {v}", va="center", fontsize=8)
         svg = _svg(fig)
     listed = ", ".join(f"{t} {counter[t]}" for t in shown[:8])
-    alt = (f"Bar chart of papers per tag for the {len(shown)} most used of {len(counter)} "
-           f"tags; most used: {listed}.") if counter else "Bar chart of papers per tag: no tags."
+    alt = (
+        (
+            f"Bar chart of papers per tag for the {len(shown)} most used of {len(counter)} "
+            f"tags; most used: {listed}."
+        )
+        if counter
+        else "Bar chart of papers per tag: no tags."
+    )
     return Chart("tag-counts", svg, alt, "Papers per tag")
 
 
@@ -184,33 +200,46 @@ def coverage(papers: Sequence[Paper], link: Linker = None) -> Chart:
     with _style():
         rotate = len(years) > 12
         label_in = 0.25 + _CHAR_IN * _longest(rows)
-        fig = _figure(max(4.0, 0.5 * len(years) + label_in + 1.4),
-                      max(1.6, 0.32 * len(rows) + 0.9),
-                      left=label_in, right=0.3, bottom=0.75 if rotate else 0.45)
+        fig = _figure(
+            max(4.0, 0.5 * len(years) + label_in + 1.4),
+            max(1.6, 0.32 * len(rows) + 0.9),
+            left=label_in,
+            right=0.3,
+            bottom=0.75 if rotate else 0.45,
+        )
         ax = fig.add_subplot()
         image = ax.imshow(grid, cmap="Blues", aspect="auto", vmin=0)
-        ax.set_xticks(range(len(years)), [str(y) for y in years],
-                      rotation=45 if rotate else 0)
+        ax.set_xticks(range(len(years)), [str(y) for y in years], rotation=45 if rotate else 0)
         ax.set_yticks(range(len(rows)), rows)
         _link_ticks(ax.get_yticklabels(), "venue", link, rows)
         had = {p.year for p in papers}
-        _link_ticks(ax.get_xticklabels(), "year", link,
-                    [str(y) if y in had else "other" for y in years])
+        _link_ticks(
+            ax.get_xticklabels(), "year", link, [str(y) if y in had else "other" for y in years]
+        )
         ax.spines[:].set_visible(False)
         top = max((max(r) for r in grid), default=0)
         for i, row in enumerate(grid):
             for j, n in enumerate(row):
                 if n:
-                    ax.text(j, i, str(n), ha="center", va="center", fontsize=8,
-                            color="white" if n > top / 2 else "black")
+                    ax.text(
+                        j,
+                        i,
+                        str(n),
+                        ha="center",
+                        va="center",
+                        fontsize=8,
+                        color="white" if n > top / 2 else "black",
+                    )
         bar = fig.colorbar(image, ax=ax, label="papers", shrink=0.8)
         bar.locator = MaxNLocator(integer=True)  # counts, never 0.25 of a paper
         bar.update_ticks()
         svg = _svg(fig)
     filled = sum(1 for row in grid for n in row if n)
-    alt = (f"Grid of {len(rows)} venues by {len(years)} years ({years[0]}–{years[-1]}); "
-           f"{filled} of {len(rows) * len(years)} venue-years have papers; the darker a cell, "
-           "the more papers.")
+    alt = (
+        f"Grid of {len(rows)} venues by {len(years)} years ({years[0]}–{years[-1]}); "
+        f"{filled} of {len(rows) * len(years)} venue-years have papers; the darker a cell, "
+        "the more papers."
+    )
     return Chart("coverage", svg, alt, "Coverage: papers per venue and year")
 
 

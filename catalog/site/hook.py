@@ -100,7 +100,7 @@ def nav_with_notes(nav: list[Any], notes: list[Note]) -> list[Any]:
     out = []
     for item in nav:
         if isinstance(item, dict) and len(item) == 1:
-            (title, target), = item.items()
+            ((title, target),) = item.items()
             if target == "notes/index.md":
                 item = {title: ["notes/index.md", *({n.title: note_uri(n)} for n in notes)]}
         out.append(item)
@@ -115,8 +115,9 @@ def on_files(files: Files, *, config: MkDocsConfig) -> Files:
     started = time.perf_counter()
     timings: dict[str, float] = {}
     try:
-        data, problems = load(_build.paths, _build.notes, timings=timings,
-                              directory_urls=config.use_directory_urls)
+        data, problems = load(
+            _build.paths, _build.notes, timings=timings, directory_urls=config.use_directory_urls
+        )
     except CatalogError as err:
         from mkdocs.exceptions import PluginError
 
@@ -134,16 +135,21 @@ def on_files(files: Files, *, config: MkDocsConfig) -> Files:
     count = 0
     for uri, content in generate(data).items():
         if files.get_file_from_path(uri) is not None:
-            log.warning("%s/%s is hand-written where a generated page goes; remove it",
-                        config.docs_dir, uri)
+            log.warning(
+                "%s/%s is hand-written where a generated page goes; remove it", config.docs_dir, uri
+            )
             continue
         level = InclusionLevel.INCLUDED if uri in NAV_PAGES else InclusionLevel.NOT_IN_NAV
         files.append(File.generated(config, uri, content=content, inclusion=level))
         count += 1
     timings["total"] = time.perf_counter() - started
-    log.info("generated %d pages and charts from %s in %.2f s (%s)", count,
-             _build.paths.display(), timings["total"],
-             ", ".join(f"{k} {v:.2f} s" for k, v in timings.items() if k != "total"))
+    log.info(
+        "generated %d pages and charts from %s in %.2f s (%s)",
+        count,
+        _build.paths.display(),
+        timings["total"],
+        ", ".join(f"{k} {v:.2f} s" for k, v in timings.items() if k != "total"),
+    )
     return files
 
 
@@ -169,8 +175,9 @@ def config_markdown(config: MkDocsConfig) -> Callable[[str], str]:
     import markdown
 
     def convert(text: str) -> str:
-        return markdown.Markdown(extensions=config.markdown_extensions,
-                                 extension_configs=config.mdx_configs).convert(text)
+        return markdown.Markdown(
+            extensions=config.markdown_extensions, extension_configs=config.mdx_configs
+        ).convert(text)
 
     return convert
 
@@ -186,8 +193,11 @@ def _use_catalog_notes(files: Files, config: MkDocsConfig, paths: Paths, notes: 
         if file.src_uri.startswith("notes/") and file.src_uri.endswith(".md"):
             files.remove(file)
     for note in notes:
-        files.append(File(note_uri(note), str(paths.notes.parent), config.site_dir,
-                          config.use_directory_urls))
+        files.append(
+            File(
+                note_uri(note), str(paths.notes.parent), config.site_dir, config.use_directory_urls
+            )
+        )
 
 
 def on_page_markdown(markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
@@ -215,8 +225,12 @@ def on_page_content(html: str, *, page: Page, config: MkDocsConfig, files: Files
     if _build is None or page.file.src_uri not in _build.html:
         return html
     body = _build.html.pop(page.file.src_uri)
-    page.toc = get_toc([{"level": 2, "id": anchor, "name": title, "children": []}
-                        for anchor, title in toc_of(body)])
+    page.toc = get_toc(
+        [
+            {"level": 2, "id": anchor, "name": title, "children": []}
+            for anchor, title in toc_of(body)
+        ]
+    )
     return body
 
 

@@ -104,13 +104,15 @@ def front(title: str, body: list[str]) -> str:
     escaped = html.escape(plain(title), quote=False)
     # JSON is YAML, but for the characters YAML folds as line breaks (NEL, U+2028/9) or
     # refuses (other controls, BOM): written as escapes, both read the same title.
-    value = _YAML_UNSAFE_RE.sub(lambda m: f"\\u{ord(m.group()):04x}",
-                                json.dumps(escaped, ensure_ascii=False))
+    value = _YAML_UNSAFE_RE.sub(
+        lambda m: f"\\u{ord(m.group()):04x}", json.dumps(escaped, ensure_ascii=False)
+    )
     return f"---\ntitle: {value}\n---\n\n" + "\n".join(body) + "\n"
 
 
-_YAML_UNSAFE_RE = re.compile("[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe"
-                             "\uff00-\ufffd\U00010000-\U0010ffff]")
+_YAML_UNSAFE_RE = re.compile(
+    "[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
+)
 
 
 def plural(n: int, word: str) -> str:

@@ -12,8 +12,10 @@ from catalog.site.links import SiteError
 
 # Written into the output folder by every build: only a folder carrying it is emptied.
 MARKER = ".papers-site"
-_MARKER_TEXT = ("This folder is a site built by `papers site build`; the next build empties "
-                "it.\nRemove this file to keep the next build from touching the folder.\n")
+_MARKER_TEXT = (
+    "This folder is a site built by `papers site build`; the next build empties "
+    "it.\nRemove this file to keep the next build from touching the folder.\n"
+)
 
 
 def check_site_dir(site_dir: Path, paths: Paths, protected: Sequence[Path] = ()) -> None:
@@ -24,30 +26,44 @@ def check_site_dir(site_dir: Path, paths: Paths, protected: Sequence[Path] = ())
     holds any of them, marker or not.
     """
     out = site_dir.resolve()
-    keep = [paths.catalog, paths.data_dir, paths.root, paths.readings, paths.notes,
-            paths.notes.parent, Path.home(), *protected]
+    keep = [
+        paths.catalog,
+        paths.data_dir,
+        paths.root,
+        paths.readings,
+        paths.notes,
+        paths.notes.parent,
+        Path.home(),
+        *protected,
+    ]
     keep = [path.resolve() for path in keep]
     # Say "it is data/" rather than "it holds data/papers.yaml" where both are true.
     clashes = [p for p in keep if p == out] + [p for p in keep if out in p.parents]
     if clashes:
         path = clashes[0]
         what = "is" if out == path else "holds"
-        raise SiteError(f"refusing to build the site into {site_dir}: it {what} {path}, "
-                        "and a build empties its output folder; choose a new folder "
-                        "such as build/site (--site-dir/-o)")
+        raise SiteError(
+            f"refusing to build the site into {site_dir}: it {what} {path}, "
+            "and a build empties its output folder; choose a new folder "
+            "such as build/site (--site-dir/-o)"
+        )
     if not out.exists():
         return
     if not out.is_dir():
-        raise SiteError(f"refusing to build the site into {site_dir}: it is a file, "
-                        "not a folder; choose a new folder (--site-dir/-o)")
+        raise SiteError(
+            f"refusing to build the site into {site_dir}: it is a file, "
+            "not a folder; choose a new folder (--site-dir/-o)"
+        )
     if (out / MARKER).is_file():
         return
     entries = sorted(p.name for p in out.iterdir())
     if entries:
         shown = ", ".join(entries[:3]) + (", ..." if len(entries) > 3 else "")
-        raise SiteError(f"refusing to build the site into {site_dir}: it holds files that "
-                        f"papers did not write ({shown}), and a build empties its output "
-                        "folder; choose a new or empty folder (--site-dir/-o), or remove them")
+        raise SiteError(
+            f"refusing to build the site into {site_dir}: it holds files that "
+            f"papers did not write ({shown}), and a build empties its output "
+            "folder; choose a new or empty folder (--site-dir/-o), or remove them"
+        )
 
 
 def mark_site_dir(site_dir: Path) -> None:

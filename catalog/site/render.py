@@ -59,8 +59,11 @@ def link_papers(text: str, from_uri: str, data: SiteData, final_urls: bool = Fal
             return f"`{link.key}`"
         label = link.text if link.text else md(paper.short_title)
         title = html.escape(plain(paper.title), quote=True)
-        target = (url(from_uri, paper_uri(paper.key), data.directory_urls) if final_urls
-                  else href(from_uri, paper_uri(paper.key)))
+        target = (
+            url(from_uri, paper_uri(paper.key), data.directory_urls)
+            if final_urls
+            else href(from_uri, paper_uri(paper.key))
+        )
         return f'[{label}]({target} "{title}")'
 
     return replace_links(text, render)
@@ -102,15 +105,17 @@ def _book_text(paper: Paper, venue: Venue | None) -> str:
     return _book(paper, venue, plain, plain)
 
 
-def _book(paper: Paper, venue: Venue | None, text: Callable[[str], str],
-          title: Callable[[str], str]) -> str:
+def _book(
+    paper: Paper, venue: Venue | None, text: Callable[[str], str], title: Callable[[str], str]
+) -> str:
     if not paper.booktitle:
         return ""
     out = f"In {title(paper.booktitle)}"
     editors = [text(e) for e in paper.editors]
     if editors:
-        out += ", edited by " + (", ".join(editors[:-1]) + " and " + editors[-1]
-                                 if len(editors) > 1 else editors[0])
+        out += ", edited by " + (
+            ", ".join(editors[:-1]) + " and " + editors[-1] if len(editors) > 1 else editors[0]
+        )
     publisher = paper.publisher or (venue.publisher if venue else None)
     if publisher:
         out += f", {text(publisher)}"
@@ -122,8 +127,10 @@ def _book(paper: Paper, venue: Venue | None, text: Callable[[str], str],
 def _h2(anchor: str, title: str, searchable: bool = True) -> str:
     # Sections that only repeat other pages' text stay out of the search index.
     exclude = "" if searchable else " data-search-exclude"
-    return (f'<h2 id="{anchor}"{exclude}>{title}<a class="headerlink" href="#{anchor}" '
-            'title="Permanent link">&para;</a></h2>')
+    return (
+        f'<h2 id="{anchor}"{exclude}>{title}<a class="headerlink" href="#{anchor}" '
+        'title="Permanent link">&para;</a></h2>'
+    )
 
 
 _H2_RE = re.compile(r'<h2 id="([^"]+)"[^>]*>(.*?)<a class="headerlink"')
@@ -146,8 +153,10 @@ def _with_contents(out: list[str]) -> list[str]:
     if len(sections) < 2:
         return out
     links = " · ".join(f'<a href="#{anchor}">{title}</a>' for anchor, title in sections)
-    contents = (f'<nav class="pp-contents" aria-label="On this page" data-search-exclude>'
-                f"On this page: {links}</nav>")
+    contents = (
+        f'<nav class="pp-contents" aria-label="On this page" data-search-exclude>'
+        f"On this page: {links}</nav>"
+    )
     return [*out[:2], contents, *out[2:]]
 
 
@@ -158,8 +167,7 @@ def _bibtex_html(entry: str) -> str:
     the markup for search, than all the rest of a paper page.
     """
     code = html.escape(entry.strip(), quote=False)
-    return (f'<div class="highlight"><pre><code class="language-bibtex">{code}\n'
-            "</code></pre></div>")
+    return f'<div class="highlight"><pre><code class="language-bibtex">{code}\n</code></pre></div>'
 
 
 def _links(paper: Paper) -> list[tuple[str, str]]:
@@ -211,13 +219,16 @@ def paper_page(paper: Paper, data: SiteData) -> str:
     book = _book_html(paper, venue)
     if book:
         facts.append(("Book", book))
-    links = [_a(target, label if label != "DOI" else f"DOI {_e(paper.doi or '')}")
-             for label, target in _links(paper)]
+    links = [
+        _a(target, label if label != "DOI" else f"DOI {_e(paper.doi or '')}")
+        for label, target in _links(paper)
+    ]
     if links:
         facts.append(("Links", " · ".join(links)))
     if paper.tags:
-        facts.append(("Tags", ", ".join(f'<a href="{to(tag_uri(t))}">{_e(t)}</a>'
-                                        for t in paper.tags)))
+        facts.append(
+            ("Tags", ", ".join(f'<a href="{to(tag_uri(t))}">{_e(t)}</a>' for t in paper.tags))
+        )
     if data.show_status:
         status = _e(paper.status.replace("-", " "))  # unknown values too: check only warns
         if paper.read_on:
@@ -230,9 +241,18 @@ def paper_page(paper: Paper, data: SiteData) -> str:
         facts.append(("Metadata from", ", ".join(shown)))
     # The h1 first: Material's search makes the page's one entry of it and what follows
     # (anything before it would make a second entry, and the title would show twice).
-    out = [f'<h1 id="title">{_e(paper.title)}</h1>',
-           _nav_line(uri, data, [("All papers", ALL_URI), (str(paper.year), year_uri(paper.year)),
-                                 (paper.venue, venue_uri(paper.venue))])]
+    out = [
+        f'<h1 id="title">{_e(paper.title)}</h1>',
+        _nav_line(
+            uri,
+            data,
+            [
+                ("All papers", ALL_URI),
+                (str(paper.year), year_uri(paper.year)),
+                (paper.venue, venue_uri(paper.venue)),
+            ],
+        ),
+    ]
     if paper.summary:
         out.append(f'<p class="pp-summary">{_e(paper.summary)}</p>')
     out.append(f'<p class="pp-authors">{_authors_html(paper)}</p>')
@@ -254,8 +274,11 @@ def paper_page(paper: Paper, data: SiteData) -> str:
     if related:
         # Compact (no links or toggles): every paper page carries five, and the year,
         # venue and tag lists and All papers carry the full entries.
-        out += ['<ul class="pp-list pp-related" data-search-exclude>',
-                *(paper_item(p, uri, data, compact=True) for p in related), "</ul>"]
+        out += [
+            '<ul class="pp-list pp-related" data-search-exclude>',
+            *(paper_item(p, uri, data, compact=True) for p in related),
+            "</ul>",
+        ]
     else:
         out.append("<p>No paper in the catalog is close enough in wording.</p>")
     out.append(_h2("discussed-in", "Discussed in", searchable=False))
@@ -275,13 +298,16 @@ def _host(link: str) -> str:
     return urlsplit(link).hostname or link
 
 
-def _nav_line(uri: str, data: SiteData, trail: list[tuple[str, str]],
-              extra: str = "") -> str:
+def _nav_line(uri: str, data: SiteData, trail: list[tuple[str, str]], extra: str = "") -> str:
     """Where a generated page sits (they are not in the nav): links up, and on."""
-    parts = [f'<a href="{url(uri, target, data.directory_urls)}">{_e(label)}</a>'
-             for label, target in trail]
-    return (f'<nav class="pp-trail" aria-label="Where this page is" data-search-exclude>'
-            f'{" › ".join(parts)}{extra}</nav>')
+    parts = [
+        f'<a href="{url(uri, target, data.directory_urls)}">{_e(label)}</a>'
+        for label, target in trail
+    ]
+    return (
+        f'<nav class="pp-trail" aria-label="Where this page is" data-search-exclude>'
+        f"{' › '.join(parts)}{extra}</nav>"
+    )
 
 
 def _by_year(papers: Sequence[Paper]) -> dict[int, list[Paper]]:
@@ -311,11 +337,15 @@ def _render_item(paper: Paper, from_uri: str, data: SiteData, compact: bool) -> 
         return url(from_uri, target, data.directory_urls)
 
     venue_name = data.venue_name(paper.venue)
-    head = (f'<span class="pp-venue" title="{_e(venue_name)}">{_e(paper.venue)}</span> '
-            f'<span class="pp-year">{paper.year}</span> '
-            f'<a class="pp-title" href="{to(paper_uri(paper.key))}">{_e(paper.title)}</a>')
-    out = [f'<li class="pp-entry">{head}',
-           f'<div class="pp-authors">{_authors_html(paper, 6)}</div>']
+    head = (
+        f'<span class="pp-venue" title="{_e(venue_name)}">{_e(paper.venue)}</span> '
+        f'<span class="pp-year">{paper.year}</span> '
+        f'<a class="pp-title" href="{to(paper_uri(paper.key))}">{_e(paper.title)}</a>'
+    )
+    out = [
+        f'<li class="pp-entry">{head}',
+        f'<div class="pp-authors">{_authors_html(paper, 6)}</div>',
+    ]
     book = _book_html(paper, data.venues.get(paper.venue))
     if book:
         out.append(f'<div class="pp-book">{book}</div>')
@@ -328,19 +358,25 @@ def _render_item(paper: Paper, from_uri: str, data: SiteData, compact: bool) -> 
     if meta:
         out.append(f'<div class="pp-meta">{" ".join(meta)}</div>')
     if paper.abstract:
-        out.append('<details class="pp-toggle"><summary>Abstract</summary>'
-                   f"<p>{_e(paper.abstract)}</p></details>")
+        out.append(
+            '<details class="pp-toggle"><summary>Abstract</summary>'
+            f"<p>{_e(paper.abstract)}</p></details>"
+        )
     bib = data.bibtex.get(paper.key)
     if bib:
-        out.append(f'<details class="pp-toggle"><summary>BibTeX</summary>{_bibtex_html(bib)}'
-                   "</details>")
+        out.append(
+            f'<details class="pp-toggle"><summary>BibTeX</summary>{_bibtex_html(bib)}</details>'
+        )
     return "".join(out) + "</li>"
 
 
 def _entries(papers: Sequence[Paper], from_uri: str, data: SiteData) -> list[str]:
     """A list of entries; it repeats the papers' own text, so search skips it."""
-    return ['<ul class="pp-list" data-search-exclude>',
-            *(paper_item(p, from_uri, data) for p in papers), "</ul>"]
+    return [
+        '<ul class="pp-list" data-search-exclude>',
+        *(paper_item(p, from_uri, data) for p in papers),
+        "</ul>",
+    ]
 
 
 def _list(items: list[str]) -> list[str]:
@@ -355,27 +391,36 @@ def year_page(year: int, papers: Sequence[Paper], data: SiteData) -> str:
     at = years.index(year)
     step = []
     if at > 0:
-        step.append(f'<a href="{url(uri, year_uri(years[at - 1]), data.directory_urls)}" '
-                    f'rel="prev">← {years[at - 1]}</a>')
+        step.append(
+            f'<a href="{url(uri, year_uri(years[at - 1]), data.directory_urls)}" '
+            f'rel="prev">← {years[at - 1]}</a>'
+        )
     if at + 1 < len(years):
-        step.append(f'<a href="{url(uri, year_uri(years[at + 1]), data.directory_urls)}" '
-                    f'rel="next">{years[at + 1]} →</a>')
+        step.append(
+            f'<a href="{url(uri, year_uri(years[at + 1]), data.directory_urls)}" '
+            f'rel="next">{years[at + 1]} →</a>'
+        )
     steps = f'<span class="pp-steps">{" ".join(step)}</span>' if step else ""
     venues = Counter(p.venue for p in papers)
-    out = [f"<h1>Papers of {year}</h1>",
-           _nav_line(uri, data, [("All papers", ALL_URI), ("Years", "years/index.md")], steps),
-           f"<p>{plural(len(papers), 'paper')} at {plural(len(venues), 'venue')}: "
-           + ", ".join(f'<a href="#venue-{slug(v)}">{_e(v)}</a> {n}'
-                       for v, n in sorted(venues.items(), key=lambda x: x[0].lower()))
-           + ".</p>"]
+    out = [
+        f"<h1>Papers of {year}</h1>",
+        _nav_line(uri, data, [("All papers", ALL_URI), ("Years", "years/index.md")], steps),
+        f"<p>{plural(len(papers), 'paper')} at {plural(len(venues), 'venue')}: "
+        + ", ".join(
+            f'<a href="#venue-{slug(v)}">{_e(v)}</a> {n}'
+            for v, n in sorted(venues.items(), key=lambda x: x[0].lower())
+        )
+        + ".</p>",
+    ]
     out.append('<ul class="pp-list" data-search-exclude>')
     seen: set[str] = set()
     for p in group:
         item = paper_item(p, uri, data)
         if p.venue not in seen:  # an anchor at each venue's first paper
             seen.add(p.venue)
-            item = item.replace('<li class="pp-entry">',
-                                f'<li class="pp-entry" id="venue-{slug(p.venue)}">', 1)
+            item = item.replace(
+                '<li class="pp-entry">', f'<li class="pp-entry" id="venue-{slug(p.venue)}">', 1
+            )
         out.append(item)
     out.append("</ul>")
     return front(f"Papers of {year}", out)
@@ -385,8 +430,10 @@ def venue_page(venue: str, papers: Sequence[Paper], data: SiteData) -> str:
     """Papers at one venue, by year."""
     uri = venue_uri(venue)
     registry = data.venues.get(venue)
-    out = [f"<h1>{_e(venue)}</h1>",
-           _nav_line(uri, data, [("All papers", ALL_URI), ("Venues", "venues/index.md")])]
+    out = [
+        f"<h1>{_e(venue)}</h1>",
+        _nav_line(uri, data, [("All papers", ALL_URI), ("Venues", "venues/index.md")]),
+    ]
     if registry:
         publisher = f", published by {_e(registry.publisher)}" if registry.publisher else ""
         out.append(f"<p>{_e(registry.name)}: {_e(registry.kind)}{publisher}.</p>")
@@ -400,8 +447,10 @@ def venue_page(venue: str, papers: Sequence[Paper], data: SiteData) -> str:
 def tag_page(tag: str, papers: Sequence[Paper], data: SiteData) -> str:
     """Papers with one tag, by year."""
     uri = tag_uri(tag)
-    out = [f"<h1>Tag: {_e(tag)}</h1>",
-           _nav_line(uri, data, [("All papers", ALL_URI), ("Tags", "tags/index.md")])]
+    out = [
+        f"<h1>Tag: {_e(tag)}</h1>",
+        _nav_line(uri, data, [("All papers", ALL_URI), ("Tags", "tags/index.md")]),
+    ]
     if data.vocabulary.get(tag):
         out.append(f"<p>{_e(data.vocabulary[tag])}.</p>")
     out.append(f"<p>{plural(len(papers), 'paper')}.</p>")
@@ -414,8 +463,13 @@ def tag_page(tag: str, papers: Sequence[Paper], data: SiteData) -> str:
 def _js_literal(value: Any) -> str:
     """JSON that is safe inside a script file or <script>: no '</script>', no U+2028."""
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    for char, escape in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"),
-                         ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+    for char, escape in (
+        ("<", "\\u003c"),
+        (">", "\\u003e"),
+        ("&", "\\u0026"),
+        ("\u2028", "\\u2028"),
+        ("\u2029", "\\u2029"),
+    ):
         text = text.replace(char, escape)
     return text
 
@@ -427,16 +481,25 @@ def papers_data(data: SiteData) -> str:
     """
     records = []
     for p in data.papers:
-        records.append({
-            "k": p.key, "u": url(ALL_URI, paper_uri(p.key), data.directory_urls),
-            "t": plain(p.title), "a": [plain(a) for a in p.authors], "e": p.et_al,
-            "y": p.year, "v": p.venue, "n": data.venue_name(p.venue), "g": p.tags,
-            "s": plain(p.summary or ""), "b": plain(p.abstract or ""),
-            "x": data.bibtex.get(p.key, "").strip(),
-            "l": [[label, target] for label, target in _links(p)],
-            **({"c": _book_text(p, data.venues.get(p.venue))} if p.booktitle else {})})
-    tags = {t: url(ALL_URI, tag_uri(t), data.directory_urls)
-            for p in data.papers for t in p.tags}
+        records.append(
+            {
+                "k": p.key,
+                "u": url(ALL_URI, paper_uri(p.key), data.directory_urls),
+                "t": plain(p.title),
+                "a": [plain(a) for a in p.authors],
+                "e": p.et_al,
+                "y": p.year,
+                "v": p.venue,
+                "n": data.venue_name(p.venue),
+                "g": p.tags,
+                "s": plain(p.summary or ""),
+                "b": plain(p.abstract or ""),
+                "x": data.bibtex.get(p.key, "").strip(),
+                "l": [[label, target] for label, target in _links(p)],
+                **({"c": _book_text(p, data.venues.get(p.venue))} if p.booktitle else {}),
+            }
+        )
+    tags = {t: url(ALL_URI, tag_uri(t), data.directory_urls) for p in data.papers for t in p.tags}
     return f"window.PAPERS_DATA={_js_literal({'papers': records, 'tags': tags})};\n"
 
 
@@ -452,17 +515,21 @@ def all_papers_page(data: SiteData) -> str:
         out.append("<p>The catalog has no papers yet.</p>")
         return front("All papers", out)
     years = sorted({p.year for p in data.papers})
-    out.append(f'<p id="pp-count">{plural(len(data.papers), "paper")} from {years[0]} to '
-               f"{years[-1]}, newest first.</p>")
+    out.append(
+        f'<p id="pp-count">{plural(len(data.papers), "paper")} from {years[0]} to '
+        f"{years[-1]}, newest first.</p>"
+    )
     if data.suggest_url:
-        out.append(f'<p>Missing a paper? {_a(data.suggest_url, "Suggest one")}.</p>')
+        out.append(f"<p>Missing a paper? {_a(data.suggest_url, 'Suggest one')}.</p>")
     out.append('<div id="pp-filters" data-search-exclude></div>')
     out.append('<ul class="pp-list pp-plain" id="pp-all" data-search-exclude>')
     for p in sorted(data.papers, key=lambda p: (-p.year, p.venue.lower(), p.title.lower())):
-        out.append(f'<li><span class="pp-venue">{_e(p.venue)}</span> '
-                   f'<span class="pp-year">{p.year}</span> '
-                   f'<a class="pp-title" href="{url(uri, paper_uri(p.key), data.directory_urls)}">'
-                   f"{_e(p.title)}</a></li>")
+        out.append(
+            f'<li><span class="pp-venue">{_e(p.venue)}</span> '
+            f'<span class="pp-year">{p.year}</span> '
+            f'<a class="pp-title" href="{url(uri, paper_uri(p.key), data.directory_urls)}">'
+            f"{_e(p.title)}</a></li>"
+        )
     out.append("</ul>")
     out.append(f'<script src="{url(uri, DATA_JS, data.directory_urls)}"></script>')
     return front("All papers", out)
@@ -470,8 +537,10 @@ def all_papers_page(data: SiteData) -> str:
 
 def is_html_page(uri: str) -> bool:
     """Whether a generated page is written as HTML: papers and the per-year/venue/tag lists."""
-    return uri == ALL_URI or (uri.startswith(("papers/", "years/", "venues/", "tags/")) and (
-        not uri.endswith("/index.md")))
+    return uri == ALL_URI or (
+        uri.startswith(("papers/", "years/", "venues/", "tags/"))
+        and (not uri.endswith("/index.md"))
+    )
 
 
 def _cell(text: str) -> str:
@@ -483,8 +552,10 @@ def years_index(data: SiteData) -> str:
     uri = "years/index.md"
     lines = ["# Papers by year", "", "| Year | Papers | Venues |", "|---|--:|--:|"]
     for year, group in _by_year(data.papers).items():
-        lines.append(f"| [{year}]({href(uri, year_uri(year))}) | {len(group)} "
-                     f"| {len({p.venue for p in group})} |")
+        lines.append(
+            f"| [{year}]({href(uri, year_uri(year))}) | {len(group)} "
+            f"| {len({p.venue for p in group})} |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -500,15 +571,22 @@ def venues_index(data: SiteData) -> str:
     for short in sorted(counts, key=str.lower):
         venue = data.venues.get(short)
         label = f"[{md(short)}]({href(uri, venue_uri(short))})"
-        lines.append(f"| {_cell(label)} | {_cell(md(venue.name) if venue else '')} "
-                     f"| {_cell(md(venue.kind)) if venue else ''} | {counts[short]} |")
+        lines.append(
+            f"| {_cell(label)} | {_cell(md(venue.name) if venue else '')} "
+            f"| {_cell(md(venue.kind)) if venue else ''} | {counts[short]} |"
+        )
     empty = sorted((v for v in data.venues if not counts[v]), key=str.lower)
     if empty:  # known to the registry (so a .bib naming them resolves), no paper yet
-        lines += ["", '<details class="pp-toggle" markdown><summary>'
-                  f"{plural(len(empty), 'more venue')} in the registry, no paper yet"
-                  "</summary>", "",
-                  ", ".join(f"{md(v)} ({md(data.venues[v].name)})" for v in empty), "",
-                  "</details>"]
+        lines += [
+            "",
+            '<details class="pp-toggle" markdown><summary>'
+            f"{plural(len(empty), 'more venue')} in the registry, no paper yet"
+            "</summary>",
+            "",
+            ", ".join(f"{md(v)} ({md(data.venues[v].name)})" for v in empty),
+            "",
+            "</details>",
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -520,25 +598,33 @@ def tags_index(data: SiteData) -> str:
     lines = ["# Papers by tag", "", "| Tag | Papers | Description |", "|---|--:|---|"]
     for tag in names:
         label = f"[{md(tag)}]({href(uri, tag_uri(tag))})" if counts[tag] else md(tag)
-        lines.append(f"| {_cell(label)} | {counts[tag]} "
-                     f"| {_cell(md(data.vocabulary.get(tag, '')))} |")
+        lines.append(
+            f"| {_cell(label)} | {counts[tag]} | {_cell(md(data.vocabulary.get(tag, '')))} |"
+        )
     return "\n".join(lines) + "\n"
 
 
 def notes_index(data: SiteData) -> str:
     """The hand-written notes, each with the papers it discusses."""
     uri = "notes/index.md"
-    lines = ["# Notes", "",
-             "Hand-written notes on topics of the catalog. Each paper a note mentions "
-             "links to its page, and the paper's page links back under *Discussed in*."]
+    lines = [
+        "# Notes",
+        "",
+        "Hand-written notes on topics of the catalog. Each paper a note mentions "
+        "links to its page, and the paper's page links back under *Discussed in*.",
+    ]
     if not data.notes:
         lines += ["", "No notes yet."]
     for note in data.notes:
         known = [data.by_key[k] for k in note.keys if k in data.by_key]
-        lines += ["", f"## [{md(note.title)}]({href(uri, note_uri(note))})", "",
-                  f"Discusses {plural(len(known), 'paper')}: "
-                  + ", ".join(f"[{md(p.short_title)}]({href(uri, paper_uri(p.key))})"
-                              for p in known) + "."]
+        lines += [
+            "",
+            f"## [{md(note.title)}]({href(uri, note_uri(note))})",
+            "",
+            f"Discusses {plural(len(known), 'paper')}: "
+            + ", ".join(f"[{md(p.short_title)}]({href(uri, paper_uri(p.key))})" for p in known)
+            + ".",
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -556,14 +642,21 @@ def home_counts(data: SiteData) -> str:
         f"**{len({t for p in papers for t in p.tags})}** [tags](tags/index.md)",
     ]
     if data.notes:
-        facts.append(f"**{len(data.notes)}** [notes](notes/index.md) discussing "
-                     f"{plural(len(discussed), 'paper')}")
+        facts.append(
+            f"**{len(data.notes)}** [notes](notes/index.md) discussing "
+            f"{plural(len(discussed), 'paper')}"
+        )
     if data.suggest_url:
         facts.append(f"missing a paper? [Suggest one]({safe_href(data.suggest_url)})")
     if data.show_status:
-        facts.append("reading status: " + ", ".join(
-            f"{status[s]} {s.replace('-', ' ')}" for s in ("read", "reading", "to-read")
-            if status[s]))
+        facts.append(
+            "reading status: "
+            + ", ".join(
+                f"{status[s]} {s.replace('-', ' ')}"
+                for s in ("read", "reading", "to-read")
+                if status[s]
+            )
+        )
     return "\n".join(f"- {f}" for f in facts)
 
 
@@ -575,12 +668,14 @@ def home_charts(data: SiteData) -> str:
     blocks = []
     for chart in data.charts:
         # The chart's own text (axis numbers, labels) stays out of the search index.
-        blocks.append('<figure class="papers-chart">\n'
-                      '<div class="papers-chart-scroll" data-search-exclude>'
-                      f"<!-- papers-chart:{chart.name} --></div>\n"
-                      f"<figcaption>{html.escape(chart.caption)} "
-                      f'(<a href="{CHART_DIR}/{chart.name}.svg">SVG</a>)</figcaption>\n'
-                      "</figure>")
+        blocks.append(
+            '<figure class="papers-chart">\n'
+            '<div class="papers-chart-scroll" data-search-exclude>'
+            f"<!-- papers-chart:{chart.name} --></div>\n"
+            f"<figcaption>{html.escape(chart.caption)} "
+            f'(<a href="{CHART_DIR}/{chart.name}.svg">SVG</a>)</figcaption>\n'
+            "</figure>"
+        )
     return "\n\n".join(blocks)
 
 
@@ -591,8 +686,8 @@ _SVG_START_RE = re.compile(r"<svg\b")
 def inline_chart(chart: Chart) -> str:
     """A chart's SVG ready to sit in a page: no XML prolog, ids made unique to the
     chart, and named for assistive technology by its alt text."""
-    svg = chart.svg[chart.svg.index("<svg"):]
-    svg = re.sub(r'<metadata>.*?</metadata>', "", svg, flags=re.S)
+    svg = chart.svg[chart.svg.index("<svg") :]
+    svg = re.sub(r"<metadata>.*?</metadata>", "", svg, flags=re.S)
     prefix = chart.name + "-"
     svg = re.sub(r'\bid="', f'id="{prefix}', svg)
     svg = svg.replace("url(#", f"url(#{prefix}").replace('xlink:href="#', f'xlink:href="#{prefix}')
@@ -617,14 +712,14 @@ def home_latest(data: SiteData) -> str:
     section is left out rather than made up.
     """
     dated = [p for p in data.papers if p.added and DATE_RE.match(p.added)]
-    latest = sorted(dated, key=lambda p: (p.added or "", p.year, -p.line),
-                    reverse=True)[:LATEST]
+    latest = sorted(dated, key=lambda p: (p.added or "", p.year, -p.line), reverse=True)[:LATEST]
     if not latest:
         return ""
     lines = ["## Latest additions", ""]
     for p in latest:
-        lines.append(f"- {md(p.added or '')}: [{md(p.title)}]({paper_uri(p.key)}) "
-                     f"({md(p.venue)} {p.year})")
+        lines.append(
+            f"- {md(p.added or '')}: [{md(p.title)}]({paper_uri(p.key)}) ({md(p.venue)} {p.year})"
+        )
     return "\n".join(lines)
 
 
@@ -632,21 +727,28 @@ def home_notes(data: SiteData) -> str:
     """The notes as a list item with the notes nested, for the home page."""
     if not data.notes:
         return "- [Notes](notes/index.md): none written yet."
-    return ("- [Notes](notes/index.md): hand-written overviews of a topic, with links to "
-            "each paper they discuss:\n\n"
-            + "\n".join(f"    - [{md(n.title)}]({note_uri(n)})" for n in data.notes))
+    return (
+        "- [Notes](notes/index.md): hand-written overviews of a topic, with links to "
+        "each paper they discuss:\n\n"
+        + "\n".join(f"    - [{md(n.title)}]({note_uri(n)})" for n in data.notes)
+    )
 
 
 def fill_home(markdown: str, data: SiteData) -> str:
     """The hand-written home page with its <!-- papers:NAME --> markers filled in."""
-    sections = {"counts": home_counts, "charts": home_charts, "latest": home_latest,
-                "notes": home_notes}
+    sections = {
+        "counts": home_counts,
+        "charts": home_charts,
+        "latest": home_latest,
+        "notes": home_notes,
+    }
 
     def fill(m: re.Match[str]) -> str:
         render = sections.get(m.group(1))
         if render is None:
-            log.warning("site/index.md: unknown marker '%s' (known: %s)", m.group(1),
-                        ", ".join(MARKERS))
+            log.warning(
+                "site/index.md: unknown marker '%s' (known: %s)", m.group(1), ", ".join(MARKERS)
+            )
             return ""
         return render(data)
 
@@ -686,9 +788,11 @@ def slug_clashes(data: SiteData) -> list[str]:
     """Messages for names that would share one page (e.g. keys 'a:b' and 'a-b')."""
     seen: dict[str, str] = {}
     clashes = []
-    names = ([(paper_uri(p.key), p.key) for p in data.papers]
-             + [(venue_uri(p.venue), p.venue) for p in data.papers]
-             + [(tag_uri(t), t) for p in data.papers for t in p.tags])
+    names = (
+        [(paper_uri(p.key), p.key) for p in data.papers]
+        + [(venue_uri(p.venue), p.venue) for p in data.papers]
+        + [(tag_uri(t), t) for p in data.papers for t in p.tags]
+    )
     for uri, name in names:
         other = seen.setdefault(uri, name)
         if other != name:

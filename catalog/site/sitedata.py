@@ -71,9 +71,14 @@ def _markdown(text: str) -> str:
 
 # What a reading note's HTML may keep: Markdown's own output, no script, style, form,
 # event handler or link of another scheme than these.
-_NOTE_ATTRIBUTES = {"*": {"id", "class", "title", "lang"}, "a": {"href"},
-                    "img": {"src", "alt", "width", "height"}, "td": {"style", "colspan"},
-                    "th": {"style", "colspan"}, "ol": {"start"}}
+_NOTE_ATTRIBUTES = {
+    "*": {"id", "class", "title", "lang"},
+    "a": {"href"},
+    "img": {"src", "alt", "width", "height"},
+    "td": {"style", "colspan"},
+    "th": {"style", "colspan"},
+    "ol": {"start"},
+}
 SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
 
 
@@ -87,9 +92,14 @@ def sanitize(fragment: str) -> str:
     """
     import nh3
 
-    return nh3.clean(fragment, attributes=_NOTE_ATTRIBUTES, url_schemes=set(SAFE_SCHEMES),
-                     filter_style_properties={"text-align"}, link_rel=None,
-                     strip_comments=True)
+    return nh3.clean(
+        fragment,
+        attributes=_NOTE_ATTRIBUTES,
+        url_schemes=set(SAFE_SCHEMES),
+        filter_style_properties={"text-align"},
+        link_rel=None,
+        strip_comments=True,
+    )
 
 
 def safe_url(value: str | None) -> str | None:
@@ -99,9 +109,13 @@ def safe_url(value: str | None) -> str | None:
     return value if value and is_http_url(value.strip()) else None
 
 
-def load(paths: Paths, notes: list[Note] | None = None, with_charts: bool = True,
-         timings: dict[str, float] | None = None,
-         directory_urls: bool = True) -> tuple[SiteData, list[Problem]]:
+def load(
+    paths: Paths,
+    notes: list[Note] | None = None,
+    with_charts: bool = True,
+    timings: dict[str, float] | None = None,
+    directory_urls: bool = True,
+) -> tuple[SiteData, list[Problem]]:
     """The site's data from the catalog's index, registries, notes and reading notes."""
     from catalog.data.notes import load_notes
     from catalog.data.registry import load_tags, load_venues
@@ -115,8 +129,13 @@ def load(paths: Paths, notes: list[Note] | None = None, with_charts: bool = True
         papers = query.all_papers(conn)
     finally:
         conn.close()
-    data = SiteData(papers, load_venues(paths.venues), load_tags(paths.tags),
-                    load_notes(paths) if notes is None else notes, _readings(paths, papers))
+    data = SiteData(
+        papers,
+        load_venues(paths.venues),
+        load_tags(paths.tags),
+        load_notes(paths) if notes is None else notes,
+        _readings(paths, papers),
+    )
     data.directory_urls = directory_urls
     timings["load"] = time.perf_counter() - started
     started = time.perf_counter()
@@ -136,8 +155,11 @@ def load(paths: Paths, notes: list[Note] | None = None, with_charts: bool = True
 
 def _chart_link(directory_urls: bool, kind: str, name: str) -> str:
     """Where a chart's bar or label leads, from the home page that shows the chart."""
-    target = {"year": lambda: year_uri(int(name)), "tag": lambda: tag_uri(name),
-              "venue": lambda: venue_uri(name)}[kind]()
+    target = {
+        "year": lambda: year_uri(int(name)),
+        "tag": lambda: tag_uri(name),
+        "venue": lambda: venue_uri(name),
+    }[kind]()
     return url("index.md", target, directory_urls)
 
 
@@ -153,8 +175,9 @@ def _readings(paths: Paths, papers: Sequence[Paper]) -> dict[str, Reading]:
     return out
 
 
-def _bibtex(papers: Sequence[Paper], venues: dict[str, Venue],
-            paths: Paths) -> tuple[dict[str, str], list[Problem]]:
+def _bibtex(
+    papers: Sequence[Paper], venues: dict[str, Venue], paths: Paths
+) -> tuple[dict[str, str], list[Problem]]:
     """Each paper's BibTeX entry, exactly as `papers export` writes it."""
     from catalog.bib.bibtex import entry, load_protected_terms
 
@@ -164,8 +187,9 @@ def _bibtex(papers: Sequence[Paper], venues: dict[str, Venue],
         try:
             out[paper.key] = entry(paper, venues, protected=protected)
         except CatalogError as err:  # one bad entry must not hide the rest of the site
-            problems.append(Problem(paths.display(), paper.line, paper.key,
-                                    f"no BibTeX entry: {err}"))
+            problems.append(
+                Problem(paths.display(), paper.line, paper.key, f"no BibTeX entry: {err}")
+            )
     return out, problems
 
 
@@ -182,6 +206,13 @@ def link_problems(data: SiteData, paths: Paths) -> list[Problem]:
         for link in links:
             if link.key not in keys:
                 hint = hint_for(link.key, keys) or "add the paper to the catalog or fix the key"
-                problems.append(Problem(paths.display(path), link.line, path.stem,
-                                        f"link to unknown paper '{link.key}'", hint))
+                problems.append(
+                    Problem(
+                        paths.display(path),
+                        link.line,
+                        path.stem,
+                        f"link to unknown paper '{link.key}'",
+                        hint,
+                    )
+                )
     return sorted(problems)
