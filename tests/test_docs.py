@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -107,6 +108,48 @@ def test_the_installed_command_runs_reading_and_other_commands(tmp_path):
     assert cite.stdout.startswith("@misc{he2021fastmoe,")
     helped = subprocess.run([*base, "--help"], capture_output=True, text=True, check=True)
     assert "export" in helped.stdout and "search" in helped.stdout
+
+
+def readme_links() -> list[str]:
+    """The relative link targets of README.md (code blocks left out), #anchors kept."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    prose = re.sub(r"^```.*?^```", "", readme, flags=re.DOTALL | re.MULTILINE)
+    targets = (m.group(1) for m in re.finditer(r"\]\(([^)\s]+)\)", prose))
+    return sorted({t for t in targets if not re.match(r"[a-z][a-z0-9+.-]*:|#", t)})
+
+
+def slugs(page: str) -> set[str]:
+    """The anchors of a Markdown page's headings, as GitHub and mkdocs make them."""
+    text = (REPO / page).read_text(encoding="utf-8")
+    text = re.sub(r"^```.*?^```", "", text, flags=re.DOTALL | re.MULTILINE)
+    heads = re.findall(r"^#+\s+(.+?)\s*$", text, flags=re.MULTILINE)
+    return {re.sub(r"[^\w\- ]", "", h.lower()).replace(" ", "-") for h in heads}
+
+
+# ARCHITECTURE.md is being written on main, beside the package's restructuring; once it
+# is here this mark fails the test (strict), and should go.
+PENDING = {"ARCHITECTURE.md"}
+
+
+def test_readme_is_short():
+    lines = (REPO / "README.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) < 250, f"README.md has {len(lines)} lines: move detail into docs/pages/"
+
+
+def test_readme_has_links():
+    assert {"docs/pages/commands.md", "docs/pages/commands.md#the-site-commands"} <= set(
+        readme_links())
+
+
+@pytest.mark.parametrize("target", [
+    pytest.param(t, marks=pytest.mark.xfail(t in PENDING, strict=True,
+                                            reason=f"{t} is being written on main"))
+    for t in readme_links()])
+def test_readme_link_resolves(target):
+    path, _, anchor = target.partition("#")
+    assert (REPO / path).exists(), f"README.md links {path}, which does not exist"
+    if anchor:
+        assert anchor in slugs(path), f"README.md links {target}: {path} has no such heading"
 
 
 @pytest.mark.slow
