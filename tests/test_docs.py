@@ -1,6 +1,12 @@
-"""Docs that can't go stale: every command has help and is shown in the README."""
+"""Docs that can't go stale: every command has help and is shown in the command guide
+(docs/pages/commands.md), and the docs build with no broken link."""
 
 from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
 
 import pytest
 import typer
@@ -42,9 +48,9 @@ def test_command_has_help(name, cmd):
 
 
 @pytest.mark.parametrize(("name", "cmd"), COMMANDS, ids=[n for n, _ in COMMANDS])
-def test_command_is_in_the_readme(name, cmd):
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    assert f"papers {name}" in readme, f"README.md never shows `papers {name}`"
+def test_command_is_in_the_command_guide(name, cmd):
+    guide = (REPO / "docs" / "pages" / "commands.md").read_text(encoding="utf-8")
+    assert f"papers {name}" in guide, f"docs/pages/commands.md never shows `papers {name}`"
 
 
 def test_readme_starts_with_the_two_setup_commands():
@@ -82,3 +88,60 @@ def test_the_installed_command_runs_reading_and_other_commands(tmp_path):
     assert cite.stdout.startswith("@misc{he2021fastmoe,")
     helped = subprocess.run([*base, "--help"], capture_output=True, text=True, check=True)
     assert "export" in helped.stdout and "search" in helped.stdout
+
+
+def readme_links() -> list[str]:
+    """The relative link targets of README.md (code blocks left out), #anchors kept."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    prose = re.sub(r"^```.*?^```", "", readme, flags=re.DOTALL | re.MULTILINE)
+    targets = (m.group(1) for m in re.finditer(r"\]\(([^)\s]+)\)", prose))
+    return sorted({t for t in targets if not re.match(r"[a-z][a-z0-9+.-]*:|#", t)})
+
+
+def slugs(page: str) -> set[str]:
+    """The anchors of a Markdown page's headings, as GitHub and mkdocs make them."""
+    text = (REPO / page).read_text(encoding="utf-8")
+    text = re.sub(r"^```.*?^```", "", text, flags=re.DOTALL | re.MULTILINE)
+    heads = re.findall(r"^#+\s+(.+?)\s*$", text, flags=re.MULTILINE)
+    return {re.sub(r"[^\w\- ]", "", h.lower()).replace(" ", "-") for h in heads}
+
+
+# ARCHITECTURE.md is being written on main, beside the package's restructuring; once it
+# is here this mark fails the test (strict), and should go.
+PENDING = {"ARCHITECTURE.md"}
+
+
+def test_readme_is_short():
+    lines = (REPO / "README.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) < 250, f"README.md has {len(lines)} lines: move detail into docs/pages/"
+
+
+def test_readme_has_links():
+    assert {"docs/pages/commands.md", "docs/pages/commands.md#the-site-commands"} <= set(
+        readme_links())
+
+
+@pytest.mark.parametrize("target", [
+    pytest.param(t, marks=pytest.mark.xfail(t in PENDING, strict=True,
+                                            reason=f"{t} is being written on main"))
+    for t in readme_links()])
+def test_readme_link_resolves(target):
+    path, _, anchor = target.partition("#")
+    assert (REPO / path).exists(), f"README.md links {path}, which does not exist"
+    if anchor:
+        assert anchor in slugs(path), f"README.md links {target}: {path} has no such heading"
+
+
+@pytest.mark.slow
+def test_the_docs_build_strictly(tmp_path):
+    """mkdocs --strict fails on a broken link or anchor, or a page left out of the nav."""
+    built = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f",
+         str(REPO / "docs" / "mkdocs.yml"), "-d", str(tmp_path)],
+        cwd=REPO, capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+    assert built.returncode == 0, built.stderr
+    pages = sorted(p.stem for p in (REPO / "docs" / "pages").glob("*.md"))
+    for page in pages:
+        html = tmp_path / ("index.html" if page == "index" else f"{page}/index.html")
+        assert html.is_file(), f"docs/pages/{page}.md was not built"
