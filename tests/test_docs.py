@@ -106,11 +106,6 @@ def slugs(page: str) -> set[str]:
     return {re.sub(r"[^\w\- ]", "", h.lower()).replace(" ", "-") for h in heads}
 
 
-# ARCHITECTURE.md is being written on main, beside the package's restructuring; once it
-# is here this mark fails the test (strict), and should go.
-PENDING = {"ARCHITECTURE.md"}
-
-
 def test_readme_is_short():
     lines = (REPO / "README.md").read_text(encoding="utf-8").splitlines()
     assert len(lines) < 250, f"README.md has {len(lines)} lines: move detail into docs/pages/"
@@ -118,13 +113,11 @@ def test_readme_is_short():
 
 def test_readme_has_links():
     assert {"docs/pages/commands.md", "docs/pages/commands.md#the-site-commands"} <= set(
-        readme_links())
+        readme_links()
+    )
 
 
-@pytest.mark.parametrize("target", [
-    pytest.param(t, marks=pytest.mark.xfail(t in PENDING, strict=True,
-                                            reason=f"{t} is being written on main"))
-    for t in readme_links()])
+@pytest.mark.parametrize("target", readme_links())
 def test_readme_link_resolves(target):
     path, _, anchor = target.partition("#")
     assert (REPO / path).exists(), f"README.md links {path}, which does not exist"
@@ -136,9 +129,21 @@ def test_readme_link_resolves(target):
 def test_the_docs_build_strictly(tmp_path):
     """mkdocs --strict fails on a broken link or anchor, or a page left out of the nav."""
     built = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f",
-         str(REPO / "docs" / "mkdocs.yml"), "-d", str(tmp_path)],
-        cwd=REPO, capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        [
+            sys.executable,
+            "-m",
+            "mkdocs",
+            "build",
+            "--strict",
+            "-f",
+            str(REPO / "docs" / "mkdocs.yml"),
+            "-d",
+            str(tmp_path),
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
     )
     assert built.returncode == 0, built.stderr
     pages = sorted(p.stem for p in (REPO / "docs" / "pages").glob("*.md"))
