@@ -110,6 +110,13 @@ class Snapshot:
             return key in self._keyset
         return self.get(key) is not None
 
+    def years(self) -> dict[str, str]:
+        """Every key and the year (block label) of its paper."""
+        if self._all is not None or self._briefs is not None:
+            return {b.key: str(b.year) for b in self.briefs()}
+        with self._connect() as conn:
+            return dict(conn.execute("select key, chunk from papers").fetchall())
+
     def briefs(self) -> list[Brief]:
         """Every paper in brief, in file order."""
         if self._briefs is None:

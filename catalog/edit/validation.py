@@ -41,10 +41,10 @@ class InvalidEditError(CatalogError):
 @dataclass
 class _Reading:
     """A new catalog text as validation reads it: papers of the year blocks it re-read
-    (fresh), papers kept from before with how far each year's lines moved, problems."""
+    (fresh), the year blocks kept from before with how far their lines moved, problems."""
 
     fresh: list[Paper] = field(default_factory=list)
-    kept: list[Brief] = field(default_factory=list)
+    kept: set[str] = field(default_factory=set)
     shifts: dict[str, int] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
 
@@ -97,7 +97,9 @@ class EditCheck:
         keys = {p.key for p in changed}
 
         def others() -> list[Paper | Brief]:
-            rest: list[Paper | Brief] = [b for b in read.kept if b.key not in keys]
+            rest: list[Paper | Brief] = [
+                b for b in self.snapshot.briefs() if str(b.year) in read.kept and b.key not in keys
+            ]
             return rest + [p for p in read.fresh if p.key not in keys]
 
         def line(paper: Paper | Brief) -> int:
@@ -205,22 +207,22 @@ class EditCheck:
         ):
             return self._parse_whole(text)
         old = {c.label: c for c in old_chunks}
-        by_year: dict[str, list[Brief]] = {}
-        for brief in self.snapshot.briefs():
-            by_year.setdefault(str(brief.year), []).append(brief)
+        year_of = self.snapshot.years()
+        known = set(year_of.values())
         reading = _Reading()
         for chunk in new_chunks:
             was = old.get(chunk.label)
-            if was is not None and was.text == chunk.text and chunk.label in by_year:
-                reading.kept.extend(by_year[chunk.label])
+            if was is not None and was.text == chunk.text and chunk.label in known:
+                reading.kept.add(chunk.label)
                 reading.shifts[chunk.label] = chunk.start - was.start
                 continue
             found, trouble = reader.parse(chunk.text, self.filename, chunk.start - 1)
             reading.fresh.extend(found)
             reading.problems.extend(trouble)
-        seen = {p.key for p in reading.kept}
         fresh_keys = [p.key for p in reading.fresh]
-        if len(set(fresh_keys)) != len(fresh_keys) or seen.intersection(fresh_keys):
+        if len(set(fresh_keys)) != len(fresh_keys) or any(
+            year_of.get(key) in reading.kept for key in fresh_keys
+        ):
             return self._parse_whole(text)  # a duplicate key: reported as check reports it
         return reading
 
