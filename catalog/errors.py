@@ -61,3 +61,7 @@ class LockTimeoutError(CatalogError):
 class IndexPathError(CatalogError):
     """The index path names something papers must not write: a file it did not make,
     a folder, or a place it cannot write to."""
+
+
+class ConcurrentEditError(CatalogError):
+    """Another program changed a file while papers was writing it; papers left it alone."""

@@ -16,7 +16,7 @@ import signal
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from catalog.errors import CatalogError, LockTimeoutError
+from catalog.errors import CatalogError, ConcurrentEditError, LockTimeoutError
 
 # Test hook: makes the writer kill itself between writing the temporary file and
 # renaming it, to show that a crash mid-write leaves the previous file intact.
@@ -60,11 +60,15 @@ def remove_dead_temporaries(folder: Path, name: str | None = None) -> list[Path]
     return removed
 
 
-def atomic_write(path: Path, text: str | Iterable[str], newline: str = "\n") -> None:
+def atomic_write(
+    path: Path, text: str | Iterable[str], newline: str = "\n", expected: bytes | None = None
+) -> None:
     """Replace the file with text (a string, or strings written one after the other) so
     that a reader or a crash sees the old file or the new one. A symbolic link is
     followed: its target is replaced and the link kept. newline is written for each
-    '\\n' (a CRLF file stays CRLF)."""
+    '\\n' (a CRLF file stays CRLF). expected: the bytes the file must still hold
+    (b'' for no file) just before it is replaced; else ConcurrentEditError and the file
+    is left as the other program wrote it."""
     parts = [text.replace("\r\n", "\n")] if isinstance(text, str) else text
     target = path.resolve()
     tmp = temp_path(target)
@@ -75,14 +79,47 @@ def atomic_write(path: Path, text: str | Iterable[str], newline: str = "\n") -> 
             os.fsync(handle.fileno())
         with contextlib.suppress(OSError):
             os.chmod(tmp, target.stat().st_mode & 0o7777)
-        if os.environ.get(CRASH_ENV) == "before-rename":
-            os.kill(os.getpid(), signal.SIGKILL)
+        _crash_point("before-rename")
+        if expected is not None and _current(target) != expected:
+            raise ConcurrentEditError(
+                f"{path}: changed by another program while papers was writing it; papers "
+                "left it as that program wrote it (this edit is not in it): run the command "
+                "again"
+            )
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
     sync_folder(target.parent)
+    _crash_point("after-rename")
+
+
+def encoded(text: str, newline: str = "\n") -> bytes:
+    """The bytes atomic_write writes for text."""
+    text = text.replace("\r\n", "\n")
+    return (text if newline == "\n" else text.replace("\n", newline)).encode("utf-8")
+
+
+def _current(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return b""
+
+
+_renames = {"before-rename": 0, "after-rename": 0}
+
+
+def _crash_point(where: str) -> None:
+    """Test hook: PAPERS_TEST_CRASH=before-rename[:N] or after-rename[:N] kills the
+    process at the Nth (first) such point of its writes, as a power cut would."""
+    wanted = os.environ.get(CRASH_ENV)
+    if not wanted or not wanted.startswith(where):
+        return
+    _renames[where] += 1
+    if wanted in (where, f"{where}:{_renames[where]}"):
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 def sync_folder(folder: Path) -> None:

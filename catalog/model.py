@@ -64,7 +64,8 @@ DOI_HINT = "a DOI is 10.PREFIX/SUFFIX of letters, digits and -._;()/:"  # what D
 URL_RE = re.compile(r"^https?://[^\s\"'<>\\{}`^|]+$", re.IGNORECASE)
 # C0 and C1 controls (ESC, NUL, CSI, ...), DEL, and the bidi overrides/isolates that
 # reorder what a terminal or browser shows. Tab and newline are kept in long texts.
-CONTROL_CHARS = "\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069"
+# (U+2028 and U+2029 too: YAML 1.1 readers and str.splitlines end a line at them.)
+CONTROL_CHARS = "\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
 CONTROL_RE = re.compile(f"[{CONTROL_CHARS}]")
 CONTROL_OR_NEWLINE_RE = re.compile(f"[{CONTROL_CHARS}\t\n]")
 # Fields of free text that may hold a tab or newline (all others are one line).

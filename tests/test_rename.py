@@ -94,7 +94,7 @@ def test_a_rename_that_cannot_write_leaves_the_index_as_it_was(
     before = tables(paths)
     text = paths.catalog.read_bytes()
 
-    def full_disk(path: Path, text: object, newline: str = "\n") -> None:
+    def full_disk(path: Path, text: object, newline: str = "\n", expected: object = None) -> None:
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(writer, "atomic_write", full_disk)

@@ -848,6 +848,150 @@ def outside_a_catalog(tmp: Path) -> str | None:
     return None
 
 
+# ------------------------------------------------------------------ issue 20: data lost
+
+
+def _papers_of(path: Path) -> dict[str, object]:
+    """Every paper of a catalog file, by key, without its line (read by papers' own reader)."""
+    sys.path.insert(0, str(REPO))
+    from catalog.data import reader
+
+    return {p.key: {**vars(p), "line": 0} for p in reader.load(path)}
+
+
+@case("20.1", "U+2028, U+2029 or NEL in a title by hand, then add, rm, tags --rename, check")
+def line_separator_in_title(tmp: Path) -> str | None:
+    for char, name in (("\u2028", "U+2028"), ("\u2029", "U+2029"), ("\x85", "U+0085")):
+        root = project(tmp / name)
+        path = root / "data" / "papers.yaml"
+        text = path.read_text(encoding="utf-8")
+        at = text.index("title: ") + len("title: ") + 1
+        path.write_text(text[:at] + char + text[at:], encoding="utf-8")
+        before = path.read_bytes()
+        second = re.findall(r"- key: (\S+)", text)[1]
+        tag = re.search(r"tags: \[([a-z0-9-]+)", text).group(1)  # type: ignore[union-attr]
+        for args in (
+            [
+                "add",
+                "--title",
+                "A New Paper",
+                "-a",
+                "Ann Author",
+                "--year",
+                "2023",
+                "--venue",
+                "OSDI",
+            ],
+            ["rm", second, "--yes"],
+            ["tags", "--rename", tag, f"{tag}-renamed"],
+        ):
+            run = papers(root, *args)
+            if traceback(run):
+                return f"{name}, {args[0]}: {traceback(run)}"
+            if path.read_bytes() != before:
+                return f"{name}: `{args[0]}` wrote a catalog whose lines it counted two ways"
+            if run.code != 1 or name not in run.err:
+                return f"{name}: `{args[0]}` said {run.err.strip()[-100:]!r} (exit {run.code})"
+        run = papers(root, "check")
+        if run.code != 1 or name not in run.out + run.err:
+            return f"{name}: check did not report it (exit {run.code})"
+    return None
+
+
+def _rename_consistent(root: Path, old: str, new: str) -> str | None:
+    """None when the vocabulary and the papers agree and check is clean."""
+    run = papers(root, "check")
+    if run.code != 0:
+        lines = (run.out + run.err).strip().splitlines()
+        return f"check after the kill: {len(lines)} lines, {lines[-1][:100] if lines else ''}"
+    return None
+
+
+@case("20.2", "a kill at each rename of `tags --rename`, then check and the rename again")
+def kill_between_files(tmp: Path) -> str | None:
+    for point in (
+        "before-rename:1",
+        "after-rename:1",
+        "before-rename:2",
+        "after-rename:2",
+        "before-rename:3",
+        "after-rename:3",
+    ):
+        root = project(tmp / point.replace(":", "-"))
+        tags = (root / "data" / "tags.yaml").read_text(encoding="utf-8")
+        catalog = (root / "data" / "papers.yaml").read_text(encoding="utf-8")
+        carried = {
+            tag.strip()
+            for found in re.findall(r"tags: \[([^\]]*)\]", catalog)
+            for tag in found.split(",")
+        }
+        old = next(t for t in re.findall(r"^([a-z0-9-]+):", tags, re.M) if t in carried)
+        new = f"{old}-renamed"
+        run = papers(root, "tags", "--rename", old, new, env={"PAPERS_TEST_CRASH": point})
+        if traceback(run):
+            return f"{point}: {traceback(run)}"
+        broke = _rename_consistent(root, old, new)
+        if broke:
+            return f"killed at {point}: {broke}"
+        again = papers(root, "tags", "--rename", old, new)
+        done_before = run.code == 0
+        if again.code != 0 and not done_before and f"no tag '{old}'" not in again.err:
+            return f"killed at {point}: the rename again said {again.err.strip()[-100:]!r}"
+        text = (root / "data" / "papers.yaml").read_text(encoding="utf-8")
+        vocabulary = (root / "data" / "tags.yaml").read_text(encoding="utf-8")
+        carried = {
+            tag.strip()
+            for tags in re.findall(r"tags: \[([^\]]*)\]", text)
+            for tag in tags.split(",")
+        }
+        if old in carried or f"\n{old}:" in vocabulary:
+            return f"killed at {point}: '{old}' is left after the rename ran again"
+        if _rename_consistent(root, old, new):
+            return f"killed at {point}: check fails after the rename ran again"
+    return None
+
+
+@case("20.3", "an editor saving by rename while `tags --rename` runs on 3,000 papers")
+def editor_races_the_writer(tmp: Path) -> str | None:
+    sys.path.insert(0, str(REPO / "tools"))
+    import synth
+
+    lost = 0
+    for round_ in range(4):
+        folder = tmp / f"round{round_}"
+        catalog = synth.write(3000, folder)
+        env = {"PAPERS_CATALOG": str(catalog), "PAPERS_DB": str(folder / "build" / "c.db")}
+        papers(folder, "index", env=env)
+        full = {**os.environ, "PYTHONPATH": str(REPO), **env}
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "catalog.cli", "tags", "--rename", "caching", f"cache-{round_}"],
+            cwd=folder,
+            env=full,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        saved = 0
+        marker = ""
+        while proc.poll() is None:
+            saved += 1
+            marker = f"# hand edit {round_}.{saved}\n"
+            text = catalog.read_text(encoding="utf-8")
+            tmp_file = catalog.with_name(".editor-save")
+            tmp_file.write_text(text + marker, encoding="utf-8")
+            os.replace(tmp_file, catalog)
+            time.sleep(0.02)
+        _, err = proc.communicate()
+        if TRACEBACK in err:
+            return f"round {round_}: traceback: {err.strip().splitlines()[-1][:100]}"
+        if marker and marker not in catalog.read_text(encoding="utf-8"):
+            lost += 1
+        check = papers(folder, "check", env=env)
+        if check.code != 0 and "unknown tag" in check.out + check.err:
+            return f"round {round_}: tags.yaml and papers.yaml disagree after the race"
+    return f"the last hand edit was lost in {lost} of 4 rounds" if lost else None
+
+
 # ------------------------------------------------------------------ running
 
 

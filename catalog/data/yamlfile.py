@@ -186,6 +186,16 @@ def read_bytes(path: Path, filename: str) -> bytes:
         ) from None
 
 
+# The characters YAML 1.1 counts as line breaks besides LF and CR. A line of papers is what
+# ends at LF (as in git and every editor), so a data file may not hold them raw.
+_OTHER_BREAKS = {
+    "\x85": "next-line character (NEL, U+0085)",
+    "\u2028": "line separator (U+2028)",
+    "\u2029": "paragraph separator (U+2029)",
+}
+_OTHER_BREAK_RE = re.compile("[\x85\u2028\u2029]")
+
+
 def decode(data: bytes, filename: str) -> str:
     """A data file's text: UTF-8 (a UTF-8 byte-order mark is kept), lines ending in '\\n'
     whatever the file uses; InvalidCatalogError names the line of a byte that is not UTF-8."""
@@ -212,6 +222,24 @@ def decode(data: bytes, filename: str) -> str:
         ) from None
     if "\r" in text:  # as Python's universal newlines read it
         text = text.replace("\r\n", "\n").replace("\r", "\n")
+    found = _OTHER_BREAK_RE.search(text)
+    if found is not None:
+        line = text.count("\n", 0, found.start()) + 1
+        raise InvalidCatalogError(
+            [
+                Problem(
+                    filename,
+                    line,
+                    "",
+                    f"a {_OTHER_BREAKS[found.group()]} inside the text: YAML 1.1 readers end a "
+                    "line there, other tools do not, so the file's lines would be counted "
+                    "two ways",
+                    "replace it with a space; a double-quoted value may write it as an "
+                    "escape, \\u2028",
+                    True,
+                )
+            ]
+        )
     return text
 
 

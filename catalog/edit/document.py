@@ -155,12 +155,21 @@ class Document:
         return text if self.final_newline or not text.endswith("\n") else text[:-1]
 
 
+def lines_of(text: str) -> list[str]:
+    """The text's lines, each ending at LF: the one notion of a line (yamlfile.decode
+    refuses the other characters YAML reads as line breaks; str.splitlines cuts at them)."""
+    return _lines(text)[0]
+
+
 def _lines(text: str) -> tuple[list[str], bool]:
-    lines = text.splitlines(keepends=True)
-    final = not lines or lines[-1].endswith("\n")
-    if not final:
-        lines[-1] += "\n"
-    return lines, final
+    """lines_of(text), a last line without LF given one, and whether the text ended
+    with LF."""
+    pieces = text.split("\n")
+    last = pieces.pop()  # what follows the last LF: nothing when the text ends with one
+    lines = [piece + "\n" for piece in pieces]
+    if last:
+        lines.append(last + "\n")
+    return lines, not last
 
 
 def _end_line(node: yamlfile.Node) -> int:
@@ -429,7 +438,7 @@ def render_paper(yaml: YAML, block: Block) -> None:
             text = _dump(yaml, block.doc)
         finally:
             yaml.indent(mapping=2, sequence=4, offset=2)
-        block.head = shift_lines(text.splitlines(keepends=True), block.indent - offset)
+        block.head = shift_lines(lines_of(text), block.indent - offset)
         block.dirty = False
 
 
@@ -490,7 +499,11 @@ class Registries:
         self._yaml = yaml  # ruamel, made on first use (a new tag without description needs none)
         self._docs: dict[Path, Document] = {}
         self._texts: dict[Path, str] = {}
+        self._data: dict[Path, bytes] = {}
         self._newlines: dict[Path, str] = {}
+        # Entries the session removed (or renamed away): kept in the text written before
+        # the catalog, so that every file written so far agrees with the others.
+        self._gone: dict[Path, list[Block]] = {}
 
     def document(self, path: Path) -> Document:
         """The registry's blocks, read on first use."""
@@ -501,6 +514,7 @@ class Registries:
             except FileNotFoundError:
                 data = b""  # a registry written for the first time
             text = yamlfile.decode(data, shown)
+            self._data[path] = data
             self._newlines[path] = yamlfile.newline_of(data)
             self._texts[path] = text
             self._docs[path] = parse_registry(text, str(path))
@@ -513,6 +527,10 @@ class Registries:
     def newline(self, path: Path) -> str:
         return self._newlines.get(path, "\n")
 
+    def data(self, path: Path) -> bytes:
+        """The registry's bytes as the session read them (b'' for a missing file)."""
+        return self._data.get(path, b"")
+
     def put(self, path: Path, name: str, value: Any, replace_key: str | None = None) -> None:
         """Add an entry in sorted place (or put it where replace_key's entry was named)."""
         doc = self.document(path)
@@ -521,9 +539,10 @@ class Registries:
             old = next(b for b in doc.blocks if b.key == replace_key)
             lead = [ln for ln in old.lead if ln.strip()]  # its comments go with it
             doc.blocks.remove(old)
+            self._gone.setdefault(path, []).append(old)
         indent = doc.blocks[0].indent if doc.blocks else 0
         if isinstance(value, dict):
-            body = shift_lines(_dump(self._yaml(), value).splitlines(keepends=True), 2)
+            body = shift_lines(lines_of(_dump(self._yaml(), value)), 2)
             head = shift_lines([key_text(name) + ":\n", *body], indent)
         else:
             scalar = (
@@ -535,6 +554,7 @@ class Registries:
 
     def remove(self, path: Path, name: str) -> None:
         doc = self.document(path)
+        self._gone.setdefault(path, []).extend(b for b in doc.blocks if b.key == name)
         doc.blocks = [b for b in doc.blocks if b.key != name]
 
     def value(self, path: Path, name: str, default: Any) -> Any:
@@ -545,11 +565,16 @@ class Registries:
         entry = self._yaml().load("".join(shift_lines(block.head, -block.indent)))
         return entry[name] if isinstance(entry, CommentedMap) else default
 
-    def render(self) -> dict[Path, str]:
-        """The new text of each registry the session changed."""
+    def render(self, keep_removed: bool = False) -> dict[Path, str]:
+        """The new text of each registry the session changed; with keep_removed, the
+        entries it removed are still there (written before the catalog, that text is
+        valid with the catalog as it was and as it will be)."""
         out = {}
         for path, doc in self._docs.items():
-            text = doc.render()
+            gone = self._gone.get(path, []) if keep_removed else []
+            text = Document(
+                doc.header, [*doc.blocks, *gone], doc.trailer, doc.final_newline
+            ).render()
             if text != self._texts[path]:
                 out[path] = text
         return out

@@ -37,6 +37,7 @@ from catalog.edit.document import (
     expand,
     insert_sorted,
     key_text,
+    lines_of,
     load_paper,
     new_paper_block,
     parse_catalog_lazily,
@@ -57,7 +58,7 @@ from catalog.errors import (
     PaperNotFound,
     Problem,
 )
-from catalog.files import CRASH_ENV, atomic_write
+from catalog.files import CRASH_ENV, atomic_write, encoded
 from catalog.hints import hint_for
 from catalog.model import FIELDS, LIST_FIELDS, STATUSES, Paper
 from catalog.paths import Paths
@@ -455,7 +456,10 @@ class Session:
         return self._check().check(texts, self.venues, self.vocabulary)
 
     def commit(self, dry_run: bool = False) -> WriteResult:
-        """Validate and write every changed file atomically (registries first)."""
+        """Validate and write every changed file atomically, in an order every step of
+        which leaves the files agreeing: the registries with what they gain (and still
+        what they lose), then the catalog, then the registries as they end. A file that
+        changed since the session read it is not replaced (ConcurrentEditError)."""
         texts = self.render()
         result = WriteResult(dry_run=dry_run)
         if not texts:
@@ -465,10 +469,22 @@ class Session:
             result.diff = self.diff(texts)
             result.changed = list(texts)
             return result
-        for path in sorted(texts, key=lambda p: p == self.paths.catalog):
-            newline = self.newline if path == self.paths.catalog else self.registries.newline(path)
-            atomic_write(path, texts[path], newline)
-            result.changed.append(path)
+        catalog = self.paths.catalog
+        found = {path: self.registries.data(path) for path in texts if path != catalog}
+        found[catalog] = self.data
+        steps = sorted(self.registries.render(keep_removed=True).items())
+        if catalog in texts:
+            steps.append((catalog, texts[catalog]))
+        steps += sorted((path, text) for path, text in texts.items() if path != catalog)
+        for path, text in steps:
+            newline = self.newline if path == catalog else self.registries.newline(path)
+            written = encoded(text, newline)
+            if written == found.get(path):
+                continue  # this step's text is already there (a registry that only grew)
+            atomic_write(path, text, newline, expected=found.get(path))
+            found[path] = written
+            if path not in result.changed:
+                result.changed.append(path)
         return result
 
     def diff(self, texts: dict[Path, str]) -> str:
@@ -479,11 +495,7 @@ class Session:
         for path, new in texts.items():
             old = self.text if path == self.paths.catalog else self.registries.text(path)
             name = self.paths.display(path)
-            out.extend(
-                difflib.unified_diff(
-                    old.splitlines(keepends=True), new.splitlines(keepends=True), name, name
-                )
-            )
+            out.extend(difflib.unified_diff(lines_of(old), lines_of(new), name, name))
         return "".join(out)
 
 

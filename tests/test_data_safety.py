@@ -1,0 +1,108 @@
+"""Nothing lost when a person, a kill or another program gets in the way (issue 20, 1-3).
+
+One notion of a line; every step of a multi-file edit leaves the files agreeing; a file
+another program changed while papers was writing it is left as that program wrote it.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from catalog import files
+from catalog.data import reader
+from catalog.edit import writer
+from catalog.errors import ConcurrentEditError, InvalidCatalogError
+from catalog.paths import Paths
+from tests.conftest import REPO
+
+
+@pytest.mark.parametrize("char", ["\u2028", "\u2029", "\x85"])
+def test_a_raw_line_break_yaml_1_1_reads_is_refused_with_its_line(paths: Paths, char: str) -> None:
+    text = paths.catalog.read_text(encoding="utf-8")
+    at = text.index("title: ") + len("title: ") + 1
+    paths.catalog.write_text(text[:at] + char + text[at:], encoding="utf-8")
+    line = text.count("\n", 0, at) + 1
+    with pytest.raises(InvalidCatalogError) as raised:
+        reader.load(paths.catalog)
+    problem = raised.value.problems[0]
+    assert problem.line == line and f"U+{ord(char):04X}" in problem.message
+    before = paths.catalog.read_bytes()
+    with pytest.raises(InvalidCatalogError), writer.edit(paths) as session:
+        session.set_status(next(iter(session.papers)), "read")
+    assert paths.catalog.read_bytes() == before
+
+
+def test_a_line_separator_written_as_an_escape_is_a_control_check_reports(
+    paths: Paths,
+) -> None:
+    from catalog.check import rules
+
+    text = paths.catalog.read_text(encoding="utf-8")
+    at = text.index('title: "') + len('title: "')
+    paths.catalog.write_text(text[:at] + "A\\u2028B " + text[at:], encoding="utf-8")
+    found = [p.message for p in rules.check(paths)]
+    assert "control character in title" in found
+
+
+def test_a_rename_writes_the_vocabulary_with_both_names_first(
+    paths: Paths, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each file written leaves the files agreeing: the vocabulary gains the new name
+    (keeping the old), then the papers change, then the old name goes."""
+    seen: list[tuple[str, str]] = []
+    real = writer.atomic_write
+
+    def record(path: Path, text: str, newline: str = "\n", expected: bytes | None = None) -> None:
+        real(path, text, newline, expected)
+        seen.append((path.name, text))
+
+    monkeypatch.setattr(writer, "atomic_write", record)
+    with writer.edit(paths) as session:
+        session.rename_tag("moe", "mixture-of-experts")
+    names = [name for name, _ in seen]
+    assert names == ["tags.yaml", "papers.yaml", "tags.yaml"]
+    first, last = seen[0][1], seen[2][1]
+    assert "\nmoe:" in "\n" + first and "mixture-of-experts:" in first
+    assert "\nmoe:" not in "\n" + last and "mixture-of-experts:" in last
+
+
+def test_a_kill_after_each_file_leaves_a_catalog_check_accepts(paths: Paths) -> None:
+    """`papers tags --rename` killed after its first, then its second file: each time
+    check finds no problem, and the rename run again finishes it."""
+    from catalog.check import rules
+
+    for point in ("after-rename:1", "after-rename:2"):
+        env = {**os.environ, files.CRASH_ENV: point, "PYTHONPATH": str(REPO)}
+        args = ["--catalog", str(paths.catalog), "--db", str(paths.db)]
+        killed = subprocess.run(
+            [sys.executable, "-m", "catalog.cli", *args, "tags", "--rename", "moe", "mixed"],
+            env=env,
+            capture_output=True,
+            timeout=120,
+        )
+        assert killed.returncode == -signal.SIGKILL
+        assert rules.check(paths) == []
+        with writer.edit(paths) as session:
+            session.rename_tag("moe", "mixed")
+        assert "moe" not in {t for p in reader.load(paths.catalog) for t in p.tags}
+        assert rules.check(paths) == []
+        with writer.edit(paths) as session:  # back, for the next kill
+            session.rename_tag("mixed", "moe")
+
+
+def test_a_file_changed_while_papers_writes_is_left_as_the_other_program_wrote_it(
+    paths: Paths,
+) -> None:
+    key = next(iter(reader.load(paths.catalog))).key
+    hand = paths.catalog.read_text(encoding="utf-8") + "# a hand edit, saved meanwhile\n"
+    changed = pytest.raises(ConcurrentEditError, match="changed by another program")
+    with changed, writer.edit(paths) as session:
+        session.set_status(key, "read", "2024-01-02")
+        paths.catalog.write_text(hand, encoding="utf-8")  # the editor saves
+    assert paths.catalog.read_text(encoding="utf-8") == hand
