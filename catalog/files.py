@@ -13,6 +13,7 @@ import contextlib
 import os
 import re
 import signal
+import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -95,6 +96,37 @@ def atomic_write(
     _crash_point("after-rename")
 
 
+# The most papers reads of one file: a 100,000-paper catalog is about 120 MB.
+MAX_READ = 1 << 30
+
+
+class NotAFileError(OSError):
+    """A path that names no regular file (a device, a pipe, a socket) or one too big."""
+
+
+def read_file(path: Path, limit: int = MAX_READ) -> bytes:
+    """A regular file's bytes, at most limit of them. A device (/dev/zero), a pipe or a
+    socket is refused before anything is read (opened without waiting for a writer), and
+    so is a bigger file: NotAFileError says which. FileNotFoundError and other OSErrors
+    pass on."""
+    handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        info = os.fstat(handle)
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(21, "Is a directory", str(path))
+        if not stat.S_ISREG(info.st_mode):
+            raise NotAFileError(f"{path}: not a regular file (a device, pipe or socket)")
+        if info.st_size > limit:
+            raise NotAFileError(f"{path}: larger than {limit >> 20} MiB, more than papers reads")
+        with os.fdopen(handle, "rb", closefd=False) as stream:
+            data = stream.read(limit + 1)
+    finally:
+        os.close(handle)
+    if len(data) > limit:  # it grew while being read
+        raise NotAFileError(f"{path}: larger than {limit >> 20} MiB, more than papers reads")
+    return data
+
+
 def encoded(text: str, newline: str = "\n") -> bytes:
     """The bytes atomic_write writes for text."""
     text = text.replace("\r\n", "\n")
@@ -103,7 +135,7 @@ def encoded(text: str, newline: str = "\n") -> bytes:
 
 def _current(path: Path) -> bytes:
     try:
-        return path.read_bytes()
+        return read_file(path)
     except FileNotFoundError:
         return b""
 

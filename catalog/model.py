@@ -50,6 +50,11 @@ DEFAULT_STATUS = "to-read"
 
 # Citation keys: lower-case ASCII, a letter first (firstauthor + year + word).
 KEY_RE = re.compile(r"^[a-z][a-z0-9_:\-]*[a-z0-9]$")
+# Lengths no real key, tag or title reaches: a longer one came from a broken record (a
+# whole abstract as a title), and would make a file name or a chart label no tool takes.
+MAX_KEY = 64
+MAX_TAG = 40
+MAX_TITLE = 500
 # New-style arXiv ids (YYMM.NNNNN) and old-style ones (archive/YYMMNNN).
 ARXIV_NEW_RE = re.compile(r"^(\d{2})(\d{2})\.\d{4,5}(v\d+)?$")
 ARXIV_OLD_RE = re.compile(r"^[a-z\-]+(\.[A-Z]{2})?/(\d{2})(\d{2})\d{3}(v\d+)?$")

@@ -106,3 +106,65 @@ def test_a_file_changed_while_papers_writes_is_left_as_the_other_program_wrote_i
         session.set_status(key, "read", "2024-01-02")
         paths.catalog.write_text(hand, encoding="utf-8")  # the editor saves
     assert paths.catalog.read_text(encoding="utf-8") == hand
+
+
+# ---------------------------------------------------------------- bounds (issue 20, 4-8)
+
+
+def test_special_files_are_refused_before_anything_is_read(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for special in (Path("/dev/zero"), fifo):
+        with pytest.raises(files.NotAFileError, match="not a regular file"):
+            files.read_file(special)
+    big = tmp_path / "big.txt"
+    big.write_bytes(b"x" * 2000)
+    with pytest.raises(files.NotAFileError, match="larger than"):
+        files.read_file(big, limit=1000)
+    assert files.read_file(big) == b"x" * 2000
+
+
+def test_keys_tags_and_titles_too_long_are_reported(paths: Paths) -> None:
+    from dataclasses import replace
+
+    from catalog.check import rules
+    from catalog.ingest.citekeys import suggest_key
+
+    paper = next(iter(reader.load(paths.catalog)))
+    long = replace(paper, key="k" * 65, tags=["t" * 41], title="T " * 300)
+    found = " | ".join(p.message for p in rules.paper_problems([long], "x", {}, {}))
+    assert "key longer than 64" in found and "tag longer than 40" in found
+    assert "title longer than 500" in found
+    assert len(suggest_key(["Ann " + "Q" * 300], 2023, "W" * 300, set())) <= 64
+
+
+def test_output_inside_the_sites_inputs_is_refused(paths: Paths) -> None:
+    from catalog.site.links import SiteError
+    from catalog.site.outdir import check_site_dir
+
+    for inside in (paths.data_dir / "x", paths.notes.parent / "gen", paths.readings / "x"):
+        with pytest.raises(SiteError, match="inside"):
+            check_site_dir(inside, paths)
+    check_site_dir(paths.root / "build" / "site", paths)  # the usual place is fine
+
+
+def test_inbox_writes_keep_comments_and_a_bad_year_is_a_message(paths: Paths) -> None:
+    from catalog.ingest import inbox
+
+    one = inbox.Candidate(id="a1", title="A Made-Up Store", venue="OSDI", year=2023)
+    two = inbox.Candidate(id="b2", title="Another Made-Up Cache", venue="SOSP", year=2023)
+    box = inbox.Inbox(paths)
+    box.file(one)
+    box.save()
+    path = inbox.inbox_path(paths)
+    path.write_text(path.read_text(encoding="utf-8") + "# kept by hand\n", encoding="utf-8")
+    box = inbox.Inbox(paths)
+    box.file(two)
+    box.drop(["a1"])
+    box.save()
+    text = path.read_text(encoding="utf-8")
+    assert "# kept by hand" in text and "b2:" in text and "\na1:" not in text
+    assert [c.id for c in inbox.load(paths)] == ["b2"]
+    path.write_text(text.replace("year: 2023", "year: ²⁰²³"), encoding="utf-8")
+    with pytest.raises(inbox.InboxError, match="not a year"):
+        inbox.load(paths)

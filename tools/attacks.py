@@ -992,6 +992,115 @@ def editor_races_the_writer(tmp: Path) -> str | None:
     return f"the last hand edit was lost in {lost} of 4 rounds" if lost else None
 
 
+@case("20.6", "/dev/zero and a FIFO given as the catalog, an import, a .bib, an .aux")
+def special_files(tmp: Path) -> str | None:
+    root = project(tmp)
+    fifo = tmp / "fifo"
+    os.mkfifo(fifo)
+    for special in ("/dev/zero", str(fifo)):
+        for args in (
+            ["--catalog", special, "search", "x"],
+            ["import", special],
+            ["bib-check", special],
+            ["export", "--aux", special],
+            ["add", "--bibtex", special],
+        ):
+            try:
+                run = papers(root, *args, timeout=20)
+            except subprocess.TimeoutExpired:
+                return f"`papers {' '.join(args)}` still reading after 20 s"
+            if traceback(run) or run.code != 1 or "not a regular file" not in run.err:
+                return traceback(run) or f"`papers {' '.join(args)}`: {run.err.strip()[-90:]!r}"
+    return None
+
+
+@case("20.4", "a 2 MB title, a 280-letter first word and a 99-letter tag, from a .bib and by hand")
+def overlong_fields(tmp: Path) -> str | None:
+    root = project(tmp)
+    word = "x" * 280
+    bib = tmp / "long.bib"
+    bib.write_text(
+        "@inproceedings{huge,\n  title = {" + "A " * 1_000_000 + "},\n  author = {Ann Author},\n"
+        "  booktitle = {OSDI},\n  year = {2023}\n}\n"
+        "@inproceedings{longword,\n  title = {" + word + " and more},\n"
+        "  author = {Bo Author},\n  booktitle = {OSDI},\n  year = {2023}\n}\n",
+        encoding="utf-8",
+    )
+    run = papers(root, "import", str(bib))
+    if traceback(run):
+        return f"import: {traceback(run)}"
+    keys = re.findall(r"- key: (\S+)", (root / "data" / "papers.yaml").read_text("utf-8"))
+    if max(map(len, keys)) > 64:
+        return f"a key of {max(map(len, keys))} characters was written"
+    for key in (k for k in keys if "xxxx" in k):
+        run = papers(root, "note", key, "--json", env={"EDITOR": ""})
+        if traceback(run) or run.code != 0:
+            return f"note {key[:30]}...: {traceback(run) or run.err.strip()[-90:]}"
+    run = papers(root, "tag", first_key(root), "-t", "y" * 99, "--new")
+    if traceback(run) or run.code == 0:
+        return traceback(run) or "a 99-character tag was added"
+    add_paper(
+        root,
+        f"    - key: longtag2023x\n      title: Long Tag\n      authors: [A B]\n"
+        f"      tags: [{'z' * 99}]\n",
+    )
+    run = papers(root, "check")
+    if "longer than 40 characters" not in run.out + run.err:
+        return "check did not report the 99-character tag"
+    built, _ = build_site(root)
+    if traceback(built):
+        return f"site build: {traceback(built)}"
+    return None
+
+
+@case("20.7", "site sources/build -o inside overrides/, site/ or data/")
+def output_inside_inputs(tmp: Path) -> str | None:
+    root = project(tmp)
+    before = snapshot(root)
+    for command in ("sources", "build"):
+        for out in ("overrides/x", "site/gen", "data/x", "site/notes/x"):
+            extra = ["--no-strict"] if command == "build" else []
+            run = papers(root, "site", command, "-o", out, *extra, timeout=300)
+            if traceback(run) or run.code == 0 or "inside" not in run.err:
+                return traceback(run) or f"site {command} -o {out}: {run.err.strip()[-90:]!r}"
+    made = sorted(p for p in set(snapshot(root)) - set(before) if not p.startswith("build"))
+    return f"files made inside the project's inputs: {made[:3]}" if made else None
+
+
+@case("20.8", "the inbox: comments through imports and drops, a year written ²⁰²³")
+def inbox_by_hand(tmp: Path) -> str | None:
+    root = project(tmp)
+    first, second = tmp / "first.md", tmp / "second.md"
+    first.write_text(
+        "## 2023\n\n- [OSDI'23] [A Made-Up System for Caches](https://example.org/a)\n"
+        "- [OSDI'23] [Another Made-Up Store](https://example.org/b)\n",
+        "utf-8",
+    )
+    second.write_text("- [SOSP'23] [A Third Made-Up Thing](https://example.org/c)\n", "utf-8")
+    run = papers(root, "import", str(first))
+    if traceback(run) or run.code != 0:
+        return f"import: {traceback(run) or run.err.strip()[-90:]}"
+    inbox = root / "data" / "inbox.yaml"
+    comment = "# my note on these candidates\n"
+    inbox.write_text(inbox.read_text("utf-8") + comment, "utf-8")
+    for args in (["import", str(second)], ["inbox", "--json"]):
+        run = papers(root, *args)
+        if traceback(run) or run.code != 0:
+            return f"{args[0]}: {traceback(run) or run.err.strip()[-90:]}"
+    ident = json.loads(run.out)[0]["id"]
+    run = papers(root, "inbox", "drop", ident)
+    if traceback(run) or run.code != 0:
+        return f"inbox drop: {traceback(run) or run.err.strip()[-90:]}"
+    if comment not in inbox.read_text("utf-8"):
+        return "an inbox write dropped the file's comment"
+    text = inbox.read_text("utf-8")
+    inbox.write_text(re.sub(r"year: \d{4}", "year: ²⁰²³", text, count=1), "utf-8")
+    run = papers(root, "inbox")
+    if traceback(run) or run.code != 1 or "not a year" not in run.err:
+        return traceback(run) or f"a year ²⁰²³: {run.err.strip()[-90:]!r}"
+    return None
+
+
 # ------------------------------------------------------------------ running
 
 

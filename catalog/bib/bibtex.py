@@ -31,6 +31,7 @@ from catalog.bib.names import (  # noqa: F401 (re-exported: catalog.bib.bibtex.N
     split_name,
 )
 from catalog.data.registry import Venue
+from catalog.data.textfile import MAX_TEXT, TextFileError, read_text
 from catalog.errors import CatalogError, UsageError
 from catalog.model import CONTROL_CHARS, Paper, strip_controls
 
@@ -423,9 +424,11 @@ def entries(
 def load_protected_terms(path: Path) -> list[str]:
     """Terms whose capitals titles keep, one a line ('#' starts a comment); [] if no file."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return []
+        text = read_text(path)
+    except TextFileError:
+        if not path.exists():
+            return []
+        raise
     terms = []
     for line in text.splitlines():
         term = line.split("#", 1)[0].strip()
@@ -449,10 +452,16 @@ def cited_keys(aux: Path) -> list[str]:
 
 def _read_aux(aux: Path, keys: dict[str, None], seen: set[Path]) -> None:
     seen.add(aux.resolve())
+    from catalog.files import read_file
+
     try:
-        text = aux.read_text(encoding="utf-8", errors="replace")
+        text = read_file(aux, MAX_TEXT).decode("utf-8", errors="replace")
     except FileNotFoundError:
         raise CatalogError(f"{aux}: no such file (run pdflatex on the document first)") from None
+    except OSError as err:
+        raise CatalogError(
+            str(err) if err.filename is None else f"{aux}: cannot read it ({err.strerror})"
+        ) from None
     for m in _AUX_CITE_RE.finditer(text):
         for key in m.group(1).split(","):
             if key.strip():
@@ -486,6 +495,5 @@ def read_bib(text: str, filename: str, venues: dict[str, Venue]) -> list[BibReco
 def read_bib_file(path: Path, venues: dict[str, Venue]) -> list[BibRecord]:
     """read_bib on a file (UTF-8, or as its byte-order mark says); TextFileError names a
     missing file or the line of a byte that is not text."""
-    from catalog.data.textfile import read_text
 
     return read_bib(read_text(path), str(path), venues)

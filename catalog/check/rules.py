@@ -27,6 +27,9 @@ from catalog.model import (
     DOI_RE,
     FIELDS,
     KEY_RE,
+    MAX_KEY,
+    MAX_TAG,
+    MAX_TITLE,
     MULTILINE_FIELDS,
     PAGES_RE,
     STATUSES,
@@ -202,13 +205,23 @@ def _chapter(paper: Paper, venues: dict[str, Venue]) -> Iterable[tuple[str, str]
 
 def _tags(paper: Paper, vocabulary: dict[str, str]) -> Iterable[tuple[str, str]]:
     for tag in paper.tags:
-        if tag not in vocabulary:
+        if len(tag) > MAX_TAG:
+            yield (
+                f"tag longer than {MAX_TAG} characters: '{tag[:MAX_TAG]}...'",
+                "name the tag in a few words",
+            )
+        elif tag not in vocabulary:
             hint = hint_for(tag, vocabulary) or "add it to data/tags.yaml or pick a known tag"
             yield f"unknown tag '{tag}'", hint
 
 
 def _key(paper: Paper) -> Iterable[tuple[str, str]]:
-    if not KEY_RE.match(paper.key):
+    if len(paper.key) > MAX_KEY:
+        yield (
+            f"key longer than {MAX_KEY} characters: '{paper.key[:MAX_KEY]}...'",
+            "use first author, year and first title word",
+        )
+    elif not KEY_RE.match(paper.key):
         yield (
             f"malformed key '{paper.key}'",
             "use lower-case ASCII: first author, year, first title word",
@@ -220,9 +233,14 @@ def _text(
 ) -> Iterable[tuple[str, str]]:
     """Control characters (ESC, NUL, bidi overrides) in any field (of names), and
     non-http(s) links: they would reach a terminal, a note or a published page.
-    (links=False: url and sources are not asked about.)"""
+    (links=False: url and sources are not asked about.) A title too long to be one."""
     if scan:
         yield from _controls(paper, names)
+    if "title" in names and len(paper.title) > MAX_TITLE:
+        yield (
+            f"title longer than {MAX_TITLE} characters",
+            "give the paper's title alone (an abstract goes in abstract)",
+        )
     if not links:
         return
     if paper.url and not is_http_url(paper.url):

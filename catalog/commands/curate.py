@@ -455,16 +455,17 @@ def _report(report: Any, as_json: bool, verbose: bool = True) -> None:
         for o in report.outcomes:
             place = f"{report.file}:{o.line}: " if o.line else ""
             where = f"{o.venue or ''} {o.year or ''}".strip()
+            title = _shown(o.title)
             if o.action == "added":
                 was = f" (was {o.source_key})" if o.source_key and o.source_key != o.key else ""
                 note = f" — {o.reason}" if o.reason else ""
-                lines.append((o.line, f"{place}added {o.key}{was}: {o.title} [{where}]{note}"))
+                lines.append((o.line, f"{place}added {o.key}{was}: {title} [{where}]{note}"))
             else:
-                lines.append((o.line, f"{place}{o.action}: {o.title} — {o.reason}"))
+                lines.append((o.line, f"{place}{o.action}: {title} — {_shown(o.reason)}"))
         # List lines that look like entries but are not papers: shown, never dropped silently.
         for n in report.not_papers:
             if n.listed:
-                text = n.text if len(n.text) <= 80 else n.text[:77] + "..."
+                text = _shown(n.text, 80)
                 lines.append((n.line, f"{report.file}:{n.line}: not a paper: {text} — {n.reason}"))
         for _, line in sorted(lines, key=lambda item: item[0]):
             echo(line)
@@ -755,3 +756,8 @@ def add(
         raise CatalogError(f"not added: {outcome.reason} (use --merge to fill the fields it lacks)")
     if outcome.action == "refused":
         raise CatalogError(f"not added: {outcome.reason}")
+
+
+def _shown(text: str, width: int = 160) -> str:
+    """A value from the data as a line of a report shows it: cut to width."""
+    return text if len(text) <= width else text[: width - 3] + "..."

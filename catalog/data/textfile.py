@@ -17,6 +17,10 @@ _BOMS = (
 )
 
 
+# The most papers reads of a file a user hands it (a .bib, a list, an .aux).
+MAX_TEXT = 256 << 20
+
+
 class TextFileError(CatalogError):
     """A file that is missing or not text we can decode; the message names its line."""
 
@@ -44,10 +48,14 @@ def decode_text(data: bytes, name: str) -> str:
 def read_text(path: Path, name: str | None = None) -> str:
     """The decoded text of a file; TextFileError names a missing or unreadable one."""
     name = name or str(path)
+    from catalog.files import NotAFileError, read_file
+
     try:
-        data = path.read_bytes()
+        data = read_file(path, MAX_TEXT)
     except FileNotFoundError:
         raise TextFileError(f"{name}: no such file") from None
+    except NotAFileError as err:
+        raise TextFileError(f"{name}: {str(err).rpartition(': ')[2]}; name a file") from None
     except OSError as err:
         raise TextFileError(f"{name}: cannot read ({err.strerror})") from None
     return decode_text(data, name)

@@ -154,10 +154,21 @@ def _refuse_aliases(root: Node, filename: str, line_offset: int) -> None:
 def read_bytes(path: Path, filename: str) -> bytes:
     """A data file's bytes; InvalidCatalogError for a folder or an unreadable file
     (FileNotFoundError is left to the caller, who knows what the missing file is for)."""
+    from catalog.files import NotAFileError, read_file
+
     try:
-        return path.read_bytes()
+        return read_file(path)
     except FileNotFoundError:
         raise
+    except NotAFileError as err:
+        why = str(err).rpartition(": ")[2]
+        raise InvalidCatalogError(
+            [
+                Problem(
+                    filename, 0, "", why, "name the YAML file itself, e.g. data/papers.yaml", True
+                )
+            ]
+        ) from None
     except IsADirectoryError:
         raise InvalidCatalogError(
             [

@@ -60,7 +60,7 @@ from catalog.errors import (
 )
 from catalog.files import CRASH_ENV, atomic_write, encoded
 from catalog.hints import hint_for
-from catalog.model import FIELDS, LIST_FIELDS, STATUSES, Paper
+from catalog.model import FIELDS, LIST_FIELDS, MAX_TAG, STATUSES, Paper
 from catalog.paths import Paths
 
 # Seconds to wait for another papers process to finish its write.
@@ -313,6 +313,11 @@ class Session:
         for tag in tags:
             if tag in self.vocabulary:
                 continue
+            if len(tag) > MAX_TAG:
+                raise CatalogError(
+                    f"'{tag[:MAX_TAG]}...' is longer than {MAX_TAG} characters: "
+                    "name the tag in a few words"
+                )
             if not TAG_RE.match(tag):
                 raise CatalogError(
                     f"'{tag}' is not a tag name: use lower-case words joined "

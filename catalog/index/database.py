@@ -122,7 +122,7 @@ def _registry_digest(paths: Paths) -> str:
     parts = [SCHEMA_VERSION.encode()]
     for path in (paths.venues, paths.tags):
         try:
-            parts.append(path.read_bytes())
+            parts.append(files.read_file(path))
         except OSError:
             parts.append(b"")
     return _hash(b"\0".join(parts))
@@ -282,7 +282,7 @@ def _fresh(paths: Paths) -> RefreshResult | None:
     if recorded and json.loads(recorded) == stamps and _trusted(stamps, int(meta["stamped"])):
         return RefreshResult("fresh", count)
     try:
-        data = paths.catalog.read_bytes()
+        data = files.read_file(paths.catalog)
     except OSError:
         return None
     if meta.get("digest") != _hash(data) or meta.get("registry") != _registry_digest(paths):

@@ -80,9 +80,14 @@ def title_part(title: str) -> str:
     return "paper"
 
 
+# The most letters a key takes from the family name and from the title word: a key stays
+# well under MAX_KEY, whatever a record holds.
+_PART = 24
+
+
 def suggest_key(authors: list[str], year: int, title: str, taken: Collection[str]) -> str:
     """A new key like 'sima2022ekko'; 'a', 'b', ... are appended while the key is taken."""
-    base = f"{author_part(authors)}{year}{title_part(title)}"
+    base = f"{author_part(authors)[:_PART]}{year}{title_part(title)[:_PART]}"
     if base not in taken:
         return base
     for suffix in "abcdefghijklmnopqrstuvwxyz":

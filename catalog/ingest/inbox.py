@@ -107,12 +107,17 @@ def _read(paths: Paths) -> tuple[list[Candidate], list[str]]:
                 "(each entry is ID: {title: ..., venue: ..., year: ...})"
             )
         year = str(record.get("year") or "")
+        if year and not (year.isascii() and year.isdigit() and len(year) == 4):
+            raise InboxError(
+                f"{paths.display(path)}:{_lines.get(str(ident), 0)}: entry {ident!s} has year "
+                f"'{strip_controls(year)}', not a year (write it as four digits, e.g. 2023)"
+            )
         out.append(
             Candidate(
                 id=str(ident),
                 title=strip_controls(str(record["title"])),
                 venue=_text(record.get("venue")),
-                year=int(year) if year.isdigit() else None,
+                year=int(year) if year else None,
                 url=_text(record.get("url")),
                 arxiv=_text(record.get("arxiv")),
                 doi=_text(record.get("doi")),
@@ -127,21 +132,47 @@ def _text(value: Any) -> str | None:
     return strip_controls(str(value)) if value not in (None, "") else None
 
 
-def render(candidates: Iterable[Candidate], dropped: Iterable[str] = ()) -> str:
-    """The inbox file's text."""
+def render(candidates: Iterable[Candidate], dropped: Iterable[str] = (), text: str = "") -> str:
+    """The inbox file's text: text (the file as it is) with the entries that went removed
+    and the new ones added, every other line (comments too) as it was."""
+    from catalog.edit.document import Block, Document, lines_of, parse_registry
+
+    doc = parse_registry(text, "inbox.yaml") if text.strip() else Document([HEADER], [], [])
+    wanted = {c.id: c for c in candidates}
+    doc.blocks = [b for b in doc.blocks if b.key in wanted or b.key == DROPPED]
+    have = {b.key for b in doc.blocks}
+    at = next((i for i, b in enumerate(doc.blocks) if b.key == DROPPED), len(doc.blocks))
+    gap = ["\n"] if doc.blocks or doc.header else []
+    for candidate in wanted.values():
+        if candidate.id not in have:
+            head = lines_of(_dump({candidate.id: candidate.to_yaml()}))
+            doc.blocks.insert(at, Block(candidate.id, list(gap), head, 0))
+            at += 1
+    doc.blocks = [b for b in doc.blocks if b.key != DROPPED]
+    if dropped:
+        doc.blocks.append(
+            Block(DROPPED, list(gap), lines_of(_dump({DROPPED: sorted(set(dropped))})), 0)
+        )
+    return doc.render()
+
+
+def _dump(data: dict[str, Any]) -> str:
     import yaml
 
-    body: dict[str, Any] = {c.id: c.to_yaml() for c in candidates}
-    if dropped:
-        body[DROPPED] = sorted(set(dropped))
-    text = yaml.safe_dump(body, sort_keys=False, allow_unicode=True, width=100) if body else ""
-    return HEADER + ("\n" + text if text else "")
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
 
 
 def _save(paths: Paths, candidates: list[Candidate], dropped: list[str]) -> None:
+    from catalog.data import yamlfile
     from catalog.edit.writer import atomic_write
 
-    atomic_write(inbox_path(paths), render(candidates, dropped))
+    path = inbox_path(paths)
+    try:
+        data = yamlfile.read_bytes(path, paths.display(path))
+    except FileNotFoundError:
+        data = b""
+    text = yamlfile.decode(data, paths.display(path))
+    atomic_write(path, render(candidates, dropped, text), yamlfile.newline_of(data), data)
 
 
 class Inbox:

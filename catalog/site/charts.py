@@ -95,8 +95,17 @@ def _figure(
     return fig
 
 
+# The longest label a chart shows whole; a longer one (a hand-edited tag) is cut, so that
+# the margin its length sets stays inside the figure.
+MAX_LABEL = 40
+
+
+def _short(label: str) -> str:
+    return label if len(label) <= MAX_LABEL else label[: MAX_LABEL - 1] + "…"
+
+
 def _longest(labels: Sequence[str]) -> int:
-    return max((len(label) for label in labels), default=1)
+    return max((len(_short(label)) for label in labels), default=1)
 
 
 def _top(counter: Counter[str], limit: int) -> list[str]:
@@ -165,7 +174,7 @@ def tag_counts(papers: Sequence[Paper], link: Linker = None) -> Chart:
         if link is not None:
             for bar, tag in zip(bars, shown, strict=True):
                 bar.set_url(link("tag", tag))
-        ax.set_yticks(positions, shown)
+        ax.set_yticks(positions, [_short(t) for t in shown])
         _link_ticks(ax.get_yticklabels(), "tag", link, shown)
         ax.invert_yaxis()  # the most used tag on top
         ax.set_xlabel("papers")
@@ -210,7 +219,7 @@ def coverage(papers: Sequence[Paper], link: Linker = None) -> Chart:
         ax = fig.add_subplot()
         image = ax.imshow(grid, cmap="Blues", aspect="auto", vmin=0)
         ax.set_xticks(range(len(years)), [str(y) for y in years], rotation=45 if rotate else 0)
-        ax.set_yticks(range(len(rows)), rows)
+        ax.set_yticks(range(len(rows)), [_short(r) for r in rows])
         _link_ticks(ax.get_yticklabels(), "venue", link, rows)
         had = {p.year for p in papers}
         _link_ticks(

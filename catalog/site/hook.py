@@ -83,8 +83,11 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 
 
 def source_folders(config: MkDocsConfig) -> list[Path]:
-    """The folders a build reads from: docs_dir and the folder of mkdocs.yml."""
+    """The folders a build reads from: docs_dir, the theme's overrides and the folder of
+    mkdocs.yml."""
     folders = [Path(config.docs_dir)]
+    if config.theme.custom_dir:
+        folders.append(Path(config.theme.custom_dir))
     if config.config_file_path:
         folders.append(Path(config.config_file_path).parent)
     return folders

@@ -37,6 +37,17 @@ def check_site_dir(site_dir: Path, paths: Paths, protected: Sequence[Path] = ())
         *protected,
     ]
     keep = [path.resolve() for path in keep]
+    # The folders the site is made from (not the project root, which holds build/):
+    # output inside one of them would be read back as input by the next build.
+    root = paths.root.resolve()
+    inputs = [p for p in keep[1:] if p != root and p not in root.parents and p != Path.home()]
+    inside = [p for p in inputs if p in out.parents]
+    if inside:
+        raise SiteError(
+            f"refusing to write the site into {site_dir}: it is inside {inside[0]}, which "
+            "the site is made from (the next build would read it back as input); choose a "
+            "folder outside it, such as build/site (--site-dir/-o)"
+        )
     # Say "it is data/" rather than "it holds data/papers.yaml" where both are true.
     clashes = [p for p in keep if p == out] + [p for p in keep if out in p.parents]
     if clashes:
