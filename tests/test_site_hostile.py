@@ -113,7 +113,9 @@ def write(folder: Path, drawn: dict) -> Paths:
     for paper in drawn["papers"]:
         record = {k: v for k, v in paper.items() if k not in ("venue", "note")}
         tree.setdefault(2022, {}).setdefault(paper["venue"], []).append(record)
-    dump = {"width": 10_000, "allow_unicode": True, "sort_keys": False}
+    # Double-quoted, so that line separators (U+2028, NEL ...) are written as escapes: a
+    # data file may not hold them raw (they would end a line for YAML 1.1 alone).
+    dump = {"width": 10_000, "allow_unicode": True, "sort_keys": False, "default_style": '"'}
     paths = write_catalog(
         folder,
         yaml.safe_dump(tree, **dump),

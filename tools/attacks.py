@@ -898,12 +898,17 @@ def line_separator_in_title(tmp: Path) -> str | None:
     return None
 
 
-def _rename_consistent(root: Path, old: str, new: str) -> str | None:
-    """None when the vocabulary and the papers agree and check is clean."""
+def _unknown_tags(root: Path) -> list[str]:
+    """check's findings of tags the vocabulary lacks."""
     run = papers(root, "check")
-    if run.code != 0:
-        lines = (run.out + run.err).strip().splitlines()
-        return f"check after the kill: {len(lines)} lines, {lines[-1][:100] if lines else ''}"
+    return [line for line in (run.out + run.err).splitlines() if "unknown tag" in line]
+
+
+def _rename_consistent(root: Path, before: list[str]) -> str | None:
+    """None when the vocabulary and the papers agree as well as they did before."""
+    found = _unknown_tags(root)
+    if len(found) > len(before):
+        return f"check after the kill: {len(found) - len(before)} more unknown tags"
     return None
 
 
@@ -927,10 +932,11 @@ def kill_between_files(tmp: Path) -> str | None:
         }
         old = next(t for t in re.findall(r"^([a-z0-9-]+):", tags, re.M) if t in carried)
         new = f"{old}-renamed"
+        baseline = _unknown_tags(root)
         run = papers(root, "tags", "--rename", old, new, env={"PAPERS_TEST_CRASH": point})
         if traceback(run):
             return f"{point}: {traceback(run)}"
-        broke = _rename_consistent(root, old, new)
+        broke = _rename_consistent(root, baseline)
         if broke:
             return f"killed at {point}: {broke}"
         again = papers(root, "tags", "--rename", old, new)
@@ -946,7 +952,7 @@ def kill_between_files(tmp: Path) -> str | None:
         }
         if old in carried or f"\n{old}:" in vocabulary:
             return f"killed at {point}: '{old}' is left after the rename ran again"
-        if _rename_consistent(root, old, new):
+        if _rename_consistent(root, baseline):
             return f"killed at {point}: check fails after the rename ran again"
     return None
 
@@ -1061,7 +1067,9 @@ def output_inside_inputs(tmp: Path) -> str | None:
         for out in ("overrides/x", "site/gen", "data/x", "site/notes/x"):
             extra = ["--no-strict"] if command == "build" else []
             run = papers(root, "site", command, "-o", out, *extra, timeout=300)
-            if traceback(run) or run.code == 0 or "inside" not in run.err:
+            # (mkdocs itself refuses a site_dir inside docs_dir, before the hook runs)
+            refused = "inside" in run.err or "docs_dir" in run.err
+            if traceback(run) or run.code == 0 or not refused:
                 return traceback(run) or f"site {command} -o {out}: {run.err.strip()[-90:]!r}"
     made = sorted(p for p in set(snapshot(root)) - set(before) if not p.startswith("build"))
     return f"files made inside the project's inputs: {made[:3]}" if made else None
@@ -1098,6 +1106,83 @@ def inbox_by_hand(tmp: Path) -> str | None:
     run = papers(root, "inbox")
     if traceback(run) or run.code != 1 or "not a year" not in run.err:
         return traceback(run) or f"a year ²⁰²³: {run.err.strip()[-90:]!r}"
+    return None
+
+
+class _Hostile(http.server.BaseHTTPRequestHandler):
+    """A metadata service that misbehaves one way, chosen by the class attribute `how`."""
+
+    how = "loop"
+
+    def do_GET(self) -> None:
+        if self.how == "loop":
+            self.send_response(302)
+            self.send_header("Location", self.path)
+            self.end_headers()
+        elif self.how == "elsewhere":
+            self.send_response(302)
+            self.send_header("Location", "http://127.0.0.2:9/works/elsewhere")
+            self.end_headers()
+        elif self.how == "deep":
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(b"[" * 100_000 + b"]" * 100_000)
+        elif self.how == "big":
+            self.send_response(200)
+            self.end_headers()
+            chunk = b" " * (1 << 20)
+            for _ in range(200):  # 200 MB of blanks before any JSON
+                self.wfile.write(chunk)
+        elif self.how == "slow":
+            self.send_response(200)
+            self.end_headers()
+            for _ in range(60):  # one byte every half second: each read is quick
+                self.wfile.write(b" ")
+                self.wfile.flush()
+                time.sleep(0.5)
+        elif self.how == "other-arxiv":
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(
+                b'<feed xmlns="http://www.w3.org/2005/Atom"><entry>'
+                b"<id>http://arxiv.org/abs/2101.00001v1</id><title>Another Paper</title>"
+                b"<published>2021-01-01T00:00:00Z</published>"
+                b"<author><name>Ann Other</name></author></entry></feed>"
+            )
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@case("20.5", "a metadata service that loops, redirects away, nests, floods, drips or lies")
+def hostile_services(tmp: Path) -> str | None:
+    root = project(tmp)
+    for how in ("loop", "elsewhere", "deep", "big", "slow", "other-arxiv"):
+        handler = type("Hostile", (_Hostile,), {"how": how})
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        url = f"http://127.0.0.1:{server.server_address[1]}"
+        env = {"PAPERS_CROSSREF_URL": url, "PAPERS_DBLP_URL": url, "PAPERS_ARXIV_URL": url}
+        args = (
+            ["add", "--arxiv", "2305.99999"]
+            if how == "other-arxiv"
+            else ["add", "--doi", "10.9999/made.up.1"]
+        )
+        started = time.monotonic()
+        try:
+            run = papers(root, *args, env=env, timeout=120)
+        except subprocess.TimeoutExpired:
+            return f"{how}: still waiting after 120 s"
+        finally:
+            server.shutdown()
+        took = time.monotonic() - started
+        if traceback(run):
+            return f"{how}: {traceback(run)}"
+        if run.code == 0:
+            return f"{how}: the reply was taken (exit 0)"
+        if took > 60:
+            return f"{how}: took {took:.0f} s"
     return None
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,7 +42,12 @@ SAME_TITLE = 92.0
 
 # What a reply of the wrong shape raises while it is read (a list where a mapping should be,
 # a number where text should be): each becomes a FetchError, never a traceback.
-_MALFORMED = (ValueError, KeyError, TypeError, AttributeError, IndexError)
+_MALFORMED = (ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError)
+# Every request ends within this many seconds, whatever the server does (a server that
+# sends a byte at a time keeps each read short), and reads at most so many bytes.
+DEADLINE = 60.0
+MAX_REPLY = 16 << 20
+MAX_REDIRECTS = 5
 
 
 class FetchError(CatalogError):
@@ -115,19 +121,38 @@ def base_url(service: str) -> str:
 def _client() -> Any:
     import httpx
 
-    return httpx.Client(timeout=TIMEOUT, headers={"User-Agent": USER_AGENT}, follow_redirects=True)
+    return httpx.Client(timeout=TIMEOUT, headers={"User-Agent": USER_AGENT})
 
 
 def _get(
     service: str, label: str, path: str, params: dict[str, Any] | None = None, what: str = ""
 ) -> Any:
+    """A service's reply to one GET, read whole (httpx.Response): redirects followed only
+    within the service's own host, the whole exchange within DEADLINE seconds and
+    MAX_REPLY bytes; FetchError says what went wrong."""
     import httpx
 
     url = base_url(service) + path
     host = urlsplit(url).netloc
+    deadline = time.monotonic() + DEADLINE
     try:
         with _client() as client:
-            response = client.get(url, params=params)
+            for _ in range(MAX_REDIRECTS + 1):
+                response = _read(client, url, params, deadline, label)
+                if not response.is_redirect:
+                    break
+                location = response.headers.get("location", "")
+                target = str(response.request.url.join(location))
+                if urlsplit(target).netloc != host:
+                    raise FetchError(
+                        f"{label} sent papers to another host ({urlsplit(target).netloc or '?'}); "
+                        "papers follows redirects only within the service"
+                    )
+                url, params = target, None
+            else:
+                raise FetchError(
+                    f"{label} redirected more than {MAX_REDIRECTS} times; try again later"
+                )
     except (httpx.TransportError, OSError) as err:
         raise FetchError(
             f"cannot reach {label} at {host} ({type(err).__name__}: {err}); "
@@ -142,6 +167,28 @@ def _get(
             "try again later, or add the paper with papers add --bibtex FILE"
         )
     return response
+
+
+def _read(client: Any, url: str, params: dict[str, Any] | None, deadline: float, label: str) -> Any:
+    """One response, its body read within the deadline and the size cap."""
+    import httpx
+
+    with client.stream("GET", url, params=params) as response:
+        body = bytearray()
+        for chunk in response.iter_bytes():
+            body += chunk
+            if len(body) > MAX_REPLY:
+                raise FetchError(f"{label} sent more than {MAX_REPLY >> 20} MiB; not a record")
+            if time.monotonic() > deadline:
+                raise FetchError(
+                    f"{label} took longer than {DEADLINE:.0f} s to answer; try again later"
+                )
+        return httpx.Response(
+            response.status_code,
+            headers=response.headers,
+            content=bytes(body),
+            request=response.request,
+        )
 
 
 # ---------------------------------------------------------------- Crossref
@@ -218,7 +265,19 @@ def arxiv(arxiv_id: str) -> Record:
         ) from None
     if not records:
         raise FetchError(f"arXiv has no record of arXiv id {arxiv_id}")
-    return records[0]
+    found = records[0]
+    if _bare_arxiv(found.arxiv) != _bare_arxiv(arxiv_id):
+        raise FetchError(
+            f"arXiv answered the query for {arxiv_id} with another preprint "
+            f"({found.arxiv or 'no id'}); nothing was taken from it"
+        )
+    return found
+
+
+def _bare_arxiv(ident: str | None) -> str:
+    """An arXiv id without its version and any 'arXiv:' prefix, lower-cased."""
+    text = (ident or "").strip().lower().removeprefix("arxiv:")
+    return re.sub(r"v\d+$", "", text)
 
 
 def arxiv_records(xml: str) -> list[Record]:

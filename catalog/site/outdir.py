@@ -44,7 +44,7 @@ def check_site_dir(site_dir: Path, paths: Paths, protected: Sequence[Path] = ())
     inside = [p for p in inputs if p in out.parents]
     if inside:
         raise SiteError(
-            f"refusing to write the site into {site_dir}: it is inside {inside[0]}, which "
+            f"refusing to build the site into {site_dir}: it is inside {inside[0]}, which "
             "the site is made from (the next build would read it back as input); choose a "
             "folder outside it, such as build/site (--site-dir/-o)"
         )
