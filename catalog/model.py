@@ -45,6 +45,9 @@ LIST_FIELDS: tuple[str, ...] = ("authors", "editors", "tags", "sources", "distin
 # editors and publisher are facts of the edition the chapter is in, so they sit on the
 # paper (a handbook's editions differ in editors and year).
 CHAPTER_FIELDS: tuple[str, ...] = ("booktitle", "editors", "publisher", "chapter")
+# The last of a chapter's editors when the book names more than the list does: BibTeX's
+# own word for it ('A and B and others').
+OTHERS = "others"
 STATUSES: tuple[str, ...] = ("to-read", "reading", "read")
 DEFAULT_STATUS = "to-read"
 
@@ -145,7 +148,8 @@ def book_credit(paper: Paper, publisher: str | None = None) -> str:
         return ""
     parts = [paper.booktitle]
     if paper.editors:
-        parts.append(("eds. " if len(paper.editors) > 1 else "ed. ") + ", ".join(paper.editors))
+        names = ["et al." if e == OTHERS else e for e in paper.editors]
+        parts.append(("eds. " if len(names) > 1 else "ed. ") + ", ".join(names))
     if paper.publisher or publisher:
         parts.append(paper.publisher or publisher or "")
     return ", ".join(parts)

@@ -1186,6 +1186,60 @@ def hostile_services(tmp: Path) -> str | None:
     return None
 
 
+@case("20.9", "distinct: itself, unknown, null, 7, markup; 'and others' editors; {{ }}; a CR")
+def small_wrong_results(tmp: Path) -> str | None:
+    root = project(tmp)
+    key = first_key(root)
+    catalog = root / "data" / "papers.yaml"
+    catalog.write_text(
+        catalog.read_text("utf-8")
+        + "2012:\n  OSDI:\n    - key: dist2012x\n      title: Distinct Test\n"
+        + "      authors: [A B]\n"
+        + f"      distinct: [dist2012x, nosuch2020paper, null, 7, '<b>x</b>', {key}]\n",
+        "utf-8",
+    )
+    run = papers(root, "check")
+    out = run.out + run.err
+    for expected in (
+        "names the paper itself",
+        "names no paper 'nosuch2020paper'",
+        "'7' is not",
+        "'<b>x</b>' is not",
+    ):
+        if expected not in out:
+            return f"check did not say: {expected}"
+    bib = tmp / "chapter.bib"
+    bib.write_text(
+        "@incollection{chap,\n  title = {A Chapter on Caches},\n  author = {Ann Author},"
+        "\n  editor = {Bo Editor and others},\n  booktitle = {A Handbook},\n"
+        "  publisher = {Springer},\n  year = {2023}\n}\n",
+        "utf-8",
+    )
+    run = papers(root, "import", str(bib))
+    if traceback(run) or run.code != 0:
+        return f"import: {traceback(run) or run.err.strip()[-90:]}"
+    catalog.write_text(catalog.read_text("utf-8").split("2012:\n", 1)[0], "utf-8")
+    run = papers(root, "export", "chapter caches")
+    if "Editor, Bo and others" not in run.out:
+        return "the editors' 'and others' was lost on export"
+    root2 = project(tmp / "two")
+    path = root2 / "data" / "papers.yaml"
+    text = path.read_text("utf-8")
+    path.write_text(text.replace('title: "', 'title: "Braces {{ 7*7 }} and ${x} in ', 1), "utf-8")
+    built, out_dir = build_site(root2)
+    if traceback(built) or built.code != 0:
+        return f"site build: {traceback(built) or built.err.strip()[-90:]}"
+    pages = "".join(p.read_text("utf-8") for p in out_dir.rglob("*.html"))
+    if "{{ 7*7 }} and ${x}" not in pages:
+        return "braces and dollars in a title were lost on the site"
+    path.write_text("# a comment with a lone \r carriage return\n" + text, "utf-8")
+    before = path.read_bytes()
+    run = papers(root2, "tag", first_key(root2), "-t", "caching")
+    if traceback(run) or path.read_bytes() != before or run.code != 1:
+        return traceback(run) or "an edit rewrote a lone CR in a comment"
+    return None
+
+
 # ------------------------------------------------------------------ running
 
 

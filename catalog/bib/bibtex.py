@@ -33,7 +33,7 @@ from catalog.bib.names import (  # noqa: F401 (re-exported: catalog.bib.bibtex.N
 from catalog.data.registry import Venue
 from catalog.data.textfile import MAX_TEXT, TextFileError, read_text
 from catalog.errors import CatalogError, UsageError
-from catalog.model import CONTROL_CHARS, Paper, strip_controls
+from catalog.model import CONTROL_CHARS, OTHERS, Paper, strip_controls
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -213,7 +213,9 @@ class _Writer:
         if not (paper.publisher or venue.publisher):
             raise ExportError(paper, "a book chapter needs its book's publisher (add publisher)")
         fields = [("booktitle", self.text(paper.booktitle, "booktitle"))]
-        editors = " and ".join(self.name(e, "editor") for e in paper.editors if e.strip())
+        editors = " and ".join(
+            OTHERS if e == OTHERS else self.name(e, "editor") for e in paper.editors if e.strip()
+        )
         if editors:
             fields.append(("editor", editors))
         series = series_for(venue, paper.year)

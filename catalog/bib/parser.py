@@ -75,6 +75,7 @@ from catalog.ingest.citekeys import suggest_key
 from catalog.model import (
     KEY_RE,
     MULTILINE_FIELDS,
+    OTHERS,
     PAGES_RE,
     Paper,
     kept_doi,
@@ -503,15 +504,8 @@ class _Reader:
     def book(self, record: BibRecord, raw: dict[str, str]) -> dict[str, Any]:
         """A chapter's book fields: title, editors (read as authors are), publisher, chapter."""
         editors, others = self.authors(record, raw.get("editor", ""), "editor")
-        if others:
-            record.problems.append(
-                self.problem(
-                    record.line,
-                    record.key,
-                    "editors end in 'others': the named ones are kept",
-                    blocking=False,
-                )
-            )
+        if others:  # BibTeX's own word for more editors, kept as the list's last name
+            editors.append(OTHERS)
         fields = record.fields
         return {
             "booktitle": fields.get("booktitle") or None,

@@ -67,6 +67,7 @@ def findings(paths: Paths, require_sources: bool = False) -> list[Finding]:
     except InvalidCatalogError as err:
         return sorted(problems + list(map(_fields, err.problems)))
     problems += _papers_findings(papers, filename, venues, vocabulary)
+    problems += _unknown_distinct(papers, filename)
     problems += map(_fields, registry_problems(venues, paths.display(paths.venues)))
     if require_sources:
         problems += [
@@ -133,6 +134,7 @@ _READS: dict[str, frozenset[str]] = {
     "authors": frozenset({"authors"}),
     "identifiers": frozenset({"doi", "arxiv", "arxiv_class", "pages", "year"}),
     "status": frozenset({"status"}),
+    "distinct": frozenset({"distinct", "key"}),
 }
 
 
@@ -154,6 +156,7 @@ def _paper_findings(
         "authors": _unnamed_authors,
         "identifiers": _identifiers,
         "status": _status,
+        "distinct": _distinct,
     }
     # (in this order: the order of a paper's findings)
     chosen_names = [n for n in every if fields is None or not _READS[n].isdisjoint(fields)]
@@ -213,6 +216,36 @@ def _tags(paper: Paper, vocabulary: dict[str, str]) -> Iterable[tuple[str, str]]
         elif tag not in vocabulary:
             hint = hint_for(tag, vocabulary) or "add it to data/tags.yaml or pick a known tag"
             yield f"unknown tag '{tag}'", hint
+
+
+def _distinct(paper: Paper) -> Iterable[tuple[str, str]]:
+    """distinct lists the keys of other papers this one is not (though alike)."""
+    for other in paper.distinct:
+        if other == paper.key:
+            yield "distinct names the paper itself", "list the keys of other papers only"
+        elif not KEY_RE.match(other):
+            yield (
+                f"distinct: '{other[:40]}' is not a citation key",
+                "list the keys of papers in the catalog it is not",
+            )
+
+
+def _unknown_distinct(papers: list[Paper], filename: str) -> list[Finding]:
+    """distinct naming a key no paper of the catalog has (the whole catalog decides)."""
+    keys = {p.key for p in papers}
+    return [
+        (
+            filename,
+            p.line,
+            reader.where(p.year, p.venue, p.key),
+            f"distinct names no paper '{other}'",
+            "list the keys of papers in the catalog",
+            False,
+        )
+        for p in papers
+        for other in p.distinct
+        if other not in keys and KEY_RE.match(other)
+    ]
 
 
 def _key(paper: Paper) -> Iterable[tuple[str, str]]:

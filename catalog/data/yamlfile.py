@@ -197,14 +197,15 @@ def read_bytes(path: Path, filename: str) -> bytes:
         ) from None
 
 
-# The characters YAML 1.1 counts as line breaks besides LF and CR. A line of papers is what
+# The characters YAML counts as line breaks besides LF and CRLF. A line of papers is what
 # ends at LF (as in git and every editor), so a data file may not hold them raw.
 _OTHER_BREAKS = {
+    "\r": "carriage return (CR) without a line feed after it",
     "\x85": "next-line character (NEL, U+0085)",
     "\u2028": "line separator (U+2028)",
     "\u2029": "paragraph separator (U+2029)",
 }
-_OTHER_BREAK_RE = re.compile("[\x85\u2028\u2029]")
+_OTHER_BREAK_RE = re.compile("[\r\x85\u2028\u2029]")
 
 
 def decode(data: bytes, filename: str) -> str:
@@ -231,8 +232,8 @@ def decode(data: bytes, filename: str) -> str:
         raise InvalidCatalogError(
             [Problem(filename, line, "", "not valid UTF-8 text", "save the file as UTF-8", True)]
         ) from None
-    if "\r" in text:  # as Python's universal newlines read it
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\r" in text:  # CRLF is one line end; a CR alone is refused below
+        text = text.replace("\r\n", "\n")
     found = _OTHER_BREAK_RE.search(text)
     if found is not None:
         line = text.count("\n", 0, found.start()) + 1
@@ -242,11 +243,11 @@ def decode(data: bytes, filename: str) -> str:
                     filename,
                     line,
                     "",
-                    f"a {_OTHER_BREAKS[found.group()]} inside the text: YAML 1.1 readers end a "
+                    f"a {_OTHER_BREAKS[found.group()]} inside the text: YAML readers end a "
                     "line there, other tools do not, so the file's lines would be counted "
                     "two ways",
-                    "replace it with a space; a double-quoted value may write it as an "
-                    "escape, \\u2028",
+                    "replace it with a space (or end the line with LF); a double-quoted "
+                    "value may write it as an escape, \\u2028",
                     True,
                 )
             ]

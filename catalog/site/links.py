@@ -43,10 +43,16 @@ class SiteError(CatalogError):
 # ---------------------------------------------------------------- text and links
 
 
+# A word in braces, as BibTeX titles protect capitals ('{GPU}'), not after a '$' or '{'.
+_PROTECTED_WORD_RE = re.compile(r"(?<![${])\{([^\s{}$\\]+)\}(?!})")
+
+
 def plain(text: str) -> str:
-    """Text as plain Unicode: LaTeX braces and escapes ('{GPU}', '\\&', '\\"u') resolved."""
-    if "\\" not in text and "{" not in text:
-        return text
+    """Text as plain Unicode: LaTeX escapes ('\\&', '\\"u') resolved, and the braces a
+    BibTeX habit puts around a word ('{GPU}'); any other brace or dollar is the text's own
+    ('{{ 7*7 }}', '${x}')."""
+    if "\\" not in text:
+        return _PROTECTED_WORD_RE.sub(r"\1", text) if "{" in text else text
     from pylatexenc.latex2text import LatexNodes2Text
 
     # A bare & % or # is literal text here, not LaTeX syntax.

@@ -12,7 +12,7 @@ from typing import Any
 
 from catalog.data.notes import Link
 from catalog.data.registry import Venue
-from catalog.model import Paper
+from catalog.model import OTHERS, Paper
 from catalog.site.charts import Chart
 from catalog.site.links import (
     ALL_URI,
@@ -111,7 +111,7 @@ def _book(
     if not paper.booktitle:
         return ""
     out = f"In {title(paper.booktitle)}"
-    editors = [text(e) for e in paper.editors]
+    editors = ["others" if e == OTHERS else text(e) for e in paper.editors]
     if editors:
         out += ", edited by " + (
             ", ".join(editors[:-1]) + " and " + editors[-1] if len(editors) > 1 else editors[0]
