@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from catalog.data.reader import split_chunks
 from catalog.errors import InvalidCatalogError
-from catalog.index import database, query
+from catalog.index import database, query, schema
 from tests.conftest import PAPERS, write_catalog
 
 
@@ -319,11 +319,11 @@ def reference_build(paths, db_path) -> None:
         {"label": c.label, "digest": c.digest, "start": c.start} for c in reader.split_chunks(text)
     )
     db["papers"].enable_fts(
-        database.FTS_COLUMNS, fts_version="FTS5", tokenize=database.TOKENIZE, create_triggers=True
+        schema.FTS_COLUMNS, fts_version="FTS5", tokenize=schema.TOKENIZE, create_triggers=True
     )
     trigger = db.execute("select sql from sqlite_master where name = 'papers_au'").fetchone()[0]
     db.execute('drop trigger "papers_au"')
-    listed = ", ".join(f'"{c}"' for c in database.FTS_COLUMNS)
+    listed = ", ".join(f'"{c}"' for c in schema.FTS_COLUMNS)
     db.execute(trigger.replace('AFTER UPDATE ON "papers"', f'AFTER UPDATE OF {listed} ON "papers"'))
     db.conn.commit()
 

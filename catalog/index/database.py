@@ -3,38 +3,47 @@
 Freshness is a content hash stored in the database: a command that finds the
 hash unchanged touches nothing. When only some year blocks changed, only
 those are re-parsed and replaced; anything else rebuilds the file from scratch
-into a temporary database that is renamed into place.
+into a temporary database that is renamed into place. The tables and rows are
+catalog.index.schema's.
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import os
-import re
 import sqlite3
 import stat
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from json.encoder import encode_basestring as _encode_string
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from catalog import files
 from catalog.errors import CatalogError, IndexPathError, InvalidCatalogError, LockTimeoutError
+from catalog.index.schema import (
+    COLUMNS,
+    FTS_SETUP,
+    INDEXES,
+    LINE_COLUMN,
+    TABLES,
+    add_words,
+    cell,
+    insert_papers,
+    insert_records,
+    row_of,
+)
 from catalog.model import (
     Paper,
     content_digest,
-    fold,
-    has_undecomposable,
 )
 from catalog.paths import Paths
 
 # catalog.data.reader (and with it PyYAML) is imported only when something must be parsed:
 # a search on a fresh index never needs it.
+
 
 SCHEMA_VERSION = "10"  # 5: porter tokenizer, abstract and sources columns; 6: narrow
 # trigger; 7: words; 8: every field of a paper (a chapter's book, articleno, distinct);
@@ -49,17 +58,6 @@ _RACY_NS = 1_000_000_000
 _RACY_FINE_NS = 50_000_000
 # Seconds a command waits for another process building the index (a big catalog's build).
 INDEX_LOCK_TIMEOUT = 600.0
-# "folded" holds title and authors with ß, ø, ł ... spelled out, so "preusser" finds
-# "Preußer" (the unicode61 tokenizer strips accents but keeps such letters).
-# catalog.index.query.WEIGHTS follows this order.
-FTS_COLUMNS = ["title", "authors", "tags", "summary", "venue_name", "folded", "abstract"]
-# Porter stemming over unicode61: "embeddings" finds "embedding", "cache" finds "caching",
-# and accents still fold ("cech" finds "Čech").
-TOKENIZE = "porter unicode61 remove_diacritics 2"
-# The words table holds every distinct word of the searched text, folded but not stemmed:
-# catalog.index.query widens a prefix such as "embedd*" to the words it begins ("embedding"),
-# since porter would compare it with the stem "embed" and miss.
-_WORD_RE = re.compile(r"[^\W_]+")
 # Fraction of changed year blocks above which a full rebuild is cheaper.
 _REBUILD_SHARE = 0.5
 # A paper's line is stored minus its year block's shift (meta "shifts": {label: lines},
@@ -410,23 +408,16 @@ def _replace_registries(conn: sqlite3.Connection, paths: Paths, registry: str) -
     conn.execute("delete from vocabulary")
     conn.executemany(
         f"insert into venues ({names}) values ({marks})",
-        [[_cell(r.get(c)) for c in columns] for r in records],
+        [[cell(r.get(c)) for c in columns] for r in records],
     )
     conn.executemany("insert into vocabulary values (?, ?)", list(vocabulary.items()))
     for short in set(old) | set(venues):
         name = venues[short].name if short in venues else None
         if old.get(short) != name:
             conn.execute("update papers set venue_name = ? where venue = ?", (name, short))
-    _add_words(conn, " ".join(v.name for v in venues.values()).split())
+    add_words(conn, " ".join(v.name for v in venues.values()).split())
     conn.execute("insert or replace into meta values ('registry', ?)", (registry,))
     return True
-
-
-def _cell(value: Any) -> Any:
-    """A registry value as sqlite-utils stores it: lists and mappings as JSON."""
-    if isinstance(value, dict | list | tuple):
-        return json.dumps(value, default=repr, ensure_ascii=False)
-    return value
 
 
 def _load_registries(paths: Paths) -> tuple[dict[str, Any], dict[str, str]]:
@@ -483,19 +474,19 @@ def _build_into(
         conn.execute("pragma journal_mode = memory")
         conn.execute("pragma synchronous = off")
         conn.execute("begin")
-        for sql in _TABLES:
+        for sql in TABLES:
             conn.execute(sql)
-        _insert_records(conn, "venues", [v.to_dict() for v in venues.values()])
-        _insert_records(
+        insert_records(conn, "venues", [v.to_dict() for v in venues.values()])
+        insert_records(
             conn, "vocabulary", [{"tag": t, "description": d} for t, d in vocabulary.items()]
         )
         venue_names = {short: v.name for short, v in venues.items()}
         count, years = _insert_catalog(conn, text, paths.display(), venue_names)
-        for sql in _INDEXES:
+        for sql in INDEXES:
             conn.execute(sql)
         _set_meta(conn, text_digest, registry, count)
         _set_stamps(conn, stamps)
-        for sql in _FTS:
+        for sql in FTS_SETUP:
             conn.execute(sql)
         conn.execute("commit")
         conn.execute("pragma journal_mode = delete")
@@ -531,7 +522,7 @@ def _insert_catalog(
     # blocks recorded. With them, a later change to one block would be read alone, as
     # it does not read in the file (a paper made of another's title), and writers would
     # patch bytes inside a value: every refresh of such a file is a full build.
-    _insert_papers(conn, papers, venue_names)
+    insert_papers(conn, papers, venue_names)
     return len(papers), {str(p.year) for p in papers}
 
 
@@ -551,7 +542,7 @@ def _insert_blocks(
             papers, filename, first_lines
         ):
             raise _BlockUnreadable
-        _insert_papers(conn, papers, venue_names)
+        insert_papers(conn, papers, venue_names)
         if chunk is not None:
             conn.execute(
                 "insert into chunks values (?, ?, ?)", (chunk.label, chunk.digest, chunk.start)
@@ -559,233 +550,6 @@ def _insert_blocks(
         count += len(papers)
         years.update(str(p.year) for p in papers)
     return count, years
-
-
-# The schema sqlite-utils 3.x/4.x writes for these tables (Table.create, create_index,
-# enable_fts with triggers), statement for statement: `datasette` and sqlite-utils
-# open the index as one of their own, and tests/test_index.py checks the two agree.
-_TABLES = (
-    'CREATE TABLE "meta" (\n   "key" TEXT PRIMARY KEY,\n   "value" TEXT\n)',
-    'CREATE TABLE "chunks" (\n   "label" TEXT PRIMARY KEY,\n   "digest" TEXT,\n'
-    '   "start" INTEGER\n)',
-    'CREATE TABLE "venues" (\n   "short" TEXT PRIMARY KEY,\n   "kind" TEXT,\n'
-    '   "name" TEXT,\n   "publisher" TEXT\n)',
-    'CREATE TABLE "vocabulary" (\n   "tag" TEXT PRIMARY KEY,\n   "description" TEXT\n)',
-    'CREATE TABLE "words" (\n   "word" TEXT PRIMARY KEY\n)',
-    'CREATE TABLE "papers" (\n'
-    + ",\n".join(
-        f'   "{name}" {kind}{" PRIMARY KEY" if name == "key" else ""}'
-        for name, kind in (
-            ("key", "TEXT"),
-            ("year", "INTEGER"),
-            ("venue", "TEXT"),
-            ("venue_name", "TEXT"),
-            ("title", "TEXT"),
-            ("authors", "TEXT"),
-            ("tags", "TEXT"),
-            ("status", "TEXT"),
-            ("doi", "TEXT"),
-            ("arxiv", "TEXT"),
-            ("arxiv_class", "TEXT"),
-            ("url", "TEXT"),
-            ("pages", "TEXT"),
-            ("volume", "TEXT"),
-            ("number", "TEXT"),
-            ("sources", "TEXT"),
-            ("et_al", "INTEGER"),
-            ("read_on", "TEXT"),
-            ("added", "TEXT"),
-            ("summary", "TEXT"),
-            ("abstract", "TEXT"),
-            ("line", "INTEGER"),
-            ("chunk", "TEXT"),
-            ("folded", "TEXT"),
-            ("booktitle", "TEXT"),
-            ("editors", "TEXT"),
-            ("publisher", "TEXT"),
-            ("chapter", "TEXT"),
-            ("articleno", "TEXT"),
-            ("numpages", "TEXT"),
-            ("distinct", "TEXT"),
-        )
-    )
-    + "\n)",
-    'CREATE TABLE "authors" (\n   "paper" TEXT REFERENCES "papers"("key"),\n'
-    '   "position" INTEGER,\n   "name" TEXT,\n   "folded" TEXT,\n'
-    '   PRIMARY KEY ("paper", "position")\n)',
-    'CREATE TABLE "tags" (\n   "paper" TEXT REFERENCES "papers"("key"),\n   "tag" TEXT,\n'
-    '   PRIMARY KEY ("paper", "tag")\n)',
-)
-# Made after the rows: one sort each instead of a b-tree grown a row at a time.
-_INDEXES = (
-    'CREATE INDEX "idx_papers_year"\n    ON "papers" ("year")',
-    'CREATE INDEX "idx_tags_tag"\n    ON "tags" ("tag")',
-    'CREATE INDEX "idx_authors_folded"\n    ON "authors" ("folded")',
-)
-_FTS_LIST = ", ".join(f'"{c}"' for c in FTS_COLUMNS)
-_FTS_NEW = ", ".join(f'new."{c}"' for c in FTS_COLUMNS)
-_FTS_OLD = ", ".join(f'old."{c}"' for c in FTS_COLUMNS)
-_FTS_DELETE = (
-    '  INSERT INTO "papers_fts" ("papers_fts", rowid, '
-    f"{_FTS_LIST}) VALUES('delete', old.rowid, {_FTS_OLD});\n"
-)
-_FTS_INSERT = f'  INSERT INTO "papers_fts" (rowid, {_FTS_LIST}) VALUES (new.rowid, {_FTS_NEW});\n'
-# The full-text index filled from the rows in one statement, then the triggers that keep
-# it in step with later edits. The update trigger fires only when a column of the
-# full-text index changes: moving the lines of a year must not re-index its papers.
-# While it is filled, FTS5 may keep 64 MiB of terms in memory before it writes a segment
-# (1 MiB by default, its value again afterwards): fewer segments to write and merge.
-_FTS = (
-    f'CREATE VIRTUAL TABLE "papers_fts" USING FTS5 (\n    {_FTS_LIST},\n'
-    f"    tokenize='{TOKENIZE}',\n    content=\"papers\"\n)",
-    "INSERT INTO papers_fts (papers_fts, rank) VALUES ('hashsize', 67108864)",
-    f'INSERT INTO "papers_fts" (rowid, {_FTS_LIST})\n    SELECT rowid, {_FTS_LIST} FROM "papers"',
-    "INSERT INTO papers_fts (papers_fts, rank) VALUES ('hashsize', 1048576)",
-    f'CREATE TRIGGER "papers_ai" AFTER INSERT ON "papers" BEGIN\n{_FTS_INSERT}END',
-    f'CREATE TRIGGER "papers_ad" AFTER DELETE ON "papers" BEGIN\n{_FTS_DELETE}END',
-    f'CREATE TRIGGER "papers_au" AFTER UPDATE OF {_FTS_LIST} ON "papers" BEGIN\n'
-    f"{_FTS_DELETE}{_FTS_INSERT}END",
-)
-
-
-def _insert_records(conn: sqlite3.Connection, name: str, records: list[dict[str, Any]]) -> None:
-    """Rows into a registry table as sqlite-utils' insert_all(alter=True) writes them: a
-    column added for each new field (first seen first; INTEGER for booleans and whole
-    numbers, REAL for other numbers, else TEXT), lists and mappings as JSON."""
-    have = {row[1].lower() for row in conn.execute(f'pragma table_info("{name}")')}
-    seen: dict[str, set[type]] = {}
-    for record in records:
-        for field_name, value in record.items():
-            seen.setdefault(field_name, set()).add(type(value))
-    for field_name, types in seen.items():
-        if field_name.lower() not in have:
-            types.discard(type(None))
-            kind = (
-                "INTEGER"
-                if types and types <= {int, bool}
-                else "REAL"
-                if types and types <= {int, float, bool}
-                else "TEXT"
-            )
-            quoted = field_name.replace('"', '""')
-            conn.execute(f'ALTER TABLE "{name}" ADD COLUMN "{quoted}" {kind};')
-            have.add(field_name.lower())
-    for record in records:
-        columns = ", ".join('"' + c.replace('"', '""') + '"' for c in record)
-        marks = ", ".join("?" * len(record))
-        conn.execute(
-            f'INSERT INTO "{name}" ({columns}) VALUES ({marks})',
-            [_cell(v) for v in record.values()],
-        )
-
-
-def _insert_papers(
-    conn: sqlite3.Connection, papers: Iterable[Paper], venue_names: dict[str, str]
-) -> None:
-    # Plain executemany: the same rows sqlite-utils would write, without its per-row overhead.
-    rows: list[tuple] = []
-    authors: list[tuple] = []
-    tags: list[tuple] = []
-    # The searched text's tokens, for the words table: long texts cut at blanks, names
-    # and tags whole (their words are cut out of them later; a blank is no word).
-    tokens: set[str] = set()
-    add = tokens.update
-    venues: set[str] = set()
-    for p in papers:
-        rows.append(_row(p, venue_names))
-        authors.extend((p.key, i, a, _fold_name(a)) for i, a in enumerate(p.authors))
-        tags.extend((p.key, t) for t in dict.fromkeys(p.tags))
-        add(p.title.split())
-        add(p.authors)
-        add(p.tags)
-        if p.summary:
-            add(p.summary.split())
-        if p.abstract:
-            add(p.abstract.split())
-        venues.add(p.venue)
-    add(name for name in map(venue_names.get, venues) if name)
-    conn.executemany(f"insert into papers values ({','.join('?' * _WIDTH)})", rows)
-    conn.executemany("insert into authors values (?, ?, ?, ?)", authors)
-    conn.executemany("insert into tags values (?, ?)", tags)
-    _add_words(conn, tokens)
-
-
-def _add_words(conn: sqlite3.Connection, tokens: Iterable[str]) -> None:
-    """Add the folded words of these whitespace-separated tokens to the words table."""
-    # Folded and cut into words once per distinct token, not once per paper.
-    words = {w for token in set(tokens) for w in _WORD_RE.findall(_fold_name(token))}
-    conn.executemany("insert or ignore into words values (?)", ((w,) for w in words))
-
-
-_COLUMNS = (
-    "key, year, venue, venue_name, title, authors, tags, status, doi, arxiv, "
-    "arxiv_class, url, pages, volume, number, sources, et_al, read_on, added, summary, "
-    "abstract, line, chunk, folded, booktitle, editors, publisher, chapter, articleno, "
-    "numpages, [distinct]"
-)
-_WIDTH = _COLUMNS.count(",") + 1
-_LINE = 21  # position of line in a row
-
-
-def _row(p: Paper, venue_names: dict[str, str]) -> tuple:
-    """A paper as a row of the papers table, columns in _COLUMNS order."""
-    return (
-        p.key,
-        p.year,
-        p.venue,
-        venue_names.get(p.venue),
-        p.title,
-        _json_list(p.authors),
-        _json_list(p.tags),
-        p.status,
-        p.doi,
-        p.arxiv,
-        p.arxiv_class,
-        p.url,
-        p.pages,
-        p.volume,
-        p.number,
-        _json_list(p.sources),
-        int(p.et_al),
-        p.read_on,
-        p.added,
-        p.summary,
-        p.abstract,
-        p.line,
-        str(p.year),
-        _folded(p),
-        p.booktitle,
-        _json_list(p.editors),
-        p.publisher,
-        p.chapter,
-        p.articleno,
-        p.numpages,
-        _json_list(p.distinct),
-    )
-
-
-def _json_list(items: list[str]) -> str:
-    """json.dumps(items, ensure_ascii=False) for a list of strings."""
-    return "[" + ", ".join(map(_encode_string, items)) + "]"
-
-
-def _folded(paper: Paper) -> str | None:
-    text = " ".join([paper.title, *paper.authors])
-    if not has_undecomposable(text):
-        return None
-    # fold works letter by letter and a space stays a space, so the parts fold apart:
-    # a name the catalog repeats is folded once.
-    return " ".join([fold(paper.title), *map(_fold_name, paper.authors)])
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _fold_non_ascii(name: str) -> str:
-    return fold(name)
-
-
-def _fold_name(name: str) -> str:
-    """fold(name), remembered for names with accents (the slow ones, and they repeat)."""
-    return name.lower() if name.isascii() else _fold_non_ascii(name)
 
 
 def _set_meta(conn: sqlite3.Connection, text_digest: str, registry: str, count: int) -> None:
@@ -898,15 +662,15 @@ def _replace_changed_rows(
     marks = ",".join("?" * len(chunks))
     old = {
         row[0]: row
-        for row in conn.execute(f"select {_COLUMNS} from papers where chunk in ({marks})", chunks)
+        for row in conn.execute(f"select {COLUMNS} from papers where chunk in ({marks})", chunks)
     }
     moved: list[tuple[int, str]] = []
     fresh: list[Paper] = []
     for paper in papers:
-        row = _row(paper, venue_names)
+        row = row_of(paper, venue_names)
         was = old.pop(paper.key, None)
-        if was is not None and was[:_LINE] + was[_LINE + 1 :] == row[:_LINE] + row[_LINE + 1 :]:
-            if was[_LINE] != row[_LINE]:
+        if was is not None and _but_line(was) == _but_line(row):
+            if was[LINE_COLUMN] != row[LINE_COLUMN]:
                 moved.append((paper.line, paper.key))
             continue
         if was is not None:
@@ -917,9 +681,14 @@ def _replace_changed_rows(
         conn.executemany(f"delete from {name} where paper = ?", gone)
     conn.executemany("delete from papers where key = ?", gone)
     conn.executemany("update papers set line = ? where key = ?", moved)
-    _insert_papers(conn, fresh, venue_names)
+    insert_papers(conn, fresh, venue_names)
 
 
 def rebuild(paths: Paths) -> RefreshResult:
     """Rebuild the index from scratch."""
     return refresh(paths, force=True)
+
+
+def _but_line(row: tuple) -> tuple:
+    """A row without its line, to tell a paper that only moved from one that changed."""
+    return row[:LINE_COLUMN] + row[LINE_COLUMN + 1 :]

@@ -24,7 +24,7 @@ from catalog.hints import hint_for
 from catalog.model import DEFAULT_STATUS, LIST_FIELDS, STATUSES, Paper, fold, has_undecomposable
 
 FILTERS = ("year", "venue", "tag", "author", "status", "key", "title", "summary", "abstract")
-# bm25 weights, in FTS column order (catalog.index.database.FTS_COLUMNS): title, authors, tags,
+# bm25 weights, in FTS column order (catalog.index.schema.FTS_COLUMNS): title, authors, tags,
 # summary, venue_name, folded, abstract.
 WEIGHTS = (10.0, 3.0, 5.0, 1.0, 2.0, 3.0, 0.5)
 # Tags and summaries are the curator's word on what a paper is about. bm25 alone favours
