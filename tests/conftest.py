@@ -11,9 +11,12 @@ import pytest
 import yaml
 from typer.testing import CliRunner, Result
 
+from catalog.cli import load_commands
 from catalog.data import reader
 from catalog.data.registry import Venue, load_venues
 from catalog.paths import Paths
+
+load_commands(None)  # every command module, as `papers --help` has them
 
 REPO = Path(__file__).resolve().parent.parent
 # The shared test data (real .bib files and lists) lies beside the checkout, as in CI.

@@ -168,3 +168,39 @@ def test_inbox_writes_keep_comments_and_a_bad_year_is_a_message(paths: Paths) ->
     path.write_text(text.replace("year: 2023", "year: ²⁰²³"), encoding="utf-8")
     with pytest.raises(inbox.InboxError, match="not a year"):
         inbox.load(paths)
+
+
+def test_a_service_that_drips_its_reply_is_cut_at_the_deadline(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each read returns quickly (a byte at a time), so only a deadline for the whole
+    exchange ends it."""
+    import http.server
+    import threading
+    import time
+
+    from catalog.ingest import services
+
+    class Drip(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.end_headers()
+            for _ in range(40):
+                self.wfile.write(b" ")
+                self.wfile.flush()
+                time.sleep(0.1)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Drip)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    monkeypatch.setenv("PAPERS_CROSSREF_URL", f"http://127.0.0.1:{server.server_address[1]}")
+    monkeypatch.setattr(services, "DEADLINE", 1.0)
+    started = time.monotonic()
+    try:
+        with pytest.raises(services.FetchError, match="took longer than"):
+            services.crossref("10.9999/drip")
+    finally:
+        server.shutdown()
+    assert time.monotonic() - started < 3

@@ -62,6 +62,33 @@ def test_readme_starts_with_the_two_setup_commands():
     assert block[1] in ci, ".ci/run must run the README's test command"
 
 
+def test_each_command_is_registered_by_the_module_cli_imports_for_it():
+    from catalog.cli import MODULES
+
+    for name, cmd in COMMANDS:
+        top = name.split()[0]
+        module = getattr(cmd, "callback", None) and cmd.callback.__module__
+        if " " not in name and module:
+            assert module == f"catalog.commands.{MODULES[top]}", name
+    assert {name.split()[0] for name, _ in COMMANDS} == set(MODULES)
+
+
+@pytest.mark.parametrize(
+    ("argv", "name"),
+    [
+        (["search", "x"], "search"),
+        (["--db", "a.db", "--catalog", "c.yaml", "show", "k"], "show"),
+        (["--db=a.db", "tag", "k"], "tag"),
+        (["--help"], None),
+        ([], None),
+    ],
+)
+def test_command_name(argv, name):
+    from catalog.cli import command_name
+
+    assert command_name(argv) == name
+
+
 def test_the_installed_command_runs_reading_and_other_commands(tmp_path):
     import subprocess
     import sys
