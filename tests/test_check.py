@@ -409,10 +409,9 @@ def test_control_findings_are_those_of_each_paper():
     }
 
 
-@pytest.mark.parametrize("processors", [1, 2])
-def test_big_buckets_on_threads_find_what_one_thread_finds(monkeypatch, processors):
-    """Big buckets scored on a pool of threads (one per processor) give the pairs that
-    scoring every pair of each bucket finds, as on one thread."""
+def test_big_buckets_scored_in_blocks_find_every_pair():
+    """Big buckets scored a block of rows at a time give the pairs that scoring every
+    pair of each bucket finds."""
     import random
 
     import numpy
@@ -421,9 +420,6 @@ def test_big_buckets_on_threads_find_what_one_thread_finds(monkeypatch, processo
     from catalog.check import rules
     from catalog.check.duplicates import NEAR_DUPLICATE
 
-    monkeypatch.setattr(
-        rules.os, "sched_getaffinity", lambda _: set(range(processors)), raising=False
-    )
     rng = random.Random(5)
     words = ["cache", "embedding", "tables", "gpu", "sharded", "training", "fast"]
     titles = sorted(

@@ -7,7 +7,6 @@ import dataclasses
 import functools
 import itertools
 import operator
-import os
 import re
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable
@@ -501,18 +500,8 @@ def _alike(members: list[int], titles: list[str]) -> Iterable[tuple[int, int]]:
 
 
 def _big_bucket_codes(big: list[list[int]], titles: list[str]) -> list[Any]:
-    """_alike_codes of each big bucket, on as many threads as there are processors: the
-    scoring lets go of the GIL, and threads made once cost less than rapidfuzz's own
-    workers, which start anew for each call."""
-    usable = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
-    threads = min(len(big), len(usable) if usable else os.cpu_count() or 1)
-    if threads < 2:
-        return [codes for members in big for codes in _alike_codes(members, titles)]
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(threads) as pool:
-        done = pool.map(lambda members: list(_alike_codes(members, titles)), big)
-        return [codes for bucket in done for codes in bucket]
+    """_alike_codes of each big bucket, one bucket after the other."""
+    return [codes for members in big for codes in _alike_codes(members, titles)]
 
 
 def _alike_codes(members: list[int], titles: list[str]) -> Iterable[Any]:
