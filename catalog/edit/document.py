@@ -67,7 +67,9 @@ def _dump(yaml: YAML, data: Any) -> str:
     return buf.getvalue()
 
 
-_PLAIN_OK = re.compile(r"^[A-Za-z0-9À-ɏḀ-ỿ][^,:#\[\]{}&*!|>'\"%@`]*$")
+# What a value may hold to be written plain: nothing a YAML 1.1 or 1.2 reader takes for
+# syntax in a flow list ('?' too: PyYAML's pure-Python parser stops at it).
+_PLAIN_OK = re.compile(r"^[A-Za-z0-9À-ɏḀ-ỿ][^,:#\[\]{}&*!|>'\"%@`?]*$")
 
 
 def _styled(name: str, value: Any) -> Any:
@@ -106,8 +108,12 @@ def _resolves(text: str) -> bool:
     from ruamel.yaml.nodes import ScalarNode
     from ruamel.yaml.resolver import VersionedResolver
 
-    tag = VersionedResolver().resolve(ScalarNode, text, (True, False))
-    return str(tag) != "tag:yaml.org,2002:str"
+    # Read as YAML 1.2 and as YAML 1.1 (PyYAML: 'on', 'yes' and '0o7' are no strings there).
+    return any(
+        str(VersionedResolver(version).resolve(ScalarNode, text, (True, False)))
+        != "tag:yaml.org,2002:str"
+        for version in ((1, 2), (1, 1))
+    )
 
 
 # ---------------------------------------------------------------- text blocks
