@@ -80,10 +80,16 @@ def _name_word(word: str, encode: Callable[[str], str]) -> str:
     return "{" + latex + "}" if latex.startswith("\\") else latex
 
 
+_DBLP_LIKE_RE = re.compile(r" (\d{4})$")
+
+
 def format_name(author: str, encode: Callable[[str], str] = escape) -> str:
     """One author as BibTeX 'von Last, Jr, First', each word escaped."""
     name = split_name(author)
     head = " ".join(_name_word(w, encode) for w in _words(name.von_last))
+    # A family name ending in four digits reads as DBLP's homonym number ('Wang 0001'),
+    # which the reader drops: braced, the digits stay part of the name.
+    head = _DBLP_LIKE_RE.sub(r" {\1}", head)
     first = " ".join(_name_word(w, encode) for w in _words(name.first))
     jr = " ".join(_name_word(w, encode) for w in _words(name.jr))
     if jr:

@@ -559,7 +559,10 @@ class _Reader:
             names = names[:-1]
         authors = []
         for i, name in enumerate(names, 1):
-            name = suffix_first(DBLP_NUMBER_RE.sub("", name))
+            # DBLP's homonym number ('Wei Wang 0001', 'Wang 0001, Wei') ends the family
+            # name: looked for before the comma only, never in a given name.
+            family, comma, given = name.partition(",")
+            name = suffix_first(DBLP_NUMBER_RE.sub("", family) + comma + given)
             try:
                 parts = parse_single_name_into_parts(name)
             except InvalidNameError as err:
