@@ -82,13 +82,6 @@ class Snapshot:
                 self._shifts = line_shifts(conn)
         return self._shifts
 
-    def blocks(self) -> dict[str, tuple[str, int]]:
-        """Each year block the index knows: label -> (digest of its text, first line)."""
-        with self._connect() as conn:
-            return {
-                r[0]: (r[1], r[2]) for r in conn.execute("select label, digest, start from chunks")
-            }
-
     # -- reading
 
     def get(self, key: str) -> Paper | None:
@@ -164,11 +157,6 @@ class Snapshot:
         else:
             source_of = self._all
         return [source_of[k] for k in wanted if k in source_of]
-
-    def of_years(self, years: Iterable[str]) -> list[Paper]:
-        """Every paper of these year blocks, in file order."""
-        labels = set(years)
-        return self.full(b.key for b in self.briefs() if str(b.year) in labels)
 
     def all(self) -> list[Paper]:
         """Every paper, in file order (a whole-catalog edit, such as an import, needs them)."""
