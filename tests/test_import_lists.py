@@ -94,10 +94,14 @@ def test_bold_titles_with_pdf_links_venue_after_and_author_lines() -> None:
     assert len(by_line[4].authors) == 7
     assert by_line[18].authors[5] == "André Susano Pinto"
     assert by_line[22].authors == []  # no author line: none made up
-    assert by_line[24].authors == []  # 'et al.' is not plainly a list of names
+    # names then 'et al.': the names as written, and the list's 'et al.' kept (issue 21)
+    assert (by_line[24].authors, by_line[24].et_al) == (
+        ["Stephen Roller", "Sainbayar Sukhbaatar"],
+        True,
+    )
     reasons = {n.line: n for n in parsed.not_papers}
     assert "authors of the entry on line 4" in reasons[6].reason and not reasons[6].listed
-    assert "not plainly a list of names" in reasons[26].reason and reasons[26].listed
+    assert "authors of the entry on line 24" in reasons[26].reason
     assert set(reasons) == {6, 10, 16, 20, 26}  # author lines are never paper lines
 
 
@@ -114,7 +118,7 @@ def test_list_authors_let_an_entry_in_others_need_metadata_or_are_mislinked(
     assert outcomes[18].action == "refused"
     assert "2101.03961 is fedus2022switch" in outcomes[18].reason
     assert outcomes[22].action == "inbox" and "the list gives no authors" in outcomes[22].reason
-    assert outcomes[24].action == "inbox" and "the list gives no authors" in outcomes[24].reason
+    assert (outcomes[24].action, outcomes[24].key) == ("added", "roller2021hash")
     papers = {p.key: p for p in reader.load(shipped.catalog)}
     clark = papers["clark2022unified"]
     assert (clark.venue, clark.year, clark.arxiv) == ("arXiv", 2022, "2202.01169")

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from itertools import pairwise
-
 import pytest
 
 from catalog.data import reader
@@ -106,7 +104,8 @@ def test_every_example_line_is_accounted_for(tmp_path) -> None:
         path = EXAMPLES / name
         report = importer.import_file(shipped, path)
         text = path.read_text(encoding="utf-8").splitlines()
-        accounted = {o.line for o in report.outcomes} | set(report.skipped_lines)
+        parts = lists.parse(path.read_text(encoding="utf-8"), REGISTRY).parts
+        accounted = {o.line for o in report.outcomes} | set(report.skipped_lines) | set(parts)
         content = {
             i
             for i, line in enumerate(text, 1)
@@ -449,10 +448,10 @@ def test_every_line_of_the_trial_shapes_is_accounted_for(tmp_path) -> None:
         path.write_text(text, encoding="utf-8")
         report = importer.import_file(catalog, path)
         lines = text.splitlines()
-        spans = lists._logical_lines(text)  # a record's later lines belong to its first
-        starts = [number for number, _ in spans] + [len(lines) + 1]
+        # a record's later lines belong to its first
+        parts = lists.parse(text, REGISTRY_SHORTS).parts
         accounted = {o.line for o in report.outcomes} | set(report.skipped_lines)
-        covered = {i for a, b in pairwise(starts) if a in accounted for i in range(a, b)}
+        covered = accounted | {line for line, first in parts.items() if first in accounted}
         content = {
             i
             for i, line in enumerate(lines, 1)

@@ -10,11 +10,9 @@ from catalog.ingest.listfields import (
     AUTHORED_RE,
     BOLD_RE,
     BR_RE,
-    CELL_LINK_WORDS,
     CODE_NOTE_RE,
     DATE_RE,
     EMPH_TAG_RE,
-    END_TAG_RE,
     ITALIC_LINE_RE,
     LINK_GROUP_RE,
     LINK_RE,
@@ -104,7 +102,7 @@ def _record(
         if url and url.startswith("http")
         else paper_url([lk for p in parts[at:] for lk in links_of(p)])
     )
-    entry, reason = _entry(number, title, label, url, body, context)
+    entry, reason = entry_of(number, title, label, url, body, context)
     if entry is not None:
         entry.authors, entry.et_al = authors, et_al and bool(authors)
         entry.notes += notes
@@ -214,7 +212,7 @@ def list_item(number: int, body: str, context: Context) -> tuple[Entry | None, s
             else:
                 title = LINK_RE.sub(r"\1", head)
             url = url or paper_url(links_of(rest[m.end() :]))
-            return _entry(number, title, label or paren, url, body, context)
+            return entry_of(number, title, label or paren, url, body, context)
         if label is None:
             return _plain_item(number, rest, body, context)
         # - [OSDI'23] Title [[pdf](url)]   or   - [TIST'15] Title, *TIST*, 2015.
@@ -232,7 +230,7 @@ def list_item(number: int, body: str, context: Context) -> tuple[Entry | None, s
         return None, "no venue, year or link to a paper"
     if url and not url.startswith("http"):
         url = paper_url(links_of(tail))
-    entry, reason = _entry(number, title, label, url, body, context)
+    entry, reason = entry_of(number, title, label, url, body, context)
     if entry is not None:
         entry.authors, entry.et_al = authors
     return entry, reason
@@ -247,7 +245,7 @@ def _plain_item(number: int, rest: str, body: str, context: Context) -> tuple[En
     m = YEAR_AUTHOR_RE.search(text)
     if m:
         title = text[: m.start()]
-        return _entry(
+        return entry_of(
             number,
             title,
             (None, int(m.group(1)), None),
@@ -265,7 +263,7 @@ def _plain_item(number: int, rest: str, body: str, context: Context) -> tuple[En
         ):
             continue
         if YEAR_RE.match(year):
-            return _entry(
+            return entry_of(
                 number, " ".join(tokens[: -width - 1]), (venue, int(year), None), url, body, context
             )
         if year.isdigit():
@@ -326,7 +324,7 @@ def paper_url(links: list[tuple[str, str]]) -> str | None:
     return None
 
 
-def _entry(
+def entry_of(
     number: int,
     title: str,
     label: tuple[str | None, int | None, str | None] | None,
@@ -350,90 +348,6 @@ def _entry(
     notes += [str(bad)] if bad else []
     entry = Entry(number, title, venue, year or context.year, url, arxiv_id, notes=notes)
     return with_ids(entry, text), ""
-
-
-# Header words of each column role, English and Chinese ('论文' paper, '会议' conference,
-# '年份' year, '作者' authors...).
-_HEADER_WORDS = (
-    ("title", ("title", "paper", "name", "论文", "标题", "题目", "名称")),
-    ("venue", ("venue", "conference", "where", "published", "会议", "期刊", "发表", "来源")),
-    ("year", ("year", "年份", "年")),
-    ("authors", ("author", "authors", "作者")),
-)
-
-
-def table_header(cells: list[str]) -> dict[str, int] | None:
-    """Column positions from a header row, or None when it is not one."""
-    columns: dict[str, int] = {}
-    for i, cell in enumerate(cells):
-        name = clean_title(cell).casefold()
-        for role, words in _HEADER_WORDS:
-            if role not in columns and any(w == name or name.startswith(w) for w in words):
-                columns[role] = i
-    return columns if "title" in columns else None
-
-
-def table_row(
-    number: int, cells: list[str], columns: dict[str, int], context: Context
-) -> tuple[Entry | None, str]:
-    """The entry of a table row, or None and why it is not one."""
-    if "title" not in columns:
-        return None, "a row of a table with no Title, Paper or Name column"
-    if columns["title"] >= len(cells) or not cells[columns["title"]].strip():
-        return None, "a table row with no title"
-    # '<br>' and the link words a cell puts after its title ('<br> [paper](url)', 'note')
-    cell = re.sub(r"<br\s*/?>", " ", unescape(cells[columns["title"]]), flags=re.IGNORECASE)
-    label = None
-    # 'Title [ICLR'21]' or '[OSDI'23] Title': a venue tag inside the title cell
-    end, start = END_TAG_RE.search(cell), TAG_RE.match(cell)
-    if end and parse_label(end.group(1)):
-        label, cell = parse_label(end.group(1)), cell[: end.start()]
-    elif start and parse_label(start.group(1)):
-        label, cell = parse_label(start.group(1)), cell[start.end() :]
-    cell = cell.strip()
-    links = links_of(cell)
-    if links and cell.startswith("["):
-        title, url = links[0]
-    else:
-        title, url = _drop_link_words(strip_links(cell)), None
-    if label is None and "venue" in columns and columns["venue"] < len(cells):
-        text = clean_title(LINK_RE.sub(r"\1", cells[columns["venue"]]))
-        if text:
-            label = parse_label(text) or (text, None, None)
-    if "year" in columns and columns["year"] < len(cells):
-        value = clean_title(cells[columns["year"]])
-        if YEAR_RE.match(value):
-            venue, _y, arxiv_id = label or (context.venue, None, None)
-            label = (venue or "", int(value), arxiv_id)
-    url = url or paper_url([lk for c in cells for lk in links_of(unescape(c))])
-    entry, reason = _entry(number, title, label, url, " ".join(cells), context)
-    if entry is not None:
-        entry.venue = entry.venue or None
-        if "authors" in columns and columns["authors"] < len(cells):
-            entry.authors, entry.et_al = _author_cell(cells[columns["authors"]])
-    return entry, reason
-
-
-def _drop_link_words(title: str) -> str:
-    """A title without the link words left at its end ('... Ranking paper', '... note')."""
-    words = title.split()
-    while len(words) > 2 and words[-1].casefold().strip("[]()") in CELL_LINK_WORDS:
-        words.pop()
-    return " ".join(words)
-
-
-def _author_cell(cell: str) -> tuple[list[str], bool]:
-    """The names of an Authors cell ('A B; C D; etc.'), only when each is plainly a name."""
-    parts = [p.strip() for p in re.split(r"\s*;\s*", clean_title(cell)) if p.strip()]
-    et_al = (
-        bool(parts) and re.fullmatch(r"(?:etc|et\.?\s*al)\.?", parts[-1], re.IGNORECASE) is not None
-    )
-    if et_al:
-        parts = parts[:-1]
-    names = [plain_names(p) for p in parts]
-    if not parts or any(n is None or len(n) != 1 for n in names):
-        return [], False
-    return [n[0] for n in names if n], et_al
 
 
 def blog_line(number: int, line: str, year: int | None) -> tuple[list[Entry], int | None]:

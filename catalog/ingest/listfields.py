@@ -11,12 +11,6 @@ from catalog.model import kept_doi
 # Every pattern here is linear in its input (issue 8, item 13): no two neighbouring
 # quantifiers that can take the same characters, possessive runs where they could, and
 # trailing '#'s or spaces stripped in code rather than by a lazy group.
-HEADING_RE = re.compile(r"^(#{1,6})\s++(.*)$")
-ITEM_RE = re.compile(r"^(\s*+)(?:[-*+]|\d++[.)])\s++(.*\S)\s*$")
-ROW_RE = re.compile(r"^\s*+\|(.*)\|\s*$")
-OPEN_ROW_RE = re.compile(r"^\s*+\|(.*\S)\s*$")  # a row without its closing '|'
-SETEXT_RE = re.compile(r"^ {0,3}(=+|-+)\s*$")
-SEPARATOR_RE = re.compile(r"^\s*+\|?\s*+:?-{3,}")
 LINK_RE = re.compile(r"\[([^\[\]]*)\]\(([^()\s]*)(?:\s+\"[^\"]*\")?\)")
 # '[[pdf](url)]' and '[[pdf]](url)': a link word in double brackets.
 LINK_GROUP_RE = re.compile(r"\[\s*\[([^\[\]]+)\]\s*(?:\(([^()\s]*)\)\s*\]|\]\s*\(([^()\s]*)\))")
@@ -111,11 +105,9 @@ _NAME_PARTICLES = frozenset(
     }
 )
 _NAME_WORD_RE = re.compile(r"^[^\W\d_](?:[^\W\d_]|['’.\-])*$")
-MAX_JOINED = 3  # lines a split link may run over
 MAX_PARTS = 6  # lines a record of hard-broken lines may have
 # No '\s*' before '<br': a search would rescan each run of spaces from every start (quadratic)
 BR_RE = re.compile(r"<br\s*/?>", re.IGNORECASE)
-BR_END_RE = re.compile(r"<br\s*/?>$", re.IGNORECASE)  # on a line stripped at its end
 
 
 @dataclass
@@ -132,6 +124,7 @@ class Entry:
     authors: list[str] = field(default_factory=list)  # only from a plain author line
     notes: list[str] = field(default_factory=list)  # what was left out, e.g. a javascript: link
     et_al: bool = False  # the list's author line ends 'et al.'
+    nickname: str | None = None  # a system's short name a table gives beside the title
 
 
 @dataclass
@@ -153,6 +146,7 @@ class Parsed:
 
     entries: list[Entry] = field(default_factory=list)
     not_papers: list[NotPaper] = field(default_factory=list)
+    parts: dict[int, int] = field(default_factory=dict)  # a continuation line: its entry's
 
     @property
     def skipped(self) -> list[int]:
@@ -453,9 +447,10 @@ def continued(title: str, tail: str) -> tuple[str, str]:
 
 
 def names_of(text: str) -> tuple[list[str] | None, bool]:
-    """plain_names of an author list that may end in 'et al.'; and whether it did."""
-    text = " ".join(text.split()).rstrip(".")  # single spaces: the search below stays linear
-    tail = re.search(r",? ?et\.? ?al$", text)
+    """plain_names of an author list that may end in 'et al.', 'etc.' or 'and others'
+    (names split by ',' or ';'); and whether it did."""
+    text = " ".join(text.replace(";", ",").split()).rstrip(".")  # single spaces: linear
+    tail = re.search(r",? ?(?:et\.? ?al|etc|(?:and )?others)$", text)
     if tail:
         return plain_names(text[: tail.start()]), True
     return plain_names(text), False

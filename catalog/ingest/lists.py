@@ -1,71 +1,59 @@
-"""Paper entries in Markdown lists, in the forms people actually write. Pure: no I/O.
+"""Paper entries in Markdown lists, read by their fields. Pure: no I/O.
 
-    - [OSDI'23] [Title](url)                      a venue tag in brackets first
-    - [Survey] [ACM CSUR'23] [Title](url)         several tags; the one that is a venue counts
-    * Title ([SOSP 2023](link)) \\[[Paper](url)]   a venue in parentheses, maybe a link
-    * Title (arXiv 2212.00939)                    an arXiv id
-    + **Title** [[pdf](url)] NeurIPS 2021         a bold title, its links, then the venue
-    1. [Title](url) arXiv 2021                    a linked title, then the venue
-    - [Title](url)                                a linked title alone (venue and year from
-                                                  the headings, if they give them)
-    2023 Title One ASPLOS'23 Title Two arxiv ...  the blog's year lists, many on one line
-    | Title | ... |  under '## OSDI 2023'         tables; venue and year from a column, a
-                                                  '[ICLR'21]' tag in the title cell, or headings
-                                                  (Chinese headers too: 论文, 会议, 年份)
-    1. [**KDD'18**] A B, C D. [Title](url), *KDD*, 2018.   plain names, then the linked title
-    - **\\[Arxiv'25\\]** [Title.](url) *Affiliation*        a bold tag
-    - [Name](url): rest of the title | ATC’ 21    a linked name whose title goes on
-    [Title](url), Org, KDD, 2020. - [Video](url)  a paragraph, not an item (only with a
-                                                  venue or year of its own)
-    **Title**\\ / _A B, C D_\\ / Venue, [[Paper](url)]\\ / 8 Aug 2024
-                                                  a record of hard-broken lines (or '<br>')
+A CommonMark parser (markdown-it-py, with its GitHub table rule) finds the structure:
+list items with their continuation lines and nesting, headings, tables and their
+cells, paragraphs. No pattern of ours decides what a bullet or a table is. Each entry's
+text is normalised (Unicode NFKC, so fullwidth brackets, semicolons and digits are their
+ASCII forms; lenticular brackets '【】' become '[]'), then its fields are found wherever
+they stand (listentries, listfields): the title, its links, the venue and year, the
+authors. A heading such as '## OSDI 2023' or '### 2021' gives the venue or year of the
+entries below it; one such as '## Datasets' says the entries below are not papers.
+Tables are read by the role of each column (listtables).
 
-A link split over two lines is joined, and so are lines ended by a hard line break.
-A line in italics right under an entry is its author line: its names become the
-entry's authors only when it is plainly a list of names ('A B, C D, ...'),
-otherwise it is left alone and reported. A heading such as '## OSDI 25' (a registry
-venue) or '### 2021' gives the venue or year of the entries below it; one such as
-'# Books' or '## Datasets' says the entries below it are not papers. A line that is
-none of these (a nested note, prose, an acronym list) is not a paper: it is kept
-with its reason, never guessed into a paper.
+Every line is accounted for: an entry, a line of an entry (its authors, its links), or
+a line that is not a paper with the reason why.
 """
 
 from __future__ import annotations
 
-import re
+import unicodedata
 from collections.abc import Collection
-from itertools import pairwise
+from functools import cache
+from typing import TYPE_CHECKING
 
-from catalog.ingest.listentries import (
-    authored_line,
-    blog_line,
-    list_item,
-    only_links,
-    paper_url,
-    table_header,
-    table_row,
-)
+from catalog.ingest.listentries import authored_line, blog_line, list_item, only_links, paper_url
 from catalog.ingest.listfields import (
-    BR_END_RE,
     BR_RE,
-    HEADING_RE,
     ITALIC_LINE_RE,
-    ITEM_RE,
-    MAX_JOINED,
     MAX_PARTS,
-    OPEN_ROW_RE,
-    ROW_RE,
-    SEPARATOR_RE,
-    SETEXT_RE,
     Context,
     Entry,
     NotPaper,
     Parsed,
     links_of,
-    open_brackets,
-    plain_names,
+    names_of,
 )
+from catalog.ingest.listtables import html_tables, read_table
 from catalog.model import strip_controls
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
+
+# Brackets NFKC leaves alone that lists use as ASCII ones: '【注释】', '〔2019〕'.
+_BRACKETS = str.maketrans({"【": "[", "】": "]", "〔": "[", "〕": "]", "〖": "[", "〗": "]"})
+
+
+def normalise(text: str) -> str:
+    """Text in NFKC with the brackets above made ASCII, control characters gone."""
+    return strip_controls(unicodedata.normalize("NFKC", text).translate(_BRACKETS), multiline=True)
+
+
+@cache
+def _markdown() -> MarkdownIt:
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark").enable("table")
 
 
 def _hard_break(line: str) -> bool:
@@ -73,202 +61,246 @@ def _hard_break(line: str) -> bool:
     return (
         (line.endswith("\\") and not line.endswith("\\\\"))
         or line.endswith("  ")
-        or bool(BR_END_RE.search(line.rstrip()))
+        or bool(BR_RE.search(line.rstrip()[-6:]))
     )
-
-
-def _logical_lines(text: str) -> list[tuple[int, str]]:
-    """(line number, text) with a list item's link that runs over the next lines joined, and
-    lines ended by a hard line break ('**Title**\\' then '_Authors_\\' then 'Venue') joined
-    with '<br>' between them, as one record."""
-    # Control characters (ESC, NUL, bidi overrides) go per line, so line numbers hold.
-    raw = [strip_controls(line) for line in text.splitlines()]
-    out: list[tuple[int, str]] = []
-    i = 0
-    while i < len(raw):
-        number, line = i + 1, raw[i].rstrip()
-        i += 1
-        if ITEM_RE.match(line) and open_brackets(line) > 0:
-            joined, j = line, i
-            while (
-                open_brackets(joined) > 0
-                and j < len(raw)
-                and j - i < MAX_JOINED
-                and _continues(raw[j])
-            ):
-                joined += " " + raw[j].strip()
-                j += 1
-            if open_brackets(joined) <= 0:
-                line, i = joined, j
-        parts = 1
-        while (
-            _hard_break(raw[i - 1])
-            and line.strip()
-            and i < len(raw)
-            and parts < MAX_PARTS
-            and _continues(raw[i])
-        ):
-            line = _without_break(line) + " <br> " + raw[i].rstrip()
-            i += 1
-            parts += 1
-        out.append((number, _without_break(line) if parts > 1 else line))
-    return out
 
 
 def _without_break(line: str) -> str:
     """A line without the hard line break at its end."""
-    line = BR_END_RE.sub("", line.rstrip()).rstrip()
+    line = line.rstrip()
+    cut = BR_RE.search(line[-6:])
+    if cut and line[-6:].endswith(cut.group(0)):
+        line = line[: len(line) - len(cut.group(0))].rstrip()
     return line[:-1].rstrip() if line.endswith("\\") and not line.endswith("\\\\") else line
 
 
-def _continues(line: str) -> bool:
-    """True for a line that may continue the one above: not blank, a heading, an item or a
-    table row."""
-    return bool(line.strip()) and not (
-        HEADING_RE.match(line) or ITEM_RE.match(line) or ROW_RE.match(line)
-    )
-
-
-def parse(text: str, venues: Collection[str] = ()) -> Parsed:
-    """Every paper entry of a Markdown list; venues lets headings like '## OSDI' count."""
-    out = Parsed()
-    context = Context(venues)
-    blog_year: int | None = None
-    table: dict[str, int] | None = None
-    last_item: Entry | None = None  # the entry an author line just below would belong to
-    authored: Entry | None = None  # a 'Title (YEAR), Authors' line whose links may follow
-    lines = _logical_lines(text)
-    setext = _setext_headings(lines)
-
-    def skip(number: int, line: str, reason: str, listed: bool = False) -> None:
-        out.not_papers.append(NotPaper(number, line.strip(), reason, listed))
-
-    def add(entry: Entry, line: str) -> bool:
-        """Keep an entry, unless a heading above says its section is not papers."""
-        if context.section is not None:
-            skip(
-                entry.line,
-                line,
-                f"listed under '{context.section}', a section that is not papers",
-                listed=True,
-            )
-            return False
-        out.entries.append(entry)
-        return True
-
-    for number, line in lines:
-        if not line.strip():
-            table = None
-            continue
-        heading = HEADING_RE.match(line)
-        if heading or number in setext:
-            level, title = (
-                (len(heading.group(1)), heading.group(2))
-                if heading
-                else (setext[number], line.strip())
-            )
-            context.heading(level, title.rstrip().rstrip("#").rstrip())
-            blog_year, table, last_item = None, None, None
-            continue
-        if SETEXT_RE.match(line) and number - 1 in setext:
-            continue  # the '----' under a heading
-        italic = ITALIC_LINE_RE.match(line)
-        if italic and last_item is not None:
-            names = plain_names(italic.group(2))
-            if names:
-                last_item.authors = names
-                skip(number, line, f"the authors of the entry on line {last_item.line}")
-            else:
-                skip(
-                    number,
-                    line,
-                    f"under the entry on line {last_item.line} but not plainly "
-                    "a list of names: not used as its authors",
-                    listed=True,
-                )
-            last_item = None
-            continue
-        last_item = None
-        # Rows may leave off the closing '|' once the table has begun.
-        row = ROW_RE.match(line) or (OPEN_ROW_RE.match(line) if table is not None else None)
-        entry: Entry | None
-        if row:
-            if SEPARATOR_RE.match(line):
-                continue
-            cells = [c.strip() for c in re.split(r"(?<!\\)\|", row.group(1))]
-            if table is None:
-                table = table_header(cells)
-                if table is not None:
-                    continue
-                table = {}
-            entry, reason = table_row(number, cells, table, context)
-            if entry is None:
-                skip(number, line, reason, listed=True)
-                continue
-        else:
-            table = None
-            item = ITEM_RE.match(line)
-            if item:
-                nested = len(item.group(1).expandtabs(4)) >= 2
-                entry, reason = list_item(number, item.group(2), context)
-                if entry is None:
-                    # Papers under a topic bullet are read like any; a nested note is quiet.
-                    skip(
-                        number,
-                        line,
-                        "a nested item"
-                        if nested and not reason.startswith("looks like")
-                        else reason,
-                        listed=not nested or reason.startswith("looks like"),
-                    )
-                    continue
-                if add(entry, line):
-                    last_item = entry
-                continue
-            else:
-                if authored is not None and only_links(line):
-                    # '[[pdf]](url)' under 'Title (2009), A. Author, ...': that entry's link
-                    authored.url = authored.url or paper_url(links_of(line))
-                    skip(number, line, f"the links of the entry on line {authored.line}")
-                    authored = None
-                    continue
-                authored = authored_line(number, line, context)
-                if authored is not None:
-                    add(authored, line)
-                    continue
-                paragraph = _paragraph(number, line, context)
-                if paragraph is not None:
-                    if add(paragraph, line):
-                        last_item = paragraph
-                    continue
-                entries, blog_year = blog_line(number, line, blog_year or context.year)
-                if entries:
-                    for one in entries:
-                        add(one, line)
-                else:
-                    skip(number, line, "not a list item, table row or year list")
-                continue
-        add(entry, line)
+def _records(lines: list[tuple[int, str]]) -> list[tuple[int, str, list[int]]]:
+    """Lines ended by a hard line break joined with '<br>' to the next (a record of
+    '**Title**\\' / '_Authors_\\' / 'Venue'): (first line, text, the lines joined)."""
+    out: list[tuple[int, str, list[int]]] = []
+    i = 0
+    while i < len(lines):
+        number, text = lines[i]
+        used = [number]
+        i += 1
+        while _hard_break(text) and i < len(lines) and len(used) < MAX_PARTS:
+            text = _without_break(text) + " <br> " + lines[i][1].strip()
+            used.append(lines[i][0])
+            i += 1
+        out.append((number, _without_break(text) if len(used) > 1 else text.strip(), used))
     return out
 
 
-def _setext_headings(lines: list[tuple[int, str]]) -> dict[int, int]:
-    """The line numbers of 'Title' lines underlined with '====' (level 1) or '----' (2)."""
-    found: dict[int, int] = {}
-    for (number, line), (below, under) in pairwise(lines):
-        mark = SETEXT_RE.match(under)
-        if (
-            mark
-            and below == number + 1
-            and line.strip()
-            and "<br>" not in line
-            and not (HEADING_RE.match(line) or ITEM_RE.match(line) or ROW_RE.match(line))
-        ):
-            found[number] = 1 if mark.group(1).startswith("=") else 2
-    return found
+class _Reader:
+    """Walks the parser's tokens, keeping the heading context and the outcome."""
+
+    def __init__(self, source: list[str], venues: Collection[str]):
+        self.source = source
+        self.context = Context(venues)
+        self.out = Parsed()
+
+    def skip(self, number: int, reason: str, listed: bool = False) -> None:
+        text = self.source[number - 1].strip() if 0 < number <= len(self.source) else ""
+        self.out.not_papers.append(NotPaper(number, text, reason, listed))
+
+    def add(self, entry: Entry) -> bool:
+        """Keep an entry, unless a heading above says its section is not papers."""
+        if self.context.section is not None:
+            self.skip(
+                entry.line,
+                f"listed under '{self.context.section}', a section that is not papers",
+                listed=True,
+            )
+            return False
+        self.out.entries.append(entry)
+        return True
+
+    def walk(self, tokens: list[Token]) -> None:
+        depth = 0  # list items open around the token
+        # per open item: its entry once its first paragraph is read (None: not a paper)
+        in_item: list[Entry | bool | None] = []
+        i = 0
+        while i < len(tokens):
+            token = tokens[i]
+            kind = token.type
+            if kind == "heading_open":
+                self.context.heading(int(token.tag[1]), tokens[i + 1].content)
+            elif kind == "list_item_open":
+                depth += 1
+                in_item.append(False)
+            elif kind == "list_item_close":
+                depth -= 1
+                in_item.pop()
+            elif kind == "paragraph_open" and token.map:
+                lines = self._lines(token.map, tokens[i + 1].content)
+                if depth and in_item[-1] is False:
+                    in_item[-1] = self.item(lines, nested=depth > 1)
+                elif depth:
+                    self.under_item(lines, in_item[-1])
+                else:
+                    self.paragraph(lines)
+            elif kind == "table_open":
+                end = next(j for j in range(i, len(tokens)) if tokens[j].type == "table_close")
+                self.table(_table_rows(tokens[i:end]))
+                i = end
+            elif kind == "html_block" and token.map:
+                self.html(token.map, token.content)
+            elif kind in ("fence", "code_block", "blockquote_open") and token.map:
+                # a quote or code under an entry is a note on it
+                if kind == "blockquote_open":
+                    end = _closing(tokens, i)
+                    i = end
+                for number in range(token.map[0] + 1, token.map[1] + 1):
+                    if self.source[number - 1].strip():
+                        self.skip(number, "a quote or code block")
+            i += 1
+
+    def _lines(self, span: list[int], content: str) -> list[tuple[int, str]]:
+        """(line number, normalised text) of a paragraph; its content has the list markers
+        and indentation removed."""
+        return [(span[0] + 1 + k, line.strip()) for k, line in enumerate(content.split("\n"))]
+
+    def under_item(self, lines: list[tuple[int, str]], entry: Entry | bool | None) -> None:
+        """A paragraph under a list item: its author line ('*A B, C D*'), or a note."""
+        italic = ITALIC_LINE_RE.match(lines[0][1]) if len(lines) == 1 else None
+        if isinstance(entry, Entry) and italic and not entry.authors:
+            self.authors(entry, lines[0][0], italic.group(2))
+            return
+        for number, _ in lines:
+            self.skip(number, "a paragraph under a list item")
+
+    def authors(self, entry: Entry, number: int, text: str) -> None:
+        """An italic line under an entry: its authors when plainly a list of names."""
+        names, et_al = names_of(text)
+        if names:
+            entry.authors, entry.et_al = names, et_al
+            self.skip(number, f"the authors of the entry on line {entry.line}")
+        else:
+            self.skip(
+                number,
+                f"under the entry on line {entry.line} but not plainly a list of names: "
+                "not used as its authors",
+                listed=True,
+            )
+
+    def item(self, lines: list[tuple[int, str]], nested: bool) -> Entry | None:
+        """A list item: the bullet's text, its continuation lines, an author line under it."""
+        number = lines[0][0]
+        parts: list[str] = []
+        authors_line: tuple[int, str] | None = None
+        links_lines: list[int] = []
+        records = _records(lines)
+        for k, (first, text, used) in enumerate(records):
+            italic = ITALIC_LINE_RE.match(text) if k else None
+            if italic and authors_line is None:
+                authors_line = (first, italic.group(2))
+            elif k and only_links(text):
+                links_lines.append(first)
+                parts.append(text)
+            else:
+                parts.append(text)
+            for other in used[1:]:
+                self.out.parts[other] = number
+        body = " ".join(parts)
+        entry, reason = list_item(number, body, self.context)
+        if entry is None:
+            entry = authored_line(number, body, self.context)
+        for k, (first, _text, _used) in enumerate(records):
+            if k and (authors_line is None or first != authors_line[0]):
+                self.out.parts[first] = number
+        if entry is None:
+            quiet = nested and not reason.startswith("looks like")
+            self.skip(number, "a nested item" if quiet else reason, listed=not quiet)
+            if authors_line is not None:
+                self.skip(authors_line[0], f"under the line {number}, which is not a paper")
+            return None
+        if not self.add(entry):
+            if authors_line is not None:
+                self.skip(authors_line[0], f"the authors of the entry on line {number}")
+            return None
+        if authors_line is not None:
+            self.authors(entry, *authors_line)
+        return entry
+
+    def paragraph(self, lines: list[tuple[int, str]]) -> None:
+        """A paragraph's lines: records, 'Title (YEAR), Authors' lines with their links
+        below, '[Title](url), Org, KDD, 2020.' entries, the blog's year lists."""
+        authored: Entry | None = None
+        last: Entry | None = None
+        blog_year: int | None = None
+        for number, text, used in _records(lines):
+            for other in used[1:]:
+                self.out.parts[other] = number
+            italic = ITALIC_LINE_RE.match(text)
+            if italic and last is not None:
+                self.authors(last, number, italic.group(2))
+                last = None
+                continue
+            last = None
+            if authored is not None and only_links(text):
+                authored.url = authored.url or paper_url(links_of(text))
+                self.skip(number, f"the links of the entry on line {authored.line}")
+                authored = None
+                continue
+            authored = authored_line(number, text, self.context)
+            if authored is not None:
+                self.add(authored)
+                continue
+            entry = _paragraph_entry(number, text, self.context)
+            if entry is not None:
+                if self.add(entry):
+                    last = entry
+                continue
+            entries, blog_year = blog_line(number, text, blog_year or self.context.year)
+            for one in entries:
+                self.add(one)
+            if not entries:
+                self.skip(number, "not a list item, table row or year list")
+
+    def table(self, rows: list[tuple[int, list[str]]]) -> None:
+        """A table's rows, each read by the role of its columns."""
+        if not rows:
+            return
+        entries, skipped = read_table(rows, self.context)
+        for entry in entries:
+            self.add(entry)
+        for number, reason in skipped:
+            self.skip(number, reason, listed=True)
+
+    def html(self, span: list[int], content: str) -> None:
+        """An HTML block: its tables are read like Markdown ones; anything else is not a
+        paper."""
+        tables = html_tables(content, span[0] + 1)
+        for rows in tables:
+            self.table(rows)
+        if not tables:
+            for number in range(span[0] + 1, span[1] + 1):
+                if self.source[number - 1].strip():
+                    self.skip(number, "HTML, not a list item or table")
 
 
-def _paragraph(number: int, line: str, context: Context) -> Entry | None:
+def _closing(tokens: list[Token], at: int) -> int:
+    """The index of the token that closes the one at 'at' (same nesting level)."""
+    level, close = tokens[at].level, tokens[at].type.replace("_open", "_close")
+    return next(
+        j
+        for j in range(at + 1, len(tokens))
+        if tokens[j].type == close and tokens[j].level == level
+    )
+
+
+def _table_rows(tokens: list[Token]) -> list[tuple[int, list[str]]]:
+    """(line number, cell texts) of each row of a table, the header row first."""
+    rows: list[tuple[int, list[str]]] = []
+    for token in tokens:
+        if token.type == "tr_open" and token.map:
+            rows.append((token.map[0] + 1, []))
+        elif token.type == "inline" and rows:
+            rows[-1][1].append(token.content.strip())
+    return rows
+
+
+def _paragraph_entry(number: int, line: str, context: Context) -> Entry | None:
     """An entry written as a paragraph, not a list item: '[Title](url), Org, KDD, 2020.' or a
     record of hard-broken lines ('**Title**' / '_Authors_' / 'Venue, [[Paper](url)]' /
     '8 Aug 2024'). Only when the line itself gives a venue or year: prose is not guessed at."""
@@ -279,3 +311,17 @@ def _paragraph(number: int, line: str, context: Context) -> Entry | None:
     if entry is None or not (entry.venue or entry.year):
         return None
     return list_item(number, body, context)[0]
+
+
+def source_lines(text: str) -> list[str]:
+    """The text's lines, as the parser numbers them."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def parse(text: str, venues: Collection[str] = ()) -> Parsed:
+    """Every paper entry of a Markdown list; venues lets headings like '## OSDI' count."""
+    source = [normalise(line) for line in source_lines(text)]
+    reader = _Reader(source, venues)
+    reader.walk(_markdown().parse("\n".join(source)))
+    reader.out.not_papers.sort(key=lambda n: n.line)
+    return reader.out

@@ -1,0 +1,295 @@
+"""Tables of papers read by the role of each column. Pure.
+
+A column's role comes from its header words (Title/Paper, Name/Model, Venue/
+Publication/Series/Conference, Year, Authors, Link; Chinese headers too) and from its
+cells: which column holds long titles, which holds venues and years, which holds only
+links. A column of short names beside one of long titles is the nickname; a 'Paper'
+column whose cells are only a link labelled 'Paper' gives the paper's URL, not its title.
+A row with no title but a name and a link is kept by them, with its venue and year, so
+`import --fetch` can complete it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from html.parser import HTMLParser
+
+from catalog.ingest.listentries import entry_of, paper_url
+from catalog.ingest.listfields import (
+    CELL_LINK_WORDS,
+    END_TAG_RE,
+    LINK_RE,
+    TAG_RE,
+    YEAR_RE,
+    Context,
+    Entry,
+    clean_title,
+    links_of,
+    names_of,
+    parse_label,
+    strip_links,
+    unescape,
+)
+
+Row = tuple[int, list[str]]
+# Header words of each column role, English and Chinese ('论文' paper, '会议' conference,
+# '年份' year, '作者' authors, '模型' model, '链接' link).
+_HEADER_WORDS = (
+    ("title", ("title", "paper title", "paper", "papers", "论文", "标题", "题目")),
+    ("name", ("name", "model", "system", "method", "scheduler", "framework", "模型", "名称")),
+    (
+        "venue",
+        (
+            "venue",
+            "conference",
+            "conf",
+            "publication",
+            "published",
+            "series",
+            "journal",
+            "where",
+            "source",
+            "会议",
+            "期刊",
+            "发表",
+            "来源",
+            "出处",
+        ),
+    ),
+    ("year", ("year", "date", "年份", "年", "时间")),
+    ("authors", ("author", "authors", "作者")),
+    ("link", ("link", "links", "pdf", "url", "code", "链接")),
+)
+_BR_RE = re.compile(r"<br\s*/?>", re.IGNORECASE)
+
+
+@dataclass
+class Columns:
+    """Where each role is: column indexes, None when the table has no such column."""
+
+    title: int | None = None
+    name: int | None = None
+    venue: int | None = None
+    year: int | None = None
+    authors: int | None = None
+
+
+def _header_role(cell: str) -> str | None:
+    name = clean_title(LINK_RE.sub(r"\1", cell)).casefold()
+    for role, words in _HEADER_WORDS:
+        if any(name == w or name.startswith(w + " ") or name.startswith(w) for w in words):
+            return role
+    return None
+
+
+def _plain(cell: str) -> str:
+    return clean_title(_BR_RE.sub(" ", LINK_RE.sub(r"\1", strip_html(cell))))
+
+
+def strip_html(text: str) -> str:
+    """Text without its HTML tags (the anchors' text kept)."""
+    return re.sub(r"<[^<>]*>", " ", text)
+
+
+def _only_links(cell: str) -> bool:
+    """A cell of nothing but links labelled with link words ('[Paper](url)', '[pdf]')."""
+    links = links_of(unescape(cell))
+    rest = _BR_RE.sub(" ", strip_links(unescape(cell)))
+    rest = re.sub(r"<[^<>]*>", " ", rest).strip(" \t[]()|,;/-")
+    return (
+        bool(links)
+        and not rest
+        and all(clean_title(text).casefold().strip("[]") in CELL_LINK_WORDS for text, _url in links)
+    )
+
+
+def _share(cells: list[str], test: object) -> float:
+    full = [c for c in cells if _plain(c) and _plain(c) not in "-—"]
+    return sum(bool(test(c)) for c in full) / len(full) if full else 0.0  # type: ignore[operator]
+
+
+def _words(cells: list[str]) -> float:
+    full = [len(_plain(c).split()) for c in cells if _plain(c) and not _only_links(c)]
+    return sum(full) / len(full) if full else 0.0
+
+
+def roles(header: list[str], body: list[list[str]], context: Context) -> Columns:
+    """The role of each column, from the header's words and the cells below."""
+    width = len(header)
+    cells = [[row[j] if j < len(row) else "" for row in body] for j in range(width)]
+    named = {j: _header_role(cell) for j, cell in enumerate(header)}
+    found = Columns()
+
+    def first(role: str) -> int | None:
+        return next((j for j, r in named.items() if r == role), None)
+
+    found.year = first("year")
+    found.authors = first("authors")
+    found.venue = first("venue")
+    free = [j for j in range(width) if named[j] in (None, "title", "name")]
+    if found.venue is None:  # a column of venues ('RecSys 2023', 'OSDI'), unnamed
+        found.venue = next(
+            (
+                j
+                for j in free
+                if _share(cells[j], lambda c: _venue_cell(c, context)) >= 0.6
+                and _words(cells[j]) <= 4
+            ),
+            None,
+        )
+    if found.year is None:
+        found.year = next(
+            (j for j in free if _share(cells[j], lambda c: YEAR_RE.match(_plain(c))) >= 0.8),
+            None,
+        )
+    taken = {found.venue, found.year, found.authors}
+    texts = [j for j in free if j not in taken and _share(cells[j], _only_links) < 0.5]
+    title = first("title")
+    if title is not None and title in texts:
+        found.title = title
+    else:  # the column of long titles, else the named one
+        long = max(texts, key=lambda j: _words(cells[j]), default=None)
+        if long is not None and _words(cells[long]) >= 3.5:
+            found.title = long
+        else:
+            found.title = first("name") if first("name") in texts else None
+    found.name = next(
+        (j for j in texts if named[j] == "name" and j != found.title),
+        None,
+    )
+    return found
+
+
+def _venue_cell(cell: str, context: Context) -> bool:
+    text = _plain(cell)
+    label = parse_label(text)
+    return bool(label and label[0]) or text.casefold() in context.known
+
+
+def read_table(rows: list[Row], context: Context) -> tuple[list[Entry], list[tuple[int, str]]]:
+    """The entries of a table's rows (the header row first) and the rows that are not
+    papers, with why."""
+    (_head, header), body = rows[0], rows[1:]
+    columns = roles(header, [cells for _n, cells in body], context)
+    skipped: list[tuple[int, str]] = []
+    entries: list[Entry] = []
+    if columns.title is None and columns.name is None:
+        skipped += [(n, "a row of a table with no Title, Paper or Name column") for n, _c in body]
+        return entries, skipped
+    for number, cells in body:
+        entry, reason = table_row(number, cells, columns, context)
+        if entry is None:
+            skipped.append((number, reason))
+        else:
+            entries.append(entry)
+    return entries, skipped
+
+
+def _cell(cells: list[str], at: int | None) -> str:
+    return unescape(cells[at]) if at is not None and at < len(cells) else ""
+
+
+def table_row(
+    number: int, cells: list[str], columns: Columns, context: Context
+) -> tuple[Entry | None, str]:
+    """The entry of a table row, or None and why it is not one."""
+    cell = _BR_RE.sub(" ", _cell(cells, columns.title)).strip()
+    label = None
+    # 'Title [ICLR'21]' or '[OSDI'23] Title': a venue tag inside the title cell
+    end, start = END_TAG_RE.search(cell), TAG_RE.match(cell)
+    if end and parse_label(end.group(1)):
+        label, cell = parse_label(end.group(1)), cell[: end.start()].strip()
+    elif start and parse_label(start.group(1)):
+        label, cell = parse_label(start.group(1)), cell[start.end() :].strip()
+    links = links_of(cell)
+    url: str | None = None
+    if _only_links(cell):  # '[Paper](url)': the paper's link, not its title
+        title, url = "", links[0][1]
+    elif links and cell.startswith("[") and LINK_RE.match(cell):
+        title, url = links[0]
+    else:
+        title = _drop_link_words(strip_html(strip_links(cell)))
+    nickname = _plain(_cell(cells, columns.name)) or None
+    venue_text = _plain(_cell(cells, columns.venue))
+    if label is None and venue_text and venue_text not in "-—":
+        label = parse_label(venue_text) or (venue_text, None, None)
+    year_text = _plain(_cell(cells, columns.year))
+    year_m = re.search(r"(?:19|20)\d{2}", year_text)
+    if year_m and (label is None or label[1] is None):
+        venue, _y, arxiv_id = label or (context.venue, None, None)
+        label = (venue or "", int(year_m.group(0)), arxiv_id)
+    url = url or paper_url([lk for c in cells for lk in links_of(unescape(c))])
+    if not title.strip(" -—"):
+        if not (nickname and url):
+            return None, "a table row with no title"
+        title = ""
+    entry, reason = entry_of(number, title or nickname or "", label, url, " ".join(cells), context)
+    if entry is None:
+        return None, reason
+    entry.venue = entry.venue or None
+    entry.nickname = nickname if nickname != entry.title else None
+    if not title:
+        entry.title = ""
+    if columns.authors is not None:
+        entry.authors, entry.et_al = _author_cell(_cell(cells, columns.authors))
+    return entry, ""
+
+
+def _drop_link_words(title: str) -> str:
+    """A title without the link words left at its end ('... Ranking paper', '... note')."""
+    words = title.split()
+    while len(words) > 2 and words[-1].casefold().strip("[]()") in CELL_LINK_WORDS:
+        words.pop()
+    return " ".join(words)
+
+
+def _author_cell(cell: str) -> tuple[list[str], bool]:
+    """The names of an Authors cell ('A B; C D; etc.', 'A B, C D, et al.'), only when each
+    is plainly a name."""
+    text = clean_title(_plain(cell))
+    text = re.sub(r"\s*;\s*", ", ", text)
+    names, et_al = names_of(text)
+    return (names, et_al) if names else ([], False)
+
+
+class _HtmlTables(HTMLParser):
+    """The rows of each <table>: cell texts with their anchors kept as '<a href>' HTML."""
+
+    def __init__(self, first_line: int):
+        super().__init__(convert_charrefs=True)
+        self.first_line = first_line
+        self.tables: list[list[Row]] = []
+        self.cell: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "tr" and self.tables:
+            self.tables[-1].append((self.first_line + self.getpos()[0] - 1, []))
+        elif tag in ("td", "th") and self.tables and self.tables[-1]:
+            self.cell = []
+        elif tag == "a" and self.cell is not None:
+            href = dict(attrs).get("href") or ""
+            self.cell.append(f'<a href="{href.replace(chr(34), "")}">')
+        elif tag == "br" and self.cell is not None:
+            self.cell.append(" <br> ")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("td", "th") and self.cell is not None and self.tables[-1]:
+            self.tables[-1][-1][1].append(" ".join("".join(self.cell).split()))
+            self.cell = None
+        elif tag == "a" and self.cell is not None:
+            self.cell.append("</a>")
+
+    def handle_data(self, data: str) -> None:
+        if self.cell is not None:
+            self.cell.append(data)
+
+
+def html_tables(content: str, first_line: int) -> list[list[Row]]:
+    """The tables of an HTML block, each as rows of cells (the header row first)."""
+    reader = _HtmlTables(first_line)
+    reader.feed(content)
+    reader.close()
+    return [rows for rows in reader.tables if len(rows) > 1]
