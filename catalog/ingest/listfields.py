@@ -125,6 +125,7 @@ class Entry:
     notes: list[str] = field(default_factory=list)  # what was left out, e.g. a javascript: link
     et_al: bool = False  # the list's author line ends 'et al.'
     nickname: str | None = None  # a system's short name a table gives beside the title
+    first_author: str | None = None  # a name given alone ('(2018, Shuai Zhang)'): not all
 
 
 @dataclass
@@ -159,6 +160,21 @@ def parse_label(text: str) -> tuple[str, int | None, str | None] | None:
     else None."""
     text = " ".join(text.replace("*", "").replace("`", "").split())  # '**CSUR'18**'
     text = re.sub(r"\s*,\s*(?=(?:19|20)\d{2}$|['’]\d{2}$)", " ", text)
+    text = re.sub(r"\s*@\s*", "@", text)  # 'NAIC @ SIGCOMM'25'
+    label = _label(text)
+    if label is None and (note := _NOTE_AFTER_YEAR_RE.match(text)):
+        label = _label(note.group(1))  # 'NeurIPS'25 Spotlight', 'PPoPP'24 poster'
+    return label
+
+
+# A tag with a note after its year: 'NeurIPS'25 Spotlight', 'ICML 2024 (Oral)', 'KDD'19 best paper'
+_NOTE_AFTER_YEAR_RE = re.compile(
+    r"^(.+?(?:['’]\s?\d{2}|\s(?:19|20)\d{2}))[\s,(-]+[A-Za-z][\w\s)-]{0,30}$"
+)
+
+
+def _label(text: str) -> tuple[str, int | None, str | None] | None:
+    """parse_label of a tag without notes."""
     m = _ARXIV_LABEL_RE.match(text)
     if m:
         arxiv_id, year = m.group(1), m.group(3)

@@ -16,6 +16,7 @@ a line that is not a paper with the reason why.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Collection
 from functools import cache
@@ -33,6 +34,7 @@ from catalog.ingest.listfields import (
     links_of,
     names_of,
 )
+from catalog.ingest.listpieces import enrich, entry_of_found
 from catalog.ingest.listtables import html_tables, read_table
 from catalog.model import strip_controls
 
@@ -134,7 +136,8 @@ class _Reader:
             elif kind == "paragraph_open" and token.map:
                 lines = self._lines(token.map, tokens[i + 1].content)
                 if depth and in_item[-1] is False:
-                    in_item[-1] = self.item(lines, nested=depth > 1)
+                    above = next((e for e in in_item[-2::-1] if isinstance(e, Entry)), None)
+                    in_item[-1] = self.item(lines, nested=depth > 1, parent=above)
                 elif depth:
                     self.under_item(lines, in_item[-1])
                 else:
@@ -183,20 +186,33 @@ class _Reader:
                 listed=True,
             )
 
-    def item(self, lines: list[tuple[int, str]], nested: bool) -> Entry | None:
+    def detail(self, parent: Entry, number: int, body: str) -> bool:
+        """A nested item that gives its parent entry's link or authors ('- [pdf](url)',
+        '- Authors: A B, C D'); True if it did."""
+        if only_links(body):
+            parent.url = parent.url or paper_url(links_of(body))
+            self.skip(number, f"the links of the entry on line {parent.line}")
+            return True
+        labelled = re.match(r"(?:authors?|by|作者|저자)\s*:\s*(.+)$", body, re.IGNORECASE)
+        names, et_al = names_of(labelled.group(1)) if labelled else (None, False)
+        if names and not parent.authors:
+            parent.authors, parent.et_al = names, et_al
+            self.skip(number, f"the authors of the entry on line {parent.line}")
+            return True
+        return False
+
+    def item(
+        self, lines: list[tuple[int, str]], nested: bool, parent: Entry | None = None
+    ) -> Entry | None:
         """A list item: the bullet's text, its continuation lines, an author line under it."""
         number = lines[0][0]
         parts: list[str] = []
         authors_line: tuple[int, str] | None = None
-        links_lines: list[int] = []
         records = _records(lines)
         for k, (first, text, used) in enumerate(records):
             italic = ITALIC_LINE_RE.match(text) if k else None
             if italic and authors_line is None:
                 authors_line = (first, italic.group(2))
-            elif k and only_links(text):
-                links_lines.append(first)
-                parts.append(text)
             else:
                 parts.append(text)
             for other in used[1:]:
@@ -205,6 +221,12 @@ class _Reader:
         entry, reason = list_item(number, body, self.context)
         if entry is None:
             entry = authored_line(number, body, self.context)
+        if entry is None and reason != "a link that is never closed":
+            entry, _why = entry_of_found(number, body, self.context)
+        elif entry is not None and not (entry.venue and entry.year and entry.authors):
+            enrich(entry, body, self.context.known)
+        if entry is None and parent is not None and self.detail(parent, number, body):
+            return None
         for k, (first, _text, _used) in enumerate(records):
             if k and (authors_line is None or first != authors_line[0]):
                 self.out.parts[first] = number

@@ -152,6 +152,8 @@ def roles(header: list[str], body: list[list[str]], context: Context) -> Columns
         long = max(texts, key=lambda j: _words(cells[j]), default=None)
         if long is not None and _words(cells[long]) >= 3.5:
             found.title = long
+        elif title is not None and first("name") in texts:
+            found.title = title  # a 'Paper' column of links: the URL, and the name beside
         else:
             found.title = first("name") if first("name") in texts else None
     found.name = next(
@@ -228,9 +230,9 @@ def table_row(
     if entry is None:
         return None, reason
     entry.venue = entry.venue or None
-    entry.nickname = nickname if nickname != entry.title else None
     if not title:
         entry.title = ""
+    entry.nickname = nickname if nickname != entry.title else None
     if columns.authors is not None:
         entry.authors, entry.et_al = _author_cell(_cell(cells, columns.authors))
     return entry, ""
