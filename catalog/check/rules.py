@@ -347,7 +347,10 @@ def _identifiers(paper: Paper) -> Iterable[tuple[str, str]]:
             )
         else:
             year_month = arxiv_year_month(paper.arxiv)
-            if year_month and year_month[0] > paper.year:
+            # A published paper is often posted to arXiv after its venue (issue 21); a
+            # preprint cannot be older than its own id.
+            preprint = paper.venue.casefold() in ("arxiv", "corr")
+            if year_month and year_month[0] > paper.year and preprint:
                 yield (
                     f"arXiv id {paper.arxiv} is from {year_month[0]}, after the paper's "
                     f"year {paper.year}",

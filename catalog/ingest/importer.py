@@ -182,6 +182,8 @@ class _Run:
         it duplicates when the caller has already looked (lists look up by the ids of
         their links without recording them)."""
         outcome = self._decide(paper, line, source_key, new_venue, key, missing, match)
+        if outcome.action == "added" and (late := _posted_later(paper)):
+            self.report.warnings.append(Problem(self.report.file, line, outcome.key or "", late))
         outcome.venue = outcome.venue or paper.venue
         outcome.year = outcome.year or paper.year
         self.report.outcomes.append(outcome)
@@ -272,21 +274,26 @@ class _Run:
 
         if self._inbox is None:
             self._inbox = inbox.Inbox(self.session.paths)
+        title = entry.title or entry.nickname or ""
         candidate = inbox.Candidate(
-            id=inbox.candidate_id(entry.title, entry.year),
-            title=entry.title,
+            id=inbox.candidate_id(title, entry.year),
+            title=title,
             venue=venue or None,
             year=entry.year,
+            authors=list(entry.authors) or ([entry.first_author] if entry.first_author else []),
+            nickname=entry.nickname,
             url=entry.url,
             arxiv=entry.arxiv,
             doi=entry.doi,
             source=source,
         )
         why = why.removeprefix("needs metadata: ")
+        if not entry.title:
+            why = f"the list gives no title, only the name '{title}' and a link; {why}"
         if self._inbox.was_dropped(candidate):
             outcome = Outcome(
                 "refused",
-                entry.title,
+                title,
                 entry.line,
                 key=candidate.id,
                 reason=f"dropped from the inbox earlier ({candidate.id}): not filed again; {why}",
@@ -297,12 +304,12 @@ class _Run:
         there = self._inbox.file(candidate)
         if there is not None:
             reason = f"already in the inbox as {there.id} (from {there.source}); {why}"
-            outcome = Outcome("inbox", entry.title, entry.line, key=there.id, reason=reason)
+            outcome = Outcome("inbox", title, entry.line, key=there.id, reason=reason)
         else:
             verb = "would be filed" if self.report.dry_run else "filed"
             outcome = Outcome(
                 "inbox",
-                entry.title,
+                title,
                 entry.line,
                 key=candidate.id,
                 reason=f"{verb} in the inbox as {candidate.id}: {why}",
@@ -380,6 +387,19 @@ class _Run:
             reason=f"same paper as {match.describe()}: {plan.describe()}",
             **base,
         )
+
+
+def _posted_later(paper: Paper) -> str:
+    """A note when a paper's arXiv id is dated after its venue's year (posted later)."""
+    from catalog.model import arxiv_year_month
+
+    year_month = arxiv_year_month(paper.arxiv) if paper.arxiv else None
+    if not year_month or year_month[0] <= paper.year:
+        return ""
+    return (
+        f"arXiv id {paper.arxiv} is from {year_month[0]}, after the paper's year "
+        f"{paper.year}: kept, as a paper posted to arXiv after its venue; check the year"
+    )
 
 
 def _venue_words(name: str) -> str:
@@ -590,6 +610,7 @@ def import_markdown(
 
 def _needs_metadata(entry: Entry) -> str:
     lacks = [
+        *(["title"] if not entry.title else []),
         *(["authors"] if not entry.authors else []),
         *(["venue"] if not entry.venue else []),
         *(["year"] if not entry.year else []),
@@ -602,11 +623,15 @@ def _needs_metadata(entry: Entry) -> str:
 
 
 def _mislinked(entry: Entry, match: duplicates.Match | None) -> str:
-    """Why an entry's link points at another paper of the catalog, or '' if it does not."""
+    """Why an entry's link points at another paper of the catalog, or '' if it does not.
+    The same id under a title alike enough (a paper retitled between versions) is the
+    same paper; one under a wholly other title is the list's mistake."""
     if (
         match is None
         or match.by == "title"
+        or not entry.title
         or duplicates.same_paper_title(entry.title, match.paper)
+        or _retitled(entry.title, match.paper.title)
     ):
         return ""
     ident = entry.doi if match.by == "DOI" else entry.arxiv
@@ -614,6 +639,19 @@ def _mislinked(entry: Entry, match: duplicates.Match | None) -> str:
         f"its link's {match.by} {ident} is {match.paper.key} in the catalog "
         f"('{match.paper.title}'), not this title: check the list's link"
     )
+
+
+def _retitled(title: str, other: str) -> bool:
+    """Two titles of one paper's versions: the same system name before a colon, or most
+    of the words of one in the other."""
+    from rapidfuzz import fuzz
+
+    from catalog.model import normalize_title
+
+    name, other_name = (t.split(":", 1)[0].strip().casefold() for t in (title, other))
+    if ":" in title and ":" in other and name == other_name:
+        return True
+    return fuzz.token_set_ratio(normalize_title(title), normalize_title(other)) >= 70
 
 
 def _fetch_authors(paper: Paper, venues: dict[str, Venue]) -> tuple[Paper, str]:
@@ -629,7 +667,12 @@ def _fetch_authors(paper: Paper, venues: dict[str, Venue]) -> tuple[Paper, str]:
         return paper, f"needs metadata: {err}"
     if record is None or not record.authors:
         return paper, "needs metadata: no matching record on arXiv or DBLP"
-    if services.same_title(record.title, paper.title) < services.SAME_TITLE:
+    if not paper.title and not paper.arxiv:
+        return paper, "needs metadata: the list gives no title to look up"
+    if paper.title and not (
+        services.same_title(record.title, paper.title) >= services.SAME_TITLE
+        or (paper.arxiv and _retitled(paper.title, record.title))
+    ):
         return paper, (
             f"needs metadata: {record.source} knows {paper.arxiv or 'it'} as "
             f"'{record.title}', not this title"
@@ -641,6 +684,7 @@ def _fetch_authors(paper: Paper, venues: dict[str, Venue]) -> tuple[Paper, str]:
         year = (record.year or year) if venue else year
     return replace(
         paper,
+        title=paper.title or record.title,
         authors=list(record.authors),
         doi=paper.doi or doi,
         pages=paper.pages or record.pages,

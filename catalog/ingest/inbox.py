@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +30,18 @@ HEADER = (
     "# the inbox); `papers inbox drop ID` discards one (its id is kept under 'dropped' so\n"
     "# it is not filed again). The site does not show this file.\n"
 )
-FIELDS = ("title", "venue", "year", "url", "arxiv", "doi", "source", "added")
+FIELDS = (
+    "title",
+    "nickname",
+    "venue",
+    "year",
+    "authors",
+    "url",
+    "arxiv",
+    "doi",
+    "source",
+    "added",
+)
 # The ids of candidates discarded by `papers inbox drop`: importing the list again does not
 # file them again.
 DROPPED = "dropped"
@@ -45,9 +56,11 @@ class Candidate:
     """A paper a list names, as the list gives it."""
 
     id: str
-    title: str
+    title: str  # the list's title; its nickname when the list gives none
     venue: str | None = None
     year: int | None = None
+    authors: list[str] = field(default_factory=list)  # as the list gives them, maybe a few
+    nickname: str | None = None  # a system's short name beside the title ('Gandiva')
     url: str | None = None
     arxiv: str | None = None
     doi: str | None = None
@@ -55,7 +68,7 @@ class Candidate:
     added: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        return {**self.__dict__, "authors": list(self.authors)}
 
     def to_yaml(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in FIELDS if getattr(self, name)}
@@ -118,6 +131,8 @@ def _read(paths: Paths) -> tuple[list[Candidate], list[str]]:
                 title=strip_controls(str(record["title"])),
                 venue=_text(record.get("venue")),
                 year=int(year) if year else None,
+                authors=[strip_controls(str(a)) for a in record.get("authors") or [] if a],
+                nickname=_text(record.get("nickname")),
                 url=_text(record.get("url")),
                 arxiv=_text(record.get("arxiv")),
                 doi=_text(record.get("doi")),
@@ -189,10 +204,12 @@ class Inbox:
         return candidate.id in self.dropped
 
     def file(self, candidate: Candidate) -> Candidate | None:
-        """Add a candidate; the one already there if it is the same paper (kept as is)."""
-        match = self.finder.find(candidate.as_paper())
-        if match is not None and duplicates.plausible(candidate.as_paper(), match):
-            return next(c for c in self.candidates if f"inbox-{c.id}" == match.paper.key)
+        """Add a candidate; the one already there if it is the same paper (kept as is).
+        Never on a title alone: two rows titled alike but linking different papers, or
+        naming different years, are two candidates."""
+        there = self._same(candidate)
+        if there is not None:
+            return there
         candidate.added = candidate.added or dt.date.today().isoformat()
         while any(c.id == candidate.id for c in self.candidates):  # a rare digest clash
             candidate.id = digest(candidate.id)[:8]
@@ -200,6 +217,21 @@ class Inbox:
         self.finder.add(candidate.as_paper())
         self.changed = True
         return None
+
+    def _same(self, candidate: Candidate) -> Candidate | None:
+        """The candidate already filed that is this one, if any."""
+        probe = candidate.as_paper()
+        match = self.finder.find(probe)
+        if match is None or not duplicates.plausible(probe, match):
+            return None
+        there = next(c for c in self.candidates if f"inbox-{c.id}" == match.paper.key)
+        if match.by != "title":  # one DOI or arXiv id: the same paper if titled alike
+            same = duplicates.same_paper_title(candidate.title, match.paper)
+            return there if same or not (candidate.title and there.title) else None
+        if match.score < 100.0 or candidate.nickname != there.nickname:
+            return None
+        links = {candidate.url, there.url} - {None}
+        return there if len(links) <= 1 or candidate.year == there.year else None
 
     def take(self, papers: Iterable[Paper]) -> list[Candidate]:
         """Remove the candidates these catalog papers are (promoted); they are returned."""

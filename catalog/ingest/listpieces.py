@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
+from typing import cast
 
 from catalog.ingest.listentries import entry_of
 from catalog.ingest.listfields import (
@@ -192,9 +193,9 @@ def find(body: str, known: Collection[str]) -> Found:
             continue
         run_open = run_open and run is None
         if kind == "names":
-            more, et_al = value  # type: ignore[misc]
+            more, later = cast(tuple[list[str], bool], value)
             names += more
-            found.et_al = found.et_al or et_al
+            found.et_al = found.et_al or later
         elif kind == "etal":
             found.et_al = bool(names)
         else:
