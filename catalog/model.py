@@ -51,8 +51,10 @@ OTHERS = "others"
 STATUSES: tuple[str, ...] = ("to-read", "reading", "read")
 DEFAULT_STATUS = "to-read"
 
-# Citation keys: lower-case ASCII, a letter first (firstauthor + year + word).
-KEY_RE = re.compile(r"^[a-z][a-z0-9_:\-]*[a-z0-9]$")
+# Citation keys: what BibTeX and LaTeX take (ASCII letters, digits and '-_:.+/'), a letter
+# first, so a library's own keys ('behnelCythonBestBoth2011') are kept; no '..' or '//'.
+# Unique without regard to case. The keys papers makes are lower-case: firstauthor+year+word.
+KEY_RE = re.compile(r"^(?!.*(?:\.\.|//))[A-Za-z][A-Za-z0-9_:.+/\-]*[A-Za-z0-9]$")
 # Lengths no real key, tag or title reaches: a longer one came from a broken record (a
 # whole abstract as a title), and would make a file name or a chart label no tool takes.
 MAX_KEY = 64

@@ -10,7 +10,7 @@ import pytest
 from catalog.check.rules import check
 from catalog.data import reader
 from catalog.data.registry import load_venues
-from catalog.ingest import importer
+from catalog.ingest import importer, keymap
 from catalog.paths import Paths
 
 
@@ -53,16 +53,41 @@ def test_a_bib_keeps_its_own_keys_when_valid_and_free(run, shipped: Paths, tmp_p
     result = run("import", str(write(tmp_path, KEYS_BIB)))
     assert result.exit_code == 0, result.output
     assert "refs.bib:1: added shoeybi2019megatron: Megatron-lm" in result.output
-    # upper case is not a catalog key; a taken key is not reused: both made, both reported
-    assert "refs.bib:8: added sculley2015hidden (was NIPS2015_86df7dcf)" in result.output
+    # any key BibTeX takes is kept, upper case too (issue 21); a taken key is not reused: a
+    # key is made, reported and written to the key map
+    assert "refs.bib:8: added NIPS2015_86df7dcf: Hidden Technical Debt" in result.output
     assert "refs.bib:16: added sima2023mu (was sima2022ekko)" in result.output
     keys = {p.key for p in reader.load(shipped.catalog)}
-    assert {"shoeybi2019megatron", "sculley2015hidden", "sima2023mu", "sima2022ekko"} <= keys
-    # The document the .bib came from cites its keys: export --aux finds the kept one
-    aux = write(tmp_path, "\\relax\n\\citation{shoeybi2019megatron}\n", "doc.aux")
+    assert {"shoeybi2019megatron", "NIPS2015_86df7dcf", "sima2023mu", "sima2022ekko"} <= keys
+    assert keymap.load(shipped) == {"sima2022ekko": "sima2023mu"}
+    # The document the .bib came from cites its keys: export --aux finds the kept ones
+    aux = write(
+        tmp_path,
+        "\\relax\n\\citation{shoeybi2019megatron}\n\\citation{NIPS2015_86df7dcf}\n",
+        "doc.aux",
+    )
     exported = run("export", "--aux", str(aux))
     assert exported.exit_code == 0, exported.output
-    assert "{shoeybi2019megatron," in exported.stdout
+    assert "{shoeybi2019megatron," in exported.stdout and "{NIPS2015_86df7dcf," in exported.stdout
+    # ... and with --keymap, the renamed one under the key the document cites
+    aux.write_text("\\relax\n\\citation{sima2022ekko}\n", encoding="utf-8")
+    plain = run("export", "--aux", str(aux))  # the catalog's own sima2022ekko, another paper
+    assert "{sima2022ekko," in plain.stdout and "Mu: An Efficient" not in plain.stdout
+    mapped = run("export", "--aux", str(aux), "--keymap")
+    assert mapped.exit_code == 0, mapped.output
+    assert "{sima2022ekko," in mapped.stdout and "Mu: An Efficient" in mapped.stdout
+    # the catalog's own sima2022ekko is another paper: with --keymap it keeps its key
+    both = run("export", "sima", "--keymap")
+    assert both.stdout.count("{sima2022ekko,") == 1 and "{sima2023mu," in both.stdout
+    assert "kept, as its old key 'sima2022ekko' is another paper's" in both.output
+
+
+def test_keys_are_unique_without_regard_to_case(shipped: Paths, tmp_path: Path) -> None:
+    bib = KEYS_BIB.replace("NIPS2015_86df7dcf", "Sima2022EKKO")
+    report = importer.import_file(shipped, write(tmp_path, bib))
+    keys = {o.source_key: o.key for o in report.outcomes}
+    assert keys["Sima2022EKKO"] == "sculley2015hidden"  # 'sima2022ekko' is taken
+    assert report.renamed == {"Sima2022EKKO": "sculley2015hidden", "sima2022ekko": "sima2023mu"}
 
 
 def test_reimporting_a_bib_with_kept_keys_adds_nothing(shipped: Paths, tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ import pytest
 
 from catalog.data import reader
 from catalog.data.registry import load_venues
-from catalog.ingest import importer, inbox, listfields, lists
+from catalog.ingest import importer, inbox, listfields, listimport, lists
 from catalog.paths import Paths
 from tests.conftest import REPO, write_catalog
 from tests.test_import_hostile import hang_guard
@@ -430,13 +430,13 @@ def test_paragraph_entries_and_sections_that_are_not_papers() -> None:
 
 
 def test_list_venues_resolve_to_registry_aliases_and_short_names_in_parentheses() -> None:
-    assert importer.resolve_list_venue("SIGKDD", REGISTRY) == "KDD"
-    assert importer.resolve_list_venue("The Web Conference", REGISTRY) == "WWW"
+    assert listimport.resolve_list_venue("SIGKDD", REGISTRY) == "KDD"
+    assert listimport.resolve_list_venue("The Web Conference", REGISTRY) == "WWW"
     assert (
-        importer.resolve_list_venue("Journal of Machine Learning Research (JMLR)", REGISTRY)
+        listimport.resolve_list_venue("Journal of Machine Learning Research (JMLR)", REGISTRY)
         == "JMLR"
     )
-    assert importer.resolve_list_venue("Made-Up Venue (MUV)", REGISTRY) == "Made-Up Venue (MUV)"
+    assert listimport.resolve_list_venue("Made-Up Venue (MUV)", REGISTRY) == "Made-Up Venue (MUV)"
 
 
 def test_every_line_of_the_trial_shapes_is_accounted_for(tmp_path) -> None:

@@ -64,6 +64,7 @@ from catalog.bib.venuematch import (
     RegistryIndex,
     clean_venue,
     container_of,
+    join_acronyms,
     kind_of,
     named_venue,
     norm_venue,
@@ -540,6 +541,11 @@ class _Reader:
         """The title, without the final period some exports add ('... a survey.'), unless
         it is braced ('{.}': a period of the title's own, as papers writes it)."""
         title = record.fields["title"]
+        subtitle = " ".join(record.fields.get("subtitle", "").split())
+        if subtitle:  # biblatex's 'title = {Roofline}, subtitle = {An insightful ...}'
+            head = title.rstrip()
+            title = f"{head}{'' if head.endswith((':', '?', '!', '.')) else ':'} {subtitle}"
+            raw = {**raw, "title": raw.get("subtitle", "")}
         if ends_with_added_period(title) and not raw.get("title", "").rstrip().endswith("{.}"):
             record.problems.append(
                 self.problem(
@@ -764,6 +770,7 @@ class _Reader:
                     dotted.append(group)
             groups[group].append(venue)
             by_name.update(dict.fromkeys(names, group))
+        groups = join_acronyms(groups)
         chosen = {id(v): named_venue(members) for members in groups for v in members}
         for record, proposed, source in self.proposals:
             venue = record.venue = chosen[id(proposed)]

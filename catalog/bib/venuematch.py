@@ -33,9 +33,10 @@ _NOISE_RES = (
     re.compile(r"^\s*+[A-Z](?=[a-z]*+[A-Z])[A-Za-z]*+-?\d*+\s*+:\s*"),  # "SC20: ", "MICRO-54: "
     re.compile(
         r"(?:(?<![\s,]),?\s*+)?\b[A-Z](?=[a-z]*+[A-Z])[A-Za-z]*+(?:-|\s*+['’]\s*+)"
-        r"\d{2,4}\b"
-    ),  # ", IJCAI-17"
-    re.compile(r"\b(?:19|20)\d{2}\b"),
+        r"\d{2,4}(?![\w\-/])"
+    ),  # ", IJCAI-17", not 'SFI-2002-02-010
+    # a year standing alone: never one inside a report number ('SFI-2002-02-010')
+    re.compile(r"(?<![\w\-/])(?:19|20)\d{2}(?![\w\-/])"),
     re.compile(r"\b\d+(?:st|nd|rd|th)\b", re.I),
     re.compile(
         r"\b(?:(?:twenty|thirty|forty|fifty|sixty)-?)?(?:" + _ORDINAL_WORDS + r")\b"
@@ -314,6 +315,78 @@ def kind_of(name: str, kind: str) -> str:
     if kind in ("journal", "preprint") and _CONFERENCE_RE.search(name):
         return "conference"
     return kind
+
+
+# Words an acronym leaves out ('International Conference on Data Mining' is ICDM).
+_SMALL_WORDS = frozenset({"of", "on", "and", "in", "for", "the", "at", "to", "a", "an", "&"})
+_GENERIC_WORDS = frozenset(
+    {
+        "acm",
+        "ieee",
+        "usenix",
+        "siam",
+        "proceedings",
+        "international",
+        "annual",
+        "conference",
+        "symposium",
+        "workshop",
+        "journal",
+    }
+)
+
+
+def initials(name: str) -> set[str]:
+    """The acronyms a full name may go by: its words' initials, with and without the
+    organisers' and generic words ('IEEE International Conference on Data Mining':
+    'IICDM', 'ICDM', 'DM')."""
+    words = [w for w in re.findall(r"[A-Za-z]+|&", name) if w.casefold() not in _SMALL_WORDS]
+    if len(words) < 2:
+        return set()
+    found = set()
+    for drop in (
+        frozenset(),
+        _GENERIC_WORDS - {"international", "conference", "symposium", "workshop", "journal"},
+        _GENERIC_WORDS,
+    ):
+        kept = [w for w in words if w.casefold() not in drop]
+        if len(kept) >= 2:
+            found.add("".join(w[0] for w in kept).upper())
+    return found
+
+
+def acronym_of(name: str, acronym: str) -> bool:
+    """True when acronym ('ICDM', 'ITiCSE': its capitals) is the initials of name."""
+    caps = "".join(c for c in acronym if c.isupper())
+    return len(caps) >= 3 and _is_acronym(acronym) and caps in initials(name)
+
+
+def join_acronyms(groups: list[list[Venue]]) -> list[list[Venue]]:
+    """Groups of proposals named only by an acronym ('ITiCSE') joined to the group whose
+    full name it abbreviates ('Conference on Innovation and Technology in Computer Science
+    Education'): one venue met both ways in one import is one venue."""
+
+    def bare(group: list[Venue]) -> str | None:
+        """The one acronym a group is named by, if it has no full name."""
+        shorts = {v.short for v in group}
+        only = next(iter(shorts))
+        named = any(v.name not in ("", v.short) for v in group)
+        return only if len(shorts) == 1 and _is_acronym(only) and not named else None
+
+    out = [g for g in groups if bare(g) is None]
+    for group in groups:
+        acronym = bare(group)
+        if acronym is None:
+            continue
+        home = next(
+            (g for g in out if bare(g) is None and any(acronym_of(v.name, acronym) for v in g)),
+            None,
+        )
+        if home is None:
+            out.append(group)
+        else:
+            home += group
+    return out
 
 
 def same_words(a: str, b: str) -> bool:

@@ -256,7 +256,8 @@ def _key(paper: Paper) -> Iterable[tuple[str, str]]:
     elif not KEY_RE.match(paper.key):
         yield (
             f"malformed key '{paper.key}'",
-            "use lower-case ASCII: first author, year, first title word",
+            "use ASCII letters, digits and '-_:.+/', a letter first: "
+            "first author, year, first title word",
         )
 
 

@@ -131,6 +131,14 @@ def export(
     venue_style: VenueStyleOpt = VenueStyle.full,
     arxiv_style: ArxivStyleOpt = ArxivStyle.eprint,
     abstracts: AbstractsOpt = False,
+    keymap: Annotated[
+        bool,
+        typer.Option(
+            "--keymap",
+            help="Write each paper under the key its imported .bib gave it, where import "
+            "had to change it (data/keymap.yaml); --aux then reads those keys.",
+        ),
+    ] = False,
 ) -> None:
     """Write BibTeX for the papers a query matches, sorted by key.
 
@@ -151,19 +159,26 @@ def export(
             raise CatalogError(
                 f"{aux}: cites nothing (no \\citation lines; run pdflatex on the document first)"
             )
+        if keymap:
+            from catalog.ingest.keymap import load
+
+            renamed = load(state.paths)
+            keys = [renamed.get(k, k) for k in keys]
         papers, missing = bibtex.select_cited(q.papers_by_key(conn, abstracts), keys)
-        text = _located(lambda: bibtex.export(papers, options.pop("venues"), **options))
-        count = len(papers)
     elif query.strip():
         papers = [hit.paper for hit in q.search(conn, query)]
         if not papers:
             raise CatalogError(f"no papers match {query!r}")
-        text = _located(lambda: bibtex.export(papers, options.pop("venues"), **options))
-        count = len(papers)
     else:
         papers = list(q.papers_by_key(conn, abstracts))
-        text = _located(lambda: bibtex.export(papers, options.pop("venues"), **options))
-        count = len(papers)
+    if keymap:
+        from catalog.ingest.keymap import with_old_keys
+
+        papers, kept = with_old_keys(list(papers), state.paths)
+        for note in kept:
+            echo(note, err=True)
+    text = _located(lambda: bibtex.export(papers, options.pop("venues"), **options))
+    count = len(papers)
     if output is None:
         typer.echo(text, nl=False)
     else:

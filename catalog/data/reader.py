@@ -152,9 +152,9 @@ def duplicate_keys(
     first = {} if first is None else first
     problems = []
     for paper in papers:
-        line = first.get(paper.key)
+        line = first.get(paper.key.casefold())  # 'Smith2020' and 'smith2020' are one key
         if line is None:
-            first[paper.key] = paper.line
+            first[paper.key.casefold()] = paper.line
         else:
             problems.append(
                 Problem(

@@ -645,8 +645,8 @@ def _note_key(key: str) -> str:
 
     if not KEY_RE.fullmatch(key):
         raise CatalogError(
-            f"'{key}' is not a valid key (lower-case letters, digits, '-', "
-            "'_' or ':'): fix it in the catalog (papers check lists it) "
+            f"'{key}' is not a valid key (ASCII letters, digits and '-_:.+/', a "
+            "letter first): fix it in the catalog (papers check lists it) "
             "before writing its note"
         )
     return key

@@ -42,18 +42,6 @@ if TYPE_CHECKING:
     from catalog.ingest.listfields import Entry, NotPaper
 
 ACTIONS: tuple[str, ...] = ("added", "merged", "duplicate", "inbox", "refused")
-# Venue names lists use for registry entries under another short name.
-ALIASES = {
-    "vldb": "PVLDB",
-    "pvldb": "PVLDB",
-    "corr": "arXiv",
-    "arxiv": "arXiv",
-    "neurips": "NeurIPS",
-    "nips": "NeurIPS",
-}
-# Publishers that lists put before a venue's name ("ACM CSUR'23").
-_ORG_PREFIX_RE = re.compile(r"^(?:ACM|IEEE|USENIX|SIAM)[\s/-]+", re.IGNORECASE)
-
 Progress = Callable[[int, int], None]
 
 
@@ -92,6 +80,7 @@ class Report:
     diff: str = ""
     warnings: list[Problem] = field(default_factory=list)
     promoted: list[str] = field(default_factory=list)  # inbox candidates now in the catalog
+    renamed: dict[str, str] = field(default_factory=dict)  # .bib keys changed: old -> new
 
     def count(self, action: str) -> int:
         return sum(o.action == action for o in self.outcomes)
@@ -110,6 +99,7 @@ class Report:
             "venues_added": [v.to_dict() for v in self.venues_added],
             "outcomes": [o.to_dict() for o in self.outcomes],
             "promoted_from_inbox": list(self.promoted),
+            "renamed_keys": dict(self.renamed),
             "warnings": [str(w) for w in self.warnings],
         }
 
@@ -156,6 +146,8 @@ class _Run:
         self.today = dt.date.today().isoformat()
         self.added: list[Paper] = []  # papers added: they leave the inbox
         self._inbox: Any = None  # loaded on first use (under the catalog's lock)
+        self._taken: set[str] | None = None  # the catalog's keys, folded, once needed
+        self.renamed: dict[str, str] = {}  # a .bib's keys that had to change: old -> new
         for tag in self.tags:
             if tag not in session.vocabulary:
                 hint = hint_for(tag, session.vocabulary)
@@ -237,21 +229,25 @@ class _Run:
             reasons.append("no year")
         if reasons:
             return Outcome("refused", reason="; ".join(reasons), **base)
-        taken = self.session.papers.keys()
+        if self._taken is None:  # keys are unique without regard to case
+            self._taken = {k.casefold() for k in self.session.papers}
+        taken = self._taken
         if key is not None:
             if not KEY_RE.match(key):
                 return Outcome(
                     "refused",
-                    reason=f"malformed key '{key}' (use lower-case "
-                    "ASCII: first author, year, first title word)",
+                    reason=f"malformed key '{key}' (use ASCII letters, digits and "
+                    "'-_:.+/', a letter first: first author, year, first title word)",
                     **base,
                 )
-            if key in taken:
+            if key.casefold() in taken:
                 return Outcome("refused", reason=f"key '{key}' is already used", **base)
-        elif source_key and KEY_RE.match(source_key) and source_key not in taken:
+        elif source_key and KEY_RE.match(source_key) and source_key.casefold() not in taken:
             key = source_key  # the .bib's own key: documents citing it keep working
         else:
             key = suggest_key(paper.authors, paper.year, paper.title, taken)
+            if source_key:
+                self.renamed[source_key] = key
         tags = list(dict.fromkeys([*paper.tags, *self.tags]))
         new = replace(paper, key=key, tags=tags, added=paper.added or self.today, line=0)
         added_venue = None
@@ -264,6 +260,7 @@ class _Run:
             self.session.add_venue(added_venue)
             self.report.venues_added.append(added_venue)
         self.session.add(new)
+        taken.add(key.casefold())
         self.finder.add(new)
         self.added.append(new)
         return Outcome("added", key=key, **base)
@@ -346,7 +343,36 @@ class _Run:
             if wanted & {_venue_words(n) for n in names}:
                 return short
         # The same words in another order or spelling, or an ISO 4 abbreviation.
-        return resolve_name(proposed.name, self.session.venues)
+        found = resolve_name(proposed.name, self.session.venues)
+        if found is not None:
+            return found
+        # 'IEEE International Conference on Data Mining' for a registry 'ICDM' that an
+        # earlier import added by its acronym alone, or 'ITiCSE' for a venue added by name
+        from catalog.bib.venuematch import acronym_of
+
+        for short, venue in self.session.venues.items():
+            bare = venue.name in ("", short)
+            if (bare and acronym_of(proposed.name, short)) or (
+                proposed.name in ("", proposed.short) and acronym_of(venue.name, proposed.short)
+            ):
+                return short
+        return None
+
+    def close_venue(self, proposed: Venue) -> str:
+        """A note when a new venue's name is close to a registry venue's (maybe the same)."""
+        from rapidfuzz import fuzz, process
+
+        names = {v.name or s: s for s, v in self.session.venues.items()}
+        best = process.extractOne(
+            proposed.name, list(names), scorer=fuzz.token_set_ratio, score_cutoff=88
+        )
+        if best is None:
+            return ""
+        short = names[best[0]]
+        return (
+            f"new venue '{proposed.short}' ({proposed.name}) is close to '{short}' "
+            f"({best[0]}) in the registry: if it is that venue, add this name to its aliases"
+        )
 
     def _problems(self, paper: Paper, new_venue: Venue | None) -> list[str]:
         """The check rules a single new paper breaks (so one bad record is refused alone)."""
@@ -415,7 +441,7 @@ def _run(
     tags: Iterable[str],
     body: Callable[[_Run], None],
 ) -> Report:
-    from catalog.ingest import inbox
+    from catalog.ingest import inbox, keymap
 
     report = Report(name, dry_run=dry_run)
     with writer.edit(paths, dry_run=dry_run) as session:
@@ -423,6 +449,9 @@ def _run(
         body(run)
         # Filing is harmless if the catalog's write then fails: nothing is lost.
         run.save_inbox(dry_run)
+        if run.renamed and not dry_run:
+            keymap.record(paths, run.renamed)
+    report.renamed = dict(run.renamed)
     if not dry_run:  # only once the papers are in the catalog do they leave the inbox
         report.promoted = [c.id for c in inbox.promote_done(paths, run.added)]
     report.diff = session.result.diff
@@ -499,198 +528,13 @@ def import_bib(
                 known = run.known_venue(new_venue) if new_venue is not None else None
                 if known is not None:
                     paper, new_venue = replace(paper, venue=known), None
+                elif new_venue is not None and (note := run.close_venue(new_venue)):
+                    run.report.warnings.append(Problem(filename, record.line, "", note))
                 run.offer(paper, record.line, record.key, new_venue)
             if progress:
                 progress(done, len(records))
 
     return _run(paths, filename, dry_run, merge, new_venues, tags, body)
-
-
-# ---------------------------------------------------------------- Markdown lists
-
-
-def resolve_list_venue(label: str, venues: dict[str, Venue]) -> str:
-    """A list's venue label as a registry short name (case and aliases forgiven), or as it is."""
-    by_fold = {v.casefold(): v for v in venues}
-    folded = label.casefold()
-    if folded in by_fold:
-        return by_fold[folded]
-    alias = ALIASES.get(folded)
-    if alias and alias in venues:
-        return alias
-    bare = _ORG_PREFIX_RE.sub("", label)
-    if bare != label and bare:
-        found = resolve_list_venue(bare, venues)
-        if found in venues:
-            return found
-    # 'Transactions on Machine Learning Research (TMLR)': the short name in parentheses
-    paren = re.fullmatch(r"(.+?)\s*\(([^()]+)\)", label)
-    if paren:
-        found = resolve_list_venue(paren.group(2).strip(), venues)
-        if found in venues:
-            return found
-    # 'SIGKDD', 'The Web Conference', 'Adv. Neural Inf. Process. Syst.': a registry alias,
-    # full name or abbreviation of it
-    return resolve_name(label, venues) or label
-
-
-def import_markdown(
-    paths: Paths,
-    text: str,
-    filename: str,
-    *,
-    merge: bool = False,
-    fetch: bool = False,
-    dry_run: bool = False,
-    tags: Iterable[str] = (),
-    progress: Progress | None = None,
-) -> Report:
-    """Import the papers of a Markdown list (awesome lists, the blog's year lists, tables)."""
-    from catalog.data.registry import load_venues
-    from catalog.ingest import lists
-
-    # Registry venues let a '## RecSys' heading give the venue of the papers under it.
-    parsed = lists.parse(text, load_venues(paths.venues))
-    if not parsed.entries:
-        raise ImportInputError(
-            f"{filename}: no papers found in {len(parsed.skipped)} lines; "
-            "entries look like '- [OSDI'23] [Title](url)', "
-            "'* Title ([SOSP 2023](link))', 'Title (arXiv 2212.00939)' or "
-            "'Title VENUE'YY' after a year"
-        )
-
-    def body(run: _Run) -> None:
-        run.report.skipped_lines = list(parsed.skipped)
-        run.report.not_papers = list(parsed.not_papers)
-        venues = run.session.venues
-        for done, entry in enumerate(parsed.entries, 1):
-            venue = resolve_list_venue(entry.venue, venues) if entry.venue else ""
-            paper = Paper(
-                key="",
-                title=entry.title,
-                authors=list(entry.authors),
-                year=entry.year or 0,
-                venue=venue,
-                arxiv=entry.arxiv,
-                url=entry.url,
-                et_al=entry.et_al,
-            )
-            # The DOI of the entry's link finds the paper but is not recorded on it.
-            match = run.finder.find(replace(paper, doi=entry.doi))
-            wrong = _mislinked(entry, match)
-            run.report.warnings += [
-                Problem(filename, entry.line, "", note, "", False) for note in entry.notes
-            ]
-            if wrong:
-                run.report.outcomes.append(
-                    Outcome(
-                        "refused",
-                        entry.title,
-                        entry.line,
-                        reason=wrong,
-                        venue=venue or None,
-                        year=entry.year,
-                    )
-                )
-            elif (match is None or not match.sure) and not (paper.authors and venue and paper.year):
-                missing = _needs_metadata(entry)
-                if fetch:
-                    paper, missing = _fetch_authors(paper, venues)
-                if paper.authors and paper.venue and paper.year:
-                    run.offer(paper, entry.line, match=match)
-                else:
-                    run.file_in_inbox(entry, venue, f"{filename}:{entry.line}", missing)
-            else:
-                run.offer(paper, entry.line, match=match)
-            if progress:
-                progress(done, len(parsed.entries))
-
-    return _run(paths, filename, dry_run, merge, False, tags, body)
-
-
-def _needs_metadata(entry: Entry) -> str:
-    lacks = [
-        *(["title"] if not entry.title else []),
-        *(["authors"] if not entry.authors else []),
-        *(["venue"] if not entry.venue else []),
-        *(["year"] if not entry.year else []),
-    ]
-    what = ", ".join(lacks[:-1]) + " or " + lacks[-1] if len(lacks) > 1 else lacks[0]
-    return (
-        f"needs metadata: the list gives no {what} (rerun with --fetch, or add it "
-        "with papers add --arxiv/--doi/--bibtex)"
-    )
-
-
-def _mislinked(entry: Entry, match: duplicates.Match | None) -> str:
-    """Why an entry's link points at another paper of the catalog, or '' if it does not.
-    The same id under a title alike enough (a paper retitled between versions) is the
-    same paper; one under a wholly other title is the list's mistake."""
-    if (
-        match is None
-        or match.by == "title"
-        or not entry.title
-        or duplicates.same_paper_title(entry.title, match.paper)
-        or _retitled(entry.title, match.paper.title)
-    ):
-        return ""
-    ident = entry.doi if match.by == "DOI" else entry.arxiv
-    return (
-        f"its link's {match.by} {ident} is {match.paper.key} in the catalog "
-        f"('{match.paper.title}'), not this title: check the list's link"
-    )
-
-
-def _retitled(title: str, other: str) -> bool:
-    """Two titles of one paper's versions: the same system name before a colon, or most
-    of the words of one in the other."""
-    from rapidfuzz import fuzz
-
-    from catalog.model import normalize_title
-
-    name, other_name = (t.split(":", 1)[0].strip().casefold() for t in (title, other))
-    if ":" in title and ":" in other and name == other_name:
-        return True
-    return fuzz.token_set_ratio(normalize_title(title), normalize_title(other)) >= 70
-
-
-def _fetch_authors(paper: Paper, venues: dict[str, Venue]) -> tuple[Paper, str]:
-    """The paper with authors (and DOI) from arXiv or DBLP, or a reason why not."""
-    from catalog.ingest import services
-
-    try:
-        if paper.arxiv:
-            record: services.Record | None = services.lookup_arxiv(paper.arxiv)
-        else:
-            record = services.find_by_title(paper.title, paper.year or None)
-    except services.FetchError as err:  # offline, or the service failed: the inbox keeps it
-        return paper, f"needs metadata: {err}"
-    if record is None or not record.authors:
-        return paper, "needs metadata: no matching record on arXiv or DBLP"
-    if not paper.title and not paper.arxiv:
-        return paper, "needs metadata: the list gives no title to look up"
-    if paper.title and not (
-        services.same_title(record.title, paper.title) >= services.SAME_TITLE
-        or (paper.arxiv and _retitled(paper.title, record.title))
-    ):
-        return paper, (
-            f"needs metadata: {record.source} knows {paper.arxiv or 'it'} as "
-            f"'{record.title}', not this title"
-        )
-    doi = record.doi if record.kind != "preprint" else None
-    venue, year = paper.venue, paper.year or record.year or 0
-    if not venue:  # a list entry with no venue: the record's, with its year, if registered
-        venue = services.resolve_venue(record, venues) or ""
-        year = (record.year or year) if venue else year
-    return replace(
-        paper,
-        title=paper.title or record.title,
-        authors=list(record.authors),
-        doi=paper.doi or doi,
-        pages=paper.pages or record.pages,
-        year=year,
-        venue=venue,
-    ), ""
 
 
 # ---------------------------------------------------------------- one file, either kind
@@ -726,6 +570,8 @@ def import_file(
             skip_broken=skip_broken,
         )
     if suffix in (".md", ".markdown", ".txt"):
+        from catalog.ingest.listimport import import_markdown
+
         return import_markdown(
             paths,
             text,
