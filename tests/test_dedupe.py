@@ -178,12 +178,47 @@ def test_an_alike_title_with_other_year_and_author_is_only_a_possible_duplicate(
     )
     match = duplicates.Finder.of([dmin]).find(din)
     assert match is not None and match.by == "title" and not match.sure
-    # the year (within one), or the first author where a year is unknown, makes it one paper
-    assert duplicates.Finder.of([dmin]).find(replace(din, year=2021)).sure
+    # the year (within one) with the same first author, or without authors (a list's
+    # entry), or the first author where a year is unknown, makes it one paper
+    assert duplicates.Finder.of([dmin]).find(replace(din, year=2021, authors=["Z. Xiao"])).sure
+    assert duplicates.Finder.of([dmin]).find(replace(din, year=2021, authors=[])).sure
+    # another first author within the year: two papers (issue 21)
+    assert not duplicates.Finder.of([dmin]).find(replace(din, year=2021)).sure
     assert duplicates.Finder.of([dmin]).find(replace(din, year=0, authors=["Zhibo Xiao"])).sure
     assert not duplicates.Finder.of([dmin]).find(replace(din, year=0)).sure
     # a conference paper and its journal version two years on are two catalog entries
     assert not duplicates.Finder.of([dmin]).find(replace(din, authors=["Zhibo Xiao"])).sure
+
+
+def test_one_title_by_other_first_authors_is_two_papers() -> None:
+    """'Deep learning' (LeCun et al., Nature 2015) is not the book 'Deep Learning'
+    (Goodfellow et al., 2016): a year apart, no author shared (issue 21, 8)."""
+    book = paper("goodfellow2016deep", "Deep Learning", authors=["Ian Goodfellow"], year=2016)
+    article = paper(
+        "lecun2015deep", "Deep learning", authors=["Yann LeCun", "Yoshua Bengio"], year=2015
+    )
+    match = duplicates.Finder.of([book]).find(article)
+    assert match is not None and not match.sure
+    same = replace(article, key="lecun2015deepb", authors=["Y. LeCun"])
+    assert duplicates.Finder.of([article]).find(same).sure
+    # a DOI agreeing is the same paper whoever the list names first
+    doi = replace(book, doi="10.1/x")
+    assert duplicates.Finder.of([doi]).find(replace(article, doi="10.1/x")).by == "DOI"
+
+
+def test_a_repeat_finds_its_own_copy_among_papers_of_one_title() -> None:
+    """d2l's bibliography names Bellman's 1957 book and his 1966 article: importing it again
+    finds each one's own copy, the exact match first (issue 21, 4)."""
+    book = paper(
+        "bellman1957dynamic", "Dynamic Programming", authors=["Richard Bellman"], year=1957
+    )
+    article = paper(
+        "bellman1966dynamic", "Dynamic programming", authors=["Richard Bellman"], year=1966
+    )
+    for finder in (duplicates.Finder.of([article, book]), duplicates.Finder.of([book, article])):
+        assert finder.find(replace(book, key="")).paper.key == "bellman1957dynamic"
+        assert finder.find(replace(article, key="")).paper.key == "bellman1966dynamic"
+        assert finder.find(replace(book, key="")).sure
 
 
 def test_one_title_years_apart_is_two_papers_unless_a_preprint() -> None:
@@ -210,7 +245,8 @@ def test_a_pair_marked_distinct_is_never_matched() -> None:
         distinct=["a2021survey"],
     )
     assert duplicates.Finder.of([a]).find(replace(b, key="c2021survey")) is None
-    assert duplicates.Finder.of([a]).find(replace(b, distinct=[])).sure
+    assert duplicates.Finder.of([a]).find(replace(b, distinct=[], authors=["Ann Bee"])).sure
+    assert duplicates.Finder.of([a]).find(replace(b, authors=["Ann Bee"])) is None
 
 
 def test_import_adds_a_possible_duplicate_and_says_so(tmp_path: Path) -> None:

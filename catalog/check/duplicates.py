@@ -76,7 +76,7 @@ class Finder:
 
     by_doi: dict[str, Paper] = field(default_factory=dict)
     by_arxiv: dict[str, Paper] = field(default_factory=dict)
-    by_title: dict[str, Paper] = field(default_factory=dict)
+    by_title: dict[str, list[Paper]] = field(default_factory=lambda: defaultdict(list))
     buckets: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
 
     @classmethod
@@ -96,9 +96,11 @@ class Finder:
             self.by_arxiv.setdefault(arxiv, paper)
         title = normalize_title(paper.title)
         if title:
-            self.by_title.setdefault(title, paper)
-            for word in bucket_words(title):
-                self.buckets[word].append(title)
+            if title not in self.by_title:
+                for word in bucket_words(title):
+                    self.buckets[word].append(title)
+            if paper not in self.by_title[title]:
+                self.by_title[title].append(paper)
 
     def find(self, paper: Paper) -> Match | None:
         """The existing paper this one duplicates, if any."""
@@ -110,27 +112,33 @@ class Finder:
         title = normalize_title(paper.title)
         if not title:
             return None
-        best: tuple[float, str] | None = None
-        if title in self.by_title:
-            best = (100.0, title)
-        else:
-            from rapidfuzz import fuzz
+        # Every paper of an alike title, the exact ones first: a book and an article of one
+        # title are two papers, and a repeat of either must find its own.
+        unsure: Match | None = None
+        for score, existing in self._alike(title):
+            if _conflict(paper, existing) or marked_distinct(paper, existing):
+                continue
+            if plausible_pair(paper, existing, score):
+                return Match(existing, "title", score, True)
+            unsure = unsure or Match(existing, "title", score, False)
+        return unsure
 
-            seen: set[str] = set()
-            for word in bucket_words(title):
-                for other in self.buckets.get(word, ()):
-                    if other in seen:
-                        continue
-                    seen.add(other)
-                    score = fuzz.token_sort_ratio(title, other)
-                    if score >= NEAR_DUPLICATE and (best is None or score > best[0]):
-                        best = (score, other)
-        if best is None:
-            return None
-        existing = self.by_title[best[1]]
-        if _conflict(paper, existing) or marked_distinct(paper, existing):
-            return None
-        return Match(existing, "title", best[0], plausible_pair(paper, existing, best[0]))
+    def _alike(self, title: str) -> list[tuple[float, Paper]]:
+        """(score, paper) of the papers whose titles are this one or near it, best first."""
+        from rapidfuzz import fuzz
+
+        found: list[tuple[float, str]] = [(100.0, title)] if title in self.by_title else []
+        seen: set[str] = {title}
+        for word in bucket_words(title):
+            for other in self.buckets.get(word, ()):
+                if other in seen:
+                    continue
+                seen.add(other)
+                score = fuzz.token_sort_ratio(title, other)
+                if score >= NEAR_DUPLICATE:
+                    found.append((score, other))
+        found.sort(key=lambda hit: -hit[0])
+        return [(score, p) for score, other in found for p in self.by_title[other]]
 
 
 def same_paper_title(title: str, paper: Paper) -> bool:
@@ -165,6 +173,10 @@ def plausible_pair(a: Paper, b: Paper, score: float) -> bool:
     author = same_first_author(a, b)
     if years and not near:
         return author and (_preprint(a) or _preprint(b))
+    if a.authors and b.authors and not author:
+        # 'Deep learning' (LeCun et al., 2015) is not 'Deep Learning' (Goodfellow et al.,
+        # 2016): with both author lists given, the first author must agree (issue 21)
+        return False
     return score >= 100.0 or author or (near and not _other_people(a, b))
 
 
