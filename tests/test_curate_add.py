@@ -164,8 +164,8 @@ def test_add_bibtex_from_stdin(cli, paths: Paths) -> None:
     )
     result = cli("add", "--bibtex", "-", input=bib)
     assert result.exit_code == 0, result.output
-    assert "added li2014scaling (was Li:2014:whatever)" in result.output  # not a catalog key
-    paper = papers(paths)["li2014scaling"]
+    assert "added Li:2014:whatever: Scaling" in result.output  # a BibTeX key is kept (issue 21)
+    paper = papers(paths)["Li:2014:whatever"]
     assert (paper.venue, paper.year, paper.pages) == ("OSDI", 2014, "583-598")
     again = cli("add", "--bibtex", "-", input=bib)
     assert again.exit_code == 1 and "duplicate" in again.output
