@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -226,8 +226,13 @@ class Inbox:
             return None
         there = next(c for c in self.candidates if f"inbox-{c.id}" == match.paper.key)
         if match.by != "title":  # one DOI or arXiv id: the same paper if titled alike
-            same = duplicates.same_paper_title(candidate.title, match.paper)
-            return there if same or not (candidate.title and there.title) else None
+            if duplicates.same_paper_title(candidate.title, match.paper):
+                return there
+            # else a list linking one id under two titles: this title may be filed already
+            match = self.finder.find(replace(probe, doi=None, arxiv=None))
+            if match is None or match.by != "title":
+                return None
+            there = next(c for c in self.candidates if f"inbox-{c.id}" == match.paper.key)
         if match.score < 100.0 or candidate.nickname != there.nickname:
             return None
         links = {candidate.url, there.url} - {None}

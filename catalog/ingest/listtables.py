@@ -256,13 +256,14 @@ def _author_cell(cell: str) -> tuple[list[str], bool]:
 
 
 class _HtmlTables(HTMLParser):
-    """The rows of each <table>: cell texts with their anchors kept as '<a href>' HTML."""
+    """The rows of each <table>: cell texts with their anchors as Markdown links."""
 
     def __init__(self, first_line: int):
         super().__init__(convert_charrefs=True)
         self.first_line = first_line
         self.tables: list[list[Row]] = []
         self.cell: list[str] | None = None
+        self.href = ""
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "table":
@@ -272,8 +273,9 @@ class _HtmlTables(HTMLParser):
         elif tag in ("td", "th") and self.tables and self.tables[-1]:
             self.cell = []
         elif tag == "a" and self.cell is not None:
-            href = dict(attrs).get("href") or ""
-            self.cell.append(f'<a href="{href.replace(chr(34), "")}">')
+            # written as a Markdown link, read like one
+            self.href = "".join((dict(attrs).get("href") or "").split()).replace(")", "%29")
+            self.cell.append("[")
         elif tag == "br" and self.cell is not None:
             self.cell.append(" <br> ")
 
@@ -282,7 +284,7 @@ class _HtmlTables(HTMLParser):
             self.tables[-1][-1][1].append(" ".join("".join(self.cell).split()))
             self.cell = None
         elif tag == "a" and self.cell is not None:
-            self.cell.append("</a>")
+            self.cell.append(f"]({self.href})")
 
     def handle_data(self, data: str) -> None:
         if self.cell is not None:
