@@ -113,7 +113,7 @@ def _part_label(part: str, known: Collection[str]) -> tuple[str, int | None, str
     """The venue of a record's venue line: 'ICLR 2022, [[Paper](url)]', 'arXiv, [[Paper]]',
     'Neural Computation, [[Paper](url)]' (a short name as written)."""
     text = strip_links(part).strip(" \t,;.-–—")
-    if not text:
+    if not text or re.match(r"[^:]{1,30}:\s", text):  # 'KeyWords: ...' names another field
         return None
     label = parse_label(text) or trailing_fields(text, known)[1]
     if label:

@@ -315,6 +315,19 @@ def open_brackets(line: str) -> int:
     return line.count("[") - line.count("]")
 
 
+_TAG_IN_HEADING_RE = re.compile(r"([A-Za-z][\w&\-]*)\s?['’]?\s?((?:19|20)\d{2}|\d{2})(?!\d)")
+
+
+def _known_tag(text: str, known: Collection[str]) -> tuple[str, int] | None:
+    """The last 'VENUE YEAR' inside a heading's words whose venue the registry knows."""
+    found = [
+        (m.group(1), year_of(m.group(2)))
+        for m in _TAG_IN_HEADING_RE.finditer(text)
+        if m.group(1).casefold() in known
+    ]
+    return found[-1] if found else None
+
+
 class Context:
     """Venue and year given by the headings above a line."""
 
@@ -340,6 +353,8 @@ class Context:
             self.levels[level] = (None, int(text))
         elif text.casefold() in self.known:
             self.levels[level] = (text, None)
+        elif tag := _known_tag(text, self.known):  # '推荐系统顶会论文总结——AAAI 2021'
+            self.levels[level] = tag
 
     @property
     def section(self) -> str | None:

@@ -43,7 +43,12 @@ _SEPARATOR_RE = re.compile(
 _TAG_IN_RE = re.compile(r"(?<![\w'])([A-Za-z][\w&\-.@]*)\s?['’]\s?(\d{2})(?!\d)")
 _GLUED_RE = re.compile(r"^([A-Za-z][A-Za-z\-]*?)['’]?(\d{2}|(?:19|20)\d{2})$")  # 'OSDI18'
 _ET_AL_RE = re.compile(r"^(?:et\.?\s?al\.?|etc\.?|(?:and\s)?others)$", re.IGNORECASE)
-_LABELLED_RE = re.compile(r"^(?:authors?|by|作者|저자)\s*:\s*", re.IGNORECASE)
+_AUTHOR_LABEL = r"(?:authors?|by|作者|저자)(?:\s*\([^()]*\))?"
+_LABELLED_RE = re.compile(r"^" + _AUTHOR_LABEL + r"\s*:\s*", re.IGNORECASE)
+# A line of a record that says what it holds: 'Author(Institute): ...', 'KeyWords: ...'
+_FIELD_LINE_RE = re.compile(r"^\s*([A-Za-z][\w ()]{0,30}|[^\x00-\x7f]{1,6})\s*:\s+(.*)$")
+_AUTHOR_LINE_RE = re.compile(r"^" + _AUTHOR_LABEL + r"$", re.IGNORECASE)
+_BR_SPLIT_RE = re.compile(r"<br\s*/?>", re.IGNORECASE)
 
 
 @dataclass
@@ -155,10 +160,25 @@ def enrich(entry: Entry, body: str, known: Collection[str]) -> None:
     entry.first_author = entry.first_author or found.first_author
 
 
+def _field_lines(body: str) -> tuple[str, list[str]]:
+    """An entry's text without the lines of a record that name another field
+    ('KeyWords: ...', 'Dataset: ...'), and the names of its author line ('Author
+    (Institute): Yuan Cheng(Example Corp)'), affiliations left out."""
+    kept, names = [], []
+    for k, line in enumerate(_BR_SPLIT_RE.split(unescape(body))):
+        m = _FIELD_LINE_RE.match(line) if k else None  # the first line's colon is a title's
+        if m is None or "](" in m.group(1):
+            kept.append(line)
+        elif _AUTHOR_LINE_RE.match(m.group(1).strip()):
+            people = re.sub(r"\([^()]*\)", " ", m.group(2))
+            names += names_of(people)[0] or []
+    return " ".join(" <br> ".join(kept).split()), names  # single spaces: linear searches
+
+
 def find(body: str, known: Collection[str]) -> Found:
     """The fields of an entry, wherever they stand."""
-    body = " ".join(unescape(body).split())  # single spaces: every search below is linear
     found = Found()
+    body, labelled = _field_lines(body)
     link = next(
         (
             m
@@ -202,6 +222,7 @@ def find(body: str, known: Collection[str]) -> Found:
             _keep(found, kind, value)
     if run is not None:
         found.title = clean_title(text[run[0] : run[1]])
+    names = names or labelled
     # One name alone is often only the first author a list gives: not the authors.
     found.authors = names if len(names) > 1 or found.et_al else []
     found.first_author = names[0] if len(names) == 1 and not found.et_al else None

@@ -34,7 +34,7 @@ from catalog.ingest.listfields import (
     links_of,
     names_of,
 )
-from catalog.ingest.listpieces import enrich, entry_of_found
+from catalog.ingest.listpieces import enrich, entry_of_found, find
 from catalog.ingest.listtables import html_tables, read_table
 from catalog.model import strip_controls
 
@@ -49,6 +49,10 @@ _BRACKETS = str.maketrans({"【": "[", "】": "]", "〔": "[", "〕": "]", "〖"
 def normalise(text: str) -> str:
     """Text in NFKC with the brackets above made ASCII, control characters gone."""
     return strip_controls(unicodedata.normalize("NFKC", text).translate(_BRACKETS), multiline=True)
+
+
+# '1、', '3.', '(2)' before a heading that names a paper
+_ENUMERATION_RE = re.compile(r"^\(?\d{1,3}[.、)]\s*")
 
 
 @cache
@@ -86,10 +90,10 @@ def _records(lines: list[tuple[int, str]]) -> list[tuple[int, str, list[int]]]:
         used = [number]
         i += 1
         while _hard_break(text) and i < len(lines) and len(used) < MAX_PARTS:
-            text = _without_break(text) + " <br> " + lines[i][1].strip()
+            text = _without_break(text) + " <br> " + lines[i][1]
             used.append(lines[i][0])
             i += 1
-        out.append((number, _without_break(text) if len(used) > 1 else text.strip(), used))
+        out.append((number, _without_break(text).strip(), used))
     return out
 
 
@@ -125,8 +129,8 @@ class _Reader:
         while i < len(tokens):
             token = tokens[i]
             kind = token.type
-            if kind == "heading_open":
-                self.context.heading(int(token.tag[1]), tokens[i + 1].content)
+            if kind == "heading_open" and token.map:
+                self.heading(token.map[0] + 1, int(token.tag[1]), tokens[i + 1].content)
             elif kind == "list_item_open":
                 depth += 1
                 in_item.append(False)
@@ -161,7 +165,19 @@ class _Reader:
     def _lines(self, span: list[int], content: str) -> list[tuple[int, str]]:
         """(line number, normalised text) of a paragraph; its content has the list markers
         and indentation removed."""
-        return [(span[0] + 1 + k, line.strip()) for k, line in enumerate(content.split("\n"))]
+        # each line's end kept: two spaces there are a hard line break
+        return [(span[0] + 1 + k, line.lstrip()) for k, line in enumerate(content.split("\n"))]
+
+    def heading(self, number: int, level: int, text: str) -> None:
+        """A heading: the venue, year or kind of section below it; or a paper itself when
+        it reads as one ('### 3. Title. Ann Example, Bo Sample and Cy Placeholder')."""
+        self.context.heading(level, text)
+        body = _ENUMERATION_RE.sub("", text.strip())
+        found = find(body, self.context.known)
+        if found.title and (len(found.authors) > 1 or found.et_al) and found.label is None:
+            entry, _why = entry_of_found(number, body, self.context)
+            if entry is not None:
+                self.add(entry)
 
     def under_item(self, lines: list[tuple[int, str]], entry: Entry | bool | None) -> None:
         """A paragraph under a list item: its author line ('*A B, C D*'), or a note."""
