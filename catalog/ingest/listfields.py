@@ -72,7 +72,9 @@ _DOI_URL_RE = re.compile(
     r"(?:doi\.org/|/doi/(?:abs/|pdf/|full/|epdf/)?)"
     r"(10\.\d{4,9}/[^\s?#\"'<>()\[\]]+)"
 )
-LINK_WORDS = {"paper", "pdf", "link", "arxiv", "doi"}
+# Words a link to a paper is labelled with, never a title ('论文'/'原文' paper, text; '원문'
+# original; '链接'/'링크' link)
+LINK_WORDS = {"paper", "pdf", "link", "arxiv", "doi", "论文", "原文", "链接", "원문", "링크"}
 CELL_LINK_WORDS = LINK_WORDS | {"note", "notes", "code", "slides", "video", "blog"}
 # Lower-case words that belong inside a person's name ('Diego de las Casas').
 _NAME_PARTICLES = frozenset(

@@ -207,6 +207,9 @@ def find(body: str, known: Collection[str]) -> Found:
     for start, end in pieces(text):
         kind, value = judge(text[start:end], known)
         if run_open and (kind == "text" or (kind == "names" and run is None)):
+            if run is not None and re.search(r"[|;]|\.\s", text[run[1] : start]):
+                run_open = False  # 'Title | Alibaba': a title does not run past a '|'
+                continue
             run = (run[0] if run else start, end)
             continue
         if kind == "text":
@@ -237,3 +240,18 @@ def _keep(found: Found, kind: str, value: object) -> None:
         found.year = value  # type: ignore[assignment]
     elif kind == "venue" and found.label is None:
         found.label = (str(value), None, None)
+
+
+def title_line(text: str) -> str | None:
+    """A line that is a paper's title and nothing else ('**Controllable Multi-Interest
+    Framework for Recommendation**', 'CATN: Cross-Domain Recommendation for Cold-Start
+    Users'): four words or more in Latin letters, most of them capitalised, no sentence."""
+    title = clean_title(text.strip().strip("*_"))
+    words = title.split()
+    letters = [c for c in title if c.isalpha()]
+    if not 4 <= len(words) <= 30 or "](" in text or title.endswith((".", ":", "!")):
+        return None
+    if sum(c.isascii() for c in letters) < 0.9 * len(letters):
+        return None
+    long = [w for w in words if len(w) > 3]
+    return title if long and sum(w[0].isupper() for w in long) >= 0.6 * len(long) else None

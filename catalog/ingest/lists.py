@@ -34,8 +34,8 @@ from catalog.ingest.listfields import (
     links_of,
     names_of,
 )
-from catalog.ingest.listpieces import enrich, entry_of_found, find
-from catalog.ingest.listtables import html_tables, read_table
+from catalog.ingest.listpieces import enrich, entry_of_found, find, title_line
+from catalog.ingest.listtables import html_blocks, read_table
 from catalog.model import strip_controls
 
 if TYPE_CHECKING:
@@ -51,6 +51,7 @@ def normalise(text: str) -> str:
     return strip_controls(unicodedata.normalize("NFKC", text).translate(_BRACKETS), multiline=True)
 
 
+_BROKEN_BULLET_RE = re.compile(r"^[-*+][^\s\-*+]")
 # '1、', '3.', '(2)' before a heading that names a paper
 _ENUMERATION_RE = re.compile(r"^\(?\d{1,3}[.、)]\s*")
 
@@ -225,6 +226,17 @@ class _Reader:
         parts: list[str] = []
         authors_line: tuple[int, str] | None = None
         records = _records(lines)
+        # '-OSDI20 - Title' under an item: a bullet missing its space, CommonMark's lazy
+        # continuation; read as the next item, not as more of this one's title
+        broken = next((k for k, r in enumerate(records) if k and _BROKEN_BULLET_RE.match(r[1])), 0)
+        if broken:
+            rest = [(n, t) for n, t in lines if n >= records[broken][0]]
+            records = records[:broken]
+            lines = [(n, t) for n, t in lines if n < rest[0][0]]
+        else:
+            rest = []
+        if parent is not None and len(records) == 1 and self.detail(parent, number, records[0][1]):
+            return None
         for k, (first, text, used) in enumerate(records):
             italic = ITALIC_LINE_RE.match(text) if k else None
             if italic and authors_line is None:
@@ -241,8 +253,6 @@ class _Reader:
             entry, _why = entry_of_found(number, body, self.context)
         elif entry is not None and not (entry.venue and entry.year and entry.authors):
             enrich(entry, body, self.context.known)
-        if entry is None and parent is not None and self.detail(parent, number, body):
-            return None
         for k, (first, _text, _used) in enumerate(records):
             if k and (authors_line is None or first != authors_line[0]):
                 self.out.parts[first] = number
@@ -251,6 +261,8 @@ class _Reader:
             self.skip(number, "a nested item" if quiet else reason, listed=not quiet)
             if authors_line is not None:
                 self.skip(authors_line[0], f"under the line {number}, which is not a paper")
+            if rest:
+                self.item([(rest[0][0], rest[0][1][1:]), *rest[1:]], nested, parent)
             return None
         if not self.add(entry):
             if authors_line is not None:
@@ -258,6 +270,8 @@ class _Reader:
             return None
         if authors_line is not None:
             self.authors(entry, *authors_line)
+        if rest:
+            self.item([(rest[0][0], rest[0][1][1:]), *rest[1:]], nested, parent)
         return entry
 
     def paragraph(self, lines: list[tuple[int, str]]) -> None:
@@ -290,6 +304,9 @@ class _Reader:
                     last = entry
                 continue
             entries, blog_year = blog_line(number, text, blog_year or self.context.year)
+            title = title_line(text) if not entries and len(lines) == 1 else None
+            if title:  # a paragraph of one title alone: a paper the list gives nothing else of
+                entries = [Entry(number, title, self.context.venue, self.context.year)]
             for one in entries:
                 self.add(one)
             if not entries:
@@ -308,13 +325,15 @@ class _Reader:
     def html(self, span: list[int], content: str) -> None:
         """An HTML block: its tables are read like Markdown ones; anything else is not a
         paper."""
-        tables = html_tables(content, span[0] + 1)
+        tables, items = html_blocks(content, span[0] + 1)
         for rows in tables:
             self.table(rows)
-        if not tables:
-            for number in range(span[0] + 1, span[1] + 1):
-                if self.source[number - 1].strip():
-                    self.skip(number, "HTML, not a list item or table")
+        for number, text in items:
+            self.item([(number, text)], nested=False)
+        used = {n for rows in tables for n, _ in rows} | {n for n, _ in items}
+        for number in range(span[0] + 1, span[1] + 1):
+            if self.source[number - 1].strip() and number not in used and not tables:
+                self.skip(number, "HTML, not a list item or table")
 
 
 def _closing(tokens: list[Token], at: int) -> int:

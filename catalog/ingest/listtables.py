@@ -21,7 +21,6 @@ from catalog.ingest.listfields import (
     END_TAG_RE,
     LINK_RE,
     TAG_RE,
-    YEAR_RE,
     Context,
     Entry,
     clean_title,
@@ -36,7 +35,7 @@ Row = tuple[int, list[str]]
 # Header words of each column role, English and Chinese ('论文' paper, '会议' conference,
 # '年份' year, '作者' authors, '模型' model, '链接' link).
 _HEADER_WORDS = (
-    ("title", ("title", "paper title", "paper", "papers", "论文", "标题", "题目")),
+    ("title", ("title", "paper title", "paper", "papers", "论文", "标题", "题目", "제목", "논문")),
     ("name", ("name", "model", "system", "method", "scheduler", "framework", "模型", "名称")),
     (
         "venue",
@@ -57,11 +56,12 @@ _HEADER_WORDS = (
             "出处",
         ),
     ),
-    ("year", ("year", "date", "年份", "年", "时间")),
-    ("authors", ("author", "authors", "作者")),
-    ("link", ("link", "links", "pdf", "url", "code", "链接")),
+    ("year", ("year", "date", "年份", "年", "时间", "연도", "발행일")),
+    ("authors", ("author", "authors", "作者", "저자")),
+    ("link", ("link", "links", "pdf", "url", "code", "链接", "링크", "원문")),
 )
 _BR_RE = re.compile(r"<br\s*/?>", re.IGNORECASE)
+_DATE_RE = re.compile(r"^(?:19|20)\d{2}(?:[.\-/]\d{1,2}){0,2}$")  # '2019', '2019.08'
 
 
 @dataclass
@@ -140,7 +140,7 @@ def roles(header: list[str], body: list[list[str]], context: Context) -> Columns
         )
     if found.year is None:
         found.year = next(
-            (j for j in free if _share(cells[j], lambda c: YEAR_RE.match(_plain(c))) >= 0.8),
+            (j for j in free if _share(cells[j], lambda c: _DATE_RE.match(_plain(c))) >= 0.8),
             None,
         )
     taken = {found.venue, found.year, found.authors}
@@ -256,18 +256,23 @@ def _author_cell(cell: str) -> tuple[list[str], bool]:
 
 
 class _HtmlTables(HTMLParser):
-    """The rows of each <table>: cell texts with their anchors as Markdown links."""
+    """The rows of each <table> and the <li> items outside tables: their texts with the
+    anchors as Markdown links."""
 
     def __init__(self, first_line: int):
         super().__init__(convert_charrefs=True)
         self.first_line = first_line
         self.tables: list[list[Row]] = []
+        self.items: list[tuple[int, list[str]]] = []  # each <li>: its line, its text
         self.cell: list[str] | None = None
         self.href = ""
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "table":
             self.tables.append([])
+        elif tag == "li" and not self.tables:
+            self.items.append((self.first_line + self.getpos()[0] - 1, []))
+            self.cell = self.items[-1][1]
         elif tag == "tr" and self.tables:
             self.tables[-1].append((self.first_line + self.getpos()[0] - 1, []))
         elif tag in ("td", "th") and self.tables and self.tables[-1]:
@@ -280,7 +285,9 @@ class _HtmlTables(HTMLParser):
             self.cell.append(" <br> ")
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in ("td", "th") and self.cell is not None and self.tables[-1]:
+        if tag == "li" and not self.tables:
+            self.cell = None
+        elif tag in ("td", "th") and self.cell is not None and self.tables and self.tables[-1]:
             self.tables[-1][-1][1].append(" ".join("".join(self.cell).split()))
             self.cell = None
         elif tag == "a" and self.cell is not None:
@@ -291,9 +298,11 @@ class _HtmlTables(HTMLParser):
             self.cell.append(data)
 
 
-def html_tables(content: str, first_line: int) -> list[list[Row]]:
-    """The tables of an HTML block, each as rows of cells (the header row first)."""
+def html_blocks(content: str, first_line: int) -> tuple[list[list[Row]], list[tuple[int, str]]]:
+    """The tables of an HTML block, each as rows of cells (the header row first), and its
+    list items ('<li>'), each as (line, text) with its anchors as Markdown links."""
     reader = _HtmlTables(first_line)
     reader.feed(content)
     reader.close()
-    return [rows for rows in reader.tables if len(rows) > 1]
+    items = [(line, " ".join("".join(parts).split())) for line, parts in reader.items]
+    return [rows for rows in reader.tables if len(rows) > 1], [i for i in items if i[1]]
