@@ -366,3 +366,106 @@ def test_a_venue_met_by_its_full_name_in_a_later_import_is_the_registered_one(
     report = importer.import_file(shipped, write(tmp_path, second, "two.bib"))
     assert report.outcomes[0].action == "added" and report.venues_added == []
     assert {p.key: p.venue for p in reader.load(shipped.catalog)}["b1"] == "MUCSE"
+
+
+# ---------------------------------------------------------------- more shapes of real lists
+
+RECORDS_WITH_FIELDS = (  # lines ended by two spaces: hard line breaks
+    "# 工业界论文总结——RecSys 2021\n\n"
+    "1. [A Made-Up Explorer for Feeds](https://example.org/e.pdf)  \n"
+    "Author(Institute): Ann Example(Example Corp)  \n"
+    "KeyWords: Exploration Policy; Serendipity Search  \n\n"
+    "2. [A Made-Up Debiaser](https://example.org/d.pdf)  \n"
+    "Author(Institute): Bo Sample(Sample Labs二作)  \n"
+    "KeyWords: Causal Graph Inference; Popularity Bias  \n"
+)
+
+
+def test_record_lines_that_name_other_fields_are_not_authors_or_venues() -> None:
+    entries = lists.parse(RECORDS_WITH_FIELDS, REGISTRY).entries
+    got = [(e.line, e.title, e.venue, e.year, e.authors, e.first_author) for e in entries]
+    assert got == [
+        (3, "A Made-Up Explorer for Feeds", "RecSys", 2021, [], "Ann Example"),
+        (7, "A Made-Up Debiaser", "RecSys", 2021, [], "Bo Sample"),
+    ]
+
+
+HEADINGS_AND_PARAGRAPHS = """\
+# A Made-Up Workshop 2020
+
+### 1、A Made-Up Interaction Model for Knowledge. Ann Example, Bo Sample and Cy Placeholder
+- 重点词：图
+
+### Related
+
+2019 阿里巴巴：
+
+**A Made-Up Distillation of Privileged Features**
+
+CATN: A Made-Up Transfer Network for Cold Users
+
+This paragraph is prose about the list, not a paper.
+
+- OSDI20 - Gizmo: A Made-Up Scaler for Training
+-OSDI20 - Widget: A Made-Up Architecture for Training
+"""
+
+
+def test_headings_that_are_papers_title_lines_and_broken_bullets() -> None:
+    parsed = lists.parse(HEADINGS_AND_PARAGRAPHS, REGISTRY)
+    got = [(e.line, e.title, e.venue, e.year, e.authors) for e in parsed.entries]
+    assert got == [
+        (
+            3,
+            "A Made-Up Interaction Model for Knowledge",
+            "A Made-Up Workshop",  # from the heading above
+            2020,
+            ["Ann Example", "Bo Sample", "Cy Placeholder"],
+        ),
+        # '2019 阿里巴巴:' gives the year below it; the heading's venue still holds
+        (10, "A Made-Up Distillation of Privileged Features", "A Made-Up Workshop", 2019, []),
+        (12, "CATN: A Made-Up Transfer Network for Cold Users", "A Made-Up Workshop", 2019, []),
+        (16, "Gizmo: A Made-Up Scaler for Training", "OSDI", 2020, []),
+        (17, "Widget: A Made-Up Architecture for Training", "OSDI", 2020, []),
+    ]
+    reasons = {n.line: n.reason for n in parsed.not_papers}
+    assert reasons[14] == "not a list item, table row or year list"
+    assert reasons[8] == "a label over the entries below it"
+
+
+HTML_LIST = """\
+<ul>
+  <li>Ann Example, Bo Sample, "<a href="https://example.org/chains.pdf">A Made-Up Model of Behaviour Chains</a>", in RecSys'18. [<a href="https://example.org/bib">bibtex</a>]</li>
+</ul>
+"""
+
+KOREAN = """\
+| 발행일 | 제목 | 링크 | 원문 |
+|:---:|:---:|:---:|:---:|
+| 2019.08 | A Made-Up Audience Expander for Advertisers | [링크](./notes) | [원문](https://example.org/a.pdf) |
+
+1. **A Made-Up Factorization of Ratings** (2009)
+   - 저자: Ann Example, Bo Sample
+   - [원문](https://example.org/f.pdf)
+"""
+
+
+def test_html_list_items_and_korean_tables_and_labels() -> None:
+    [item] = lists.parse(HTML_LIST, REGISTRY).entries
+    assert (item.title, item.venue, item.year, item.authors, item.url) == (
+        "A Made-Up Model of Behaviour Chains",
+        "RecSys",
+        2018,
+        ["Ann Example", "Bo Sample"],
+        "https://example.org/chains.pdf",
+    )
+    got = [(e.title, e.year, e.authors, e.url) for e in lists.parse(KOREAN, REGISTRY).entries]
+    assert got == [
+        ("A Made-Up Audience Expander for Advertisers", 2019, [], "https://example.org/a.pdf"),
+        (
+            "A Made-Up Factorization of Ratings",
+            2009,
+            ["Ann Example", "Bo Sample"],
+            "https://example.org/f.pdf",
+        ),
+    ]

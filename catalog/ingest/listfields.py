@@ -357,6 +357,8 @@ class Context:
             self.levels[level] = (text, None)
         elif tag := _known_tag(text, self.known):  # '推荐系统顶会论文总结——AAAI 2021'
             self.levels[level] = tag
+        elif lead := re.match(r"((?:19|20)\d{2})(?!\d)", text):  # '2020 阿里巴巴'
+            self.levels[level] = (None, int(lead.group(1)))
 
     @property
     def section(self) -> str | None:

@@ -280,6 +280,11 @@ class _Reader:
         authored: Entry | None = None
         last: Entry | None = None
         blog_year: int | None = None
+        if len(lines) == 1 and lines[0][1].rstrip().endswith(":") and len(lines[0][1]) <= 40:
+            # '2020 阿里巴巴:' on a line of its own: a label over the papers below, as a heading
+            self.context.heading(7, lines[0][1].strip().rstrip(":"))
+            self.skip(lines[0][0], "a label over the entries below it")
+            return
         for number, text, used in _records(lines):
             for other in used[1:]:
                 self.out.parts[other] = number
