@@ -469,3 +469,34 @@ def test_html_list_items_and_korean_tables_and_labels() -> None:
             "https://example.org/f.pdf",
         ),
     ]
+
+
+def test_the_fields_example_reads_every_line(shipped: Paths) -> None:
+    path = REPO / "examples" / "fields-list.md"
+    parsed = lists.parse(path.read_text(encoding="utf-8"), REGISTRY)
+    got = {e.line: (e.title or e.nickname, e.venue, e.year) for e in parsed.entries}
+    assert got == {
+        5: ("A Made-Up Ranker for Short Videos", "KDD", 2019),
+        6: ("A Made-Up Spotlight on Sparse Experts", "NeurIPS", 2025),
+        7: ("A Made-Up Network for Serving Models", "NAIC", 2025),
+        8: ("Spindle: A Made-Up Checkpointer for Embedding Tables", "NSDI", 2022),
+        9: ("A Made-Up Model of Ratings", None, 2009),
+        11: ("A Made-Up Model of Clicks", "RecSys", 2020),
+        17: ("A Made-Up Storage Layer for Embedding Tables", "RecSys", 2023),
+        21: ("Ratchet", "OSDI", 2022),
+        22: ("Lever", "arXiv", 2022),
+        25: ("A Made-Up Model of Behaviour Chains", "RecSys", 2018),
+    }
+    report = importer.import_file(shipped, path)
+    assert report.counts == {"added": 2, "merged": 0, "duplicate": 0, "inbox": 8, "refused": 0}
+    lines = path.read_text(encoding="utf-8").splitlines()
+    accounted = {o.line for o in report.outcomes} | set(report.skipped_lines) | set(parsed.parts)
+    content = {
+        i
+        for i, line in enumerate(lines, 1)
+        if line.strip()
+        and not line.startswith("#")
+        and not set(line.strip()) <= set("|-: ")
+        and not line.startswith(("| Name", "| Scheduler", "<ul>", "</ul>"))
+    }
+    assert content <= accounted, sorted(content - accounted)

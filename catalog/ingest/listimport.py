@@ -147,7 +147,6 @@ def import_markdown(
 
 def _needs_metadata(entry: Entry) -> str:
     lacks = [
-        *(["title"] if not entry.title else []),
         *(["authors"] if not entry.authors else []),
         *(["venue"] if not entry.venue else []),
         *(["year"] if not entry.year else []),
