@@ -125,7 +125,7 @@ class Report:
         return text
 
 
-class _Run:
+class Run:
     """One writer session that candidates are offered to, one at a time."""
 
     def __init__(
@@ -432,20 +432,20 @@ def _venue_words(name: str) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", fold(name)))
 
 
-def _run(
+def run_import(
     paths: Paths,
     name: str,
     dry_run: bool,
     merge: bool,
     new_venues: bool,
     tags: Iterable[str],
-    body: Callable[[_Run], None],
+    body: Callable[[Run], None],
 ) -> Report:
     from catalog.ingest import inbox, keymap
 
     report = Report(name, dry_run=dry_run)
     with writer.edit(paths, dry_run=dry_run) as session:
-        run = _Run(session, report, merge=merge, new_venues=new_venues, tags=tags)
+        run = Run(session, report, merge=merge, new_venues=new_venues, tags=tags)
         body(run)
         # Filing is harmless if the catalog's write then fails: nothing is lost.
         run.save_inbox(dry_run)
@@ -498,7 +498,7 @@ def import_bib(
             "imported; fix them, or pass --skip-broken to import the rest"
         )
 
-    def body(run: _Run) -> None:
+    def body(run: Run) -> None:
         for done, record in enumerate(records, 1):
             if record.paper is None:
                 reason = (
@@ -534,7 +534,7 @@ def import_bib(
             if progress:
                 progress(done, len(records))
 
-    return _run(paths, filename, dry_run, merge, new_venues, tags, body)
+    return run_import(paths, filename, dry_run, merge, new_venues, tags, body)
 
 
 # ---------------------------------------------------------------- one file, either kind
@@ -611,7 +611,7 @@ def add_paper(
 ) -> Report:
     """Add one paper; a duplicate is skipped (or merged), a bad one refused with its reason."""
 
-    def body(run: _Run) -> None:
+    def body(run: Run) -> None:
         run.offer(paper, key=key, new_venue=new_venue)
 
-    return _run(paths, "add", dry_run, merge, new_venue is not None, (), body)
+    return run_import(paths, "add", dry_run, merge, new_venue is not None, (), body)

@@ -22,8 +22,8 @@ from catalog.ingest.importer import (
     Outcome,
     Progress,
     Report,
-    _Run,
-    _run,
+    Run,
+    run_import,
 )
 from catalog.model import Paper
 from catalog.paths import Paths
@@ -96,7 +96,7 @@ def import_markdown(
             "'Title VENUE'YY' after a year"
         )
 
-    def body(run: _Run) -> None:
+    def body(run: Run) -> None:
         run.report.skipped_lines = list(parsed.skipped)
         run.report.not_papers = list(parsed.not_papers)
         venues = run.session.venues
@@ -142,7 +142,7 @@ def import_markdown(
             if progress:
                 progress(done, len(parsed.entries))
 
-    return _run(paths, filename, dry_run, merge, False, tags, body)
+    return run_import(paths, filename, dry_run, merge, False, tags, body)
 
 
 def _needs_metadata(entry: Entry) -> str:
