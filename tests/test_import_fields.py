@@ -6,11 +6,14 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from catalog.data import reader
 from catalog.data.registry import load_venues
 from catalog.ingest import importer, inbox, lists
 from catalog.paths import Paths
 from tests.conftest import REPO
+from tests.test_import_hostile import hang_guard
 
 REGISTRY = list(load_venues(REPO / "data" / "venues.yaml"))
 
@@ -500,3 +503,25 @@ def test_the_fields_example_reads_every_line(shipped: Paths) -> None:
         and not line.startswith(("| Name", "| Scheduler", "<ul>", "</ul>"))
     }
     assert content <= accounted, sorted(content - accounted)
+
+
+# The readers of this issue on 100 KB lines stay linear (see test_import_hostile.py).
+N = 50_000
+HOSTILE = {
+    "heading-word": "# " + "a" * N + " 2020\n",
+    "tag-word": "- Title " + "b" * N + "'2\n",
+    "field-line": "1. [T T](https://x.org)  \nKey" + "w" * N + ": x\n",
+    "pieces": "- " + "(" * N + " 2020\n",
+    "brackets": "- " + "[a" * (N // 2) + "\n",
+    "note-after-year": "- [KDD'19" + " " * N + "x]\n",
+    "names": "- A Title. KDD 2019. " + "Ann Example, " * (N // 13) + "\n",
+    "html-items": "<ul>" + "<li>a</li>" * (N // 10) + "</ul>\n",
+    "table-cells": "| Title | Year |\n|---|---|\n" + "| A Made-Up Title | 2020 |\n" * (N // 30),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_the_field_readers_stay_linear(name: str) -> None:
+    with hang_guard():
+        parsed = lists.parse(HOSTILE[name] + "\n\n- [OSDI'23] [A Real Title](https://x.org)\n")
+    assert parsed.entries[-1].title == "A Real Title"

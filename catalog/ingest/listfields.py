@@ -317,7 +317,7 @@ def open_brackets(line: str) -> int:
     return line.count("[") - line.count("]")
 
 
-_TAG_IN_HEADING_RE = re.compile(r"([A-Za-z][\w&\-]*)\s?['’]?\s?((?:19|20)\d{2}|\d{2})(?!\d)")
+_TAG_IN_HEADING_RE = re.compile(r"(?<![\w&\-])([A-Za-z][\w&\-]*)\s?['’]?\s?((?:19|20)\d{2}|\d{2})(?!\d)")
 
 
 def _known_tag(text: str, known: Collection[str]) -> tuple[str, int] | None:
