@@ -13,6 +13,7 @@ from catalog.data.registry import load_venues
 from catalog.ingest import importer, inbox, lists
 from catalog.paths import Paths
 from tests.conftest import REPO
+from tests.test_fetch import Online, atom_entry, online  # noqa: F401 (fixture)
 from tests.test_import_hostile import hang_guard
 
 REGISTRY = list(load_venues(REPO / "data" / "venues.yaml"))
@@ -525,3 +526,27 @@ def test_the_field_readers_stay_linear(name: str) -> None:
     with hang_guard():
         parsed = lists.parse(HOSTILE[name] + "\n\n- [OSDI'23] [A Real Title](https://x.org)\n")
     assert parsed.entries[-1].title == "A Real Title"
+
+
+def test_fetch_completes_a_row_that_gives_only_a_name_and_an_arxiv_link(
+    shipped: Paths, tmp_path: Path, online: Online
+) -> None:
+    online.arxiv["2399.00031"] = atom_entry(
+        "2399.00031",
+        "Ratchet: Made-Up Scheduling of Jobs That Never Stop",
+        ["Ann Example", "Bo Sample"],
+        "2023-03-01T10:00:00Z",
+    )
+    table = (
+        "| Scheduler | Year | Series | Paper |\n|---|---|---|---|\n"
+        "| Ratchet | 2023 | arxiv | [Paper](https://arxiv.org/abs/2399.00031) |\n"
+    )
+    [outcome] = importer.import_file(shipped, write(tmp_path, table), fetch=True).outcomes
+    assert outcome.action == "added", outcome.reason
+    paper = next(p for p in reader.load(shipped.catalog) if p.key == outcome.key)
+    assert (paper.title, paper.venue, paper.year, paper.authors) == (
+        "Ratchet: Made-Up Scheduling of Jobs That Never Stop",
+        "arXiv",
+        2023,
+        ["Ann Example", "Bo Sample"],
+    )
