@@ -550,3 +550,14 @@ def test_fetch_completes_a_row_that_gives_only_a_name_and_an_arxiv_link(
         2023,
         ["Ann Example", "Bo Sample"],
     )
+
+
+def test_a_link_label_is_never_a_title() -> None:
+    text = (
+        "- [Project Page](https://example.org/p) [OSDI'23]\n"
+        "- [OSDI'23] [Code](https://example.org/c)\n"
+        "- [[pdf]](https://example.org/x.pdf) [KDD'19]\n"
+    )
+    parsed = lists.parse(text)
+    assert parsed.entries == []
+    assert all("label" in n.reason or "title" in n.reason for n in parsed.not_papers)

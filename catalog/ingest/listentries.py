@@ -15,6 +15,7 @@ from catalog.ingest.listfields import (
     EMPH_TAG_RE,
     ITALIC_LINE_RE,
     LINK_GROUP_RE,
+    LINK_LABELS,
     LINK_RE,
     LINK_WORDS,
     MARKER_RE,
@@ -334,6 +335,8 @@ def entry_of(
 ) -> tuple[Entry | None, str]:
     """An entry with its venue and year from the label, else from the headings above."""
     title = clean_title(title)
+    if title.casefold().strip("[]") in LINK_LABELS:
+        return None, f"'{title}' is a link's label, not a paper's title"
     if not looks_like_title(title, labelled=label is not None):
         return None, f"'{title}' does not look like a paper's title"
     site = _not_paper_site(url)

@@ -76,6 +76,29 @@ _DOI_URL_RE = re.compile(
 # original; '链接'/'링크' link)
 LINK_WORDS = {"paper", "pdf", "link", "arxiv", "doi", "论文", "原文", "链接", "원문", "링크"}
 CELL_LINK_WORDS = LINK_WORDS | {"note", "notes", "code", "slides", "video", "blog"}
+# Labels of links beside a paper: never its title
+LINK_LABELS = CELL_LINK_WORDS | {
+    "project",
+    "project page",
+    "homepage",
+    "website",
+    "github",
+    "poster",
+    "talk",
+    "bibtex",
+    "supplementary",
+    "demo",
+    "repo",
+    "official code",
+    "abstract",
+    "html",
+    "openreview",
+    "full text",
+    "pdf link",
+    "paper link",
+    "代码",
+    "코드",
+}
 # Lower-case words that belong inside a person's name ('Diego de las Casas').
 _NAME_PARTICLES = frozenset(
     {
@@ -317,7 +340,9 @@ def open_brackets(line: str) -> int:
     return line.count("[") - line.count("]")
 
 
-_TAG_IN_HEADING_RE = re.compile(r"(?<![\w&\-])([A-Za-z][\w&\-]*)\s?['’]?\s?((?:19|20)\d{2}|\d{2})(?!\d)")
+_TAG_IN_HEADING_RE = re.compile(
+    r"(?<![\w&\-])([A-Za-z][\w&\-]*)\s?['’]?\s?((?:19|20)\d{2}|\d{2})(?!\d)"
+)
 
 
 def _known_tag(text: str, known: Collection[str]) -> tuple[str, int] | None:

@@ -135,6 +135,8 @@ def entry_of_found(number: int, body: str, context: Context) -> tuple[Entry | No
     label = found.label
     if found.year and (label is None or label[1] is None):
         label = ((label[0] if label else "") or "", found.year, label[2] if label else None)
+    if not found.title and (label or found.url):
+        return None, "no title: the line gives only links or a venue"
     if not found.title or not (label or found.url or found.authors):
         return None, "no venue, year or link to a paper"
     entry, reason = entry_of(number, found.title, label, found.url, body, context)

@@ -250,7 +250,8 @@ class _Reader:
         if entry is None:
             entry = authored_line(number, body, self.context)
         if entry is None and reason != "a link that is never closed":
-            entry, _why = entry_of_found(number, body, self.context)
+            entry, why = entry_of_found(number, body, self.context)
+            reason = why if why.startswith("no title") else reason
         elif entry is not None and not (entry.venue and entry.year and entry.authors):
             enrich(entry, body, self.context.known)
         for k, (first, _text, _used) in enumerate(records):

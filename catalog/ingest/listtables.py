@@ -19,6 +19,7 @@ from catalog.ingest.listentries import entry_of, paper_url
 from catalog.ingest.listfields import (
     CELL_LINK_WORDS,
     END_TAG_RE,
+    LINK_LABELS,
     LINK_RE,
     TAG_RE,
     Context,
@@ -100,7 +101,7 @@ def _only_links(cell: str) -> bool:
     return (
         bool(links)
         and not rest
-        and all(clean_title(text).casefold().strip("[]") in CELL_LINK_WORDS for text, _url in links)
+        and all(clean_title(text).casefold().strip("[]") in LINK_LABELS for text, _url in links)
     )
 
 
