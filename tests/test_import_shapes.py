@@ -219,8 +219,9 @@ def test_list_authors_add_the_paper_and_an_unknown_venue_is_refused_with_its_rea
     assert (paper.venue, paper.authors) == ("RecSys", ["Ann Example", "Bo Sample"])
     quoted = CITED.replace("[**RecSys'19**]", "[**WXYZ'19**]").replace("*RecSys*", "*WXYZ*")
     path.write_text(quoted, encoding="utf-8")
-    refused = importer.import_file(tiny(tmp_path / "again"), path).outcomes[0]
-    assert refused.action == "refused" and "venue 'WXYZ' is not in" in refused.reason
+    # a whole entry but for its venue: kept in the inbox with why, never lost (issue 21)
+    kept = importer.import_file(tiny(tmp_path / "again"), path).outcomes[0]
+    assert kept.action == "inbox" and "venue 'WXYZ' is not in" in kept.reason
 
 
 # Bold, escaped venue tags before a linked title with a full stop, an affiliation after;

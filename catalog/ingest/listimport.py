@@ -137,6 +137,11 @@ def import_markdown(
                     run.offer(paper, entry.line, match=match)
                 else:
                     run.file_in_inbox(entry, venue, f"{filename}:{entry.line}", missing)
+            elif (match is None or not match.sure) and venue not in venues:
+                # a whole entry but for a venue the registry lacks: kept, not refused
+                registry = run.session.paths.display(run.session.paths.venues)
+                why = f"venue '{venue}' is not in {registry}: add it there, then import again"
+                run.file_in_inbox(entry, venue, f"{filename}:{entry.line}", why)
             else:
                 run.offer(paper, entry.line, match=match)
             if progress:
