@@ -403,10 +403,21 @@ class Context:
 
 
 def links_of(text: str) -> list[tuple[str, str]]:
-    """Every link: Markdown ones, '[[pdf]](url)' groups and HTML anchors."""
-    # An empty link ('[[PDF]()]') matches neither URL group: its URL is ''.
-    found = [(m.group(1), m.group(2) or m.group(3) or "") for m in LINK_GROUP_RE.finditer(text)]
-    found += [(m.group(1), m.group(2)) for m in LINK_RE.finditer(text)]
+    """Every link, as CommonMark reads it ('[[pdf]](url)' is the link '[pdf]', its text
+    given as 'pdf'), then HTML anchors; an empty link's URL is ''."""
+    from catalog.ingest.lists import markdown
+
+    found: list[tuple[str, str]] = []
+    label: list[str] | None = None
+    href = ""
+    for token in markdown().parseInline(text)[0].children or []:
+        if token.type == "link_open":
+            label, href = [], str(token.attrGet("href") or "")
+        elif token.type == "link_close" and label is not None:
+            found.append(("".join(label).strip().strip("[]").strip(), href))
+            label = None
+        elif label is not None and token.type in ("text", "code_inline"):
+            label.append(token.content)
     found += [(re.sub(r"<[^>]+>", "", m.group(2)), m.group(1)) for m in _HREF_RE.finditer(text)]
     return found
 

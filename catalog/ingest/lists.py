@@ -57,7 +57,7 @@ _ENUMERATION_RE = re.compile(r"^\(?\d{1,3}[.、)]\s*")
 
 
 @cache
-def _markdown() -> MarkdownIt:
+def markdown() -> MarkdownIt:
     from markdown_it import MarkdownIt
 
     return MarkdownIt("commonmark").enable("table")
@@ -385,6 +385,6 @@ def parse(text: str, venues: Collection[str] = ()) -> Parsed:
     """Every paper entry of a Markdown list; venues lets headings like '## OSDI' count."""
     source = [normalise(line) for line in source_lines(text)]
     reader = _Reader(source, venues)
-    reader.walk(_markdown().parse("\n".join(source)))
+    reader.walk(markdown().parse("\n".join(source)))
     reader.out.not_papers.sort(key=lambda n: n.line)
     return reader.out
