@@ -61,6 +61,16 @@ class Paths:
             return str(path)
 
 
+def in_folder(catalog: Path) -> Path:
+    """A catalog named by its project folder (or its data folder) as the YAML file in it."""
+    if not catalog.is_dir():
+        return catalog
+    for candidate in (catalog / DEFAULT_CATALOG, catalog / DEFAULT_CATALOG.name):
+        if candidate.is_file():
+            return candidate
+    return catalog
+
+
 def find_catalog(start: Path | None = None) -> Path:
     """data/papers.yaml in the working folder or the nearest parent that has one."""
     here = (start or Path.cwd()).resolve()
@@ -74,7 +84,7 @@ def find_catalog(start: Path | None = None) -> Path:
 def resolve(catalog: str | Path | None = None, db: str | Path | None = None) -> Paths:
     """Paths from explicit options, then environment variables, then defaults."""
     catalog = catalog or os.environ.get(CATALOG_ENV) or find_catalog()
-    catalog_path = Path(catalog)
+    catalog_path = in_folder(Path(catalog))
     db = db or os.environ.get(DB_ENV)
     if db:
         return Paths(catalog_path, Path(db))

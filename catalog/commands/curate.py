@@ -14,7 +14,16 @@ from typing import Annotated, Any
 
 import typer
 
-from catalog.commands import JsonOpt, command, complete_key, connect, echo, echo_json, state
+from catalog.commands import (
+    DryRunOpt,
+    JsonOpt,
+    command,
+    complete_key,
+    connect,
+    echo,
+    echo_json,
+    state,
+)
 from catalog.errors import CatalogError, UsageError
 
 # The commands this module registers (catalog.cli builds only these for one of them).
@@ -27,10 +36,6 @@ KeysArg = Annotated[
 ]
 TagsOpt = Annotated[
     list[str], typer.Option("--tag", "-t", help="A tag (repeat for more).", show_default=False)
-]
-# No short letter: -n is --limit everywhere (search, list, queue, related).
-DryRunOpt = Annotated[
-    bool, typer.Option("--dry-run", help="Show what would change; write nothing.")
 ]
 
 
@@ -658,6 +663,9 @@ def add(
     from catalog.ingest import importer
     from catalog.model import Paper
 
+    authors = split_authors(list(authors))
+    if year is not None and not 1000 <= year <= 9999:
+        raise UsageError(f"--year {year} is not a year: write all four digits, e.g. --year 2023")
     if bibtex is not None:
         if bibtex == "-":
             text, name = sys.stdin.read(), "<stdin>"
@@ -707,11 +715,7 @@ def add(
     if _on_terminal():
         title = title or typer.prompt("Title")
         if not authors and not (fetched and fetched.authors):
-            authors = [
-                a.strip()
-                for a in typer.prompt("Authors (separated by ';')").split(";")
-                if a.strip()
-            ]
+            authors = split_authors([typer.prompt("Authors (separated by ';')")])
         year = year or (fetched.year if fetched else None) or typer.prompt("Year", type=int)
         venue = venue or _prompt_venue()
     for note in fetched.notes if fetched else []:
@@ -756,6 +760,35 @@ def add(
         raise CatalogError(f"not added: {outcome.reason} (use --merge to fill the fields it lacks)")
     if outcome.action == "refused":
         raise CatalogError(f"not added: {outcome.reason}")
+
+
+def split_authors(values: list[str]) -> list[str]:
+    """Author names from --author values: each value one name, or several names joined
+    by ';', ' and ', or ',' where every part is a whole name ('Jane Doe, John Roe').
+    'Doe, Jane' (family, given) stays one name; anything else is refused."""
+    import re
+
+    names: list[str] = []
+    for value in values:
+        parts = [p.strip() for p in re.split(r";| and ", value) if p.strip()]
+        for part in parts:
+            names.extend(_comma_names(part))
+    return names
+
+
+def _comma_names(value: str) -> list[str]:
+    """One name, or the names of a comma-separated list of whole names."""
+    parts = [p.strip() for p in value.split(",")]
+    if len(parts) == 1:
+        return parts
+    if all(" " in p for p in parts):
+        return parts
+    if len(parts) == 2 and all(p and " " not in p for p in parts):
+        return [value.strip()]  # 'Doe, Jane': family name first, one person
+    raise UsageError(
+        f"--author {value[:80]!r}: cannot tell the names apart; give one --author per "
+        "name ('-a \"Jane Doe\" -a \"John Roe\"') or separate them with ';'"
+    )
 
 
 def _shown(text: str, width: int = 160) -> str:

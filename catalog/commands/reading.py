@@ -1,4 +1,4 @@
-"""Commands that read the catalog: search, show, list, stats, venues, check, index."""
+"""Commands that read the catalog: search, show, list, stats, check, index."""
 
 from __future__ import annotations
 
@@ -249,30 +249,6 @@ def stats(as_json: JsonOpt = False) -> None:
             bar = "█" * max(1, round(30 * n / top))
             label = name if len(name) <= width else name[: width - 1] + "…"
             echo(f"  {label:{width}}  {n:4}  {bar}")
-
-
-@command("venues")
-def venues(as_json: JsonOpt = False) -> None:
-    """List the venue registry (data/venues.yaml) with paper counts."""
-    from rich.table import Table
-
-    from catalog.index import query
-
-    rows = query.venues(connect())
-    if as_json:
-        echo_json(rows)
-        return
-    table = Table(box=None, pad_edge=False, header_style="bold")
-    for name in ("short", "kind", "papers", "name", "publisher"):
-        table.add_column(name, overflow="fold")
-    for r in rows:
-        table.add_row(
-            *(_cell(r[name]) for name in ("short", "kind")),
-            str(r["papers"]),
-            _cell(r["name"]),
-            _cell(r["publisher"]),
-        )
-    _console().print(table)
 
 
 @command("check")

@@ -7,10 +7,21 @@ from typing import Annotated
 
 import typer
 
-from catalog.commands import JsonOpt, app, command, complete_key, connect, echo, echo_json, state
+from catalog.commands import (
+    Group,
+    JsonOpt,
+    app,
+    command,
+    complete_key,
+    connect,
+    echo,
+    echo_json,
+    state,
+)
 
 site_app = typer.Typer(
     name="site",
+    cls=Group,
     help="Build or serve the static site (mkdocs, Material theme).",
     no_args_is_help=True,
     rich_markup_mode=None,
