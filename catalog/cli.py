@@ -21,6 +21,7 @@ MODULES = {
     **dict.fromkeys(("export", "cite", "bib-check"), "bib"),
     "inbox": "inbox",
     "venues": "venues",
+    "demo": "demo",
     **dict.fromkeys(("site", "notes", "related"), "site"),
 }
 # Options of papers itself that take a value (skipped to find the command's name).

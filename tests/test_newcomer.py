@@ -133,3 +133,20 @@ def test_venues_add_refuses_what_the_registry_would_not_hold(cli, paths: Paths, 
     assert result.exit_code == 2, result.output
     assert message in result.output
     assert paths.venues.read_bytes() == before
+
+
+def test_demo_copies_the_catalog_and_leaves_the_original(inside: Paths, tmp_path: Path):
+    copy = tmp_path / "tour"
+    before = inside.catalog.read_bytes()
+    result = _bare(inside, "demo", str(copy))
+    assert result.exit_code == 0, result.output
+    assert "copied the catalog (3 papers)" in result.output
+    assert (copy / "data" / "papers.yaml").read_bytes() == before
+    result = CliRunner().invoke(
+        app, ["--catalog", str(copy), "status", "kurniawan2023evstore", "reading"]
+    )
+    assert result.exit_code == 0, result.output
+    assert inside.catalog.read_bytes() == before
+    again = _bare(inside, "demo", str(copy))
+    assert again.exit_code == 2
+    assert "not a new or empty folder" in again.output
