@@ -197,7 +197,13 @@ def cite(
     venue_style: VenueStyleOpt = VenueStyle.full,
     arxiv_style: ArxivStyleOpt = ArxivStyle.eprint,
 ) -> None:
-    """Print the BibTeX entries of the given keys, in the order given."""
+    """Print the BibTeX entries of the given keys, in the order given.
+
+    \b
+    Examples:
+      papers cite xie2022fleche
+      papers cite he2021fastmoe he2022fastermoe >> refs.bib
+    """
     from catalog.bib import bibtex
     from catalog.index import query as q
 

@@ -268,7 +268,13 @@ def queue(
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """What is left to read, oldest first (by date added, then year)."""
+    """What is left to read, oldest first (by date added, then year).
+
+    \b
+    Examples:
+      papers queue
+      papers queue -n 5 --json
+    """
     from catalog.index import query
 
     papers = [h.paper for h in query.search(connect(), "status:to-read")]
@@ -291,6 +297,11 @@ def note(key: KeyArg, as_json: JsonOpt = False) -> None:
 
     The site shows the note on the paper's page. Without $EDITOR (or with --json) the path
     is printed instead.
+
+    \b
+    Examples:
+      papers note xie2022fleche
+      papers note xie2022fleche --json
     """
     from catalog.edit import writer
     from catalog.index import query
@@ -325,6 +336,11 @@ def rm(
     """Remove papers from the catalog (with the comments written above them).
 
     Keys are never reused, so think twice. Reading notes stay on disk.
+
+    \b
+    Examples:
+      papers rm smith2024draft --dry-run
+      papers rm smith2024draft jones2024copy
     """
     from catalog.edit import writer
     from catalog.index import query
@@ -363,6 +379,11 @@ def edit(key: KeyArg, as_json: JsonOpt = False) -> None:
     You edit a copy; when the editor closes the copy is validated and, if it adds no
     problem, written in place of the catalog (atomically, under the lock). A refused
     copy is kept and its path printed.
+
+    \b
+    Examples:
+      papers edit xie2022fleche
+      EDITOR=nano papers edit
     """
     import tempfile
 
@@ -545,13 +566,17 @@ def import_(
     key when that is a valid catalog key not yet taken; otherwise a key is made and the
     old one shown as "(was KEY)". A .bib entry from a venue not in data/venues.yaml files
     it under a new registry entry made from its own data (listed for review); spellings
-    that differ only in case, spacing or punctuation are one venue. List entries mostly
-    have no authors: they merge into papers the catalog has, or are refused as needing
-    metadata unless the list gives a plain author line under them or --fetch finds the
-    authors. List lines that are not papers are counted (listed with --json), and table
-    rows and items among them are shown with their line.
+    that differ only in case, spacing or punctuation are one venue. A list entry
+    merges into the paper the catalog has (same DOI, arXiv id or title); one that lacks
+    authors or a venue goes to the inbox with every field its line gives (`papers
+    inbox`), unless --fetch completes it from Crossref, arXiv or DBLP. List lines that
+    are not papers are counted (listed with --json), and table rows and items among them
+    are shown with their line.
 
-    Example: papers import refs.bib --dry-run
+    \b
+    Examples:
+      papers import refs.bib --dry-run
+      papers import awesome-list.md --fetch
     """
     from catalog.ingest import importer
 

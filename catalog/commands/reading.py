@@ -143,7 +143,13 @@ def show(
     key: Annotated[str, typer.Argument(help="Citation key.", autocompletion=complete_key)],
     as_json: JsonOpt = False,
 ) -> None:
-    """Show every field of one paper and the notes that discuss it."""
+    """Show every field of one paper and the notes that discuss it.
+
+    \b
+    Examples:
+      papers show xie2022fleche
+      papers show he2021fastmoe --json
+    """
     from catalog.data import notes
     from catalog.index import query
     from catalog.model import book_credit
@@ -206,7 +212,13 @@ def list_(
     as_json: JsonOpt = False,
     keys: KeysOpt = False,
 ) -> None:
-    """List papers grouped by year and venue (all, or those a query selects)."""
+    """List papers grouped by year and venue (all, or those a query selects).
+
+    \b
+    Examples:
+      papers list venue:OSDI
+      papers list 'tag:moe year:2021..' --json
+    """
     from catalog.index import query as q
 
     query = " ".join(words or [])
@@ -234,7 +246,13 @@ def list_(
 
 @command("stats")
 def stats(as_json: JsonOpt = False) -> None:
-    """Counts per year, venue, tag and reading status, with bars."""
+    """Counts per year, venue, tag and reading status, with bars.
+
+    \b
+    Examples:
+      papers stats
+      papers stats --json
+    """
     from catalog.index import query
 
     counts = query.stats(connect())
@@ -262,7 +280,13 @@ def check(
         ),
     ] = False,
 ) -> None:
-    """Report every problem in the catalog, its registries and notes; exit 1 if any."""
+    """Report every problem in the catalog, its registries and notes; exit 1 if any.
+
+    \b
+    Examples:
+      papers check
+      papers check --require-sources --json
+    """
     from catalog.check.rules import findings
     from catalog.errors import Problem, describe
 
@@ -288,7 +312,13 @@ def check(
 
 @command("index")
 def index_(as_json: JsonOpt = False) -> None:
-    """Rebuild the SQLite index from scratch (commands refresh it on their own)."""
+    """Rebuild the SQLite index from scratch (commands refresh it on their own).
+
+    \b
+    Examples:
+      papers index
+      papers --db /tmp/catalog.db index
+    """
     from catalog.index import database
 
     started = time.perf_counter()

@@ -25,7 +25,6 @@ from catalog.errors import UsageError
 venues_app = typer.Typer(
     name="venues",
     cls=Group,
-    help="List the venue registry (data/venues.yaml) with paper counts, or add a venue.",
     invoke_without_command=True,
     rich_markup_mode=None,
 )
