@@ -273,7 +273,7 @@ def queue(
     \b
     Examples:
       papers queue
-      papers queue -n 5 --json
+      papers queue -n 5
     """
     from catalog.index import query
 

@@ -184,7 +184,7 @@ def related_(
     \b
     Examples:
       papers related xie2022fleche
-      papers related he2021fastmoe -n 3 --json
+      papers related he2021fastmoe -n 3
     """
     from catalog.index import query, related
 
