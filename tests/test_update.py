@@ -437,3 +437,18 @@ def test_help_names_the_services_it_asks():
     assert result.exit_code == 0
     for name in ("arXiv API", "Crossref", "DBLP", "doi.org", "PAPERS_CONTACT", "--write"):
         assert name in result.stdout
+
+
+def test_the_weekly_workflow_runs_update_and_opens_a_pull_request():
+    import yaml
+
+    workflow = Path(__file__).parent.parent / ".github" / "workflows" / "update.yml"
+    data = yaml.safe_load(workflow.read_text(encoding="utf-8"))
+    triggers = data.get("on", data.get(True))  # (YAML 1.1 reads a bare on as true)
+    assert triggers["schedule"][0]["cron"].endswith("* * 1")  # weekly
+    steps = data["jobs"]["update"]["steps"]
+    runs = "\n".join(step.get("run", "") for step in steps)
+    assert "papers update --write" in runs
+    opener = [s for s in steps if s.get("uses", "").startswith("peter-evans/create-pull-request@")]
+    assert opener and opener[0]["with"]["body-path"] == "build/pull-request.md"
+    assert "sed 's/^/    /'" in runs  # the report is shown as code, never as markup
