@@ -452,3 +452,19 @@ def test_the_weekly_workflow_runs_update_and_opens_a_pull_request():
     opener = [s for s in steps if s.get("uses", "").startswith("peter-evans/create-pull-request@")]
     assert opener and opener[0]["with"]["body-path"] == "build/pull-request.md"
     assert "sed 's/^/    /'" in runs  # the report is shown as code, never as markup
+
+
+def test_a_change_the_writer_refuses_is_blocked_and_the_others_applied(catalog, online):
+    # arXiv now gives Quokka a title no paper may have (longer than a title can be)
+    online.feed = online.feed.replace(
+        "Quokka: Sharding Embedding Tables Quickly and Evenly", "Quokka " + "very " * 120
+    )
+    result = run(catalog, "--write", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    retitled = next(f for f in report["findings"] if f["kind"] == "retitled")
+    assert retitled["blocked"].startswith("the change would make the catalog invalid: title")
+    assert not retitled["applied"]
+    papers = {p.key: p for p in reader.load(catalog.catalog)}
+    assert papers["example2023quokka"].title == "Quokka: Sharding Tables Quickly"
+    assert papers["tester2023tiles"].venue == "ASPLOS"  # the rest went in

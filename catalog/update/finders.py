@@ -48,6 +48,7 @@ class Finding:
 
     def to_dict(self) -> dict[str, Any]:
         out = dict(self.__dict__)
+        out["applicable"] = self.applicable
         out["move"] = {"year": self.move[0], "venue": self.move[1]} if self.move else None
         return out
 

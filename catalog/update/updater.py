@@ -110,10 +110,26 @@ def _block_duplicates(findings: list[Finding], papers: list[Paper]) -> None:
 
 
 def apply(paths: Paths, findings: list[Finding], write: bool) -> tuple[str, bool]:
-    """The diff the applicable findings make, written through the one writer when write."""
+    """The diff the applicable findings make, written through the one writer when write.
+    A finding the writer refuses (its change would make the catalog invalid) is blocked
+    with the writer's reasons, and the others are applied without it."""
+    from catalog.edit.writer import InvalidEditError
+
+    try:
+        return _apply(paths, [f for f in findings if f.applicable], write)
+    except InvalidEditError:
+        for finding in [f for f in findings if f.applicable]:
+            try:
+                _apply(paths, [finding], write=False)
+            except InvalidEditError as err:
+                reasons = "; ".join(p.message for p in err.problems)
+                finding.blocked = f"the change would make the catalog invalid: {reasons}"
+        return _apply(paths, [f for f in findings if f.applicable], write)
+
+
+def _apply(paths: Paths, chosen: list[Finding], write: bool) -> tuple[str, bool]:
     from catalog.edit import writer
 
-    chosen = [f for f in findings if f.applicable]
     if not chosen:
         return "", False
     with writer.edit(paths, dry_run=not write) as session:
@@ -125,6 +141,7 @@ def apply(paths: Paths, findings: list[Finding], write: bool) -> tuple[str, bool
             session.update(finding.key, **changes)
             if finding.move:
                 session.move(finding.key, *finding.move)
-            finding.applied = write
         diff = session.diff(session.render())
+    for finding in chosen:
+        finding.applied = write
     return diff, write and bool(session.result.changed)
