@@ -209,6 +209,7 @@ def test_each_kind_of_finding_with_its_evidence(catalog):
         ("filler2023filler", "missing-doi"),
         ("filler2023filler", "url-moved"),
         ("late2023latecomer", "url-gone"),
+        ("wrong2023common", "published"),  # arXiv says so; no record agrees: not applied
     }
     tiles = found["tester2023tiles", "published"]
     assert tiles["move"] == {"year": 2024, "venue": "ASPLOS"}
@@ -247,7 +248,12 @@ def test_each_kind_of_finding_with_its_evidence(catalog):
 def test_a_title_match_alone_changes_nothing(catalog):
     found = findings(catalog)
     # DBLP has "Common Words" by another first author, and "Latecomer" from another year
-    assert not [k for k in found if k[0] == "wrong2023common"]
+    common = found["wrong2023common", "published"]
+    assert common["blocked"].startswith("no Crossref or DBLP record agrees")
+    assert (common["changes"], common["move"], common["applicable"]) == ({}, None, False)
+    assert common["evidence"] == [
+        "arXiv 2301.00005: journal reference 'OSDI 2024' (https://arxiv.org/abs/2301.00005)"
+    ]
     assert ("late2023latecomer", "missing-doi") not in found
 
 
@@ -291,7 +297,11 @@ def test_write_applies_the_confirmed_findings_through_the_writer(catalog):
     assert papers["wrong2023common"].venue == "arXiv"
     assert check(catalog) == []
     again = findings(catalog)  # what was applied is no longer found
-    assert set(again) == {("gone2022gone", "doi-gone"), ("late2023latecomer", "url-gone")}
+    assert set(again) == {
+        ("gone2022gone", "doi-gone"),
+        ("late2023latecomer", "url-gone"),
+        ("wrong2023common", "published"),
+    }
 
 
 def test_a_query_narrows_the_papers_asked_about(catalog, online):

@@ -173,51 +173,79 @@ def _published(
 ) -> Finding | None:
     """The published version of a preprint: the DOI its arXiv record gives, a Crossref
     work that names it as its preprint, or DBLP's record by title, first author, year."""
-    evidence = (
-        [
-            f"arXiv {ident}: journal reference '{preprint.journal_ref}' "
-            f"(https://arxiv.org/abs/{ident})"
-        ]
-        if preprint.journal_ref
-        else []
+    abs_url = f"https://arxiv.org/abs/{ident}"
+    evidence = []
+    if preprint.journal_ref:
+        evidence.append(f"arXiv {ident}: journal reference '{preprint.journal_ref}' ({abs_url})")
+    for find in (_by_arxiv_doi, _by_relation, _by_dblp):
+        found = find(paper, ident, preprint, asker, evidence)
+        if found is not None:
+            work, agreement = found
+            return _move(paper, work, venues, [*evidence, agreement])
+    if not evidence:
+        return None
+    # arXiv says it was published, but no record agrees enough to move it
+    return Finding(
+        paper.key,
+        "published",
+        "arXiv says the preprint was published; no record confirms where",
+        evidence,
+        blocked="no Crossref or DBLP record agrees by DOI, or by title, first author "
+        "and year; file it by hand",
     )
-    doi = norm_doi(preprint.doi)
-    if doi:
-        evidence.append(f"arXiv {ident} gives DOI {preprint.doi} (https://arxiv.org/abs/{ident})")
-        work = asker.ask(f"{paper.key}: Crossref {doi}", services.crossref, preprint.doi)
-        if work is not None and work.kind != "preprint":
-            if first_author_agrees(paper, work):
-                return _move(paper, work, venues, [*evidence, describe(work)])
-            evidence.append(describe(work) + ": its first author is not the paper's")
-    related = asker.ask(
-        f"{paper.key}: Crossref relations", services.crossref_related, f"10.48550/arXiv.{ident}"
-    )
+
+
+Found = tuple[Record, str] | None  # the published version, and why it is this paper's
+
+
+def _by_arxiv_doi(
+    paper: Paper, ident: str, preprint: Record, asker: Asker, evidence: list[str]
+) -> Found:
+    """The Crossref work of the DOI arXiv's record gives (its authors added it)."""
+    if not norm_doi(preprint.doi):  # none, or arXiv's own DOI
+        return None
+    evidence.append(f"arXiv {ident} gives DOI {preprint.doi} (https://arxiv.org/abs/{ident})")
+    work = asker.ask(f"{paper.key}: Crossref {preprint.doi}", services.crossref, preprint.doi)
+    if work is None or work.kind == "preprint":
+        return None
+    if not first_author_agrees(paper, work):
+        evidence.append(describe(work) + ": its first author is not the paper's")
+        return None
+    return work, describe(work)
+
+
+def _by_relation(
+    paper: Paper, ident: str, preprint: Record, asker: Asker, evidence: list[str]
+) -> Found:
+    """A Crossref work whose relations name the preprint's arXiv DOI."""
+    arxiv_doi = f"10.48550/arXiv.{ident}"
+    related = asker.ask(f"{paper.key}: Crossref relations", services.crossref_related, arxiv_doi)
     for work in related or []:
         if (
             _names_preprint(work, ident)
             and work.kind != "preprint"
             and first_author_agrees(paper, work)
         ):
-            relation = f"{describe(work)} names 10.48550/arXiv.{ident} as its preprint"
-            return _move(paper, work, venues, [*evidence, relation])
-    hits = asker.ask(f"{paper.key}: DBLP", services.dblp_search, paper.title) or []
-    for hit in hits:
-        if hit.kind == "preprint" or not hit.year:
-            continue
-        if services.same_title(hit.title, paper.title) < services.SAME_TITLE:
-            continue
-        if first_author_agrees(paper, hit) and 0 <= hit.year - paper.year <= PUBLISHED_WITHIN:
-            agreement = f"{describe(hit)}: same title, first author and a year after the preprint's"
-            return _move(paper, hit, venues, [*evidence, agreement])
-    if evidence:  # arXiv says it was published, but no record agrees enough to move it
-        return Finding(
-            paper.key,
-            "published",
-            "arXiv says the preprint was published; no record confirms where",
-            evidence,
-            blocked="no Crossref or DBLP record agrees by DOI, or by title, first author "
-            "and year; file it by hand",
-        )
+            return work, f"{describe(work)} names {arxiv_doi} as its preprint"
+    return None
+
+
+def _by_dblp(
+    paper: Paper, ident: str, preprint: Record, asker: Asker, evidence: list[str]
+) -> Found:
+    """DBLP's published record with the same title and first author, a little later."""
+    for hit in asker.ask(f"{paper.key}: DBLP", services.dblp_search, paper.title) or []:
+        if (
+            hit.kind != "preprint"
+            and hit.year
+            and 0 <= hit.year - paper.year <= PUBLISHED_WITHIN
+            and services.same_title(hit.title, paper.title) >= services.SAME_TITLE
+            and first_author_agrees(paper, hit)
+        ):
+            agreement = (
+                f"same title and first author, within {PUBLISHED_WITHIN} years of the preprint"
+            )
+            return hit, f"{describe(hit)}: {agreement}"
     return None
 
 
@@ -234,7 +262,7 @@ def _move(paper: Paper, work: Record, venues: dict[str, Venue], evidence: list[s
     if work.doi and not paper.doi:
         changes["doi"] = work.doi
     for name in ("pages", "volume", "number"):
-        if getattr(work, name) and not getattr(paper, name):
+        if getattr(work, name) and not getattr(paper, name) and not paper.articleno:
             changes[name] = getattr(work, name)
     where = f"{venue or (work.venue_names[0] if work.venue_names else '?')} {work.year}"
     finding = Finding(
@@ -280,7 +308,8 @@ def _from_crossref(paper: Paper, doi: str, asker: Asker) -> Iterable[Finding]:
                 blocked="a DOI that does not resolve needs a person: correct it or remove it",
             )
         return
-    if work.pages and not paper.pages and first_author_agrees(paper, work):
+    # (an article-numbered paper's 'page' in Crossref counts the article's own pages)
+    if work.pages and not paper.pages and not paper.articleno and first_author_agrees(paper, work):
         yield Finding(
             paper.key,
             "missing-pages",
