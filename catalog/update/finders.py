@@ -261,8 +261,9 @@ def _move(paper: Paper, work: Record, venues: dict[str, Venue], evidence: list[s
     changes: dict[str, Any] = {}
     if work.doi and not paper.doi:
         changes["doi"] = work.doi
-    for name in ("pages", "volume", "number"):
-        if getattr(work, name) and not getattr(paper, name) and not paper.articleno:
+    # (no pages for an article-numbered paper: Crossref's count the article's own pages)
+    for name in ("volume", "number") if paper.articleno else ("pages", "volume", "number"):
+        if getattr(work, name) and not getattr(paper, name):
             changes[name] = getattr(work, name)
     where = f"{venue or (work.venue_names[0] if work.venue_names else '?')} {work.year}"
     finding = Finding(
