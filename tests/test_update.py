@@ -478,3 +478,10 @@ def test_a_change_the_writer_refuses_is_blocked_and_the_others_applied(catalog, 
     papers = {p.key: p for p in reader.load(catalog.catalog)}
     assert papers["example2023quokka"].title == "Quokka: Sharding Tables Quickly"
     assert papers["tester2023tiles"].venue == "ASPLOS"  # the rest went in
+
+
+def test_a_query_that_matches_nothing_is_an_error(catalog, online):
+    result = run(catalog, "nonesuchword")
+    assert result.exit_code == 1
+    assert "no papers match 'nonesuchword'" in result.stderr
+    assert online.requests == []

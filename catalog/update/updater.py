@@ -12,6 +12,7 @@ from typing import Any
 from catalog.check.duplicates import norm_doi
 from catalog.data import reader
 from catalog.data.registry import load_venues
+from catalog.errors import CatalogError
 from catalog.model import Paper
 from catalog.paths import Paths
 from catalog.update.finders import (
@@ -63,6 +64,8 @@ def selected(paths: Paths, query: str) -> list[Paper]:
     from catalog.index import query as q
 
     keys = {hit.paper.key for hit in q.search(database.connect(paths), query, None)}
+    if not keys:
+        raise CatalogError(f"no papers match {query!r}; papers search takes the same query")
     return [p for p in papers if p.key in keys]
 
 
