@@ -146,3 +146,11 @@ def test_papers_check_reports_it_with_its_line(tmp_path, monkeypatch):
     assert ":3: 2022 › ASPLOS › tester2022tiles: source https://arxiv.org/abs/2401.08895" in (
         result.output
     )
+
+
+@pytest.mark.parametrize(
+    "link", ["https://[broken/abs/1", "https://arxiv.org/abs/", "https://doi.org/", "http://x"]
+)
+def test_odd_links_name_no_id_and_raise_nothing(link):
+    assert sources.linked_ids(link) == (None, None)
+    assert sources.aggregator(link) is None

@@ -485,3 +485,22 @@ def test_a_query_that_matches_nothing_is_an_error(catalog, online):
     assert result.exit_code == 1
     assert "no papers match 'nonesuchword'" in result.stderr
     assert online.requests == []
+
+
+def test_a_url_no_client_can_ask_is_noted_not_a_crash(tmp_path, online):
+    text = """\
+2023:
+  OSDI:
+    - key: odd2023link
+      title: "Odd: A Paper with a Broken Link"
+      authors: [Pat Odd]
+      url: "https://[broken/paper"
+"""
+    paths = write_catalog(tmp_path / "c", text)
+    result = run(paths, "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["findings"] == []
+    assert any(
+        e.startswith("odd2023link: cannot ask 'https://[broken/paper'") for e in report["errors"]
+    )

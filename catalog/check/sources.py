@@ -40,15 +40,21 @@ _DOI_PATH_RE = re.compile(
 )
 
 
-def _host(url: str) -> str:
-    host = (urlsplit(url).hostname or "").lower()
-    return host.removeprefix("www.")
+def _parts(url: str) -> tuple[str, str]:
+    """A link's host (lower-case, without www.) and path; ('', '') for one urlsplit refuses
+    (a broken IPv6 host such as 'https://[x')."""
+    try:
+        parts = urlsplit(url)
+        host = (parts.hostname or "").lower()
+    except ValueError:
+        return "", ""
+    return host.removeprefix("www."), parts.path
 
 
 def linked_ids(url: str) -> tuple[str | None, str | None]:
     """The (arXiv id, DOI) a source link names, each normalised, or None."""
-    host = _host(url)
-    path = unquote(urlsplit(url).path)
+    host, path = _parts(url)
+    path = unquote(path)
     if host in _ARXIV_HOSTS or host.endswith(".arxiv.org"):
         m = _ARXIV_PATH_RE.match(path)
         return (norm_arxiv(m.group(1).removesuffix(".pdf")) if m else None), None
@@ -87,8 +93,9 @@ def contradictions(
 
 def aggregator(url: str) -> str | None:
     """Why a link is an aggregator's page (AGGREGATORS), or None for any other link."""
-    host = _host(url)
-    path = urlsplit(url).path
+    host, path = _parts(url)
+    if not host:
+        return None
     for entry, reason in AGGREGATORS.items():
         site, _, under = entry.partition("/")
         if (host == site or host.endswith("." + site)) and path.startswith("/" + under):

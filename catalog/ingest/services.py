@@ -64,6 +64,7 @@ _MALFORMED = (ValueError, KeyError, TypeError, AttributeError, IndexError, Recur
 DEADLINE = 60.0
 MAX_REPLY = 16 << 20
 MAX_REDIRECTS = 5
+CACHE_MAX = 256 << 20  # bytes the HTTP cache of politely() keeps at most
 
 
 class FetchError(CatalogError):
@@ -227,7 +228,9 @@ def _polite_client(polite: _Polite) -> Any:
         from hishel.httpx import CacheTransport
 
         storage = SqliteStorage(
-            database_path=polite.cache / "http-cache.db", default_ttl=polite.ttl
+            database_path=polite.cache / "http-cache.db",
+            default_ttl=polite.ttl,
+            max_size=CACHE_MAX,
         )
         transport = CacheTransport(next_transport=transport, storage=storage)
     return httpx.Client(timeout=TIMEOUT, headers={"User-Agent": user_agent()}, transport=transport)
@@ -653,8 +656,8 @@ def probe(url: str) -> Probe:
     need not be downloaded to know it is there)."""
     import httpx
 
-    host = urlsplit(url).netloc
     try:
+        host = urlsplit(url).netloc
         with _client() as client, client.stream("GET", url) as response:
             location = None
             if response.is_redirect:
@@ -664,6 +667,8 @@ def probe(url: str) -> Probe:
         raise UnreachableError(
             f"cannot reach {host} ({type(err).__name__}: {err})", host, f"{type(err).__name__}"
         ) from None
+    except (httpx.InvalidURL, httpx.UnsupportedProtocol, ValueError) as err:
+        raise FetchError(f"cannot ask {url[:80]!r}: {err}") from None
 
 
 # ---------------------------------------------------------------- to the catalog

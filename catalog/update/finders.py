@@ -363,6 +363,7 @@ def link_findings(papers: list[Paper], asker: Asker, tick: Callable[[], None]) -
 
 
 def _check_link(paper: Paper, url: str, asker: Asker) -> Finding | None:
+    """Follow a url's permanent redirects (301, 308) to where it stands now, if it does."""
     hops: list[str] = []
     current = url
     for _ in range(services.MAX_REDIRECTS + 1):
@@ -370,28 +371,19 @@ def _check_link(paper: Paper, url: str, asker: Asker) -> Finding | None:
             answer = services.probe(current)
         except UnreachableError as err:
             asker.unreachable(err)
-            return Finding(
-                paper.key,
-                "url-gone",
-                f"url {url} does not resolve",
-                [f"{err.host}: {err.reason}"],
-                blocked="a link that is gone needs a person: find where the page went",
-            )
+            return _gone(paper, url, [*hops, f"{err.host}: {err.reason}"], "does not resolve")
+        except FetchError as err:
+            asker.errors.append(f"{paper.key}: {err}")
+            return None
         asker.reached = True
         if answer.status in _GONE:
-            return Finding(
-                paper.key,
-                "url-gone",
-                f"url {url} is gone (HTTP {answer.status})",
-                [f"{current} answers HTTP {answer.status}", *hops],
-                blocked="a link that is gone needs a person: find where the page went",
-            )
-        if answer.status in (301, 308) and answer.location:
-            hops.append(f"{current} answers HTTP {answer.status}: moved to {answer.location}")
-            current = answer.location
-            continue
-        break
-    if current == url or not hops or answer.status != 200:
+            status = f"HTTP {answer.status}"
+            return _gone(paper, url, [*hops, f"{current} answers {status}"], f"is gone ({status})")
+        if answer.status not in (301, 308) or not answer.location:
+            break
+        hops.append(f"{current} answers HTTP {answer.status}: moved to {answer.location}")
+        current = answer.location
+    if not hops or answer.status != 200:
         return None
     kept, _ = services.kept_url(current)
     return Finding(
@@ -401,4 +393,14 @@ def _check_link(paper: Paper, url: str, asker: Asker) -> Finding | None:
         [*hops, f"{current} answers HTTP 200"],
         {"url": kept} if kept else {},
         blocked=None if kept else "the new place is not an http(s) link",
+    )
+
+
+def _gone(paper: Paper, url: str, evidence: list[str], how: str) -> Finding:
+    return Finding(
+        paper.key,
+        "url-gone",
+        f"url {url} {how}",
+        evidence,
+        blocked="a link that is gone needs a person: find where the page went",
     )
