@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote
 
 from catalog.check.duplicates import norm_arxiv, norm_doi
 
@@ -40,15 +40,16 @@ _DOI_PATH_RE = re.compile(
 )
 
 
+# A link's host and path (check reads every source of every paper: a regex, not urlsplit).
+_LINK_RE = re.compile(r"^[a-z][a-z0-9+.\-]*://(?:[^/?#@]*@)?([^/?#:]*)(?::[^/?#]*)?([^?#]*)", re.I)
+
+
 def _parts(url: str) -> tuple[str, str]:
-    """A link's host (lower-case, without www.) and path; ('', '') for one urlsplit refuses
-    (a broken IPv6 host such as 'https://[x')."""
-    try:
-        parts = urlsplit(url)
-        host = (parts.hostname or "").lower()
-    except ValueError:
+    """A link's host (lower-case, without www.) and path; ('', '') for no link."""
+    m = _LINK_RE.match(url)
+    if not m:
         return "", ""
-    return host.removeprefix("www."), parts.path
+    return m.group(1).lower().removeprefix("www."), m.group(2)
 
 
 def linked_ids(url: str) -> tuple[str | None, str | None]:
@@ -61,7 +62,7 @@ def linked_ids(url: str) -> tuple[str | None, str | None]:
     doi = None
     if host in _DOI_HOSTS:
         doi = path.lstrip("/") or None
-    else:
+    elif "/10." in path:
         m = _DOI_PATH_RE.search(path)
         doi = m.group(1) if m else None
     if doi:
@@ -75,6 +76,8 @@ def contradictions(
 ) -> Iterable[tuple[str, str]]:
     """(message, hint) for each source link naming another arXiv id or DOI than the
     paper's own (a paper with no id of that kind is not contradicted)."""
+    if not (arxiv or doi):
+        return
     own_arxiv = norm_arxiv(arxiv, doi)  # (an arXiv DOI is the paper's arXiv id)
     own_doi = norm_doi(doi)
     for url in sources:
@@ -91,22 +94,30 @@ def contradictions(
             )
 
 
+# AGGREGATORS by site: (the path under which it lists papers, why it is an aggregator).
+_BY_SITE: dict[str, list[tuple[str, str]]] = {}
+for _entry, _reason in AGGREGATORS.items():
+    _site, _, _under = _entry.partition("/")
+    _BY_SITE.setdefault(_site, []).append(("/" + _under, f"{_site} is {_reason}"))
+
+
 def aggregator(url: str) -> str | None:
     """Why a link is an aggregator's page (AGGREGATORS), or None for any other link."""
     host, path = _parts(url)
-    if not host:
-        return None
-    for entry, reason in AGGREGATORS.items():
-        site, _, under = entry.partition("/")
-        if (host == site or host.endswith("." + site)) and path.startswith("/" + under):
-            return f"{site} is {reason}"
+    labels = host.split(".")
+    for start in range(len(labels) - 1):  # the host, then each domain above it
+        for under, reason in _BY_SITE.get(".".join(labels[start:]), ()):
+            if path.startswith(under):
+                return reason
     return None
 
 
 def only_aggregators(sources: list[str]) -> Iterable[tuple[str, str]]:
     """(message, hint) when every source given is an aggregator's page."""
+    if not sources or aggregator(sources[0]) is None:  # (most papers: at once)
+        return
     reasons = [aggregator(url) for url in sources]
-    if sources and all(reasons):
+    if all(reasons):
         yield (
             "only source is an aggregator ("
             + "; ".join(dict.fromkeys(r or "" for r in reasons))
