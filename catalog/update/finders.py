@@ -44,9 +44,11 @@ class Finding:
 
     @property
     def applicable(self) -> bool:
+        """True when the finding changes the paper and nothing stops it."""
         return self.blocked is None and bool(self.changes or self.move)
 
     def to_dict(self) -> dict[str, Any]:
+        """The finding for --json."""
         out = dict(self.__dict__)
         out["applicable"] = self.applicable
         out["move"] = {"year": self.move[0], "venue": self.move[1]} if self.move else None
@@ -71,7 +73,7 @@ class Asker:
             answer = call(*args)
         except UnreachableError as err:
             self.unreachable(err)
-            self.errors.append(f"{what}: {err}")
+            self.errors.append(f"{what}: cannot reach {err.host} ({err.reason})")
             return failed
         except FetchError as err:
             self.reached = True
@@ -96,6 +98,7 @@ def same_person(a: str, b: str) -> bool:
 
 
 def first_author_agrees(paper: Paper, record: Record) -> bool:
+    """The paper's first author and the record's share a family name."""
     return bool(paper.authors and record.authors) and same_person(
         paper.authors[0], record.authors[0]
     )

@@ -40,6 +40,7 @@ class Report:
     written: bool = False
 
     def to_dict(self) -> dict[str, Any]:
+        """The report for --json."""
         return {
             "checked": self.checked,
             "findings": [f.to_dict() for f in self.findings],
