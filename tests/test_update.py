@@ -504,3 +504,13 @@ def test_a_url_no_client_can_ask_is_noted_not_a_crash(tmp_path, online):
     assert any(
         e.startswith("odd2023link: cannot ask 'https://[broken/paper'") for e in report["errors"]
     )
+
+
+def test_a_doi_arxiv_gives_for_another_paper_moves_nothing(catalog, online):
+    # arXiv's record names a DOI whose Crossref record has another first author
+    online.feed = online.feed.replace(
+        "<arxiv:doi>10.5555/tiles.2024</arxiv:doi>", "<arxiv:doi>10.5555/other.2024</arxiv:doi>"
+    )
+    tiles = findings(catalog, "--no-cache")["tester2023tiles", "published"]
+    assert tiles["move"] is None and tiles["changes"] == {} and not tiles["applicable"]
+    assert any("its first author is not the paper's" in e for e in tiles["evidence"])
