@@ -22,6 +22,7 @@ MODULES = {
     "inbox": "inbox",
     "venues": "venues",
     "demo": "demo",
+    "update": "update",
     **dict.fromkeys(("site", "notes", "related"), "site"),
 }
 # Options of papers itself that take a value (skipped to find the command's name).
