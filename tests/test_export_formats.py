@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 
 from catalog.bib import biblatex, bibtex, csljson, ris
 from catalog.model import CONTROL_RE
-from tests.conftest import PAPERS, REPO, require, write_catalog
+from tests.conftest import PAPERS, REPO, VENUES, require, write_catalog
 from tests.test_hostile_export import VENUES as HOSTILE_VENUES
 from tests.test_hostile_export import paper as hostile_paper
 from tests.test_hostile_export import papers_st
@@ -39,13 +39,34 @@ JOURNAL = """\
       volume: "15"
       number: "11"
       pages: 3044-3057
+      articleno: "7"
+      numpages: "14"
+  Chapter:
+    - key: smith2022caches
+      title: "Caches for Recommenders"
+      authors: [Ann Smith]
+      booktitle: "Recommender Systems Handbook"
+      editors: [Francesco Ricci, Lior Rokach]
+      publisher: Springer
+      chapter: "12"
+      pages: 100-120
 """
-KEYS = ["he2021fastmoe", "kurniawan2023evstore", "lai2023adaembed", "vanderberg2022tables"]
+CHAPTER = """Chapter:
+  kind: collection
+  name: Book chapter
+"""
+KEYS = [
+    "he2021fastmoe",
+    "kurniawan2023evstore",
+    "lai2023adaembed",
+    "smith2022caches",
+    "vanderberg2022tables",
+]
 
 
 @pytest.fixture
 def paths(tmp_path):
-    return write_catalog(tmp_path, PAPERS + JOURNAL)
+    return write_catalog(tmp_path, PAPERS + JOURNAL, VENUES + CHAPTER)
 
 
 def _export(cli, *args: str) -> str:
@@ -67,13 +88,16 @@ def test_biblatex_is_the_bibtex_with_biblatex_field_names(cli) -> None:
     assert sorted(latex) == KEYS
     for key, (etype, fields) in plain.items():
         renamed = {biblatex.RENAMED.get(k, k): v for k, v in fields.items()}
-        if etype == "article":
-            renamed.pop("publisher", None)  # not in biblatex's data model for @article
+        renamed = {k: v for k, v in renamed.items() if biblatex.allowed(etype, k)}
         if "eprinttype" in renamed:
             renamed["eprinttype"] = "arxiv"
         assert latex[key] == (etype, renamed)  # the same escaping, names and titles
     assert latex["vanderberg2022tables"][1]["journaltitle"] == "Proceedings of the VLDB Endowment"
     assert latex["vanderberg2022tables"][1]["date"] == "2022"
+    assert latex["vanderberg2022tables"][1]["eid"] == "7"  # ACM's article number
+    assert "pagetotal" not in latex["vanderberg2022tables"][1]  # no such field in @article
+    assert latex["smith2022caches"][0] == "incollection"
+    assert latex["smith2022caches"][1]["editor"] == "Ricci, Francesco and Rokach, Lior"
     assert "year" not in latex["vanderberg2022tables"][1]
     fastmoe = latex["he2021fastmoe"][1]
     assert (fastmoe["eprint"], fastmoe["eprinttype"]) == ("2103.13262", "arxiv")
@@ -116,6 +140,7 @@ def test_biber_reads_the_biblatex_without_a_warning(cli, tmp_path: Path) -> None
     assert journal[1]["date"] == "2022"
     assert journal[1]["pages"] == "3044--3057"
     assert fields["he2021fastmoe"][1]["eprinttype"] == "arxiv"
+    assert fields["smith2022caches"][1]["booktitle"] == "Recommender Systems Handbook"
 
 
 def _bibliography(items: list[dict]) -> list[str]:
@@ -159,6 +184,17 @@ def test_citeproc_renders_the_csl_json(cli) -> None:
     assert items[1]["type"] == "paper-conference"
     assert items[1]["container-title"].startswith("ACM International Conference on Arch")
     assert items[1]["container-title-short"] == "ASPLOS"
+    chapter = items[KEYS.index("smith2022caches")]
+    assert (chapter["type"], chapter["container-title"], chapter["chapter-number"]) == (
+        "chapter",
+        "Recommender Systems Handbook",
+        "12",
+    )
+    assert chapter["editor"] == [
+        {"family": "Ricci", "given": "Francesco"},
+        {"family": "Rokach", "given": "Lior"},
+    ]
+    assert (journal["number"], journal["number-of-pages"]) == ("7", "14")
 
 
 def test_rispy_reads_the_ris_back(cli) -> None:
@@ -166,19 +202,23 @@ def test_rispy_reads_the_ris_back(cli) -> None:
     records = rispy.loads(_export(cli, "--format", "ris"))
     assert [r["id"] for r in records] == KEYS
     types = [r["type_of_reference"] for r in records]
-    assert types == ["UNPB", "CPAPER", "CPAPER", "JOUR"]
+    assert types == ["UNPB", "CPAPER", "CPAPER", "CHAP", "JOUR"]
     for record, item in zip(records, items, strict=True):
         assert record["title"] == item["title"]
         assert len(record["authors"]) == len(item["author"])
         assert record["year"] == str(item["issued"]["date-parts"][0][0])
         assert record.get("doi") == item.get("DOI")
         assert record.get("urls", [None])[0] == item.get("URL")
-    journal = records[3]
+    journal = records[4]
     assert journal["authors"] == ["van der Berg, Jan", "King, Martin Luther, Jr.", "Čech, Zoë"]
     assert (journal["start_page"], journal["end_page"]) == ("3044", "3057")
     assert journal["secondary_title"] == "Proceedings of the VLDB Endowment"
     assert (journal["volume"], journal["number"]) == ("15", "11")
     assert records[0]["note"] == "arXiv:2103.13262"
+    chapter = records[3]
+    assert chapter["secondary_title"] == "Recommender Systems Handbook"
+    assert chapter["secondary_authors"] == ["Ricci, Francesco", "Rokach, Lior"]
+    assert (chapter["section"], chapter["publisher"]) == ("12", "Springer")
 
 
 @pytest.mark.parametrize("fmt", ["bibtex", "biblatex", "csl-json", "ris"])

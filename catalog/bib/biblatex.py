@@ -20,6 +20,38 @@ RENAMED = {
     "numpages": "pagetotal",
 }
 
+# Fields that biblatex's data model (biber --validate-datamodel) allows in some entry
+# types only: in any other type the field is left out, as biblatex has no place for it.
+ONLY_IN = {
+    "publisher": frozenset(
+        {"book", "inbook", "collection", "incollection", "proceedings", "inproceedings", "manual"}
+    ),
+    "pagetotal": frozenset(
+        {"book", "booklet", "collection", "manual", "proceedings", "report", "thesis"}
+    ),
+    "eid": frozenset(
+        {
+            *("article", "book", "inbook", "booklet", "collection", "incollection"),
+            *("manual", "proceedings", "inproceedings", "report", "thesis"),
+        }
+    ),
+    "howpublished": frozenset({"booklet", "misc", "unpublished"}),
+    "series": frozenset(
+        {
+            *("article", "book", "inbook", "collection", "incollection", "proceedings"),
+            *("inproceedings", "manual", "periodical"),
+        }
+    ),
+}
+# BibTeX's entry types that biblatex reads as another of its own.
+ALIASES = {"phdthesis": "thesis", "mastersthesis": "thesis", "techreport": "report"}
+
+
+def allowed(etype: str, field: str) -> bool:
+    """Whether biblatex's data model has the (biblatex) field in the entry type."""
+    kinds = ONLY_IN.get(field)
+    return kinds is None or ALIASES.get(etype.lower(), etype.lower()) in kinds
+
 
 class Writer(bibtex.Writer):
     """The BibTeX writer, its fields renamed for biblatex."""
@@ -28,11 +60,11 @@ class Writer(bibtex.Writer):
         etype, fields = super().fields(paper)
         out = []
         for name, value in fields:
-            if name == "publisher" and etype == "article":
-                continue  # biblatex's data model has no publisher for a journal article
             if name == "archivePrefix":
                 value = value.lower()  # eprinttype = {arxiv}: biblatex's name for arXiv
-            out.append((RENAMED.get(name, name), value))
+            renamed = RENAMED.get(name, name)
+            if allowed(etype, renamed):
+                out.append((renamed, value))
         return etype, out
 
 
