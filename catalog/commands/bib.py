@@ -122,7 +122,8 @@ def export(
         typer.Option(
             "--output",
             "-o",
-            help="Write to this file (replaced whole) instead of stdout.",
+            help="Write to this file instead of stdout: a new file, or one of the format's "
+            "kind (.bib, .json, .ris), replaced whole.",
             show_default=False,
         ),
     ] = None,
