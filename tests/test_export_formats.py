@@ -5,6 +5,7 @@ renders the CSL-JSON as a bibliography, rispy reads the RIS (issue 22, item 5)."
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -113,22 +114,26 @@ def test_biblatex_is_the_bibtex_with_biblatex_field_names(cli) -> None:
     assert parsed.entries["vanderberg2022tables"].fields["journaltitle"]
 
 
+def _biber(folder: Path, text: str) -> Path:
+    """biber's reading of a biblatex .bib, checked against its data model: no warning."""
+    (folder / "refs.bib").write_text(text, encoding="utf-8")
+    run = subprocess.run(
+        ["biber", "--tool", "--validate-datamodel", "--output-file", "read.bib", "refs.bib"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=folder,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert not re.search(r"\b(WARN|ERROR)\b", run.stdout), run.stdout
+    return folder / "read.bib"
+
+
 def test_biber_reads_the_biblatex_without_a_warning(cli, tmp_path: Path) -> None:
     """biber, biblatex's own reader, in tool mode: it checks every entry against
     biblatex's data model and writes back what it read."""
     require(shutil.which("biber") is not None, "biber (apt-get install biber)")
-    source = tmp_path / "refs.bib"
-    source.write_text(_export(cli, "--format", "biblatex"), encoding="utf-8")
-    out = tmp_path / "read.bib"
-    run = subprocess.run(
-        ["biber", "--tool", "--validate-datamodel", "--output-file", str(out), str(source)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=tmp_path,
-    )
-    assert run.returncode == 0, run.stdout + run.stderr
-    assert not re.search(r"\b(WARN|ERROR)\b", run.stdout), run.stdout
+    out = _biber(tmp_path, _export(cli, "--format", "biblatex"))
     read = _bib_fields(out.read_text(encoding="utf-8"))
     assert sorted(k.lower() for k in read) == KEYS
     fields = {
@@ -317,6 +322,8 @@ def test_hostile_fields_stay_plain_text_and_inert(rows) -> None:
     by_key = {p.key: p for p in papers}
     for item in items:
         assert item["title"] == csljson.plain(by_key[item["id"]].title)
+        assert item.get("URL", "https://").startswith(("http://", "https://"))
+        assert all(a for a in item["author"])  # no empty name
     _bibliography(items)  # citeproc renders whatever the fields hold
     # RIS: every line a tag line (or the blank between records), read back whole.
     text = ris.export(papers, HOSTILE_VENUES)
@@ -357,3 +364,23 @@ def test_bibtex_export_imports_no_other_format(paths) -> None:
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip().splitlines()[-1] == "[]"
     assert out.read_text(encoding="utf-8").count("@") == len(KEYS)
+
+
+def test_the_seed_catalog_reads_back_in_every_format(run, tmp_path: Path) -> None:
+    """The frozen first papers of the shipped catalog, through each reader."""
+    bib = run("export")
+    assert bib.exit_code == 0, bib.output
+    keys = sorted(_bib_fields(bib.stdout))
+    items = json.loads(run("export", "--format", "csl-json").stdout)
+    assert [i["id"] for i in items] == keys
+    assert len(_bibliography(items)) == len(keys)
+    records = rispy.loads(run("export", "--format", "ris").stdout)
+    assert [(r["id"], r["title"], r["year"]) for r in records] == [
+        (i["id"], i["title"], str(i["issued"]["date-parts"][0][0])) for i in items
+    ]
+    latex = run("export", "--format", "biblatex").stdout
+    fields = _bib_fields(latex)
+    assert sorted(fields) == keys
+    assert all("date" in f and "year" not in f for _, f in fields.values())
+    if shutil.which("biber") or os.environ.get("PAPERS_REQUIRE_TOOLS"):  # (CI has it)
+        assert sorted(_bib_fields(_biber(tmp_path, latex).read_text(encoding="utf-8")))

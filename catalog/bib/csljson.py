@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from catalog.bib.bibtex import ARXIV_ABS, container_name, entry_type, registered, series_for
 from catalog.bib.names import page_range, split_name
 from catalog.data.registry import Venue
-from catalog.model import OTHERS, Paper, strip_controls
+from catalog.model import OTHERS, Paper, is_http_url, strip_controls
 
 # The CSL item type for each BibTeX entry type the registry gives.
 CSL_TYPES = {
@@ -50,7 +50,8 @@ def name(author: str) -> dict[str, str]:
 
 def _names(authors: list[str]) -> list[dict[str, str]]:
     # CSL has no 'and others': the names the catalog has are written, no more.
-    return [name(a) for a in authors if a.strip() and a != OTHERS]
+    names = [name(a) for a in authors if a != OTHERS]
+    return [n for n in names if n]
 
 
 def _pages(pages: str) -> str:
@@ -68,7 +69,7 @@ def item(paper: Paper, venue: Venue, venue_style: str = "full", abstracts: bool 
     etype = entry_type(venue)
     preprint = venue.kind == "preprint"
     out: Item = {
-        "id": paper.key,
+        "id": plain(paper.key),
         "type": "article" if preprint else CSL_TYPES.get(etype, "document"),
         "title": plain(paper.title),
         "author": _names(paper.authors),
@@ -105,7 +106,7 @@ def item(paper: Paper, venue: Venue, venue_style: str = "full", abstracts: bool 
     if paper.doi:
         out["DOI"] = plain(paper.doi)
     url = paper.url or (ARXIV_ABS + paper.arxiv if paper.arxiv and preprint else None)
-    if url:
+    if url and is_http_url(plain(url)):  # a reference manager makes it a link: http(s) only
         out["URL"] = plain(url)
     if abstracts and paper.abstract:
         out["abstract"] = plain(paper.abstract)
