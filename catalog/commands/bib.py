@@ -34,6 +34,13 @@ class ArxivStyle(enum.StrEnum):
     journal = "journal"
 
 
+class Format(enum.StrEnum):
+    bibtex = "bibtex"
+    biblatex = "biblatex"
+    csl_json = "csl-json"
+    ris = "ris"
+
+
 AsciiOpt = Annotated[
     bool,
     typer.Option(
@@ -115,7 +122,8 @@ def export(
         typer.Option(
             "--output",
             "-o",
-            help="Write to this file (replaced whole) instead of stdout.",
+            help="Write to this file instead of stdout: a new file, or one of the format's "
+            "kind (.bib, .json, .ris), replaced whole.",
             show_default=False,
         ),
     ] = None,
@@ -131,17 +139,29 @@ def export(
     venue_style: VenueStyleOpt = VenueStyle.full,
     arxiv_style: ArxivStyleOpt = ArxivStyle.eprint,
     abstracts: AbstractsOpt = False,
+    fmt: Annotated[
+        Format,
+        typer.Option(
+            "--format",
+            help="bibtex; biblatex (date, journaltitle, eprinttype); csl-json (pandoc, "
+            "Zotero, citeproc); ris (reference managers, Word).",
+        ),
+    ] = Format.bibtex,
 ) -> None:
-    """Write BibTeX for the papers a query matches, sorted by key.
+    """Write BibTeX (or biblatex, CSL-JSON, RIS) for the papers a query matches, sorted by key.
 
     Example: papers export 'tag:embedding year:2021..2023' -o refs.bib
+
+    Example: papers export --aux paper.aux --format csl-json -o refs.json
     """
-    from catalog.bib import bibtex
+    from catalog.bib import bibtex, formats
     from catalog.index import query as q
 
     query = " ".join(words or [])
     if aux is not None and query.strip():
         raise UsageError("give a query or --aux, not both")
+    if output is not None:
+        formats.check_output(output, fmt.value)
     options = _options(ascii, venue_style, arxiv_style, abstracts)
     conn = connect()
     missing: list[str] = []
@@ -152,18 +172,15 @@ def export(
                 f"{aux}: cites nothing (no \\citation lines; run pdflatex on the document first)"
             )
         papers, missing = bibtex.select_cited(q.papers_by_key(conn, abstracts), keys)
-        text = _located(lambda: bibtex.export(papers, options.pop("venues"), **options))
-        count = len(papers)
     elif query.strip():
         papers = [hit.paper for hit in q.search(conn, query)]
         if not papers:
             raise CatalogError(f"no papers match {query!r}")
-        text = _located(lambda: bibtex.export(papers, options.pop("venues"), **options))
-        count = len(papers)
     else:
         papers = list(q.papers_by_key(conn, abstracts))
-        text = _located(lambda: bibtex.export(papers, options.pop("venues"), **options))
-        count = len(papers)
+    venues = options.pop("venues")
+    text = _located(lambda: formats.export(fmt.value, papers, venues, **options))
+    count = len(papers)
     if output is None:
         typer.echo(text, nl=False)
     else:

@@ -19,14 +19,16 @@ from catalog.commands import (
     for_terminal,
     state,
 )
+from catalog.errors import UsageError
 
 # The commands this module registers (catalog.cli loads only this module for them).
 
 QueryArg = Annotated[
     list[str],
     typer.Argument(
-        help='Words, "phrases", prefix*, OR, -exclude, and filters such as year:2020..2022 '
-        "venue:OSDI tag:caching author:gupta status:to-read (quote the query or not).",
+        help='Words, "phrases", prefix*, OR, AND, NOT or -exclude, (groups), and filters '
+        "such as year:2020..2022 (or just 2020..2022) venue:OSDI tag:caching author:gupta "
+        "status:to-read (quote the query or not).",
         show_default=False,
     ),
 ]
@@ -81,12 +83,13 @@ def search(
     """
     from catalog.index import query as q
 
+    _one_output(as_json, keys)
     text = " ".join(query)
     conn = connect()
     hits = q.search(conn, text, limit)
     wider = q.prefix_query(text) if not hits else None
     # A word cut short ('embed') matches no whole word: its prefix may.
-    wider_hits = q.search(conn, wider, limit) if wider else []
+    wider_hits = q.search(conn, wider, limit) if wider else q.Hits()
     if (as_json or keys) and wider_hits:  # scripts get what they asked for, and a hint
         echo(f"no papers match {text!r}; did you mean {wider!r}?", err=True)
     if as_json:
@@ -101,6 +104,22 @@ def search(
     else:
         echo(f"no papers match {text!r}", err=True)
         raise typer.Exit(1)
+    shown = hits if as_json or keys else hits or wider_hits
+    _say_if_cut(len(shown), shown.total)
+
+
+def _one_output(as_json: bool, keys: bool) -> None:
+    """--json and --keys are two answers to one question: refuse both at once."""
+    if as_json and keys:
+        raise UsageError(
+            "give --json or --keys, not both (--json prints every field, --keys only the keys)"
+        )
+
+
+def _say_if_cut(shown: int, total: int) -> None:
+    """'20 of 84 papers (use --limit)' on stderr when a limit left papers out."""
+    if shown < total:
+        echo(f"{shown} of {total} papers (use --limit)", err=True)
 
 
 def _cell(text: str | None) -> str:
@@ -221,16 +240,19 @@ def list_(
     """
     from catalog.index import query as q
 
+    _one_output(as_json, keys)
     query = " ".join(words or [])
     conn = connect()
     papers = [h.paper for h in q.search(conn, query)] if query.strip() else q.all_papers(conn)
     papers.sort(key=lambda p: (-p.year, p.venue.lower(), p.key))
+    total = len(papers)
     papers = papers[:limit] if limit else papers
-    if as_json:
-        echo_json([p.to_dict() for p in papers])
-        return
-    if keys:
-        echo("\n".join(p.key for p in papers))
+    if as_json or keys:
+        if as_json:
+            echo_json([p.to_dict() for p in papers])
+        else:
+            echo("\n".join(p.key for p in papers))
+        _say_if_cut(len(papers), total)
         return
     year = venue = None
     for paper in papers:
@@ -241,7 +263,10 @@ def list_(
             venue = paper.venue
             echo(f"  {venue}")
         echo(f"    {paper.key:28} {paper.title}")
-    echo(f"{len(papers)} papers", err=True)
+    if len(papers) < total:
+        _say_if_cut(len(papers), total)
+    else:
+        echo(f"{len(papers)} papers", err=True)
 
 
 @command("stats")
