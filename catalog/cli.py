@@ -14,10 +14,8 @@ from catalog.commands import app
 # modules' own commands.
 MODULES = {
     **dict.fromkeys(("search", "show", "list", "stats", "check", "index"), "reading"),
-    **dict.fromkeys(
-        ("tag", "untag", "tags", "status", "queue", "note", "rm", "edit", "import", "add"),
-        "curate",
-    ),
+    **dict.fromkeys(("tag", "untag", "tags", "note", "rm", "edit", "import", "add"), "curate"),
+    **dict.fromkeys(("status", "queue", "open", "attach", "pdf"), "personal"),
     **dict.fromkeys(("export", "cite", "bib-check"), "bib"),
     "inbox": "inbox",
     "venues": "venues",

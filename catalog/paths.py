@@ -48,6 +48,16 @@ class Paths:
         return self.data_dir / "readings"
 
     @property
+    def reading(self) -> Path:
+        """The reader's own state (status, dates, queue order), apart from the catalog."""
+        return self.data_dir / "reading.yaml"
+
+    @property
+    def pdfs(self) -> Path:
+        """The PDFs papers keeps for the reader (git-ignored, never published)."""
+        return self.data_dir / "pdfs"
+
+    @property
     def notes(self) -> Path:
         """Hand-written notes that link to papers with [[key]]."""
         return self.root / "site" / "notes"

@@ -1,4 +1,4 @@
-"""Commands that change the catalog: tag, untag, tags, status, queue, note, add, import, rm, edit.
+"""Commands that change the catalog: tag, untag, tags, note, add, import, rm, edit.
 
 Each goes through catalog.edit.writer, the one door for writes.
 """
@@ -215,88 +215,13 @@ def tags_(
 # ---------------------------------------------------------------- reading
 
 
-@command("status")
-def status(
-    key: KeyArg,
-    value: Annotated[
-        str,
-        typer.Argument(
-            metavar="to-read|reading|read", help="The new reading status.", show_default=False
-        ),
-    ],
-    on: Annotated[
-        str | None,
-        typer.Option(
-            "--on", metavar="YYYY-MM-DD", help="Date read [default: today].", show_default=False
-        ),
-    ] = None,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
-) -> None:
-    """Set a paper's reading status; marking it read records the date in read_on.
-
-    Example: papers status sima2022ekko read
-    """
-    import datetime as dt
-
-    from catalog.edit import writer
-
-    if on is not None:
-        try:
-            on = dt.date.fromisoformat(on).isoformat()
-        except ValueError:
-            raise UsageError(f"--on {on!r} is not a date; write YYYY-MM-DD") from None
-    with writer.edit(state.paths, dry_run=dry_run) as session:
-        paper = session.set_status(key, value, on)
-    if as_json:
-        echo_json(
-            {"key": paper.key, "status": paper.status, "read_on": paper.read_on, "dry_run": dry_run}
-        )
-    elif dry_run:
-        _show_diff(session.result.diff)
-    else:
-        echo(
-            f"{paper.key}: {paper.status}"
-            + (f" (read on {paper.read_on})" if paper.read_on else "")
-        )
-
-
-@command("queue")
-def queue(
-    limit: Annotated[
-        int | None, typer.Option("--limit", "-n", min=1, help="Show at most this many.")
-    ] = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """What is left to read, oldest first (by date added, then year).
-
-    \b
-    Examples:
-      papers queue
-      papers queue -n 5
-    """
-    from catalog.index import query
-
-    papers = [h.paper for h in query.search(connect(), "status:to-read")]
-    # Papers without an added date came with the seed catalog: they are the oldest.
-    papers.sort(key=lambda p: (p.added or "", p.year, p.key))
-    total = len(papers)
-    papers = papers[:limit] if limit else papers
-    if as_json:
-        echo_json([p.to_dict() for p in papers])
-        return
-    for paper in papers:
-        added = paper.added or "—"
-        echo(f"{added:10}  {paper.year}  {paper.key:28} {paper.title}")
-    echo(f"{total} to read", err=True)
-
-
 @command("note")
 def note(key: KeyArg, as_json: JsonOpt = False) -> None:
     """Open the paper's reading note (data/readings/KEY.md) in $EDITOR, creating it on first use.
 
-    The site shows the note on the paper's page. Without $EDITOR (or with --json) the path
-    is printed instead.
+    The note is yours, like data/reading.yaml: papers search finds its words (note:WORD
+    searches notes alone), and the site shows it only when mkdocs.yml sets show_readings.
+    Without $EDITOR (or with --json) the path is printed instead.
 
     \b
     Examples:

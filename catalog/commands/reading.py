@@ -162,7 +162,8 @@ def show(
     key: Annotated[str, typer.Argument(help="Citation key.", autocompletion=complete_key)],
     as_json: JsonOpt = False,
 ) -> None:
-    """Show every field of one paper and the notes that discuss it.
+    """Show every field of one paper, your reading state, whether a PDF and a reading
+    note are kept, and the notes that discuss it.
 
     \b
     Examples:
@@ -176,10 +177,12 @@ def show(
     conn = connect()
     paper = query.get(conn, key)
     discussed = [n for n in notes.backlinks(notes.load_notes(state.paths)).get(key, [])]
+    yours = _yours(paper.key)
     if as_json:
         echo_json(
             {
                 **paper.to_dict(),
+                **{name: value and str(value) for name, value in yours.items()},
                 "discussed_in": [{"note": n.slug, "title": n.title} for n in discussed],
             }
         )
@@ -211,6 +214,9 @@ def show(
         value = getattr(paper, name)
         if value:
             echo(f"  {name + ':':9}{value}")
+    for name, value in yours.items():
+        shown = state.paths.display(value) if value else f"none ({_HOW[name].format(key=key)})"
+        echo(f"  {name + ':':9}{shown}")
     if paper.sources:
         echo("  metadata from: " + ", ".join(paper.sources))
     echo(f"  {'source:':9}{state.paths.display()}:{paper.line}")
@@ -219,6 +225,21 @@ def show(
             "  discussed in: "
             + ", ".join(f"{n.title} ({state.paths.display(n.path)})" for n in discussed)
         )
+
+
+_HOW = {
+    "pdf": "papers pdf {key}, or papers attach {key} FILE",
+    "note": "papers note {key} writes one",
+}
+
+
+def _yours(key: str) -> dict:
+    """The paper's kept PDF and reading note (None when there is none)."""
+    from catalog.edit.writer import note_path
+    from catalog.ingest.pdfs import local_pdf
+
+    note = note_path(state.paths, key)
+    return {"pdf": local_pdf(state.paths, key), "note": note if note.is_file() else None}
 
 
 @command("list", cls=QueryCommand)

@@ -9,6 +9,8 @@ caching OR sharding      either word (OR binds tighter than AND: a b OR c is a A
 a AND (b OR tag:moe)     explicit AND, and parentheses to group (catalog.index.syntax)
 year:2022  year:2020..2022  year:2021..  2021..2023  venue:OSDI  tag:caching
 author:gupta  status:to-read  key:sima2022ekko  title:cache  summary:gpu  abstract:x
+note:zebrafinch          the reader's own notes (data/readings/) alone; plain words find
+                         notes too, below every paper whose own fields match
 """
 
 from __future__ import annotations
@@ -25,7 +27,18 @@ from catalog.hints import hint_for
 from catalog.index import syntax
 from catalog.model import DEFAULT_STATUS, LIST_FIELDS, STATUSES, Paper, fold, has_undecomposable
 
-FILTERS = ("year", "venue", "tag", "author", "status", "key", "title", "summary", "abstract")
+FILTERS = (
+    "year",
+    "venue",
+    "tag",
+    "author",
+    "status",
+    "key",
+    "title",
+    "summary",
+    "abstract",
+    "note",
+)
 # bm25 weights, in FTS column order (catalog.index.schema.FTS_COLUMNS): title, authors, tags,
 # summary, venue_name, folded, abstract.
 WEIGHTS = (10.0, 3.0, 5.0, 1.0, 2.0, 3.0, 0.5)
@@ -263,7 +276,20 @@ def _status(value: str) -> tuple[str, list[Any]]:
     if value not in STATUSES:
         hint = hint_for(value, STATUSES) or "one of " + ", ".join(STATUSES)
         raise QueryError(f"unknown status '{value}' ({hint})")
-    return "p.status = ?", [value]
+    # The reader's file decides; the catalog's own status counts for papers it does not list.
+    return "coalesce((select r.status from reading r where r.key = p.key), p.status) = ?", [value]
+
+
+def _note(value: str) -> tuple[str, list[Any]]:
+    term = _fts_term(value)
+    if term is None:
+        raise QueryError(f"nothing to search for in 'note:{value}' (words need letters or digits)")
+    return f"p.key in ({_NOTE_KEYS})", [term]
+
+
+_NOTE_KEYS = (
+    "select n.key from notes n join notes_fts on notes_fts.rowid = n.rowid where notes_fts match ?"
+)
 
 
 def _like(value: str) -> str:
@@ -280,6 +306,7 @@ _FILTER_SQL = {
         [_like(fold(v))],
     ),
     "key": lambda v: ("p.key like ?", [v.replace("*", "%")]),
+    "note": _note,
 }
 _EXAMPLES = {
     "year": "year:2022",
@@ -291,6 +318,7 @@ _EXAMPLES = {
     "title": "title:cache",
     "summary": "summary:gpu",
     "abstract": "abstract:lookup",
+    "note": "note:zebrafinch",
 }
 
 
@@ -410,7 +438,67 @@ def search(conn: sqlite3.Connection, text: str, limit: int | None = None) -> Hit
     shifts = _shifts(conn)
     hits = Hits(Hit(row_to_paper(r, shifts), r["marked"], r["score"]) for r in rows)
     hits.total = total
+    if match and "{" not in match:  # a column filter (title:x) is the fields' alone
+        _add_note_hits(conn, steps, hits, limit, shifts)
+    states = reading_states(conn)
+    for hit in hits if states else []:
+        hit.paper = _as_read(hit.paper, states)
     return hits
+
+
+def _add_note_hits(
+    conn: sqlite3.Connection,
+    steps: Plan,
+    hits: Hits,
+    limit: int | None,
+    shifts: dict[str, int],
+) -> None:
+    """Add the papers whose reading note matches the words and whose own fields do not,
+    after every paper whose fields do (a note is the reader's word, not the paper's),
+    ranked among themselves by bm25; hits.total counts them too."""
+    match = str(steps.match)
+    source = (
+        "from notes_fts join notes n on n.rowid = notes_fts.rowid "
+        "join papers p on p.key = n.key where notes_fts match ? "
+        "and p.rowid not in (select rowid from papers_fts where papers_fts match ?)"
+    )
+    params: list[Any] = [match, match]
+    if steps.excluded:  # a word excluded from the paper's own fields excludes it here too
+        source += " and p.rowid not in (select rowid from papers_fts where papers_fts match ?)"
+        params.append(" OR ".join(steps.excluded))
+    source += "".join(f" and {clause}" for clause in steps.where)
+    params += steps.params
+    room = None if limit is None else max(0, limit - len(hits))
+    sql = f"select p.*, bm25(notes_fts) as score, p.title as marked {source}"
+    sql += " order by score, p.year desc, p.key" + (" limit ?" if room is not None else "")
+    rows = conn.execute(sql, [*params, *([room] if room is not None else [])]).fetchall()
+    count = len(rows)
+    if room is not None and count == room:
+        count = conn.execute(f"select count(*) {source}", params).fetchone()[0]
+    hits.extend(Hit(row_to_paper(r, shifts), r["marked"], r["score"]) for r in rows)
+    hits.total += count
+
+
+def reading_states(conn: sqlite3.Connection) -> dict[str, sqlite3.Row]:
+    """The reader's entries (data/reading.yaml) by key: status, started_on, read_on."""
+    rows = conn.execute(
+        "select key, status, started_on, read_on, queued from reading where status is not null"
+    )
+    return {r[0]: r for r in rows}
+
+
+def with_reading(conn: sqlite3.Connection, papers: list[Paper]) -> list[Paper]:
+    """The papers with the reader's status and read_on in place of the catalog's own
+    (which counts only for papers the reader's file does not list)."""
+    states = reading_states(conn)
+    return [_as_read(p, states) for p in papers] if states else papers
+
+
+def _as_read(paper: Paper, states: dict[str, sqlite3.Row]) -> Paper:
+    from dataclasses import replace
+
+    state = states.get(paper.key)
+    return paper if state is None else replace(paper, status=state[1], read_on=state[3])
 
 
 def _shifts(conn: sqlite3.Connection) -> dict[str, int]:
@@ -425,7 +513,7 @@ def get(conn: sqlite3.Connection, key: str) -> Paper:
     if row is None:
         hint = hint_for(key, keys(conn))
         raise PaperNotFound(f"no paper with key '{key}'" + (f"; {hint}" if hint else ""))
-    return row_to_paper(row, _shifts(conn))
+    return with_reading(conn, [row_to_paper(row, _shifts(conn))])[0]
 
 
 def keys(conn: sqlite3.Connection, prefix: str = "") -> list[str]:
@@ -442,7 +530,7 @@ def all_papers(conn: sqlite3.Connection) -> list[Paper]:
     cursor = conn.cursor()
     cursor.row_factory = None
     cursor.execute(f"select {_columns()} from papers order by year desc, venue, key")
-    return list(_papers(cursor, _shifts(conn)))
+    return with_reading(conn, list(_papers(cursor, _shifts(conn))))
 
 
 def papers_by_key(conn: sqlite3.Connection, abstracts: bool = False) -> Iterator[Paper]:
@@ -616,7 +704,10 @@ def stats(conn: sqlite3.Connection) -> dict[str, dict[str, int]]:
             "select venue, count(*) n from papers group by venue order by n desc, venue"
         ),
         "tag": counts("select tag, count(*) n from tags group by tag order by n desc, tag"),
-        "status": counts("select status, count(*) n from papers group by status order by n desc"),
+        "status": counts(
+            "select coalesce(r.status, p.status) s, count(*) n from papers p "
+            "left join reading r on r.key = p.key group by s order by n desc"
+        ),
     }
 
 
@@ -633,3 +724,31 @@ def venues(conn: sqlite3.Connection) -> list[dict[str, Any]]:
         "from venues v order by v.short collate nocase"
     )
     return [dict(r) for r in conn.execute(sql)]
+
+
+def catalog_status(conn: sqlite3.Connection, key: str) -> tuple[str, str | None] | None:
+    """The status and read_on the catalog itself still holds for a paper (written before
+    reading state had its own file), or None when it holds none."""
+    row = conn.execute("select status, read_on from papers where key = ?", (key,)).fetchone()
+    if row is None or (row[0] in (None, DEFAULT_STATUS) and not row[1]):
+        return None
+    return row[0] or DEFAULT_STATUS, row[1]
+
+
+def queue(conn: sqlite3.Connection) -> tuple[list[Paper], list[Paper]]:
+    """The papers being read (longest first), then the to-read queue: the papers moved to
+    its top in their order, then the rest oldest first (added date, then year; a paper
+    without an added date came with the seed catalog, the oldest)."""
+    states = {r[0]: r for r in conn.execute("select key, started_on, queued from reading")}
+    reading = [h.paper for h in search(conn, "status:reading")]
+    reading.sort(key=lambda p: (states[p.key][1] or "" if p.key in states else "", p.key))
+    waiting = [h.paper for h in search(conn, "status:to-read")]
+
+    def place(paper: Paper) -> tuple:
+        queued = states[paper.key][2] if paper.key in states else None
+        if queued is not None:
+            return (0, queued, "", 0, "")
+        return (1, 0, paper.added or "", paper.year, paper.key)
+
+    waiting.sort(key=place)
+    return reading, waiting
