@@ -150,6 +150,8 @@ class ReadingSession:
             queue = self._section("queue")
             while key in queue:
                 queue.remove(key)
+            if not queue:  # no 'queue: []' left behind
+                del self.doc["queue"]
             self.state.queue.remove(key)
             self.changed = True
 
