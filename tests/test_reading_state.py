@@ -41,6 +41,10 @@ def test_status_leaves_the_catalog_byte_identical_and_the_index_follows(cli, pat
     cli("status", "he2021fastmoe", "reading")
     entry = readingstate.load(paths).entries["he2021fastmoe"]
     assert (entry.status, entry.started_on, entry.read_on) == ("reading", TODAY, None)
+    shown = cli("show", "he2021fastmoe").stdout
+    assert f"  status:  reading\n  started: {TODAY}\n" in shown
+    assert "  pdf:     none (papers pdf he2021fastmoe, or papers attach" in shown
+    assert "  note:    none (papers note he2021fastmoe writes one)" in shown
     cli("status", "he2021fastmoe", "to-read")  # back to the queue: the entry goes
     assert "he2021fastmoe" not in readingstate.load(paths).entries
     assert paths.catalog.read_bytes() == before

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -177,7 +177,7 @@ def show(
     conn = connect()
     paper = query.get(conn, key)
     discussed = [n for n in notes.backlinks(notes.load_notes(state.paths)).get(key, [])]
-    yours = _yours(paper.key)
+    yours = _yours(conn, paper.key)
     if as_json:
         echo_json(
             {
@@ -208,6 +208,8 @@ def show(
         value = getattr(paper, name)
         if value:
             echo(f"  {name + ':':9}{value}")
+        if name == "status" and yours["started_on"]:
+            echo(f"  {'started:':9}{yours['started_on']}")
     if paper.tags:
         echo(f"  {'tags:':9}{', '.join(paper.tags)}")
     for name in ("summary", "abstract"):
@@ -215,6 +217,8 @@ def show(
         if value:
             echo(f"  {name + ':':9}{value}")
     for name, value in yours.items():
+        if name == "started_on":
+            continue  # shown beside the status above
         shown = state.paths.display(value) if value else f"none ({_HOW[name].format(key=key)})"
         echo(f"  {name + ':':9}{shown}")
     if paper.sources:
@@ -233,13 +237,20 @@ _HOW = {
 }
 
 
-def _yours(key: str) -> dict:
-    """The paper's kept PDF and reading note (None when there is none)."""
+def _yours(conn: Any, key: str) -> dict[str, Any]:
+    """What is the reader's own about the paper: the day they started reading it, its kept
+    PDF and its reading note (None when there is none)."""
     from catalog.edit.writer import note_path
+    from catalog.index.query import reading_states
     from catalog.ingest.pdfs import local_pdf
 
+    entry = reading_states(conn).get(key)
     note = note_path(state.paths, key)
-    return {"pdf": local_pdf(state.paths, key), "note": note if note.is_file() else None}
+    return {
+        "started_on": entry[2] if entry else None,
+        "pdf": local_pdf(state.paths, key),
+        "note": note if note.is_file() else None,
+    }
 
 
 @command("list", cls=QueryCommand)

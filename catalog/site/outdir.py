@@ -46,6 +46,7 @@ def check_site_dir(site_dir: Path, paths: Paths, protected: Sequence[Path] = ())
         paths.data_dir,
         paths.root,
         paths.readings,
+        paths.pdfs,
         paths.notes,
         paths.notes.parent,
         Path.home(),
