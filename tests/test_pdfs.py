@@ -156,7 +156,9 @@ def test_attach_keeps_only_pdfs_and_never_replaces_another_silently(
     assert cli("attach", "lai2023adaembed", str(other), "--replace").exit_code == 0
     assert kept.read_bytes() == other.read_bytes()
     assert cli("attach", "nosuch2020key", str(mine)).exit_code == 1
-    assert cli("attach", "lai2023adaembed", str(tmp_path / "missing.pdf")).exit_code == 1
+    missing = cli("attach", "lai2023adaembed", str(tmp_path / "missing.pdf"))
+    assert missing.exit_code == 1 and "no such file" in missing.output
+    assert cli("attach", "lai2023adaembed", str(tmp_path)).exit_code == 1  # a folder
 
 
 def test_open_takes_the_best_public_link(cli, paths: Paths, monkeypatch: pytest.MonkeyPatch):
@@ -170,12 +172,14 @@ def test_open_takes_the_best_public_link(cli, paths: Paths, monkeypatch: pytest.
     monkeypatch.setattr("typer.launch", lambda target: opened.append(target) or 0)
     assert cli("open", "he2021fastmoe").exit_code == 0
     assert opened == ["https://arxiv.org/abs/2103.13262"]
+    # A hand edit's file: or other scheme is never handed to the system opener.
     text = paths.catalog.read_text(encoding="utf-8").replace(
-        "      url: https://www.usenix.org/conference/osdi23/presentation/lai\n", ""
+        "https://www.usenix.org/conference/osdi23/presentation/lai", "file:///etc/passwd.pdf"
     )
     paths.catalog.write_text(text, encoding="utf-8")
-    nothing = cli("open", "lai2023adaembed", "--print")
-    assert nothing.exit_code == 1 and "no PDF and no link" in nothing.output
+    nothing = cli("open", "lai2023adaembed")
+    assert nothing.exit_code == 1 and "no PDF and no web link" in nothing.output
+    assert opened == ["https://arxiv.org/abs/2103.13262"]
 
 
 def test_a_pdf_path_is_never_outside_the_folder(paths: Paths):

@@ -212,10 +212,10 @@ def open_(
 
     paper = query.get(connect(), key)
     local = pdfs.local_pdf(state.paths, paper.key)
-    target = str(local) if local else pdfs.best_link(paper)
+    target = str(local.resolve()) if local else pdfs.best_link(paper)
     if target is None:
         raise CatalogError(
-            f"{key} has no PDF and no link (no arXiv id, DOI or URL); keep a PDF with "
+            f"{key} has no PDF and no web link (no arXiv id, DOI or http(s) URL); keep a PDF with "
             "papers attach KEY FILE"
         )
     if as_json:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from catalog import files
 from catalog.errors import CatalogError
-from catalog.model import KEY_RE, Paper
+from catalog.model import KEY_RE, Paper, is_http_url
 from catalog.paths import Paths
 
 # A PDF's header ('%PDF-1.7') may follow a little junk: readers look in the first KiB.
@@ -70,12 +70,14 @@ def _digest(path: Path) -> str:
 def attach(paths: Paths, key: str, source: Path, replace: bool = False) -> tuple[Path, bool]:
     """Copy a PDF into data/pdfs/KEY.pdf; (its path, whether anything was written)."""
     target = pdf_path(paths, key)
+    if not source.is_file():  # checked first: opening a pipe would wait for a writer
+        raise PdfError(f"{source}: no such file (give the PDF's path)")
     try:
         with open(source, "rb") as handle:
             head = handle.read(_HEADER_SPAN)
     except OSError as err:
         raise PdfError(f"{source}: cannot read it ({err.strerror})") from None
-    if not source.is_file() or not looks_like_pdf(head):
+    if not looks_like_pdf(head):
         raise PdfError(f"{source}: not a PDF (it does not start with %PDF-); nothing was kept")
     if target.exists() and source.resolve() == target.resolve():
         return target, False
@@ -103,14 +105,20 @@ def attach(paths: Paths, key: str, source: Path, replace: bool = False) -> tuple
 
 
 def best_link(paper: Paper) -> str | None:
-    """The paper's best public link: a PDF URL, its arXiv page, its DOI, its URL."""
-    if paper.url and paper.url.lower().split("?")[0].endswith(".pdf"):
-        return paper.url
-    if paper.arxiv:
-        return f"https://arxiv.org/abs/{paper.arxiv}"
-    if paper.doi:
-        return f"https://doi.org/{paper.doi}"
-    return paper.url
+    """The paper's best public link: a PDF URL, its arXiv page, its DOI, its URL. Only an
+    http(s) link: what the system opener gets must never be a file, a scheme handler or
+    an option."""
+    from urllib.parse import quote
+
+    links = [paper.url if _is_pdf_url(paper.url) else None]
+    links.append(f"https://arxiv.org/abs/{quote(paper.arxiv)}" if paper.arxiv else None)
+    links.append(f"https://doi.org/{quote(paper.doi, safe='/:;()')}" if paper.doi else None)
+    links.append(paper.url)
+    return next((link for link in links if link and is_http_url(link)), None)
+
+
+def _is_pdf_url(url: str | None) -> bool:
+    return bool(url) and str(url).lower().split("?")[0].endswith(".pdf")
 
 
 def sources(paper: Paper) -> list[tuple[str, str]]:
@@ -120,7 +128,7 @@ def sources(paper: Paper) -> list[tuple[str, str]]:
     found = []
     if paper.arxiv:
         found.append((f"arXiv {paper.arxiv}", f"{base_url('arxiv-pdf')}/pdf/{paper.arxiv}"))
-    if paper.url and paper.url.lower().split("?")[0].endswith(".pdf"):
+    if paper.url and _is_pdf_url(paper.url) and is_http_url(paper.url):
         found.append((paper.url, paper.url))
     return found
 
