@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import threading
+import time
 
 import pytest
 
@@ -70,7 +72,8 @@ def test_the_reading_file_keeps_comments_order_and_line_endings(cli, paths: Path
 def test_the_catalogs_own_status_counts_until_the_reader_says_otherwise(cli, paths: Paths):
     before = paths.catalog.read_bytes()
     assert keys(cli, "status:read") == ["lai2023adaembed"]  # status: read in papers.yaml
-    assert cli("status", "lai2023adaembed", "to-read").exit_code == 0
+    moved = cli("status", "lai2023adaembed", "to-read")
+    assert moved.exit_code == 0 and "papers status --migrate moves it" in moved.stderr
     assert "  lai2023adaembed: {status: to-read}\n" in paths.reading.read_text()
     assert keys(cli, "status:read") == []
     assert "lai2023adaembed" in keys(cli, "status:to-read")
@@ -192,3 +195,24 @@ def test_reading_notes_stay_off_the_site_unless_asked(paths: Paths):
     assert "Private thoughts" in paper_page(shown.by_key["he2021fastmoe"], shown)
     assert sitedata.flag("true") and sitedata.flag(True) and not sitedata.flag("false")
     assert not sitedata.flag(None) and not sitedata.flag("")
+
+
+def test_two_writers_of_the_reading_file_lose_no_change(paths: Paths):
+    """A session holds the file's lock until it has written: the second waits and reads
+    what the first wrote (no lost update)."""
+    started = threading.Event()
+
+    def first() -> None:
+        with writer.edit_reading(paths) as session:
+            session.set_status("he2021fastmoe", "read", "2024-01-01")
+            started.set()
+            time.sleep(0.5)
+
+    thread = threading.Thread(target=first)
+    thread.start()
+    started.wait(5)
+    with writer.edit_reading(paths) as session:
+        session.set_status("kurniawan2023evstore", "reading", "2024-01-02")
+    thread.join()
+    entries = readingstate.load(paths).entries
+    assert set(entries) == {"he2021fastmoe", "kurniawan2023evstore"}

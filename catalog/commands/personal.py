@@ -96,6 +96,12 @@ def status(
     dates = [f"started {entry.started_on}"] * bool(entry.started_on)
     dates += [f"read on {entry.read_on}"] * bool(entry.read_on)
     echo(f"{key}: {entry.status}" + (f" ({', '.join(dates)})" if dates else ""))
+    if legacy is not None:  # the catalog still holds reading state: say how to move it
+        echo(
+            f"note: {state.paths.display()} still holds status: for {key} (and maybe others); "
+            "papers status --migrate moves it into your reading file, once",
+            err=True,
+        )
 
 
 def _date(on: str | None) -> str | None:
