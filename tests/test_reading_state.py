@@ -216,3 +216,16 @@ def test_two_writers_of_the_reading_file_lose_no_change(paths: Paths):
     thread.join()
     entries = readingstate.load(paths).entries
     assert set(entries) == {"he2021fastmoe", "kurniawan2023evstore"}
+
+
+def test_to_read_drops_an_entry_check_refuses_and_a_same_state_keeps_its_line(cli, paths):
+    paths.reading.write_text(
+        "papers:\n  he2021fastmoe: {status: red}\n"
+        "  lai2023adaembed: {read_on: 2023-01-01, status: read}  # as I wrote it\n",
+        encoding="utf-8",
+    )
+    assert cli("status", "he2021fastmoe", "to-read").exit_code == 0
+    assert cli("status", "lai2023adaembed", "read").exit_code == 0  # the same state
+    assert paths.reading.read_text(encoding="utf-8") == (
+        "papers:\n  lai2023adaembed: {read_on: 2023-01-01, status: read}  # as I wrote it\n"
+    )

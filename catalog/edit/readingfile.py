@@ -117,8 +117,9 @@ class ReadingSession:
         """Write an entry (one line: 'KEY: {status: read, read_on: 2024-03-01}')."""
         from ruamel.yaml.comments import CommentedMap
 
-        if self.state.entries.get(entry.key) == entry:
-            return
+        old = self.state.entries.get(entry.key)
+        if old is not None and old.to_dict() == entry.to_dict():
+            return  # the same state: its line stays as the reader wrote it
         value = CommentedMap(
             (name, dt.date.fromisoformat(v) if name.endswith("_on") else v)
             for name, v in entry.to_dict().items()
@@ -129,9 +130,10 @@ class ReadingSession:
         self.changed = True
 
     def _drop(self, key: str) -> None:
-        if key in self.state.entries:
-            del self._section("papers")[key]
-            del self.state.entries[key]
+        papers = self.doc.get("papers")  # an entry check refuses (status: red) goes too
+        if isinstance(papers, dict) and key in papers:
+            del papers[key]
+            self.state.entries.pop(key, None)
             self.changed = True
 
     def top(self, key: str) -> None:
