@@ -65,7 +65,11 @@ def status(
     paper back to the queue. The curated catalog (data/papers.yaml) is never changed: the
     reading file is yours, to commit or to list in .gitignore.
 
-    Example: papers status sima2022ekko read --on 2024-03-01
+    \b
+    Examples:
+      papers status sima2022ekko reading
+      papers status sima2022ekko read --on 2024-03-01
+      papers status --migrate
     """
     if migrate:
         if key or value:
@@ -153,7 +157,10 @@ def queue(
     The queue starts with the papers you moved up (--top), then the rest oldest first
     (by date added, then year). The order is kept in data/reading.yaml.
 
-    Example: papers queue --top sima2022ekko
+    \b
+    Examples:
+      papers queue -n 5
+      papers queue --top sima2022ekko
     """
     from catalog.index import query
 
@@ -211,7 +218,10 @@ def open_(
     """Open a paper: its PDF if one is kept (papers attach, papers pdf), else its best
     public link (a PDF URL, arXiv, DOI, URL), with the system's opener.
 
-    Example: papers open sima2022ekko --print
+    \b
+    Examples:
+      papers open sima2022ekko
+      papers open sima2022ekko --print
     """
     from catalog.index import query
     from catalog.ingest import pdfs
@@ -243,7 +253,9 @@ def attach(
 ) -> None:
     """Keep a PDF for a paper: copied into data/pdfs/KEY.pdf (git-ignored, never published).
 
-    Example: papers attach sima2022ekko ~/Downloads/ekko.pdf
+    \b
+    Examples:
+      papers attach sima2022ekko ~/Downloads/ekko.pdf
     """
     from pathlib import Path
 
@@ -276,7 +288,10 @@ def pdf(
     Each download is checked (a PDF's content type and first bytes), capped in size and
     time; a PDF already kept is left alone.
 
-    Example: papers pdf sima2022ekko
+    \b
+    Examples:
+      papers pdf sima2022ekko xie2022fleche
+      papers pdf --all
     """
     from catalog.index import query
     from catalog.ingest import pdfs
