@@ -11,8 +11,11 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
 from catalog import files
 from catalog.errors import CatalogError
@@ -160,13 +163,11 @@ def download(paths: Paths, paper: Paper, progress: Progress | None = None) -> Pa
 
 def _fetch(paths: Paths, target: Path, url: str, label: str, progress: Progress | None) -> None:
     """One download into a temporary file, checked, then renamed into place."""
-    from catalog.ingest.services import download
-
     _folder(paths)
     tmp = files.temp_path(target)
     try:
         with open(tmp, "wb") as out:
-            kind = download(url, out.write, label, MAX_PDF, DEADLINE, progress)
+            kind = _http_get(url, out.write, label, MAX_PDF, DEADLINE, progress)
             out.flush()
             os.fsync(out.fileno())
         with open(tmp, "rb") as handle:
@@ -179,3 +180,64 @@ def _fetch(paths: Paths, target: Path, url: str, label: str, progress: Progress 
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink()
+
+
+def _http_get(
+    url: str,
+    sink: Callable[[bytes], object],
+    label: str,
+    max_bytes: int,
+    deadline: float,
+    progress: Callable[[int, int | None], object] | None = None,
+) -> str:
+    """GET a file into sink, chunk by chunk, and return its content type: redirects
+    followed (to http(s) only, at most MAX_REDIRECTS), the whole exchange within deadline
+    seconds and max_bytes; progress(done, total) after each chunk. FetchError otherwise."""
+    import httpx
+
+    from catalog.ingest.services import MAX_REDIRECTS, TIMEOUT, FetchError, user_agent
+
+    ends = time.monotonic() + deadline
+    try:
+        with httpx.Client(timeout=TIMEOUT, headers={"User-Agent": user_agent()}) as client:
+            for _ in range(MAX_REDIRECTS + 1):
+                with client.stream("GET", url) as response:
+                    if response.is_redirect:
+                        url = str(response.request.url.join(response.headers.get("location", "")))
+                        if urlsplit(url).scheme not in ("http", "https"):
+                            raise FetchError(f"{label} redirected to a non-web address")
+                        continue
+                    if response.status_code != 200:
+                        raise FetchError(f"{label} answered HTTP {response.status_code}")
+                    _stream(response, sink, label, max_bytes, ends, progress)
+                    return str(response.headers.get("content-type", ""))
+            raise FetchError(f"{label} redirected more than {MAX_REDIRECTS} times")
+    except (httpx.TransportError, OSError) as err:
+        raise FetchError(f"cannot reach {label} ({type(err).__name__}: {err})") from None
+
+
+def _stream(
+    response: Any,
+    sink: Callable[[bytes], object],
+    label: str,
+    max_bytes: int,
+    ends: float,
+    progress: Callable[[int, int | None], object] | None,
+) -> None:
+    """A response's body into sink within the size cap and the deadline."""
+    from catalog.ingest.services import FetchError
+
+    length = response.headers.get("content-length", "")
+    total = int(length) if length.isdigit() else None
+    if total is not None and total > max_bytes:
+        raise FetchError(f"{label} is {total >> 20} MiB, more than the {max_bytes >> 20} MiB cap")
+    done = 0
+    for chunk in response.iter_bytes():
+        done += len(chunk)
+        if done > max_bytes:
+            raise FetchError(f"{label} sent more than {max_bytes >> 20} MiB; stopped")
+        if time.monotonic() > ends:
+            raise FetchError(f"{label} took too long to download; try again later")
+        sink(chunk)
+        if progress is not None:
+            progress(done, total)

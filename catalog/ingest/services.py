@@ -12,7 +12,7 @@ import os
 import re
 import time
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -348,63 +348,6 @@ def _read(client: Any, url: str, params: dict[str, Any] | None, deadline: float,
             content=bytes(body),
             request=response.request,
         )
-
-
-def download(
-    url: str,
-    sink: Callable[[bytes], object],
-    label: str,
-    max_bytes: int,
-    deadline: float = DEADLINE,
-    progress: Callable[[int, int | None], object] | None = None,
-) -> str:
-    """GET a file into sink, chunk by chunk, and return its content type: redirects
-    followed (to http(s) only, at most MAX_REDIRECTS), the whole exchange within deadline
-    seconds and max_bytes; progress(done, total) after each chunk. FetchError otherwise."""
-    import httpx
-
-    ends = time.monotonic() + deadline
-    try:
-        with _client() as client:
-            for _ in range(MAX_REDIRECTS + 1):
-                with client.stream("GET", url) as response:
-                    if response.is_redirect:
-                        url = str(response.request.url.join(response.headers.get("location", "")))
-                        if urlsplit(url).scheme not in ("http", "https"):
-                            raise FetchError(f"{label} redirected to a non-web address")
-                        continue
-                    if response.status_code != 200:
-                        raise FetchError(f"{label} answered HTTP {response.status_code}")
-                    _stream(response, sink, label, max_bytes, ends, progress)
-                    return str(response.headers.get("content-type", ""))
-            raise FetchError(f"{label} redirected more than {MAX_REDIRECTS} times")
-    except (httpx.TransportError, OSError) as err:
-        raise FetchError(f"cannot reach {label} ({type(err).__name__}: {err})") from None
-
-
-def _stream(
-    response: Any,
-    sink: Callable[[bytes], object],
-    label: str,
-    max_bytes: int,
-    ends: float,
-    progress: Callable[[int, int | None], object] | None,
-) -> None:
-    """A response's body into sink within the size cap and the deadline."""
-    length = response.headers.get("content-length", "")
-    total = int(length) if length.isdigit() else None
-    if total is not None and total > max_bytes:
-        raise FetchError(f"{label} is {total >> 20} MiB, more than the {max_bytes >> 20} MiB cap")
-    done = 0
-    for chunk in response.iter_bytes():
-        done += len(chunk)
-        if done > max_bytes:
-            raise FetchError(f"{label} sent more than {max_bytes >> 20} MiB; stopped")
-        if time.monotonic() > ends:
-            raise FetchError(f"{label} took too long to download; try again later")
-        sink(chunk)
-        if progress is not None:
-            progress(done, total)
 
 
 # ---------------------------------------------------------------- Crossref
