@@ -9,12 +9,17 @@ data/reading.yaml (catalog.edit.writer.edit_reading), PDFs in data/pdfs/
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from catalog.commands import JsonOpt, command, complete_key, connect, echo, echo_json, state
 from catalog.errors import CatalogError, UsageError
+
+if TYPE_CHECKING:
+    import sqlite3
+
+    from catalog.model import Paper
 
 KeyArg = Annotated[
     str, typer.Argument(help="Citation key.", autocompletion=complete_key, show_default=False)
@@ -188,11 +193,12 @@ def queue(
     echo(f"{len(reading)} reading, {total} to read", err=True)
 
 
-def _top(conn: object, key: str) -> None:
+def _top(conn: sqlite3.Connection, key: str) -> None:
+    """Move a to-read paper to the top of the queue."""
     from catalog.edit import writer
     from catalog.index import query
 
-    paper = query.get(conn, key)  # type: ignore[arg-type]
+    paper = query.get(conn, key)
     if paper.status != "to-read":
         raise CatalogError(
             f"{key} is {paper.status}, not in the to-read queue (papers status {key} to-read "
@@ -319,13 +325,15 @@ def pdf(
         raise typer.Exit(1)
 
 
-def _download(papers: list) -> tuple[list[str], dict[str, str]]:
+def _download(papers: list[Paper]) -> tuple[list[str], dict[str, str]]:
     """Download each paper's PDF with a progress bar on a terminal."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.progress import (
         BarColumn,
         DownloadColumn,
         Progress,
+        TaskID,
         TextColumn,
         TransferSpeedColumn,
     )
@@ -345,12 +353,12 @@ def _download(papers: list) -> tuple[list[str], dict[str, str]]:
         disable=not sys.stderr.isatty(),
     )
     with bar:
-        overall = bar.add_task(f"{len(papers)} PDFs", total=len(papers))
-        for paper in papers:
-            task = bar.add_task(for_terminal(paper.key), total=None)
+        for number, paper in enumerate(papers, 1):
+            label = f"{number}/{len(papers)} {escape(for_terminal(paper.key))}"
+            task = bar.add_task(label, total=None)
 
-            def advance(got: int, total: int | None, task: object = task) -> None:
-                bar.update(task, completed=got, total=total)  # type: ignore[arg-type]
+            def advance(got: int, total: int | None, task: TaskID = task) -> None:
+                bar.update(task, completed=got, total=total)
 
             try:
                 pdfs.download(state.paths, paper, advance)
@@ -358,5 +366,4 @@ def _download(papers: list) -> tuple[list[str], dict[str, str]]:
             except CatalogError as err:
                 failed[paper.key] = str(err)
             bar.remove_task(task)
-            bar.advance(overall)
     return done, failed
