@@ -315,10 +315,11 @@ def _option_of_command(group: TyperGroup, ctx: Any, args: list[str], at: int) ->
 
 
 class OptionError(typer.BadParameter):
-    """A usage error whose message is shown as it is (no 'Invalid value:' before it)."""
+    """A usage error whose message is shown as it is (no 'Invalid value:' before it), made
+    safe for the terminal (it quotes what the user typed, escape sequences too)."""
 
     def format_message(self) -> str:
-        return self.message
+        return for_terminal(self.message)
 
 
 class Command(TyperCommand):
