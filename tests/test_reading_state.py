@@ -229,3 +229,28 @@ def test_to_read_drops_an_entry_check_refuses_and_a_same_state_keeps_its_line(cl
     assert paths.reading.read_text(encoding="utf-8") == (
         "papers:\n  lai2023adaembed: {read_on: 2023-01-01, status: read}  # as I wrote it\n"
     )
+
+
+@pytest.mark.slow
+def test_a_real_site_build_shows_the_readers_state_only_when_asked(
+    cli, paths: Paths, tmp_path, monkeypatch: pytest.MonkeyPatch
+):
+    """mkdocs.yml's show_status and show_readings (from the environment through !ENV)
+    on a real build: off by default, the reader's file and notes when asked."""
+    cli("status", "he2021fastmoe", "reading", "--on", "2024-05-06")
+    paths.readings.mkdir(parents=True)
+    (paths.readings / "he2021fastmoe.md").write_text("Private thoughts.\n", encoding="utf-8")
+
+    def page(out_name: str) -> str:
+        out = tmp_path / out_name
+        result = cli("site", "build", "-o", str(out))
+        assert result.exit_code == 0, result.output
+        return (out / "papers" / "he2021fastmoe" / "index.html").read_text(encoding="utf-8")
+
+    hidden = page("hidden")
+    assert "Reading status" not in hidden and "Private thoughts" not in hidden
+    monkeypatch.setenv("PAPERS_SHOW_STATUS", "true")
+    monkeypatch.setenv("PAPERS_SHOW_READINGS", "true")
+    shown = page("shown")
+    assert "<strong>Reading status:</strong> reading" in shown
+    assert "Private thoughts." in shown
