@@ -13,13 +13,14 @@ from catalog.commands import app
 # target building all of them (tools/bench.py); tests/test_docs.py holds it to the
 # modules' own commands.
 MODULES = {
-    **dict.fromkeys(("search", "show", "list", "stats", "venues", "check", "index"), "reading"),
-    **dict.fromkeys(
-        ("tag", "untag", "tags", "status", "queue", "note", "rm", "edit", "import", "add"),
-        "curate",
-    ),
+    **dict.fromkeys(("search", "show", "list", "stats", "check", "index"), "reading"),
+    **dict.fromkeys(("tag", "untag", "tags", "note", "rm", "edit", "import", "add"), "curate"),
+    **dict.fromkeys(("status", "queue", "open", "attach", "pdf"), "personal"),
     **dict.fromkeys(("export", "cite", "bib-check"), "bib"),
     "inbox": "inbox",
+    "venues": "venues",
+    "demo": "demo",
+    "update": "update",
     **dict.fromkeys(("site", "notes", "related"), "site"),
 }
 # Options of papers itself that take a value (skipped to find the command's name).

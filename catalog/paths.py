@@ -48,6 +48,16 @@ class Paths:
         return self.data_dir / "readings"
 
     @property
+    def reading(self) -> Path:
+        """The reader's own state (status, dates, queue order), apart from the catalog."""
+        return self.data_dir / "reading.yaml"
+
+    @property
+    def pdfs(self) -> Path:
+        """The PDFs papers keeps for the reader (git-ignored, never published)."""
+        return self.data_dir / "pdfs"
+
+    @property
     def notes(self) -> Path:
         """Hand-written notes that link to papers with [[key]]."""
         return self.root / "site" / "notes"
@@ -59,6 +69,16 @@ class Paths:
             return str(path.resolve().relative_to(Path.cwd().resolve()))
         except ValueError:
             return str(path)
+
+
+def in_folder(catalog: Path) -> Path:
+    """A catalog named by its project folder (or its data folder) as the YAML file in it."""
+    if not catalog.is_dir():
+        return catalog
+    for candidate in (catalog / DEFAULT_CATALOG, catalog / DEFAULT_CATALOG.name):
+        if candidate.is_file():
+            return candidate
+    return catalog
 
 
 def find_catalog(start: Path | None = None) -> Path:
@@ -74,7 +94,7 @@ def find_catalog(start: Path | None = None) -> Path:
 def resolve(catalog: str | Path | None = None, db: str | Path | None = None) -> Paths:
     """Paths from explicit options, then environment variables, then defaults."""
     catalog = catalog or os.environ.get(CATALOG_ENV) or find_catalog()
-    catalog_path = Path(catalog)
+    catalog_path = in_folder(Path(catalog))
     db = db or os.environ.get(DB_ENV)
     if db:
         return Paths(catalog_path, Path(db))

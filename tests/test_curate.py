@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import subprocess
 import sys
@@ -130,19 +129,6 @@ def test_tags_rename(cli, paths: Paths) -> None:
 # ---------------------------------------------------------------- reading
 
 
-def test_status_read_records_the_date(cli, paths: Paths) -> None:
-    result = cli("status", "he2021fastmoe", "read")
-    today = dt.date.today().isoformat()
-    assert result.output == f"he2021fastmoe: read (read on {today})\n"
-    assert paper(paths, "he2021fastmoe").read_on == today
-    cli("status", "he2021fastmoe", "read", "--on", "2024-01-02")
-    assert paper(paths, "he2021fastmoe").read_on == "2024-01-02"
-    cli("status", "he2021fastmoe", "to-read")
-    got = paper(paths, "he2021fastmoe")
-    assert (got.status, got.read_on) == ("to-read", None)
-    assert "status:" not in paths.catalog.read_text(encoding="utf-8").split("he2021fastmoe")[1]
-
-
 def test_status_rejects_unknown_values_and_dates(cli, paths: Paths) -> None:
     before = paths.catalog.read_bytes()
     bad = cli("status", "he2021fastmoe", "red")
@@ -166,7 +152,12 @@ def test_queue_oldest_first(cli, paths: Paths) -> None:
     )
     paths.catalog.write_text(text, encoding="utf-8")
     rows = json.loads(cli("queue", "--json").output)
-    assert [r["key"] for r in rows] == ["he2021fastmoe", "lai2023adaembed", "kurniawan2023evstore"]
+    assert rows["reading"] == []
+    assert [r["key"] for r in rows["to_read"]] == [
+        "he2021fastmoe",
+        "lai2023adaembed",
+        "kurniawan2023evstore",
+    ]
     assert len(cli("queue", "-n", "1").stdout.splitlines()) == 1
 
 
@@ -291,7 +282,8 @@ def test_status_and_rm_dry_run_show_the_diff_and_write_nothing(cli, paths):
     before = paths.catalog.read_bytes()
     status = cli("status", "he2021fastmoe", "reading", "--dry-run")
     assert status.exit_code == 0, status.output
-    assert "+      status: reading" in status.output
+    assert "+  he2021fastmoe: {status: reading, started_on: " in status.output
+    assert not paths.reading.exists()  # the reader's file, not the catalog, and not yet
     removed = cli("rm", "he2021fastmoe", "--dry-run")
     assert removed.exit_code == 0, removed.output
     assert "-    - key: he2021fastmoe" in removed.output
@@ -322,7 +314,7 @@ def test_an_edit_as_its_own_process(paths: Paths) -> None:
     done = papers("status", "he2021fastmoe", "read", "--on", "2024-03-04")
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "he2021fastmoe: read (read on 2024-03-04)"
-    assert "read_on: 2024-03-04" in paths.catalog.read_text(encoding="utf-8")
+    assert "read_on: 2024-03-04" in paths.reading.read_text(encoding="utf-8")
     assert "--dry-run" in papers("status", "--help").stdout
     assert papers("status", "he2021fastmoe", "--bogus").returncode == 2
     assert "did you mean" in papers("statu", "x").stderr.lower()

@@ -48,6 +48,13 @@ def test_command_has_help(name, cmd):
 
 
 @pytest.mark.parametrize(("name", "cmd"), COMMANDS, ids=[n for n, _ in COMMANDS])
+def test_command_help_shows_an_example(name, cmd):
+    text = cmd.help or ""
+    assert re.search(r"Examples?:", text), f"papers {name} --help shows no example"
+    assert f"papers {name}" in text.split("Example", 1)[1], f"papers {name}: example of another"
+
+
+@pytest.mark.parametrize(("name", "cmd"), COMMANDS, ids=[n for n, _ in COMMANDS])
 def test_command_is_in_the_command_guide(name, cmd):
     guide = (REPO / "docs" / "pages" / "commands.md").read_text(encoding="utf-8")
     assert f"papers {name}" in guide, f"docs/pages/commands.md never shows `papers {name}`"

@@ -178,11 +178,13 @@ def random_ops(rng: random.Random, keys: list[str], count: int) -> list[Op]:
             if kind == "untag-all":
                 return s.remove_tags(key, s.paper(key).tags)
             if kind == "status":
-                return s.set_status(key, status, day if status == "read" else None)
+                return s.update(key, status=status, read_on=day if status == "read" else None)
             if kind == "new":
                 return s.add_tags(key, [f"fresh-{i}"], new=True)
             if kind == "two":
-                return s.add_tags(key, [tag]), s.set_status(other, status, day)
+                return s.add_tags(key, [tag]), s.update(
+                    other, status=status, read_on=day if status == "read" else None
+                )
             if kind == "summary":
                 return s.update(key, summary=f"Edited summary {i}: shorter lines.")
             if kind == "rename":
@@ -274,7 +276,7 @@ def test_odd_layouts_edit_only_the_papers_own_lines(tmp_path: Path, key: str, ed
     changes = {
         "tag": lambda s: s.add_tags(key, ["inference", "caching"]),
         "untag": lambda s: s.remove_tags(key, s.paper(key).tags[:1]),
-        "status": lambda s: s.set_status(key, "read", "2024-02-03"),
+        "status": lambda s: s.update(key, status="read", read_on="2024-02-03"),
         "title": lambda s: s.update(key, title="A New Title: Longer"),
     }
     paths = write_catalog(tmp_path / "cat", ODD)
@@ -316,7 +318,7 @@ def test_an_edit_keeps_the_indentation_of_the_papers_block_lists(tmp_path: Path,
     """A status change adds its two lines and re-indents none of the authors or tags."""
     paths = write_catalog(tmp_path / "cat", BLOCK_LISTS)
     with writer.edit(paths) as session:
-        session.set_status(key, "read", "2024-02-03")
+        session.update(key, status="read", read_on="2024-02-03")
         session.add_tags(key, ["training"])
     text = paths.catalog.read_text(encoding="utf-8")
     added = [
@@ -334,7 +336,7 @@ def test_an_edit_keeps_the_indentation_of_the_papers_block_lists(tmp_path: Path,
         lambda s: s.update("alpha2024one", title=""),  # a required field gone
         lambda s: s.update("alpha2024one", doi="not a DOI"),
         lambda s: s.add_tags("dash2024alone", ["no-such-tag"]),
-        lambda s: s.set_status("dash2024alone", "done"),
+        lambda s: s.update("dash2024alone", status="done"),
         lambda s: (
             s.update("alpha2024one", doi="10.1/x"),
             s.update("zero2024indent", doi="10.1/X"),

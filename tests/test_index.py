@@ -257,6 +257,11 @@ def reference_build(paths, db_path) -> None:
     db["tags"].create(
         {"paper": str, "tag": str}, pk=("paper", "tag"), foreign_keys=[("paper", "papers", "key")]
     )
+    # The reader's state and notes (empty: the shipped catalog has neither).
+    db["reading"].create(
+        {"key": str, "status": str, "started_on": str, "read_on": str, "queued": int}, pk="key"
+    )
+    db["notes"].create({"key": str, "path": str, "body": str}, pk="key")
     db["papers"].create_index(["year"])
     db["tags"].create_index(["tag"])
     db["authors"].create_index(["folded"])
@@ -320,6 +325,9 @@ def reference_build(paths, db_path) -> None:
     )
     db["papers"].enable_fts(
         schema.FTS_COLUMNS, fts_version="FTS5", tokenize=schema.TOKENIZE, create_triggers=True
+    )
+    db["notes"].enable_fts(
+        ["body"], fts_version="FTS5", tokenize=schema.TOKENIZE, create_triggers=True
     )
     trigger = db.execute("select sql from sqlite_master where name = 'papers_au'").fetchone()[0]
     db.execute('drop trigger "papers_au"')

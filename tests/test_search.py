@@ -227,7 +227,7 @@ def test_cli_search_plain_json_keys(cli):
     data = json.loads(cli("search", "embedding", "--json").output)
     assert data[0]["authors"] and data[0]["venue"] and "summary" in data[0]
     assert cli("search", "tag:moe", "--keys").output == "he2021fastmoe\n"
-    assert len(cli("search", "embedding", "--keys", "--limit", "1").output.splitlines()) == 1
+    assert len(cli("search", "embedding", "--keys", "--limit", "1").stdout.splitlines()) == 1
 
 
 def test_cli_search_errors(cli):
@@ -341,7 +341,7 @@ def test_queries_with_nothing_to_search_say_so(conn, text):
 def test_cli_query_words_may_start_with_a_dash(cli, args, expected):
     result = cli("search", *args)
     assert result.exit_code == 0, result.output
-    assert result.output == expected
+    assert result.stdout == expected
 
 
 def test_cli_list_and_export_take_dash_words(cli):

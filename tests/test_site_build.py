@@ -51,7 +51,8 @@ def article(html: str) -> str:
     return html[html.index("<article") : html.index("</article>")]
 
 
-def test_site_build_on_a_tmp_catalog(cli, paths, tmp_path):
+def test_site_build_on_a_tmp_catalog(cli, paths, tmp_path, monkeypatch):
+    monkeypatch.setenv("PAPERS_SHOW_READINGS", "true")  # the reader's notes, asked for
     write_note(paths)
     paths.readings.mkdir(parents=True)
     (paths.readings / "lai2023adaembed.md").write_text(
@@ -295,6 +296,7 @@ def test_site_commands_have_help(cli):
 
 
 def test_reading_note_from_papers_note_shows_on_the_paper_page(cli, paths, tmp_path, monkeypatch):
+    monkeypatch.setenv("PAPERS_SHOW_READINGS", "true")
     monkeypatch.delenv("EDITOR", raising=False)
     monkeypatch.delenv("VISUAL", raising=False)
     created = cli("note", "he2021fastmoe")

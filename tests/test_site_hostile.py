@@ -12,9 +12,11 @@ that the theme did not put there.
 from __future__ import annotations
 
 import json
+import os
 import re
 from html.parser import HTMLParser
 from pathlib import Path
+from unittest import mock
 
 import pytest
 import yaml
@@ -303,7 +305,8 @@ def test_hostile_fields_are_inert_on_every_page(drawn, baseline, tmp_path_factor
     tmp = tmp_path_factory.mktemp("hostile")
     paths = write(tmp, drawn)
     out = tmp / "out"
-    result = builder.build(paths, site_dir=out, strict=False)
+    with mock.patch.dict(os.environ, {"PAPERS_SHOW_READINGS": "true"}):  # shown when asked
+        result = builder.build(paths, site_dir=out, strict=False)
     pages = list((out / "papers").glob("*/index.html"))
     assert len(pages) == len(drawn["papers"])  # every paper got its page
     assert check_site(out, baseline) == []

@@ -117,6 +117,22 @@ class ExportError(CatalogError):
         return f"{place}: {self.paper.key}: {self.reason}"
 
 
+def registered(paper: Paper, venues: dict[str, Venue]) -> Venue:
+    """The registry record of the paper's venue; ExportError if the registry lacks it."""
+    venue = venues.get(paper.venue)
+    if venue is None:
+        raise ExportError(
+            paper,
+            f"venue '{paper.venue}' is not in the venue registry (add it to data/venues.yaml)",
+        )
+    return venue
+
+
+def entry_type(venue: Venue) -> str:
+    """The BibTeX entry type of a venue's papers: the registry's entry_type, else by kind."""
+    return str(venue.extra.get("entry_type") or ENTRY_TYPES.get(venue.kind, "misc"))
+
+
 def _check_options(venue_style: str, arxiv_style: str) -> None:
     if venue_style not in VENUE_STYLES:
         raise UsageError(f"unknown venue style '{venue_style}' (use full or short)")
@@ -143,8 +159,9 @@ def container_name(venue: Venue, style: str = "full") -> str:
     return str(venue.extra.get("booktitle") or venue.name)
 
 
-class _Writer:
-    """Formats entries with one set of options, caching what repeats (names, venues)."""
+class Writer:
+    """Formats BibTeX entries with one set of options, caching what repeats (names,
+    venues); catalog.bib.biblatex renames its fields for biblatex."""
 
     def __init__(
         self,
@@ -235,9 +252,7 @@ class _Writer:
         """The entry type of a venue's papers (a registry record may give it)."""
         etype = self.etypes.get(venue.short)
         if etype is None:
-            etype = self.etypes[venue.short] = str(
-                venue.extra.get("entry_type") or ENTRY_TYPES.get(venue.kind, "misc")
-            )
+            etype = self.etypes[venue.short] = entry_type(venue)
         return etype
 
     def publisher(self, venue: Venue) -> str:
@@ -283,13 +298,13 @@ class _Writer:
 
     def entry(self, paper: Paper) -> str:
         """A paper's entry, field by field."""
+        etype, fields = self.fields(paper)
+        return _assemble(etype, paper.key, fields)
+
+    def fields(self, paper: Paper) -> tuple[str, list[tuple[str, str]]]:
+        """A paper's entry type and its fields (name, field text), in order."""
         self.paper = paper
-        venue = self.venues.get(paper.venue)
-        if venue is None:
-            raise ExportError(
-                paper,
-                f"venue '{paper.venue}' is not in the venue registry (add it to data/venues.yaml)",
-            )
+        venue = registered(paper, self.venues)
         etype = self.etype(venue)
         as_journal = (
             venue.kind == "preprint" and self.arxiv_style == "journal" and paper.arxiv is not None
@@ -336,7 +351,7 @@ class _Writer:
             fields.append(("url", verbatim(url)))
         if self.abstracts and paper.abstract:
             fields.append(("abstract", self.text(paper.abstract, "abstract")))
-        return _assemble(etype, paper.key, fields)
+        return etype, fields
 
 
 @functools.lru_cache(maxsize=256)
@@ -384,7 +399,7 @@ def entry(
     abstracts: bool = False,
 ) -> str:
     """One paper's BibTeX entry (with its abstract when abstracts is set)."""
-    return _Writer(venues, ascii, venue_style, arxiv_style, protected, abstracts).entry(paper)
+    return Writer(venues, ascii, venue_style, arxiv_style, protected, abstracts).entry(paper)
 
 
 def export(
@@ -396,6 +411,7 @@ def export(
     arxiv_style: str = "eprint",
     protected: Collection[str] = (),
     abstracts: bool = False,
+    writer: type[Writer] = Writer,
 ) -> str:
     """The .bib text for papers, entries sorted by key so the file diffs cleanly."""
     ordered = sorted(papers, key=lambda p: p.key)
@@ -408,6 +424,7 @@ def export(
             arxiv_style=arxiv_style,
             protected=protected,
             abstracts=abstracts,
+            writer=writer,
         )
     )
 
@@ -421,12 +438,13 @@ def entries(
     arxiv_style: str = "eprint",
     protected: Collection[str] = (),
     abstracts: bool = False,
+    writer: type[Writer] = Writer,
 ) -> Iterator[str]:
     """The entries of papers in the order given, one at a time (export joins them sorted
     by key; a caller that reads the papers in key order can stream them)."""
-    writer = _Writer(venues, ascii, venue_style, arxiv_style, protected, abstracts)
+    made = writer(venues, ascii, venue_style, arxiv_style, protected, abstracts)
     for paper in papers:
-        yield writer.entry(paper)
+        yield made.entry(paper)
 
 
 def load_protected_terms(path: Path) -> list[str]:

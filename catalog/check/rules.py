@@ -12,7 +12,7 @@ from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable
 from typing import Any
 
-from catalog.check import duplicates
+from catalog.check import duplicates, sources
 from catalog.data import reader
 from catalog.data.registry import Venue, load_tags, load_venues, registry_problems
 from catalog.errors import InvalidCatalogError, Problem
@@ -68,6 +68,7 @@ def findings(paths: Paths, require_sources: bool = False) -> list[Finding]:
     problems += _papers_findings(papers, filename, venues, vocabulary)
     problems += _unknown_distinct(papers, filename)
     problems += map(_fields, registry_problems(venues, paths.display(paths.venues)))
+    problems += _venue_sources(venues, paths.display(paths.venues))
     if require_sources:
         problems += [
             (
@@ -83,9 +84,11 @@ def findings(paths: Paths, require_sources: bool = False) -> list[Finding]:
             if not p.sources
         ]
     if not any(p[-1] for p in problems):  # else every [[key]] would look unknown
-        from catalog.data import notes
+        from catalog.data import notes, readingstate
 
-        problems += map(_fields, notes.check_links(paths, {p.key for p in papers}))
+        keys = {p.key for p in papers}
+        problems += map(_fields, notes.check_links(paths, keys))
+        problems += map(_fields, readingstate.problems(paths, keys))
     # Each once (dict keeps their order, in which most already stand: a set's would make
     # the sort start from scratch), then in Problem's order.
     return sorted(dict.fromkeys(problems))
@@ -134,6 +137,7 @@ _READS: dict[str, frozenset[str]] = {
     "identifiers": frozenset({"doi", "arxiv", "arxiv_class", "pages", "year"}),
     "status": frozenset({"status"}),
     "distinct": frozenset({"distinct", "key"}),
+    "sources": frozenset({"sources", "doi", "arxiv"}),
 }
 
 
@@ -156,6 +160,7 @@ def _paper_findings(
         "identifiers": _identifiers,
         "status": _status,
         "distinct": _distinct,
+        "sources": _sources,
     }
     # (in this order: the order of a paper's findings)
     chosen_names = [n for n in every if fields is None or not _READS[n].isdisjoint(fields)]
@@ -227,6 +232,26 @@ def _distinct(paper: Paper) -> Iterable[tuple[str, str]]:
                 f"distinct: '{other[:40]}' is not a citation key",
                 "list the keys of papers in the catalog it is not",
             )
+
+
+def _sources(paper: Paper) -> Iterable[tuple[str, str]]:
+    """Source links naming another paper's arXiv id or DOI; aggregators as the only source."""
+    if paper.sources:
+        yield from sources.contradictions(paper.sources, paper.arxiv, paper.doi)
+        yield from sources.only_aggregators(paper.sources)
+
+
+def _venue_sources(venues: dict[str, Venue], filename: str) -> list[Finding]:
+    """Registry entries whose only sources are aggregators."""
+    out: list[Finding] = []
+    for short, venue in venues.items():
+        given = venue.extra.get("sources")
+        if isinstance(given, list) and all(isinstance(url, str) for url in given):
+            out += [
+                (filename, 0, short, msg, hint, False)
+                for msg, hint in sources.only_aggregators(given)
+            ]
+    return out
 
 
 def _unknown_distinct(papers: list[Paper], filename: str) -> list[Finding]:

@@ -12,15 +12,28 @@ from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
-from typer.core import TyperCommand
+from typer.core import TyperCommand, TyperGroup
 
 from catalog import __version__
 from catalog.errors import CatalogError, UsageError
 from catalog.model import strip_controls
 from catalog.paths import CATALOG_ENV, DB_ENV, Paths, resolve
 
+
+class Group(TyperGroup):
+    """A command group that says where a command's option goes when it is written before
+    the command's name (papers -n 3 search x)."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        misplaced = _misplaced_option(self, ctx, args)
+        if misplaced:
+            raise OptionError(misplaced, ctx=ctx)
+        return super().parse_args(ctx, args)
+
+
 app = typer.Typer(
     name="papers",
+    cls=Group,
     help="A curated catalog of recommendation-system and ML-systems papers.",
     no_args_is_help=True,
     rich_markup_mode=None,
@@ -130,24 +143,30 @@ def command(*args: Any, group: typer.Typer | None = None, **kwargs: Any) -> Call
     and an exit code."""
 
     def decorate(fn: F) -> F:
-        @functools.wraps(fn)
-        def wrapper(*a: Any, **k: Any) -> Any:
-            try:
-                return _run_repairing_index(fn, a, k)
-            except UsageError as err:
-                echo(f"error: {err}", err=True)
-                raise typer.Exit(2) from None
-            except CatalogError as err:
-                echo(f"error: {err}" if "\n" not in str(err) else str(err), err=True)
-                raise typer.Exit(1) from None
-            except BrokenPipeError:
-                raise typer.Exit(0) from None
-
         kwargs.setdefault("cls", Command)
-        (group or app).command(*args, **kwargs)(wrapper)
+        (group or app).command(*args, **kwargs)(guarded(fn))
         return fn
 
     return decorate
+
+
+def guarded(fn: F) -> F:
+    """fn with our exceptions turned into a message on stderr and an exit code."""
+
+    @functools.wraps(fn)
+    def wrapper(*a: Any, **k: Any) -> Any:
+        try:
+            return _run_repairing_index(fn, a, k)
+        except UsageError as err:
+            echo(f"error: {err}", err=True)
+            raise typer.Exit(2) from None
+        except CatalogError as err:
+            echo(f"error: {err}" if "\n" not in str(err) else str(err), err=True)
+            raise typer.Exit(1) from None
+        except BrokenPipeError:
+            raise typer.Exit(0) from None
+
+    return wrapper  # type: ignore[return-value]
 
 
 def _run_repairing_index(fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
@@ -206,7 +225,7 @@ def complete_key(incomplete: str) -> list[str]:
 GLOBAL_OPTIONS = ("--catalog", "--db", "--version")
 
 
-def _own_options(command: TyperCommand, ctx: Any) -> dict[str, bool]:
+def _own_options(command: TyperCommand | TyperGroup, ctx: Any) -> dict[str, bool]:
     """The command's option strings, each mapped to whether it takes a value."""
     options: dict[str, bool] = {}
     for param in command.get_params(ctx):
@@ -252,11 +271,55 @@ def unknown_option(
     return f"{message} ({hint})"
 
 
+def _misplaced_option(group: TyperGroup, ctx: Any, args: list[str]) -> str | None:
+    """The hint for an option of a later command written before it, else None."""
+    own = _own_options(group, ctx)
+    rest = iter(enumerate(args))
+    for at, arg in rest:
+        name = arg.split("=", 1)[0]
+        if not arg.startswith("-") or arg == "--":
+            return None
+        if name in own:
+            if own[name] and "=" not in arg:
+                next(rest, None)
+            continue
+        return _option_of_command(group, ctx, args, at)
+    return None
+
+
+def _option_of_command(group: TyperGroup, ctx: Any, args: list[str], at: int) -> str | None:
+    """'-n is an option of papers search ...' when a command named later has the option."""
+    name = args[at].split("=", 1)[0]
+    path: list[int] = []  # where the command's name (and a sub-command's) stand in args
+    command: Any = group
+    for index in range(at + 1, len(args)):
+        found = command.get_command(ctx, args[index])
+        if found is None:
+            continue
+        path.append(index)
+        command = found
+        if not isinstance(command, TyperGroup):
+            break
+    options = {} if command is group else _own_options(command, ctx)
+    if name not in options:
+        return None
+    taken = 2 if options[name] and "=" not in args[at] and at + 1 < len(args) else 1
+    moved = list(range(at, at + taken))
+    names = [args[i] for i in path]
+    rest = [a for i, a in enumerate(args) if i not in path and i not in moved]
+    import shlex
+
+    where = " ".join([ctx.command_path, *names])
+    line = shlex.join([*where.split(), *(args[i] for i in moved), *rest])
+    return f"{name} is an option of `{where}` and goes after the command: {line}"
+
+
 class OptionError(typer.BadParameter):
-    """A usage error whose message is shown as it is (no 'Invalid value:' before it)."""
+    """A usage error whose message is shown as it is (no 'Invalid value:' before it), made
+    safe for the terminal (it quotes what the user typed, escape sequences too)."""
 
     def format_message(self) -> str:
-        return self.message
+        return for_terminal(self.message)
 
 
 class Command(TyperCommand):
@@ -326,3 +389,6 @@ class QueryCommand(Command):
 
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
+DryRunOpt = Annotated[
+    bool, typer.Option("--dry-run", help="Show what would change; write nothing.")
+]

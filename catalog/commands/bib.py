@@ -34,6 +34,13 @@ class ArxivStyle(enum.StrEnum):
     journal = "journal"
 
 
+class Format(enum.StrEnum):
+    bibtex = "bibtex"
+    biblatex = "biblatex"
+    csl_json = "csl-json"
+    ris = "ris"
+
+
 AsciiOpt = Annotated[
     bool,
     typer.Option(
@@ -115,7 +122,8 @@ def export(
         typer.Option(
             "--output",
             "-o",
-            help="Write to this file (replaced whole) instead of stdout.",
+            help="Write to this file instead of stdout: a new file, or one of the format's "
+            "kind (.bib, .json, .ris), replaced whole.",
             show_default=False,
         ),
     ] = None,
@@ -131,6 +139,14 @@ def export(
     venue_style: VenueStyleOpt = VenueStyle.full,
     arxiv_style: ArxivStyleOpt = ArxivStyle.eprint,
     abstracts: AbstractsOpt = False,
+    fmt: Annotated[
+        Format,
+        typer.Option(
+            "--format",
+            help="bibtex; biblatex (date, journaltitle, eprinttype); csl-json (pandoc, "
+            "Zotero, citeproc); ris (reference managers, Word).",
+        ),
+    ] = Format.bibtex,
     keymap: Annotated[
         bool,
         typer.Option(
@@ -140,16 +156,20 @@ def export(
         ),
     ] = False,
 ) -> None:
-    """Write BibTeX for the papers a query matches, sorted by key.
+    """Write BibTeX (or biblatex, CSL-JSON, RIS) for the papers a query matches, sorted by key.
 
     Example: papers export 'tag:embedding year:2021..2023' -o refs.bib
+
+    Example: papers export --aux paper.aux --format csl-json -o refs.json
     """
-    from catalog.bib import bibtex
+    from catalog.bib import bibtex, formats
     from catalog.index import query as q
 
     query = " ".join(words or [])
     if aux is not None and query.strip():
         raise UsageError("give a query or --aux, not both")
+    if output is not None:
+        formats.check_output(output, fmt.value)
     options = _options(ascii, venue_style, arxiv_style, abstracts)
     conn = connect()
     missing: list[str] = []
@@ -177,7 +197,8 @@ def export(
         papers, kept = with_old_keys(list(papers), state.paths)
         for note in kept:
             echo(note, err=True)
-    text = _located(lambda: bibtex.export(papers, options.pop("venues"), **options))
+    venues = options.pop("venues")
+    text = _located(lambda: formats.export(fmt.value, papers, venues, **options))
     count = len(papers)
     if output is None:
         typer.echo(text, nl=False)
@@ -212,7 +233,13 @@ def cite(
     venue_style: VenueStyleOpt = VenueStyle.full,
     arxiv_style: ArxivStyleOpt = ArxivStyle.eprint,
 ) -> None:
-    """Print the BibTeX entries of the given keys, in the order given."""
+    """Print the BibTeX entries of the given keys, in the order given.
+
+    \b
+    Examples:
+      papers cite xie2022fleche
+      papers cite he2021fastmoe he2022fastermoe >> refs.bib
+    """
     from catalog.bib import bibtex
     from catalog.index import query as q
 

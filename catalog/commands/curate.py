@@ -1,4 +1,4 @@
-"""Commands that change the catalog: tag, untag, tags, status, queue, note, add, import, rm, edit.
+"""Commands that change the catalog: tag, untag, tags, note, add, import, rm, edit.
 
 Each goes through catalog.edit.writer, the one door for writes.
 """
@@ -14,7 +14,16 @@ from typing import Annotated, Any
 
 import typer
 
-from catalog.commands import JsonOpt, command, complete_key, connect, echo, echo_json, state
+from catalog.commands import (
+    DryRunOpt,
+    JsonOpt,
+    command,
+    complete_key,
+    connect,
+    echo,
+    echo_json,
+    state,
+)
 from catalog.errors import CatalogError, UsageError
 
 # The commands this module registers (catalog.cli builds only these for one of them).
@@ -27,10 +36,6 @@ KeysArg = Annotated[
 ]
 TagsOpt = Annotated[
     list[str], typer.Option("--tag", "-t", help="A tag (repeat for more).", show_default=False)
-]
-# No short letter: -n is --limit everywhere (search, list, queue, related).
-DryRunOpt = Annotated[
-    bool, typer.Option("--dry-run", help="Show what would change; write nothing.")
 ]
 
 
@@ -210,82 +215,18 @@ def tags_(
 # ---------------------------------------------------------------- reading
 
 
-@command("status")
-def status(
-    key: KeyArg,
-    value: Annotated[
-        str,
-        typer.Argument(
-            metavar="to-read|reading|read", help="The new reading status.", show_default=False
-        ),
-    ],
-    on: Annotated[
-        str | None,
-        typer.Option(
-            "--on", metavar="YYYY-MM-DD", help="Date read [default: today].", show_default=False
-        ),
-    ] = None,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
-) -> None:
-    """Set a paper's reading status; marking it read records the date in read_on.
-
-    Example: papers status sima2022ekko read
-    """
-    import datetime as dt
-
-    from catalog.edit import writer
-
-    if on is not None:
-        try:
-            on = dt.date.fromisoformat(on).isoformat()
-        except ValueError:
-            raise UsageError(f"--on {on!r} is not a date; write YYYY-MM-DD") from None
-    with writer.edit(state.paths, dry_run=dry_run) as session:
-        paper = session.set_status(key, value, on)
-    if as_json:
-        echo_json(
-            {"key": paper.key, "status": paper.status, "read_on": paper.read_on, "dry_run": dry_run}
-        )
-    elif dry_run:
-        _show_diff(session.result.diff)
-    else:
-        echo(
-            f"{paper.key}: {paper.status}"
-            + (f" (read on {paper.read_on})" if paper.read_on else "")
-        )
-
-
-@command("queue")
-def queue(
-    limit: Annotated[
-        int | None, typer.Option("--limit", "-n", min=1, help="Show at most this many.")
-    ] = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """What is left to read, oldest first (by date added, then year)."""
-    from catalog.index import query
-
-    papers = [h.paper for h in query.search(connect(), "status:to-read")]
-    # Papers without an added date came with the seed catalog: they are the oldest.
-    papers.sort(key=lambda p: (p.added or "", p.year, p.key))
-    total = len(papers)
-    papers = papers[:limit] if limit else papers
-    if as_json:
-        echo_json([p.to_dict() for p in papers])
-        return
-    for paper in papers:
-        added = paper.added or "—"
-        echo(f"{added:10}  {paper.year}  {paper.key:28} {paper.title}")
-    echo(f"{total} to read", err=True)
-
-
 @command("note")
 def note(key: KeyArg, as_json: JsonOpt = False) -> None:
     """Open the paper's reading note (data/readings/KEY.md) in $EDITOR, creating it on first use.
 
-    The site shows the note on the paper's page. Without $EDITOR (or with --json) the path
-    is printed instead.
+    The note is yours, like data/reading.yaml: papers search finds its words (note:WORD
+    searches notes alone), and the site shows it only when mkdocs.yml sets show_readings.
+    Without $EDITOR (or with --json) the path is printed instead.
+
+    \b
+    Examples:
+      papers note xie2022fleche
+      papers note xie2022fleche --json
     """
     from catalog.edit import writer
     from catalog.index import query
@@ -320,6 +261,11 @@ def rm(
     """Remove papers from the catalog (with the comments written above them).
 
     Keys are never reused, so think twice. Reading notes stay on disk.
+
+    \b
+    Examples:
+      papers rm smith2024draft --dry-run
+      papers rm smith2024draft jones2024copy
     """
     from catalog.edit import writer
     from catalog.index import query
@@ -358,6 +304,11 @@ def edit(key: KeyArg, as_json: JsonOpt = False) -> None:
     You edit a copy; when the editor closes the copy is validated and, if it adds no
     problem, written in place of the catalog (atomically, under the lock). A refused
     copy is kept and its path printed.
+
+    \b
+    Examples:
+      papers edit xie2022fleche
+      EDITOR=nano papers edit
     """
     import tempfile
 
@@ -540,13 +491,17 @@ def import_(
     key when that is a valid catalog key not yet taken; otherwise a key is made and the
     old one shown as "(was KEY)". A .bib entry from a venue not in data/venues.yaml files
     it under a new registry entry made from its own data (listed for review); spellings
-    that differ only in case, spacing or punctuation are one venue. List entries mostly
-    have no authors: they merge into papers the catalog has, or are refused as needing
-    metadata unless the list gives a plain author line under them or --fetch finds the
-    authors. List lines that are not papers are counted (listed with --json), and table
-    rows and items among them are shown with their line.
+    that differ only in case, spacing or punctuation are one venue. A list entry
+    merges into the paper the catalog has (same DOI, arXiv id or title); one that lacks
+    authors or a venue goes to the inbox with every field its line gives (`papers
+    inbox`), unless --fetch completes it from Crossref, arXiv or DBLP. List lines that
+    are not papers are counted (listed with --json), and table rows and items among them
+    are shown with their line.
 
-    Example: papers import refs.bib --dry-run
+    \b
+    Examples:
+      papers import refs.bib --dry-run
+      papers import awesome-list.md --fetch
     """
     from catalog.ingest import importer
 
@@ -658,6 +613,9 @@ def add(
     from catalog.ingest import importer
     from catalog.model import Paper
 
+    authors = split_authors(list(authors))
+    if year is not None and not 1000 <= year <= 9999:
+        raise UsageError(f"--year {year} is not a year: write all four digits, e.g. --year 2023")
     if bibtex is not None:
         if bibtex == "-":
             text, name = sys.stdin.read(), "<stdin>"
@@ -707,11 +665,7 @@ def add(
     if _on_terminal():
         title = title or typer.prompt("Title")
         if not authors and not (fetched and fetched.authors):
-            authors = [
-                a.strip()
-                for a in typer.prompt("Authors (separated by ';')").split(";")
-                if a.strip()
-            ]
+            authors = split_authors([typer.prompt("Authors (separated by ';')")])
         year = year or (fetched.year if fetched else None) or typer.prompt("Year", type=int)
         venue = venue or _prompt_venue()
     for note in fetched.notes if fetched else []:
@@ -756,6 +710,35 @@ def add(
         raise CatalogError(f"not added: {outcome.reason} (use --merge to fill the fields it lacks)")
     if outcome.action == "refused":
         raise CatalogError(f"not added: {outcome.reason}")
+
+
+def split_authors(values: list[str]) -> list[str]:
+    """Author names from --author values: each value one name, or several names joined
+    by ';', ' and ', or ',' where every part is a whole name ('Jane Doe, John Roe').
+    'Doe, Jane' (family, given) stays one name; anything else is refused."""
+    import re
+
+    names: list[str] = []
+    for value in values:
+        parts = [p.strip() for p in re.split(r";| and ", value) if p.strip()]
+        for part in parts:
+            names.extend(_comma_names(part))
+    return names
+
+
+def _comma_names(value: str) -> list[str]:
+    """One name, or the names of a comma-separated list of whole names."""
+    parts = [p.strip() for p in value.split(",")]
+    if len(parts) == 1:
+        return parts
+    if all(" " in p for p in parts):
+        return parts
+    if len(parts) == 2 and all(p and " " not in p for p in parts):
+        return [value.strip()]  # 'Doe, Jane': family name first, one person
+    raise UsageError(
+        f"--author {value[:80]!r}: cannot tell the names apart; give one --author per "
+        "name ('-a \"Jane Doe\" -a \"John Roe\"') or separate them with ';'"
+    )
 
 
 def _shown(text: str, width: int = 160) -> str:

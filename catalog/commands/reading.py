@@ -1,10 +1,10 @@
-"""Commands that read the catalog: search, show, list, stats, venues, check, index."""
+"""Commands that read the catalog: search, show, list, stats, check, index."""
 
 from __future__ import annotations
 
 import sys
 import time
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -19,14 +19,16 @@ from catalog.commands import (
     for_terminal,
     state,
 )
+from catalog.errors import UsageError
 
 # The commands this module registers (catalog.cli loads only this module for them).
 
 QueryArg = Annotated[
     list[str],
     typer.Argument(
-        help='Words, "phrases", prefix*, OR, -exclude, and filters such as year:2020..2022 '
-        "venue:OSDI tag:caching author:gupta status:to-read (quote the query or not).",
+        help='Words, "phrases", prefix*, OR, AND, NOT or -exclude, (groups), and filters '
+        "such as year:2020..2022 (or just 2020..2022) venue:OSDI tag:caching author:gupta "
+        "status:to-read (quote the query or not).",
         show_default=False,
     ),
 ]
@@ -81,12 +83,13 @@ def search(
     """
     from catalog.index import query as q
 
+    _one_output(as_json, keys)
     text = " ".join(query)
     conn = connect()
     hits = q.search(conn, text, limit)
     wider = q.prefix_query(text) if not hits else None
     # A word cut short ('embed') matches no whole word: its prefix may.
-    wider_hits = q.search(conn, wider, limit) if wider else []
+    wider_hits = q.search(conn, wider, limit) if wider else q.Hits()
     if (as_json or keys) and wider_hits:  # scripts get what they asked for, and a hint
         echo(f"no papers match {text!r}; did you mean {wider!r}?", err=True)
     if as_json:
@@ -101,6 +104,22 @@ def search(
     else:
         echo(f"no papers match {text!r}", err=True)
         raise typer.Exit(1)
+    shown = hits if as_json or keys else hits or wider_hits
+    _say_if_cut(len(shown), shown.total)
+
+
+def _one_output(as_json: bool, keys: bool) -> None:
+    """--json and --keys are two answers to one question: refuse both at once."""
+    if as_json and keys:
+        raise UsageError(
+            "give --json or --keys, not both (--json prints every field, --keys only the keys)"
+        )
+
+
+def _say_if_cut(shown: int, total: int) -> None:
+    """'20 of 84 papers (use --limit)' on stderr when a limit left papers out."""
+    if shown < total:
+        echo(f"{shown} of {total} papers (use --limit)", err=True)
 
 
 def _cell(text: str | None) -> str:
@@ -143,7 +162,14 @@ def show(
     key: Annotated[str, typer.Argument(help="Citation key.", autocompletion=complete_key)],
     as_json: JsonOpt = False,
 ) -> None:
-    """Show every field of one paper and the notes that discuss it."""
+    """Show every field of one paper, your reading state, whether a PDF and a reading
+    note are kept, and the notes that discuss it.
+
+    \b
+    Examples:
+      papers show xie2022fleche
+      papers show he2021fastmoe --json
+    """
     from catalog.data import notes
     from catalog.index import query
     from catalog.model import book_credit
@@ -151,10 +177,12 @@ def show(
     conn = connect()
     paper = query.get(conn, key)
     discussed = [n for n in notes.backlinks(notes.load_notes(state.paths)).get(key, [])]
+    yours = _yours(conn, paper.key)
     if as_json:
         echo_json(
             {
                 **paper.to_dict(),
+                **{name: value and str(value) for name, value in yours.items()},
                 "discussed_in": [{"note": n.slug, "title": n.title} for n in discussed],
             }
         )
@@ -180,12 +208,19 @@ def show(
         value = getattr(paper, name)
         if value:
             echo(f"  {name + ':':9}{value}")
+        if name == "status" and yours["started_on"]:
+            echo(f"  {'started:':9}{yours['started_on']}")
     if paper.tags:
         echo(f"  {'tags:':9}{', '.join(paper.tags)}")
     for name in ("summary", "abstract"):
         value = getattr(paper, name)
         if value:
             echo(f"  {name + ':':9}{value}")
+    for name, value in yours.items():
+        if name == "started_on":
+            continue  # shown beside the status above
+        shown = state.paths.display(value) if value else f"none ({_HOW[name].format(key=key)})"
+        echo(f"  {name + ':':9}{shown}")
     if paper.sources:
         echo("  metadata from: " + ", ".join(paper.sources))
     echo(f"  {'source:':9}{state.paths.display()}:{paper.line}")
@@ -194,6 +229,28 @@ def show(
             "  discussed in: "
             + ", ".join(f"{n.title} ({state.paths.display(n.path)})" for n in discussed)
         )
+
+
+_HOW = {
+    "pdf": "papers pdf {key}, or papers attach {key} FILE",
+    "note": "papers note {key} writes one",
+}
+
+
+def _yours(conn: Any, key: str) -> dict[str, Any]:
+    """What is the reader's own about the paper: the day they started reading it, its kept
+    PDF and its reading note (None when there is none)."""
+    from catalog.edit.writer import note_path
+    from catalog.index.query import reading_states
+    from catalog.ingest.pdfs import local_pdf
+
+    entry = reading_states(conn).get(key)
+    note = note_path(state.paths, key)
+    return {
+        "started_on": entry[2] if entry else None,
+        "pdf": local_pdf(state.paths, key),
+        "note": note if note.is_file() else None,
+    }
 
 
 @command("list", cls=QueryCommand)
@@ -206,19 +263,28 @@ def list_(
     as_json: JsonOpt = False,
     keys: KeysOpt = False,
 ) -> None:
-    """List papers grouped by year and venue (all, or those a query selects)."""
+    """List papers grouped by year and venue (all, or those a query selects).
+
+    \b
+    Examples:
+      papers list venue:OSDI
+      papers list 'tag:moe year:2021..' --json
+    """
     from catalog.index import query as q
 
+    _one_output(as_json, keys)
     query = " ".join(words or [])
     conn = connect()
     papers = [h.paper for h in q.search(conn, query)] if query.strip() else q.all_papers(conn)
     papers.sort(key=lambda p: (-p.year, p.venue.lower(), p.key))
+    total = len(papers)
     papers = papers[:limit] if limit else papers
-    if as_json:
-        echo_json([p.to_dict() for p in papers])
-        return
-    if keys:
-        echo("\n".join(p.key for p in papers))
+    if as_json or keys:
+        if as_json:
+            echo_json([p.to_dict() for p in papers])
+        else:
+            echo("\n".join(p.key for p in papers))
+        _say_if_cut(len(papers), total)
         return
     year = venue = None
     for paper in papers:
@@ -229,12 +295,21 @@ def list_(
             venue = paper.venue
             echo(f"  {venue}")
         echo(f"    {paper.key:28} {paper.title}")
-    echo(f"{len(papers)} papers", err=True)
+    if len(papers) < total:
+        _say_if_cut(len(papers), total)
+    else:
+        echo(f"{len(papers)} papers", err=True)
 
 
 @command("stats")
 def stats(as_json: JsonOpt = False) -> None:
-    """Counts per year, venue, tag and reading status, with bars."""
+    """Counts per year, venue, tag and reading status, with bars.
+
+    \b
+    Examples:
+      papers stats
+      papers stats --json
+    """
     from catalog.index import query
 
     counts = query.stats(connect())
@@ -251,30 +326,6 @@ def stats(as_json: JsonOpt = False) -> None:
             echo(f"  {label:{width}}  {n:4}  {bar}")
 
 
-@command("venues")
-def venues(as_json: JsonOpt = False) -> None:
-    """List the venue registry (data/venues.yaml) with paper counts."""
-    from rich.table import Table
-
-    from catalog.index import query
-
-    rows = query.venues(connect())
-    if as_json:
-        echo_json(rows)
-        return
-    table = Table(box=None, pad_edge=False, header_style="bold")
-    for name in ("short", "kind", "papers", "name", "publisher"):
-        table.add_column(name, overflow="fold")
-    for r in rows:
-        table.add_row(
-            *(_cell(r[name]) for name in ("short", "kind")),
-            str(r["papers"]),
-            _cell(r["name"]),
-            _cell(r["publisher"]),
-        )
-    _console().print(table)
-
-
 @command("check")
 def check(
     as_json: JsonOpt = False,
@@ -286,7 +337,13 @@ def check(
         ),
     ] = False,
 ) -> None:
-    """Report every problem in the catalog, its registries and notes; exit 1 if any."""
+    """Report every problem in the catalog, its registries and notes; exit 1 if any.
+
+    \b
+    Examples:
+      papers check
+      papers check --require-sources --json
+    """
     from catalog.check.rules import findings
     from catalog.errors import Problem, describe
 
@@ -312,7 +369,13 @@ def check(
 
 @command("index")
 def index_(as_json: JsonOpt = False) -> None:
-    """Rebuild the SQLite index from scratch (commands refresh it on their own)."""
+    """Rebuild the SQLite index from scratch (commands refresh it on their own).
+
+    \b
+    Examples:
+      papers index
+      papers --db /tmp/catalog.db index
+    """
     from catalog.index import database
 
     started = time.perf_counter()

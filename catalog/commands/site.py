@@ -7,11 +7,23 @@ from typing import Annotated
 
 import typer
 
-from catalog.commands import JsonOpt, app, command, complete_key, connect, echo, echo_json, state
+from catalog.commands import (
+    Group,
+    JsonOpt,
+    app,
+    command,
+    complete_key,
+    connect,
+    echo,
+    echo_json,
+    state,
+)
 
 site_app = typer.Typer(
     name="site",
-    help="Build or serve the static site (mkdocs, Material theme).",
+    cls=Group,
+    help="Build or serve the static site (mkdocs, Material theme).\n\n\b\nExamples:\n"
+    "  papers site build\n  papers site serve",
     no_args_is_help=True,
     rich_markup_mode=None,
 )
@@ -50,7 +62,13 @@ def site_build(
         ),
     ] = True,
 ) -> None:
-    """Build the static site from the catalog, its notes and reading notes."""
+    """Build the static site from the catalog, its notes and reading notes.
+
+    \b
+    Examples:
+      papers site build
+      papers site build -o /tmp/papers-site
+    """
     from catalog.site import builder
 
     result = builder.build(state.paths, config_file, site_dir, strict)
@@ -76,7 +94,13 @@ def site_sources(
     ] = Path("build/site-src"),
     config_file: ConfigOpt = None,
 ) -> None:
-    """Write the site's sources as files (no hook needed to build them)."""
+    """Write the site's sources as files (no hook needed to build them).
+
+    \b
+    Examples:
+      papers site sources -o build/site-src
+      mkdocs build -f build/site-src/mkdocs.yml
+    """
     from catalog.site import builder
 
     count = builder.write_sources(state.paths, out, config_file)
@@ -94,7 +118,13 @@ def site_serve(
     ] = "127.0.0.1:8000",
     config_file: ConfigOpt = None,
 ) -> None:
-    """Serve the site locally, rebuilding it when the catalog or notes change."""
+    """Serve the site locally, rebuilding it when the catalog or notes change.
+
+    \b
+    Examples:
+      papers site serve
+      papers site serve --dev-addr 127.0.0.1:8001
+    """
     from catalog.site import builder
 
     builder.serve(state.paths, config_file, dev_addr)
@@ -102,7 +132,13 @@ def site_serve(
 
 @command("notes")
 def notes_(as_json: JsonOpt = False) -> None:
-    """List the hand-written notes (site/notes) and the papers each one discusses."""
+    """List the hand-written notes (site/notes) and the papers each one discusses.
+
+    \b
+    Examples:
+      papers notes
+      papers notes --json
+    """
     from catalog.data import notes
     from catalog.index import query
 
@@ -143,7 +179,13 @@ def related_(
     ] = 5,
     as_json: JsonOpt = False,
 ) -> None:
-    """The papers most similar in wording (title, summary, tags) to one paper."""
+    """The papers most similar in wording (title, summary, tags) to one paper.
+
+    \b
+    Examples:
+      papers related xie2022fleche
+      papers related he2021fastmoe -n 3
+    """
     from catalog.index import query, related
 
     hits = related.related(query.all_papers(connect()), key, count)

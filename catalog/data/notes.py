@@ -108,6 +108,14 @@ def load_notes(paths: Paths) -> list[Note]:
     return [read_note(p) for p in sorted(folder.glob("*.md"))]
 
 
+def reading_notes(paths: Paths) -> list[Note]:
+    """Every reading note (data/readings/KEY.md), sorted by file name."""
+    folder = paths.readings
+    if not folder.is_dir():
+        return []
+    return [read_note(p) for p in sorted(folder.glob("*.md")) if p.is_file()]
+
+
 def backlinks(notes: list[Note]) -> dict[str, list[Note]]:
     """key -> the notes that mention it."""
     out: dict[str, list[Note]] = {}
@@ -118,9 +126,9 @@ def backlinks(notes: list[Note]) -> dict[str, list[Note]]:
 
 
 def check_links(paths: Paths, keys: set[str]) -> list[Problem]:
-    """A problem for every [[key]] in a note that names no paper."""
+    """A problem for every [[key]] in a note or a reading note that names no paper."""
     problems = []
-    for note in load_notes(paths):
+    for note in [*load_notes(paths), *reading_notes(paths)]:
         shown = paths.display(note.path)
         for link in note.links:
             if link.key not in keys:

@@ -176,8 +176,8 @@ def read_bytes(path: Path, filename: str) -> bytes:
                     filename,
                     0,
                     "",
-                    "is a folder, not a file",
-                    "name the YAML file itself, e.g. data/papers.yaml",
+                    "is a folder with no data/papers.yaml in it",
+                    "name the catalog's project folder or its YAML file, e.g. data/papers.yaml",
                     True,
                 )
             ]

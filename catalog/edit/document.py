@@ -72,19 +72,26 @@ def _dump(yaml: YAML, data: Any) -> str:
 _PLAIN_OK = re.compile(r"^[A-Za-z0-9À-ɏḀ-ỿ][^,:#\[\]{}&*!|>'\"%@`?]*$")
 
 
-def _styled(name: str, value: Any) -> Any:
-    """A value dressed the way the file writes it: quoted titles, flow lists, bare dates."""
+def _flow(values: list[str]) -> Any:
+    """A list written on one line, [a, b], its items quoted where YAML needs it."""
     from ruamel.yaml.comments import CommentedSeq
     from ruamel.yaml.scalarstring import DoubleQuotedScalarString as Quoted
 
+    items = [
+        v if _PLAIN_OK.match(v) and v == v.strip() and not _resolves(v) else Quoted(v)
+        for v in map(str, values)
+    ]
+    seq = CommentedSeq(items)
+    seq.fa.set_flow_style()
+    return seq
+
+
+def _styled(name: str, value: Any) -> Any:
+    """A value dressed the way the file writes it: quoted titles, flow lists, bare dates."""
+    from ruamel.yaml.scalarstring import DoubleQuotedScalarString as Quoted
+
     if name in _LISTS:
-        items = [
-            v if _PLAIN_OK.match(v) and v == v.strip() and not _resolves(v) else Quoted(v)
-            for v in value
-        ]
-        seq = CommentedSeq(items)
-        seq.fa.set_flow_style()
-        return seq
+        return _flow(value)
     if name in _DATES and isinstance(value, str):
         with contextlib.suppress(ValueError):
             return dt.date.fromisoformat(value)
@@ -548,6 +555,7 @@ class Registries:
             self._gone.setdefault(path, []).append(old)
         indent = doc.blocks[0].indent if doc.blocks else 0
         if isinstance(value, dict):
+            value = {k: _flow(v) if isinstance(v, list) else v for k, v in value.items()}
             body = shift_lines(lines_of(_dump(self._yaml(), value)), 2)
             head = shift_lines([key_text(name) + ":\n", *body], indent)
         else:

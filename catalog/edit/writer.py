@@ -78,6 +78,9 @@ TAG_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 if TYPE_CHECKING:
     from ruamel.yaml import YAML
 
+    from catalog.data.readingstate import Entry
+    from catalog.edit.readingfile import ReadingSession
+
 
 # ---------------------------------------------------------------- the session
 
@@ -346,22 +349,6 @@ class Session:
             self.update(key, tags=[t for t in paper.tags if t not in tags])
         return gone
 
-    def set_status(self, key: str, status: str, on: str | None = None) -> Paper:
-        """Set the reading status; marking read records the date (today unless on is given),
-        moving back to to-read or reading drops it."""
-        if status not in STATUSES:
-            hint = hint_for(status, STATUSES) or "use " + ", ".join(STATUSES)
-            raise CatalogError(f"unknown status '{status}' ({hint})")
-        paper = self.paper(key)
-        if status == "read":
-            when = on or (
-                paper.read_on
-                if paper.status == "read" and paper.read_on
-                else dt.date.today().isoformat()
-            )
-            return self.update(key, status=status, read_on=when)
-        return self.update(key, status=status, read_on=None)
-
     # -- registries
 
     def add_tag(self, tag: str, description: str | None) -> None:
@@ -590,6 +577,62 @@ def _refresh_index(paths: Paths) -> list[Problem]:
             "the catalog was written; run `papers index` to rebuild it",
         )
     ]
+
+
+# ---------------------------------------------------------------- the reader's file
+
+
+@contextlib.contextmanager
+def edit_reading(paths: Paths, dry_run: bool = False) -> Iterator[ReadingSession]:
+    """A session on the reader's file (data/reading.yaml): lock, read, yield for changes,
+    then write atomically and bring the index's reading state up to date. The catalog is
+    not touched. An exception inside the block leaves the file as it was."""
+    from catalog.edit.readingfile import ReadingSession
+
+    name = paths.display(paths.reading)
+    with files.locked([paths.reading], LOCK_TIMEOUT, name):
+        files.remove_dead_temporaries(paths.reading.resolve().parent, paths.reading.name)
+        session = ReadingSession(paths)
+        yield session
+        if session.commit(dry_run) is not None and not dry_run:
+            _refresh_index(paths)
+
+
+def move_reading_state(paths: Paths) -> list[Entry]:
+    """Move the status and read_on values the catalog still holds into the reader's file,
+    once: the file first (an entry it has already wins), then the catalog loses them, so
+    a crash between the two loses nothing and running it again finishes the job."""
+    from catalog.data.readingstate import Entry
+    from catalog.index import database
+
+    conn = database.connect(paths)
+    try:
+        keys = [
+            r[0]
+            for r in conn.execute(
+                "select key from papers where status != ? or read_on is not null", ("to-read",)
+            )
+        ]
+    finally:
+        conn.close()
+    moved: list[Entry] = []
+    if not keys:
+        return moved
+    with edit_reading(paths) as reading, edit(paths) as session:
+        for key in keys:
+            paper = session.paper(key)
+            if paper.status not in STATUSES:
+                continue  # papers check names it; the reader fixes it by hand
+            if reading.entry(key) is None and (paper.status != "to-read" or paper.read_on):
+                entry = Entry(key, paper.status, read_on=paper.read_on)
+                reading.put(entry)
+                moved.append(entry)
+        reading.commit()
+        reading.changed = False  # written: the session's exit has nothing left to write
+        for key in keys:
+            if session.paper(key).status in STATUSES:
+                session.update(key, status=None, read_on=None)
+    return moved
 
 
 # ---------------------------------------------------------------- reading notes

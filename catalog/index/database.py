@@ -45,9 +45,10 @@ from catalog.paths import Paths
 # a search on a fresh index never needs it.
 
 
-SCHEMA_VERSION = "10"  # 5: porter tokenizer, abstract and sources columns; 6: narrow
+SCHEMA_VERSION = "11"  # 5: porter tokenizer, abstract and sources columns; 6: narrow
 # trigger; 7: words; 8: every field of a paper (a chapter's book, articleno, distinct);
-# 9: lines kept relative to a shift per year block (meta "shifts"); 10: SHA-256 digests
+# 9: lines kept relative to a shift per year block (meta "shifts"); 10: SHA-256 digests;
+# 11: the reader's state and notes (tables reading, notes, notes_fts)
 # In the SQLite header (offset 68): says papers built the file, even when other pages of it
 # are damaged. "papr".
 APPLICATION_ID = 0x70617072
@@ -223,6 +224,39 @@ def read_connection(paths: Paths) -> sqlite3.Connection:
 
 
 def refresh(paths: Paths, force: bool = False) -> RefreshResult:
+    """Bring the index up to date with the catalog and the reader's files (reading state
+    and notes, catalog.index.personal); InvalidCatalogError if one is unusable."""
+    result = _refresh_catalog(paths, force)
+    _refresh_personal(paths)
+    return result
+
+
+def _refresh_personal(paths: Paths) -> None:
+    """Fill the reader's tables again when the reading file or a note changed."""
+    from catalog.index import personal
+
+    current = personal.digest(paths)
+    conn = sqlite3.connect(_uri(paths.db, "ro"), uri=True)
+    try:
+        if current and personal.stored(conn) == current:
+            return
+    finally:
+        conn.close()
+    with files.locked([paths.db], INDEX_LOCK_TIMEOUT, _describe(paths)):
+        try:
+            conn = sqlite3.connect(_uri(paths.db, "rw"), uri=True)
+            try:
+                with conn:
+                    personal.fill(conn, paths, current)
+            finally:
+                conn.close()
+        except sqlite3.OperationalError as err:
+            if "readonly" not in str(err) and "unable to open" not in str(err):
+                raise
+            # a read-only index (a shared copy) shows the state it was built with
+
+
+def _refresh_catalog(paths: Paths, force: bool = False) -> RefreshResult:
     """Bring the index up to date with the catalog; raise InvalidCatalogError if unusable.
 
     A check finds nothing changed from stat alone when it can; else it hashes the files'
@@ -463,6 +497,8 @@ def _build_into(
     YAML tree in memory, not the whole file's), then the secondary indexes and the
     full-text index in one pass over the rows. The schema is the one sqlite-utils makes
     (tests/test_index.py compares them), so datasette and sqlite-utils open it."""
+    from catalog.index import personal
+
     venues, vocabulary = _load_registries(paths)
     tmp.unlink(missing_ok=True)
     # A throwaway file until it is renamed into place: no syncs on the way, the journal
@@ -488,6 +524,7 @@ def _build_into(
         _set_stamps(conn, stamps)
         for sql in FTS_SETUP:
             conn.execute(sql)
+        personal.fill(conn, paths, personal.digest(paths))
         conn.execute("commit")
         conn.execute("pragma journal_mode = delete")
     finally:

@@ -4,10 +4,13 @@ embedding cache          both words, in any form (Porter stems), in any field; b
                          with column weights, curated papers (tags, summary) first
 "parameter server"       a phrase
 emb*                     a prefix
-caching OR sharding      either word
--inference               exclude a word (also -"a phrase", -tag:moe)
-year:2022  year:2020..2022  year:2021..  venue:OSDI  tag:caching
+caching OR sharding      either word (OR binds tighter than AND: a b OR c is a AND (b OR c))
+-inference  NOT x        exclude a word (also -"a phrase", -tag:moe, NOT (a OR b))
+a AND (b OR tag:moe)     explicit AND, and parentheses to group (catalog.index.syntax)
+year:2022  year:2020..2022  year:2021..  2021..2023  venue:OSDI  tag:caching
 author:gupta  status:to-read  key:sima2022ekko  title:cache  summary:gpu  abstract:x
+note:zebrafinch          the reader's own notes (data/readings/) alone; plain words find
+                         notes too, below every paper whose own fields match
 """
 
 from __future__ import annotations
@@ -15,15 +18,27 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from catalog.errors import PaperNotFound, QueryError
 from catalog.hints import hint_for
+from catalog.index import syntax
 from catalog.model import DEFAULT_STATUS, LIST_FIELDS, STATUSES, Paper, fold, has_undecomposable
 
-FILTERS = ("year", "venue", "tag", "author", "status", "key", "title", "summary", "abstract")
+FILTERS = (
+    "year",
+    "venue",
+    "tag",
+    "author",
+    "status",
+    "key",
+    "title",
+    "summary",
+    "abstract",
+    "note",
+)
 # bm25 weights, in FTS column order (catalog.index.schema.FTS_COLUMNS): title, authors, tags,
 # summary, venue_name, folded, abstract.
 WEIGHTS = (10.0, 3.0, 5.0, 1.0, 2.0, 3.0, 0.5)
@@ -36,34 +51,45 @@ CURATED_COLUMNS = ("title", "tags", "summary")
 CURATED_BOOST = 2.0
 MARK_START, MARK_END = "\x02", "\x03"
 
-_TOKEN_RE = re.compile(
-    r"""(?P<neg>-)?(?:(?P<field>[A-Za-z_]+):(?:"(?P<fquoted>[^"]*)"?|(?P<fvalue>\S*))
-        |"(?P<phrase>[^"]*)"?
-        |(?P<word>[^\s"]+))""",
-    re.VERBOSE,
-)
 _YEAR_RANGE_RE = re.compile(r"^(\d{4})?\.\.(\d{4})?$")
+_BARE_YEARS_RE = re.compile(r"^(\d{4}\.\.(\d{4})?|\.\.\d{4})$")  # 2021..2023, 2021.., ..2020
 _WORD_CHARS_RE = re.compile(r"[\w*]+", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class Fts:
+    """A term the full-text index answers: a word, phrase or prefix (in one column or all)."""
+
+    term: str
+
+
+@dataclass(frozen=True)
+class Sql:
+    """A filter on the papers table (year, venue, tag, author, status, key)."""
+
+    sql: str
+    params: tuple[Any, ...]
 
 
 @dataclass
 class Query:
-    """A parsed query: an FTS5 expression (or none) and SQL filters."""
+    """A parsed query: its tree (syntax.Not, All, Either over Fts and Sql) and the venue
+    and tag names it names, to verify."""
 
     text: str
-    groups: list[list[str]] = field(default_factory=list)  # AND of ORs of FTS terms
+    tree: object | None
+    names: list[tuple[str, str]] = field(default_factory=list)  # (venue|tag, value)
+
+
+@dataclass
+class Plan:
+    """A query as SQL: the FTS5 expression of its positive terms, the terms it excludes,
+    and the filters (with their parameters) every result passes."""
+
+    positive: str | None = None
     excluded: list[str] = field(default_factory=list)
     where: list[str] = field(default_factory=list)
     params: list[Any] = field(default_factory=list)
-    names: list[tuple[str, str]] = field(default_factory=list)  # (venue|tag, value) to verify
-
-    @property
-    def positive(self) -> str | None:
-        """The FTS5 expression of the positive terms alone."""
-        if not self.groups:
-            return None
-        parts = [g[0] if len(g) == 1 else "(" + " OR ".join(g) + ")" for g in self.groups]
-        return " AND ".join(parts)
 
     @property
     def match(self) -> str | None:
@@ -97,55 +123,125 @@ def _fts_term(text: str, prefix_ok: bool = True, column: str | None = None) -> s
 
 def parse(text: str) -> Query:
     """Parse a query string; QueryError names what is wrong and how to fix it."""
-    query = Query(text)
-    pending_or = False
-    for m in _TOKEN_RE.finditer(text):
-        negated = bool(m.group("neg"))
-        name = m.group("field")
-        if name is not None:
-            value = m.group("fquoted") if m.group("fquoted") is not None else m.group("fvalue")
-            term = _filter(query, name.lower(), value, negated)
-        elif m.group("word") == "OR" and not negated:
-            pending_or = bool(query.groups)
-            continue
-        else:
-            raw = m.group("phrase") if m.group("phrase") is not None else m.group("word")
-            term = _fts_term(raw, prefix_ok=m.group("phrase") is None)
-            if term and negated:
-                query.excluded.append(term)
-                term = None
-        if term:
-            if pending_or:
-                query.groups[-1].append(term)
-            else:
-                query.groups.append([term])
-        pending_or = False
-    if text.strip() and not (query.groups or query.excluded or query.where):
+    toks = syntax.tokens(text)
+    if not any(
+        t.kind == "filter" or (t.kind in ("word", "phrase") and _fts_term(t.text)) for t in toks
+    ):
+        if text.strip():
+            raise QueryError(
+                f"nothing to search for in {text!r} (search words need letters or digits)"
+            )
+        return Query(text, None)
+    query = Query(text, None)
+    query.tree = syntax.parse(text, lambda token: _leaf(query, token))
+    if query.tree is None:  # only words without letters or digits, and filters like title:*
         raise QueryError(f"nothing to search for in {text!r} (search words need letters or digits)")
     return query
+
+
+def _leaf(query: Query, token: syntax.Token) -> Fts | Sql | None:
+    """What one term of the query means: a full-text term or a filter (None: nothing)."""
+    if token.kind == "filter":
+        return _filter(query, str(token.field), token.text)
+    if token.kind == "word" and _BARE_YEARS_RE.match(token.text):
+        sql, params = _year(token.text)  # a bare 2021..2023 is a year range
+        return Sql(sql, tuple(params))
+    term = _fts_term(token.text, prefix_ok=token.kind == "word")
+    return Fts(term) if term else None
+
+
+def plan(query: Query, widen: Callable[[str], str] = lambda term: term) -> Plan:
+    """The query as SQL: a top-level term or group the full-text index can answer alone
+    goes into the MATCH (and so into the ranking); the rest become filters, their own
+    full-text parts as sub-selects. widen rewrites each full-text term (prefixes)."""
+    out = Plan()
+    tree = query.tree
+    items = tree.children if isinstance(tree, syntax.All) else (() if tree is None else (tree,))
+    positive = []
+    for item in items:
+        expr = _fts(item, widen)
+        if expr is not None:
+            positive.append(expr)
+            continue
+        if isinstance(item, syntax.Not):
+            expr = _fts(item.child, widen)
+            if expr is not None:
+                out.excluded.append(expr)
+                continue
+        sql, params = _sql(item, widen)
+        out.where.append(sql)
+        out.params.extend(params)
+    out.positive = " AND ".join(positive) if positive else None
+    return out
+
+
+def _fts(node: object, widen: Callable[[str], str]) -> str | None:
+    """The node as one FTS5 expression, or None when it needs SQL: a filter, or a NOT
+    with nothing positive beside it (FTS5's NOT only takes away from a match)."""
+    if isinstance(node, Fts):
+        return widen(node.term)
+    if isinstance(node, syntax.Either):
+        parts = [_fts(c, widen) for c in node.children]
+        return None if None in parts else "(" + " OR ".join(map(str, parts)) + ")"
+    if isinstance(node, syntax.All):
+        negated = [c.child for c in node.children if isinstance(c, syntax.Not)]
+        parts = [_fts(c, widen) for c in node.children if not isinstance(c, syntax.Not)]
+        excluded = [_fts(c, widen) for c in negated]
+        if not parts or None in parts or None in excluded:
+            return None
+        expr = "(" + " AND ".join(map(str, parts)) + ")"
+        for term in excluded:
+            expr = f"({expr} NOT {term})"
+        return expr
+    return None
+
+
+def _sql(node: object, widen: Callable[[str], str]) -> tuple[str, list[Any]]:
+    """The node as an SQL condition on papers p; full-text parts as sub-selects."""
+    expr = _fts(node, widen)
+    if expr is not None:
+        return "p.rowid in (select rowid from papers_fts where papers_fts match ?)", [expr]
+    if isinstance(node, Sql):
+        return node.sql, list(node.params)
+    if isinstance(node, syntax.Not):
+        sql, params = _sql(node.child, widen)
+        return f"not ({sql})", params
+    assert isinstance(node, syntax.All | syntax.Either)
+    parts = [_sql(c, widen) for c in node.children]
+    joiner = " and " if isinstance(node, syntax.All) else " or "
+    return "(" + joiner.join(s for s, _ in parts) + ")", [p for _, ps in parts for p in ps]
 
 
 def prefix_query(text: str) -> str | None:
     """The query with every plain word made a prefix ('embed' -> 'embed*'), for when the
     words themselves match nothing; None when it has no plain word to widen. Phrases,
-    filters, exclusions, OR and words already ending in * stay as they are."""
+    filters, excluded words (-x, NOT x), operators and words ending in * stay as they are."""
     out, last, widened = [], 0, False
-    for m in _TOKEN_RE.finditer(text):
-        word = m.group("word")
-        if (
-            word
-            and not m.group("neg")
-            and word != "OR"
-            and not word.endswith("*")
-            and _fts_term(word)
+    negate_next, groups = False, list[bool]()  # groups: whether each open group is negated
+    for token in syntax.tokens(text):
+        if token.kind == "NOT":
+            negate_next = True
+            continue
+        negated = token.negated or negate_next or any(groups)
+        negate_next = False
+        if token.kind == "open":
+            groups.append(negated)
+        elif token.kind == "close":
+            groups = groups[:-1]
+        elif (
+            token.kind == "word"
+            and not negated
+            and not token.text.endswith("*")
+            and not _BARE_YEARS_RE.match(token.text)
+            and _fts_term(token.text)
         ):
-            out.append(text[last : m.end()] + "*")
-            last, widened = m.end(), True
+            out.append(text[last : token.end] + "*")
+            last, widened = token.end, True
     return "".join(out) + text[last:] if widened else None
 
 
-def _filter(query: Query, name: str, value: str, negated: bool) -> str | None:
-    """Add a field filter to the query; title: and summary: become FTS column terms."""
+def _filter(query: Query, name: str, value: str) -> Fts | Sql | None:
+    """A field filter: title:, summary: and abstract: are full-text terms in one column."""
     if name not in FILTERS:
         names = [f"{f}:" for f in FILTERS]
         hint = hint_for(f"{name}:", names) or "filters are " + ", ".join(names)
@@ -157,16 +253,11 @@ def _filter(query: Query, name: str, value: str, negated: bool) -> str | None:
         raise QueryError(f"'{name}:' needs a value, e.g. {_EXAMPLES[name]}")
     if name in ("title", "summary", "abstract"):
         term = _fts_term(value, column=name)
-        if term and negated:
-            query.excluded.append(term)
-            return None
-        return term
+        return Fts(term) if term else None
     if name in ("venue", "tag"):
         query.names.append((name, value))
     sql, params = _FILTER_SQL[name](value)
-    query.where.append(f"not ({sql})" if negated else sql)
-    query.params.extend(params)
-    return None
+    return Sql(sql, tuple(params))
 
 
 def _year(value: str) -> tuple[str, list[Any]]:
@@ -185,7 +276,20 @@ def _status(value: str) -> tuple[str, list[Any]]:
     if value not in STATUSES:
         hint = hint_for(value, STATUSES) or "one of " + ", ".join(STATUSES)
         raise QueryError(f"unknown status '{value}' ({hint})")
-    return "p.status = ?", [value]
+    # The reader's file decides; the catalog's own status counts for papers it does not list.
+    return "coalesce((select r.status from reading r where r.key = p.key), p.status) = ?", [value]
+
+
+def _note(value: str) -> tuple[str, list[Any]]:
+    term = _fts_term(value)
+    if term is None:
+        raise QueryError(f"nothing to search for in 'note:{value}' (words need letters or digits)")
+    return f"p.key in ({_NOTE_KEYS})", [term]
+
+
+_NOTE_KEYS = (
+    "select n.key from notes n join notes_fts on notes_fts.rowid = n.rowid where notes_fts match ?"
+)
 
 
 def _like(value: str) -> str:
@@ -202,6 +306,7 @@ _FILTER_SQL = {
         [_like(fold(v))],
     ),
     "key": lambda v: ("p.key like ?", [v.replace("*", "%")]),
+    "note": _note,
 }
 _EXAMPLES = {
     "year": "year:2022",
@@ -213,6 +318,7 @@ _EXAMPLES = {
     "title": "title:cache",
     "summary": "summary:gpu",
     "abstract": "abstract:lookup",
+    "note": "note:zebrafinch",
 }
 
 
@@ -278,52 +384,121 @@ def _widen(conn: sqlite3.Connection, term: str) -> str:
     return f"{m.group('column') or ''}({alternatives})"
 
 
-def _widen_prefixes(conn: sqlite3.Connection, query: Query) -> None:
-    query.groups = [[_widen(conn, t) for t in group] for group in query.groups]
-    query.excluded = [_widen(conn, t) for t in query.excluded]
+class Hits(list[Hit]):
+    """Search results, best first; total counts every paper the query matches, also
+    those a limit left out."""
+
+    total: int = 0
 
 
-def search(conn: sqlite3.Connection, text: str, limit: int | None = None) -> list[Hit]:
+def search(conn: sqlite3.Connection, text: str, limit: int | None = None) -> Hits:
     """Papers matching a query, best first (or newest first when there are no words)."""
     query = parse(text)
     _check_names(conn, query)
-    _widen_prefixes(conn, query)
-    where, params = list(query.where), list(query.params)
-    match = query.match
+    steps = plan(query, lambda term: _widen(conn, term))
+    where, params = list(steps.where), list(steps.params)
+    match = steps.match
     if match:
         weights = ", ".join(str(w) for w in WEIGHTS)
         # bm25 is negative, lower is better: the boost makes a curated match rank higher.
-        sql = (
-            f"select p.*, bm25(papers_fts, {weights}) * (case when (p.tags != '[]' or "
+        columns = (
+            f"p.*, bm25(papers_fts, {weights}) * (case when (p.tags != '[]' or "
             "p.summary is not null) and p.rowid in "
             "(select rowid from papers_fts where papers_fts match ?) "
             f"then {CURATED_BOOST} else 1.0 end) as score, "
-            f"highlight(papers_fts, 0, '{MARK_START}', '{MARK_END}') as marked "
-            "from papers_fts join papers p on p.rowid = papers_fts.rowid "
-            "where papers_fts match ?"
+            f"highlight(papers_fts, 0, '{MARK_START}', '{MARK_END}') as marked"
         )
-        params[:0] = [query.curated, match]
+        source = (
+            "from papers_fts join papers p on p.rowid = papers_fts.rowid where papers_fts match ?"
+        )
+        params[:0] = [match]
         order = "score, p.year desc, p.key"
     else:
-        sql = "select p.*, 0.0 as score, p.title as marked from papers p where 1"
+        columns = "p.*, 0.0 as score, p.title as marked"
+        source = "from papers p where 1"
         order = "p.year desc, p.venue, p.key"
-        if query.excluded:
+        if steps.excluded:
             where.append("p.rowid not in (select rowid from papers_fts where papers_fts match ?)")
-            params.append(" OR ".join(query.excluded))
-    for clause in where:
-        sql += f" and {clause}"
-    sql += f" order by {order}"
+            params.append(" OR ".join(steps.excluded))
+    source += "".join(f" and {clause}" for clause in where)
+    sql = f"select {columns} {source} order by {order}"
+    selected = [steps.curated, *params] if match else list(params)
     if limit is not None:
         sql += " limit ?"
-        params.append(limit)
+        selected.append(limit)
     try:
-        rows = conn.execute(sql, params).fetchall()
+        rows = conn.execute(sql, selected).fetchall()
+        total = len(rows)
+        if limit is not None and total == limit:  # cut short: how many there are
+            total = conn.execute(f"select count(*) {source}", params).fetchone()[0]
     except sqlite3.OperationalError as err:
         raise QueryError(
             f"cannot search for {text!r}: {err} (quote unusual words, e.g. '\"c++\"')"
         ) from None
     shifts = _shifts(conn)
-    return [Hit(row_to_paper(r, shifts), r["marked"], r["score"]) for r in rows]
+    hits = Hits(Hit(row_to_paper(r, shifts), r["marked"], r["score"]) for r in rows)
+    hits.total = total
+    if match and "{" not in match:  # a column filter (title:x) is the fields' alone
+        _add_note_hits(conn, steps, hits, limit, shifts)
+    states = reading_states(conn)
+    for hit in hits if states else []:
+        hit.paper = _as_read(hit.paper, states)
+    return hits
+
+
+def _add_note_hits(
+    conn: sqlite3.Connection,
+    steps: Plan,
+    hits: Hits,
+    limit: int | None,
+    shifts: dict[str, int],
+) -> None:
+    """Add the papers whose reading note matches the words and whose own fields do not,
+    after every paper whose fields do (a note is the reader's word, not the paper's),
+    ranked among themselves by bm25; hits.total counts them too."""
+    match = str(steps.match)
+    source = (
+        "from notes_fts join notes n on n.rowid = notes_fts.rowid "
+        "join papers p on p.key = n.key where notes_fts match ? "
+        "and p.rowid not in (select rowid from papers_fts where papers_fts match ?)"
+    )
+    params: list[Any] = [match, match]
+    if steps.excluded:  # a word excluded from the paper's own fields excludes it here too
+        source += " and p.rowid not in (select rowid from papers_fts where papers_fts match ?)"
+        params.append(" OR ".join(steps.excluded))
+    source += "".join(f" and {clause}" for clause in steps.where)
+    params += steps.params
+    room = None if limit is None else max(0, limit - len(hits))
+    sql = f"select p.*, bm25(notes_fts) as score, p.title as marked {source}"
+    sql += " order by score, p.year desc, p.key" + (" limit ?" if room is not None else "")
+    rows = conn.execute(sql, [*params, *([room] if room is not None else [])]).fetchall()
+    count = len(rows)
+    if room is not None and count == room:
+        count = conn.execute(f"select count(*) {source}", params).fetchone()[0]
+    hits.extend(Hit(row_to_paper(r, shifts), r["marked"], r["score"]) for r in rows)
+    hits.total += count
+
+
+def reading_states(conn: sqlite3.Connection) -> dict[str, sqlite3.Row]:
+    """The reader's entries (data/reading.yaml) by key: status, started_on, read_on."""
+    rows = conn.execute(
+        "select key, status, started_on, read_on, queued from reading where status is not null"
+    )
+    return {r[0]: r for r in rows}
+
+
+def with_reading(conn: sqlite3.Connection, papers: list[Paper]) -> list[Paper]:
+    """The papers with the reader's status and read_on in place of the catalog's own
+    (which counts only for papers the reader's file does not list)."""
+    states = reading_states(conn)
+    return [_as_read(p, states) for p in papers] if states else papers
+
+
+def _as_read(paper: Paper, states: dict[str, sqlite3.Row]) -> Paper:
+    from dataclasses import replace
+
+    state = states.get(paper.key)
+    return paper if state is None else replace(paper, status=state[1], read_on=state[3])
 
 
 def _shifts(conn: sqlite3.Connection) -> dict[str, int]:
@@ -338,7 +513,7 @@ def get(conn: sqlite3.Connection, key: str) -> Paper:
     if row is None:
         hint = hint_for(key, keys(conn))
         raise PaperNotFound(f"no paper with key '{key}'" + (f"; {hint}" if hint else ""))
-    return row_to_paper(row, _shifts(conn))
+    return with_reading(conn, [row_to_paper(row, _shifts(conn))])[0]
 
 
 def keys(conn: sqlite3.Connection, prefix: str = "") -> list[str]:
@@ -355,7 +530,7 @@ def all_papers(conn: sqlite3.Connection) -> list[Paper]:
     cursor = conn.cursor()
     cursor.row_factory = None
     cursor.execute(f"select {_columns()} from papers order by year desc, venue, key")
-    return list(_papers(cursor, _shifts(conn)))
+    return with_reading(conn, list(_papers(cursor, _shifts(conn))))
 
 
 def papers_by_key(conn: sqlite3.Connection, abstracts: bool = False) -> Iterator[Paper]:
@@ -529,7 +704,10 @@ def stats(conn: sqlite3.Connection) -> dict[str, dict[str, int]]:
             "select venue, count(*) n from papers group by venue order by n desc, venue"
         ),
         "tag": counts("select tag, count(*) n from tags group by tag order by n desc, tag"),
-        "status": counts("select status, count(*) n from papers group by status order by n desc"),
+        "status": counts(
+            "select coalesce(r.status, p.status) s, count(*) n from papers p "
+            "left join reading r on r.key = p.key group by s order by n desc"
+        ),
     }
 
 
@@ -546,3 +724,31 @@ def venues(conn: sqlite3.Connection) -> list[dict[str, Any]]:
         "from venues v order by v.short collate nocase"
     )
     return [dict(r) for r in conn.execute(sql)]
+
+
+def catalog_status(conn: sqlite3.Connection, key: str) -> tuple[str, str | None] | None:
+    """The status and read_on the catalog itself still holds for a paper (written before
+    reading state had its own file), or None when it holds none."""
+    row = conn.execute("select status, read_on from papers where key = ?", (key,)).fetchone()
+    if row is None or (row[0] in (None, DEFAULT_STATUS) and not row[1]):
+        return None
+    return row[0] or DEFAULT_STATUS, row[1]
+
+
+def queue(conn: sqlite3.Connection) -> tuple[list[Paper], list[Paper]]:
+    """The papers being read (longest first), then the to-read queue: the papers moved to
+    its top in their order, then the rest oldest first (added date, then year; a paper
+    without an added date came with the seed catalog, the oldest)."""
+    states = {r[0]: r for r in conn.execute("select key, started_on, queued from reading")}
+    reading = [h.paper for h in search(conn, "status:reading")]
+    reading.sort(key=lambda p: (states[p.key][1] or "" if p.key in states else "", p.key))
+    waiting = [h.paper for h in search(conn, "status:to-read")]
+
+    def place(paper: Paper) -> tuple:
+        queued = states[paper.key][2] if paper.key in states else None
+        if queued is not None:
+            return (0, queued, "", 0, "")
+        return (1, 0, paper.added or "", paper.year, paper.key)
+
+    waiting.sort(key=place)
+    return reading, waiting

@@ -85,6 +85,11 @@ TABLES = (
     '   PRIMARY KEY ("paper", "position")\n)',
     'CREATE TABLE "tags" (\n   "paper" TEXT REFERENCES "papers"("key"),\n   "tag" TEXT,\n'
     '   PRIMARY KEY ("paper", "tag")\n)',
+    # The reader's own state and notes (catalog.index.personal fills them): data/reading.yaml
+    # and data/readings/*.md, apart from the catalog's rows.
+    'CREATE TABLE "reading" (\n   "key" TEXT PRIMARY KEY,\n   "status" TEXT,\n'
+    '   "started_on" TEXT,\n   "read_on" TEXT,\n   "queued" INTEGER\n)',
+    'CREATE TABLE "notes" (\n   "key" TEXT PRIMARY KEY,\n   "path" TEXT,\n   "body" TEXT\n)',
 )
 # Made after the rows: one sort each instead of a b-tree grown a row at a time.
 INDEXES = (
@@ -115,6 +120,18 @@ FTS_SETUP = (
     f'CREATE TRIGGER "papers_ad" AFTER DELETE ON "papers" BEGIN\n{_FTS_DELETE}END',
     f'CREATE TRIGGER "papers_au" AFTER UPDATE OF {_FTS_LIST} ON "papers" BEGIN\n'
     f"{_FTS_DELETE}{_FTS_INSERT}END",
+    # Reading notes' text, searched apart from the papers' fields (note:WORD, and plain
+    # search below every paper whose own fields match).
+    f'CREATE VIRTUAL TABLE "notes_fts" USING FTS5 (\n    "body",\n'
+    f"    tokenize='{TOKENIZE}',\n    content=\"notes\"\n)",
+    'CREATE TRIGGER "notes_ai" AFTER INSERT ON "notes" BEGIN\n'
+    '  INSERT INTO "notes_fts" (rowid, "body") VALUES (new.rowid, new."body");\nEND',
+    'CREATE TRIGGER "notes_ad" AFTER DELETE ON "notes" BEGIN\n'
+    '  INSERT INTO "notes_fts" ("notes_fts", rowid, "body") VALUES(\'delete\', old.rowid, '
+    'old."body");\nEND',
+    'CREATE TRIGGER "notes_au" AFTER UPDATE ON "notes" BEGIN\n'
+    '  INSERT INTO "notes_fts" ("notes_fts", rowid, "body") VALUES(\'delete\', old.rowid, '
+    'old."body");\n  INSERT INTO "notes_fts" (rowid, "body") VALUES (new.rowid, new."body");\nEND',
 )
 
 

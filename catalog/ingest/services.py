@@ -7,11 +7,14 @@ here guesses: a field the service does not give is left empty.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import time
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -30,9 +33,23 @@ SERVICES = {
     "crossref": ("PAPERS_CROSSREF_URL", "https://api.crossref.org"),
     "arxiv": ("PAPERS_ARXIV_URL", "https://export.arxiv.org"),
     "dblp": ("PAPERS_DBLP_URL", "https://dblp.org"),
+    "doi": ("PAPERS_DOI_URL", "https://doi.org"),  # the DOI handle API: where a DOI leads
+    "arxiv-pdf": ("PAPERS_ARXIV_PDF_URL", "https://arxiv.org"),
 }
 TIMEOUT = 20.0
 USER_AGENT = "papers-catalog/0.1 (curated paper catalog; python-httpx)"
+# Who to tell when papers misbehaves (an email or a URL): the services ask for it in the
+# User-Agent (Crossref's 'polite pool' wants a mailto).
+CONTACT_ENV = "PAPERS_CONTACT"
+# Seconds between two requests to one service that the cache did not answer, as each asks:
+# arXiv's API terms one request every three seconds; DBLP and Crossref ask for restraint.
+PACE = {"arxiv": 3.0, "crossref": 1.0, "dblp": 1.0, "doi": 0.5}
+PACE_OTHER = 1.0  # any other host (a paper's landing page)
+# Waits a 429 or 503 reply may ask for (Retry-After) that papers honours; a longer one
+# ends the request.
+MAX_RETRY_AFTER = 30.0
+RETRY_DEFAULT = 5.0  # when a 429 does not say how long
+RETRIES = 2
 _ATOM = {"a": "http://www.w3.org/2005/Atom", "arxiv": "http://arxiv.org/schemas/atom"}
 # DBLP numbers people who share a name: 'Wei Zhang 0001'.
 _DBLP_NUMBER_RE = re.compile(r"\s+\d{4}$")
@@ -48,10 +65,24 @@ _MALFORMED = (ValueError, KeyError, TypeError, AttributeError, IndexError, Recur
 DEADLINE = 60.0
 MAX_REPLY = 16 << 20
 MAX_REDIRECTS = 5
+CACHE_MAX = 256 << 20  # bytes the HTTP cache of politely() keeps at most
 
 
 class FetchError(CatalogError):
     """A metadata service could not be reached or gave no usable answer."""
+
+
+class NoRecordError(FetchError):
+    """The service answered, and has no record of what was asked (HTTP 404)."""
+
+
+class UnreachableError(FetchError):
+    """No connection to a service at all (no network, no such host, refused)."""
+
+    def __init__(self, message: str, host: str, reason: str):
+        super().__init__(message)
+        self.host = host
+        self.reason = reason
 
 
 @dataclass
@@ -72,6 +103,10 @@ class Record:
     number: str | None = None
     abstract: str | None = None
     notes: list[str] = field(default_factory=list)  # what was left out of the reply, and why
+    journal_ref: str | None = None  # arXiv's journal reference, as its authors wrote it
+    # Crossref's relations: type ('has-preprint', 'is-preprint-of', ...) -> related ids
+    relations: dict[str, list[str]] = field(default_factory=dict)
+    record_url: str | None = None  # the service's own page of this record
 
     def __post_init__(self) -> None:
         """A reply is untrusted input: control characters go, and only an http(s) url, a
@@ -84,6 +119,13 @@ class Record:
             setattr(self, name, strip_controls(str(value)) or None if value else None)
         if self.abstract:
             self.abstract = strip_controls(str(self.abstract), multiline=True)
+        if self.journal_ref:
+            self.journal_ref = strip_controls(str(self.journal_ref)) or None
+        self.relations = {
+            strip_controls(str(kind)): [strip_controls(str(i)) for i in ids]
+            for kind, ids in self.relations.items()
+        }
+        self.record_url, _ = kept_url(self.record_url)
         self.doi, bad_doi = kept_doi(self.doi, f"{self.source}'s doi")
         self.url, bad_url = kept_url(self.url, f"{self.source}'s url")
         self.notes += [str(d) for d in (bad_doi, bad_url) if d is not None]
@@ -118,10 +160,101 @@ def base_url(service: str) -> str:
     return os.environ.get(env, default).rstrip("/")
 
 
+def user_agent() -> str:
+    """USER_AGENT with the contact of PAPERS_CONTACT, when set."""
+    contact = strip_controls(os.environ.get(CONTACT_ENV, "")).strip()
+    if not contact:
+        return USER_AGENT
+    if "@" in contact and not contact.startswith("mailto:"):
+        contact = "mailto:" + contact
+    return USER_AGENT[:-1] + "; " + contact.replace(")", "") + ")"
+
+
+@dataclass
+class _Polite:
+    """What politely() holds: the HTTP cache's folder (None: no cache), how long an entry
+    serves, and the one client of the run (connections kept open between requests)."""
+
+    cache: Path | None
+    ttl: float
+    client: Any = None
+
+
+_polite: _Polite | None = None  # outside politely() (one `papers add`): unpaced, uncached
+
+
+@contextlib.contextmanager
+def politely(cache: Path | None, ttl: float) -> Iterator[None]:
+    """While held, each host is asked at most once per its pace (PACE), and GET replies
+    come from an HTTP cache (hishel, SQLite in the folder cache) kept ttl seconds, so a
+    bulk run asked twice does not ask the services twice."""
+    global _polite
+    if cache is not None:
+        cache.mkdir(parents=True, exist_ok=True)
+    before, _polite = _polite, _Polite(cache, ttl)
+    try:
+        yield
+    finally:
+        if _polite.client is not None:
+            _polite.client.close()
+        _polite = before
+
+
+def _pace_of(host: str) -> float:
+    """The pace of the service at host (the slowest, if several share it)."""
+    paces = [s for name, s in PACE.items() if urlsplit(base_url(name)).netloc == host]
+    return max(paces, default=PACE_OTHER)
+
+
 def _client() -> Any:
+    """A client to use in a with block: a new one, or within politely() the run's own."""
     import httpx
 
-    return httpx.Client(timeout=TIMEOUT, headers={"User-Agent": USER_AGENT})
+    if _polite is None:
+        return httpx.Client(timeout=TIMEOUT, headers={"User-Agent": user_agent()})
+    if _polite.client is None:
+        _polite.client = _polite_client(_polite)
+    return contextlib.nullcontext(_polite.client)
+
+
+def _polite_client(polite: _Polite) -> Any:
+    """An httpx client whose requests are paced per host, under hishel's cache."""
+    import httpx
+
+    from catalog.ingest.polite import PacedTransport
+
+    transport: httpx.BaseTransport = PacedTransport(httpx.HTTPTransport(), _pace_of)
+    if polite.cache is not None:
+        from hishel import SqliteStorage
+        from hishel.httpx import CacheTransport
+
+        storage = SqliteStorage(
+            database_path=polite.cache / "http-cache.db",
+            default_ttl=polite.ttl,
+            max_size=CACHE_MAX,
+        )
+        transport = CacheTransport(next_transport=transport, storage=storage)
+    return httpx.Client(timeout=TIMEOUT, headers={"User-Agent": user_agent()}, transport=transport)
+
+
+def retry_after(value: str | None) -> float | None:
+    """The seconds a Retry-After header asks to wait (a number or an HTTP date), or None."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    from email.utils import parsedate_to_datetime
+
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    import datetime as dt
+
+    if when.tzinfo is None:
+        return None
+    return max(0.0, (when - dt.datetime.now(dt.UTC)).total_seconds())
 
 
 def _get(
@@ -130,15 +263,33 @@ def _get(
     """A service's reply to one GET, read whole (httpx.Response): redirects followed only
     within the service's own host, the whole exchange within DEADLINE seconds and
     MAX_REPLY bytes; FetchError says what went wrong."""
+    response = _fetch(base_url(service) + path, label, params)
+    if response.status_code == 404:
+        raise NoRecordError(f"{label} has no record of {what or path}")
+    if response.status_code != 200:
+        raise FetchError(
+            f"{label} answered HTTP {response.status_code} for {what or path}; "
+            "try again later, or add the paper with papers add --bibtex FILE"
+        )
+    return response
+
+
+def _fetch(url: str, label: str, params: dict[str, Any] | None = None) -> Any:
+    """The reply to a GET of url, whatever its status, read whole: redirects followed within
+    its host, a 429 (or 503) waited out as its Retry-After asks when that is short."""
     import httpx
 
-    url = base_url(service) + path
     host = urlsplit(url).netloc
     deadline = time.monotonic() + DEADLINE
+    retries = RETRIES
     try:
         with _client() as client:
-            for _ in range(MAX_REDIRECTS + 1):
+            for _ in range(MAX_REDIRECTS + RETRIES + 1):
                 response = _read(client, url, params, deadline, label)
+                if response.status_code in (429, 503) and retries:
+                    retries -= 1
+                    _wait(response, label, deadline)
+                    continue
                 if not response.is_redirect:
                     break
                 location = response.headers.get("location", "")
@@ -154,19 +305,27 @@ def _get(
                     f"{label} redirected more than {MAX_REDIRECTS} times; try again later"
                 )
     except (httpx.TransportError, OSError) as err:
-        raise FetchError(
+        raise UnreachableError(
             f"cannot reach {label} at {host} ({type(err).__name__}: {err}); "
             "no network? Add the paper from its BibTeX entry instead: "
-            "papers add --bibtex FILE"
+            "papers add --bibtex FILE",
+            host,
+            f"{type(err).__name__}: {err}",
         ) from None
-    if response.status_code == 404:
-        raise FetchError(f"{label} has no record of {what or path}")
-    if response.status_code != 200:
-        raise FetchError(
-            f"{label} answered HTTP {response.status_code} for {what or path}; "
-            "try again later, or add the paper with papers add --bibtex FILE"
-        )
     return response
+
+
+def _wait(response: Any, label: str, deadline: float) -> None:
+    """Sleep as long as a 429 or 503 reply's Retry-After asks (RETRY_DEFAULT when it does
+    not say), or raise FetchError when that is longer than papers waits."""
+    asked = retry_after(response.headers.get("retry-after"))
+    wait = RETRY_DEFAULT if asked is None else asked
+    if wait > MAX_RETRY_AFTER or time.monotonic() + wait > deadline:
+        raise FetchError(
+            f"{label} asks papers to wait {wait:.0f} s (HTTP {response.status_code}); "
+            "try again later"
+        )
+    time.sleep(wait)
 
 
 def _read(client: Any, url: str, params: dict[str, Any] | None, deadline: float, label: str) -> Any:
@@ -246,7 +405,41 @@ def crossref_record(work: dict[str, Any]) -> Record:
         volume=work.get("volume"),
         number=work.get("issue"),
         abstract=abstract or None,
+        relations=_relations(work.get("relation")),
+        record_url=f"https://doi.org/{work['DOI']}" if work.get("DOI") else None,
     )
+
+
+def _relations(relation: Any) -> dict[str, list[str]]:
+    """Crossref's 'relation' object as type -> the related ids."""
+    if not isinstance(relation, dict):
+        return {}
+    out: dict[str, list[str]] = {}
+    for kind, items in relation.items():
+        items = items if isinstance(items, list) else [items]
+        ids = [str(i["id"]) for i in items if isinstance(i, dict) and i.get("id")]
+        if ids:
+            out[str(kind)] = ids
+    return out
+
+
+def crossref_related(doi: str) -> list[Record]:
+    """Works whose Crossref relations name this DOI (a preprint's DOI finds the version
+    of record that says it has this preprint), from /works?filter=relation.object:DOI."""
+    response = _get(
+        "crossref",
+        "Crossref",
+        "/works",
+        {"filter": f"relation.object:{doi}", "rows": 10},
+        what=f"works related to {doi}",
+    )
+    try:
+        items = response.json()["message"]["items"]
+        return [crossref_record(item) for item in items]
+    except _MALFORMED:
+        raise FetchError(
+            f"Crossref sent a reply for works related to {doi} that is not a list"
+        ) from None
 
 
 # ---------------------------------------------------------------- arXiv
@@ -310,9 +503,31 @@ def arxiv_records(xml: str) -> list[Record]:
                 arxiv=m.group(1) if m else None,
                 url=f"https://arxiv.org/abs/{m.group(1)}" if m else None,
                 abstract=_squash(entry.findtext("a:summary", "", _ATOM)) or None,
+                journal_ref=_squash(entry.findtext("arxiv:journal_ref", "", _ATOM)) or None,
+                record_url=f"https://arxiv.org/abs/{m.group(1)}" if m else None,
             )
         )
     return out
+
+
+def arxiv_batch(ids: list[str]) -> dict[str, Record]:
+    """Preprints by id from one arXiv API query (id_list of up to 100), by bare id; an id
+    arXiv does not answer for is left out."""
+    if not ids:
+        return {}
+    response = _get(
+        "arxiv",
+        "arXiv",
+        "/api/query",
+        {"id_list": ",".join(ids), "max_results": len(ids)},
+        what=f"{len(ids)} arXiv ids",
+    )
+    try:
+        records = arxiv_records(response.text)
+    except _MALFORMED:
+        raise FetchError("arXiv sent a reply that is not a feed of preprints") from None
+    wanted = {_bare_arxiv(i) for i in ids}
+    return {bare: r for r in records if (bare := _bare_arxiv(r.arxiv)) in wanted and r.arxiv}
 
 
 # ---------------------------------------------------------------- DBLP
@@ -368,6 +583,7 @@ def dblp_record(info: dict[str, Any]) -> Record:
         pages=_pages(info.get("pages")),
         volume=info.get("volume"),
         number=info.get("number"),
+        record_url=info.get("url") if isinstance(info.get("url"), str) else None,
     )
 
 
@@ -399,6 +615,61 @@ def find_by_title(title: str, year: int | None = None) -> Record | None:
             continue
         return hit
     return None
+
+
+# ---------------------------------------------------------------- links
+
+
+def doi_target(doi: str) -> str | None:
+    """Where a DOI leads, from the DOI handle API (/api/handles/DOI); None when no such
+    DOI is registered."""
+    response = _fetch(base_url("doi") + f"/api/handles/{doi}", "doi.org")
+    data: Any = None
+    if response.status_code in (200, 404):
+        with contextlib.suppress(*_MALFORMED):
+            data = response.json()
+    code = data.get("responseCode") if isinstance(data, dict) else None
+    if code == 100 or (response.status_code == 404 and code is None):
+        return None
+    if code != 1:
+        raise FetchError(
+            f"doi.org answered HTTP {response.status_code} for DOI {doi}; try again later"
+        )
+    for value in data.get("values") or []:
+        if isinstance(value, dict) and value.get("type") == "URL":
+            target = (value.get("data") or {}).get("value")
+            kept, _ = kept_url(target)
+            if kept:
+                return kept
+    return ""  # registered, but leads to no web page
+
+
+@dataclass
+class Probe:
+    """What a link answers: its status, and for a redirect where it sends."""
+
+    status: int
+    location: str | None = None
+
+
+def probe(url: str) -> Probe:
+    """One GET of a link, redirects not followed and the body not read (a landing page
+    need not be downloaded to know it is there)."""
+    import httpx
+
+    try:
+        host = urlsplit(url).netloc
+        with _client() as client, client.stream("GET", url) as response:
+            location = None
+            if response.is_redirect:
+                location = str(response.request.url.join(response.headers.get("location", "")))
+            return Probe(response.status_code, location)
+    except (httpx.TransportError, OSError) as err:
+        raise UnreachableError(
+            f"cannot reach {host} ({type(err).__name__}: {err})", host, f"{type(err).__name__}"
+        ) from None
+    except (httpx.InvalidURL, httpx.UnsupportedProtocol, ValueError) as err:
+        raise FetchError(f"cannot ask {url[:80]!r}: {err}") from None
 
 
 # ---------------------------------------------------------------- to the catalog

@@ -24,7 +24,7 @@ from catalog.site.hook import (
 from catalog.site.links import SiteError, note_uri
 from catalog.site.outdir import check_site_dir, mark_site_dir
 from catalog.site.render import fill_charts, fill_home, generate, is_html_page, link_papers
-from catalog.site.sitedata import load
+from catalog.site.sitedata import flag, load
 
 # ---------------------------------------------------------------- papers site build / serve
 
@@ -152,10 +152,15 @@ def write_sources(paths: Paths, out: Path, config_file: Path | None = None) -> i
     docs = out / "docs"
     database.refresh(paths)
     notes = load_notes(paths)
-    data, _ = load(paths, notes, directory_urls=config.use_directory_urls)
-    data.markdown = config_markdown(config)
     settings = site_settings(config)
-    data.show_status = bool(settings.get("show_status", False))
+    data, _ = load(
+        paths,
+        notes,
+        directory_urls=config.use_directory_urls,
+        readings=flag(settings.get("show_readings")),
+    )
+    data.markdown = config_markdown(config)
+    data.show_status = flag(settings.get("show_status"))
     data.suggest_url = suggest_url(settings.get("suggest_url"), config.repo_url)
     shutil.copytree(config.docs_dir, docs, ignore=shutil.ignore_patterns(".*"))
     if paths.notes.resolve() != Path(config.docs_dir, "notes").resolve():

@@ -27,7 +27,7 @@ from catalog.site.render import (
     slug_clashes,
     toc_of,
 )
-from catalog.site.sitedata import SiteData, load, safe_url
+from catalog.site.sitedata import SiteData, flag, load, safe_url
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -119,14 +119,18 @@ def on_files(files: Files, *, config: MkDocsConfig) -> Files:
     timings: dict[str, float] = {}
     try:
         data, problems = load(
-            _build.paths, _build.notes, timings=timings, directory_urls=config.use_directory_urls
+            _build.paths,
+            _build.notes,
+            timings=timings,
+            directory_urls=config.use_directory_urls,
+            readings=flag(site_settings(config).get("show_readings")),
         )
     except CatalogError as err:
         from mkdocs.exceptions import PluginError
 
         raise PluginError(f"papers: cannot build the site:\n{err}") from None
     data.directory_urls = config.use_directory_urls
-    data.show_status = bool(site_settings(config).get("show_status", False))
+    data.show_status = flag(site_settings(config).get("show_status"))
     data.suggest_url = suggest_url(site_settings(config).get("suggest_url"), config.repo_url)
     data.markdown = config_markdown(config)
     _build.data = data

@@ -18,6 +18,21 @@ _MARKER_TEXT = (
 )
 
 
+def _role(path: Path, paths: Paths) -> str:
+    """What a protected folder or file is to the user, for the refusal message."""
+    roles = {
+        paths.catalog: "your catalog",
+        paths.data_dir: "the catalog's data folder",
+        paths.root: "the project folder",
+        paths.readings: "your reading notes",
+        paths.notes: "the site's hand-written notes",
+        paths.notes.parent: "the site's sources",
+        Path.home(): "your home folder",
+    }
+    found = {key.resolve(): role for key, role in roles.items()}
+    return found.get(path, "the site's sources")
+
+
 def check_site_dir(site_dir: Path, paths: Paths, protected: Sequence[Path] = ()) -> None:
     """Refuse an output folder a build must not empty (mkdocs removes all it holds).
 
@@ -31,6 +46,7 @@ def check_site_dir(site_dir: Path, paths: Paths, protected: Sequence[Path] = ())
         paths.data_dir,
         paths.root,
         paths.readings,
+        paths.pdfs,
         paths.notes,
         paths.notes.parent,
         Path.home(),
@@ -54,9 +70,9 @@ def check_site_dir(site_dir: Path, paths: Paths, protected: Sequence[Path] = ())
         path = clashes[0]
         what = "is" if out == path else "holds"
         raise SiteError(
-            f"refusing to build the site into {site_dir}: it {what} {path}, "
-            "and a build empties its output folder; choose a new folder "
-            "such as build/site (--site-dir/-o)"
+            f"refusing to build the site into {site_dir}: it {what} {path} "
+            f"({_role(path, paths)}), and a build first deletes everything in its output "
+            "folder; choose a new folder such as build/site (--site-dir/-o)"
         )
     if not out.exists():
         return

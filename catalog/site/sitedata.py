@@ -115,8 +115,10 @@ def load(
     with_charts: bool = True,
     timings: dict[str, float] | None = None,
     directory_urls: bool = True,
+    readings: bool = True,
 ) -> tuple[SiteData, list[Problem]]:
-    """The site's data from the catalog's index, registries, notes and reading notes."""
+    """The site's data from the catalog's index, registries, notes and (when readings, the
+    site's show_readings setting) the reader's reading notes."""
     from catalog.data.notes import load_notes
     from catalog.data.registry import load_tags, load_venues
     from catalog.index import database, query
@@ -134,7 +136,7 @@ def load(
         load_venues(paths.venues),
         load_tags(paths.tags),
         load_notes(paths) if notes is None else notes,
-        _readings(paths, papers),
+        _readings(paths, papers) if readings else {},
     )
     data.directory_urls = directory_urls
     timings["load"] = time.perf_counter() - started
@@ -151,6 +153,13 @@ def load(
         data.charts = render_all(papers, partial(_chart_link, directory_urls))
         timings["charts"] = time.perf_counter() - started
     return data, problems + link_problems(data, paths)
+
+
+def flag(value: object) -> bool:
+    """A yes/no setting of mkdocs.yml: a YAML boolean, or text from !ENV ('true', '1')."""
+    if isinstance(value, str):
+        return value.strip().lower() in ("true", "yes", "on", "1")
+    return value is True
 
 
 def _chart_link(directory_urls: bool, kind: str, name: str) -> str:

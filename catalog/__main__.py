@@ -1,0 +1,5 @@
+"""`python -m catalog`: the papers command."""
+
+from catalog.cli import main
+
+main()

@@ -1,0 +1,66 @@
+"""The citation formats `papers export` writes, each imported only when asked for."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Collection, Iterable
+from pathlib import Path
+
+from catalog.data.registry import Venue
+from catalog.errors import UsageError
+from catalog.model import Paper
+
+# Each format: its module in catalog.bib, and the file names it is written to.
+FORMATS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "bibtex": ("bibtex", (".bib", ".bibtex")),
+    "biblatex": ("biblatex", (".bib", ".biblatex")),
+    "csl-json": ("csljson", (".json",)),
+    "ris": ("ris", (".ris",)),
+}
+LATEX_FORMATS = ("bibtex", "biblatex")
+
+
+def export(
+    fmt: str,
+    papers: Iterable[Paper],
+    venues: dict[str, Venue],
+    *,
+    ascii: bool = False,
+    venue_style: str = "full",
+    arxiv_style: str = "eprint",
+    protected: Collection[str] = (),
+    abstracts: bool = False,
+) -> str:
+    """The papers in one format, sorted by key; UsageError for an option the format lacks."""
+    if fmt not in FORMATS:
+        raise UsageError(f"unknown format '{fmt}' (use one of {', '.join(FORMATS)})")
+    module = importlib.import_module(f"catalog.bib.{FORMATS[fmt][0]}")
+    if fmt in LATEX_FORMATS:
+        return str(
+            module.export(
+                papers,
+                venues,
+                ascii=ascii,
+                venue_style=venue_style,
+                arxiv_style=arxiv_style,
+                protected=protected,
+                abstracts=abstracts,
+            )
+        )
+    for given, option in ((ascii, "--ascii"), (arxiv_style != "eprint", "--arxiv-style")):
+        if given:
+            raise UsageError(
+                f"{option} is for the LaTeX formats (bibtex, biblatex); {fmt} is plain text"
+            )
+    return str(module.export(papers, venues, venue_style=venue_style, abstracts=abstracts))
+
+
+def check_output(path: Path, fmt: str) -> None:
+    """Refuse to replace an existing file that no export of this format would be written
+    to (a .tex, .aux or .yaml named by mistake): papers replaces only its own kind."""
+    suffixes = FORMATS[fmt][1]
+    if path.is_file() and path.suffix.lower() not in suffixes:
+        raise UsageError(
+            f"refusing to replace {path}: papers writes {fmt} to a new file or to a "
+            f"{' or '.join(suffixes)} file (name one, or remove {path} first)"
+        )

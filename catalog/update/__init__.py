@@ -1,0 +1,1 @@
+"""Keeping the catalog current: `papers update` and the records it asks."""
