@@ -620,3 +620,37 @@ def test_bibtex_copy_button_is_visible_without_hovering(browser, site_url):
         assert alpha >= 0.5, alpha
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("typed", ["moe", "fleche", "Fleche:"])
+def test_an_accepted_search_suggestion_finds_pages(page, site_url, typed):
+    """The grey suggestion is a word of the index without punctuation ("moe", never
+    "moe:"), and accepting it (Tab) gives results."""
+    page.goto(site_url)
+    meta, _ = _search(page, typed)
+    assert _found(meta) > 0, meta
+    suggestion = page.locator(".md-search__suggest").inner_text().strip()
+    # The completion adds letters only: never a ':' lunr would read as a field.
+    assert suggestion.lower().startswith(typed.lower()), suggestion
+    assert ":" not in suggestion[len(typed) :], suggestion
+    box = page.locator("input.md-search__input")
+    box.press("Tab")
+    page.wait_for_timeout(800)
+    assert box.input_value() == suggestion
+    meta = page.locator(".md-search-result__meta").inner_text()
+    assert _found(meta) > 0, meta
+
+
+def test_search_knows_venue_and_year(page, site_url):
+    """A paper's venue and year are indexed and shown in its result."""
+    page.goto(site_url)
+    _, links = _search(page, "EuroSys 2022")
+    # The catalog's EuroSys 2022 papers (Fleche among them) come first.
+    wanted = {p.key for p in _catalog_papers() if p.venue == "EuroSys" and p.year == 2022}
+    assert PAPER in wanted
+    assert {h.split("/papers/")[-1].split("/")[0] for h in links[: len(wanted)]} == wanted
+    preview = page.locator(f".md-search-result__link[href*='papers/{PAPER}/']").first.inner_text()
+    assert "EuroSys 2022" in preview
+    meta, _ = _search(page, "2022")
+    in_2022 = [p for p in _catalog_papers() if p.year == 2022]
+    assert _found(meta) >= len(in_2022), meta

@@ -15,6 +15,7 @@ from catalog.index import related
 from catalog.model import Paper
 from catalog.paths import Paths
 from catalog.site import charts, hook, links, render, sitedata
+from catalog.site import home as homepage
 from tests.conftest import PAPERS, write_catalog
 
 ODD = PAPERS.replace(
@@ -271,14 +272,14 @@ def test_sources_show_where_the_metadata_came_from(paths):
 
 def test_home_sections(paths):
     data = data_for(paths)
-    home = render.fill_home("# Home\n\n<!-- papers:counts -->\n\n<!-- papers:latest -->\n", data)
+    home = homepage.fill_home("# Home\n\n<!-- papers:counts -->\n\n<!-- papers:latest -->\n", data)
     assert "**3** [papers](papers/index.md) from 2021 to 2023" in home
     assert "to read" not in home  # reading status stays off the site by default
     # No paper has a date added: no "Latest additions" made up from file order.
     assert "Latest" not in home and "<!--" not in home
     data.papers[0].added = "2024-05-01"
     data.show_status = True
-    home = render.fill_home("<!-- papers:counts -->\n<!-- papers:latest -->", data)
+    home = homepage.fill_home("<!-- papers:counts -->\n<!-- papers:latest -->", data)
     assert "1 read, 2 to read" in home
     assert "## Latest additions" in home and home.count("\n- 2024-05-01: [") == 1
 
@@ -286,7 +287,7 @@ def test_home_sections(paths):
 def test_empty_catalog_wording(tmp_path):
     paths = write_catalog(tmp_path, "{}\n")
     data = data_for(paths)
-    home = render.fill_home(
+    home = homepage.fill_home(
         "<!-- papers:counts -->\n<!-- papers:notes -->\n<!-- papers:latest -->", data
     )
     assert "The catalog is empty." in home and "none written yet" in home
@@ -450,10 +451,10 @@ def test_chart_bars_and_labels_link_to_their_pages(paths):
     assert 'xlink:href="years/2022/"' not in year  # no papers, no page, no link
     assert '<a xlink:href="tags/moe/">' in first["tag-counts"].svg
     assert '<a xlink:href="venues/osdi/">' in first["coverage"].svg
-    inline = render.inline_chart(first["tag-counts"])
+    inline = homepage.inline_chart(first["tag-counts"])
     assert inline.startswith('<svg role="img" aria-label="Bar chart of papers per tag')
     assert 'id="tag-counts-' in inline and "<?xml" not in inline
-    home = render.fill_charts(render.home_charts(data), data)
+    home = homepage.fill_charts(homepage.home_charts(data), data)
     assert home.count('<svg role="img"') == 3 and "<!-- papers-chart" not in home
 
 
@@ -467,9 +468,9 @@ def test_suggest_a_paper_link(paths):
     assert hook.suggest_url("javascript:alert(1)", None) is None
     assert hook.suggest_url(None, "") is None
     data = data_for(paths)
-    assert "Suggest one" not in render.home_counts(data)
+    assert "Suggest one" not in homepage.home_counts(data)
     data.suggest_url = "https://example.org/form"
-    assert "missing a paper? [Suggest one](https://example.org/form)" in render.home_counts(data)
+    assert "missing a paper? [Suggest one](https://example.org/form)" in homepage.home_counts(data)
     assert '<a href="https://example.org/form">Suggest one</a>' in render.all_papers_page(data)
 
 

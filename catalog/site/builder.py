@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from catalog.paths import CATALOG_ENV, DB_ENV, Paths
+from catalog.site.home import fill_charts, fill_home
 from catalog.site.hook import (
     config_markdown,
     nav_with_notes,
@@ -23,7 +24,7 @@ from catalog.site.hook import (
 )
 from catalog.site.links import SiteError, note_uri
 from catalog.site.outdir import check_site_dir, mark_site_dir
-from catalog.site.render import fill_charts, fill_home, generate, is_html_page, link_papers
+from catalog.site.render import generate, is_html_page, link_papers
 from catalog.site.sitedata import load
 
 # ---------------------------------------------------------------- papers site build / serve

@@ -16,11 +16,10 @@ from mkdocs.plugins import event_priority
 from catalog.data.notes import Note
 from catalog.errors import CatalogError
 from catalog.paths import CATALOG_ENV, Paths
+from catalog.site.home import fill_charts, fill_home
 from catalog.site.links import NAV_PAGES, log, note_uri
 from catalog.site.outdir import check_site_dir, mark_site_dir
 from catalog.site.render import (
-    fill_charts,
-    fill_home,
     generate,
     is_html_page,
     link_papers,

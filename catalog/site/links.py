@@ -7,6 +7,7 @@ import json
 import logging
 import posixpath
 import re
+from collections.abc import Sequence
 from urllib.parse import quote
 
 from catalog.data.notes import Note
@@ -100,20 +101,29 @@ def safe_href(url: str) -> str:
     return quote(url, safe=":/?#[]@!$&'*+,;=%~-._")
 
 
-def front(title: str, body: list[str]) -> str:
-    """A page: its title in front matter, then its Markdown lines.
+def front(title: str, body: list[str], search_tags: Sequence[str] = ()) -> str:
+    """A page: its title (and the words its search entry is tagged with) in front matter,
+    then its Markdown lines.
 
     mkdocs would take the title from the first heading and Material would print
     it into <title> unescaped ('|striptags' turns &lt; back into <); a title in
     the page's meta is printed as given, so we give it HTML-escaped.
     """
-    escaped = html.escape(plain(title), quote=False)
+    meta = f"title: {_yaml_string(html.escape(plain(title), quote=False))}\n"
+    if search_tags:
+        # Material's search indexes a page's tags (and boosts them); no template shows
+        # them without its tags plugin, which the site does not use.
+        meta += f"tags: [{', '.join(_yaml_string(plain(t)) for t in search_tags)}]\n"
+    return f"---\n{meta}---\n\n" + "\n".join(body) + "\n"
+
+
+def _yaml_string(text: str) -> str:
+    """A YAML string that reads back as the text."""
     # JSON is YAML, but for the characters YAML folds as line breaks (NEL, U+2028/9) or
-    # refuses (other controls, BOM): written as escapes, both read the same title.
-    value = _YAML_UNSAFE_RE.sub(
-        lambda m: f"\\u{ord(m.group()):04x}", json.dumps(escaped, ensure_ascii=False)
+    # refuses (other controls, BOM): written as escapes, both read the same text.
+    return _YAML_UNSAFE_RE.sub(
+        lambda m: f"\\u{ord(m.group()):04x}", json.dumps(text, ensure_ascii=False)
     )
-    return f"---\ntitle: {value}\n---\n\n" + "\n".join(body) + "\n"
 
 
 _YAML_UNSAFE_RE = re.compile(

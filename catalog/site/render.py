@@ -13,21 +13,16 @@ from typing import Any
 from catalog.data.notes import Link
 from catalog.data.registry import Venue
 from catalog.model import OTHERS, Paper
-from catalog.site.charts import Chart
+from catalog.site.indexes import notes_index, tags_index, venues_index, years_index
 from catalog.site.links import (
     ALL_URI,
     ARXIV_ABS,
     ARXIV_PDF,
     CHART_DIR,
     DATA_JS,
-    DATE_RE,
     HEADING_RE,
-    LATEST,
-    MARKER_RE,
-    MARKERS,
     front,
     href,
-    log,
     md,
     note_uri,
     paper_uri,
@@ -40,7 +35,7 @@ from catalog.site.links import (
     venue_uri,
     year_uri,
 )
-from catalog.site.sitedata import SiteData, safe_url, sanitize
+from catalog.site.sitedata import SiteData, by_year, safe_url, sanitize
 
 # ---------------------------------------------------------------- renderers
 
@@ -243,15 +238,11 @@ def paper_page(paper: Paper, data: SiteData) -> str:
     # (anything before it would make a second entry, and the title would show twice).
     out = [
         f'<h1 id="title">{_e(paper.title)}</h1>',
-        _nav_line(
-            uri,
-            data,
-            [
-                ("All papers", ALL_URI),
-                (str(paper.year), year_uri(paper.year)),
-                (paper.venue, venue_uri(paper.venue)),
-            ],
-        ),
+        _nav_line(uri, data, [("All papers", ALL_URI)]),
+        # Venue and year lead the page's searchable text: a search result shows them,
+        # and "EuroSys 2022" finds the paper.
+        f'<p class="pp-where"><a href="{to(venue_uri(paper.venue))}">{_e(paper.venue)}</a> '
+        f'<a href="{to(year_uri(paper.year))}">{paper.year}</a></p>',
     ]
     if paper.summary:
         out.append(f'<p class="pp-summary">{_e(paper.summary)}</p>')
@@ -289,7 +280,8 @@ def paper_page(paper: Paper, data: SiteData) -> str:
         out.append("</ul>")
     else:
         out.append("<p>No note discusses this paper yet.</p>")
-    return front(paper.title, _with_contents(out))
+    # Venue and year as the search entry's tags: "EuroSys 2022" ranks its papers first.
+    return front(paper.title, _with_contents(out), (paper.venue, str(paper.year)))
 
 
 def _host(link: str) -> str:
@@ -308,13 +300,6 @@ def _nav_line(uri: str, data: SiteData, trail: list[tuple[str, str]], extra: str
         f'<nav class="pp-trail" aria-label="Where this page is" data-search-exclude>'
         f"{' › '.join(parts)}{extra}</nav>"
     )
-
-
-def _by_year(papers: Sequence[Paper]) -> dict[int, list[Paper]]:
-    out: dict[int, list[Paper]] = {}
-    for p in sorted(papers, key=lambda p: (-p.year, p.venue.lower(), p.key)):
-        out.setdefault(p.year, []).append(p)
-    return out
 
 
 def paper_item(paper: Paper, from_uri: str, data: SiteData, compact: bool = False) -> str:
@@ -438,7 +423,7 @@ def venue_page(venue: str, papers: Sequence[Paper], data: SiteData) -> str:
         publisher = f", published by {_e(registry.publisher)}" if registry.publisher else ""
         out.append(f"<p>{_e(registry.name)}: {_e(registry.kind)}{publisher}.</p>")
     out.append(f"<p>{plural(len(papers), 'paper')} in the catalog.</p>")
-    for year, group in _by_year(papers).items():
+    for year, group in by_year(papers).items():
         out.append(_h2(f"year-{year}", str(year), searchable=False))
         out += _entries(group, uri, data)
     return front(venue, _with_contents(out))
@@ -454,7 +439,7 @@ def tag_page(tag: str, papers: Sequence[Paper], data: SiteData) -> str:
     if data.vocabulary.get(tag):
         out.append(f"<p>{_e(data.vocabulary[tag])}.</p>")
     out.append(f"<p>{plural(len(papers), 'paper')}.</p>")
-    for year, group in _by_year(papers).items():
+    for year, group in by_year(papers).items():
         out.append(_h2(f"year-{year}", str(year), searchable=False))
         out += _entries(group, uri, data)
     return front(f"Tag: {tag}", _with_contents(out))
@@ -543,224 +528,12 @@ def is_html_page(uri: str) -> bool:
     )
 
 
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
-def years_index(data: SiteData) -> str:
-    """Every year with its paper and venue counts."""
-    uri = "years/index.md"
-    lines = ["# Papers by year", "", "| Year | Papers | Venues |", "|---|--:|--:|"]
-    for year, group in _by_year(data.papers).items():
-        lines.append(
-            f"| [{year}]({href(uri, year_uri(year))}) | {len(group)} "
-            f"| {len({p.venue for p in group})} |"
-        )
-    return "\n".join(lines) + "\n"
-
-
-def venues_index(data: SiteData) -> str:
-    """Every venue of the registry with its full name and paper count."""
-    uri = "venues/index.md"
-    counts = Counter(p.venue for p in data.papers)
-    lines = ["# Papers by venue", ""]
-    if counts:
-        lines += ["| Venue | Full name | Kind | Papers |", "|---|---|---|--:|"]
-    else:
-        lines.append("No papers yet.")
-    for short in sorted(counts, key=str.lower):
-        venue = data.venues.get(short)
-        label = f"[{md(short)}]({href(uri, venue_uri(short))})"
-        lines.append(
-            f"| {_cell(label)} | {_cell(md(venue.name) if venue else '')} "
-            f"| {_cell(md(venue.kind)) if venue else ''} | {counts[short]} |"
-        )
-    empty = sorted((v for v in data.venues if not counts[v]), key=str.lower)
-    if empty:  # known to the registry (so a .bib naming them resolves), no paper yet
-        lines += [
-            "",
-            '<details class="pp-toggle" markdown><summary>'
-            f"{plural(len(empty), 'more venue')} in the registry, no paper yet"
-            "</summary>",
-            "",
-            ", ".join(f"{md(v)} ({md(data.venues[v].name)})" for v in empty),
-            "",
-            "</details>",
-        ]
-    return "\n".join(lines) + "\n"
-
-
-def tags_index(data: SiteData) -> str:
-    """Every tag in use (and in the vocabulary) with its description and count."""
-    uri = "tags/index.md"
-    counts = Counter(t for p in data.papers for t in dict.fromkeys(p.tags))
-    names = sorted(set(counts) | set(data.vocabulary), key=lambda t: (-counts[t], t))
-    lines = ["# Papers by tag", "", "| Tag | Papers | Description |", "|---|--:|---|"]
-    for tag in names:
-        label = f"[{md(tag)}]({href(uri, tag_uri(tag))})" if counts[tag] else md(tag)
-        lines.append(
-            f"| {_cell(label)} | {counts[tag]} | {_cell(md(data.vocabulary.get(tag, '')))} |"
-        )
-    return "\n".join(lines) + "\n"
-
-
-def notes_index(data: SiteData) -> str:
-    """The hand-written notes, each with the papers it discusses."""
-    uri = "notes/index.md"
-    lines = [
-        "# Notes",
-        "",
-        "Hand-written notes on topics of the catalog. Each paper a note mentions "
-        "links to its page, and the paper's page links back under *Discussed in*.",
-    ]
-    if not data.notes:
-        lines += ["", "No notes yet."]
-    for note in data.notes:
-        known = [data.by_key[k] for k in note.keys if k in data.by_key]
-        lines += [
-            "",
-            f"## [{md(note.title)}]({href(uri, note_uri(note))})",
-            "",
-            f"Discusses {plural(len(known), 'paper')}: "
-            + ", ".join(f"[{md(p.short_title)}]({href(uri, paper_uri(p.key))})" for p in known)
-            + ".",
-        ]
-    return "\n".join(lines) + "\n"
-
-
-def home_counts(data: SiteData) -> str:
-    """The catalog in numbers, for the home page."""
-    papers = data.papers
-    if not papers:
-        return "The catalog is empty."
-    years = sorted({p.year for p in papers})
-    status = Counter(p.status for p in papers)
-    discussed = {k for n in data.notes for k in n.keys if k in data.by_key}
-    facts = [
-        f"**{len(papers)}** [papers](papers/index.md) from {years[0]} to {years[-1]}",
-        f"**{len({p.venue for p in papers})}** [venues](venues/index.md)",
-        f"**{len({t for p in papers for t in p.tags})}** [tags](tags/index.md)",
-    ]
-    if data.notes:
-        facts.append(
-            f"**{len(data.notes)}** [notes](notes/index.md) discussing "
-            f"{plural(len(discussed), 'paper')}"
-        )
-    if data.suggest_url:
-        facts.append(f"missing a paper? [Suggest one]({safe_href(data.suggest_url)})")
-    if data.show_status:
-        facts.append(
-            "reading status: "
-            + ", ".join(
-                f"{status[s]} {s.replace('-', ' ')}"
-                for s in ("read", "reading", "to-read")
-                if status[s]
-            )
-        )
-    return "\n".join(f"- {f}" for f in facts)
-
-
-def home_charts(data: SiteData) -> str:
-    """The charts with captions; each SVG goes in inline in on_page_content (inline, so
-    its bars can link to their pages and its text can follow the colour scheme)."""
-    if not data.charts:
-        return "No charts: the catalog is empty."
-    blocks = []
-    for chart in data.charts:
-        # The chart's own text (axis numbers, labels) stays out of the search index.
-        blocks.append(
-            '<figure class="papers-chart">\n'
-            '<div class="papers-chart-scroll" data-search-exclude>'
-            f"<!-- papers-chart:{chart.name} --></div>\n"
-            f"<figcaption>{html.escape(chart.caption)} "
-            f'(<a href="{CHART_DIR}/{chart.name}.svg">SVG</a>)</figcaption>\n'
-            "</figure>"
-        )
-    return "\n\n".join(blocks)
-
-
-_CHART_SLOT_RE = re.compile(r"<!-- papers-chart:([\w-]+) -->")
-_SVG_START_RE = re.compile(r"<svg\b")
-
-
-def inline_chart(chart: Chart) -> str:
-    """A chart's SVG ready to sit in a page: no XML prolog, ids made unique to the
-    chart, and named for assistive technology by its alt text."""
-    svg = chart.svg[chart.svg.index("<svg") :]
-    svg = re.sub(r"<metadata>.*?</metadata>", "", svg, flags=re.S)
-    prefix = chart.name + "-"
-    svg = re.sub(r'\bid="', f'id="{prefix}', svg)
-    svg = svg.replace("url(#", f"url(#{prefix}").replace('xlink:href="#', f'xlink:href="#{prefix}')
-    start = f'<svg role="img" aria-label="{html.escape(chart.alt)}" class="papers-chart-svg"'
-    return _SVG_START_RE.sub(lambda _: start, svg, count=1)  # a function: alt is not a pattern
-
-
-def fill_charts(page_html: str, data: SiteData) -> str:
-    charts = {c.name: c for c in data.charts}
-
-    def fill(m: re.Match[str]) -> str:
-        chart = charts.get(m.group(1))
-        return inline_chart(chart) if chart else ""
-
-    return _CHART_SLOT_RE.sub(fill, page_html)
-
-
-def home_latest(data: SiteData) -> str:
-    """The latest additions, with their heading: only papers that carry the date added.
-
-    File order says nothing about when a paper came in, so without dates the
-    section is left out rather than made up.
-    """
-    dated = [p for p in data.papers if p.added and DATE_RE.match(p.added)]
-    latest = sorted(dated, key=lambda p: (p.added or "", p.year, -p.line), reverse=True)[:LATEST]
-    if not latest:
-        return ""
-    lines = ["## Latest additions", ""]
-    for p in latest:
-        lines.append(
-            f"- {md(p.added or '')}: [{md(p.title)}]({paper_uri(p.key)}) ({md(p.venue)} {p.year})"
-        )
-    return "\n".join(lines)
-
-
-def home_notes(data: SiteData) -> str:
-    """The notes as a list item with the notes nested, for the home page."""
-    if not data.notes:
-        return "- [Notes](notes/index.md): none written yet."
-    return (
-        "- [Notes](notes/index.md): hand-written overviews of a topic, with links to "
-        "each paper they discuss:\n\n"
-        + "\n".join(f"    - [{md(n.title)}]({note_uri(n)})" for n in data.notes)
-    )
-
-
-def fill_home(markdown: str, data: SiteData) -> str:
-    """The hand-written home page with its <!-- papers:NAME --> markers filled in."""
-    sections = {
-        "counts": home_counts,
-        "charts": home_charts,
-        "latest": home_latest,
-        "notes": home_notes,
-    }
-
-    def fill(m: re.Match[str]) -> str:
-        render = sections.get(m.group(1))
-        if render is None:
-            log.warning(
-                "site/index.md: unknown marker '%s' (known: %s)", m.group(1), ", ".join(MARKERS)
-            )
-            return ""
-        return render(data)
-
-    return MARKER_RE.sub(fill, markdown)
-
-
 def generate(data: SiteData) -> dict[str, str]:
     """Every generated page and chart: {path in the site: Markdown or SVG text}."""
     pages: dict[str, str] = {}
     for paper in data.papers:
         pages[paper_uri(paper.key)] = paper_page(paper, data)
-    for year, group in _by_year(data.papers).items():
+    for year, group in by_year(data.papers).items():
         pages[year_uri(year)] = year_page(year, group, data)
     by_venue: dict[str, list[Paper]] = {}
     by_tag: dict[str, list[Paper]] = {}

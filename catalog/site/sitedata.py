@@ -62,6 +62,14 @@ class SiteData:
         return venue.name if venue else short
 
 
+def by_year(papers: Sequence[Paper]) -> dict[int, list[Paper]]:
+    """Papers grouped by year, newest first; by venue, then key, within a year."""
+    out: dict[int, list[Paper]] = {}
+    for p in sorted(papers, key=lambda p: (-p.year, p.venue.lower(), p.key)):
+        out.setdefault(p.year, []).append(p)
+    return out
+
+
 def _markdown(text: str) -> str:
     """Markdown to HTML with the basic extensions; the hook uses mkdocs's own settings."""
     import markdown

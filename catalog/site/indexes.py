@@ -1,0 +1,102 @@
+"""The index pages of the site: years, venues, tags and notes, as Markdown tables."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from catalog.site.links import (
+    href,
+    md,
+    note_uri,
+    paper_uri,
+    plural,
+    tag_uri,
+    venue_uri,
+    year_uri,
+)
+from catalog.site.sitedata import SiteData, by_year
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def years_index(data: SiteData) -> str:
+    """Every year with its paper and venue counts."""
+    uri = "years/index.md"
+    lines = ["# Papers by year", "", "| Year | Papers | Venues |", "|---|--:|--:|"]
+    for year, group in by_year(data.papers).items():
+        lines.append(
+            f"| [{year}]({href(uri, year_uri(year))}) | {len(group)} "
+            f"| {len({p.venue for p in group})} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def venues_index(data: SiteData) -> str:
+    """Every venue of the registry with its full name and paper count."""
+    uri = "venues/index.md"
+    counts = Counter(p.venue for p in data.papers)
+    lines = ["# Papers by venue", ""]
+    if counts:
+        lines += ["| Venue | Full name | Kind | Papers |", "|---|---|---|--:|"]
+    else:
+        lines.append("No papers yet.")
+    for short in sorted(counts, key=str.lower):
+        venue = data.venues.get(short)
+        label = f"[{md(short)}]({href(uri, venue_uri(short))})"
+        lines.append(
+            f"| {_cell(label)} | {_cell(md(venue.name) if venue else '')} "
+            f"| {_cell(md(venue.kind)) if venue else ''} | {counts[short]} |"
+        )
+    empty = sorted((v for v in data.venues if not counts[v]), key=str.lower)
+    if empty:  # known to the registry (so a .bib naming them resolves), no paper yet
+        lines += [
+            "",
+            '<details class="pp-toggle" markdown><summary>'
+            f"{plural(len(empty), 'more venue')} in the registry, no paper yet"
+            "</summary>",
+            "",
+            ", ".join(f"{md(v)} ({md(data.venues[v].name)})" for v in empty),
+            "",
+            "</details>",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def tags_index(data: SiteData) -> str:
+    """Every tag in use (and in the vocabulary) with its description and count."""
+    uri = "tags/index.md"
+    counts = Counter(t for p in data.papers for t in dict.fromkeys(p.tags))
+    names = sorted(set(counts) | set(data.vocabulary), key=lambda t: (-counts[t], t))
+    lines = ["# Papers by tag", "", "| Tag | Papers | Description |", "|---|--:|---|"]
+    for tag in names:
+        label = f"[{md(tag)}]({href(uri, tag_uri(tag))})" if counts[tag] else md(tag)
+        lines.append(
+            f"| {_cell(label)} | {counts[tag]} | {_cell(md(data.vocabulary.get(tag, '')))} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def notes_index(data: SiteData) -> str:
+    """The hand-written notes, each with the papers it discusses."""
+    uri = "notes/index.md"
+    lines = [
+        "# Notes",
+        "",
+        "Hand-written notes on topics of the catalog. Each paper a note mentions "
+        "links to its page, and the paper's page links back under *Discussed in*.",
+    ]
+    if not data.notes:
+        lines += ["", "No notes yet."]
+    for note in data.notes:
+        known = [data.by_key[k] for k in note.keys if k in data.by_key]
+        lines += [
+            "",
+            f"## [{md(note.title)}]({href(uri, note_uri(note))})",
+            "",
+            f"Discusses {plural(len(known), 'paper')}: "
+            + ", ".join(f"[{md(p.short_title)}]({href(uri, paper_uri(p.key))})" for p in known)
+            + ".",
+        ]
+    return "\n".join(lines) + "\n"
