@@ -61,7 +61,11 @@ def test_paper_page_has_every_part(paths):
     page = render.paper_page(data.by_key["kurniawan2023evstore"], data)
     assert page.startswith('---\ntitle: "EVStore: Storage and Caching Capabilities')
     assert '\n<h1 id="title">EVStore: Storage and Caching Capabilities' in page
-    assert 'All papers</a> › <a href="../../years/2023/">2023</a>' in page
+    assert (
+        '<p class="pp-where"><a href="../../venues/asplos/">ASPLOS</a> '
+        '<a href="../../years/2023/">2023</a></p>'
+    ) in page
+    assert 'tags: ["ASPLOS", "2023"]' in page.split("---")[1]  # what search is tagged with
     assert "Daniar H. Kurniawan, Ruipu Wang and Haryadi S. Gunawi" in page
     assert '<a href="../../venues/asplos/">ASPLOS</a>: ACM International Conference' in page
     assert '<a href="../../years/2023/">2023</a>, pages 281-294' in page
@@ -74,7 +78,7 @@ def test_paper_page_has_every_part(paths):
     assert "Reading status" not in page  # the curator's, off the site by default
     # The summary first (what search shows), the facts kept out of the index.
     assert (
-        '</nav>\n<p class="pp-summary">Caches embedding lookups in three layers.</p>\n'
+        '2023</a></p>\n<p class="pp-summary">Caches embedding lookups in three layers.</p>\n'
         '<p class="pp-authors">Daniar'
     ) in page
     assert '<ul class="pp-facts" data-search-exclude>' in page
@@ -152,7 +156,8 @@ def test_odd_titles_and_names_are_text_not_markup(tmp_path):
     data = data_for(paths)
     paper = data.by_key["he2021fastmoe"]
     page = render.paper_page(paper, data)
-    title, heading = page.splitlines()[1], page.splitlines()[4]
+    title = page.splitlines()[1]
+    heading = next(line for line in page.splitlines() if line.startswith("<h1"))
     assert title.startswith('title: "FastMoE: &lt;Fast&gt; &amp; ')
     assert heading == (
         '<h1 id="title">FastMoE: &lt;Fast&gt; &amp; *Mixture* of [Experts] &amp; '
@@ -197,11 +202,11 @@ def test_lists_and_indexes(paths):
     assert '<span class="pp-venue" title="USENIX' in pages["tags/training.md"]
     assert 'id="year-2023"' in pages["tags/training.md"]
     venues = pages["venues/index.md"]
-    assert "| [OSDI](osdi.md) | USENIX Symposium" in venues
-    # Registry venues without papers are set apart, not in the table.
-    assert "| PVLDB" not in venues
-    assert "1 more venue in the registry, no paper yet" in venues
-    assert "PVLDB (Proceedings of the VLDB Endowment)" in venues
+    # The count right after the venue, where a phone shows it without scrolling.
+    assert "| Venue | Papers | Full name | Kind |" in venues
+    assert "| [OSDI](osdi.md) | 1 | USENIX Symposium" in venues
+    # Registry venues without papers are the curator's business, not the reader's.
+    assert "PVLDB" not in venues
     assert "<p>Embedding tables.</p>" in pages["tags/embedding.md"]
     assert (
         "<p>USENIX Symposium on Operating Systems Design and Implementation: conference, "
@@ -213,19 +218,26 @@ def test_lists_and_indexes(paths):
 def test_entries_stand_on_their_own(paths):
     data = data_for(paths)
     data.bibtex = {"he2021fastmoe": "@article{he2021fastmoe,\n  title = {FastMoE}\n}"}
-    item = render.paper_item(data.by_key["he2021fastmoe"], "years/2021.md", data)
+    item = render.paper_item(data.by_key["he2021fastmoe"], "tags/moe.md", data)
     assert item.startswith(
         '<li class="pp-entry"><span class="pp-venue" title="arXiv">arXiv'
         '</span> <span class="pp-year">2021</span> <a class="pp-title" '
         'href="../../papers/he2021fastmoe/">FastMoE'
     )
+    # A year's page does not repeat its year on each entry, nor a venue's its venue.
+    in_year = render.paper_item(data.by_key["he2021fastmoe"], "years/2021.md", data)
+    assert 'class="pp-venue"' in in_year and 'class="pp-year"' not in in_year
+    in_venue = render.paper_item(data.by_key["he2021fastmoe"], "venues/arxiv.md", data)
+    assert 'class="pp-venue"' not in in_venue and 'class="pp-year"' in in_venue
     assert '<div class="pp-summary">A PyTorch system for training' in item
-    assert '<a class="pp-tag" href="../../tags/moe/">moe</a>' in item
+    assert '<a class="pp-tag" href="../../tags/moe/">moe</a>' in in_year
     assert '<a href="https://arxiv.org/pdf/2103.13262" class="pp-link">PDF</a>' in item
+    # The BibTeX is loaded when the toggle opens; without scripts it links to the paper's.
     assert (
-        '<details class="pp-toggle"><summary>BibTeX</summary><div class="highlight"><pre>'
-        '<code class="language-bibtex">@article{he2021fastmoe,'
+        '<details class="pp-toggle" data-bib="he2021fastmoe"><summary>BibTeX</summary>'
+        '<p><a href="../../papers/he2021fastmoe/#cite">'
     ) in item
+    assert "@article" not in item
     assert "Abstract" not in item  # none in the catalog
 
 
@@ -249,6 +261,26 @@ def test_all_papers_page_and_its_data(paths):
     assert fast["u"] == "he2021fastmoe/" and fast["y"] == 2021 and fast["g"] == ["moe", "training"]
     assert ["PDF", "https://arxiv.org/pdf/2103.13262"] in fast["l"]
     assert records["tags"]["moe"] == "../tags/moe/"
+    assert "x" not in fast  # the BibTeX comes from its own script, when asked for
+    bib = pages["assets/papers-bib.js"]
+    entries = json.loads(bib[len("window.PAPERS_BIB=") : -2])
+    assert entries["he2021fastmoe"] == data.bibtex["he2021fastmoe"].strip()
+
+
+def test_list_pages_offer_the_bibtex_of_their_papers(paths):
+    data = data_for(paths)
+    pages = render.generate(data)
+    page = pages["tags/embedding.md"]
+    assert (
+        '<a class="pp-bibset" href="../../assets/bib/tags-embedding.bib" download>'
+        "BibTeX of these 2 papers</a>"
+    ) in page
+    bib = pages["assets/bib/tags-embedding.bib"]
+    tagged = [p.key for p in data.papers if "embedding" in p.tags]
+    assert sorted(re.findall(r"^@\w+\{([^,]+),", bib, flags=re.M)) == sorted(tagged)
+    for uri in ("years/2023.md", "venues/asplos.md"):
+        assert "BibTeX of these" in pages[uri]
+        assert pages["assets/bib/" + uri.replace("/", "-").replace(".md", ".bib")].startswith("@")
 
 
 def test_script_data_cannot_close_its_script():

@@ -34,33 +34,21 @@ def years_index(data: SiteData) -> str:
 
 
 def venues_index(data: SiteData) -> str:
-    """Every venue of the registry with its full name and paper count."""
+    """Every venue with papers: its paper count (first, so a phone shows it) and name."""
     uri = "venues/index.md"
     counts = Counter(p.venue for p in data.papers)
     lines = ["# Papers by venue", ""]
     if counts:
-        lines += ["| Venue | Full name | Kind | Papers |", "|---|---|---|--:|"]
+        lines += ["| Venue | Papers | Full name | Kind |", "|---|--:|---|---|"]
     else:
         lines.append("No papers yet.")
     for short in sorted(counts, key=str.lower):
         venue = data.venues.get(short)
         label = f"[{md(short)}]({href(uri, venue_uri(short))})"
         lines.append(
-            f"| {_cell(label)} | {_cell(md(venue.name) if venue else '')} "
-            f"| {_cell(md(venue.kind)) if venue else ''} | {counts[short]} |"
+            f"| {_cell(label)} | {counts[short]} | {_cell(md(venue.name) if venue else '')} "
+            f"| {_cell(md(venue.kind)) if venue else ''} |"
         )
-    empty = sorted((v for v in data.venues if not counts[v]), key=str.lower)
-    if empty:  # known to the registry (so a .bib naming them resolves), no paper yet
-        lines += [
-            "",
-            '<details class="pp-toggle" markdown><summary>'
-            f"{plural(len(empty), 'more venue')} in the registry, no paper yet"
-            "</summary>",
-            "",
-            ", ".join(f"{md(v)} ({md(data.venues[v].name)})" for v in empty),
-            "",
-            "</details>",
-        ]
     return "\n".join(lines) + "\n"
 
 

@@ -18,9 +18,12 @@ from catalog.site.links import (
     ALL_URI,
     ARXIV_ABS,
     ARXIV_PDF,
+    BIB_JS,
     CHART_DIR,
     DATA_JS,
     HEADING_RE,
+    STEM_JS,
+    bib_uri,
     front,
     href,
     md,
@@ -321,12 +324,16 @@ def _render_item(paper: Paper, from_uri: str, data: SiteData, compact: bool) -> 
     def to(target: str) -> str:
         return url(from_uri, target, data.directory_urls)
 
+    # A year's page does not repeat its year on every entry, nor a venue's its venue.
+    folder = posixpath.dirname(from_uri)
     venue_name = data.venue_name(paper.venue)
-    head = (
-        f'<span class="pp-venue" title="{_e(venue_name)}">{_e(paper.venue)}</span> '
-        f'<span class="pp-year">{paper.year}</span> '
-        f'<a class="pp-title" href="{to(paper_uri(paper.key))}">{_e(paper.title)}</a>'
-    )
+    head = ""
+    if folder != "venues":
+        head += f'<span class="pp-venue" title="{_e(venue_name)}">{_e(paper.venue)}</span> '
+    if folder != "years":
+        head += f'<span class="pp-year">{paper.year}</span> '
+    head += f'<a class="pp-title" href="{to(paper_uri(paper.key))}">{_e(paper.title)}</a>'
+
     out = [
         f'<li class="pp-entry">{head}',
         f'<div class="pp-authors">{_authors_html(paper, 6)}</div>',
@@ -347,12 +354,29 @@ def _render_item(paper: Paper, from_uri: str, data: SiteData, compact: bool) -> 
             '<details class="pp-toggle"><summary>Abstract</summary>'
             f"<p>{_e(paper.abstract)}</p></details>"
         )
-    bib = data.bibtex.get(paper.key)
-    if bib:
+    if paper.key in data.bibtex:
+        # Filled by papers.js from BIB_JS when opened; without scripts, a link to it.
         out.append(
-            f'<details class="pp-toggle"><summary>BibTeX</summary>{_bibtex_html(bib)}</details>'
+            f'<details class="pp-toggle" data-bib="{_e(paper.key)}"><summary>BibTeX</summary>'
+            f'<p><a href="{to(paper_uri(paper.key))}#cite">On the paper\'s page</a></p>'
+            "</details>"
         )
     return "".join(out) + "</li>"
+
+
+def bibtex_of(papers: Sequence[Paper], data: SiteData) -> str:
+    """The BibTeX entries of some papers, as one .bib file."""
+    return "\n".join(data.bibtex[p.key] for p in papers if p.key in data.bibtex)
+
+
+def _bib_link(uri: str, papers: Sequence[Paper], data: SiteData) -> str:
+    """A link to the .bib file of a list page's papers (written by generate)."""
+    target = url(uri, bib_uri(uri), data.directory_urls)
+    count = plural(len(papers), "paper")
+    return (
+        f'<p class="pp-tools" data-search-exclude><a class="pp-bibset" href="{target}" '
+        f"download>BibTeX of these {count}</a> (.bib)</p>"
+    )
 
 
 def _entries(papers: Sequence[Paper], from_uri: str, data: SiteData) -> list[str]:
@@ -396,6 +420,7 @@ def year_page(year: int, papers: Sequence[Paper], data: SiteData) -> str:
             for v, n in sorted(venues.items(), key=lambda x: x[0].lower())
         )
         + ".</p>",
+        _bib_link(uri, group, data),
     ]
     out.append('<ul class="pp-list" data-search-exclude>')
     seen: set[str] = set()
@@ -423,6 +448,7 @@ def venue_page(venue: str, papers: Sequence[Paper], data: SiteData) -> str:
         publisher = f", published by {_e(registry.publisher)}" if registry.publisher else ""
         out.append(f"<p>{_e(registry.name)}: {_e(registry.kind)}{publisher}.</p>")
     out.append(f"<p>{plural(len(papers), 'paper')} in the catalog.</p>")
+    out.append(_bib_link(uri, papers, data))
     for year, group in by_year(papers).items():
         out.append(_h2(f"year-{year}", str(year), searchable=False))
         out += _entries(group, uri, data)
@@ -439,6 +465,7 @@ def tag_page(tag: str, papers: Sequence[Paper], data: SiteData) -> str:
     if data.vocabulary.get(tag):
         out.append(f"<p>{_e(data.vocabulary[tag])}.</p>")
     out.append(f"<p>{plural(len(papers), 'paper')}.</p>")
+    out.append(_bib_link(uri, papers, data))
     for year, group in by_year(papers).items():
         out.append(_h2(f"year-{year}", str(year), searchable=False))
         out += _entries(group, uri, data)
@@ -479,13 +506,18 @@ def papers_data(data: SiteData) -> str:
                 "g": p.tags,
                 "s": plain(p.summary or ""),
                 "b": plain(p.abstract or ""),
-                "x": data.bibtex.get(p.key, "").strip(),
                 "l": [[label, target] for label, target in _links(p)],
                 **({"c": _book_text(p, data.venues.get(p.venue))} if p.booktitle else {}),
             }
         )
     tags = {t: url(ALL_URI, tag_uri(t), data.directory_urls) for p in data.papers for t in p.tags}
     return f"window.PAPERS_DATA={_js_literal({'papers': records, 'tags': tags})};\n"
+
+
+def bib_data(data: SiteData) -> str:
+    """Every paper's BibTeX entry by key, as a script papers.js loads on demand."""
+    entries = {key: entry.strip() for key, entry in data.bibtex.items()}
+    return f"window.PAPERS_BIB={_js_literal(entries)};\n"
 
 
 def all_papers_page(data: SiteData) -> str:
@@ -506,6 +538,8 @@ def all_papers_page(data: SiteData) -> str:
     )
     if data.suggest_url:
         out.append(f"<p>Missing a paper? {_a(data.suggest_url, 'Suggest one')}.</p>")
+    # The filters' room is kept from the start, so the list does not jump when they come.
+    out.append("<script>document.documentElement.classList.add('pp-js')</script>")
     out.append('<div id="pp-filters" data-search-exclude></div>')
     out.append('<ul class="pp-list pp-plain" id="pp-all" data-search-exclude>')
     for p in sorted(data.papers, key=lambda p: (-p.year, p.venue.lower(), p.title.lower())):
@@ -516,6 +550,7 @@ def all_papers_page(data: SiteData) -> str:
             f"{_e(p.title)}</a></li>"
         )
     out.append("</ul>")
+    out.append(f'<script src="{url(uri, STEM_JS, data.directory_urls)}"></script>')
     out.append(f'<script src="{url(uri, DATA_JS, data.directory_urls)}"></script>')
     return front("All papers", out)
 
@@ -533,8 +568,10 @@ def generate(data: SiteData) -> dict[str, str]:
     pages: dict[str, str] = {}
     for paper in data.papers:
         pages[paper_uri(paper.key)] = paper_page(paper, data)
+    lists: dict[str, list[Paper]] = {}  # each list page's papers, newest first
     for year, group in by_year(data.papers).items():
         pages[year_uri(year)] = year_page(year, group, data)
+        lists[year_uri(year)] = group
     by_venue: dict[str, list[Paper]] = {}
     by_tag: dict[str, list[Paper]] = {}
     for paper in data.papers:
@@ -543,10 +580,15 @@ def generate(data: SiteData) -> dict[str, str]:
             by_tag.setdefault(tag, []).append(paper)
     for venue, group in by_venue.items():
         pages[venue_uri(venue)] = venue_page(venue, group, data)
+        lists[venue_uri(venue)] = group
     for tag, group in by_tag.items():
         pages[tag_uri(tag)] = tag_page(tag, group, data)
+        lists[tag_uri(tag)] = group
+    for uri, group in lists.items():
+        pages[bib_uri(uri)] = bibtex_of(group, data)
     pages[ALL_URI] = all_papers_page(data)
     pages[DATA_JS] = papers_data(data)
+    pages[BIB_JS] = bib_data(data)
     pages["years/index.md"] = years_index(data)
     pages["venues/index.md"] = venues_index(data)
     pages["tags/index.md"] = tags_index(data)
