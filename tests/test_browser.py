@@ -317,33 +317,51 @@ PAGE_TYPES = {
 }
 
 
+def _axe(page, script: Path, name: str) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now: WCAG 2.0-2.2
+    A/AA (target-size included) and the best-practice rules the issues named."""
+    page.add_script_tag(path=str(script))
+    result = page.evaluate(
+        "() => axe.run(document, {runOnly: {type: 'tag', values: "
+        "['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']},"
+        " resultTypes: ['violations']})"
+    )
+    named = page.evaluate(
+        "() => axe.run(document, {runOnly: {type: 'rule', values: "
+        "['aria-dialog-name', 'landmark-unique', 'target-size']}, resultTypes: ['violations']})"
+    )
+    result["violations"] += [dict(v, impact="serious") for v in named["violations"]]
+    found = []
+    for v in result["violations"]:
+        if v["impact"] in ("serious", "critical"):
+            targets = [n["target"] for n in v["nodes"]][:3]
+            found.append(f"{name}: {v['id']} ({v['impact']}) {targets}")
+    return sorted(set(found))
+
+
+@pytest.mark.parametrize("size", [(1366, 900), (390, 844)])
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_axe_finds_no_serious_violation(browser, site_url, scheme):
-    """axe-core (WCAG 2 A/AA rules) on one page of each type, light and dark."""
+def test_axe_finds_no_serious_violation(browser, site_url, scheme, size):
+    """axe-core on one page of each type, light and dark, wide and phone; and again on
+    the home and a paper page with the search dialog open and showing results."""
     script = _axe_script()
     require(script is not None, "axe-core (pip install axe-playwright-python)")
-    context = browser.new_context(viewport={"width": 1366, "height": 900}, color_scheme=scheme)
+    context = browser.new_context(
+        viewport={"width": size[0], "height": size[1]},
+        color_scheme=scheme,
+        has_touch=size[0] < 960,
+    )
     try:
         page = context.new_page()
         found = []
         for name, path in PAGE_TYPES.items():
             page.goto(urljoin(site_url, path))
-            page.add_script_tag(path=str(script))
-            result = page.evaluate(
-                "() => axe.run(document, {runOnly: {type: 'tag', values: "
-                "['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}, resultTypes: ['violations']})"
-            )
-            # Best-practice rules the issue named: the search dialog's name.
-            named = page.evaluate(
-                "() => axe.run(document, {runOnly: {type: 'rule', values: "
-                "['aria-dialog-name', 'landmark-unique']}, resultTypes: ['violations']})"
-            )
-            result["violations"] += [dict(v, impact="serious") for v in named["violations"]]
-            for v in result["violations"]:
-                if v["impact"] in ("serious", "critical"):
-                    targets = [n["target"] for n in v["nodes"]][:3]
-                    found.append(f"{name}: {v['id']} ({v['impact']}) {targets}")
-        assert found == []
+            found += _axe(page, script, name)
+            if name in ("home", "paper"):
+                meta, _ = _search(page, "cache")
+                assert _found(meta) > 0
+                found += _axe(page, script, name + " with search open")
+        assert found == [], "\n".join(found)
     finally:
         context.close()
 
@@ -763,3 +781,166 @@ def test_site_stemmer_is_sqlites_porter(browser, site_url):
         context.close()
     differ = [(w, s, o) for (w, s), o in zip(sqlite.items(), ours, strict=True) if s != o]
     assert differ == []
+
+
+def test_filters_follow_the_address_and_history(browser, site_url):
+    """The address is the filters' state: read on every change of it (a link opened in
+    the same tab, Back), each filter change is a step in history, and what it says that
+    no filter takes is reported."""
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    try:
+        page = context.new_page()
+        base = urljoin(site_url, "papers/")
+        page.goto(base)
+        form = page.locator("form.pp-form")
+        count = page.locator("#pp-count")
+        total = len(_catalog_papers())
+        assert count.inner_text() == f"{total} of {total} papers."
+        page.evaluate("location.hash = '#tag=caching'")
+        caching = sum(1 for p in _catalog_papers() if "caching" in p.tags)
+        page.wait_for_function(
+            f"document.getElementById('pp-count').textContent.startsWith('{caching} of')"
+        )
+        assert form.locator("input[value=caching]").is_checked()
+        form.get_by_label("Venue", exact=True).select_option("OSDI")
+        assert "venue=OSDI" in page.url and "tag=caching" in page.url
+        page.go_back()
+        page.wait_for_function(
+            f"document.getElementById('pp-count').textContent.startsWith('{caching} of')"
+        )
+        assert form.get_by_label("Venue", exact=True).input_value() == ""
+        page.go_back()
+        page.wait_for_function(
+            f"document.getElementById('pp-count').textContent.startsWith('{total} of')"
+        )
+        # Values no filter can take are said, not silently dropped.
+        page.goto(base + "#from=1990&tag=nonsense")
+        page.reload()
+        notice = page.locator(".pp-notice")
+        assert "from=1990" in notice.inner_text() and "tag=nonsense" in notice.inner_text()
+        assert count.inner_text() == f"{total} of {total} papers."
+        # Sorting by venue keeps each venue's years in order, newest first.
+        page.goto(base + "#sort=venue")
+        page.reload()
+        rows = page.evaluate(
+            "() => Array.from(document.querySelectorAll('#pp-all > li.pp-entry'))"
+            ".map(li => [li.querySelector('.pp-venue').textContent,"
+            " +li.querySelector('.pp-year').textContent])"
+        )
+        assert rows == sorted(rows, key=lambda r: (r[0].lower(), -r[1]))
+    finally:
+        context.close()
+
+
+def test_all_papers_does_not_jump_on_a_phone(browser, site_url):
+    """Cumulative layout shift as the filters appear, at 390 px, stays small."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    try:
+        page = context.new_page()
+        page.add_init_script(
+            "window.__cls = 0; new PerformanceObserver(l => l.getEntries().forEach(e => {"
+            " if (!e.hadRecentInput) window.__cls += e.value; }))"
+            ".observe({type: 'layout-shift', buffered: true});"
+        )
+        page.goto(urljoin(site_url, "papers/"))
+        page.locator("#pp-all > li.pp-entry").first.wait_for()
+        page.wait_for_timeout(500)
+        assert page.evaluate("window.__cls") < 0.05
+    finally:
+        context.close()
+
+
+def test_back_from_a_paper_returns_to_the_same_place(browser, site_url):
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(urljoin(site_url, "papers/"))
+        entries = page.locator("#pp-all > li.pp-entry")
+        entries.first.wait_for()
+        # Far down the list: past the first batches the script renders.
+        while entries.count() < 150:
+            page.locator("#pp-all > li.pp-more").scroll_into_view_if_needed()
+            page.wait_for_timeout(100)
+        target = entries.nth(140)
+        target.scroll_into_view_if_needed()
+        page.wait_for_timeout(300)
+        before = page.evaluate("window.scrollY")
+        top = target.bounding_box()["y"]
+        target.locator("a.pp-title").click()
+        page.wait_for_url("**/papers/*/")
+        page.go_back()
+        page.wait_for_function("document.querySelectorAll('#pp-all > li.pp-entry').length > 140")
+        page.wait_for_timeout(300)
+        assert abs(page.evaluate("window.scrollY") - before) < 50
+        assert abs(entries.nth(140).bounding_box()["y"] - top) < 50
+    finally:
+        context.close()
+
+
+def test_bibtex_of_the_filtered_papers_is_that_set_and_compiles(browser, site_url, tmp_path):
+    import shutil
+
+    require(shutil.which("pdflatex") and shutil.which("bibtex"), "pdflatex and bibtex")
+    context = browser.new_context(viewport={"width": 1366, "height": 900}, accept_downloads=True)
+    try:
+        page = context.new_page()
+        page.goto(urljoin(site_url, "papers/#tag=caching&from=2021"))
+        button = page.locator("button.pp-bibset")
+        want = {p.key for p in _catalog_papers() if "caching" in p.tags and p.year >= 2021}
+        assert button.inner_text() == f"BibTeX of these {len(want)} papers (.bib)"
+        with page.expect_download() as download:
+            button.click()
+        text = Path(download.value.path()).read_text(encoding="utf-8")
+        # A year page's link gives that year's papers.
+        page.goto(urljoin(site_url, "years/2022/"))
+        with page.expect_download() as year_download:
+            page.locator("a.pp-bibset").click()
+        year_text = Path(year_download.value.path()).read_text(encoding="utf-8")
+    finally:
+        context.close()
+    import re
+
+    assert set(re.findall(r"^@\w+\{([^,]+),", text, flags=re.M)) == want
+    in_2022 = {p.key for p in _catalog_papers() if p.year == 2022}
+    assert set(re.findall(r"^@\w+\{([^,]+),", year_text, flags=re.M)) == in_2022
+    (tmp_path / "refs.bib").write_text(text, encoding="utf-8")
+    (tmp_path / "doc.tex").write_text(
+        "\\documentclass{article}\n\\usepackage[T1]{fontenc}\n\\usepackage{url}\n"
+        "\\begin{document}\n\\nocite{*}\n\\bibliographystyle{plain}\n"
+        "\\bibliography{refs}\n\\end{document}\n",
+        encoding="utf-8",
+    )
+    latex = ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "doc.tex"]
+    subprocess.run(latex, cwd=tmp_path, capture_output=True, timeout=120)
+    run = subprocess.run(["bibtex", "doc"], cwd=tmp_path, capture_output=True, timeout=120)
+    assert run.returncode == 0, run.stdout
+    final = subprocess.run(latex, cwd=tmp_path, capture_output=True, timeout=120)
+    assert final.returncode == 0
+    bbl = (tmp_path / "doc.bbl").read_text(encoding="utf-8")
+    assert bbl.count("\\bibitem") == len(want)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_charts_fit_a_phone_and_read_in_both_schemes(browser, site_url, scheme):
+    """At 390 px no chart is wider than the screen or scrolls; the grid's counts keep
+    the colour chosen against their cell, whatever the scheme's text colour."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme=scheme)
+    try:
+        page = context.new_page()
+        page.goto(site_url)
+        charts = page.locator("svg.papers-chart-svg")
+        assert charts.count() == 3
+        for i in range(3):
+            box = charts.nth(i).bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+            assert box["width"] > 300  # drawn across the screen, not shrunk to a stamp
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        inks = page.evaluate(
+            "() => Array.from(document.querySelectorAll('#coverage-axes_1 text, "
+            "svg[aria-label^=Grid] g[id*=text] text')).map(t => getComputedStyle(t).fill)"
+        )
+        cells = [ink for ink in inks if ink in ("rgb(17, 17, 17)", "rgb(255, 255, 255)")]
+        assert len(cells) >= 10
+        shot(page, f"home-390-{scheme}")
+    finally:
+        context.close()

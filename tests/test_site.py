@@ -562,3 +562,13 @@ def test_url_matches_posixpath_for_every_pair_of_pages():
             if there.endswith("/") or not there:
                 want = "./" if want == "." else want + "/"
             assert links.url(from_uri, to_uri, directory_urls) == want, (from_uri, to_uri)
+
+
+def test_chart_files_link_from_where_they_are():
+    svg = (
+        '<a xlink:href="years/2022/"><path/></a><a xlink:href="#x"/><a xlink:href="https://a.b/"/>'
+    )
+    assert render.chart_file(svg, None).startswith('<a xlink:href="../../years/2022/">')
+    published = render.chart_file(svg, "https://example.org/papers")
+    assert '<a xlink:href="https://example.org/papers/years/2022/">' in published
+    assert 'xlink:href="#x"' in published and 'xlink:href="https://a.b/"' in published

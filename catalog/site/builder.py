@@ -25,7 +25,7 @@ from catalog.site.hook import (
 from catalog.site.links import SiteError, note_uri
 from catalog.site.outdir import check_site_dir, mark_site_dir
 from catalog.site.render import generate, is_html_page, link_papers
-from catalog.site.sitedata import load
+from catalog.site.sitedata import load, safe_url
 
 # ---------------------------------------------------------------- papers site build / serve
 
@@ -155,6 +155,7 @@ def write_sources(paths: Paths, out: Path, config_file: Path | None = None) -> i
     notes = load_notes(paths)
     data, _ = load(paths, notes, directory_urls=config.use_directory_urls)
     data.markdown = config_markdown(config)
+    data.site_url = safe_url(config.site_url or "")
     settings = site_settings(config)
     data.show_status = bool(settings.get("show_status", False))
     data.suggest_url = suggest_url(settings.get("suggest_url"), config.repo_url)

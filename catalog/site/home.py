@@ -65,7 +65,7 @@ def home_charts(data: SiteData) -> str:
         # The chart's own text (axis numbers, labels) stays out of the search index.
         blocks.append(
             '<figure class="papers-chart">\n'
-            '<div class="papers-chart-scroll" data-search-exclude>'
+            '<div class="papers-chart-frame" data-search-exclude>'
             f"<!-- papers-chart:{chart.name} --></div>\n"
             f"<figcaption>{html.escape(chart.caption)} "
             f'(<a href="{CHART_DIR}/{chart.name}.svg">SVG</a>)</figcaption>\n'
@@ -76,6 +76,7 @@ def home_charts(data: SiteData) -> str:
 
 _CHART_SLOT_RE = re.compile(r"<!-- papers-chart:([\w-]+) -->")
 _SVG_START_RE = re.compile(r"<svg\b")
+_WIDTH_RE = re.compile(r'<svg\b[^>]*?\bwidth="([\d.]+pt)"')
 
 
 def inline_chart(chart: Chart) -> str:
@@ -86,7 +87,10 @@ def inline_chart(chart: Chart) -> str:
     prefix = chart.name + "-"
     svg = re.sub(r'\bid="', f'id="{prefix}', svg)
     svg = svg.replace("url(#", f"url(#{prefix}").replace('xlink:href="#', f'xlink:href="#{prefix}')
-    start = f'<svg role="img" aria-label="{html.escape(chart.alt)}" class="papers-chart-svg"'
+    # Never wider than drawn (its labels would grow past the text's), narrower on a phone.
+    width = _WIDTH_RE.search(svg)
+    limit = f' style="max-width: {width.group(1)}"' if width else ""
+    start = f'<svg role="img" aria-label="{html.escape(chart.alt)}" class="papers-chart-svg"{limit}'
     return _SVG_START_RE.sub(lambda _: start, svg, count=1)  # a function: alt is not a pattern
 
 

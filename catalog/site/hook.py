@@ -128,6 +128,7 @@ def on_files(files: Files, *, config: MkDocsConfig) -> Files:
     data.show_status = bool(site_settings(config).get("show_status", False))
     data.suggest_url = suggest_url(site_settings(config).get("suggest_url"), config.repo_url)
     data.markdown = config_markdown(config)
+    data.site_url = safe_url(config.site_url or "")
     _build.data = data
     for problem in problems:
         log.warning("%s", problem)

@@ -594,9 +594,19 @@ def generate(data: SiteData) -> dict[str, str]:
     pages["tags/index.md"] = tags_index(data)
     pages["notes/index.md"] = notes_index(data)
     for chart in data.charts:
-        pages[f"{CHART_DIR}/{chart.name}.svg"] = chart.svg
+        pages[f"{CHART_DIR}/{chart.name}.svg"] = chart_file(chart.svg, data.site_url)
     data.entries.clear()  # a copy of every list entry, needed no more
     return pages
+
+
+_SVG_LINK_RE = re.compile(r'xlink:href="(?!#|[a-z][a-z0-9+.-]*:)([^"]*)"')
+
+
+def chart_file(svg: str, site_url: str | None) -> str:
+    """A chart as a file of its own in CHART_DIR: its links, written for the home page,
+    made to lead from there (to the published site when its address is known)."""
+    base = site_url.rstrip("/") + "/" if site_url else "../../"
+    return _SVG_LINK_RE.sub(lambda m: f'xlink:href="{html.escape(base)}{m.group(1)}"', svg)
 
 
 def slug_clashes(data: SiteData) -> list[str]:

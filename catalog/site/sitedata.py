@@ -42,6 +42,7 @@ class SiteData:
     directory_urls: bool = True  # mkdocs's use_directory_urls, for URLs we write ourselves
     show_status: bool = False  # reading status is the curator's: shown only if asked for
     suggest_url: str | None = None  # where a reader proposes a paper (http(s) only)
+    site_url: str | None = None  # where the site is published (mkdocs's site_url), if set
     # List entries already rendered, by (key, folder of the page showing it): a paper
     # appears in about ten lists, and entries differ only by the folder of the page.
     entries: dict[tuple[str, str], str] = field(default_factory=dict, repr=False)

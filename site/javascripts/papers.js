@@ -473,8 +473,21 @@
     if (dialog && !dialog.hasAttribute("aria-label")) dialog.setAttribute("aria-label", "Search");
   }
 
+  // The theme wraps each code block's copy button in an unnamed <nav>: one landmark per
+  // block, none told apart (axe: landmark-unique). A button bar is no landmark.
+  function unlandmarkCodeButtons() {
+    document.querySelectorAll("nav.md-code__nav:not([role])").forEach(function (nav) {
+      nav.setAttribute("role", "none");
+    });
+  }
+
   function start() {
     nameSearchDialog();
+    unlandmarkCodeButtons();
+    if ("MutationObserver" in window && document.querySelector("pre > code")) {
+      new MutationObserver(unlandmarkCodeButtons)
+        .observe(document.body, { childList: true, subtree: true });
+    }
     var root = document.getElementById("pp-filters");
     var list = document.getElementById("pp-all");
     if (!root || !list || !window.PAPERS_DATA) return;
