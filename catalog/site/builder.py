@@ -23,7 +23,7 @@ from catalog.site.hook import (
     suggest_url,
 )
 from catalog.site.links import SiteError, note_uri
-from catalog.site.outdir import check_site_dir, mark_site_dir
+from catalog.site.outdir import check_site_dir, mark_site_dir, staging_dir, swap_in
 from catalog.site.render import generate, is_html_page, link_papers
 from catalog.site.sitedata import load, safe_url
 
@@ -80,7 +80,6 @@ def build(
     paths: Paths, config_file: Path | None = None, site_dir: Path | None = None, strict: bool = True
 ) -> BuildResult:
     """Build the site with mkdocs; SiteError lists the warnings when --strict stops it."""
-    from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
 
@@ -96,21 +95,39 @@ def build(
                 strict=strict,
                 site_dir=str(site_dir.resolve()) if site_dir else None,
             )
-            check_site_dir(Path(config.site_dir), paths, source_folders(config))
-            config.plugins.on_startup(command="build", dirty=False)
-            try:
-                mkdocs_build(config)
-            finally:
-                config.plugins.on_shutdown()
+            out = Path(config.site_dir)
+            check_site_dir(out, paths, source_folders(config))
+            _build_and_swap(config, out)
     except (MkDocsException, SystemExit) as err:
         detail = "".join(f"\n  {m}" for m in collect.messages)
         raise SiteError(f"site build failed: {err}{detail}") from None
     finally:
         mkdocs_log.removeHandler(collect)
-    out = Path(config.site_dir)
     return BuildResult(
         out, _pages_written(config, out), time.perf_counter() - started, collect.messages
     )
+
+
+def _build_and_swap(config: Any, out: Path) -> None:
+    """mkdocs builds into a folder beside out, which replaces out only when complete:
+    an error or Ctrl-C on the way leaves the previous site untouched."""
+    import shutil
+
+    from mkdocs.commands.build import build as mkdocs_build
+
+    staging = staging_dir(out)
+    config["site_dir"] = str(staging)
+    try:
+        config.plugins.on_startup(command="build", dirty=False)
+        try:
+            mkdocs_build(config)
+        finally:
+            config.plugins.on_shutdown()
+        swap_in(staging, out)
+    finally:
+        config["site_dir"] = str(out)
+        if staging.exists():
+            shutil.rmtree(staging, ignore_errors=True)
 
 
 def _pages_written(config: Any, out: Path) -> int:
