@@ -88,8 +88,6 @@ def mark_site_dir(site_dir: Path) -> None:
     (site_dir / MARKER).write_text(_MARKER_TEXT, encoding="utf-8")
 
 
-
-
 def staging_dir(site_dir: Path) -> Path:
     """A new, marked folder beside site_dir to build into; leftovers of builds that were
     killed before they could clean up (only folders carrying our marker) go first."""
