@@ -14,7 +14,7 @@ from catalog.data.notes import Note, find_links
 from catalog.index import related
 from catalog.model import Paper
 from catalog.paths import Paths
-from catalog.site import charts, hook, links, render, sitedata
+from catalog.site import charts, history, hook, links, render, sitedata
 from catalog.site import home as homepage
 from tests.conftest import PAPERS, write_catalog
 
@@ -66,7 +66,12 @@ def test_paper_page_has_every_part(paths):
         '<a href="../../years/2023/">2023</a></p>'
     ) in page
     assert 'tags: ["ASPLOS", "2023"]' in page.split("---")[1]  # what search is tagged with
-    assert "Daniar H. Kurniawan, Ruipu Wang and Haryadi S. Gunawi" in page
+    # Every author's name links to their page.
+    assert (
+        '<a href="../../authors/daniar-h-kurniawan/">Daniar H. Kurniawan</a>, '
+        '<a href="../../authors/ruipu-wang/">Ruipu Wang</a> and '
+        '<a href="../../authors/haryadi-s-gunawi/">Haryadi S. Gunawi</a>'
+    ) in page
     assert '<a href="../../venues/asplos/">ASPLOS</a>: ACM International Conference' in page
     assert '<a href="../../years/2023/">2023</a>, pages 281-294' in page
     assert (
@@ -79,7 +84,7 @@ def test_paper_page_has_every_part(paths):
     # The summary first (what search shows), the facts kept out of the index.
     assert (
         '2023</a></p>\n<p class="pp-summary">Caches embedding lookups in three layers.</p>\n'
-        '<p class="pp-authors">Daniar'
+        '<p class="pp-authors"><a href="../../authors/daniar-h-kurniawan/">Daniar'
     ) in page
     assert '<ul class="pp-facts" data-search-exclude>' in page
     data.show_status = True
@@ -195,7 +200,11 @@ def test_lists_and_indexes(paths):
         '<a class="pp-title" href="../../papers/lai2023adaembed/">AdaEmbed: Adaptive '
         "Embedding for Large-Scale Recommendation Models</a>"
     ) in year
-    assert '<div class="pp-authors">Fan Lai, Wei Zhang and Mosharaf Chowdhury</div>' in year
+    assert (
+        '<div class="pp-authors"><a href="../../authors/fan-lai/">Fan Lai</a>, '
+        '<a href="../../authors/wei-zhang/">Wei Zhang</a> and '
+        '<a href="../../authors/mosharaf-chowdhury/">Mosharaf Chowdhury</a></div>'
+    ) in year
     assert 'rel="next">2023' not in year and 'href="../2021/" rel="prev">← 2021</a>' in year
     assert render.is_html_page("years/2023.md") and not render.is_html_page("years/index.md")
     assert render.is_html_page("papers/index.md")
@@ -310,6 +319,7 @@ def test_home_sections(paths):
     # No paper has a date added: no "Latest additions" made up from file order.
     assert "Latest" not in home and "<!--" not in home
     data.papers[0].added = "2024-05-01"
+    data.added = history.added_dates(data.papers, paths.catalog)
     data.show_status = True
     home = homepage.fill_home("<!-- papers:counts -->\n<!-- papers:latest -->", data)
     assert "1 read, 2 to read" in home

@@ -216,7 +216,7 @@ def write_sources(paths: Paths, out: Path, config_file: Path | None = None) -> i
         raw["nav"] = nav_with_notes(raw["nav"], notes)
         # Reached from the index pages, not from the nav (as the hook marks them).
         raw["not_in_nav"] = "".join(
-            f"/{d}/*.md\n!/{d}/index.md\n" for d in ("papers", "years", "venues", "tags")
+            f"/{d}/*.md\n!/{d}/index.md\n" for d in ("papers", "years", "venues", "tags", "authors")
         )
     (out / "mkdocs.yml").write_text(
         "# Written by `papers site sources`: the site's sources, no hook needed.\n"

@@ -9,7 +9,6 @@ from collections import Counter
 from catalog.site.charts import Chart
 from catalog.site.links import (
     CHART_DIR,
-    DATE_RE,
     LATEST,
     MARKER_RE,
     MARKERS,
@@ -105,19 +104,29 @@ def fill_charts(page_html: str, data: SiteData) -> str:
 
 
 def home_latest(data: SiteData) -> str:
-    """The latest additions, with their heading: only papers that carry the date added.
+    """The latest additions, with their heading and the Atom feed of them.
 
-    File order says nothing about when a paper came in, so without dates the
-    section is left out rather than made up.
+    File order says nothing about when a paper came in: only papers with a known
+    date are listed (catalog.site.history says where dates come from).
     """
-    dated = [p for p in data.papers if p.added and DATE_RE.match(p.added)]
-    latest = sorted(dated, key=lambda p: (p.added or "", p.year, -p.line), reverse=True)[:LATEST]
-    if not latest:
+    from catalog.site.feed import ALL_FEED, latest
+
+    newest = latest(data.papers, data, LATEST)
+    if not newest:
         return ""
-    lines = ["## Latest additions", ""]
-    for p in latest:
+    lines = [
+        "## Latest additions",
+        "",
+        f"[Subscribe to new papers]({ALL_FEED}) (Atom feed; each tag has its own on its page). "
+        "A paper's date is its `added` field, or, where that is missing or was given to "
+        "many papers at once, the day its entry was first committed to the catalog's git "
+        "history.",
+        "",
+    ]
+    for p in newest:
         lines.append(
-            f"- {md(p.added or '')}: [{md(p.title)}]({paper_uri(p.key)}) ({md(p.venue)} {p.year})"
+            f"- {data.added[p.key].date}: [{md(p.title)}]({paper_uri(p.key)}) "
+            f"({md(p.venue)} {p.year})"
         )
     return "\n".join(lines)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from catalog.site.links import (
+    AUTHORS_INDEX,
     href,
     md,
     note_uri,
@@ -14,6 +15,7 @@ from catalog.site.links import (
     venue_uri,
     year_uri,
 )
+from catalog.site.people import sort_key
 from catalog.site.sitedata import SiteData, by_year
 
 
@@ -87,4 +89,24 @@ def notes_index(data: SiteData) -> str:
             + ", ".join(f"[{md(p.short_title)}]({href(uri, paper_uri(p.key))})" for p in known)
             + ".",
         ]
+    return "\n".join(lines) + "\n"
+
+
+def authors_index(data: SiteData) -> str:
+    """Every author, by family name, with their paper count."""
+    uri = AUTHORS_INDEX
+    people = {id(p): p for p in data.people.values()}.values()
+    ordered = sorted(people, key=lambda p: (sort_key(p.name), p.name))
+    lines = [
+        "# Authors",
+        "",
+        f"{plural(len(ordered), 'author')} of the catalog's papers, by family name. Two "
+        "spellings of a name are shown as one person only where data/authors.yaml says so.",
+        "",
+    ]
+    if ordered:
+        lines += ["| Author | Papers |", "|---|--:|"]
+    for person in ordered:
+        label = f"[{md(person.name)}]({href(uri, person.uri)})"
+        lines.append(f"| {_cell(label)} | {len(person.papers)} |")
     return "\n".join(lines) + "\n"

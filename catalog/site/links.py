@@ -18,7 +18,15 @@ log = logging.getLogger(LOG_NAME)
 
 # Pages listed in the nav; every other generated page is reachable from them.
 ALL_URI = "papers/index.md"
-NAV_PAGES = (ALL_URI, "years/index.md", "venues/index.md", "tags/index.md", "notes/index.md")
+AUTHORS_INDEX = "authors/index.md"
+NAV_PAGES = (
+    ALL_URI,
+    "years/index.md",
+    "venues/index.md",
+    "tags/index.md",
+    AUTHORS_INDEX,
+    "notes/index.md",
+)
 CHART_DIR = "assets/charts"
 # Every paper's entry data for the All-papers page's filters, as a script (not JSON
 # fetched at run time, which browsers refuse to pages opened from file://).
@@ -111,20 +119,30 @@ def safe_href(url: str) -> str:
     return quote(url, safe=":/?#[]@!$&'*+,;=%~-._")
 
 
-def front(title: str, body: list[str], search_tags: Sequence[str] = ()) -> str:
-    """A page: its title (and the words its search entry is tagged with) in front matter,
-    then its Markdown lines.
+def front(
+    title: str,
+    body: list[str],
+    search_tags: Sequence[str] = (),
+    meta: dict[str, str | list[str]] | None = None,
+) -> str:
+    """A page: its title (the words its search entry is tagged with, and other meta
+    values for the template) in front matter, then its Markdown lines.
 
     mkdocs would take the title from the first heading and Material would print
     it into <title> unescaped ('|striptags' turns &lt; back into <); a title in
     the page's meta is printed as given, so we give it HTML-escaped.
     """
-    meta = f"title: {_yaml_string(html.escape(plain(title), quote=False))}\n"
+    head = f"title: {_yaml_string(html.escape(plain(title), quote=False))}\n"
     if search_tags:
         # Material's search indexes a page's tags (and boosts them); no template shows
         # them without its tags plugin, which the site does not use.
-        meta += f"tags: [{', '.join(_yaml_string(plain(t)) for t in search_tags)}]\n"
-    return f"---\n{meta}---\n\n" + "\n".join(body) + "\n"
+        head += f"tags: [{', '.join(_yaml_string(plain(t)) for t in search_tags)}]\n"
+    for name, value in (meta or {}).items():
+        if isinstance(value, str):
+            head += f"{name}: {_yaml_string(value)}\n"
+        else:
+            head += f"{name}: [{', '.join(_yaml_string(v) for v in value)}]\n"
+    return f"---\n{head}---\n\n" + "\n".join(body) + "\n"
 
 
 def _yaml_string(text: str) -> str:

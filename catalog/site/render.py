@@ -13,11 +13,19 @@ from typing import Any
 from catalog.data.notes import Link
 from catalog.data.registry import Venue
 from catalog.model import OTHERS, Paper
-from catalog.site.indexes import notes_index, tags_index, venues_index, years_index
+from catalog.site.feed import feeds, tag_feed_uri
+from catalog.site.indexes import (
+    authors_index,
+    notes_index,
+    tags_index,
+    venues_index,
+    years_index,
+)
 from catalog.site.links import (
     ALL_URI,
     ARXIV_ABS,
     ARXIV_PDF,
+    AUTHORS_INDEX,
     BIB_JS,
     CHART_DIR,
     DATA_JS,
@@ -38,6 +46,7 @@ from catalog.site.links import (
     venue_uri,
     year_uri,
 )
+from catalog.site.people import Person
 from catalog.site.sitedata import SiteData, by_year, safe_url, sanitize
 
 # ---------------------------------------------------------------- renderers
@@ -84,8 +93,14 @@ def _e(text: str) -> str:
     return html.escape(plain(text), quote=True)
 
 
-def _authors_html(paper: Paper, limit: int | None = None) -> str:
-    names = [_e(a) for a in paper.authors]
+def _authors_html(
+    paper: Paper, data: SiteData, to: Callable[[str], str], limit: int | None = None
+) -> str:
+    """The author list, each name a link to its person's page."""
+    names = []
+    for author in paper.authors:
+        person = data.people.get(author)
+        names.append(f'<a href="{to(person.uri)}">{_e(author)}</a>' if person else _e(author))
     if limit is not None and len(names) > limit:
         return ", ".join(names[:limit]) + " et al."
     if paper.et_al:
@@ -249,7 +264,7 @@ def paper_page(paper: Paper, data: SiteData) -> str:
     ]
     if paper.summary:
         out.append(f'<p class="pp-summary">{_e(paper.summary)}</p>')
-    out.append(f'<p class="pp-authors">{_authors_html(paper)}</p>')
+    out.append(f'<p class="pp-authors">{_authors_html(paper, data, to)}</p>')
     out.append('<ul class="pp-facts" data-search-exclude>')
     out += [f"<li><strong>{name}:</strong> {value}</li>" for name, value in facts]
     out.append("</ul>")
@@ -284,7 +299,48 @@ def paper_page(paper: Paper, data: SiteData) -> str:
     else:
         out.append("<p>No note discusses this paper yet.</p>")
     # Venue and year as the search entry's tags: "EuroSys 2022" ranks its papers first.
-    return front(paper.title, _with_contents(out), (paper.venue, str(paper.year)))
+    return front(
+        paper.title,
+        _with_contents(out),
+        (paper.venue, str(paper.year)),
+        citation_meta(paper, data),
+    )
+
+
+# The venue kinds whose papers are cited as in a conference's proceedings.
+_PROCEEDINGS = frozenset({"conference", "workshop", "symposium"})
+
+
+def citation_meta(paper: Paper, data: SiteData) -> dict[str, str | list[str]]:
+    """The page's description (its summary) and Highwire Press citation_* values, which
+    overrides/main.html writes as <meta> tags for Zotero and Google Scholar."""
+    venue = data.venues.get(paper.venue)
+    out: dict[str, str | list[str]] = {}
+    if paper.summary:  # printed unescaped by the theme: escaped here
+        out["description"] = html.escape(plain(paper.summary), quote=True)
+    out["citation_title"] = plain(paper.title)
+    out["citation_author"] = [plain(a) for a in paper.authors if a != OTHERS]
+    out["citation_publication_date"] = str(paper.year)
+    name = plain(venue.name if venue else paper.venue)
+    if venue and venue.kind in _PROCEEDINGS:
+        out["citation_conference_title"] = name
+    elif venue and venue.kind == "journal":
+        out["citation_journal_title"] = name
+    if venue and venue.publisher:
+        out["citation_publisher"] = plain(venue.publisher)
+    first, _, last = (paper.pages or "").replace("--", "-").partition("-")
+    if first.strip():
+        out["citation_firstpage"] = first.strip()
+        if last.strip():
+            out["citation_lastpage"] = last.strip()
+    if paper.doi:
+        out["citation_doi"] = paper.doi
+    if paper.arxiv:
+        out["citation_arxiv_id"] = paper.arxiv
+    pdf = next((target for label, target in _links(paper) if label == "PDF"), None)
+    if pdf:
+        out["citation_pdf_url"] = pdf
+    return out
 
 
 def _host(link: str) -> str:
@@ -336,7 +392,7 @@ def _render_item(paper: Paper, from_uri: str, data: SiteData, compact: bool) -> 
 
     out = [
         f'<li class="pp-entry">{head}',
-        f'<div class="pp-authors">{_authors_html(paper, 6)}</div>',
+        f'<div class="pp-authors">{_authors_html(paper, data, to, 6)}</div>',
     ]
     book = _book_html(paper, data.venues.get(paper.venue))
     if book:
@@ -466,10 +522,49 @@ def tag_page(tag: str, papers: Sequence[Paper], data: SiteData) -> str:
         out.append(f"<p>{_e(data.vocabulary[tag])}.</p>")
     out.append(f"<p>{plural(len(papers), 'paper')}.</p>")
     out.append(_bib_link(uri, papers, data))
+    feed = url(uri, tag_feed_uri(tag), data.directory_urls)
+    out.append(
+        f'<p class="pp-tools" data-search-exclude><a href="{feed}" type="application/atom+xml">'
+        f"Subscribe to new papers tagged {_e(tag)}</a> (Atom feed)</p>"
+    )
     for year, group in by_year(papers).items():
         out.append(_h2(f"year-{year}", str(year), searchable=False))
         out += _entries(group, uri, data)
-    return front(f"Tag: {tag}", _with_contents(out))
+    feed_meta: dict[str, str | list[str]] = {
+        "feed": tag_feed_uri(tag),
+        "feed_title": f"papers: latest additions tagged {plain(tag)}",
+    }
+    return front(f"Tag: {tag}", _with_contents(out), meta=feed_meta)
+
+
+def author_page(person: Person, data: SiteData) -> str:
+    """One author's papers in the catalog, by year, with the people they wrote with."""
+    uri = person.uri
+
+    def to(target: str) -> str:
+        return url(uri, target, data.directory_urls)
+
+    out = [
+        f"<h1>{_e(person.name)}</h1>",
+        _nav_line(uri, data, [("All papers", ALL_URI), ("Authors", AUTHORS_INDEX)]),
+        f"<p>{plural(len(person.papers), 'paper')} in the catalog.</p>",
+    ]
+    others = [s for s in person.spellings if s != person.name]
+    if others:
+        out.append(f"<p>Also written as {', '.join(_e(s) for s in others)}.</p>")
+    out.append(_bib_link(uri, person.papers, data))
+    coauthors = person.coauthors(data.people)
+    if coauthors:
+        out.append(_h2("coauthors", "Co-authors", searchable=False))
+        out.append(
+            '<p class="pp-coauthors">'
+            + ", ".join(f'<a href="{to(p.uri)}">{_e(p.name)}</a> ({n})' for p, n in coauthors)
+            + "</p>"
+        )
+    for year, group in by_year(person.papers).items():
+        out.append(_h2(f"year-{year}", str(year), searchable=False))
+        out += _entries(group, uri, data)
+    return front(person.name, _with_contents(out))
 
 
 def _js_literal(value: Any) -> str:
@@ -511,7 +606,12 @@ def papers_data(data: SiteData) -> str:
             }
         )
     tags = {t: url(ALL_URI, tag_uri(t), data.directory_urls) for p in data.papers for t in p.tags}
-    return f"window.PAPERS_DATA={_js_literal({'papers': records, 'tags': tags})};\n"
+    people = {
+        plain(name): url(ALL_URI, person.uri, data.directory_urls)
+        for name, person in data.people.items()
+    }
+    value = {"papers": records, "tags": tags, "authors": people}
+    return f"window.PAPERS_DATA={_js_literal(value)};\n"
 
 
 def bib_data(data: SiteData) -> str:
@@ -558,7 +658,7 @@ def all_papers_page(data: SiteData) -> str:
 def is_html_page(uri: str) -> bool:
     """Whether a generated page is written as HTML: papers and the per-year/venue/tag lists."""
     return uri == ALL_URI or (
-        uri.startswith(("papers/", "years/", "venues/", "tags/"))
+        uri.startswith(("papers/", "years/", "venues/", "tags/", "authors/"))
         and (not uri.endswith("/index.md"))
     )
 
@@ -584,6 +684,11 @@ def generate(data: SiteData) -> dict[str, str]:
     for tag, group in by_tag.items():
         pages[tag_uri(tag)] = tag_page(tag, group, data)
         lists[tag_uri(tag)] = group
+    pages.update(feeds(data, by_tag))
+    persons = {id(p): p for p in data.people.values()}.values()
+    for person in persons:
+        pages[person.uri] = author_page(person, data)
+        lists[person.uri] = person.papers
     for uri, group in lists.items():
         pages[bib_uri(uri)] = bibtex_of(group, data)
     pages[ALL_URI] = all_papers_page(data)
@@ -593,6 +698,7 @@ def generate(data: SiteData) -> dict[str, str]:
     pages["venues/index.md"] = venues_index(data)
     pages["tags/index.md"] = tags_index(data)
     pages["notes/index.md"] = notes_index(data)
+    pages[AUTHORS_INDEX] = authors_index(data)
     for chart in data.charts:
         pages[f"{CHART_DIR}/{chart.name}.svg"] = chart_file(chart.svg, data.site_url)
     data.entries.clear()  # a copy of every list entry, needed no more

@@ -14,7 +14,9 @@ from catalog.errors import CatalogError, Problem
 from catalog.model import Paper
 from catalog.paths import Paths
 from catalog.site.charts import Chart
+from catalog.site.history import Added, added_dates
 from catalog.site.links import tag_uri, url, venue_uri, year_uri
+from catalog.site.people import AUTHORS_FILE, Person, load_aliases, people_of
 
 # ---------------------------------------------------------------- the data of one build
 
@@ -38,6 +40,8 @@ class SiteData:
     readings: dict[str, Reading] = field(default_factory=dict)
     related: dict[str, list[tuple[str, float]]] = field(default_factory=dict)
     bibtex: dict[str, str] = field(default_factory=dict)
+    aliases: dict[str, str] = field(default_factory=dict)  # spelling -> name (authors.yaml)
+    added: dict[str, Added] = field(default_factory=dict)  # when each paper came in
     charts: list[Chart] = field(default_factory=list)
     directory_urls: bool = True  # mkdocs's use_directory_urls, for URLs we write ourselves
     show_status: bool = False  # reading status is the curator's: shown only if asked for
@@ -51,6 +55,11 @@ class SiteData:
     @cached_property
     def by_key(self) -> dict[str, Paper]:
         return {p.key: p for p in self.papers}
+
+    @cached_property
+    def people(self) -> dict[str, Person]:
+        """Each author spelling in the catalog -> the person (authors.yaml joins them)."""
+        return people_of(self.papers, self.aliases)
 
     @cached_property
     def backlinks(self) -> dict[str, list[Note]]:
@@ -146,7 +155,11 @@ def load(
         _readings(paths, papers),
     )
     data.directory_urls = directory_urls
+    data.aliases = load_aliases(paths.data_dir / AUTHORS_FILE)
     timings["load"] = time.perf_counter() - started
+    started = time.perf_counter()
+    data.added = added_dates(papers, paths.catalog)
+    timings["dates"] = time.perf_counter() - started
     started = time.perf_counter()
     data.related = related_all(papers)
     timings["related"] = time.perf_counter() - started

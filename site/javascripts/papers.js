@@ -97,12 +97,19 @@
 
   // ---------------------------------------------------------------- All papers
 
-  function authors(p) {
+  // The first six authors, each a link to their page, as the list pages show them.
+  function authors(p, data) {
+    var div = el("div", "pp-authors");
     var names = p.a.slice(0, 6);
-    var text = names.join(", ");
-    if (p.a.length > 6) text += " et al.";
-    else if (p.e) text += " and others";
-    return text;
+    names.forEach(function (name, i) {
+      if (i) div.appendChild(document.createTextNode(
+        i === names.length - 1 && p.a.length <= 6 && !p.e ? " and " : ", "));
+      var target = data.authors && data.authors[name];
+      div.appendChild(target ? link(target, name) : el("span", null, name));
+    });
+    if (p.a.length > 6) div.appendChild(document.createTextNode(" et al."));
+    else if (p.e) div.appendChild(document.createTextNode(" and others"));
+    return div;
   }
 
   function entry(p, data) {
@@ -112,7 +119,7 @@
     li.appendChild(el("span", "pp-year", p.y));
     li.appendChild(document.createTextNode(" "));
     li.appendChild(link(p.u, p.t, "pp-title"));
-    li.appendChild(el("div", "pp-authors", authors(p)));
+    li.appendChild(authors(p, data));
     if (p.c) li.appendChild(el("div", "pp-book", p.c));
     if (p.s) li.appendChild(el("div", "pp-summary", p.s));
     var meta = el("div", "pp-meta");
