@@ -607,12 +607,15 @@ def test_search_index_is_fetched_when_search_is_first_used(browser, site_url, si
         page.on("pageerror", lambda err: errors.append(str(err)))
         fetched: list[str] = []
         page.on("request", lambda r: fetched.append(r.url) if "search_index" in r.url else None)
+        workers: list[str] = []
+        page.on("worker", lambda w: workers.append(w.url))
         page.goto(urljoin(site_url, "years/2022/"))
         page.wait_for_load_state("networkidle")
         page.locator("article h1").click()  # reading is not searching
         page.wait_for_load_state("networkidle")
-        assert fetched == []
+        assert fetched == [] and workers == []  # neither index nor worker before a search
         meta, links = _search(page, "fleche")
+        assert len(workers) == 1 and "papers-search.js" in workers[0]
         assert fetched == [urljoin(site_url, "search/search_index.json")]
         assert _found(meta) >= 1 and any(f"papers/{PAPER}/" in h for h in links)
         # Arriving from a search link (?q=) shows its results without a click.

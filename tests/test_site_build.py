@@ -424,3 +424,19 @@ def test_sources_as_files_build_without_the_hook(cli, paths, tmp_path):
     (tmp_path / "mine" / "keep.txt").write_text("x", encoding="utf-8")
     refused = cli("site", "sources", "-o", str(tmp_path / "mine"))
     assert refused.exit_code == 1 and "refusing" in refused.output
+
+
+def test_the_site_ships_no_source_maps_or_other_languages(paths, tmp_path):
+    out = tmp_path / "out"
+    run = mkdocs_build(paths, out)
+    assert run.returncode == 0, run.stderr
+    assert list(out.rglob("*.map")) == []
+    assert not (out / "assets" / "javascripts" / "lunr").exists()
+    assert list((out / "assets" / "javascripts" / "workers").glob("search.*.min.js"))
+
+
+def test_the_404_page_helps(paths, tmp_path):
+    out = tmp_path / "out"
+    assert mkdocs_build(paths, out).returncode == 0
+    page = (out / "404.html").read_text(encoding="utf-8")
+    assert "Page not found" in page and ">all papers</a>" in page and "search" in page

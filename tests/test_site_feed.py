@@ -136,3 +136,35 @@ def test_a_spelling_listed_for_two_people_is_refused(people_catalog):
     with pytest.raises(InvalidCatalogError) as err:
         sitedata.load(people_catalog, with_charts=False)
     assert "authors.yaml:2" in str(err.value) and "J. Silva" in str(err.value)
+
+
+def test_notes_index_shows_openings_and_counts_the_note_lists_its_papers(tmp_path):
+    from catalog.data.notes import load_notes
+
+    paths = write_catalog(tmp_path)
+    paths.notes.mkdir(parents=True, exist_ok=True)
+    (paths.notes / "caching.md").write_text(
+        "# Caching embeddings\n\nWhy caches matter. [[kurniawan2023evstore]] caches lookups; "
+        "[[lai2023adaembed|AdaEmbed]] prunes rows. A third sentence stays out.\n\n## More\n",
+        encoding="utf-8",
+    )
+    notes = load_notes(paths)
+    data, _ = sitedata.load(paths, notes, with_charts=False)
+    index = render.generate(data)["notes/index.md"]
+    assert "Why caches matter. EVStore caches lookups; AdaEmbed prunes rows." in index
+    assert "third sentence" not in index and "*Discusses 2 papers.*" in index
+    assert "papers/" not in index  # the papers are on the note's own page
+    page = render.note_page(notes[0].path.read_text(), "notes/caching.md", notes[0], data)
+    listed = page.split("## Papers in this note")[1]
+    assert "(../papers/kurniawan2023evstore.md) (ASPLOS 2023)" in listed
+    assert "(../papers/lai2023adaembed.md)" in listed
+
+
+def test_metadata_sources_say_what_they_are(tmp_path):
+    paths = write_catalog(tmp_path)
+    data, _ = sitedata.load(paths, with_charts=False)
+    paper = data.papers[0]
+    paper.sources = ["https://github.com/org/repo", "javascript:alert(1)"]  # type: ignore[attr-defined]
+    page = render.paper_page(paper, data)
+    assert '<a href="https://github.com/org/repo">github.com/org/repo</a>' in page
+    assert "javascript:alert(1)</li>" in page and 'href="javascript' not in page

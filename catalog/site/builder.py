@@ -24,7 +24,7 @@ from catalog.site.hook import (
 )
 from catalog.site.links import SiteError, note_uri
 from catalog.site.outdir import check_site_dir, mark_site_dir, staging_dir, swap_in
-from catalog.site.render import generate, is_html_page, link_papers
+from catalog.site.render import generate, is_html_page, note_page
 from catalog.site.sitedata import load, safe_url
 
 # ---------------------------------------------------------------- papers site build / serve
@@ -186,7 +186,8 @@ def write_sources(paths: Paths, out: Path, config_file: Path | None = None) -> i
     for note in notes:
         target = docs / note_uri(note)
         target.write_text(
-            link_papers(target.read_text(encoding="utf-8"), note_uri(note), data), encoding="utf-8"
+            note_page(target.read_text(encoding="utf-8"), note_uri(note), note, data),
+            encoding="utf-8",
         )
     home = docs / "index.md"
     if home.is_file():

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
+from catalog.data.notes import Link, Note
 from catalog.site.links import (
     AUTHORS_INDEX,
     href,
     md,
     note_uri,
-    paper_uri,
     plural,
     tag_uri,
     venue_uri,
@@ -69,7 +70,8 @@ def tags_index(data: SiteData) -> str:
 
 
 def notes_index(data: SiteData) -> str:
-    """The hand-written notes, each with the papers it discusses."""
+    """The hand-written notes, each with its opening and how many papers it discusses
+    (the papers themselves are listed on the note's own page)."""
     uri = "notes/index.md"
     lines = [
         "# Notes",
@@ -80,16 +82,33 @@ def notes_index(data: SiteData) -> str:
     if not data.notes:
         lines += ["", "No notes yet."]
     for note in data.notes:
-        known = [data.by_key[k] for k in note.keys if k in data.by_key]
+        known = [k for k in note.keys if k in data.by_key]
         lines += [
             "",
             f"## [{md(note.title)}]({href(uri, note_uri(note))})",
             "",
-            f"Discusses {plural(len(known), 'paper')}: "
-            + ", ".join(f"[{md(p.short_title)}]({href(uri, paper_uri(p.key))})" for p in known)
-            + ".",
+            f"{note_opening(note, data)} *Discusses {plural(len(known), 'paper')}.*",
         ]
     return "\n".join(lines) + "\n"
+
+
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+
+
+def note_opening(note: Note, data: SiteData, sentences: int = 2) -> str:
+    """The first sentences of a note's first paragraph, as Markdown-safe text."""
+    from catalog.data.notes import replace_links
+
+    text = note.path.read_text(encoding="utf-8") if note.path.is_file() else ""
+    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", text)]
+    first = next((p for p in paragraphs if p and not p.startswith(("#", "<", "```"))), "")
+
+    def label(link: Link) -> str:
+        paper = data.by_key.get(link.key)
+        return link.text or (paper.short_title if paper else link.key)
+
+    plain_text = " ".join(replace_links(first, label).split())
+    return md(" ".join(_SENTENCE_END_RE.split(plain_text)[:sentences]))
 
 
 def authors_index(data: SiteData) -> str:

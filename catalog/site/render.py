@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from catalog.data.notes import Link
+from catalog.data.notes import Link, Note
 from catalog.data.registry import Venue
 from catalog.model import OTHERS, Paper
 from catalog.site.feed import feeds, tag_feed_uri
@@ -74,6 +74,19 @@ def link_papers(text: str, from_uri: str, data: SiteData, final_urls: bool = Fal
         return f'[{label}]({target} "{title}")'
 
     return replace_links(text, render)
+
+
+def note_page(text: str, from_uri: str, note: Note, data: SiteData) -> str:
+    """A note with its [[key]] links made links, and the papers it discusses listed
+    at its end."""
+    known = [data.by_key[k] for k in note.keys if k in data.by_key]
+    out = link_papers(text, from_uri, data).rstrip("\n")
+    if known:
+        out += "\n\n## Papers in this note\n\n" + "\n".join(
+            f"- [{md(p.title)}]({href(from_uri, paper_uri(p.key))}) ({md(p.venue)} {p.year})"
+            for p in known
+        )
+    return out + "\n"
 
 
 def _demote(text: str, levels: int) -> str:
@@ -250,7 +263,7 @@ def paper_page(paper: Paper, data: SiteData) -> str:
     facts.append(("Key", f"<code>{_e(paper.key)}</code>"))
     sources = [s for s in (getattr(paper, "sources", None) or []) if isinstance(s, str)]
     if sources:  # where the metadata came from (a field the model may grow)
-        shown = [_a(s, _e(_host(s))) if safe_url(s) else _e(s) for s in sources]
+        shown = [_a(s, _e(_source_label(s))) if safe_url(s) else _e(s) for s in sources]
         facts.append(("Metadata from", ", ".join(shown)))
     # The h1 first: Material's search makes the page's one entry of it and what follows
     # (anything before it would make a second entry, and the title would show twice).
@@ -343,10 +356,15 @@ def citation_meta(paper: Paper, data: SiteData) -> dict[str, str | list[str]]:
     return out
 
 
-def _host(link: str) -> str:
+def _source_label(link: str) -> str:
+    """What a source is, as its address says: host and path ('github.com/org/repo',
+    'api.crossref.org/works/10.1/x'), not the bare host, which says little."""
     from urllib.parse import urlsplit
 
-    return urlsplit(link).hostname or link
+    parts = urlsplit(link)
+    label = (parts.hostname or "").removeprefix("www.") + parts.path.rstrip("/")
+    label = label or link
+    return label if len(label) <= 60 else label[:59] + "…"
 
 
 def _nav_line(uri: str, data: SiteData, trail: list[tuple[str, str]], extra: str = "") -> str:
