@@ -62,8 +62,8 @@ def test_paper_page_has_every_part(paths):
     assert page.startswith('---\ntitle: "EVStore: Storage and Caching Capabilities')
     assert '\n<h1 id="title">EVStore: Storage and Caching Capabilities' in page
     assert (
-        '<p class="pp-where"><a href="../../venues/asplos/">ASPLOS</a> '
-        '<a href="../../years/2023/">2023</a></p>'
+        '<p class="pp-summary"><span class="pp-where"><a href="../../venues/asplos/">ASPLOS</a> '
+        '<a href="../../years/2023/">2023</a></span> Caches embedding lookups'
     ) in page
     assert 'tags: ["ASPLOS", "2023"]' in page.split("---")[1]  # what search is tagged with
     # Every author's name links to their page.
@@ -83,7 +83,7 @@ def test_paper_page_has_every_part(paths):
     assert "Reading status" not in page  # the curator's, off the site by default
     # The summary first (what search shows), the facts kept out of the index.
     assert (
-        '2023</a></p>\n<p class="pp-summary">Caches embedding lookups in three layers.</p>\n'
+        "2023</a></span> Caches embedding lookups in three layers.</p>\n"
         '<p class="pp-authors"><a href="../../authors/daniar-h-kurniawan/">Daniar'
     ) in page
     assert '<ul class="pp-facts" data-search-exclude>' in page
@@ -307,7 +307,7 @@ def test_sources_show_where_the_metadata_came_from(paths):
     page = render.paper_page(paper, data)
     assert (
         '<strong>Metadata from:</strong> <a href="https://api.crossref.org/works/x">'
-        "api.crossref.org</a>, javascript:alert(1)</li>"
+        "api.crossref.org/works/x</a>, javascript:alert(1)</li>"
     ) in page
 
 

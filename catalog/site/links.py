@@ -124,6 +124,7 @@ def front(
     body: list[str],
     search_tags: Sequence[str] = (),
     meta: dict[str, str | list[str]] | None = None,
+    searchable: bool = True,
 ) -> str:
     """A page: its title (the words its search entry is tagged with, and other meta
     values for the template) in front matter, then its Markdown lines.
@@ -137,6 +138,8 @@ def front(
         # Material's search indexes a page's tags (and boosts them); no template shows
         # them without its tags plugin, which the site does not use.
         head += f"tags: [{', '.join(_yaml_string(plain(t)) for t in search_tags)}]\n"
+    if not searchable:
+        head += "search:\n  exclude: true\n"
     for name, value in (meta or {}).items():
         if isinstance(value, str):
             head += f"{name}: {_yaml_string(value)}\n"

@@ -270,13 +270,14 @@ def paper_page(paper: Paper, data: SiteData) -> str:
     out = [
         f'<h1 id="title">{_e(paper.title)}</h1>',
         _nav_line(uri, data, [("All papers", ALL_URI)]),
-        # Venue and year lead the page's searchable text: a search result shows them,
-        # and "EuroSys 2022" finds the paper.
-        f'<p class="pp-where"><a href="{to(venue_uri(paper.venue))}">{_e(paper.venue)}</a> '
-        f'<a href="{to(year_uri(paper.year))}">{paper.year}</a></p>',
     ]
-    if paper.summary:
-        out.append(f'<p class="pp-summary">{_e(paper.summary)}</p>')
+    # Venue and year lead the page's searchable text, in the summary's paragraph (a
+    # search result previews one): a result shows them, and "EuroSys 2022" finds it.
+    where = (
+        f'<span class="pp-where"><a href="{to(venue_uri(paper.venue))}">{_e(paper.venue)}</a> '
+        f'<a href="{to(year_uri(paper.year))}">{paper.year}</a></span>'
+    )
+    out.append(f'<p class="pp-summary">{where} {_e(paper.summary or "")}</p>')
     out.append(f'<p class="pp-authors">{_authors_html(paper, data, to)}</p>')
     out.append('<ul class="pp-facts" data-search-exclude>')
     out += [f"<li><strong>{name}:</strong> {value}</li>" for name, value in facts]
@@ -582,7 +583,9 @@ def author_page(person: Person, data: SiteData) -> str:
     for year, group in by_year(person.papers).items():
         out.append(_h2(f"year-{year}", str(year), searchable=False))
         out += _entries(group, uri, data)
-    return front(person.name, _with_contents(out))
+    # Out of the search index: its text is its papers', which their own pages hold, and
+    # indexing a thousand such pages cost more than all the rest of the search index.
+    return front(person.name, _with_contents(out), searchable=False)
 
 
 def _js_literal(value: Any) -> str:
