@@ -822,6 +822,14 @@ def test_filters_follow_the_address_and_history(browser, site_url):
         page.wait_for_function(
             f"document.getElementById('pp-count').textContent.startsWith('{total} of')"
         )
+        # Words typed are one step too: Back clears them.
+        form.get_by_label("Words", exact=True).press_sequentially("fleche", delay=20)
+        assert "q=fleche" in page.url
+        page.go_back()
+        page.wait_for_function(
+            f"document.getElementById('pp-count').textContent.startsWith('{total} of')"
+        )
+        assert form.get_by_label("Words", exact=True).input_value() == ""
         # Values no filter can take are said, not silently dropped.
         page.goto(base + "#from=1990&tag=nonsense")
         page.reload()

@@ -442,8 +442,10 @@
     [from, to, venue, sort, mode].concat(tagChecks).forEach(function (c) {
       c.addEventListener("change", function () { apply(); remember(true); });
     });
-    text.addEventListener("input", function () { apply(); remember(false); });
-    text.addEventListener("change", function () { remember(true); });
+    // The first key typed makes a step in history; the next ones refine that step.
+    var typing = false;
+    text.addEventListener("input", function () { apply(); remember(!typing); typing = true; });
+    text.addEventListener("change", function () { typing = false; });
     reset.addEventListener("click", function () {
       text.value = ""; from.value = lo; to.value = hi; venue.value = ""; sort.value = "year";
       mode.value = "all";
