@@ -317,35 +317,89 @@ PAGE_TYPES = {
 }
 
 
+def _axe(page, script: Path, name: str) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now: WCAG 2.0-2.2
+    A/AA (target-size included) and the best-practice rules the issues named."""
+    page.add_script_tag(path=str(script))
+    result = page.evaluate(
+        "() => axe.run(document, {runOnly: {type: 'tag', values: "
+        "['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']},"
+        " resultTypes: ['violations']})"
+    )
+    named = page.evaluate(
+        "() => axe.run(document, {runOnly: {type: 'rule', values: "
+        "['aria-dialog-name', 'landmark-unique', 'target-size']}, resultTypes: ['violations']})"
+    )
+    result["violations"] += [dict(v, impact="serious") for v in named["violations"]]
+    found = []
+    for v in result["violations"]:
+        if v["impact"] in ("serious", "critical"):
+            targets = [n["target"] for n in v["nodes"]][:3]
+            found.append(f"{name}: {v['id']} ({v['impact']}) {targets}")
+    return sorted(set(found))
+
+
+@pytest.mark.parametrize("size", [(1366, 900), (390, 844)])
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_axe_finds_no_serious_violation(browser, site_url, scheme):
-    """axe-core (WCAG 2 A/AA rules) on one page of each type, light and dark."""
+def test_axe_finds_no_serious_violation(browser, site_url, scheme, size):
+    """axe-core on one page of each type, light and dark, wide and phone; and again on
+    the home and a paper page with the search dialog open and showing results."""
     script = _axe_script()
     require(script is not None, "axe-core (pip install axe-playwright-python)")
-    context = browser.new_context(viewport={"width": 1366, "height": 900}, color_scheme=scheme)
+    context = browser.new_context(
+        viewport={"width": size[0], "height": size[1]},
+        color_scheme=scheme,
+        has_touch=size[0] < 960,
+    )
     try:
         page = context.new_page()
         found = []
         for name, path in PAGE_TYPES.items():
             page.goto(urljoin(site_url, path))
-            page.add_script_tag(path=str(script))
-            result = page.evaluate(
-                "() => axe.run(document, {runOnly: {type: 'tag', values: "
-                "['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}, resultTypes: ['violations']})"
-            )
-            # Best-practice rules the issue named: the search dialog's name.
-            named = page.evaluate(
-                "() => axe.run(document, {runOnly: {type: 'rule', values: "
-                "['aria-dialog-name', 'landmark-unique']}, resultTypes: ['violations']})"
-            )
-            result["violations"] += [dict(v, impact="serious") for v in named["violations"]]
-            for v in result["violations"]:
-                if v["impact"] in ("serious", "critical"):
-                    targets = [n["target"] for n in v["nodes"]][:3]
-                    found.append(f"{name}: {v['id']} ({v['impact']}) {targets}")
-        assert found == []
+            found += _axe(page, script, name)
+            if name in ("home", "paper"):
+                meta, _ = _search(page, "cache")
+                assert _found(meta) > 0
+                found += _axe(page, script, name + " with search open")
+        assert found == [], "\n".join(found)
     finally:
         context.close()
+
+
+def _choose_tags(form, tags: list[str], match: str = "all") -> None:
+    """Tick these tags (and no other) in the All-papers filters' tag list."""
+    box = form.locator("details.pp-tags")
+    if box.get_attribute("open") is None:
+        box.locator("summary").click()
+    for check in box.locator("input[type=checkbox]").all():
+        want = check.get_attribute("value") in tags
+        if check.is_checked() != want:
+            check.click()
+    form.get_by_label("Match", exact=True).select_option(match)
+
+
+@functools.cache
+def _scratch() -> Path:
+    import tempfile
+
+    return Path(tempfile.mkdtemp(prefix="papers-browser-"))
+
+
+def _cli_search(text: str) -> set[str]:
+    """The keys `papers search` gives for a query (its prefix retry included)."""
+    from catalog.index import database
+    from catalog.index import query as q
+    from catalog.paths import resolve
+
+    paths = resolve(REPO / "data" / "papers.yaml", _scratch() / "catalog.db")
+    conn = database.connect(paths)
+    try:
+        hits = q.search(conn, text)
+        wider = q.prefix_query(text) if not hits else None
+        hits = hits or (q.search(conn, wider) if wider else [])
+        return {h.paper.key for h in hits}
+    finally:
+        conn.close()
 
 
 def _catalog_papers() -> list:
@@ -370,7 +424,7 @@ def test_all_papers_filters_give_the_right_papers(browser, site_url, size):
         entries.first.wait_for()
         assert page.locator("#pp-count").inner_text() == f"{len(papers)} of {len(papers)} papers."
         form = page.locator("form.pp-form")
-        form.get_by_label("Tag", exact=True).select_option("caching")
+        _choose_tags(form, ["caching"])
         form.get_by_label("From", exact=True).select_option("2021")
         form.get_by_label("To", exact=True).select_option("2023")
         want = {p.title for p in papers if "caching" in p.tags and 2021 <= p.year <= 2023}
@@ -385,11 +439,9 @@ def test_all_papers_filters_give_the_right_papers(browser, site_url, size):
         }
         form.get_by_label("Venue", exact=True).select_option("")
         form.get_by_label("Words", exact=True).fill("gpu")
+        with_gpu = _cli_search("gpu")
         assert set(entries.locator("a.pp-title").all_inner_texts()) == {
-            p.title
-            for p in papers
-            if p.title in want
-            and ("gpu" in (p.title + " " + (p.summary or "") + " ".join(p.tags)).lower())
+            p.title for p in papers if p.title in want and p.key in with_gpu
         }
         assert "tag=caching" in page.url and "from=2021" in page.url
         # Sorted by title.
@@ -403,6 +455,7 @@ def test_all_papers_filters_give_the_right_papers(browser, site_url, size):
         assert first.locator(".pp-venue").inner_text() and first.locator(".pp-year").inner_text()
         first.locator("summary", has_text="BibTeX").click()
         code = first.locator(".pp-bib pre code")
+        code.wait_for()  # the entries' BibTeX is loaded when first asked for
         assert code.is_visible()
         first.locator("button.pp-copy").click()
         copied = page.evaluate("navigator.clipboard.readText()")
@@ -494,7 +547,9 @@ def _search(page, query: str) -> tuple[str, list[str]]:
 
 def _found(meta: str) -> int:
     first = meta.split()[0]
-    return 0 if first == "No" else int(first)
+    if first == "No":
+        return 0
+    return int(float(first[:-1]) * 1000) if first.endswith("k") else int(first)
 
 
 def test_site_search_stems_words_and_keeps_prefixes_and_phrases(page, site_url):
@@ -554,12 +609,15 @@ def test_search_index_is_fetched_when_search_is_first_used(browser, site_url, si
         page.on("pageerror", lambda err: errors.append(str(err)))
         fetched: list[str] = []
         page.on("request", lambda r: fetched.append(r.url) if "search_index" in r.url else None)
+        workers: list[str] = []
+        page.on("worker", lambda w: workers.append(w.url))
         page.goto(urljoin(site_url, "years/2022/"))
         page.wait_for_load_state("networkidle")
         page.locator("article h1").click()  # reading is not searching
         page.wait_for_load_state("networkidle")
-        assert fetched == []
+        assert fetched == [] and workers == []  # neither index nor worker before a search
         meta, links = _search(page, "fleche")
+        assert len(workers) == 1 and "papers-search.js" in workers[0]
         assert fetched == [urljoin(site_url, "search/search_index.json")]
         assert _found(meta) >= 1 and any(f"papers/{PAPER}/" in h for h in links)
         # Arriving from a search link (?q=) shows its results without a click.
@@ -618,5 +676,288 @@ def test_bibtex_copy_button_is_visible_without_hovering(browser, site_url):
             " return c.length > 3 ? Number(c[3]) : 1; }"
         )
         assert alpha >= 0.5, alpha
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("typed", ["moe", "fleche", "Fleche:"])
+def test_an_accepted_search_suggestion_finds_pages(page, site_url, typed):
+    """The grey suggestion is a word of the index without punctuation ("moe", never
+    "moe:"), and accepting it (Tab) gives results."""
+    page.goto(site_url)
+    meta, _ = _search(page, typed)
+    assert _found(meta) > 0, meta
+    suggestion = page.locator(".md-search__suggest").inner_text().strip()
+    # The completion adds letters only: never a ':' lunr would read as a field.
+    assert suggestion.lower().startswith(typed.lower()), suggestion
+    assert ":" not in suggestion[len(typed) :], suggestion
+    box = page.locator("input.md-search__input")
+    box.press("Tab")
+    page.wait_for_timeout(800)
+    assert box.input_value() == suggestion
+    meta = page.locator(".md-search-result__meta").inner_text()
+    # Some pages, not every page (a lone '*' left by the punctuation would match all).
+    assert 0 < _found(meta) < 100, meta
+    if typed.lower().startswith("fleche"):
+        hrefs = page.locator(".md-search-result__item > .md-search-result__link")
+        assert any(f"papers/{PAPER}/" in (h.get_attribute("href") or "") for h in hrefs.all())
+
+
+def test_search_knows_venue_and_year(page, site_url):
+    """A paper's venue and year are indexed and shown in its result."""
+    page.goto(site_url)
+    _, links = _search(page, "EuroSys 2022")
+    # The catalog's EuroSys 2022 papers (Fleche among them) come first.
+    wanted = {p.key for p in _catalog_papers() if p.venue == "EuroSys" and p.year == 2022}
+    assert PAPER in wanted
+    assert {h.split("/papers/")[-1].split("/")[0] for h in links[: len(wanted)]} == wanted
+    preview = page.locator(f".md-search-result__link[href*='papers/{PAPER}/']").first.inner_text()
+    assert "EuroSys 2022" in preview
+    meta, _ = _search(page, "2022")
+    in_2022 = [p for p in _catalog_papers() if p.year == 2022]
+    assert _found(meta) >= len(in_2022), meta
+
+
+WORD_QUERIES = (
+    "embeddings",
+    "embedding",
+    "cache",
+    "caching",
+    "recommender systems",
+    "gpu training",
+    "Mixture-of-Experts",
+    "embed",
+    "zhang",
+    "pipelines",
+)
+
+
+def test_words_box_agrees_with_papers_search(browser, site_url):
+    """One notion of a word match: the All-papers Words box shows what `papers search`
+    finds (stems compare, a cut word is a prefix when nothing else matches)."""
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(urljoin(site_url, "papers/"))
+        box = page.locator("form.pp-form").get_by_label("Words", exact=True)
+        by_title = {p.title: p.key for p in _catalog_papers()}
+        for query in WORD_QUERIES:
+            box.fill(query)
+            shown = page.evaluate(
+                "() => Array.from(document.querySelectorAll('#pp-all > li.pp-entry')).length"
+            )
+            count = page.locator("#pp-count").inner_text()
+            want = _cli_search(query)
+            assert count.startswith(f"{len(want)} of "), (query, count, len(want))
+            # Every entry, not only the first batch: scroll the list to its end.
+            while shown < len(want):
+                page.locator("#pp-all > li.pp-more").scroll_into_view_if_needed()
+                page.wait_for_timeout(50)
+                shown = page.locator("#pp-all > li.pp-entry").count()
+            titles = page.locator("#pp-all > li.pp-entry a.pp-title").all_inner_texts()
+            assert {by_title[t] for t in titles} == want, query
+        assert len(_cli_search("embeddings")) > 50  # the issue's 83, not the substring 29
+    finally:
+        context.close()
+
+
+def test_site_stemmer_is_sqlites_porter(browser, site_url):
+    """The page's stemmer gives SQLite's porter stem for every word of the index."""
+    import sqlite3
+
+    from catalog.index import database
+    from catalog.paths import resolve
+
+    paths = resolve(REPO / "data" / "papers.yaml", _scratch() / "catalog.db")
+    database.connect(paths).close()
+    conn = sqlite3.connect(paths.db)
+    try:
+        words = [w for (w,) in conn.execute("select word from words") if w.isascii()]
+        conn.execute("create virtual table temp.w using fts5(x, tokenize='porter ascii')")
+        conn.executemany("insert into temp.w(rowid, x) values (?, ?)", enumerate(words))
+        conn.execute("create virtual table temp.v using fts5vocab(temp, w, instance)")
+        stems = dict(conn.execute("select doc, term from temp.v"))
+    finally:
+        conn.close()
+    sqlite = {w: stems[i] for i, w in enumerate(words) if i in stems}
+    assert len(sqlite) > 1000
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(urljoin(site_url, "papers/"))
+        ours = page.evaluate("ws => ws.map(w => window.papersWords.stem(w))", list(sqlite))
+    finally:
+        context.close()
+    differ = [(w, s, o) for (w, s), o in zip(sqlite.items(), ours, strict=True) if s != o]
+    assert differ == []
+
+
+def test_filters_follow_the_address_and_history(browser, site_url):
+    """The address is the filters' state: read on every change of it (a link opened in
+    the same tab, Back), each filter change is a step in history, and what it says that
+    no filter takes is reported."""
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    try:
+        page = context.new_page()
+        base = urljoin(site_url, "papers/")
+        page.goto(base)
+        form = page.locator("form.pp-form")
+        count = page.locator("#pp-count")
+        total = len(_catalog_papers())
+        assert count.inner_text() == f"{total} of {total} papers."
+        page.evaluate("location.hash = '#tag=caching'")
+        caching = sum(1 for p in _catalog_papers() if "caching" in p.tags)
+        page.wait_for_function(
+            f"document.getElementById('pp-count').textContent.startsWith('{caching} of')"
+        )
+        assert form.locator("input[value=caching]").is_checked()
+        form.get_by_label("Venue", exact=True).select_option("OSDI")
+        assert "venue=OSDI" in page.url and "tag=caching" in page.url
+        page.go_back()
+        page.wait_for_function(
+            f"document.getElementById('pp-count').textContent.startsWith('{caching} of')"
+        )
+        assert form.get_by_label("Venue", exact=True).input_value() == ""
+        page.go_back()
+        page.wait_for_function(
+            f"document.getElementById('pp-count').textContent.startsWith('{total} of')"
+        )
+        # Words typed are one step too: Back clears them.
+        form.get_by_label("Words", exact=True).press_sequentially("fleche", delay=20)
+        assert "q=fleche" in page.url
+        page.go_back()
+        page.wait_for_function(
+            f"document.getElementById('pp-count').textContent.startsWith('{total} of')"
+        )
+        assert form.get_by_label("Words", exact=True).input_value() == ""
+        # Values no filter can take are said, not silently dropped.
+        page.goto(base + "#from=1990&tag=nonsense")
+        page.reload()
+        notice = page.locator(".pp-notice")
+        assert "from=1990" in notice.inner_text() and "tag=nonsense" in notice.inner_text()
+        assert count.inner_text() == f"{total} of {total} papers."
+        # Sorting by venue keeps each venue's years in order, newest first.
+        page.goto(base + "#sort=venue")
+        page.reload()
+        rows = page.evaluate(
+            "() => Array.from(document.querySelectorAll('#pp-all > li.pp-entry'))"
+            ".map(li => [li.querySelector('.pp-venue').textContent,"
+            " +li.querySelector('.pp-year').textContent])"
+        )
+        assert rows == sorted(rows, key=lambda r: (r[0].lower(), -r[1]))
+    finally:
+        context.close()
+
+
+def test_all_papers_does_not_jump_on_a_phone(browser, site_url):
+    """Cumulative layout shift as the filters appear, at 390 px, stays small."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    try:
+        page = context.new_page()
+        page.add_init_script(
+            "window.__cls = 0; new PerformanceObserver(l => l.getEntries().forEach(e => {"
+            " if (!e.hadRecentInput) window.__cls += e.value; }))"
+            ".observe({type: 'layout-shift', buffered: true});"
+        )
+        page.goto(urljoin(site_url, "papers/"))
+        page.locator("#pp-all > li.pp-entry").first.wait_for()
+        page.wait_for_timeout(500)
+        assert page.evaluate("window.__cls") < 0.05
+    finally:
+        context.close()
+
+
+def test_back_from_a_paper_returns_to_the_same_place(browser, site_url):
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(urljoin(site_url, "papers/"))
+        entries = page.locator("#pp-all > li.pp-entry")
+        entries.first.wait_for()
+        # Far down the list: past the first batches the script renders.
+        while entries.count() < 150:
+            page.locator("#pp-all > li.pp-more").scroll_into_view_if_needed()
+            page.wait_for_timeout(100)
+        target = entries.nth(140)
+        target.scroll_into_view_if_needed()
+        page.wait_for_timeout(300)
+        before = page.evaluate("window.scrollY")
+        top = target.bounding_box()["y"]
+        target.locator("a.pp-title").click()
+        page.wait_for_url("**/papers/*/")
+        page.go_back()
+        page.wait_for_function("document.querySelectorAll('#pp-all > li.pp-entry').length > 140")
+        page.wait_for_timeout(300)
+        assert abs(page.evaluate("window.scrollY") - before) < 50
+        assert abs(entries.nth(140).bounding_box()["y"] - top) < 50
+    finally:
+        context.close()
+
+
+def test_bibtex_of_the_filtered_papers_is_that_set_and_compiles(browser, site_url, tmp_path):
+    import shutil
+
+    require(shutil.which("pdflatex") and shutil.which("bibtex"), "pdflatex and bibtex")
+    context = browser.new_context(viewport={"width": 1366, "height": 900}, accept_downloads=True)
+    try:
+        page = context.new_page()
+        page.goto(urljoin(site_url, "papers/#tag=caching&from=2021"))
+        button = page.locator("button.pp-bibset")
+        want = {p.key for p in _catalog_papers() if "caching" in p.tags and p.year >= 2021}
+        assert button.inner_text() == f"BibTeX of these {len(want)} papers (.bib)"
+        with page.expect_download() as download:
+            button.click()
+        text = Path(download.value.path()).read_text(encoding="utf-8")
+        # A year page's link gives that year's papers.
+        page.goto(urljoin(site_url, "years/2022/"))
+        with page.expect_download() as year_download:
+            page.locator("a.pp-bibset").click()
+        year_text = Path(year_download.value.path()).read_text(encoding="utf-8")
+    finally:
+        context.close()
+    import re
+
+    assert set(re.findall(r"^@\w+\{([^,]+),", text, flags=re.M)) == want
+    in_2022 = {p.key for p in _catalog_papers() if p.year == 2022}
+    assert set(re.findall(r"^@\w+\{([^,]+),", year_text, flags=re.M)) == in_2022
+    (tmp_path / "refs.bib").write_text(text, encoding="utf-8")
+    (tmp_path / "doc.tex").write_text(
+        "\\documentclass{article}\n\\usepackage[T1]{fontenc}\n\\usepackage{url}\n"
+        "\\begin{document}\n\\nocite{*}\n\\bibliographystyle{plain}\n"
+        "\\bibliography{refs}\n\\end{document}\n",
+        encoding="utf-8",
+    )
+    latex = ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "doc.tex"]
+    subprocess.run(latex, cwd=tmp_path, capture_output=True, timeout=120)
+    run = subprocess.run(["bibtex", "doc"], cwd=tmp_path, capture_output=True, timeout=120)
+    assert run.returncode == 0, run.stdout
+    final = subprocess.run(latex, cwd=tmp_path, capture_output=True, timeout=120)
+    assert final.returncode == 0
+    bbl = (tmp_path / "doc.bbl").read_text(encoding="utf-8")
+    assert bbl.count("\\bibitem") == len(want)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_charts_fit_a_phone_and_read_in_both_schemes(browser, site_url, scheme):
+    """At 390 px no chart is wider than the screen or scrolls; the grid's counts keep
+    the colour chosen against their cell, whatever the scheme's text colour."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme=scheme)
+    try:
+        page = context.new_page()
+        page.goto(site_url)
+        charts = page.locator("svg.papers-chart-svg")
+        assert charts.count() == 3
+        for i in range(3):
+            box = charts.nth(i).bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+            assert box["width"] > 300  # drawn across the screen, not shrunk to a stamp
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        inks = page.evaluate(
+            "() => Array.from(document.querySelectorAll('#coverage-axes_1 text, "
+            "svg[aria-label^=Grid] g[id*=text] text')).map(t => getComputedStyle(t).fill)"
+        )
+        cells = [ink for ink in inks if ink in ("rgb(17, 17, 17)", "rgb(255, 255, 255)")]
+        assert len(cells) >= 10
+        shot(page, f"home-390-{scheme}")
     finally:
         context.close()

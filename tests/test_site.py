@@ -14,7 +14,8 @@ from catalog.data.notes import Note, find_links
 from catalog.index import related
 from catalog.model import Paper
 from catalog.paths import Paths
-from catalog.site import charts, hook, links, render, sitedata
+from catalog.site import charts, history, hook, links, render, sitedata
+from catalog.site import home as homepage
 from tests.conftest import PAPERS, write_catalog
 
 ODD = PAPERS.replace(
@@ -60,8 +61,17 @@ def test_paper_page_has_every_part(paths):
     page = render.paper_page(data.by_key["kurniawan2023evstore"], data)
     assert page.startswith('---\ntitle: "EVStore: Storage and Caching Capabilities')
     assert '\n<h1 id="title">EVStore: Storage and Caching Capabilities' in page
-    assert 'All papers</a> › <a href="../../years/2023/">2023</a>' in page
-    assert "Daniar H. Kurniawan, Ruipu Wang and Haryadi S. Gunawi" in page
+    assert (
+        '<p class="pp-summary"><span class="pp-where"><a href="../../venues/asplos/">ASPLOS</a> '
+        '<a href="../../years/2023/">2023</a></span> Caches embedding lookups'
+    ) in page
+    assert 'tags: ["ASPLOS", "2023"]' in page.split("---")[1]  # what search is tagged with
+    # Every author's name links to their page.
+    assert (
+        '<a href="../../authors/daniar-h-kurniawan/">Daniar H. Kurniawan</a>, '
+        '<a href="../../authors/ruipu-wang/">Ruipu Wang</a> and '
+        '<a href="../../authors/haryadi-s-gunawi/">Haryadi S. Gunawi</a>'
+    ) in page
     assert '<a href="../../venues/asplos/">ASPLOS</a>: ACM International Conference' in page
     assert '<a href="../../years/2023/">2023</a>, pages 281-294' in page
     assert (
@@ -73,8 +83,8 @@ def test_paper_page_has_every_part(paths):
     assert "Reading status" not in page  # the curator's, off the site by default
     # The summary first (what search shows), the facts kept out of the index.
     assert (
-        '</nav>\n<p class="pp-summary">Caches embedding lookups in three layers.</p>\n'
-        '<p class="pp-authors">Daniar'
+        "2023</a></span> Caches embedding lookups in three layers.</p>\n"
+        '<p class="pp-authors"><a href="../../authors/daniar-h-kurniawan/">Daniar'
     ) in page
     assert '<ul class="pp-facts" data-search-exclude>' in page
     data.show_status = True
@@ -151,7 +161,8 @@ def test_odd_titles_and_names_are_text_not_markup(tmp_path):
     data = data_for(paths)
     paper = data.by_key["he2021fastmoe"]
     page = render.paper_page(paper, data)
-    title, heading = page.splitlines()[1], page.splitlines()[4]
+    title = page.splitlines()[1]
+    heading = next(line for line in page.splitlines() if line.startswith("<h1"))
     assert title.startswith('title: "FastMoE: &lt;Fast&gt; &amp; ')
     assert heading == (
         '<h1 id="title">FastMoE: &lt;Fast&gt; &amp; *Mixture* of [Experts] &amp; '
@@ -189,18 +200,22 @@ def test_lists_and_indexes(paths):
         '<a class="pp-title" href="../../papers/lai2023adaembed/">AdaEmbed: Adaptive '
         "Embedding for Large-Scale Recommendation Models</a>"
     ) in year
-    assert '<div class="pp-authors">Fan Lai, Wei Zhang and Mosharaf Chowdhury</div>' in year
+    assert (
+        '<div class="pp-authors"><a href="../../authors/fan-lai/">Fan Lai</a>, '
+        '<a href="../../authors/wei-zhang/">Wei Zhang</a> and '
+        '<a href="../../authors/mosharaf-chowdhury/">Mosharaf Chowdhury</a></div>'
+    ) in year
     assert 'rel="next">2023' not in year and 'href="../2021/" rel="prev">← 2021</a>' in year
     assert render.is_html_page("years/2023.md") and not render.is_html_page("years/index.md")
     assert render.is_html_page("papers/index.md")
     assert '<span class="pp-venue" title="USENIX' in pages["tags/training.md"]
     assert 'id="year-2023"' in pages["tags/training.md"]
     venues = pages["venues/index.md"]
-    assert "| [OSDI](osdi.md) | USENIX Symposium" in venues
-    # Registry venues without papers are set apart, not in the table.
-    assert "| PVLDB" not in venues
-    assert "1 more venue in the registry, no paper yet" in venues
-    assert "PVLDB (Proceedings of the VLDB Endowment)" in venues
+    # The count right after the venue, where a phone shows it without scrolling.
+    assert "| Venue | Papers | Full name | Kind |" in venues
+    assert "| [OSDI](osdi.md) | 1 | USENIX Symposium" in venues
+    # Registry venues without papers are the curator's business, not the reader's.
+    assert "PVLDB" not in venues
     assert "<p>Embedding tables.</p>" in pages["tags/embedding.md"]
     assert (
         "<p>USENIX Symposium on Operating Systems Design and Implementation: conference, "
@@ -212,19 +227,26 @@ def test_lists_and_indexes(paths):
 def test_entries_stand_on_their_own(paths):
     data = data_for(paths)
     data.bibtex = {"he2021fastmoe": "@article{he2021fastmoe,\n  title = {FastMoE}\n}"}
-    item = render.paper_item(data.by_key["he2021fastmoe"], "years/2021.md", data)
+    item = render.paper_item(data.by_key["he2021fastmoe"], "tags/moe.md", data)
     assert item.startswith(
         '<li class="pp-entry"><span class="pp-venue" title="arXiv">arXiv'
         '</span> <span class="pp-year">2021</span> <a class="pp-title" '
         'href="../../papers/he2021fastmoe/">FastMoE'
     )
+    # A year's page does not repeat its year on each entry, nor a venue's its venue.
+    in_year = render.paper_item(data.by_key["he2021fastmoe"], "years/2021.md", data)
+    assert 'class="pp-venue"' in in_year and 'class="pp-year"' not in in_year
+    in_venue = render.paper_item(data.by_key["he2021fastmoe"], "venues/arxiv.md", data)
+    assert 'class="pp-venue"' not in in_venue and 'class="pp-year"' in in_venue
     assert '<div class="pp-summary">A PyTorch system for training' in item
-    assert '<a class="pp-tag" href="../../tags/moe/">moe</a>' in item
+    assert '<a class="pp-tag" href="../../tags/moe/">moe</a>' in in_year
     assert '<a href="https://arxiv.org/pdf/2103.13262" class="pp-link">PDF</a>' in item
+    # The BibTeX is loaded when the toggle opens; without scripts it links to the paper's.
     assert (
-        '<details class="pp-toggle"><summary>BibTeX</summary><div class="highlight"><pre>'
-        '<code class="language-bibtex">@article{he2021fastmoe,'
+        '<details class="pp-toggle" data-bib="he2021fastmoe"><summary>BibTeX</summary>'
+        '<p><a href="../../papers/he2021fastmoe/#cite">'
     ) in item
+    assert "@article" not in item
     assert "Abstract" not in item  # none in the catalog
 
 
@@ -248,6 +270,26 @@ def test_all_papers_page_and_its_data(paths):
     assert fast["u"] == "he2021fastmoe/" and fast["y"] == 2021 and fast["g"] == ["moe", "training"]
     assert ["PDF", "https://arxiv.org/pdf/2103.13262"] in fast["l"]
     assert records["tags"]["moe"] == "../tags/moe/"
+    assert "x" not in fast  # the BibTeX comes from its own script, when asked for
+    bib = pages["assets/papers-bib.js"]
+    entries = json.loads(bib[len("window.PAPERS_BIB=") : -2])
+    assert entries["he2021fastmoe"] == data.bibtex["he2021fastmoe"].strip()
+
+
+def test_list_pages_offer_the_bibtex_of_their_papers(paths):
+    data = data_for(paths)
+    pages = render.generate(data)
+    page = pages["tags/embedding.md"]
+    assert (
+        '<a class="pp-bibset" href="../../assets/bib/tags-embedding.bib" download>'
+        "BibTeX of these 2 papers</a>"
+    ) in page
+    bib = pages["assets/bib/tags-embedding.bib"]
+    tagged = [p.key for p in data.papers if "embedding" in p.tags]
+    assert sorted(re.findall(r"^@\w+\{([^,]+),", bib, flags=re.M)) == sorted(tagged)
+    for uri in ("years/2023.md", "venues/asplos.md"):
+        assert "BibTeX of these" in pages[uri]
+        assert pages["assets/bib/" + uri.replace("/", "-").replace(".md", ".bib")].startswith("@")
 
 
 def test_script_data_cannot_close_its_script():
@@ -265,20 +307,21 @@ def test_sources_show_where_the_metadata_came_from(paths):
     page = render.paper_page(paper, data)
     assert (
         '<strong>Metadata from:</strong> <a href="https://api.crossref.org/works/x">'
-        "api.crossref.org</a>, javascript:alert(1)</li>"
+        "api.crossref.org/works/x</a>, javascript:alert(1)</li>"
     ) in page
 
 
 def test_home_sections(paths):
     data = data_for(paths)
-    home = render.fill_home("# Home\n\n<!-- papers:counts -->\n\n<!-- papers:latest -->\n", data)
+    home = homepage.fill_home("# Home\n\n<!-- papers:counts -->\n\n<!-- papers:latest -->\n", data)
     assert "**3** [papers](papers/index.md) from 2021 to 2023" in home
     assert "to read" not in home  # reading status stays off the site by default
     # No paper has a date added: no "Latest additions" made up from file order.
     assert "Latest" not in home and "<!--" not in home
     data.papers[0].added = "2024-05-01"
+    data.added = history.added_dates(data.papers, paths.catalog)
     data.show_status = True
-    home = render.fill_home("<!-- papers:counts -->\n<!-- papers:latest -->", data)
+    home = homepage.fill_home("<!-- papers:counts -->\n<!-- papers:latest -->", data)
     assert "1 read, 2 to read" in home
     assert "## Latest additions" in home and home.count("\n- 2024-05-01: [") == 1
 
@@ -286,7 +329,7 @@ def test_home_sections(paths):
 def test_empty_catalog_wording(tmp_path):
     paths = write_catalog(tmp_path, "{}\n")
     data = data_for(paths)
-    home = render.fill_home(
+    home = homepage.fill_home(
         "<!-- papers:counts -->\n<!-- papers:notes -->\n<!-- papers:latest -->", data
     )
     assert "The catalog is empty." in home and "none written yet" in home
@@ -450,10 +493,10 @@ def test_chart_bars_and_labels_link_to_their_pages(paths):
     assert 'xlink:href="years/2022/"' not in year  # no papers, no page, no link
     assert '<a xlink:href="tags/moe/">' in first["tag-counts"].svg
     assert '<a xlink:href="venues/osdi/">' in first["coverage"].svg
-    inline = render.inline_chart(first["tag-counts"])
+    inline = homepage.inline_chart(first["tag-counts"])
     assert inline.startswith('<svg role="img" aria-label="Bar chart of papers per tag')
     assert 'id="tag-counts-' in inline and "<?xml" not in inline
-    home = render.fill_charts(render.home_charts(data), data)
+    home = homepage.fill_charts(homepage.home_charts(data), data)
     assert home.count('<svg role="img"') == 3 and "<!-- papers-chart" not in home
 
 
@@ -467,9 +510,9 @@ def test_suggest_a_paper_link(paths):
     assert hook.suggest_url("javascript:alert(1)", None) is None
     assert hook.suggest_url(None, "") is None
     data = data_for(paths)
-    assert "Suggest one" not in render.home_counts(data)
+    assert "Suggest one" not in homepage.home_counts(data)
     data.suggest_url = "https://example.org/form"
-    assert "missing a paper? [Suggest one](https://example.org/form)" in render.home_counts(data)
+    assert "missing a paper? [Suggest one](https://example.org/form)" in homepage.home_counts(data)
     assert '<a href="https://example.org/form">Suggest one</a>' in render.all_papers_page(data)
 
 
@@ -529,3 +572,13 @@ def test_url_matches_posixpath_for_every_pair_of_pages():
             if there.endswith("/") or not there:
                 want = "./" if want == "." else want + "/"
             assert links.url(from_uri, to_uri, directory_urls) == want, (from_uri, to_uri)
+
+
+def test_chart_files_link_from_where_they_are():
+    svg = (
+        '<a xlink:href="years/2022/"><path/></a><a xlink:href="#x"/><a xlink:href="https://a.b/"/>'
+    )
+    assert render.chart_file(svg, None).startswith('<a xlink:href="../../years/2022/">')
+    published = render.chart_file(svg, "https://example.org/papers")
+    assert '<a xlink:href="https://example.org/papers/years/2022/">' in published
+    assert 'xlink:href="#x"' in published and 'xlink:href="https://a.b/"' in published

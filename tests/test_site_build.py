@@ -172,6 +172,8 @@ def test_odd_titles_render_as_text(tmp_path, cli):
     assert f"<title>{title} - papers</title>" in html
     assert f'<h1 id="title">{title}</h1>' in html
     assert "<script>alert(1)" not in html
+    # The citation_* meta tags carry the same title, inert.
+    assert f'<meta name="citation_title" content="{title}">' in html
     year = (tmp_path / "out" / "years" / "2021" / "index.html").read_text()
     # The BibTeX toggle keeps the LaTeX; what a reader sees has none.
     assert title in year and "{Fast}" not in re.sub(r"<pre>.*?</pre>", "", year, flags=re.S)
@@ -213,6 +215,38 @@ def test_shipped_catalog_builds_strict(tmp_path):
     assert "@inproceedings{xie2022fleche," in cite
     note = (out / "notes" / "moe-systems" / "index.html").read_text()
     assert 'href="../../papers/he2021fastmoe/"' in note
+    # Every paper page carries its citation_* meta tags, right, and its own description;
+    # every author name on it links to the author's page, which lists the paper.
+    import html as htmllib
+    import xml.etree.ElementTree as ET
+
+    from catalog.data import reader
+    from catalog.site.links import plain
+
+    for paper in reader.load(shipped.catalog):
+        page = (out / "papers" / paper.key / "index.html").read_text()
+        meta: dict[str, list[str]] = {}
+        for name, value in re.findall(r'<meta name="(citation_\w+)" content="([^"]*)">', page):
+            meta.setdefault(name, []).append(htmllib.unescape(value))
+        assert meta["citation_title"] == [plain(paper.title)], paper.key
+        assert meta["citation_author"] == [plain(a) for a in paper.authors if a != "others"]
+        assert meta["citation_publication_date"] == [str(paper.year)]
+        assert meta.get("citation_doi") == ([paper.doi] if paper.doi else None)
+        assert meta.get("citation_arxiv_id") == ([paper.arxiv] if paper.arxiv else None)
+        if paper.summary:
+            assert (
+                f'<meta name="description" content="{htmllib.escape(plain(paper.summary))}">'
+                in page
+            )
+        authors = re.search(r'<p class="pp-authors">(.*?)</p>', page).group(1)
+        links = re.findall(r'<a href="\.\./\.\./authors/([^/"]+)/">', authors)
+        assert len(links) == len([a for a in paper.authors if a != "others"]), paper.key
+        for name in links:
+            assert f"papers/{paper.key}/" in (out / "authors" / name / "index.html").read_text()
+    assert (out / "authors" / "index.html").is_file()
+    # The feeds parse as Atom.
+    for path in (out / "feeds").glob("*.xml"):
+        assert ET.parse(path).getroot().tag == "{http://www.w3.org/2005/Atom}feed"
     # No LaTeX braces or escapes in what a reader sees (the BibTeX block aside).
     for path in (out / "papers").glob("*/index.html"):
         text = article(path.read_text())
@@ -392,3 +426,19 @@ def test_sources_as_files_build_without_the_hook(cli, paths, tmp_path):
     (tmp_path / "mine" / "keep.txt").write_text("x", encoding="utf-8")
     refused = cli("site", "sources", "-o", str(tmp_path / "mine"))
     assert refused.exit_code == 1 and "refusing" in refused.output
+
+
+def test_the_site_ships_no_source_maps_or_other_languages(paths, tmp_path):
+    out = tmp_path / "out"
+    run = mkdocs_build(paths, out)
+    assert run.returncode == 0, run.stderr
+    assert list(out.rglob("*.map")) == []
+    assert not (out / "assets" / "javascripts" / "lunr").exists()
+    assert list((out / "assets" / "javascripts" / "workers").glob("search.*.min.js"))
+
+
+def test_the_404_page_helps(paths, tmp_path):
+    out = tmp_path / "out"
+    assert mkdocs_build(paths, out).returncode == 0
+    page = (out / "404.html").read_text(encoding="utf-8")
+    assert "Page not found" in page and ">all papers</a>" in page and "search" in page

@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from catalog.paths import Paths
-from catalog.site import builder, render, sitedata
+from catalog.site import builder, home, render, sitedata
 from tests.conftest import write_catalog
 
 pytestmark = pytest.mark.slow
@@ -386,6 +386,6 @@ def test_inline_chart_takes_any_alt_text():
     from catalog.site.charts import Chart
 
     chart = Chart("c", '<?xml?>\n<svg id="a"><path/></svg>', 'tag \\u003c "<b>" \\1', "cap")
-    out = render.inline_chart(chart)
+    out = home.inline_chart(chart)
     assert out.startswith('<svg role="img" aria-label="tag \\u003c &quot;&lt;b&gt;&quot; \\1"')
     assert 'id="c-a"' in out

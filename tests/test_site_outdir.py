@@ -115,3 +115,45 @@ def test_never_the_repository_itself():
     for target in (REPO, REPO / "data", REPO / "site", REPO.parent):
         with pytest.raises(links.SiteError, match="refusing"):
             outdir.check_site_dir(target, paths, [REPO / "site"])
+
+
+@pytest.mark.slow
+def test_ctrl_c_during_a_build_keeps_the_previous_site(cli, paths, tmp_path):
+    """A build stopped half-way says so, exits 130 and leaves the last good site."""
+    import signal
+    import time
+
+    out = tmp_path / "out"
+    assert build(cli, out).exit_code == 0
+    before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(REPO),
+        "PAPERS_CATALOG": str(paths.catalog),
+        "PAPERS_DB": str(paths.db),
+        "NO_MKDOCS_2_WARNING": "1",
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "catalog", "site", "build", "-o", str(out)],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    # Wait until mkdocs writes into the new build's folder, then press Ctrl-C.
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if any(s.is_dir() and any(s.rglob("*.html")) for s in tmp_path.glob(".out.building-*")):
+            break
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err
+    after = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert after == before
+    assert list(tmp_path.glob(".out.*")) == []  # the half-built folder is gone
+    # And the next build replaces the site whole, leaving nothing beside it.
+    assert build(cli, out).exit_code == 0
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".out")) == []

@@ -141,10 +141,14 @@ PAGE_TYPES = [
     ("year", "years/*/index.html"),
     ("venue", "venues/*/index.html"),
     ("tag", "tags/*/index.html"),
+    ("author", "authors/*/index.html"),
+    ("authors index", "authors/index.html"),
     ("note", "notes/*/index.html"),
 ]
 EXTRA_FILES = [
     ("all-papers data", "assets/papers-data.js"),
+    ("BibTeX data (loaded on demand)", "assets/papers-bib.js"),
+    ("feed", "feeds/all.xml"),
     ("search index", "search/search_index.json"),
 ]
 

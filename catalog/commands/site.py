@@ -71,7 +71,11 @@ def site_build(
     """
     from catalog.site import builder
 
-    result = builder.build(state.paths, config_file, site_dir, strict)
+    try:
+        result = builder.build(state.paths, config_file, site_dir, strict)
+    except KeyboardInterrupt:
+        echo("interrupted: the site was not built; any previous site is kept", err=True)
+        raise typer.Exit(130) from None
     for warning in result.warnings:
         echo(f"warning: {warning}", err=True)
     echo(

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from catalog.paths import CATALOG_ENV, DB_ENV, Paths
+from catalog.site.home import fill_charts, fill_home
 from catalog.site.hook import (
     config_markdown,
     nav_with_notes,
@@ -22,9 +23,9 @@ from catalog.site.hook import (
     suggest_url,
 )
 from catalog.site.links import SiteError, note_uri
-from catalog.site.outdir import check_site_dir, mark_site_dir
-from catalog.site.render import fill_charts, fill_home, generate, is_html_page, link_papers
-from catalog.site.sitedata import flag, load
+from catalog.site.outdir import check_site_dir, mark_site_dir, staging_dir, swap_in
+from catalog.site.render import generate, is_html_page, note_page
+from catalog.site.sitedata import flag, load, safe_url
 
 # ---------------------------------------------------------------- papers site build / serve
 
@@ -79,7 +80,6 @@ def build(
     paths: Paths, config_file: Path | None = None, site_dir: Path | None = None, strict: bool = True
 ) -> BuildResult:
     """Build the site with mkdocs; SiteError lists the warnings when --strict stops it."""
-    from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
 
@@ -95,21 +95,39 @@ def build(
                 strict=strict,
                 site_dir=str(site_dir.resolve()) if site_dir else None,
             )
-            check_site_dir(Path(config.site_dir), paths, source_folders(config))
-            config.plugins.on_startup(command="build", dirty=False)
-            try:
-                mkdocs_build(config)
-            finally:
-                config.plugins.on_shutdown()
+            out = Path(config.site_dir)
+            check_site_dir(out, paths, source_folders(config))
+            _build_and_swap(config, out)
     except (MkDocsException, SystemExit) as err:
         detail = "".join(f"\n  {m}" for m in collect.messages)
         raise SiteError(f"site build failed: {err}{detail}") from None
     finally:
         mkdocs_log.removeHandler(collect)
-    out = Path(config.site_dir)
     return BuildResult(
         out, _pages_written(config, out), time.perf_counter() - started, collect.messages
     )
+
+
+def _build_and_swap(config: Any, out: Path) -> None:
+    """mkdocs builds into a folder beside out, which replaces out only when complete:
+    an error or Ctrl-C on the way leaves the previous site untouched."""
+    import shutil
+
+    from mkdocs.commands.build import build as mkdocs_build
+
+    staging = staging_dir(out)
+    config["site_dir"] = str(staging)
+    try:
+        config.plugins.on_startup(command="build", dirty=False)
+        try:
+            mkdocs_build(config)
+        finally:
+            config.plugins.on_shutdown()
+        swap_in(staging, out)
+    finally:
+        config["site_dir"] = str(out)
+        if staging.exists():
+            shutil.rmtree(staging, ignore_errors=True)
 
 
 def _pages_written(config: Any, out: Path) -> int:
@@ -160,6 +178,7 @@ def write_sources(paths: Paths, out: Path, config_file: Path | None = None) -> i
         readings=flag(settings.get("show_readings")),
     )
     data.markdown = config_markdown(config)
+    data.site_url = safe_url(config.site_url or "")
     data.show_status = flag(settings.get("show_status"))
     data.suggest_url = suggest_url(settings.get("suggest_url"), config.repo_url)
     shutil.copytree(config.docs_dir, docs, ignore=shutil.ignore_patterns(".*"))
@@ -172,7 +191,8 @@ def write_sources(paths: Paths, out: Path, config_file: Path | None = None) -> i
     for note in notes:
         target = docs / note_uri(note)
         target.write_text(
-            link_papers(target.read_text(encoding="utf-8"), note_uri(note), data), encoding="utf-8"
+            note_page(target.read_text(encoding="utf-8"), note_uri(note), note, data),
+            encoding="utf-8",
         )
     home = docs / "index.md"
     if home.is_file():
@@ -202,7 +222,7 @@ def write_sources(paths: Paths, out: Path, config_file: Path | None = None) -> i
         raw["nav"] = nav_with_notes(raw["nav"], notes)
         # Reached from the index pages, not from the nav (as the hook marks them).
         raw["not_in_nav"] = "".join(
-            f"/{d}/*.md\n!/{d}/index.md\n" for d in ("papers", "years", "venues", "tags")
+            f"/{d}/*.md\n!/{d}/index.md\n" for d in ("papers", "years", "venues", "tags", "authors")
         )
     (out / "mkdocs.yml").write_text(
         "# Written by `papers site sources`: the site's sources, no hook needed.\n"

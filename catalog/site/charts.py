@@ -119,37 +119,43 @@ def _year_span(papers: Sequence[Paper]) -> list[int]:
     return list(range(min(years), max(years) + 1)) if years else []
 
 
+# Charts are drawn this wide (inches; 1 in = 72 pt): at a phone's 358 px of text width
+# their 11 pt labels still read at about 10 px, and no chart needs a sideways scroll.
+WIDTH = 5.0
+
+
 def papers_per_year(papers: Sequence[Paper], link: Linker = None) -> Chart:
-    """Bars of papers per year, each linking to its year's page (at least one paper).
+    """Horizontal bars of papers per year, newest on top, each linking to its year's page.
 
     Not stacked by venue: with hundreds of venues the stack was mostly 'other';
     the coverage grid shows the venues.
     """
-    years = _year_span(papers)
+    years = _year_span(papers)[::-1]
     per_year = Counter(p.year for p in papers)
     counts = [per_year[y] for y in years]
     with _style():
-        rotate = len(years) > 12
-        fig = _figure(8, 3.2, left=0.6, right=0.2, bottom=0.75 if rotate else 0.45)
+        fig = _figure(WIDTH, max(1.6, 0.26 * len(years) + 0.8), left=0.6, right=0.4, bottom=0.5)
         ax = fig.add_subplot()
-        bars = ax.bar(years, counts, color=_colors(1)[0], width=0.8)
+        positions = list(range(len(years)))
+        bars = ax.barh(positions, counts, color=_colors(1)[0])
         if link is not None:
             for bar, year in zip(bars, years, strict=True):
                 if per_year[year]:
                     bar.set_url(link("year", str(year)))
-        for year, n in zip(years, counts, strict=True):
+        for y, n in zip(positions, counts, strict=True):
             if n:
-                ax.text(year, n, str(n), ha="center", va="bottom", fontsize=9)
-        ax.set_ylabel("papers")
-        ax.set_xticks(years, [str(y) for y in years], rotation=45 if rotate else 0)
+                ax.text(n, y, f" {n}", va="center", fontsize=9)
+        ax.set_xlabel("papers")
+        ax.set_yticks(positions, [str(y) for y in years])
         _link_ticks(
-            ax.get_xticklabels(), "year", link, [str(y) if per_year[y] else "other" for y in years]
+            ax.get_yticklabels(), "year", link, [str(y) if per_year[y] else "other" for y in years]
         )
-        ax.yaxis.get_major_locator().set_params(integer=True)
+        ax.invert_yaxis()
+        ax.xaxis.get_major_locator().set_params(integer=True)
         svg = _svg(fig)
     peak = max(per_year, key=lambda y: (per_year[y], y))
     alt = (
-        f"Bar chart of papers per year from {years[0]} to {years[-1]}; the busiest year "
+        f"Bar chart of papers per year from {years[-1]} to {years[0]}; the busiest year "
         f"is {peak} with {per_year[peak]} papers."
     )
     return Chart("papers-per-year", svg, alt, "Papers per year")
@@ -162,7 +168,7 @@ def tag_counts(papers: Sequence[Paper], link: Linker = None) -> Chart:
     values = [counter[t] for t in shown]
     with _style():
         fig = _figure(
-            8,
+            WIDTH,
             max(1.6, 0.26 * len(shown) + 0.8),
             left=0.25 + _CHAR_IN * _longest(shown),
             right=0.4,
@@ -195,8 +201,12 @@ def tag_counts(papers: Sequence[Paper], link: Linker = None) -> Chart:
 
 
 def coverage(papers: Sequence[Paper], link: Linker = None) -> Chart:
-    """A venue × year grid whose cells count the papers (at least one paper)."""
-    from matplotlib.ticker import MaxNLocator
+    """A venue × year grid whose cells count the papers (at least one paper).
+
+    Empty cells are left transparent and the counts are written in a colour fixed
+    against their cell, so the grid reads on a light or a dark page.
+    """
+    import numpy as np
 
     years = _year_span(papers)
     venue_counts = Counter(p.venue for p in papers)
@@ -206,19 +216,23 @@ def coverage(papers: Sequence[Paper], link: Linker = None) -> Chart:
     row_of = {v: i for i, v in enumerate(rows)}
     for p in papers:
         grid[row_of.get(p.venue, len(rows) - 1)][p.year - years[0]] += 1
+    top = max((max(r) for r in grid), default=0)
     with _style():
-        rotate = len(years) > 12
+        rotate = len(years) > 8
         label_in = 0.25 + _CHAR_IN * _longest(rows)
+        cell = min(0.36, (WIDTH - label_in - 0.2) / max(1, len(years)))
         fig = _figure(
-            max(4.0, 0.5 * len(years) + label_in + 1.4),
-            max(1.6, 0.32 * len(rows) + 0.9),
+            max(2.5, cell * len(years) + label_in + 0.2),
+            max(1.6, 0.3 * len(rows) + 0.9),
             left=label_in,
-            right=0.3,
+            right=0.2,
             bottom=0.75 if rotate else 0.45,
         )
         ax = fig.add_subplot()
-        image = ax.imshow(grid, cmap="Blues", aspect="auto", vmin=0)
-        ax.set_xticks(range(len(years)), [str(y) for y in years], rotation=45 if rotate else 0)
+        # The palette's light end is left out: the faintest cell is still a clear blue.
+        values = np.ma.masked_equal(np.array(grid, dtype=float), 0)
+        ax.imshow(values, cmap="Blues", aspect="auto", vmin=-0.35 * top, vmax=top)
+        ax.set_xticks(range(len(years)), [str(y) for y in years], rotation=90 if rotate else 0)
         ax.set_yticks(range(len(rows)), [_short(r) for r in rows])
         _link_ticks(ax.get_yticklabels(), "venue", link, rows)
         had = {p.year for p in papers}
@@ -226,28 +240,20 @@ def coverage(papers: Sequence[Paper], link: Linker = None) -> Chart:
             ax.get_xticklabels(), "year", link, [str(y) if y in had else "other" for y in years]
         )
         ax.spines[:].set_visible(False)
-        top = max((max(r) for r in grid), default=0)
+        ax.tick_params(length=0)
         for i, row in enumerate(grid):
             for j, n in enumerate(row):
                 if n:
-                    ax.text(
-                        j,
-                        i,
-                        str(n),
-                        ha="center",
-                        va="center",
-                        fontsize=8,
-                        color="white" if n > top / 2 else "black",
-                    )
-        bar = fig.colorbar(image, ax=ax, label="papers", shrink=0.8)
-        bar.locator = MaxNLocator(integer=True)  # counts, never 0.25 of a paper
-        bar.update_ticks()
+                    # Not pure black: matplotlib would leave the colour out, and the
+                    # page's text colour (light in dark mode) would take its place.
+                    ink = "#ffffff" if n > top / 2 else "#111111"
+                    ax.text(j, i, str(n), ha="center", va="center", fontsize=8, color=ink)
         svg = _svg(fig)
     filled = sum(1 for row in grid for n in row if n)
     alt = (
         f"Grid of {len(rows)} venues by {len(years)} years ({years[0]}–{years[-1]}); "
-        f"{filled} of {len(rows) * len(years)} venue-years have papers; the darker a cell, "
-        "the more papers."
+        f"{filled} of {len(rows) * len(years)} venue-years have papers, each cell "
+        "showing its count; the darker a cell, the more papers."
     )
     return Chart("coverage", svg, alt, "Coverage: papers per venue and year")
 

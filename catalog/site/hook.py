@@ -16,14 +16,14 @@ from mkdocs.plugins import event_priority
 from catalog.data.notes import Note
 from catalog.errors import CatalogError
 from catalog.paths import CATALOG_ENV, Paths
+from catalog.site.home import fill_charts, fill_home
 from catalog.site.links import NAV_PAGES, log, note_uri
 from catalog.site.outdir import check_site_dir, mark_site_dir
 from catalog.site.render import (
-    fill_charts,
-    fill_home,
     generate,
     is_html_page,
     link_papers,
+    note_page,
     slug_clashes,
     toc_of,
 )
@@ -94,8 +94,34 @@ def source_folders(config: MkDocsConfig) -> list[Path]:
 
 
 def on_post_build(*, config: MkDocsConfig) -> None:
-    """Mark the output folder as ours, so the next build may empty it."""
-    mark_site_dir(Path(config.site_dir))
+    """Mark the output folder as ours, so the next build may empty it; leave out what
+    the theme ships that no reader of this site loads."""
+    site = Path(config.site_dir)
+    drop_unused_assets(site, search_languages(config))
+    mark_site_dir(site)
+
+
+def search_languages(config: MkDocsConfig) -> list[str]:
+    """The languages the search index is built for (the theme's, unless set)."""
+    for name in ("material/search", "search"):
+        plugin = config.plugins.get(name)
+        lang = getattr(getattr(plugin, "config", None), "lang", None)
+        if lang:
+            return [lang] if isinstance(lang, str) else list(lang)
+    theme_lang = config.theme.get("language") if config.theme else None
+    return [theme_lang or "en"]
+
+
+def drop_unused_assets(site: Path, languages: list[str]) -> None:
+    """Source maps (for debugging the theme) and, for an English-only index, the
+    search's other languages and word segmenters: over 2 MB no page asks for."""
+    import shutil
+
+    scripts = site / "assets" / "javascripts"
+    for path in (site / "assets").rglob("*.map"):
+        path.unlink()
+    if languages == ["en"]:
+        shutil.rmtree(scripts / "lunr", ignore_errors=True)
 
 
 def nav_with_notes(nav: list[Any], notes: list[Note]) -> list[Any]:
@@ -133,6 +159,7 @@ def on_files(files: Files, *, config: MkDocsConfig) -> Files:
     data.show_status = flag(site_settings(config).get("show_status"))
     data.suggest_url = suggest_url(site_settings(config).get("suggest_url"), config.repo_url)
     data.markdown = config_markdown(config)
+    data.site_url = safe_url(config.site_url or "")
     _build.data = data
     for problem in problems:
         log.warning("%s", problem)
@@ -215,7 +242,10 @@ def on_page_markdown(markdown: str, *, page: Page, config: MkDocsConfig, files: 
     if uri == "index.md":
         return fill_home(markdown, _build.data)
     if uri.startswith("notes/") and not page.file.generated_by:
-        return link_papers(markdown, uri, _build.data)
+        note = next((n for n in _build.notes if note_uri(n) == uri), None)
+        if note is None:
+            return link_papers(markdown, uri, _build.data)
+        return note_page(markdown, uri, note, _build.data)
     if is_html_page(uri) and page.file.generated_by:
         # Already HTML (see paper_page): keep it from Markdown, put it back in on_page_content.
         _build.html[uri] = markdown

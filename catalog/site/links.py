@@ -7,6 +7,7 @@ import json
 import logging
 import posixpath
 import re
+from collections.abc import Sequence
 from urllib.parse import quote
 
 from catalog.data.notes import Note
@@ -17,11 +18,24 @@ log = logging.getLogger(LOG_NAME)
 
 # Pages listed in the nav; every other generated page is reachable from them.
 ALL_URI = "papers/index.md"
-NAV_PAGES = (ALL_URI, "years/index.md", "venues/index.md", "tags/index.md", "notes/index.md")
+AUTHORS_INDEX = "authors/index.md"
+NAV_PAGES = (
+    ALL_URI,
+    "years/index.md",
+    "venues/index.md",
+    "tags/index.md",
+    AUTHORS_INDEX,
+    "notes/index.md",
+)
 CHART_DIR = "assets/charts"
 # Every paper's entry data for the All-papers page's filters, as a script (not JSON
 # fetched at run time, which browsers refuse to pages opened from file://).
 DATA_JS = "assets/papers-data.js"
+# Every paper's BibTeX entry by key, loaded by papers.js when a reader first asks for one.
+BIB_JS = "assets/papers-bib.js"
+# Where the "BibTeX of these N papers" files of the year, venue, tag and author pages go.
+BIB_DIR = "assets/bib"
+STEM_JS = "javascripts/stem.js"
 ARXIV_ABS = "https://arxiv.org/abs/"
 ARXIV_PDF = "https://arxiv.org/pdf/"
 LATEST = 10
@@ -86,6 +100,11 @@ def tag_uri(tag: str) -> str:
     return f"tags/{slug(tag)}.md"
 
 
+def bib_uri(page_uri: str) -> str:
+    """The .bib file of a list page's papers: 'years/2022.md' -> 'assets/bib/years-2022.bib'."""
+    return f"{BIB_DIR}/{page_uri.removesuffix('.md').replace('/', '-')}.bib"
+
+
 def note_uri(note: Note) -> str:
     return f"notes/{note.path.name}"
 
@@ -100,20 +119,42 @@ def safe_href(url: str) -> str:
     return quote(url, safe=":/?#[]@!$&'*+,;=%~-._")
 
 
-def front(title: str, body: list[str]) -> str:
-    """A page: its title in front matter, then its Markdown lines.
+def front(
+    title: str,
+    body: list[str],
+    search_tags: Sequence[str] = (),
+    meta: dict[str, str | list[str]] | None = None,
+    searchable: bool = True,
+) -> str:
+    """A page: its title (the words its search entry is tagged with, and other meta
+    values for the template) in front matter, then its Markdown lines.
 
     mkdocs would take the title from the first heading and Material would print
     it into <title> unescaped ('|striptags' turns &lt; back into <); a title in
     the page's meta is printed as given, so we give it HTML-escaped.
     """
-    escaped = html.escape(plain(title), quote=False)
+    head = f"title: {_yaml_string(html.escape(plain(title), quote=False))}\n"
+    if search_tags:
+        # Material's search indexes a page's tags (and boosts them); no template shows
+        # them without its tags plugin, which the site does not use.
+        head += f"tags: [{', '.join(_yaml_string(plain(t)) for t in search_tags)}]\n"
+    if not searchable:
+        head += "search:\n  exclude: true\n"
+    for name, value in (meta or {}).items():
+        if isinstance(value, str):
+            head += f"{name}: {_yaml_string(value)}\n"
+        else:
+            head += f"{name}: [{', '.join(_yaml_string(v) for v in value)}]\n"
+    return f"---\n{head}---\n\n" + "\n".join(body) + "\n"
+
+
+def _yaml_string(text: str) -> str:
+    """A YAML string that reads back as the text."""
     # JSON is YAML, but for the characters YAML folds as line breaks (NEL, U+2028/9) or
-    # refuses (other controls, BOM): written as escapes, both read the same title.
-    value = _YAML_UNSAFE_RE.sub(
-        lambda m: f"\\u{ord(m.group()):04x}", json.dumps(escaped, ensure_ascii=False)
+    # refuses (other controls, BOM): written as escapes, both read the same text.
+    return _YAML_UNSAFE_RE.sub(
+        lambda m: f"\\u{ord(m.group()):04x}", json.dumps(text, ensure_ascii=False)
     )
-    return f"---\ntitle: {value}\n---\n\n" + "\n".join(body) + "\n"
 
 
 _YAML_UNSAFE_RE = re.compile(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -16,6 +18,10 @@ _MARKER_TEXT = (
     "This folder is a site built by `papers site build`; the next build empties "
     "it.\nRemove this file to keep the next build from touching the folder.\n"
 )
+
+# A build writes into a hidden folder beside its output, marked by this file, and swaps
+# it in when done: stopped half-way (Ctrl-C), it leaves the previous site as it was.
+STAGING_MARKER = ".papers-staging"
 
 
 def _role(path: Path, paths: Paths) -> str:
@@ -81,7 +87,7 @@ def check_site_dir(site_dir: Path, paths: Paths, protected: Sequence[Path] = ())
             f"refusing to build the site into {site_dir}: it is a file, "
             "not a folder; choose a new folder (--site-dir/-o)"
         )
-    if (out / MARKER).is_file():
+    if (out / MARKER).is_file() or (out / STAGING_MARKER).is_file():
         return
     entries = sorted(p.name for p in out.iterdir())
     if entries:
@@ -96,3 +102,29 @@ def check_site_dir(site_dir: Path, paths: Paths, protected: Sequence[Path] = ())
 def mark_site_dir(site_dir: Path) -> None:
     """Leave the marker that lets the next build empty this folder."""
     (site_dir / MARKER).write_text(_MARKER_TEXT, encoding="utf-8")
+
+
+def staging_dir(site_dir: Path) -> Path:
+    """A new, marked folder beside site_dir to build into; leftovers of builds that were
+    killed before they could clean up (only folders carrying our marker) go first."""
+    parent = site_dir.resolve().parent
+    for old in parent.glob(f".{site_dir.name}.building-*"):
+        if (old / STAGING_MARKER).is_file():
+            shutil.rmtree(old, ignore_errors=True)
+    staging = parent / f".{site_dir.name}.building-{os.getpid()}"
+    staging.mkdir(parents=True)
+    (staging / STAGING_MARKER).write_text("a site being built by papers\n", encoding="utf-8")
+    return staging
+
+
+def swap_in(staging: Path, site_dir: Path) -> None:
+    """The finished build in staging becomes site_dir; the previous site is removed."""
+    (staging / STAGING_MARKER).unlink()
+    out = site_dir.resolve()
+    if out.exists():
+        old = out.parent / f".{out.name}.previous-{os.getpid()}"
+        out.rename(old)
+        staging.rename(out)
+        shutil.rmtree(old)
+    else:
+        staging.rename(out)

@@ -10,24 +10,30 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from catalog.data.notes import Link
+from catalog.data.notes import Link, Note
 from catalog.data.registry import Venue
 from catalog.model import OTHERS, Paper
-from catalog.site.charts import Chart
+from catalog.site.feed import feeds, tag_feed_uri
+from catalog.site.indexes import (
+    authors_index,
+    notes_index,
+    tags_index,
+    venues_index,
+    years_index,
+)
 from catalog.site.links import (
     ALL_URI,
     ARXIV_ABS,
     ARXIV_PDF,
+    AUTHORS_INDEX,
+    BIB_JS,
     CHART_DIR,
     DATA_JS,
-    DATE_RE,
     HEADING_RE,
-    LATEST,
-    MARKER_RE,
-    MARKERS,
+    STEM_JS,
+    bib_uri,
     front,
     href,
-    log,
     md,
     note_uri,
     paper_uri,
@@ -40,7 +46,8 @@ from catalog.site.links import (
     venue_uri,
     year_uri,
 )
-from catalog.site.sitedata import SiteData, safe_url, sanitize
+from catalog.site.people import Person
+from catalog.site.sitedata import SiteData, by_year, safe_url, sanitize
 
 # ---------------------------------------------------------------- renderers
 
@@ -69,6 +76,19 @@ def link_papers(text: str, from_uri: str, data: SiteData, final_urls: bool = Fal
     return replace_links(text, render)
 
 
+def note_page(text: str, from_uri: str, note: Note, data: SiteData) -> str:
+    """A note with its [[key]] links made links, and the papers it discusses listed
+    at its end."""
+    known = [data.by_key[k] for k in note.keys if k in data.by_key]
+    out = link_papers(text, from_uri, data).rstrip("\n")
+    if known:
+        out += "\n\n## Papers in this note\n\n" + "\n".join(
+            f"- [{md(p.title)}]({href(from_uri, paper_uri(p.key))}) ({md(p.venue)} {p.year})"
+            for p in known
+        )
+    return out + "\n"
+
+
 def _demote(text: str, levels: int) -> str:
     """Headings pushed down `levels` levels (outside fenced code), to nest under ours."""
     out, fenced = [], False
@@ -86,8 +106,14 @@ def _e(text: str) -> str:
     return html.escape(plain(text), quote=True)
 
 
-def _authors_html(paper: Paper, limit: int | None = None) -> str:
-    names = [_e(a) for a in paper.authors]
+def _authors_html(
+    paper: Paper, data: SiteData, to: Callable[[str], str], limit: int | None = None
+) -> str:
+    """The author list, each name a link to its person's page."""
+    names = []
+    for author in paper.authors:
+        person = data.people.get(author)
+        names.append(f'<a href="{to(person.uri)}">{_e(author)}</a>' if person else _e(author))
     if limit is not None and len(names) > limit:
         return ", ".join(names[:limit]) + " et al."
     if paper.et_al:
@@ -237,25 +263,22 @@ def paper_page(paper: Paper, data: SiteData) -> str:
     facts.append(("Key", f"<code>{_e(paper.key)}</code>"))
     sources = [s for s in (getattr(paper, "sources", None) or []) if isinstance(s, str)]
     if sources:  # where the metadata came from (a field the model may grow)
-        shown = [_a(s, _e(_host(s))) if safe_url(s) else _e(s) for s in sources]
+        shown = [_a(s, _e(_source_label(s))) if safe_url(s) else _e(s) for s in sources]
         facts.append(("Metadata from", ", ".join(shown)))
     # The h1 first: Material's search makes the page's one entry of it and what follows
     # (anything before it would make a second entry, and the title would show twice).
     out = [
         f'<h1 id="title">{_e(paper.title)}</h1>',
-        _nav_line(
-            uri,
-            data,
-            [
-                ("All papers", ALL_URI),
-                (str(paper.year), year_uri(paper.year)),
-                (paper.venue, venue_uri(paper.venue)),
-            ],
-        ),
+        _nav_line(uri, data, [("All papers", ALL_URI)]),
     ]
-    if paper.summary:
-        out.append(f'<p class="pp-summary">{_e(paper.summary)}</p>')
-    out.append(f'<p class="pp-authors">{_authors_html(paper)}</p>')
+    # Venue and year lead the page's searchable text, in the summary's paragraph (a
+    # search result previews one): a result shows them, and "EuroSys 2022" finds it.
+    where = (
+        f'<span class="pp-where"><a href="{to(venue_uri(paper.venue))}">{_e(paper.venue)}</a> '
+        f'<a href="{to(year_uri(paper.year))}">{paper.year}</a></span>'
+    )
+    out.append(f'<p class="pp-summary">{where} {_e(paper.summary or "")}</p>')
+    out.append(f'<p class="pp-authors">{_authors_html(paper, data, to)}</p>')
     out.append('<ul class="pp-facts" data-search-exclude>')
     out += [f"<li><strong>{name}:</strong> {value}</li>" for name, value in facts]
     out.append("</ul>")
@@ -289,13 +312,60 @@ def paper_page(paper: Paper, data: SiteData) -> str:
         out.append("</ul>")
     else:
         out.append("<p>No note discusses this paper yet.</p>")
-    return front(paper.title, _with_contents(out))
+    # Venue and year as the search entry's tags: "EuroSys 2022" ranks its papers first.
+    return front(
+        paper.title,
+        _with_contents(out),
+        (paper.venue, str(paper.year)),
+        citation_meta(paper, data),
+    )
 
 
-def _host(link: str) -> str:
+# The venue kinds whose papers are cited as in a conference's proceedings.
+_PROCEEDINGS = frozenset({"conference", "workshop", "symposium"})
+
+
+def citation_meta(paper: Paper, data: SiteData) -> dict[str, str | list[str]]:
+    """The page's description (its summary) and Highwire Press citation_* values, which
+    overrides/main.html writes as <meta> tags for Zotero and Google Scholar."""
+    venue = data.venues.get(paper.venue)
+    out: dict[str, str | list[str]] = {}
+    if paper.summary:  # printed unescaped by the theme: escaped here
+        out["description"] = html.escape(plain(paper.summary), quote=True)
+    out["citation_title"] = plain(paper.title)
+    out["citation_author"] = [plain(a) for a in paper.authors if a != OTHERS]
+    out["citation_publication_date"] = str(paper.year)
+    name = plain(venue.name if venue else paper.venue)
+    if venue and venue.kind in _PROCEEDINGS:
+        out["citation_conference_title"] = name
+    elif venue and venue.kind == "journal":
+        out["citation_journal_title"] = name
+    if venue and venue.publisher:
+        out["citation_publisher"] = plain(venue.publisher)
+    first, _, last = (paper.pages or "").replace("--", "-").partition("-")
+    if first.strip():
+        out["citation_firstpage"] = first.strip()
+        if last.strip():
+            out["citation_lastpage"] = last.strip()
+    if paper.doi:
+        out["citation_doi"] = paper.doi
+    if paper.arxiv:
+        out["citation_arxiv_id"] = paper.arxiv
+    pdf = next((target for label, target in _links(paper) if label == "PDF"), None)
+    if pdf:
+        out["citation_pdf_url"] = pdf
+    return out
+
+
+def _source_label(link: str) -> str:
+    """What a source is, as its address says: host and path ('github.com/org/repo',
+    'api.crossref.org/works/10.1/x'), not the bare host, which says little."""
     from urllib.parse import urlsplit
 
-    return urlsplit(link).hostname or link
+    parts = urlsplit(link)
+    label = (parts.hostname or "").removeprefix("www.") + parts.path.rstrip("/")
+    label = label or link
+    return label if len(label) <= 60 else label[:59] + "…"
 
 
 def _nav_line(uri: str, data: SiteData, trail: list[tuple[str, str]], extra: str = "") -> str:
@@ -308,13 +378,6 @@ def _nav_line(uri: str, data: SiteData, trail: list[tuple[str, str]], extra: str
         f'<nav class="pp-trail" aria-label="Where this page is" data-search-exclude>'
         f"{' › '.join(parts)}{extra}</nav>"
     )
-
-
-def _by_year(papers: Sequence[Paper]) -> dict[int, list[Paper]]:
-    out: dict[int, list[Paper]] = {}
-    for p in sorted(papers, key=lambda p: (-p.year, p.venue.lower(), p.key)):
-        out.setdefault(p.year, []).append(p)
-    return out
 
 
 def paper_item(paper: Paper, from_uri: str, data: SiteData, compact: bool = False) -> str:
@@ -336,15 +399,19 @@ def _render_item(paper: Paper, from_uri: str, data: SiteData, compact: bool) -> 
     def to(target: str) -> str:
         return url(from_uri, target, data.directory_urls)
 
+    # A year's page does not repeat its year on every entry, nor a venue's its venue.
+    folder = posixpath.dirname(from_uri)
     venue_name = data.venue_name(paper.venue)
-    head = (
-        f'<span class="pp-venue" title="{_e(venue_name)}">{_e(paper.venue)}</span> '
-        f'<span class="pp-year">{paper.year}</span> '
-        f'<a class="pp-title" href="{to(paper_uri(paper.key))}">{_e(paper.title)}</a>'
-    )
+    head = ""
+    if folder != "venues":
+        head += f'<span class="pp-venue" title="{_e(venue_name)}">{_e(paper.venue)}</span> '
+    if folder != "years":
+        head += f'<span class="pp-year">{paper.year}</span> '
+    head += f'<a class="pp-title" href="{to(paper_uri(paper.key))}">{_e(paper.title)}</a>'
+
     out = [
         f'<li class="pp-entry">{head}',
-        f'<div class="pp-authors">{_authors_html(paper, 6)}</div>',
+        f'<div class="pp-authors">{_authors_html(paper, data, to, 6)}</div>',
     ]
     book = _book_html(paper, data.venues.get(paper.venue))
     if book:
@@ -362,12 +429,29 @@ def _render_item(paper: Paper, from_uri: str, data: SiteData, compact: bool) -> 
             '<details class="pp-toggle"><summary>Abstract</summary>'
             f"<p>{_e(paper.abstract)}</p></details>"
         )
-    bib = data.bibtex.get(paper.key)
-    if bib:
+    if paper.key in data.bibtex:
+        # Filled by papers.js from BIB_JS when opened; without scripts, a link to it.
         out.append(
-            f'<details class="pp-toggle"><summary>BibTeX</summary>{_bibtex_html(bib)}</details>'
+            f'<details class="pp-toggle" data-bib="{_e(paper.key)}"><summary>BibTeX</summary>'
+            f'<p><a href="{to(paper_uri(paper.key))}#cite">On the paper\'s page</a></p>'
+            "</details>"
         )
     return "".join(out) + "</li>"
+
+
+def bibtex_of(papers: Sequence[Paper], data: SiteData) -> str:
+    """The BibTeX entries of some papers, as one .bib file."""
+    return "\n".join(data.bibtex[p.key] for p in papers if p.key in data.bibtex)
+
+
+def _bib_link(uri: str, papers: Sequence[Paper], data: SiteData) -> str:
+    """A link to the .bib file of a list page's papers (written by generate)."""
+    target = url(uri, bib_uri(uri), data.directory_urls)
+    count = plural(len(papers), "paper")
+    return (
+        f'<p class="pp-tools" data-search-exclude><a class="pp-bibset" href="{target}" '
+        f"download>BibTeX of these {count}</a> (.bib)</p>"
+    )
 
 
 def _entries(papers: Sequence[Paper], from_uri: str, data: SiteData) -> list[str]:
@@ -411,6 +495,7 @@ def year_page(year: int, papers: Sequence[Paper], data: SiteData) -> str:
             for v, n in sorted(venues.items(), key=lambda x: x[0].lower())
         )
         + ".</p>",
+        _bib_link(uri, group, data),
     ]
     out.append('<ul class="pp-list" data-search-exclude>')
     seen: set[str] = set()
@@ -438,7 +523,8 @@ def venue_page(venue: str, papers: Sequence[Paper], data: SiteData) -> str:
         publisher = f", published by {_e(registry.publisher)}" if registry.publisher else ""
         out.append(f"<p>{_e(registry.name)}: {_e(registry.kind)}{publisher}.</p>")
     out.append(f"<p>{plural(len(papers), 'paper')} in the catalog.</p>")
-    for year, group in _by_year(papers).items():
+    out.append(_bib_link(uri, papers, data))
+    for year, group in by_year(papers).items():
         out.append(_h2(f"year-{year}", str(year), searchable=False))
         out += _entries(group, uri, data)
     return front(venue, _with_contents(out))
@@ -454,10 +540,52 @@ def tag_page(tag: str, papers: Sequence[Paper], data: SiteData) -> str:
     if data.vocabulary.get(tag):
         out.append(f"<p>{_e(data.vocabulary[tag])}.</p>")
     out.append(f"<p>{plural(len(papers), 'paper')}.</p>")
-    for year, group in _by_year(papers).items():
+    out.append(_bib_link(uri, papers, data))
+    feed = url(uri, tag_feed_uri(tag), data.directory_urls)
+    out.append(
+        f'<p class="pp-tools" data-search-exclude><a href="{feed}" type="application/atom+xml">'
+        f"Subscribe to new papers tagged {_e(tag)}</a> (Atom feed)</p>"
+    )
+    for year, group in by_year(papers).items():
         out.append(_h2(f"year-{year}", str(year), searchable=False))
         out += _entries(group, uri, data)
-    return front(f"Tag: {tag}", _with_contents(out))
+    feed_meta: dict[str, str | list[str]] = {
+        "feed": tag_feed_uri(tag),
+        "feed_title": f"papers: latest additions tagged {plain(tag)}",
+    }
+    return front(f"Tag: {tag}", _with_contents(out), meta=feed_meta)
+
+
+def author_page(person: Person, data: SiteData) -> str:
+    """One author's papers in the catalog, by year, with the people they wrote with."""
+    uri = person.uri
+
+    def to(target: str) -> str:
+        return url(uri, target, data.directory_urls)
+
+    out = [
+        f"<h1>{_e(person.name)}</h1>",
+        _nav_line(uri, data, [("All papers", ALL_URI), ("Authors", AUTHORS_INDEX)]),
+        f"<p>{plural(len(person.papers), 'paper')} in the catalog.</p>",
+    ]
+    others = [s for s in person.spellings if s != person.name]
+    if others:
+        out.append(f"<p>Also written as {', '.join(_e(s) for s in others)}.</p>")
+    out.append(_bib_link(uri, person.papers, data))
+    coauthors = person.coauthors(data.people)
+    if coauthors:
+        out.append(_h2("coauthors", "Co-authors", searchable=False))
+        out.append(
+            '<p class="pp-coauthors">'
+            + ", ".join(f'<a href="{to(p.uri)}">{_e(p.name)}</a> ({n})' for p, n in coauthors)
+            + "</p>"
+        )
+    for year, group in by_year(person.papers).items():
+        out.append(_h2(f"year-{year}", str(year), searchable=False))
+        out += _entries(group, uri, data)
+    # Out of the search index: its text is its papers', which their own pages hold, and
+    # indexing a thousand such pages cost more than all the rest of the search index.
+    return front(person.name, _with_contents(out), searchable=False)
 
 
 def _js_literal(value: Any) -> str:
@@ -494,13 +622,23 @@ def papers_data(data: SiteData) -> str:
                 "g": p.tags,
                 "s": plain(p.summary or ""),
                 "b": plain(p.abstract or ""),
-                "x": data.bibtex.get(p.key, "").strip(),
                 "l": [[label, target] for label, target in _links(p)],
                 **({"c": _book_text(p, data.venues.get(p.venue))} if p.booktitle else {}),
             }
         )
     tags = {t: url(ALL_URI, tag_uri(t), data.directory_urls) for p in data.papers for t in p.tags}
-    return f"window.PAPERS_DATA={_js_literal({'papers': records, 'tags': tags})};\n"
+    people = {
+        plain(name): url(ALL_URI, person.uri, data.directory_urls)
+        for name, person in data.people.items()
+    }
+    value = {"papers": records, "tags": tags, "authors": people}
+    return f"window.PAPERS_DATA={_js_literal(value)};\n"
+
+
+def bib_data(data: SiteData) -> str:
+    """Every paper's BibTeX entry by key, as a script papers.js loads on demand."""
+    entries = {key: entry.strip() for key, entry in data.bibtex.items()}
+    return f"window.PAPERS_BIB={_js_literal(entries)};\n"
 
 
 def all_papers_page(data: SiteData) -> str:
@@ -521,6 +659,8 @@ def all_papers_page(data: SiteData) -> str:
     )
     if data.suggest_url:
         out.append(f"<p>Missing a paper? {_a(data.suggest_url, 'Suggest one')}.</p>")
+    # The filters' room is kept from the start, so the list does not jump when they come.
+    out.append("<script>document.documentElement.classList.add('pp-js')</script>")
     out.append('<div id="pp-filters" data-search-exclude></div>')
     out.append('<ul class="pp-list pp-plain" id="pp-all" data-search-exclude>')
     for p in sorted(data.papers, key=lambda p: (-p.year, p.venue.lower(), p.title.lower())):
@@ -531,6 +671,7 @@ def all_papers_page(data: SiteData) -> str:
             f"{_e(p.title)}</a></li>"
         )
     out.append("</ul>")
+    out.append(f'<script src="{url(uri, STEM_JS, data.directory_urls)}"></script>')
     out.append(f'<script src="{url(uri, DATA_JS, data.directory_urls)}"></script>')
     return front("All papers", out)
 
@@ -538,221 +679,9 @@ def all_papers_page(data: SiteData) -> str:
 def is_html_page(uri: str) -> bool:
     """Whether a generated page is written as HTML: papers and the per-year/venue/tag lists."""
     return uri == ALL_URI or (
-        uri.startswith(("papers/", "years/", "venues/", "tags/"))
+        uri.startswith(("papers/", "years/", "venues/", "tags/", "authors/"))
         and (not uri.endswith("/index.md"))
     )
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
-def years_index(data: SiteData) -> str:
-    """Every year with its paper and venue counts."""
-    uri = "years/index.md"
-    lines = ["# Papers by year", "", "| Year | Papers | Venues |", "|---|--:|--:|"]
-    for year, group in _by_year(data.papers).items():
-        lines.append(
-            f"| [{year}]({href(uri, year_uri(year))}) | {len(group)} "
-            f"| {len({p.venue for p in group})} |"
-        )
-    return "\n".join(lines) + "\n"
-
-
-def venues_index(data: SiteData) -> str:
-    """Every venue of the registry with its full name and paper count."""
-    uri = "venues/index.md"
-    counts = Counter(p.venue for p in data.papers)
-    lines = ["# Papers by venue", ""]
-    if counts:
-        lines += ["| Venue | Full name | Kind | Papers |", "|---|---|---|--:|"]
-    else:
-        lines.append("No papers yet.")
-    for short in sorted(counts, key=str.lower):
-        venue = data.venues.get(short)
-        label = f"[{md(short)}]({href(uri, venue_uri(short))})"
-        lines.append(
-            f"| {_cell(label)} | {_cell(md(venue.name) if venue else '')} "
-            f"| {_cell(md(venue.kind)) if venue else ''} | {counts[short]} |"
-        )
-    empty = sorted((v for v in data.venues if not counts[v]), key=str.lower)
-    if empty:  # known to the registry (so a .bib naming them resolves), no paper yet
-        lines += [
-            "",
-            '<details class="pp-toggle" markdown><summary>'
-            f"{plural(len(empty), 'more venue')} in the registry, no paper yet"
-            "</summary>",
-            "",
-            ", ".join(f"{md(v)} ({md(data.venues[v].name)})" for v in empty),
-            "",
-            "</details>",
-        ]
-    return "\n".join(lines) + "\n"
-
-
-def tags_index(data: SiteData) -> str:
-    """Every tag in use (and in the vocabulary) with its description and count."""
-    uri = "tags/index.md"
-    counts = Counter(t for p in data.papers for t in dict.fromkeys(p.tags))
-    names = sorted(set(counts) | set(data.vocabulary), key=lambda t: (-counts[t], t))
-    lines = ["# Papers by tag", "", "| Tag | Papers | Description |", "|---|--:|---|"]
-    for tag in names:
-        label = f"[{md(tag)}]({href(uri, tag_uri(tag))})" if counts[tag] else md(tag)
-        lines.append(
-            f"| {_cell(label)} | {counts[tag]} | {_cell(md(data.vocabulary.get(tag, '')))} |"
-        )
-    return "\n".join(lines) + "\n"
-
-
-def notes_index(data: SiteData) -> str:
-    """The hand-written notes, each with the papers it discusses."""
-    uri = "notes/index.md"
-    lines = [
-        "# Notes",
-        "",
-        "Hand-written notes on topics of the catalog. Each paper a note mentions "
-        "links to its page, and the paper's page links back under *Discussed in*.",
-    ]
-    if not data.notes:
-        lines += ["", "No notes yet."]
-    for note in data.notes:
-        known = [data.by_key[k] for k in note.keys if k in data.by_key]
-        lines += [
-            "",
-            f"## [{md(note.title)}]({href(uri, note_uri(note))})",
-            "",
-            f"Discusses {plural(len(known), 'paper')}: "
-            + ", ".join(f"[{md(p.short_title)}]({href(uri, paper_uri(p.key))})" for p in known)
-            + ".",
-        ]
-    return "\n".join(lines) + "\n"
-
-
-def home_counts(data: SiteData) -> str:
-    """The catalog in numbers, for the home page."""
-    papers = data.papers
-    if not papers:
-        return "The catalog is empty."
-    years = sorted({p.year for p in papers})
-    status = Counter(p.status for p in papers)
-    discussed = {k for n in data.notes for k in n.keys if k in data.by_key}
-    facts = [
-        f"**{len(papers)}** [papers](papers/index.md) from {years[0]} to {years[-1]}",
-        f"**{len({p.venue for p in papers})}** [venues](venues/index.md)",
-        f"**{len({t for p in papers for t in p.tags})}** [tags](tags/index.md)",
-    ]
-    if data.notes:
-        facts.append(
-            f"**{len(data.notes)}** [notes](notes/index.md) discussing "
-            f"{plural(len(discussed), 'paper')}"
-        )
-    if data.suggest_url:
-        facts.append(f"missing a paper? [Suggest one]({safe_href(data.suggest_url)})")
-    if data.show_status:
-        facts.append(
-            "reading status: "
-            + ", ".join(
-                f"{status[s]} {s.replace('-', ' ')}"
-                for s in ("read", "reading", "to-read")
-                if status[s]
-            )
-        )
-    return "\n".join(f"- {f}" for f in facts)
-
-
-def home_charts(data: SiteData) -> str:
-    """The charts with captions; each SVG goes in inline in on_page_content (inline, so
-    its bars can link to their pages and its text can follow the colour scheme)."""
-    if not data.charts:
-        return "No charts: the catalog is empty."
-    blocks = []
-    for chart in data.charts:
-        # The chart's own text (axis numbers, labels) stays out of the search index.
-        blocks.append(
-            '<figure class="papers-chart">\n'
-            '<div class="papers-chart-scroll" data-search-exclude>'
-            f"<!-- papers-chart:{chart.name} --></div>\n"
-            f"<figcaption>{html.escape(chart.caption)} "
-            f'(<a href="{CHART_DIR}/{chart.name}.svg">SVG</a>)</figcaption>\n'
-            "</figure>"
-        )
-    return "\n\n".join(blocks)
-
-
-_CHART_SLOT_RE = re.compile(r"<!-- papers-chart:([\w-]+) -->")
-_SVG_START_RE = re.compile(r"<svg\b")
-
-
-def inline_chart(chart: Chart) -> str:
-    """A chart's SVG ready to sit in a page: no XML prolog, ids made unique to the
-    chart, and named for assistive technology by its alt text."""
-    svg = chart.svg[chart.svg.index("<svg") :]
-    svg = re.sub(r"<metadata>.*?</metadata>", "", svg, flags=re.S)
-    prefix = chart.name + "-"
-    svg = re.sub(r'\bid="', f'id="{prefix}', svg)
-    svg = svg.replace("url(#", f"url(#{prefix}").replace('xlink:href="#', f'xlink:href="#{prefix}')
-    start = f'<svg role="img" aria-label="{html.escape(chart.alt)}" class="papers-chart-svg"'
-    return _SVG_START_RE.sub(lambda _: start, svg, count=1)  # a function: alt is not a pattern
-
-
-def fill_charts(page_html: str, data: SiteData) -> str:
-    charts = {c.name: c for c in data.charts}
-
-    def fill(m: re.Match[str]) -> str:
-        chart = charts.get(m.group(1))
-        return inline_chart(chart) if chart else ""
-
-    return _CHART_SLOT_RE.sub(fill, page_html)
-
-
-def home_latest(data: SiteData) -> str:
-    """The latest additions, with their heading: only papers that carry the date added.
-
-    File order says nothing about when a paper came in, so without dates the
-    section is left out rather than made up.
-    """
-    dated = [p for p in data.papers if p.added and DATE_RE.match(p.added)]
-    latest = sorted(dated, key=lambda p: (p.added or "", p.year, -p.line), reverse=True)[:LATEST]
-    if not latest:
-        return ""
-    lines = ["## Latest additions", ""]
-    for p in latest:
-        lines.append(
-            f"- {md(p.added or '')}: [{md(p.title)}]({paper_uri(p.key)}) ({md(p.venue)} {p.year})"
-        )
-    return "\n".join(lines)
-
-
-def home_notes(data: SiteData) -> str:
-    """The notes as a list item with the notes nested, for the home page."""
-    if not data.notes:
-        return "- [Notes](notes/index.md): none written yet."
-    return (
-        "- [Notes](notes/index.md): hand-written overviews of a topic, with links to "
-        "each paper they discuss:\n\n"
-        + "\n".join(f"    - [{md(n.title)}]({note_uri(n)})" for n in data.notes)
-    )
-
-
-def fill_home(markdown: str, data: SiteData) -> str:
-    """The hand-written home page with its <!-- papers:NAME --> markers filled in."""
-    sections = {
-        "counts": home_counts,
-        "charts": home_charts,
-        "latest": home_latest,
-        "notes": home_notes,
-    }
-
-    def fill(m: re.Match[str]) -> str:
-        render = sections.get(m.group(1))
-        if render is None:
-            log.warning(
-                "site/index.md: unknown marker '%s' (known: %s)", m.group(1), ", ".join(MARKERS)
-            )
-            return ""
-        return render(data)
-
-    return MARKER_RE.sub(fill, markdown)
 
 
 def generate(data: SiteData) -> dict[str, str]:
@@ -760,8 +689,10 @@ def generate(data: SiteData) -> dict[str, str]:
     pages: dict[str, str] = {}
     for paper in data.papers:
         pages[paper_uri(paper.key)] = paper_page(paper, data)
-    for year, group in _by_year(data.papers).items():
+    lists: dict[str, list[Paper]] = {}  # each list page's papers, newest first
+    for year, group in by_year(data.papers).items():
         pages[year_uri(year)] = year_page(year, group, data)
+        lists[year_uri(year)] = group
     by_venue: dict[str, list[Paper]] = {}
     by_tag: dict[str, list[Paper]] = {}
     for paper in data.papers:
@@ -770,18 +701,39 @@ def generate(data: SiteData) -> dict[str, str]:
             by_tag.setdefault(tag, []).append(paper)
     for venue, group in by_venue.items():
         pages[venue_uri(venue)] = venue_page(venue, group, data)
+        lists[venue_uri(venue)] = group
     for tag, group in by_tag.items():
         pages[tag_uri(tag)] = tag_page(tag, group, data)
+        lists[tag_uri(tag)] = group
+    pages.update(feeds(data, by_tag))
+    persons = {id(p): p for p in data.people.values()}.values()
+    for person in persons:
+        pages[person.uri] = author_page(person, data)
+        lists[person.uri] = person.papers
+    for uri, group in lists.items():
+        pages[bib_uri(uri)] = bibtex_of(group, data)
     pages[ALL_URI] = all_papers_page(data)
     pages[DATA_JS] = papers_data(data)
+    pages[BIB_JS] = bib_data(data)
     pages["years/index.md"] = years_index(data)
     pages["venues/index.md"] = venues_index(data)
     pages["tags/index.md"] = tags_index(data)
     pages["notes/index.md"] = notes_index(data)
+    pages[AUTHORS_INDEX] = authors_index(data)
     for chart in data.charts:
-        pages[f"{CHART_DIR}/{chart.name}.svg"] = chart.svg
+        pages[f"{CHART_DIR}/{chart.name}.svg"] = chart_file(chart.svg, data.site_url)
     data.entries.clear()  # a copy of every list entry, needed no more
     return pages
+
+
+_SVG_LINK_RE = re.compile(r'xlink:href="(?!#|[a-z][a-z0-9+.-]*:)([^"]*)"')
+
+
+def chart_file(svg: str, site_url: str | None) -> str:
+    """A chart as a file of its own in CHART_DIR: its links, written for the home page,
+    made to lead from there (to the published site when its address is known)."""
+    base = site_url.rstrip("/") + "/" if site_url else "../../"
+    return _SVG_LINK_RE.sub(lambda m: f'xlink:href="{html.escape(base)}{m.group(1)}"', svg)
 
 
 def slug_clashes(data: SiteData) -> list[str]:

@@ -14,7 +14,9 @@ from catalog.errors import CatalogError, Problem
 from catalog.model import Paper
 from catalog.paths import Paths
 from catalog.site.charts import Chart
+from catalog.site.history import Added, added_dates
 from catalog.site.links import tag_uri, url, venue_uri, year_uri
+from catalog.site.people import AUTHORS_FILE, Person, load_aliases, people_of
 
 # ---------------------------------------------------------------- the data of one build
 
@@ -38,10 +40,13 @@ class SiteData:
     readings: dict[str, Reading] = field(default_factory=dict)
     related: dict[str, list[tuple[str, float]]] = field(default_factory=dict)
     bibtex: dict[str, str] = field(default_factory=dict)
+    aliases: dict[str, str] = field(default_factory=dict)  # spelling -> name (authors.yaml)
+    added: dict[str, Added] = field(default_factory=dict)  # when each paper came in
     charts: list[Chart] = field(default_factory=list)
     directory_urls: bool = True  # mkdocs's use_directory_urls, for URLs we write ourselves
     show_status: bool = False  # reading status is the curator's: shown only if asked for
     suggest_url: str | None = None  # where a reader proposes a paper (http(s) only)
+    site_url: str | None = None  # where the site is published (mkdocs's site_url), if set
     # List entries already rendered, by (key, folder of the page showing it): a paper
     # appears in about ten lists, and entries differ only by the folder of the page.
     entries: dict[tuple[str, str], str] = field(default_factory=dict, repr=False)
@@ -52,6 +57,11 @@ class SiteData:
         return {p.key: p for p in self.papers}
 
     @cached_property
+    def people(self) -> dict[str, Person]:
+        """Each author spelling in the catalog -> the person (authors.yaml joins them)."""
+        return people_of(self.papers, self.aliases)
+
+    @cached_property
     def backlinks(self) -> dict[str, list[Note]]:
         from catalog.data.notes import backlinks
 
@@ -60,6 +70,14 @@ class SiteData:
     def venue_name(self, short: str) -> str:
         venue = self.venues.get(short)
         return venue.name if venue else short
+
+
+def by_year(papers: Sequence[Paper]) -> dict[int, list[Paper]]:
+    """Papers grouped by year, newest first; by venue, then key, within a year."""
+    out: dict[int, list[Paper]] = {}
+    for p in sorted(papers, key=lambda p: (-p.year, p.venue.lower(), p.key)):
+        out.setdefault(p.year, []).append(p)
+    return out
 
 
 def _markdown(text: str) -> str:
@@ -139,7 +157,11 @@ def load(
         _readings(paths, papers) if readings else {},
     )
     data.directory_urls = directory_urls
+    data.aliases = load_aliases(paths.data_dir / AUTHORS_FILE)
     timings["load"] = time.perf_counter() - started
+    started = time.perf_counter()
+    data.added = added_dates(papers, paths.catalog)
+    timings["dates"] = time.perf_counter() - started
     started = time.perf_counter()
     data.related = related_all(papers)
     timings["related"] = time.perf_counter() - started

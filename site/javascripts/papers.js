@@ -1,10 +1,12 @@
-/* Our script on every page. It names the theme's search dialog and runs the
-   All-papers page: filters (year range, venue, tag, words), sorting and lazy
-   rendering of full entries, from window.PAPERS_DATA (assets/papers-data.js).
+/* Our script on every page. It names the theme's search dialog, loads a list
+   entry's BibTeX when its toggle is opened, and runs the All-papers page: filters
+   (year range, venue, tags, words), sorting, lazy rendering of full entries from
+   window.PAPERS_DATA (assets/papers-data.js), and the BibTeX of the papers shown.
 
-   Our own code, no library, no network: it works from file:// as from a server.
-   Entries are built with createElement and textContent only: the data is never
-   parsed as HTML. Without JavaScript the page keeps its plain list. */
+   Our own code, no library, no network beyond the site's own files: it works from
+   file:// as from a server (data comes as scripts, never fetched). Entries are built
+   with createElement and textContent only: the data is never parsed as HTML.
+   Without JavaScript the page keeps its plain list. */
 (function () {
   "use strict";
 
@@ -33,52 +35,96 @@
     return node;
   }
 
-  function authors(p) {
-    var names = p.a.slice(0, 6);
-    var text = names.join(", ");
-    if (p.a.length > 6) text += " et al.";
-    else if (p.e) text += " and others";
-    return text;
+  // ---------------------------------------------------------------- BibTeX, on demand
+
+  // Every entry's BibTeX sits in assets/papers-bib.js, loaded the first time one is
+  // wanted: it is the largest part of the lists, and most readers never open it.
+  var bibWaiting = null;
+
+  function withBibtex(done) {
+    if (window.PAPERS_BIB) return done(window.PAPERS_BIB);
+    if (bibWaiting) return bibWaiting.push(done);
+    bibWaiting = [done];
+    var self = document.querySelector('script[src$="javascripts/papers.js"]');
+    var script = document.createElement("script");
+    script.src = self.src.replace(/javascripts\/papers\.js$/, "assets/papers-bib.js");
+    script.onload = function () {
+      bibWaiting.splice(0).forEach(function (f) { f(window.PAPERS_BIB || {}); });
+    };
+    document.head.appendChild(script);
   }
 
-  function toggle(label, body) {
-    var details = el("details", "pp-toggle");
-    details.appendChild(el("summary", null, label));
-    details.appendChild(body);
-    return details;
-  }
-
-  function bibtex(text) {
-    var wrap = el("div", "pp-bib");
-    var pre = el("pre");
-    pre.appendChild(el("code", null, text));
+  function copyButton(text, what) {
     var button = el("button", "pp-copy md-icon", "Copy");
     button.type = "button";
-    button.title = "Copy the BibTeX entry";
+    button.title = "Copy " + what;
     button.addEventListener("click", function () {
       var done = function () { button.textContent = "Copied"; };
       if (navigator.clipboard && navigator.clipboard.writeText) {
         navigator.clipboard.writeText(text).then(done, function () {});
       }
     });
-    wrap.appendChild(button);
+    return button;
+  }
+
+  function bibtexBlock(text) {
+    var wrap = el("div", "pp-bib");
+    var pre = el("pre");
+    pre.appendChild(el("code", null, text));
+    wrap.appendChild(copyButton(text, "the BibTeX entry"));
     wrap.appendChild(pre);
     return wrap;
   }
 
-  function entry(p, tags) {
+  // A list entry's BibTeX toggle (<details data-bib="KEY">): filled when first opened.
+  function fillBibtex(details) {
+    if (details.ppFilled) return;
+    details.ppFilled = true;
+    withBibtex(function (bib) {
+      var text = bib[details.getAttribute("data-bib")];
+      if (!text) return;
+      Array.from(details.children).forEach(function (c) {
+        if (c.tagName !== "SUMMARY") details.removeChild(c);
+      });
+      details.appendChild(bibtexBlock(text));
+    });
+  }
+
+  document.addEventListener("toggle", function (ev) {
+    var t = ev.target;
+    if (t instanceof Element && t.matches("details[data-bib]") && t.open) fillBibtex(t);
+  }, true);
+
+  // ---------------------------------------------------------------- All papers
+
+  // The first six authors, each a link to their page, as the list pages show them.
+  function authors(p, data) {
+    var div = el("div", "pp-authors");
+    var names = p.a.slice(0, 6);
+    names.forEach(function (name, i) {
+      if (i) div.appendChild(document.createTextNode(
+        i === names.length - 1 && p.a.length <= 6 && !p.e ? " and " : ", "));
+      var target = data.authors && data.authors[name];
+      div.appendChild(target ? link(target, name) : el("span", null, name));
+    });
+    if (p.a.length > 6) div.appendChild(document.createTextNode(" et al."));
+    else if (p.e) div.appendChild(document.createTextNode(" and others"));
+    return div;
+  }
+
+  function entry(p, data) {
     var li = el("li", "pp-entry");
     li.appendChild(el("span", "pp-venue", p.v)).title = p.n;
     li.appendChild(document.createTextNode(" "));
     li.appendChild(el("span", "pp-year", p.y));
     li.appendChild(document.createTextNode(" "));
     li.appendChild(link(p.u, p.t, "pp-title"));
-    li.appendChild(el("div", "pp-authors", authors(p)));
+    li.appendChild(authors(p, data));
     if (p.c) li.appendChild(el("div", "pp-book", p.c));
     if (p.s) li.appendChild(el("div", "pp-summary", p.s));
     var meta = el("div", "pp-meta");
     p.g.forEach(function (t) {
-      meta.appendChild(link(tags[t] || "", t, "pp-tag"));
+      meta.appendChild(link(data.tags[t] || "", t, "pp-tag"));
       meta.appendChild(document.createTextNode(" "));
     });
     p.l.forEach(function (pair) {
@@ -86,46 +132,109 @@
       meta.appendChild(document.createTextNode(" "));
     });
     if (meta.childNodes.length) li.appendChild(meta);
-    if (p.b) li.appendChild(toggle("Abstract", el("p", null, p.b)));
-    if (p.x) li.appendChild(toggle("BibTeX", bibtex(p.x)));
+    if (p.b) {
+      var abstract = el("details", "pp-toggle");
+      abstract.appendChild(el("summary", null, "Abstract"));
+      abstract.appendChild(el("p", null, p.b));
+      li.appendChild(abstract);
+    }
+    var bib = el("details", "pp-toggle");
+    bib.setAttribute("data-bib", p.k);
+    bib.appendChild(el("summary", null, "BibTeX"));
+    li.appendChild(bib);
     return li;
-  }
-
-  function fold(text) {
-    return String(text).toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "");
   }
 
   function option(select, value, text) {
     var o = el("option", null, text);
     o.value = value;
     select.appendChild(o);
+    return o;
   }
 
   function field(form, label, control) {
     var wrap = el("label", "pp-field");
     wrap.appendChild(el("span", null, label));
     wrap.appendChild(control);
-    control.setAttribute("aria-label", label);
+    control.setAttribute("aria-label", label); // a select's options are no part of its name
     form.appendChild(wrap);
     return control;
   }
 
   function readHash() {
-    var out = {};
+    var out = [];
     location.hash.replace(/^#/, "").split("&").forEach(function (part) {
-      var kv = part.split("=");
-      if (kv[0]) out[decodeURIComponent(kv[0])] = decodeURIComponent(kv[1] || "");
+      if (!part) return;
+      var at = part.indexOf("=");
+      var name = at < 0 ? part : part.slice(0, at), value = at < 0 ? "" : part.slice(at + 1);
+      try {
+        out.push([decodeURIComponent(name), decodeURIComponent(value)]);
+      } catch (err) {
+        out.push([name, value]); // a malformed escape: reported as it stands
+      }
     });
     return out;
   }
 
-  function setup(root, list, data) {
-    var papers = data.papers, tags = data.tags;
+  // Each paper's words, stemmed, as `papers search` indexes them: title, authors, tags,
+  // summary, venue name and abstract. Computed on the first search by words.
+  function indexWords(papers) {
+    var W = window.papersWords;
     papers.forEach(function (p) {
-      p._text = fold([p.t, p.a.join(" "), p.s, p.b, p.v, p.n, p.g.join(" "), p.k].join(" "));
+      if (p._stems) return;
+      var words = W.words([p.t, p.a.join(" "), p.g.join(" "), p.s, p.n, p.b].join(" "));
+      p._words = words;
+      p._stems = new Set(words.map(W.stem));
     });
+  }
+
+  // Papers with every word (in any form: stems compare), as `papers search WORDS`; if
+  // none has them all, papers with words that begin so, as the command then tries.
+  function byWords(papers, query) {
+    var W = window.papersWords;
+    var typed = W.words(query);
+    if (!typed.length) return papers;
+    indexWords(papers);
+    var stems = typed.map(W.stem);
+    var found = papers.filter(function (p) {
+      return stems.every(function (s) { return p._stems.has(s); });
+    });
+    if (found.length) return found;
+    return papers.filter(function (p) {
+      return typed.every(function (w) {
+        return p._words.some(function (x) { return x.lastIndexOf(w, 0) === 0; });
+      });
+    });
+  }
+
+  var SORTS = [["year", "newest first"], ["year-asc", "oldest first"], ["venue", "venue"],
+    ["title", "title"]];
+
+  function compare(key) {
+    function title(p, q) {
+      var a = p.t.toLowerCase(), b = q.t.toLowerCase();
+      return a < b ? -1 : a > b ? 1 : 0;
+    }
+    return function (p, q) {
+      if (key === "year-asc" && p.y !== q.y) return p.y - q.y;
+      if (key === "year" && p.y !== q.y) return q.y - p.y;
+      if (key === "venue") {
+        var a = p.v.toLowerCase(), b = q.v.toLowerCase();
+        if (a !== b) return a < b ? -1 : 1;
+        if (p.y !== q.y) return q.y - p.y; // within a venue, newest first
+      }
+      return title(p, q);
+    };
+  }
+
+  function setup(root, list, data) {
+    var papers = data.papers;
     var years = papers.map(function (p) { return p.y; });
     var lo = Math.min.apply(null, years), hi = Math.max.apply(null, years);
+    var venues = Array.from(new Set(papers.map(function (p) { return p.v; })))
+      .sort(function (a, b) { return a.toLowerCase() < b.toLowerCase() ? -1 : 1; });
+    var tagNames = Object.keys(data.tags).sort();
+
     var form = el("form", "pp-form");
     form.setAttribute("role", "search");
     form.setAttribute("aria-label", "Filter the papers");
@@ -135,32 +244,129 @@
     text.placeholder = "title, author, summary";
     var from = field(form, "From", el("select")), to = field(form, "To", el("select"));
     for (var y = hi; y >= lo; y--) { option(from, y, y); option(to, y, y); }
-    from.value = lo; to.value = hi;
     var venue = field(form, "Venue", el("select"));
-    option(venue, "", "any venue");
-    Array.from(new Set(papers.map(function (p) { return p.v; })))
-      .sort(function (a, b) { return a.toLowerCase() < b.toLowerCase() ? -1 : 1; })
-      .forEach(function (v) { option(venue, v, v); });
-    var tag = field(form, "Tag", el("select"));
-    option(tag, "", "any tag");
-    Object.keys(tags).sort().forEach(function (t) { option(tag, t, t); });
+    var anyVenue = option(venue, "", "any venue");
+    var venueOptions = venues.map(function (v) { return option(venue, v, v); });
     var sort = field(form, "Sort", el("select"));
-    [["year", "newest first"], ["year-asc", "oldest first"], ["venue", "venue"],
-     ["title", "title"]].forEach(function (o) { option(sort, o[0], o[1]); });
-    var reset = el("button", "pp-clear", "Clear");
+    SORTS.forEach(function (o) { option(sort, o[0], o[1]); });
+    var reset = el("button", "pp-clear", "Clear all");
     reset.type = "button";
     form.appendChild(reset);
+
+    // Tags: several at once, all of them or any of them, each with the count it gives.
+    var tagBox = el("details", "pp-tags");
+    var tagSummary = el("summary", null, "Tags");
+    tagBox.appendChild(tagSummary);
+    var mode = el("select");
+    mode.setAttribute("aria-label", "Match");
+    option(mode, "all", "papers with all the chosen tags");
+    option(mode, "any", "papers with any chosen tag");
+    var modeLabel = el("label", "pp-field pp-mode");
+    modeLabel.appendChild(el("span", null, "Match"));
+    modeLabel.appendChild(mode);
+    tagBox.appendChild(modeLabel);
+    var tagList = el("div", "pp-taglist");
+    var tagChecks = tagNames.map(function (t) {
+      var label = el("label", "pp-check");
+      var box = el("input");
+      box.type = "checkbox";
+      box.value = t;
+      label.appendChild(box);
+      label.appendChild(document.createTextNode(" " + t + " "));
+      label.appendChild(el("span", "pp-n"));
+      tagList.appendChild(label);
+      return box;
+    });
+    tagBox.appendChild(tagList);
+    form.appendChild(tagBox);
+
+    var notice = el("p", "pp-notice");
+    notice.setAttribute("role", "status");
+    var tools = el("p", "pp-tools");
+    var download = el("button", "pp-bibset", "");
+    download.type = "button";
+    tools.appendChild(download);
+    root.textContent = "";
     root.appendChild(form);
+    root.appendChild(notice);
+    root.appendChild(tools);
     var count = document.getElementById("pp-count");
     count.setAttribute("aria-live", "polite");
 
-    var state = readHash();
-    if (state.q) text.value = state.q;
-    if (state.from) from.value = state.from;
-    if (state.to) to.value = state.to;
-    if (state.venue) venue.value = state.venue;
-    if (state.tag) tag.value = state.tag;
-    if (state.sort) sort.value = state.sort;
+    function chosenTags() {
+      return tagChecks.filter(function (b) { return b.checked; })
+        .map(function (b) { return b.value; });
+    }
+
+    function matches(p, except) {
+      var a = +from.value, b = +to.value;
+      if (a > b) { var t = a; a = b; b = t; }
+      if (p.y < a || p.y > b) return false;
+      if (except !== "venue" && venue.value && p.v !== venue.value) return false;
+      if (except !== "tags") {
+        var tags = chosenTags();
+        if (tags.length) {
+          var has = function (t) { return p.g.indexOf(t) >= 0; };
+          if (mode.value === "any" ? !tags.some(has) : !tags.every(has)) return false;
+        }
+      }
+      return true;
+    }
+
+    // ------------------------------------------------------------ state in the address
+
+    function toHash() {
+      var parts = [];
+      if (text.value) parts.push("q=" + encodeURIComponent(text.value));
+      if (+from.value !== lo) parts.push("from=" + from.value);
+      if (+to.value !== hi) parts.push("to=" + to.value);
+      if (venue.value) parts.push("venue=" + encodeURIComponent(venue.value));
+      chosenTags().forEach(function (t) { parts.push("tag=" + encodeURIComponent(t)); });
+      if (mode.value !== "all") parts.push("match=" + mode.value);
+      if (sort.value !== "year") parts.push("sort=" + sort.value);
+      return parts.length ? "#" + parts.join("&") : "";
+    }
+
+    // The filters as the address says; what it says that no filter can take is reported.
+    function fromHash() {
+      var ignored = [];
+      text.value = ""; from.value = lo; to.value = hi; venue.value = ""; sort.value = "year";
+      mode.value = "all";
+      tagChecks.forEach(function (b) { b.checked = false; });
+      var choose = function (select, value, name, why) {
+        var ok = Array.from(select.options).some(function (o) { return o.value === value; });
+        if (ok) select.value = value;
+        else ignored.push(name + "=" + value + " (" + why + ")");
+      };
+      readHash().forEach(function (kv) {
+        var name = kv[0], value = kv[1];
+        if (name === "q") text.value = value;
+        else if (name === "from" || name === "to") {
+          choose(name === "from" ? from : to, value, name,
+                 "the papers run from " + lo + " to " + hi);
+        } else if (name === "venue") choose(venue, value, name, "no paper from that venue");
+        else if (name === "tag") {
+          var box = tagChecks.filter(function (b) { return b.value === value; })[0];
+          if (box) box.checked = true;
+          else ignored.push("tag=" + value + " (no paper has that tag)");
+        } else if (name === "match") choose(mode, value, name, "all or any");
+        else if (name === "sort") choose(sort, value, name, "year, year-asc, venue or title");
+        else ignored.push(name + (value ? "=" + value : "") + " (not a filter)");
+      });
+      notice.textContent = ignored.length ?
+        "Not understood in the address, and left out: " + ignored.join("; ") + "." : "";
+    }
+
+    // A change of filters is a step back in history; typing in Words is one step.
+    function remember(push) {
+      var hash = toHash();
+      if (hash === location.hash || (!hash && !location.hash)) return;
+      var target = hash || location.pathname + location.search;
+      if (push) history.pushState(null, "", target);
+      else history.replaceState(null, "", target);
+    }
+
+    // ------------------------------------------------------------ the list
 
     var shown = [], rendered = 0;
     var sentinel = el("li", "pp-more");
@@ -168,31 +374,47 @@
       if (seen.some(function (s) { return s.isIntersecting; })) more();
     }, { rootMargin: "800px" }) : null;
 
-    function more() {
-      var stop = Math.min(shown.length, rendered + BATCH);
+    function more(upTo) {
+      var stop = Math.min(shown.length, Math.max(upTo || 0, rendered + BATCH));
       var frag = document.createDocumentFragment();
-      for (; rendered < stop; rendered++) frag.appendChild(entry(shown[rendered], tags));
+      for (; rendered < stop; rendered++) frag.appendChild(entry(shown[rendered], data));
       list.insertBefore(frag, sentinel);
       sentinel.textContent = rendered < shown.length ? "Loading more…" : "";
       if (!observer && rendered < shown.length) more();
     }
 
+    function counts(base) {
+      // What each venue and each tag would give with the other filters as they are.
+      var byVenue = {}, byTag = {};
+      base.forEach(function (p) {
+        if (matches(p, "venue")) byVenue[p.v] = (byVenue[p.v] || 0) + 1;
+      });
+      var tags = chosenTags();
+      base.forEach(function (p) {
+        if (!matches(p, "tags")) return;
+        var has = function (t) { return p.g.indexOf(t) >= 0; };
+        p.g.forEach(function (t) {
+          // "all": the papers this tag would leave; "any": those it would add or keep.
+          if (mode.value === "any" || tags.every(has)) byTag[t] = (byTag[t] || 0) + 1;
+        });
+      });
+      venueOptions.forEach(function (o) {
+        o.textContent = o.value + " (" + (byVenue[o.value] || 0) + ")";
+      });
+      anyVenue.textContent = "any venue";
+      tagChecks.forEach(function (b) {
+        b.parentNode.querySelector(".pp-n").textContent = "(" + (byTag[b.value] || 0) + ")";
+      });
+      var n = tags.length;
+      tagSummary.textContent = n ? "Tags: " + tags.join(mode.value === "any" ? " or " : " and ")
+        : "Tags (any)";
+    }
+
     function apply() {
-      var words = fold(text.value).split(/\s+/).filter(Boolean);
-      var a = +from.value, b = +to.value;
-      if (a > b) { var t = a; a = b; b = t; }
-      shown = papers.filter(function (p) {
-        return p.y >= a && p.y <= b && (!venue.value || p.v === venue.value) &&
-          (!tag.value || p.g.indexOf(tag.value) >= 0) &&
-          words.every(function (w) { return p._text.indexOf(w) >= 0; });
-      });
-      var key = sort.value;
-      shown.sort(function (p, q) {
-        if (key === "year-asc" && p.y !== q.y) return p.y - q.y;
-        if (key === "year" && p.y !== q.y) return q.y - p.y;
-        if (key === "venue" && p.v !== q.v) return p.v.toLowerCase() < q.v.toLowerCase() ? -1 : 1;
-        return p.t.toLowerCase() < q.t.toLowerCase() ? -1 : p.t === q.t ? 0 : 1;
-      });
+      var base = byWords(papers, text.value);
+      shown = base.filter(function (p) { return matches(p); });
+      shown.sort(compare(sort.value));
+      counts(base);
       list.textContent = "";
       list.classList.remove("pp-plain");
       list.appendChild(sentinel);
@@ -200,27 +422,58 @@
       more();
       count.textContent = shown.length + " of " + papers.length + " papers" +
         (shown.length ? "." : ": no paper matches; widen the filters.");
-      var parts = [];
-      if (text.value) parts.push("q=" + encodeURIComponent(text.value));
-      if (+from.value !== lo) parts.push("from=" + from.value);
-      if (+to.value !== hi) parts.push("to=" + to.value);
-      if (venue.value) parts.push("venue=" + encodeURIComponent(venue.value));
-      if (tag.value) parts.push("tag=" + encodeURIComponent(tag.value));
-      if (sort.value !== "year") parts.push("sort=" + sort.value);
-      var hash = parts.length ? "#" + parts.join("&") : " ";
-      if (history.replaceState) history.replaceState(null, "", hash === " " ?
-        location.pathname + location.search : hash);
+      download.textContent = "BibTeX of these " + shown.length + " papers (.bib)";
+      download.disabled = !shown.length;
     }
 
-    [text, from, to, venue, tag, sort].forEach(function (c) {
-      c.addEventListener(c === text ? "input" : "change", apply);
+    download.addEventListener("click", function () {
+      var keys = shown.map(function (p) { return p.k; });
+      withBibtex(function (bib) {
+        var text = keys.map(function (k) { return bib[k]; }).filter(Boolean).join("\n\n") + "\n";
+        var a = el("a");
+        a.href = URL.createObjectURL(new Blob([text], { type: "application/x-bibtex" }));
+        a.download = "papers.bib";
+        document.body.appendChild(a);
+        a.click();
+        setTimeout(function () { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+      });
     });
+
+    [from, to, venue, sort, mode].concat(tagChecks).forEach(function (c) {
+      c.addEventListener("change", function () { apply(); remember(true); });
+    });
+    // The first key typed makes a step in history; the next ones refine that step.
+    var typing = false;
+    text.addEventListener("input", function () { apply(); remember(!typing); typing = true; });
+    text.addEventListener("change", function () { typing = false; });
     reset.addEventListener("click", function () {
-      text.value = ""; from.value = lo; to.value = hi; venue.value = ""; tag.value = "";
-      sort.value = "year"; apply();
+      text.value = ""; from.value = lo; to.value = hi; venue.value = ""; sort.value = "year";
+      mode.value = "all";
+      tagChecks.forEach(function (b) { b.checked = false; });
+      apply(); remember(true);
     });
+    window.addEventListener("hashchange", function () { fromHash(); apply(); });
+
+    // Back from a paper: as many entries as were shown, and the same place in them.
+    if ("scrollRestoration" in history) history.scrollRestoration = "manual";
+    var saving = 0;
+    function savePlace() {
+      saving = 0;
+      history.replaceState({ ppRendered: rendered, ppY: window.scrollY }, "", location.href);
+    }
+    window.addEventListener("scroll", function () {
+      if (!saving) saving = setTimeout(savePlace, 150);
+    }, { passive: true });
+    window.addEventListener("pagehide", savePlace);
+
     if (observer) observer.observe(sentinel);
+    var place = history.state;
+    fromHash();
     apply();
+    if (place && place.ppRendered) {
+      more(place.ppRendered);
+      window.scrollTo(0, place.ppY || 0);
+    }
   }
 
   function nameSearchDialog() {
@@ -229,8 +482,21 @@
     if (dialog && !dialog.hasAttribute("aria-label")) dialog.setAttribute("aria-label", "Search");
   }
 
+  // The theme wraps each code block's copy button in an unnamed <nav>: one landmark per
+  // block, none told apart (axe: landmark-unique). A button bar is no landmark.
+  function unlandmarkCodeButtons() {
+    document.querySelectorAll("nav.md-code__nav:not([role])").forEach(function (nav) {
+      nav.setAttribute("role", "none");
+    });
+  }
+
   function start() {
     nameSearchDialog();
+    unlandmarkCodeButtons();
+    if ("MutationObserver" in window && document.querySelector("pre > code")) {
+      new MutationObserver(unlandmarkCodeButtons)
+        .observe(document.body, { childList: true, subtree: true });
+    }
     var root = document.getElementById("pp-filters");
     var list = document.getElementById("pp-all");
     if (!root || !list || !window.PAPERS_DATA) return;

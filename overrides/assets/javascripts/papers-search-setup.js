@@ -1,4 +1,4 @@
-/* Runs before Material's bundle (overrides/main.html), for two things the theme
+/* Runs before Material's bundle (overrides/main.html), for three things the theme
    has no setting for:
 
    1. Search runs in our worker, workers/papers-search.js, which wraps Material's
@@ -24,6 +24,48 @@
     } catch (err) {
       // An unexpected configuration: Material's search as it comes, unstemmed.
     }
+  }
+
+  // 3. The search worker itself starts when search is first used: Material makes it
+  //    as the page loads, but sends it nothing before the index is in (held back
+  //    below), so a stand-in keeps its listeners and starts the real one on the
+  //    first message. A reader who never searches never loads it.
+  var RealWorker = window.Worker;
+  var SEARCH_WORKER = /(papers-search|search\.[0-9a-f]+\.min)\.js(#.*)?$/;
+  function LazyWorker(url, options) {
+    this.url = url;
+    this.options = options;
+    this.real = null;
+    this.listeners = [];
+  }
+  LazyWorker.prototype.start = function () {
+    if (this.real) return this.real;
+    this.real = new RealWorker(this.url, this.options);
+    var real = this.real;
+    this.listeners.splice(0).forEach(function (l) { real.addEventListener(l[0], l[1], l[2]); });
+    return real;
+  };
+  LazyWorker.prototype.addEventListener = function (type, listener, options) {
+    if (this.real) this.real.addEventListener(type, listener, options);
+    else this.listeners.push([type, listener, options]);
+  };
+  LazyWorker.prototype.removeEventListener = function (type, listener, options) {
+    if (this.real) this.real.removeEventListener(type, listener, options);
+    else this.listeners = this.listeners.filter(function (l) {
+      return l[0] !== type || l[1] !== listener;
+    });
+  };
+  LazyWorker.prototype.postMessage = function (message, transfer) {
+    this.start().postMessage(message, transfer);
+  };
+  LazyWorker.prototype.terminate = function () {
+    if (this.real) this.real.terminate();
+  };
+  if (RealWorker) {
+    window.Worker = function (url, options) {
+      return SEARCH_WORKER.test(String(url)) ? new LazyWorker(url, options)
+        : new RealWorker(url, options);
+    };
   }
 
   var INDEX = /\/search\/search_index\.json([?#].*)?$/;

@@ -60,6 +60,24 @@
     clause.usePipeline = false;
   }
 
+  // Punctuation in a query is a separator, as it is in the index (mkdocs.yml's
+  // separator): "moe:" or "Fleche:" would otherwise be read as a field name, and
+  // "(cache)" as a word that no page holds. Each such character becomes a space, one
+  // for one, so the positions Material's worker reads from the lexer stay right.
+  // Kept: letters, digits, lunr's operators (+ - * ~ ^) and a dot between digits.
+  // A '*' right after punctuation goes too (Material appends one to each word typed:
+  // "fleche:*" must not leave a lone "*", which matches every page).
+  var PUNCTUATION = /(?:[^\s\w*+~^.\-\u00c0-\uffff]|_|\.(?!\d))+\**/g;
+  var Lexer = lunr.QueryLexer;
+  function CleanLexer(str) {
+    Lexer.call(this, String(str).replace(PUNCTUATION, function (m) {
+      return new Array(m.length + 1).join(" ");
+    }));
+  }
+  CleanLexer.prototype = Lexer.prototype;
+  Object.keys(Lexer).forEach(function (name) { CleanLexer[name] = Lexer[name]; });
+  lunr.QueryLexer = CleanLexer;
+
   var addClause = lunr.Query.prototype.clause;
   lunr.Query.prototype.clause = function (clause) {
     // The parser hands over clauses without a wildcard flag; Material's own

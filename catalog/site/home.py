@@ -1,0 +1,163 @@
+"""The home page's generated sections: counts, charts, latest additions and notes."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections import Counter
+
+from catalog.site.charts import Chart
+from catalog.site.links import (
+    CHART_DIR,
+    LATEST,
+    MARKER_RE,
+    MARKERS,
+    log,
+    md,
+    note_uri,
+    paper_uri,
+    plural,
+    safe_href,
+)
+from catalog.site.sitedata import SiteData
+
+
+def home_counts(data: SiteData) -> str:
+    """The catalog in numbers, for the home page."""
+    papers = data.papers
+    if not papers:
+        return "The catalog is empty."
+    years = sorted({p.year for p in papers})
+    status = Counter(p.status for p in papers)
+    discussed = {k for n in data.notes for k in n.keys if k in data.by_key}
+    facts = [
+        f"**{len(papers)}** [papers](papers/index.md) from {years[0]} to {years[-1]}",
+        f"**{len({p.venue for p in papers})}** [venues](venues/index.md)",
+        f"**{len({t for p in papers for t in p.tags})}** [tags](tags/index.md)",
+    ]
+    if data.notes:
+        facts.append(
+            f"**{len(data.notes)}** [notes](notes/index.md) discussing "
+            f"{plural(len(discussed), 'paper')}"
+        )
+    if data.suggest_url:
+        facts.append(f"missing a paper? [Suggest one]({safe_href(data.suggest_url)})")
+    if data.show_status:
+        facts.append(
+            "reading status: "
+            + ", ".join(
+                f"{status[s]} {s.replace('-', ' ')}"
+                for s in ("read", "reading", "to-read")
+                if status[s]
+            )
+        )
+    return "\n".join(f"- {f}" for f in facts)
+
+
+def home_charts(data: SiteData) -> str:
+    """The charts with captions; each SVG goes in inline in on_page_content (inline, so
+    its bars can link to their pages and its text can follow the colour scheme)."""
+    if not data.charts:
+        return "No charts: the catalog is empty."
+    blocks = []
+    for chart in data.charts:
+        # The chart's own text (axis numbers, labels) stays out of the search index.
+        blocks.append(
+            '<figure class="papers-chart">\n'
+            '<div class="papers-chart-frame" data-search-exclude>'
+            f"<!-- papers-chart:{chart.name} --></div>\n"
+            f"<figcaption>{html.escape(chart.caption)} "
+            f'(<a href="{CHART_DIR}/{chart.name}.svg">SVG</a>)</figcaption>\n'
+            "</figure>"
+        )
+    return "\n\n".join(blocks)
+
+
+_CHART_SLOT_RE = re.compile(r"<!-- papers-chart:([\w-]+) -->")
+_SVG_START_RE = re.compile(r"<svg\b")
+_WIDTH_RE = re.compile(r'<svg\b[^>]*?\bwidth="([\d.]+pt)"')
+
+
+def inline_chart(chart: Chart) -> str:
+    """A chart's SVG ready to sit in a page: no XML prolog, ids made unique to the
+    chart, and named for assistive technology by its alt text."""
+    svg = chart.svg[chart.svg.index("<svg") :]
+    svg = re.sub(r"<metadata>.*?</metadata>", "", svg, flags=re.S)
+    prefix = chart.name + "-"
+    svg = re.sub(r'\bid="', f'id="{prefix}', svg)
+    svg = svg.replace("url(#", f"url(#{prefix}").replace('xlink:href="#', f'xlink:href="#{prefix}')
+    # Never wider than drawn (its labels would grow past the text's), narrower on a phone.
+    width = _WIDTH_RE.search(svg)
+    limit = f' style="max-width: {width.group(1)}"' if width else ""
+    start = f'<svg role="img" aria-label="{html.escape(chart.alt)}" class="papers-chart-svg"{limit}'
+    return _SVG_START_RE.sub(lambda _: start, svg, count=1)  # a function: alt is not a pattern
+
+
+def fill_charts(page_html: str, data: SiteData) -> str:
+    charts = {c.name: c for c in data.charts}
+
+    def fill(m: re.Match[str]) -> str:
+        chart = charts.get(m.group(1))
+        return inline_chart(chart) if chart else ""
+
+    return _CHART_SLOT_RE.sub(fill, page_html)
+
+
+def home_latest(data: SiteData) -> str:
+    """The latest additions, with their heading and the Atom feed of them.
+
+    File order says nothing about when a paper came in: only papers with a known
+    date are listed (catalog.site.history says where dates come from).
+    """
+    from catalog.site.feed import ALL_FEED, latest
+
+    newest = latest(data.papers, data, LATEST)
+    if not newest:
+        return ""
+    lines = [
+        "## Latest additions",
+        "",
+        f"[Subscribe to new papers]({ALL_FEED}) (Atom feed; each tag has its own on its page). "
+        "A paper's date is its `added` field, or, where that is missing or was given to "
+        "many papers at once, the day its entry was first committed to the catalog's git "
+        "history.",
+        "",
+    ]
+    for p in newest:
+        lines.append(
+            f"- {data.added[p.key].date}: [{md(p.title)}]({paper_uri(p.key)}) "
+            f"({md(p.venue)} {p.year})"
+        )
+    return "\n".join(lines)
+
+
+def home_notes(data: SiteData) -> str:
+    """The notes as a list item with the notes nested, for the home page."""
+    if not data.notes:
+        return "- [Notes](notes/index.md): none written yet."
+    return (
+        "- [Notes](notes/index.md): hand-written overviews of a topic, with links to "
+        "each paper they discuss:\n\n"
+        + "\n".join(f"    - [{md(n.title)}]({note_uri(n)})" for n in data.notes)
+    )
+
+
+def fill_home(markdown: str, data: SiteData) -> str:
+    """The hand-written home page with its <!-- papers:NAME --> markers filled in."""
+    sections = {
+        "counts": home_counts,
+        "charts": home_charts,
+        "latest": home_latest,
+        "notes": home_notes,
+    }
+
+    def fill(m: re.Match[str]) -> str:
+        render = sections.get(m.group(1))
+        if render is None:
+            log.warning(
+                "site/index.md: unknown marker '%s' (known: %s)", m.group(1), ", ".join(MARKERS)
+            )
+            return ""
+        return render(data)
+
+    return MARKER_RE.sub(fill, markdown)

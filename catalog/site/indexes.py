@@ -1,0 +1,131 @@
+"""The index pages of the site: years, venues, tags and notes, as Markdown tables."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from catalog.data.notes import Link, Note
+from catalog.site.links import (
+    AUTHORS_INDEX,
+    href,
+    md,
+    note_uri,
+    plural,
+    tag_uri,
+    venue_uri,
+    year_uri,
+)
+from catalog.site.people import sort_key
+from catalog.site.sitedata import SiteData, by_year
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def years_index(data: SiteData) -> str:
+    """Every year with its paper and venue counts."""
+    uri = "years/index.md"
+    lines = ["# Papers by year", "", "| Year | Papers | Venues |", "|---|--:|--:|"]
+    for year, group in by_year(data.papers).items():
+        lines.append(
+            f"| [{year}]({href(uri, year_uri(year))}) | {len(group)} "
+            f"| {len({p.venue for p in group})} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def venues_index(data: SiteData) -> str:
+    """Every venue with papers: its paper count (first, so a phone shows it) and name."""
+    uri = "venues/index.md"
+    counts = Counter(p.venue for p in data.papers)
+    lines = ["# Papers by venue", ""]
+    if counts:
+        lines += ["| Venue | Papers | Full name | Kind |", "|---|--:|---|---|"]
+    else:
+        lines.append("No papers yet.")
+    for short in sorted(counts, key=str.lower):
+        venue = data.venues.get(short)
+        label = f"[{md(short)}]({href(uri, venue_uri(short))})"
+        lines.append(
+            f"| {_cell(label)} | {counts[short]} | {_cell(md(venue.name) if venue else '')} "
+            f"| {_cell(md(venue.kind)) if venue else ''} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def tags_index(data: SiteData) -> str:
+    """Every tag in use (and in the vocabulary) with its description and count."""
+    uri = "tags/index.md"
+    counts = Counter(t for p in data.papers for t in dict.fromkeys(p.tags))
+    names = sorted(set(counts) | set(data.vocabulary), key=lambda t: (-counts[t], t))
+    lines = ["# Papers by tag", "", "| Tag | Papers | Description |", "|---|--:|---|"]
+    for tag in names:
+        label = f"[{md(tag)}]({href(uri, tag_uri(tag))})" if counts[tag] else md(tag)
+        lines.append(
+            f"| {_cell(label)} | {counts[tag]} | {_cell(md(data.vocabulary.get(tag, '')))} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def notes_index(data: SiteData) -> str:
+    """The hand-written notes, each with its opening and how many papers it discusses
+    (the papers themselves are listed on the note's own page)."""
+    uri = "notes/index.md"
+    lines = [
+        "# Notes",
+        "",
+        "Hand-written notes on topics of the catalog. Each paper a note mentions "
+        "links to its page, and the paper's page links back under *Discussed in*.",
+    ]
+    if not data.notes:
+        lines += ["", "No notes yet."]
+    for note in data.notes:
+        known = [k for k in note.keys if k in data.by_key]
+        lines += [
+            "",
+            f"## [{md(note.title)}]({href(uri, note_uri(note))})",
+            "",
+            f"{note_opening(note, data)} *Discusses {plural(len(known), 'paper')}.*",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+
+
+def note_opening(note: Note, data: SiteData, sentences: int = 2) -> str:
+    """The first sentences of a note's first paragraph, as Markdown-safe text."""
+    from catalog.data.notes import replace_links
+
+    text = note.path.read_text(encoding="utf-8") if note.path.is_file() else ""
+    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", text)]
+    first = next((p for p in paragraphs if p and not p.startswith(("#", "<", "```"))), "")
+
+    def label(link: Link) -> str:
+        paper = data.by_key.get(link.key)
+        return link.text or (paper.short_title if paper else link.key)
+
+    plain_text = " ".join(replace_links(first, label).split())
+    return md(" ".join(_SENTENCE_END_RE.split(plain_text)[:sentences]))
+
+
+def authors_index(data: SiteData) -> str:
+    """Every author, by family name, with their paper count."""
+    uri = AUTHORS_INDEX
+    people = {id(p): p for p in data.people.values()}.values()
+    ordered = sorted(people, key=lambda p: (sort_key(p.name), p.name))
+    lines = [
+        "# Authors",
+        "",
+        f"{plural(len(ordered), 'author')} of the catalog's papers, by family name. Two "
+        "spellings of a name are shown as one person only where data/authors.yaml says so.",
+        "",
+    ]
+    if ordered:
+        lines += ["| Author | Papers |", "|---|--:|"]
+    for person in ordered:
+        label = f"[{md(person.name)}]({href(uri, person.uri)})"
+        lines.append(f"| {_cell(label)} | {len(person.papers)} |")
+    return "\n".join(lines) + "\n"

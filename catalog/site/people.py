@@ -1,0 +1,117 @@
+"""Authors as people: which spellings of a name are one person, and each one's papers.
+
+Two spellings are one person only when data/authors.yaml says so (reviewed like
+the venue registry); names alike in accents, initials or middle names are never
+merged by guessing, as two researchers may well share them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from catalog.errors import InvalidCatalogError, Problem
+from catalog.model import OTHERS, Paper, fold
+from catalog.site.links import slug
+
+AUTHORS_FILE = "authors.yaml"
+
+
+@dataclass(eq=False)  # one object per person, hashed by identity
+class Person:
+    """One author: the name shown, the spellings the catalog uses, and their papers."""
+
+    name: str
+    uri: str = ""
+    spellings: list[str] = field(default_factory=list)
+    papers: list[Paper] = field(default_factory=list)
+
+    def coauthors(self, of: dict[str, Person]) -> list[tuple[Person, int]]:
+        """The people this one wrote with, most shared papers first."""
+        counts: Counter[Person] = Counter()
+        for paper in self.papers:
+            counts.update({of[a] for a in paper.authors if a in of} - {self})
+        return sorted(counts.items(), key=lambda x: (-x[1], sort_key(x[0].name), x[0].name))
+
+
+def load_aliases(path: Path) -> dict[str, str]:
+    """Spelling -> the person's name, from authors.yaml ('Name: [other spelling, ...]');
+    no file, no aliases. A spelling given to two people stops with its line."""
+    from catalog.data import yamlfile
+
+    if not path.is_file():
+        return {}
+    data, lines = yamlfile.load_mapping_with_lines(path)
+    out: dict[str, str] = {}
+    problems = []
+    for name, spellings in data.items():
+        if isinstance(spellings, str):
+            spellings = [spellings]
+        if not isinstance(spellings, list) or not all(isinstance(s, str) for s in spellings):
+            problems.append(
+                Problem(
+                    str(path),
+                    lines[name],
+                    name,
+                    "expected a list of other spellings of this name",
+                    f"write '{name}: [Other Spelling, ...]'",
+                    True,
+                )
+            )
+            continue
+        for spelling in [name, *spellings]:
+            other = out.setdefault(spelling, name)
+            if other != name:
+                problems.append(
+                    Problem(
+                        str(path),
+                        lines[name],
+                        name,
+                        f"'{spelling}' is listed for both '{other}' and '{name}'",
+                        "keep it under the one person it names",
+                        True,
+                    )
+                )
+    if problems:
+        raise InvalidCatalogError(problems)
+    return out
+
+
+def sort_key(name: str) -> tuple[str, str]:
+    """Family name first (the last word), then the rest, without accents or case."""
+    words = fold(name).split()
+    return (words[-1] if words else "", " ".join(words[:-1]))
+
+
+def people_of(papers: Sequence[Paper], aliases: dict[str, str]) -> dict[str, Person]:
+    """Every spelling in the catalog's author lists -> its Person (shared by aliases)."""
+    by_name: dict[str, Person] = {}
+    of: dict[str, Person] = {}
+    for paper in papers:
+        for spelling in dict.fromkeys(paper.authors):
+            if spelling == OTHERS or not spelling.strip():
+                continue
+            person = of.get(spelling)
+            if person is None:
+                name = aliases.get(spelling, spelling)
+                person = by_name.setdefault(name, Person(name))
+                of[spelling] = person
+                person.spellings.append(spelling)
+            person.papers.append(paper)
+    _give_uris(by_name.values())
+    return of
+
+
+def _give_uris(people: Iterable[Person]) -> None:
+    """authors/<name>.md, with -2, -3 ... where two people's names fold to one slug."""
+    taken: set[str] = set()
+    for person in sorted(people, key=lambda p: (sort_key(p.name), p.name)):
+        base = slug(fold(person.name))
+        stem, n = base, 1
+        while stem in taken:
+            n += 1
+            stem = f"{base}-{n}"
+        taken.add(stem)
+        person.uri = f"authors/{stem}.md"
