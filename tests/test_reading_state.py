@@ -13,7 +13,8 @@ from catalog.data import readingstate
 from catalog.edit import writer
 from catalog.paths import Paths
 from catalog.site import sitedata
-from catalog.site.render import home_counts, paper_page
+from catalog.site.home import home_counts
+from catalog.site.render import paper_page
 
 TODAY = dt.date.today().isoformat()
 
