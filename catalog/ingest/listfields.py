@@ -23,9 +23,6 @@ _HREF_RE = re.compile(
 PAREN_RE = re.compile(r"\((?:\s*+\[([^\[\]]+)\]\([^()\s]*\)\s*+|([^()\[\]]+))\)")
 TAG_RE = re.compile(r"\[([^\[\]]+)\](?!\()\s*")  # a bracket group that is not a link
 END_TAG_RE = re.compile(r"\[([^\[\]]+)\]\s*+$")
-# '(`PAI`)', '(**vLLM**)' after a title: the system's name, a note, not the title
-CODE_NOTE_RE = re.compile(r"\(\s*+(?:`[^`]*`|\*\*[^*()]+\*\*)\s*+\)")
-BOLD_RE = re.compile(r"^(\*\*|__)(.+?)\1")
 ITALIC_LINE_RE = re.compile(r"^\s*(\*|_)([^*_]+)\1\s*$")
 _ARXIV_LABEL_RE = re.compile(
     r"^arxiv(?:[:\s]+(\d{4}\.\d{4,5})(v\d+)?)?(?:\s*['’]?(\d{2}|\d{4}))?$", re.IGNORECASE
@@ -37,16 +34,7 @@ _VENUE_YY_RE = re.compile(_VENUE + r"\s*['’]\s?(\d{2}|\d{4})$")
 _HEADING_YY_RE = re.compile(_VENUE + r"\s(\d{2})$")
 _VENUE_YYYY_RE = re.compile(_VENUE + r"\s+((?:19|20)\d{2})$")
 YEAR_RE = re.compile(r"^(?:19|20)\d{2}$")
-# 'Title (2009), A. Author, B. Author, et al.' on a line of its own. The title stops at the
-# first ' (YEAR), ' (a scan, not a backtracking search).
-AUTHORED_RE = re.compile(r"^([^()]+?)\s\(((?:19|20)\d{2})\),\s++(.+)$")
-# a venue at a title's end, after an apostrophe: '... at Scale ICML' 2022.'
-_APOS_LABEL_END_RE = re.compile(r"\s([A-Za-z][\w\-]*\s?['’]\s?(?:\d{4}|\d{2}))\.?$")
-# '**[Arxiv'25]**': a tag in bold
-EMPH_TAG_RE = re.compile(r"(\*\*|__)\[([^\[\]]+)\]\1\s*")
 _WORKSHOP_AT_RE = re.compile(r"^([A-Za-z][\w\-]*)@([A-Za-z][\w\-]*)\s*['’]?\s*(\d{4}|\d{2})$")
-# '(2017, He)' after a title: the year, and a first author's name that is not the authors.
-YEAR_AUTHOR_RE = re.compile(r"\(\s*((?:19|20)\d{2})\s*,\s*[^(),\d]+\)$")
 # Sites whose pages are not papers: a repository, a video, a course, a dataset page.
 NOT_PAPER_HOSTS = (
     ("github.com", "a GitHub repository"),
@@ -445,76 +433,11 @@ def strip_links(text: str) -> str:
     return _HREF_RE.sub(" ", text)
 
 
-def tail_label(tail: str, known: Collection[str] = ()) -> tuple[str, int | None, str | None] | None:
-    """The venue after a title: 'arXiv 2021', '(SOSP 2023)', '[JMLR'22]', '| ATC’ 21',
-    ', *WWW*, 2018.', ', Google, KDD, 2020. - [Video](url)', after its links."""
-    for m in PAREN_RE.finditer(tail):
-        label = parse_label(m.group(1) or m.group(2))
-        if label:
-            return label
-    rest = strip_links(tail).strip(" \t-–—,;:|")
-    rest = rest.rsplit(" | ", 1)[-1].strip()  # 'Title | Notes | OSDI'23': the last cell
-    wrapped = re.fullmatch(r"[\[(](.*)[\])]", rest)
-    label = parse_label(wrapped.group(1).strip() if wrapped else rest) if rest else None
-    return label or trailing_fields(tail, known)[1]
-
-
-def trailing_fields(
-    text: str, known: Collection[str] = ()
-) -> tuple[str, tuple[str, int | None, str | None] | None]:
-    """The venue and year a list writes as the last comma-separated fields ('..., *WWW*,
-    2018.', '..., Pinterest, Inc., KDD, 2020.', '...). 2019.'), and the text before them.
-
-    The field before the year is the venue only when the registry knows it or it reads as a
-    venue's short name (one word with two capitals: 'RecSys', 'KDD'); an organisation
-    ('Google Research') is left alone. No year, no label: a venue alone is not guessed."""
-    plain = strip_annotations(text).replace("*", "").rstrip(" \t-–—.;,")
-    fields = plain.split(",")
-    last = fields[-1].strip(" .")
-    if not YEAR_RE.match(last):
-        label = parse_label(last) if len(fields) > 1 else None
-        if label is None or label[1] is None:
-            return text, None
-        return ",".join(fields[:-1]).strip(), label
-    year = int(last)
-    fields.pop()
-    venue: str | None = None
-    arxiv_id: str | None = None
-    if fields:
-        field_ = fields[-1].strip()
-        label = parse_label(f"{field_} {year}")  # 'arXiv:1804.09133, 2018'
-        if label and label[0] == "arXiv":
-            venue, arxiv_id = "arXiv", label[2]
-            fields.pop()
-        elif _venue_like(field_, known):
-            venue = field_
-            fields.pop()
-    return ",".join(fields).strip(" .-–—"), (venue or "", year, arxiv_id)
-
-
-def _venue_like(text: str, known: Collection[str]) -> bool:
+def venue_like(text: str, known: Collection[str]) -> bool:
     """A venue's short name: one the registry knows, or one word with two capitals."""
     return text.casefold() in known or (
         re.fullmatch(r"[A-Za-z][\w&@\-]*", text) is not None and sum(c.isupper() for c in text) >= 2
     )
-
-
-def continued(title: str, tail: str) -> tuple[str, str]:
-    """'[INFaaS](url): Automated Model-less Inference Serving | ATC’ 21': a linked or bold
-    system name whose title goes on after a colon. The title, and the tail after it."""
-    colon = re.match(r"\s*:\s+", tail)
-    if not colon or len(title.split()) > 3 or ":" in title:
-        return title, tail
-    rest = tail[colon.end() :]
-    stop = min(
-        (i for i in (rest.find(" | "), rest.find(" ["), rest.find("[[")) if i >= 0),
-        default=len(rest),
-    )
-    text, after = rest[:stop].strip(), rest[stop:]
-    end = _APOS_LABEL_END_RE.search(text)  # '... AI Scale ICML' 2022.': the venue at its end
-    if end and parse_label(end.group(1)):
-        text, after = text[: end.start()], f" {end.group(1)} {after}"
-    return (f"{title}: {text}", after) if text else (title, tail)
 
 
 def names_of(text: str) -> tuple[list[str] | None, bool]:
@@ -527,36 +450,4 @@ def names_of(text: str) -> tuple[list[str] | None, bool]:
     return plain_names(text), False
 
 
-def authors_before(rest: str) -> tuple[list[str], bool, re.Match[str]] | None:
-    """'Shuai Zhang, Lina Yao. [Title](url), *CSUR*, 2018.': plain names, then the linked
-    title (names, et al., the link); None unless what precedes the link is plainly names."""
-    link = next(
-        (m for m in LINK_RE.finditer(rest) if m.group(1).strip().casefold() not in LINK_WORDS), None
-    )
-    if link is None or link.start() == 0:
-        return None
-    names, et_al = names_of(rest[: link.start()].strip().rstrip(".:;"))
-    return (names, et_al, link) if names else None
-
-
 DATE_RE = re.compile(r"(?:\d{1,2}\s+)?(?:[A-Z][a-z]{2,8}\.?,?\s+)?((?:19|20)\d{2})")
-WHOLE_BOLD_RE = re.compile(r"(\*\*|__)(.+)\1")
-# '_Load Balance Loss_ - MixLoRA: ...': an emphasised note, a dash, then the title
-NOTE_PREFIX_RE = re.compile(r"([*_])(.+?)\1\s+[-–—]\s+(\S.*)")
-
-
-def strip_annotations(text: str) -> str:
-    """An item without the links, tags and marks lists put after the title: '[中文]',
-    '[[pdf](url)]', a trailing link, emoji."""
-    text = strip_links(text)
-    end = len(text)
-    while True:  # trailing bracket tags, walked back with an index (linear)
-        while end > 0 and text[end - 1].isspace():
-            end -= 1
-        if end == 0 or text[end - 1] != "]":
-            break
-        start = text.rfind("[", 0, end)
-        if start < 0 or "]" in text[start : end - 1]:
-            break
-        end = start
-    return text[:end].strip()

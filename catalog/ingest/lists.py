@@ -22,7 +22,6 @@ from collections.abc import Collection
 from functools import cache
 from typing import TYPE_CHECKING
 
-from catalog.ingest.listentries import authored_line, blog_line, list_item, only_links, paper_url
 from catalog.ingest.listfields import (
     BR_RE,
     ITALIC_LINE_RE,
@@ -34,7 +33,14 @@ from catalog.ingest.listfields import (
     links_of,
     names_of,
 )
-from catalog.ingest.listpieces import enrich, entry_of_found, find, title_line
+from catalog.ingest.listpieces import (
+    blog_line,
+    entry_of_found,
+    find,
+    only_links,
+    paper_url,
+    title_line,
+)
 from catalog.ingest.listtables import html_blocks, read_table
 from catalog.model import strip_controls
 
@@ -60,7 +66,17 @@ _ENUMERATION_RE = re.compile(r"^\(?\d{1,3}[.、)]\s*")
 def markdown() -> MarkdownIt:
     from markdown_it import MarkdownIt
 
-    return MarkdownIt("commonmark").enable("table")
+    class Parser(MarkdownIt):
+        """Every link as written, 'javascript:' included: kept_url judges it, with a note;
+        nothing read here is rendered as HTML."""
+
+        def validateLink(self, url: str) -> bool:
+            return True
+
+        def normalizeLink(self, url: str) -> str:
+            return url
+
+    return Parser("commonmark").enable("table")
 
 
 def _hard_break(line: str) -> bool:
@@ -246,14 +262,7 @@ class _Reader:
             for other in used[1:]:
                 self.out.parts[other] = number
         body = " ".join(parts)
-        entry, reason = list_item(number, body, self.context)
-        if entry is None:
-            entry = authored_line(number, body, self.context)
-        if entry is None and reason != "a link that is never closed":
-            entry, why = entry_of_found(number, body, self.context)
-            reason = why if why.startswith("no title") else reason
-        elif entry is not None and not (entry.venue and entry.year and entry.authors):
-            enrich(entry, body, self.context.known)
+        entry, reason = entry_of_found(number, body, self.context)
         for k, (first, _text, _used) in enumerate(records):
             if k and (authors_line is None or first != authors_line[0]):
                 self.out.parts[first] = number
@@ -278,7 +287,7 @@ class _Reader:
     def paragraph(self, lines: list[tuple[int, str]]) -> None:
         """A paragraph's lines: records, 'Title (YEAR), Authors' lines with their links
         below, '[Title](url), Org, KDD, 2020.' entries, the blog's year lists."""
-        authored: Entry | None = None
+        linked: Entry | None = None  # an entry whose links may follow on the next line
         last: Entry | None = None
         blog_year: int | None = None
         if len(lines) == 1 and lines[0][1].rstrip().endswith(":") and len(lines[0][1]) <= 40:
@@ -295,18 +304,15 @@ class _Reader:
                 last = None
                 continue
             last = None
-            if authored is not None and only_links(text):
-                authored.url = authored.url or paper_url(links_of(text))
-                self.skip(number, f"the links of the entry on line {authored.line}")
-                authored = None
-                continue
-            authored = authored_line(number, text, self.context)
-            if authored is not None:
-                self.add(authored)
+            if linked is not None and only_links(text):
+                linked.url = linked.url or paper_url(links_of(text))
+                self.skip(number, f"the links of the entry on line {linked.line}")
+                linked = None
                 continue
             entry = _paragraph_entry(number, text, self.context)
+            linked = entry
             if entry is not None:
-                if self.add(entry):
+                if self.add(entry) and not entry.authors:
                     last = entry
                 continue
             entries, blog_year = blog_line(number, text, blog_year or self.context.year)
@@ -364,16 +370,14 @@ def _table_rows(tokens: list[Token]) -> list[tuple[int, list[str]]]:
 
 
 def _paragraph_entry(number: int, line: str, context: Context) -> Entry | None:
-    """An entry written as a paragraph, not a list item: '[Title](url), Org, KDD, 2020.' or a
-    record of hard-broken lines ('**Title**' / '_Authors_' / 'Venue, [[Paper](url)]' /
-    '8 Aug 2024'). Only when the line itself gives a venue or year: prose is not guessed at."""
-    body = line.strip()
-    if not body.startswith(("[", "**", "__", "<a ")) and not BR_RE.search(body):
+    """An entry written as a paragraph, not a list item ('[Title](url), Org, KDD, 2020.',
+    'Title (2009), A. Author, B. Author', a record of hard-broken lines): only when the line
+    itself gives a venue or year and a linked or bold title or authors. Prose is not
+    guessed at."""
+    found = find(line, context.known)
+    if not (found.label or found.year) or not (found.marked or found.authors):
         return None
-    entry, _reason = list_item(number, body, Context(context.known))
-    if entry is None or not (entry.venue or entry.year):
-        return None
-    return list_item(number, body, context)[0]
+    return entry_of_found(number, line, context)[0]
 
 
 def source_lines(text: str) -> list[str]:

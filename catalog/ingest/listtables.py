@@ -15,7 +15,6 @@ import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
-from catalog.ingest.listentries import entry_of, paper_url
 from catalog.ingest.listfields import (
     CELL_LINK_WORDS,
     END_TAG_RE,
@@ -31,6 +30,7 @@ from catalog.ingest.listfields import (
     strip_links,
     unescape,
 )
+from catalog.ingest.listpieces import entry_of, paper_url
 
 Row = tuple[int, list[str]]
 # Header words of each column role, English and Chinese ('论文' paper, '会议' conference,
