@@ -11,18 +11,6 @@ from catalog.model import kept_doi
 # Every pattern here is linear in its input (issue 8, item 13): no two neighbouring
 # quantifiers that can take the same characters, possessive runs where they could, and
 # trailing '#'s or spaces stripped in code rather than by a lazy group.
-LINK_RE = re.compile(r"\[([^\[\]]*)\]\(([^()\s]*)(?:\s+\"[^\"]*\")?\)")
-# '[[pdf](url)]' and '[[pdf]](url)': a link word in double brackets.
-LINK_GROUP_RE = re.compile(r"\[\s*\[([^\[\]]+)\]\s*(?:\(([^()\s]*)\)\s*\]|\]\s*\(([^()\s]*)\))")
-# The anchor's text stops at the next '<a' or '</a>': a scan per anchor, never to the line end.
-_HREF_RE = re.compile(
-    r"<a\s[^<>]*?href=[\"']([^\"'<>]+)[\"'][^<>]*>"
-    r"((?:[^<]|<(?!/?a[\s>]))*+)</a>",
-    re.IGNORECASE,
-)
-PAREN_RE = re.compile(r"\((?:\s*+\[([^\[\]]+)\]\([^()\s]*\)\s*+|([^()\[\]]+))\)")
-TAG_RE = re.compile(r"\[([^\[\]]+)\](?!\()\s*")  # a bracket group that is not a link
-END_TAG_RE = re.compile(r"\[([^\[\]]+)\]\s*+$")
 ITALIC_LINE_RE = re.compile(r"^\s*(\*|_)([^*_]+)\1\s*$")
 _ARXIV_LABEL_RE = re.compile(
     r"^arxiv(?:[:\s]+(\d{4}\.\d{4,5})(v\d+)?)?(?:\s*['’]?(\d{2}|\d{4}))?$", re.IGNORECASE
@@ -356,7 +344,7 @@ class Context:
     def heading(self, level: int, text: str) -> None:
         self.levels = {k: v for k, v in self.levels.items() if k < level}
         self.sections = {k: v for k, v in self.sections.items() if k < level}
-        text = clean_title(LINK_RE.sub(r"\1", re.sub(r"<[^<>]*>", "", text)))
+        text = clean_title(text)  # its plain text: links and HTML read by the caller
         self.sections[level] = _section_kind(text)
         label = parse_label(text)
         short = _HEADING_YY_RE.match(text)
@@ -390,26 +378,6 @@ class Context:
         return next((y for _, (_v, y) in sorted(self.levels.items(), reverse=True) if y), None)
 
 
-def links_of(text: str) -> list[tuple[str, str]]:
-    """Every link, as CommonMark reads it ('[[pdf]](url)' is the link '[pdf]', its text
-    given as 'pdf'), then HTML anchors; an empty link's URL is ''."""
-    from catalog.ingest.lists import markdown
-
-    found: list[tuple[str, str]] = []
-    label: list[str] | None = None
-    href = ""
-    for token in markdown().parseInline(text)[0].children or []:
-        if token.type == "link_open":
-            label, href = [], str(token.attrGet("href") or "")
-        elif token.type == "link_close" and label is not None:
-            found.append(("".join(label).strip().strip("[]").strip(), href))
-            label = None
-        elif label is not None and token.type in ("text", "code_inline"):
-            label.append(token.content)
-    found += [(re.sub(r"<[^>]+>", "", m.group(2)), m.group(1)) for m in _HREF_RE.finditer(text)]
-    return found
-
-
 def with_ids(entry: Entry, text: str) -> Entry:
     if entry.arxiv is None:
         m = _ARXIV_URL_RE.search(text)
@@ -425,12 +393,6 @@ def with_ids(entry: Entry, text: str) -> Entry:
             if arxiv_doi and entry.arxiv is None:  # arXiv's own DOI names the preprint
                 entry.arxiv = arxiv_doi.group(1)
     return entry
-
-
-def strip_links(text: str) -> str:
-    text = LINK_GROUP_RE.sub(" ", text)
-    text = LINK_RE.sub(" ", text)
-    return _HREF_RE.sub(" ", text)
 
 
 def venue_like(text: str, known: Collection[str]) -> bool:

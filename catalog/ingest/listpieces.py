@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from typing import cast
 
 from catalog.ingest.listfields import (
@@ -80,6 +81,10 @@ class Inline:
             return self.groups[ord(core) - _MARK]
         return None
 
+    def bare(self) -> str:
+        """The text without its links and bold runs."""
+        return "".join(c for c in self.text if not _MARK <= ord(c) < _MARK + len(self.groups))
+
     def plain(self, piece: str) -> str:
         """A piece with each mark as its text."""
         return "".join(
@@ -98,6 +103,42 @@ class Inline:
         ]
 
 
+class _Tag(HTMLParser):
+    """One inline HTML tag: what it is to an entry's text."""
+
+    kind = "html_inline"
+    href = ""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "a":
+            self.kind, self.href = "link_open", dict(attrs).get("href") or ""
+        elif tag == "br":
+            self.kind = "br"
+
+    def handle_endtag(self, tag: str) -> None:
+        self.kind = "link_close" if tag == "a" else self.kind
+
+
+def _html_tag(content: str) -> tuple[str, str]:
+    """('link_open', href), ('link_close', ''), ('br', '') or ('html_inline', '')."""
+    tag = _Tag()
+    tag.feed(content)
+    tag.close()
+    return tag.kind, "".join(tag.href.split())
+
+
+def links_of(text: str) -> list[tuple[str, str]]:
+    """Every link (Markdown or HTML anchor) as markdown-it-py reads it: its text ('[[pdf]](u)'
+    gives 'pdf') and href ('' when empty)."""
+    return [(t, h) for t, h in render(text).groups if h is not None]
+
+
+def plain_text(text: str) -> str:
+    """Inline Markdown as its plain text: link texts kept, HTML tags and marks gone."""
+    inline = render(text)
+    return inline.plain(inline.text).replace(" | ", " ")
+
+
 def render(body: str) -> Inline:
     """The entry's inline text through markdown-it-py: links and bold runs as marks, a
     link labelled with a link word set apart by ' | ', a line break as ' | '."""
@@ -108,35 +149,36 @@ def render(body: str) -> Inline:
     # open links and bold runs: (href, None for bold; their text so far)
     stack: list[tuple[str | None, list[str]]] = []
     for token in markdown().parseInline(body)[0].children or []:
-        kind = token.type
+        kind, href = token.type, str(token.attrGet("href") or "")
+        if kind == "html_inline":  # an HTML anchor is a link like a Markdown one
+            kind, href = _html_tag(token.content)
         if kind in ("link_open", "strong_open"):
-            href = str(token.attrGet("href") or "") if kind == "link_open" else None
-            stack.append((href, []))
+            stack.append((href if kind == "link_open" else None, []))
             continue
         if kind in ("link_close", "strong_close") and stack:
-            href, parts = stack.pop()
+            target, parts = stack.pop()
             text = " ".join("".join(parts).split())
-            if stack or (href is None and any(ord(c) >= _MARK for c in text)):
+            if stack or (target is None and any(ord(c) >= _MARK for c in text)):
                 piece = text  # bold inside a link, or a link inside bold: as the text
             else:
                 # '**_Top-2 Gating_ - Title**': an emphasised note before a bold title
                 text = re.sub(r"^\x02[^\x02]*\x02\s+[-–—]\s+", "", text).replace("\x02", "")
-                bracketed = href is not None and text[:1] == "[" and text[-1:] == "]"
-                groups.append((text[1:-1].strip() if bracketed else text, href))  # '[[pdf]](u)'
+                bracketed = target is not None and text[:1] == "[" and text[-1:] == "]"
+                groups.append((text[1:-1].strip() if bracketed else text, target))  # '[[pdf]](u)'
                 piece = chr(_MARK + len(groups) - 1)
-                if href is not None and clean_title(text.strip("[]")).casefold() in LINK_LABELS:
+                if target is not None and clean_title(text.strip("[]")).casefold() in LINK_LABELS:
                     piece = f" | {piece} | "
         elif kind in ("em_open", "em_close"):
             piece = "\x02" if stack and stack[-1][0] is None else ""
         elif kind in ("softbreak", "hardbreak"):
             piece = " " if kind == "softbreak" else " | "
-        elif kind == "html_inline":
-            piece = " | " if token.content[:3].casefold() == "<br" else ""
-        else:
-            piece = token.content  # text, code, an image's alt text
+        elif kind == "br":
+            piece = " | "
+        else:  # text, code, an image's alt text; nothing of other HTML or a stray close
+            piece = token.content if kind in ("text", "code_inline", "image") else ""
         (stack[-1][1] if stack else out).append(piece)
-    for href, parts in stack:  # a link or bold never closed: its text as written
-        out.append(("[" if href is not None else "**") + "".join(parts))
+    for target, parts in stack:  # a link or bold never closed: its text as written
+        out.append(("[" if target is not None else "**") + "".join(parts))
     return Inline("".join(out).replace("\x02", ""), groups)
 
 
@@ -461,8 +503,8 @@ def title_line(text: str) -> str | None:
 def only_links(line: str) -> bool:
     """True for a line of nothing but links ('[[pdf]](url) [[code]](url)')."""
     inline = render(line)
-    rest = "".join(c for c in inline.text if ord(c) < _MARK)
-    return any(h is not None for _t, h in inline.groups) and not rest.strip(" \t-–—|,;[]()")
+    links = any(h is not None for _t, h in inline.groups)
+    return links and not inline.bare().strip(" \t-–—|,;[]()")
 
 
 def _not_paper_site(url: str | None) -> str | None:

@@ -30,15 +30,16 @@ from catalog.ingest.listfields import (
     Entry,
     NotPaper,
     Parsed,
-    links_of,
     names_of,
 )
 from catalog.ingest.listpieces import (
     blog_line,
     entry_of_found,
     find,
+    links_of,
     only_links,
     paper_url,
+    plain_text,
     title_line,
 )
 from catalog.ingest.listtables import html_blocks, read_table
@@ -188,7 +189,7 @@ class _Reader:
     def heading(self, number: int, level: int, text: str) -> None:
         """A heading: the venue, year or kind of section below it; or a paper itself when
         it reads as one ('### 3. Title. Ann Example, Bo Sample and Cy Placeholder')."""
-        self.context.heading(level, text)
+        self.context.heading(level, plain_text(text))
         body = _ENUMERATION_RE.sub("", text.strip())
         found = find(body, self.context.known)
         if found.title and (len(found.authors) > 1 or found.et_al) and found.label is None:
