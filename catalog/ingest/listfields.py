@@ -11,7 +11,6 @@ from catalog.model import kept_doi
 # Every pattern here is linear in its input (issue 8, item 13): no two neighbouring
 # quantifiers that can take the same characters, possessive runs where they could, and
 # trailing '#'s or spaces stripped in code rather than by a lazy group.
-ITALIC_LINE_RE = re.compile(r"^\s*(\*|_)([^*_]+)\1\s*$")
 _ARXIV_LABEL_RE = re.compile(
     r"^arxiv(?:[:\s]+(\d{4}\.\d{4,5})(v\d+)?)?(?:\s*['’]?(\d{2}|\d{4}))?$", re.IGNORECASE
 )
@@ -107,8 +106,6 @@ _NAME_PARTICLES = frozenset(
 )
 _NAME_WORD_RE = re.compile(r"^[^\W\d_](?:[^\W\d_]|['’.\-])*$")
 MAX_PARTS = 6  # lines a record of hard-broken lines may have
-# No '\s*' before '<br': a search would rescan each run of spaces from every start (quadratic)
-BR_RE = re.compile(r"<br\s*/?>", re.IGNORECASE)
 
 
 @dataclass

@@ -119,7 +119,7 @@ class _Tag(HTMLParser):
         self.kind = "link_close" if tag == "a" else self.kind
 
 
-def _html_tag(content: str) -> tuple[str, str]:
+def html_tag(content: str) -> tuple[str, str]:
     """('link_open', href), ('link_close', ''), ('br', '') or ('html_inline', '')."""
     tag = _Tag()
     tag.feed(content)
@@ -131,6 +131,17 @@ def links_of(text: str) -> list[tuple[str, str]]:
     """Every link (Markdown or HTML anchor) as markdown-it-py reads it: its text ('[[pdf]](u)'
     gives 'pdf') and href ('' when empty)."""
     return [(t, h) for t, h in render(text).groups if h is not None]
+
+
+def italics(line: str) -> str | None:
+    """The text of a line that is all in italics ('*A B, C D*'), else None."""
+    from catalog.ingest.lists import markdown
+
+    children = markdown().parseInline(line.strip())[0].children or []
+    inner = children[1:-1]
+    if len(children) < 3 or (children[0].type, children[-1].type) != ("em_open", "em_close"):
+        return None
+    return "".join(c.content for c in inner) if all(c.type == "text" for c in inner) else None
 
 
 def plain_text(text: str) -> str:
@@ -151,7 +162,7 @@ def render(body: str) -> Inline:
     for token in markdown().parseInline(body)[0].children or []:
         kind, href = token.type, str(token.attrGet("href") or "")
         if kind == "html_inline":  # an HTML anchor is a link like a Markdown one
-            kind, href = _html_tag(token.content)
+            kind, href = html_tag(token.content)
         if kind in ("link_open", "strong_open"):
             stack.append((href if kind == "link_open" else None, []))
             continue

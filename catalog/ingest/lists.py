@@ -23,8 +23,6 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from catalog.ingest.listfields import (
-    BR_RE,
-    ITALIC_LINE_RE,
     MAX_PARTS,
     Context,
     Entry,
@@ -36,6 +34,7 @@ from catalog.ingest.listpieces import (
     blog_line,
     entry_of_found,
     find,
+    italics,
     links_of,
     only_links,
     paper_url,
@@ -80,22 +79,8 @@ def markdown() -> MarkdownIt:
     return Parser("commonmark").enable("table")
 
 
-def _hard_break(line: str) -> bool:
-    """True for a line that ends in a hard line break: a backslash, '<br>' or two spaces."""
-    return (
-        (line.endswith("\\") and not line.endswith("\\\\"))
-        or line.endswith("  ")
-        or bool(BR_RE.search(line.rstrip()[-6:]))
-    )
-
-
-def _without_break(line: str) -> str:
-    """A line without the hard line break at its end."""
-    line = line.rstrip()
-    cut = BR_RE.search(line[-6:])
-    if cut and line[-6:].endswith(cut.group(0)):
-        line = line[: len(line) - len(cut.group(0))].rstrip()
-    return line[:-1].rstrip() if line.endswith("\\") and not line.endswith("\\\\") else line
+# the end of a line that the parser read as a hard line break
+_HARD = "\x03"
 
 
 def _records(lines: list[tuple[int, str]]) -> list[tuple[int, str, list[int]]]:
@@ -107,12 +92,29 @@ def _records(lines: list[tuple[int, str]]) -> list[tuple[int, str, list[int]]]:
         number, text = lines[i]
         used = [number]
         i += 1
-        while _hard_break(text) and i < len(lines) and len(used) < MAX_PARTS:
-            text = _without_break(text) + " <br> " + lines[i][1]
+        while text.endswith(_HARD) and i < len(lines) and len(used) < MAX_PARTS:
+            text = text[:-1] + " <br> " + lines[i][1]
             used.append(lines[i][0])
             i += 1
-        out.append((number, _without_break(text).strip(), used))
+        out.append((number, text.rstrip(_HARD).strip(), used))
     return out
+
+
+def _breaks(inline: Token) -> dict[int, str]:
+    """The lines of a paragraph that end in a hard line break (a backslash, two spaces,
+    '<br>'), as the parser reads them, each with the text of its break."""
+    from catalog.ingest.listpieces import html_tag
+
+    ends: dict[int, str] = {}
+    line = 0
+    children = inline.children or []
+    for k, child in enumerate(children):
+        if child.type == "hardbreak":
+            ends[line] = "\\"
+        elif child.type == "softbreak" and k and html_tag(children[k - 1].content)[0] == "br":
+            ends[line] = children[k - 1].content
+        line += child.type in ("hardbreak", "softbreak")
+    return ends
 
 
 class _Reader:
@@ -156,7 +158,7 @@ class _Reader:
                 depth -= 1
                 in_item.pop()
             elif kind == "paragraph_open" and token.map:
-                lines = self._lines(token.map, tokens[i + 1].content)
+                lines = self._lines(token.map, tokens[i + 1])
                 if depth and in_item[-1] is False:
                     above = next((e for e in in_item[-2::-1] if isinstance(e, Entry)), None)
                     in_item[-1] = self.item(lines, nested=depth > 1, parent=above)
@@ -180,11 +182,16 @@ class _Reader:
                         self.skip(number, "a quote or code block")
             i += 1
 
-    def _lines(self, span: list[int], content: str) -> list[tuple[int, str]]:
-        """(line number, normalised text) of a paragraph; its content has the list markers
-        and indentation removed."""
-        # each line's end kept: two spaces there are a hard line break
-        return [(span[0] + 1 + k, line.lstrip()) for k, line in enumerate(content.split("\n"))]
+    def _lines(self, span: list[int], inline: Token) -> list[tuple[int, str]]:
+        """(line number, text) of a paragraph's lines, a hard line break at a line's end
+        written as _HARD; its content has the list markers and indentation removed."""
+        ends = _breaks(inline)
+        lines = []
+        for k, line in enumerate(inline.content.split("\n")):
+            if k in ends:
+                line = line.rstrip().removesuffix(ends[k]).rstrip() + _HARD
+            lines.append((span[0] + 1 + k, line.lstrip()))
+        return lines
 
     def heading(self, number: int, level: int, text: str) -> None:
         """A heading: the venue, year or kind of section below it; or a paper itself when
@@ -199,9 +206,9 @@ class _Reader:
 
     def under_item(self, lines: list[tuple[int, str]], entry: Entry | bool | None) -> None:
         """A paragraph under a list item: its author line ('*A B, C D*'), or a note."""
-        italic = ITALIC_LINE_RE.match(lines[0][1]) if len(lines) == 1 else None
+        italic = italics(lines[0][1]) if len(lines) == 1 else None
         if isinstance(entry, Entry) and italic and not entry.authors:
-            self.authors(entry, lines[0][0], italic.group(2))
+            self.authors(entry, lines[0][0], italic)
             return
         for number, _ in lines:
             self.skip(number, "a paragraph under a list item")
@@ -255,9 +262,9 @@ class _Reader:
         if parent is not None and len(records) == 1 and self.detail(parent, number, records[0][1]):
             return None
         for k, (first, text, used) in enumerate(records):
-            italic = ITALIC_LINE_RE.match(text) if k else None
+            italic = italics(text) if k else None
             if italic and authors_line is None:
-                authors_line = (first, italic.group(2))
+                authors_line = (first, italic)
             else:
                 parts.append(text)
             for other in used[1:]:
@@ -299,9 +306,9 @@ class _Reader:
         for number, text, used in _records(lines):
             for other in used[1:]:
                 self.out.parts[other] = number
-            italic = ITALIC_LINE_RE.match(text)
+            italic = italics(text)
             if italic and last is not None:
-                self.authors(last, number, italic.group(2))
+                self.authors(last, number, italic)
                 last = None
                 continue
             last = None
