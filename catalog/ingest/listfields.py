@@ -216,14 +216,8 @@ def year_of(text: str) -> int:
     return int(text) if len(text) == 4 else 2000 + int(text)
 
 
-def unescape(text: str) -> str:
-    return re.sub(r"\\([\[\]_*()#|`\\])", r"\1", text)
-
-
 def clean_title(text: str) -> str:
-    """A title without Markdown emphasis, escapes or trailing punctuation."""
-    text = unescape(text)
-    text = re.sub(r"(\*\*|__|\*|_)(.+?)\1", r"\2", text)
+    """A title (plain text, as the parser gives it) without trailing punctuation."""
     text = " ".join(text.split()).strip(" -–—,;.*")
     if text.startswith("《") and text.endswith("》"):  # '《Title》': Chinese title marks
         text = text[1:-1].strip(" -–—,;.*")
