@@ -76,7 +76,7 @@ class Inline:
     def group(self, piece: str) -> tuple[str, str | None] | None:
         """The link or bold run a piece is, when it is one alone (brackets and quotes
         around it aside)."""
-        core = piece.strip(" \t\"'“”")
+        core = piece.strip(" \t\"'“”[]()")
         if len(core) == 1 and _MARK <= ord(core) < _MARK + len(self.groups):
             return self.groups[ord(core) - _MARK]
         return None
@@ -155,6 +155,8 @@ def render(body: str) -> Inline:
     link labelled with a link word set apart by ' | ', a line break as ' | '."""
     from catalog.ingest.lists import markdown
 
+    # characters of the private use area are the marks: one in the text is dropped
+    body = "".join(c for c in body if not _MARK <= ord(c) <= 0xF8FF)
     groups: list[tuple[str, str | None]] = []
     out: list[str] = []
     # open links and bold runs: (href, None for bold; their text so far)

@@ -5,7 +5,7 @@ list items with their continuation lines and nesting, headings, tables and their
 cells, paragraphs. No pattern of ours decides what a bullet or a table is. Each entry's
 text is normalised (Unicode NFKC, so fullwidth brackets, semicolons and digits are their
 ASCII forms; lenticular brackets '【】' become '[]'), then its fields are found wherever
-they stand (listentries, listfields): the title, its links, the venue and year, the
+they stand (listpieces, listfields): the title, its links, the venue and year, the
 authors. A heading such as '## OSDI 2023' or '### 2021' gives the venue or year of the
 entries below it; one such as '## Datasets' says the entries below are not papers.
 Tables are read by the role of each column (listtables).
