@@ -362,12 +362,18 @@ def judge(piece: str, known: Collection[str]) -> tuple[str, object]:
         label = _tag_in(text) or label or _glued(text, known)
     if label is not None:
         return "label", label
-    names, et_al = names_of(_LABELLED_RE.sub("", text))
+    names, et_al = names_of(_LABELLED_RE.sub("", text, count=1))
     if names:
         return "names", (names, et_al)
     if text.casefold() in known:
         return "venue", text
     return "text", None
+
+
+def labelled_names(text: str) -> tuple[list[str] | None, bool]:
+    """The names of a line labelled as authors ('Authors: A B, C D', '저자: ...')."""
+    labelled = _LABELLED_RE.match(text)
+    return names_of(text[labelled.end() :]) if labelled else (None, False)
 
 
 def _glued(text: str, known: Collection[str]) -> Label | None:

@@ -35,6 +35,7 @@ from catalog.ingest.listpieces import (
     entry_of_found,
     find,
     italics,
+    labelled_names,
     links_of,
     only_links,
     paper_url,
@@ -234,8 +235,7 @@ class _Reader:
             parent.url = parent.url or paper_url(links_of(body))
             self.skip(number, f"the links of the entry on line {parent.line}")
             return True
-        labelled = re.match(r"(?:authors?|by|作者|저자)\s*:\s*(.+)$", body, re.IGNORECASE)
-        names, et_al = names_of(labelled.group(1)) if labelled else (None, False)
+        names, et_al = labelled_names(body)
         if names and not parent.authors:
             parent.authors, parent.et_al = names, et_al
             self.skip(number, f"the authors of the entry on line {parent.line}")

@@ -243,9 +243,7 @@ def _drop_link_words(title: str) -> str:
 def _author_cell(cell: str) -> tuple[list[str], bool]:
     """The names of an Authors cell ('A B; C D; etc.', 'A B, C D, et al.'), only when each
     is plainly a name."""
-    text = clean_title(_plain(cell))
-    text = re.sub(r"\s*;\s*", ", ", text)
-    names, et_al = names_of(text)
+    names, et_al = names_of(_plain(cell))
     return (names, et_al) if names else ([], False)
 
 
