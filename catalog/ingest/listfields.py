@@ -162,6 +162,8 @@ def parse_label(text: str) -> tuple[str, int | None, str | None] | None:
     label = _label(text)
     if label is None and (note := _NOTE_AFTER_YEAR_RE.match(text)):
         label = _label(note.group(1))  # 'NeurIPS'25 Spotlight', 'PPoPP'24 poster'
+        # a one-word venue: 'A Made-Up Ranker 1990 for Videos' is a title, not a tag
+        label = label if label and len(label[0].split()) == 1 else None
     return label
 
 

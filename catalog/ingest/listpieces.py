@@ -399,7 +399,6 @@ def pieces(text: str, known: Collection[str] = ()) -> list[tuple[int, int, bool]
         if text[start] in "[(" and end - start > 1:
             # a group of several fields: '(NSDI 2022, Assaf Eisenman)', '[Lab | NSDI 2022]'
             inner = _cut(text, start + 1, end - 1)
-            inner = [] if parse_label(text[start + 1 : end - 1]) else inner  # '[arxiv, 2022]'
             out += [(a, b, True) for a, b in inner] if len(inner) > 1 else [(start, end, True)]
         else:
             out += [s for a, b in _cut(text, start, end) for s in _tail_tag(text, a, b, known)]
