@@ -1,11 +1,13 @@
-"""The fields of a list entry found wherever they stand, by scoring its pieces. Pure.
+"""The one reader of a list entry: its fields found wherever they stand. Pure.
 
-An entry's text is cut into pieces at its brackets and separators ('. ', ', ', ' - ',
-' | ', ';'), and each piece is judged on its own: a venue tag ('OSDI'23', 'NSDI 2022',
-'NAIC @ SIGCOMM'25', 'NeurIPS'25 Spotlight', 'OSDI18' for a registry venue), a year,
-a person's name, 'et al.', a link word. The title is a linked or bold title, else the
-first run of pieces that are none of these. What is found is kept; what is missing is
-said ('no year', 'no venue') rather than the entry being dropped.
+markdown-it-py reads the entry's inline text: each link (or HTML anchor) and each bold
+run becomes one mark in the text, with its text and href kept, so no pattern of ours
+decides what a link is. The text is then cut into pieces at its brackets and separators
+('. ', ', ', ' - ', ' | ', ';'), and each piece is judged on its own: a venue tag
+('OSDI'23', 'NSDI 2022', 'NAIC @ SIGCOMM'25', 'NeurIPS'25 Spotlight', 'OSDI18' for a
+registry venue), a year, a person's name, 'et al.', a link word. The title is a linked
+or bold title, else the first run of pieces that are none of these. What is found is
+kept; what is missing is said ('no title', 'no venue, year or link') rather than guessed.
 """
 
 from __future__ import annotations

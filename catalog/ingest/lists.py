@@ -1,14 +1,16 @@
 """Paper entries in Markdown lists, read by their fields. Pure: no I/O.
 
 A CommonMark parser (markdown-it-py, with its GitHub table rule) finds the structure:
-list items with their continuation lines and nesting, headings, tables and their
-cells, paragraphs. No pattern of ours decides what a bullet or a table is. Each entry's
-text is normalised (Unicode NFKC, so fullwidth brackets, semicolons and digits are their
-ASCII forms; lenticular brackets '【】' become '[]'), then its fields are found wherever
-they stand (listpieces, listfields): the title, its links, the venue and year, the
-authors. A heading such as '## OSDI 2023' or '### 2021' gives the venue or year of the
-entries below it; one such as '## Datasets' says the entries below are not papers.
-Tables are read by the role of each column (listtables).
+list items with their continuation lines and nesting, headings, tables and their cells,
+paragraphs, hard line breaks. No pattern of ours decides what a bullet, a table or a
+link is (one repair aside: '-Text' under an item, a bullet missing its space, which
+CommonMark reads as more of the item). Each entry's text is normalised (Unicode NFKC, so
+fullwidth brackets, semicolons and digits are their ASCII forms; lenticular brackets
+'【】' become '[]'), then its fields are found wherever they stand (listpieces,
+listfields): the title, its links, the venue and year, the authors. A heading such as
+'## OSDI 2023' or '### 2021' gives the venue or year of the entries below it; one such
+as '## Datasets' says the entries below are not papers. Tables are read by the role of
+each column (listtables).
 
 Every line is accounted for: an entry, a line of an entry (its authors, its links), or
 a line that is not a paper with the reason why.
