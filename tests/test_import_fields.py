@@ -561,3 +561,24 @@ def test_a_link_label_is_never_a_title() -> None:
     parsed = lists.parse(text)
     assert parsed.entries == []
     assert all("label" in n.reason or "title" in n.reason for n in parsed.not_papers)
+
+
+def test_link_notes_years_in_titles_nested_brackets_and_anchors_in_items() -> None:
+    text = (
+        "- Gizmo: A Made-Up Cache ([SOSP 2023](../notes/sosp.md)) \\[[Personal Notes](n.md)] "
+        "\\[[Paper](https://example.org/g.pdf)]\n"
+        "- A Made-Up Ranker 1990 for Videos. KDD 2019\n"
+        "- [A Made-Up Survey of Schedulers[Translated]](https://example.org/s)\n"
+        "- Ann Example, Bo Sample, <a href='https://example.org/w'>A Made-Up Widget</a>, KDD'20\n"
+    )
+    got = [(e.title, e.venue, e.year, e.url, e.first_author) for e in lists.parse(text).entries]
+    assert got == [
+        # a link labelled 'Personal Notes' beside a title is a note, not a name
+        ("Gizmo: A Made-Up Cache", "SOSP", 2023, "https://example.org/g.pdf", None),
+        # a year inside a title is not a venue tag
+        ("A Made-Up Ranker 1990 for Videos", "KDD", 2019, None, None),
+        # brackets inside a link's text, as CommonMark reads them
+        ("A Made-Up Survey of Schedulers[Translated]", None, None, "https://example.org/s", None),
+        # an HTML anchor is a link like a Markdown one
+        ("A Made-Up Widget", "KDD", 2020, "https://example.org/w", None),
+    ]

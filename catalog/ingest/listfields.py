@@ -11,22 +11,6 @@ from catalog.model import kept_doi
 # Every pattern here is linear in its input (issue 8, item 13): no two neighbouring
 # quantifiers that can take the same characters, possessive runs where they could, and
 # trailing '#'s or spaces stripped in code rather than by a lazy group.
-LINK_RE = re.compile(r"\[([^\[\]]*)\]\(([^()\s]*)(?:\s+\"[^\"]*\")?\)")
-# '[[pdf](url)]' and '[[pdf]](url)': a link word in double brackets.
-LINK_GROUP_RE = re.compile(r"\[\s*\[([^\[\]]+)\]\s*(?:\(([^()\s]*)\)\s*\]|\]\s*\(([^()\s]*)\))")
-# The anchor's text stops at the next '<a' or '</a>': a scan per anchor, never to the line end.
-_HREF_RE = re.compile(
-    r"<a\s[^<>]*?href=[\"']([^\"'<>]+)[\"'][^<>]*>"
-    r"((?:[^<]|<(?!/?a[\s>]))*+)</a>",
-    re.IGNORECASE,
-)
-PAREN_RE = re.compile(r"\((?:\s*+\[([^\[\]]+)\]\([^()\s]*\)\s*+|([^()\[\]]+))\)")
-TAG_RE = re.compile(r"\[([^\[\]]+)\](?!\()\s*")  # a bracket group that is not a link
-END_TAG_RE = re.compile(r"\[([^\[\]]+)\]\s*+$")
-# '(`PAI`)', '(**vLLM**)' after a title: the system's name, a note, not the title
-CODE_NOTE_RE = re.compile(r"\(\s*+(?:`[^`]*`|\*\*[^*()]+\*\*)\s*+\)")
-BOLD_RE = re.compile(r"^(\*\*|__)(.+?)\1")
-ITALIC_LINE_RE = re.compile(r"^\s*(\*|_)([^*_]+)\1\s*$")
 _ARXIV_LABEL_RE = re.compile(
     r"^arxiv(?:[:\s]+(\d{4}\.\d{4,5})(v\d+)?)?(?:\s*['’]?(\d{2}|\d{4}))?$", re.IGNORECASE
 )
@@ -37,16 +21,7 @@ _VENUE_YY_RE = re.compile(_VENUE + r"\s*['’]\s?(\d{2}|\d{4})$")
 _HEADING_YY_RE = re.compile(_VENUE + r"\s(\d{2})$")
 _VENUE_YYYY_RE = re.compile(_VENUE + r"\s+((?:19|20)\d{2})$")
 YEAR_RE = re.compile(r"^(?:19|20)\d{2}$")
-# 'Title (2009), A. Author, B. Author, et al.' on a line of its own. The title stops at the
-# first ' (YEAR), ' (a scan, not a backtracking search).
-AUTHORED_RE = re.compile(r"^([^()]+?)\s\(((?:19|20)\d{2})\),\s++(.+)$")
-# a venue at a title's end, after an apostrophe: '... at Scale ICML' 2022.'
-_APOS_LABEL_END_RE = re.compile(r"\s([A-Za-z][\w\-]*\s?['’]\s?(?:\d{4}|\d{2}))\.?$")
-# '**[Arxiv'25]**': a tag in bold
-EMPH_TAG_RE = re.compile(r"(\*\*|__)\[([^\[\]]+)\]\1\s*")
 _WORKSHOP_AT_RE = re.compile(r"^([A-Za-z][\w\-]*)@([A-Za-z][\w\-]*)\s*['’]?\s*(\d{4}|\d{2})$")
-# '(2017, He)' after a title: the year, and a first author's name that is not the authors.
-YEAR_AUTHOR_RE = re.compile(r"\(\s*((?:19|20)\d{2})\s*,\s*[^(),\d]+\)$")
 # Sites whose pages are not papers: a repository, a video, a course, a dataset page.
 NOT_PAPER_HOSTS = (
     ("github.com", "a GitHub repository"),
@@ -131,8 +106,6 @@ _NAME_PARTICLES = frozenset(
 )
 _NAME_WORD_RE = re.compile(r"^[^\W\d_](?:[^\W\d_]|['’.\-])*$")
 MAX_PARTS = 6  # lines a record of hard-broken lines may have
-# No '\s*' before '<br': a search would rescan each run of spaces from every start (quadratic)
-BR_RE = re.compile(r"<br\s*/?>", re.IGNORECASE)
 
 
 @dataclass
@@ -189,6 +162,8 @@ def parse_label(text: str) -> tuple[str, int | None, str | None] | None:
     label = _label(text)
     if label is None and (note := _NOTE_AFTER_YEAR_RE.match(text)):
         label = _label(note.group(1))  # 'NeurIPS'25 Spotlight', 'PPoPP'24 poster'
+        # a one-word venue: 'A Made-Up Ranker 1990 for Videos' is a title, not a tag
+        label = label if label and len(label[0].split()) == 1 else None
     return label
 
 
@@ -243,14 +218,8 @@ def year_of(text: str) -> int:
     return int(text) if len(text) == 4 else 2000 + int(text)
 
 
-def unescape(text: str) -> str:
-    return re.sub(r"\\([\[\]_*()#|`\\])", r"\1", text)
-
-
 def clean_title(text: str) -> str:
-    """A title without Markdown emphasis, escapes or trailing punctuation."""
-    text = unescape(text)
-    text = re.sub(r"(\*\*|__|\*|_)(.+?)\1", r"\2", text)
+    """A title (plain text, as the parser gives it) without trailing punctuation."""
     text = " ".join(text.split()).strip(" -–—,;.*")
     if text.startswith("《") and text.endswith("》"):  # '《Title》': Chinese title marks
         text = text[1:-1].strip(" -–—,;.*")
@@ -368,7 +337,7 @@ class Context:
     def heading(self, level: int, text: str) -> None:
         self.levels = {k: v for k, v in self.levels.items() if k < level}
         self.sections = {k: v for k, v in self.sections.items() if k < level}
-        text = clean_title(LINK_RE.sub(r"\1", re.sub(r"<[^<>]*>", "", text)))
+        text = clean_title(text)  # its plain text: links and HTML read by the caller
         self.sections[level] = _section_kind(text)
         label = parse_label(text)
         short = _HEADING_YY_RE.match(text)
@@ -402,26 +371,6 @@ class Context:
         return next((y for _, (_v, y) in sorted(self.levels.items(), reverse=True) if y), None)
 
 
-def links_of(text: str) -> list[tuple[str, str]]:
-    """Every link, as CommonMark reads it ('[[pdf]](url)' is the link '[pdf]', its text
-    given as 'pdf'), then HTML anchors; an empty link's URL is ''."""
-    from catalog.ingest.lists import markdown
-
-    found: list[tuple[str, str]] = []
-    label: list[str] | None = None
-    href = ""
-    for token in markdown().parseInline(text)[0].children or []:
-        if token.type == "link_open":
-            label, href = [], str(token.attrGet("href") or "")
-        elif token.type == "link_close" and label is not None:
-            found.append(("".join(label).strip().strip("[]").strip(), href))
-            label = None
-        elif label is not None and token.type in ("text", "code_inline"):
-            label.append(token.content)
-    found += [(re.sub(r"<[^>]+>", "", m.group(2)), m.group(1)) for m in _HREF_RE.finditer(text)]
-    return found
-
-
 def with_ids(entry: Entry, text: str) -> Entry:
     if entry.arxiv is None:
         m = _ARXIV_URL_RE.search(text)
@@ -439,82 +388,11 @@ def with_ids(entry: Entry, text: str) -> Entry:
     return entry
 
 
-def strip_links(text: str) -> str:
-    text = LINK_GROUP_RE.sub(" ", text)
-    text = LINK_RE.sub(" ", text)
-    return _HREF_RE.sub(" ", text)
-
-
-def tail_label(tail: str, known: Collection[str] = ()) -> tuple[str, int | None, str | None] | None:
-    """The venue after a title: 'arXiv 2021', '(SOSP 2023)', '[JMLR'22]', '| ATC’ 21',
-    ', *WWW*, 2018.', ', Google, KDD, 2020. - [Video](url)', after its links."""
-    for m in PAREN_RE.finditer(tail):
-        label = parse_label(m.group(1) or m.group(2))
-        if label:
-            return label
-    rest = strip_links(tail).strip(" \t-–—,;:|")
-    rest = rest.rsplit(" | ", 1)[-1].strip()  # 'Title | Notes | OSDI'23': the last cell
-    wrapped = re.fullmatch(r"[\[(](.*)[\])]", rest)
-    label = parse_label(wrapped.group(1).strip() if wrapped else rest) if rest else None
-    return label or trailing_fields(tail, known)[1]
-
-
-def trailing_fields(
-    text: str, known: Collection[str] = ()
-) -> tuple[str, tuple[str, int | None, str | None] | None]:
-    """The venue and year a list writes as the last comma-separated fields ('..., *WWW*,
-    2018.', '..., Pinterest, Inc., KDD, 2020.', '...). 2019.'), and the text before them.
-
-    The field before the year is the venue only when the registry knows it or it reads as a
-    venue's short name (one word with two capitals: 'RecSys', 'KDD'); an organisation
-    ('Google Research') is left alone. No year, no label: a venue alone is not guessed."""
-    plain = strip_annotations(text).replace("*", "").rstrip(" \t-–—.;,")
-    fields = plain.split(",")
-    last = fields[-1].strip(" .")
-    if not YEAR_RE.match(last):
-        label = parse_label(last) if len(fields) > 1 else None
-        if label is None or label[1] is None:
-            return text, None
-        return ",".join(fields[:-1]).strip(), label
-    year = int(last)
-    fields.pop()
-    venue: str | None = None
-    arxiv_id: str | None = None
-    if fields:
-        field_ = fields[-1].strip()
-        label = parse_label(f"{field_} {year}")  # 'arXiv:1804.09133, 2018'
-        if label and label[0] == "arXiv":
-            venue, arxiv_id = "arXiv", label[2]
-            fields.pop()
-        elif _venue_like(field_, known):
-            venue = field_
-            fields.pop()
-    return ",".join(fields).strip(" .-–—"), (venue or "", year, arxiv_id)
-
-
-def _venue_like(text: str, known: Collection[str]) -> bool:
+def venue_like(text: str, known: Collection[str]) -> bool:
     """A venue's short name: one the registry knows, or one word with two capitals."""
     return text.casefold() in known or (
         re.fullmatch(r"[A-Za-z][\w&@\-]*", text) is not None and sum(c.isupper() for c in text) >= 2
     )
-
-
-def continued(title: str, tail: str) -> tuple[str, str]:
-    """'[INFaaS](url): Automated Model-less Inference Serving | ATC’ 21': a linked or bold
-    system name whose title goes on after a colon. The title, and the tail after it."""
-    colon = re.match(r"\s*:\s+", tail)
-    if not colon or len(title.split()) > 3 or ":" in title:
-        return title, tail
-    rest = tail[colon.end() :]
-    stop = min(
-        (i for i in (rest.find(" | "), rest.find(" ["), rest.find("[[")) if i >= 0),
-        default=len(rest),
-    )
-    text, after = rest[:stop].strip(), rest[stop:]
-    end = _APOS_LABEL_END_RE.search(text)  # '... AI Scale ICML' 2022.': the venue at its end
-    if end and parse_label(end.group(1)):
-        text, after = text[: end.start()], f" {end.group(1)} {after}"
-    return (f"{title}: {text}", after) if text else (title, tail)
 
 
 def names_of(text: str) -> tuple[list[str] | None, bool]:
@@ -527,36 +405,4 @@ def names_of(text: str) -> tuple[list[str] | None, bool]:
     return plain_names(text), False
 
 
-def authors_before(rest: str) -> tuple[list[str], bool, re.Match[str]] | None:
-    """'Shuai Zhang, Lina Yao. [Title](url), *CSUR*, 2018.': plain names, then the linked
-    title (names, et al., the link); None unless what precedes the link is plainly names."""
-    link = next(
-        (m for m in LINK_RE.finditer(rest) if m.group(1).strip().casefold() not in LINK_WORDS), None
-    )
-    if link is None or link.start() == 0:
-        return None
-    names, et_al = names_of(rest[: link.start()].strip().rstrip(".:;"))
-    return (names, et_al, link) if names else None
-
-
 DATE_RE = re.compile(r"(?:\d{1,2}\s+)?(?:[A-Z][a-z]{2,8}\.?,?\s+)?((?:19|20)\d{2})")
-WHOLE_BOLD_RE = re.compile(r"(\*\*|__)(.+)\1")
-# '_Load Balance Loss_ - MixLoRA: ...': an emphasised note, a dash, then the title
-NOTE_PREFIX_RE = re.compile(r"([*_])(.+?)\1\s+[-–—]\s+(\S.*)")
-
-
-def strip_annotations(text: str) -> str:
-    """An item without the links, tags and marks lists put after the title: '[中文]',
-    '[[pdf](url)]', a trailing link, emoji."""
-    text = strip_links(text)
-    end = len(text)
-    while True:  # trailing bracket tags, walked back with an index (linear)
-        while end > 0 and text[end - 1].isspace():
-            end -= 1
-        if end == 0 or text[end - 1] != "]":
-            break
-        start = text.rfind("[", 0, end)
-        if start < 0 or "]" in text[start : end - 1]:
-            break
-        end = start
-    return text[:end].strip()

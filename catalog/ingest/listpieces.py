@@ -1,11 +1,13 @@
-"""The fields of a list entry found wherever they stand, by scoring its pieces. Pure.
+"""The one reader of a list entry: its fields found wherever they stand. Pure.
 
-An entry's text is cut into pieces at its brackets and separators ('. ', ', ', ' - ',
-' | ', ';'), and each piece is judged on its own: a venue tag ('OSDI'23', 'NSDI 2022',
-'NAIC @ SIGCOMM'25', 'NeurIPS'25 Spotlight', 'OSDI18' for a registry venue), a year,
-a person's name, 'et al.', a link word. The title is a linked or bold title, else the
-first run of pieces that are none of these. What is found is kept; what is missing is
-said ('no year', 'no venue') rather than the entry being dropped.
+markdown-it-py reads the entry's inline text: each link (or HTML anchor) and each bold
+run becomes one mark in the text, with its text and href kept, so no pattern of ours
+decides what a link is. The text is then cut into pieces at its brackets and separators
+('. ', ', ', ' - ', ' | ', ';'), and each piece is judged on its own: a venue tag
+('OSDI'23', 'NSDI 2022', 'NAIC @ SIGCOMM'25', 'NeurIPS'25 Spotlight', 'OSDI18' for a
+registry venue), a year, a person's name, 'et al.', a link word. The title is a linked
+or bold title, else the first run of pieces that are none of these. What is found is
+kept; what is missing is said ('no title', 'no venue, year or link') rather than guessed.
 """
 
 from __future__ import annotations
@@ -13,31 +15,39 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from typing import cast
 
-from catalog.ingest.listentries import entry_of
 from catalog.ingest.listfields import (
-    LINK_RE,
+    ARXIV_WORD_RE,
+    DATE_RE,
+    LINK_LABELS,
     LINK_WORDS,
+    MARKER_RE,
+    NOT_PAPER_HOSTS,
     YEAR_RE,
     Context,
     Entry,
     clean_title,
-    links_of,
     looks_like_title,
     names_of,
+    open_brackets,
     parse_label,
-    strip_links,
-    unescape,
+    venue_like,
+    with_ids,
     year_of,
 )
+from catalog.model import kept_url
 
 Label = tuple[str, int | None, str | None]
 # A piece: a bracket or parenthesis group, or the text between separators.
 _PIECE_RE = re.compile(r"\[[^\[\]]*\]|\([^()]*\)|[^\[\]()]+|[\[\]()]")
 # '. ' ends a field, but not after 'vs', 'al', 'etc' or an initial ('J. Smith')
+# and each link or bold run is a piece of its own, unless the title goes on after it
+# ('[Widget](url): A Made-Up Autoscaler')
 _SEPARATOR_RE = re.compile(
     r"(?<!\bvs)(?<!\bal)(?<!\betc)(?<!\b[A-Z])\.\s+(?=\S)|,\s+|\s+[-–—|]\s+|\s*;\s*|\s+/\s+"
+    r"|(?=[\ue000-\uf8ff])|(?<=[\ue000-\uf8ff])(?!\s*:)"
 )
 # A tag anywhere in a piece: 'Proceedings of KDD'08', 'in RecSys'18'
 _TAG_IN_RE = re.compile(r"(?<![\w'])([A-Za-z][\w&\-.@]*)\s?['’]\s?(\d{2})(?!\d)")
@@ -51,6 +61,142 @@ _AUTHOR_LINE_RE = re.compile(r"^" + _AUTHOR_LABEL + r"$", re.IGNORECASE)
 _BR_SPLIT_RE = re.compile(r"<br\s*/?>", re.IGNORECASE)
 
 
+# ---------------------------------------------------------------- the entry's inline text
+
+# Each link and each bold run of an entry stands in its text as one character of Unicode's
+# private use area, so cutting the text at separators never cuts inside one.
+_MARK = 0xE000
+
+
+@dataclass
+class Inline:
+    """An entry's text as CommonMark reads it, each link and bold run as one mark."""
+
+    text: str
+    groups: list[tuple[str, str | None]]  # per mark: its text and href (None: bold)
+
+    def group(self, piece: str) -> tuple[str, str | None] | None:
+        """The link or bold run a piece is, when it is one alone (brackets and quotes
+        around it aside)."""
+        core = piece.strip(" \t\"'“”[]()")
+        if len(core) == 1 and _MARK <= ord(core) < _MARK + len(self.groups):
+            return self.groups[ord(core) - _MARK]
+        return None
+
+    def bare(self) -> str:
+        """The text without its links and bold runs."""
+        return "".join(c for c in self.text if not _MARK <= ord(c) < _MARK + len(self.groups))
+
+    def plain(self, piece: str) -> str:
+        """A piece with each mark as its text."""
+        return "".join(
+            self.groups[ord(c) - _MARK][0] if _MARK <= ord(c) < _MARK + len(self.groups) else c
+            for c in piece
+        )
+
+    def hrefs(self, piece: str) -> list[str]:
+        """The hrefs of the links in a piece whose text is not a link's label."""
+        return [
+            href
+            for c in piece
+            if _MARK <= ord(c) < _MARK + len(self.groups)
+            for text, href in [self.groups[ord(c) - _MARK]]
+            if href is not None and clean_title(text).casefold() not in LINK_LABELS
+        ]
+
+
+class _Tag(HTMLParser):
+    """One inline HTML tag: what it is to an entry's text."""
+
+    kind = "html_inline"
+    href = ""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "a":
+            self.kind, self.href = "link_open", dict(attrs).get("href") or ""
+        elif tag == "br":
+            self.kind = "br"
+
+    def handle_endtag(self, tag: str) -> None:
+        self.kind = "link_close" if tag == "a" else self.kind
+
+
+def html_tag(content: str) -> tuple[str, str]:
+    """('link_open', href), ('link_close', ''), ('br', '') or ('html_inline', '')."""
+    tag = _Tag()
+    tag.feed(content)
+    tag.close()
+    return tag.kind, "".join(tag.href.split())
+
+
+def links_of(text: str) -> list[tuple[str, str]]:
+    """Every link (Markdown or HTML anchor) as markdown-it-py reads it: its text ('[[pdf]](u)'
+    gives 'pdf') and href ('' when empty)."""
+    return [(t, h) for t, h in render(text).groups if h is not None]
+
+
+def italics(line: str) -> str | None:
+    """The text of a line that is all in italics ('*A B, C D*'), else None."""
+    from catalog.ingest.lists import markdown
+
+    children = markdown().parseInline(line.strip())[0].children or []
+    inner = children[1:-1]
+    if len(children) < 3 or (children[0].type, children[-1].type) != ("em_open", "em_close"):
+        return None
+    return "".join(c.content for c in inner) if all(c.type == "text" for c in inner) else None
+
+
+def plain_text(text: str) -> str:
+    """Inline Markdown as its plain text: link texts kept, HTML tags and marks gone."""
+    inline = render(text)
+    return inline.plain(inline.text).replace(" | ", " ")
+
+
+def render(body: str) -> Inline:
+    """The entry's inline text through markdown-it-py: links and bold runs as marks, a
+    link labelled with a link word set apart by ' | ', a line break as ' | '."""
+    from catalog.ingest.lists import markdown
+
+    # characters of the private use area are the marks: one in the text is dropped
+    body = "".join(c for c in body if not _MARK <= ord(c) <= 0xF8FF)
+    groups: list[tuple[str, str | None]] = []
+    out: list[str] = []
+    # open links and bold runs: (href, None for bold; their text so far)
+    stack: list[tuple[str | None, list[str]]] = []
+    for token in markdown().parseInline(body)[0].children or []:
+        kind, href = token.type, str(token.attrGet("href") or "")
+        if kind == "html_inline":  # an HTML anchor is a link like a Markdown one
+            kind, href = html_tag(token.content)
+        if kind in ("link_open", "strong_open"):
+            stack.append((href if kind == "link_open" else None, []))
+            continue
+        if kind in ("link_close", "strong_close") and stack:
+            target, parts = stack.pop()
+            text = " ".join("".join(parts).split())
+            if stack or (target is None and any(ord(c) >= _MARK for c in text)):
+                piece = text  # bold inside a link, or a link inside bold: as the text
+            else:
+                # '**_Top-2 Gating_ - Title**': an emphasised note before a bold title
+                text = re.sub(r"^\x02[^\x02]*\x02\s+[-–—]\s+", "", text).replace("\x02", "")
+                bracketed = target is not None and text[:1] == "[" and text[-1:] == "]"
+                groups.append((text[1:-1].strip() if bracketed else text, target))  # '[[pdf]](u)'
+                piece = chr(_MARK + len(groups) - 1)
+                if target is not None and clean_title(text.strip("[]")).casefold() in LINK_LABELS:
+                    piece = f" | {piece} | "
+        elif kind in ("em_open", "em_close"):
+            piece = "\x02" if stack and stack[-1][0] is None else ""
+        elif kind in ("softbreak", "hardbreak"):
+            piece = " " if kind == "softbreak" else " | "
+        elif kind == "br":
+            piece = " | "
+        else:  # text, code, an image's alt text; nothing of other HTML or a stray close
+            piece = token.content if kind in ("text", "code_inline", "image") else ""
+        (stack[-1][1] if stack else out).append(piece)
+    for target, parts in stack:  # a link or bold never closed: its text as written
+        out.append(("[" if target is not None else "**") + "".join(parts))
+    return Inline("".join(out).replace("\x02", ""), groups)
+
+
 @dataclass
 class Found:
     """What the pieces of an entry gave."""
@@ -62,6 +208,140 @@ class Found:
     authors: list[str] = field(default_factory=list)
     et_al: bool = False
     first_author: str | None = None  # a name given alone, as '(2018, Shuai Zhang)'
+    href: str | None = None  # the title's link as written, a page of the site included
+    marked: bool = False  # the title is linked or bold, not just leading text
+    unclosed: bool = False  # a '[' never closed
+    cited: bool = False  # names right after a '(YEAR)': a citation's authors
+
+
+def find(body: str, known: Collection[str]) -> Found:
+    """The fields of an entry, wherever they stand."""
+    found = Found()
+    body, labelled = _field_lines(body)
+    inline = render(body)
+    text = inline.text
+    found.unclosed = open_brackets(text) > 0
+    judged = _judged(text, inline, known)
+    run: list[tuple[int, int]] = []  # the spans of the title's pieces
+    run_names: list[str] = []  # a run that began with names: maybe the authors
+    run_open = True
+    weak = False  # the title is a bold sentence
+    names: list[str] = []
+    grouped: list[str] = []  # names inside a bracket group: a first author at most
+    record = " | " in text and "<br" in body.casefold()
+    previous = ("", False)  # the last piece that is a field: its kind, in brackets
+    for start, end, in_group, kind, value in judged:
+        if kind == "title":
+            title, href = cast(tuple[str, str | None], value)
+            # a bold sentence ('**A note on the papers below.**') gives way to a title after it
+            if (not found.title or weak) and (not run or run_names):
+                names, run, run_open = run_names + names, [], False
+                found.title, found.href, found.marked = clean_title(title), href, True
+                weak = href is None and title.rstrip().endswith(".")
+            continue
+        if kind == "note" or (kind == "text" and in_group):
+            continue  # a note in brackets, an emphasised remark: part of no field
+        if run_open and (kind == "text" or (kind == "names" and not run)):
+            if run and re.search(r"[|;]|\.\s", text[run[-1][1] : start]):
+                run_open = False  # 'Title | Alibaba': a title does not run past a '|'
+                continue
+            if kind == "names" and not run:
+                run_names = cast(tuple[list[str], bool], value)[0]
+            run.append((start, end))
+            continue
+        if kind == "text":
+            plain = inline.plain(text[start:end])
+            if record and found.label is None and (venue := _record_venue(plain)):
+                found.label = (venue, None, None)  # 'Journal of Made-Up Research' on its line
+            continue
+        run_open = run_open and not run
+        if kind == "names":
+            more, later = cast(tuple[list[str], bool], value)
+            found.cited = found.cited or (not (names or in_group) and previous == ("year", True))
+            (grouped if in_group else names).extend(more)
+            found.et_al = found.et_al or later
+        elif kind == "etal":
+            found.et_al = bool(names or grouped or run_names)
+        else:
+            _keep(found, kind, value)
+        previous = (kind, in_group)
+    if run and not found.title:
+        title = text[run[0][0] : run[-1][1]]
+        found.title = clean_title(re.sub(r"\s+:", ":", inline.plain(title)))
+        found.href = next(iter(inline.hrefs(title)), None)
+    found.url = found.href if found.href and found.href.startswith("http") else None
+    words = [h for t, h in inline.groups if h and clean_title(t).casefold() in LINK_WORDS]
+    found.url = found.url or next((u for u in words if u.startswith("http")), None)
+    _people(found, names, labelled, grouped)
+    return found
+
+
+def _people(found: Found, names: list[str], labelled: list[str], grouped: list[str]) -> None:
+    """The authors: a name list standing as a field. One name alone is often only the first
+    author a list gives, unless it follows the year as a citation's authors do ('Title
+    (2010), S. Rendle')."""
+    alone = names or labelled or grouped
+    if len(alone) > 1 or (alone and (found.et_al or found.cited)):
+        found.authors = alone
+    elif alone:
+        found.first_author = alone[0]
+
+
+def _judged(
+    text: str, inline: Inline, known: Collection[str]
+) -> list[tuple[int, int, bool, str, object]]:
+    """Each piece of the text with what it is; a venue's name standing before the year
+    ('..., *WWW*, 2018.') or restating the tag's ('[ABCD'14] ..., *ABCD*, 2014.') is the
+    venue."""
+    out = [(a, b, g, *_judge(text[a:b], inline, g, known)) for a, b, g in pieces(text, known)]
+    tag = next((cast(Label, v) for *_s, k, v in out if k == "label"), None)
+    for i, (a, b, g, kind, _value) in enumerate(out):
+        plain = clean_title(inline.plain(text[a:b]))
+        following = out[i + 1][3] if i + 1 < len(out) else ""
+        if (
+            kind == "text"
+            and not g
+            and i
+            and (
+                (following == "year" and venue_like(plain, known))
+                or (tag is not None and plain.casefold() == str(tag[0]).casefold())
+            )
+        ):
+            out[i] = (a, b, g, "venue", plain)
+    return out
+
+
+def _judge(
+    piece: str, inline: Inline, in_group: bool, known: Collection[str]
+) -> tuple[str, object]:
+    """What a piece is: judge() of its text; a link or bold run alone may be the title
+    ('title', (text, href)), a link's label ('link') or a note ('note')."""
+    group = inline.group(piece)
+    if group is None:
+        return judge(inline.plain(piece), known)
+    text, href = group
+    title = clean_title(text)
+    if href is not None and title.casefold() in LINK_LABELS:
+        return "link", None
+    kind, value = judge(text, known)
+    if kind not in ("text", "names"):
+        return kind, value
+    if in_group or piece.strip(" \t\"'“”")[:1] in "[(":
+        return "note", None  # '[[Personal Notes](...)]', '(**mm**)' after a title
+    if href is not None and looks_like_title(title):
+        return "title", (text, href)
+    if href is None and len(title) >= 6 and looks_like_title(title) and kind == "text":
+        return "title", (text, None)
+    return ("text", None) if href is not None else ("note", None)
+
+
+def _record_venue(text: str) -> str | None:
+    """A record's line that names its venue alone: 'Journal of Made-Up Research', 'arXiv'."""
+    text = text.strip(" \t,;.-–—|")
+    words = text.split()
+    if not words or len(words) > 8 or not text[0].isupper() or re.search(r"[.!?:]\s", text):
+        return None
+    return text
 
 
 def judge(piece: str, known: Collection[str]) -> tuple[str, object]:
@@ -70,10 +350,12 @@ def judge(piece: str, known: Collection[str]) -> tuple[str, object]:
     text = clean_title(piece.strip("[]() \t"))
     if not text or not any(c.isalnum() for c in text):
         return "empty", None
-    if text.casefold() in LINK_WORDS or text.casefold() in ("code", "slides", "video"):
+    if text.casefold() in LINK_WORDS - {"arxiv"} or text.casefold() in ("code", "slides", "video"):
         return "link", None
     if YEAR_RE.match(text):
         return "year", int(text)
+    if date := DATE_RE.fullmatch(text):  # '8 Feb 2024', 'March 2024'
+        return "year", int(date.group(1))
     if _ET_AL_RE.match(text):
         return "etal", True
     label = parse_label(text)
@@ -82,12 +364,18 @@ def judge(piece: str, known: Collection[str]) -> tuple[str, object]:
         label = _tag_in(text) or label or _glued(text, known)
     if label is not None:
         return "label", label
-    names, et_al = names_of(_LABELLED_RE.sub("", text))
+    names, et_al = names_of(_LABELLED_RE.sub("", text, count=1))
     if names:
         return "names", (names, et_al)
     if text.casefold() in known:
         return "venue", text
     return "text", None
+
+
+def labelled_names(text: str) -> tuple[list[str] | None, bool]:
+    """The names of a line labelled as authors ('Authors: A B, C D', '저자: ...')."""
+    labelled = _LABELLED_RE.match(text)
+    return names_of(text[labelled.end() :]) if labelled else (None, False)
 
 
 def _glued(text: str, known: Collection[str]) -> Label | None:
@@ -104,18 +392,39 @@ def _tag_in(text: str) -> Label | None:
     return (m.group(1), year_of(m.group(2)), None) if m else None
 
 
-def pieces(text: str) -> list[tuple[int, int]]:
-    """The spans of the text cut at bracket groups and separators, in order."""
-    out: list[tuple[int, int]] = []
+def pieces(text: str, known: Collection[str] = ()) -> list[tuple[int, int, bool]]:
+    """The spans of the text cut at bracket groups and separators, in order, and whether
+    each stands in brackets."""
+    out: list[tuple[int, int, bool]] = []
     for m in _PIECE_RE.finditer(text):
         start, end = m.span()
         if text[start] in "[(" and end - start > 1:
             # a group of several fields: '(NSDI 2022, Assaf Eisenman)', '[Lab | NSDI 2022]'
             inner = _cut(text, start + 1, end - 1)
-            out += inner if len(inner) > 1 else [(start, end)]
+            out += [(a, b, True) for a, b in inner] if len(inner) > 1 else [(start, end, True)]
         else:
-            out += _cut(text, start, end)
+            out += [s for a, b in _cut(text, start, end) for s in _tail_tag(text, a, b, known)]
     return out
+
+
+def _tail_tag(
+    text: str, start: int, end: int, known: Collection[str]
+) -> list[tuple[int, int, bool]]:
+    """A piece with the venue tag at its end set apart ('[Title](url) ICDM 2018', '... at
+    Scale ICML' 2022.'): a tag with an apostrophe, or a registry venue or arXiv and its year."""
+    piece = text[start:end].rstrip(" .,;")
+    words = piece.split()
+    for k in (1, 2):
+        if len(words) <= k:
+            break
+        tail = " ".join(words[-k:])
+        label = parse_label(tail) if all(ord(c) < _MARK for c in tail) else None
+        if label is None or label[1] is None:
+            continue
+        if "'" in tail or "’" in tail or label[0] == "arXiv" or label[0].casefold() in known:
+            at = start + piece.rindex(words[-k])
+            return [(start, at, False), (at, end, False)]
+    return [(start, end, False)]
 
 
 def _cut(text: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -130,15 +439,21 @@ def _cut(text: str, start: int, end: int) -> list[tuple[int, int]]:
 
 def entry_of_found(number: int, body: str, context: Context) -> tuple[Entry | None, str]:
     """An entry from the fields found in its text: a paper when its title reads as one and
-    it gives a venue, a year, authors or a link to the paper."""
+    it gives a venue, a year, authors or a link to the paper (or, under a heading that
+    gives both, a link at all)."""
     found = find(body, context.known)
+    if found.unclosed:
+        return None, "a link that is never closed"
     label = found.label
     if found.year and (label is None or label[1] is None):
         label = ((label[0] if label else "") or "", found.year, label[2] if label else None)
     if not found.title and (label or found.url):
         return None, "no title: the line gives only links or a venue"
-    if not found.title or not (label or found.url or found.authors):
-        return None, "no venue, year or link to a paper"
+    headed = found.href is not None and bool(context.venue and context.year)
+    if found.href and not found.url and not (label or headed):
+        return None, "a link within the site, not to a paper"
+    if not found.title or not (label or found.url or found.authors or headed):
+        return None, _near_miss(body) or "no venue, year or link to a paper"
     entry, reason = entry_of(number, found.title, label, found.url, body, context)
     if entry is not None:
         entry.venue = entry.venue or None
@@ -147,19 +462,22 @@ def entry_of_found(number: int, body: str, context: Context) -> tuple[Entry | No
     return entry, reason
 
 
-def enrich(entry: Entry, body: str, known: Collection[str]) -> None:
-    """Fill what a shape's reading left out (a year, venue or authors the line gives
-    elsewhere), when the fields found name the same title."""
-    found = find(body, known)
-    if clean_title(found.title).casefold() != entry.title.casefold():
-        return
-    if found.label and not entry.venue and found.label[0]:
-        entry.venue = found.label[0]
-    year = found.year or (found.label[1] if found.label else None)
-    entry.year = entry.year or year
-    if not entry.authors and found.authors:
-        entry.authors, entry.et_al = found.authors, found.et_al
-    entry.first_author = entry.first_author or found.first_author
+def _near_miss(title: str) -> str | None:
+    """Why 'Title. VENUE 201' or 'Title.VENUE 2021' is not read: reported, never guessed."""
+    words = title.split()
+    if len(words) < 2 or not words[-1].isdigit():
+        return None
+    if len(words) >= 3 and words[-3].endswith(".") and not YEAR_RE.match(words[-1]):
+        return (
+            f"looks like 'Title. VENUE YEAR' but '{words[-1]}' is not a year: fix the list "
+            "(never guessed)"
+        )
+    if YEAR_RE.match(words[-1]) and re.search(r"[a-z]\.[A-Z][\w&\-]*$", words[-2]):
+        return (
+            f"looks like 'Title. VENUE YEAR' but '{words[-2]}' has no space before the "
+            "venue: fix the list (never guessed)"
+        )
+    return None
 
 
 def _field_lines(body: str) -> tuple[str, list[str]]:
@@ -167,7 +485,7 @@ def _field_lines(body: str) -> tuple[str, list[str]]:
     ('KeyWords: ...', 'Dataset: ...'), and the names of its author line ('Author
     (Institute): Yuan Cheng(Example Corp)'), affiliations left out."""
     kept, names = [], []
-    for k, line in enumerate(_BR_SPLIT_RE.split(unescape(body))):
+    for k, line in enumerate(_BR_SPLIT_RE.split(body)):
         m = _FIELD_LINE_RE.match(line) if k else None  # the first line's colon is a title's
         if m is None or "](" in m.group(1):
             kept.append(line)
@@ -177,67 +495,10 @@ def _field_lines(body: str) -> tuple[str, list[str]]:
     return " ".join(" <br> ".join(kept).split()), names  # single spaces: linear searches
 
 
-def find(body: str, known: Collection[str]) -> Found:
-    """The fields of an entry, wherever they stand."""
-    found = Found()
-    body, labelled = _field_lines(body)
-    link = next(
-        (
-            m
-            for m in LINK_RE.finditer(body)
-            if m.group(1).strip().casefold() not in LINK_WORDS
-            and looks_like_title(clean_title(m.group(1)))
-        ),
-        None,
-    )
-    bold = re.search(r"(\*\*|__)([^*_]{6,}?)\1", body)
-    if link is not None:
-        found.title = clean_title(link.group(1))
-        found.url = link.group(2) if link.group(2).startswith("http") else None
-        rest = body[: link.start()] + " | " + body[link.end() :]
-    elif bold is not None and looks_like_title(clean_title(bold.group(2))):
-        found.title = clean_title(bold.group(2))
-        rest = body[: bold.start()] + " | " + body[bold.end() :]
-    else:
-        rest = body
-    urls = [u for t, u in links_of(body) if t.strip().casefold() in LINK_WORDS]
-    found.url = found.url or next((u for u in urls if u.startswith("http")), None)
-    text = strip_links(rest).replace("*", "")
-    run: tuple[int, int] | None = None  # the span of the title's pieces
-    run_open = not found.title
-    names: list[str] = []
-    for start, end in pieces(text):
-        kind, value = judge(text[start:end], known)
-        if run_open and (kind == "text" or (kind == "names" and run is None)):
-            if run is not None and re.search(r"[|;]|\.\s", text[run[1] : start]):
-                run_open = False  # 'Title | Alibaba': a title does not run past a '|'
-                continue
-            run = (run[0] if run else start, end)
-            continue
-        if kind == "text":
-            continue
-        run_open = run_open and run is None
-        if kind == "names":
-            more, later = cast(tuple[list[str], bool], value)
-            names += more
-            found.et_al = found.et_al or later
-        elif kind == "etal":
-            found.et_al = bool(names)
-        else:
-            _keep(found, kind, value)
-    if run is not None:
-        found.title = clean_title(text[run[0] : run[1]])
-    names = names or labelled
-    # One name alone is often only the first author a list gives: not the authors.
-    found.authors = names if len(names) > 1 or found.et_al else []
-    found.first_author = names[0] if len(names) == 1 and not found.et_al else None
-    return found
-
-
 def _keep(found: Found, kind: str, value: object) -> None:
     """Record a piece's venue or year, the first of each."""
-    if kind == "label" and found.label is None:
-        found.label = value  # type: ignore[assignment]
+    if kind == "label" and (found.label is None or found.label[1] is None):
+        found.label = value  # type: ignore[assignment]  # a tag with its year wins
     elif kind == "year" and found.year is None:
         found.year = value  # type: ignore[assignment]
     elif kind == "venue" and found.label is None:
@@ -257,3 +518,93 @@ def title_line(text: str) -> str | None:
         return None
     long = [w for w in words if len(w) > 3]
     return title if long and sum(w[0].isupper() for w in long) >= 0.6 * len(long) else None
+
+
+def only_links(line: str) -> bool:
+    """True for a line of nothing but links ('[[pdf]](url) [[code]](url)')."""
+    inline = render(line)
+    links = any(h is not None for _t, h in inline.groups)
+    return links and not inline.bare().strip(" \t-–—|,;[]()")
+
+
+def _not_paper_site(url: str | None) -> str | None:
+    """What a link points to when that is plainly not a paper (a repository, a video...)."""
+    if not url:
+        return None
+    host_path = re.sub(r"^https?://(?:www\.|m\.)?", "", url.lower())
+    for site, what in NOT_PAPER_HOSTS:
+        if host_path.startswith(site + "/") or host_path == site:
+            if site.endswith("github.com") and re.search(r"\.pdf$|/releases/", host_path):
+                return None  # a PDF kept in a repository is a paper's file
+            return what
+    return None
+
+
+def paper_url(links: list[tuple[str, str]]) -> str | None:
+    for text, url in links:
+        if text.strip().casefold() in LINK_WORDS and url.startswith("http"):
+            return url
+    return None
+
+
+def entry_of(
+    number: int,
+    title: str,
+    label: tuple[str | None, int | None, str | None] | None,
+    url: str | None,
+    text: str,
+    context: Context,
+) -> tuple[Entry | None, str]:
+    """An entry with its venue and year from the label, else from the headings above."""
+    title = clean_title(title)
+    if title.casefold().strip("[]") in LINK_LABELS:
+        return None, f"'{title}' is a link's label, not a paper's title"
+    if not looks_like_title(title, labelled=label is not None):
+        return None, f"'{title}' does not look like a paper's title"
+    site = _not_paper_site(url)
+    if site is not None and label is None:
+        return None, f"{site}, not a paper"
+    venue, year, arxiv_id = label or (context.venue, None, None)
+    venue = venue or context.venue  # '[Title](url), 2020.' under '## KDD'
+    notes = []
+    if url and not re.match(r"^[A-Za-z][A-Za-z0-9+.\-]*:", url):
+        url = None  # a relative link is simply not the paper's: dropped without a word
+    url, bad = kept_url(url, "link")  # 'javascript:', 'data:': never a link
+    notes += [str(bad)] if bad else []
+    entry = Entry(number, title, venue, year or context.year, url, arxiv_id, notes=notes)
+    return with_ids(entry, text), ""
+
+
+def blog_line(number: int, line: str, year: int | None) -> tuple[list[Entry], int | None]:
+    """Entries of the blog's 'YEAR Title VENUE'YY Title arxiv YEAR ...' lines."""
+    tokens = line.split()
+    if not tokens:
+        return [], year
+    starts_with_year = bool(YEAR_RE.match(tokens[0]))
+    ends_with_marker = bool(MARKER_RE.match(tokens[-1]) or ARXIV_WORD_RE.match(tokens[-1]))
+    if not starts_with_year and not (year and ends_with_marker):
+        return [], year
+    entries: list[Entry] = []
+    words: list[str] = []
+    just_closed = False
+    for token in tokens:
+        marker = MARKER_RE.match(token)
+        is_arxiv = bool(ARXIV_WORD_RE.match(token))
+        if not words and YEAR_RE.match(token):
+            year, just_closed = int(token), False
+            continue
+        if marker or is_arxiv:
+            venue = marker.group(1) if marker else "arxiv"
+            venue_year = year_of(marker.group(2)) if marker else year
+            if words:
+                title = clean_title(" ".join(words))
+                if looks_like_title(title):
+                    entries.append(Entry(number, title, venue, venue_year))
+                words, just_closed = [], True
+            elif just_closed and entries and marker:
+                # 'Title arxiv ISCA'22': the preprint was published later; keep the venue
+                entries[-1].venue, entries[-1].year = venue, venue_year
+            continue
+        words.append(token)
+        just_closed = False
+    return entries, year

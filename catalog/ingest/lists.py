@@ -1,14 +1,16 @@
 """Paper entries in Markdown lists, read by their fields. Pure: no I/O.
 
 A CommonMark parser (markdown-it-py, with its GitHub table rule) finds the structure:
-list items with their continuation lines and nesting, headings, tables and their
-cells, paragraphs. No pattern of ours decides what a bullet or a table is. Each entry's
-text is normalised (Unicode NFKC, so fullwidth brackets, semicolons and digits are their
-ASCII forms; lenticular brackets '【】' become '[]'), then its fields are found wherever
-they stand (listentries, listfields): the title, its links, the venue and year, the
-authors. A heading such as '## OSDI 2023' or '### 2021' gives the venue or year of the
-entries below it; one such as '## Datasets' says the entries below are not papers.
-Tables are read by the role of each column (listtables).
+list items with their continuation lines and nesting, headings, tables and their cells,
+paragraphs, hard line breaks. No pattern of ours decides what a bullet, a table or a
+link is (one repair aside: '-Text' under an item, a bullet missing its space, which
+CommonMark reads as more of the item). Each entry's text is normalised (Unicode NFKC, so
+fullwidth brackets, semicolons and digits are their ASCII forms; lenticular brackets
+'【】' become '[]'), then its fields are found wherever they stand (listpieces,
+listfields): the title, its links, the venue and year, the authors. A heading such as
+'## OSDI 2023' or '### 2021' gives the venue or year of the entries below it; one such
+as '## Datasets' says the entries below are not papers. Tables are read by the role of
+each column (listtables).
 
 Every line is accounted for: an entry, a line of an entry (its authors, its links), or
 a line that is not a paper with the reason why.
@@ -22,19 +24,26 @@ from collections.abc import Collection
 from functools import cache
 from typing import TYPE_CHECKING
 
-from catalog.ingest.listentries import authored_line, blog_line, list_item, only_links, paper_url
 from catalog.ingest.listfields import (
-    BR_RE,
-    ITALIC_LINE_RE,
     MAX_PARTS,
     Context,
     Entry,
     NotPaper,
     Parsed,
-    links_of,
     names_of,
 )
-from catalog.ingest.listpieces import enrich, entry_of_found, find, title_line
+from catalog.ingest.listpieces import (
+    blog_line,
+    entry_of_found,
+    find,
+    italics,
+    labelled_names,
+    links_of,
+    only_links,
+    paper_url,
+    plain_text,
+    title_line,
+)
 from catalog.ingest.listtables import html_blocks, read_table
 from catalog.model import strip_controls
 
@@ -60,25 +69,21 @@ _ENUMERATION_RE = re.compile(r"^\(?\d{1,3}[.、)]\s*")
 def markdown() -> MarkdownIt:
     from markdown_it import MarkdownIt
 
-    return MarkdownIt("commonmark").enable("table")
+    class Parser(MarkdownIt):
+        """Every link as written, 'javascript:' included: kept_url judges it, with a note;
+        nothing read here is rendered as HTML."""
+
+        def validateLink(self, url: str) -> bool:
+            return True
+
+        def normalizeLink(self, url: str) -> str:
+            return url
+
+    return Parser("commonmark").enable("table")
 
 
-def _hard_break(line: str) -> bool:
-    """True for a line that ends in a hard line break: a backslash, '<br>' or two spaces."""
-    return (
-        (line.endswith("\\") and not line.endswith("\\\\"))
-        or line.endswith("  ")
-        or bool(BR_RE.search(line.rstrip()[-6:]))
-    )
-
-
-def _without_break(line: str) -> str:
-    """A line without the hard line break at its end."""
-    line = line.rstrip()
-    cut = BR_RE.search(line[-6:])
-    if cut and line[-6:].endswith(cut.group(0)):
-        line = line[: len(line) - len(cut.group(0))].rstrip()
-    return line[:-1].rstrip() if line.endswith("\\") and not line.endswith("\\\\") else line
+# the end of a line that the parser read as a hard line break
+_HARD = "\x03"
 
 
 def _records(lines: list[tuple[int, str]]) -> list[tuple[int, str, list[int]]]:
@@ -90,12 +95,29 @@ def _records(lines: list[tuple[int, str]]) -> list[tuple[int, str, list[int]]]:
         number, text = lines[i]
         used = [number]
         i += 1
-        while _hard_break(text) and i < len(lines) and len(used) < MAX_PARTS:
-            text = _without_break(text) + " <br> " + lines[i][1]
+        while text.endswith(_HARD) and i < len(lines) and len(used) < MAX_PARTS:
+            text = text[:-1] + " <br> " + lines[i][1]
             used.append(lines[i][0])
             i += 1
-        out.append((number, _without_break(text).strip(), used))
+        out.append((number, text.rstrip(_HARD).strip(), used))
     return out
+
+
+def _breaks(inline: Token) -> dict[int, str]:
+    """The lines of a paragraph that end in a hard line break (a backslash, two spaces,
+    '<br>'), as the parser reads them, each with the text of its break."""
+    from catalog.ingest.listpieces import html_tag
+
+    ends: dict[int, str] = {}
+    line = 0
+    children = inline.children or []
+    for k, child in enumerate(children):
+        if child.type == "hardbreak":
+            ends[line] = "\\"
+        elif child.type == "softbreak" and k and html_tag(children[k - 1].content)[0] == "br":
+            ends[line] = children[k - 1].content
+        line += child.type in ("hardbreak", "softbreak")
+    return ends
 
 
 class _Reader:
@@ -139,7 +161,7 @@ class _Reader:
                 depth -= 1
                 in_item.pop()
             elif kind == "paragraph_open" and token.map:
-                lines = self._lines(token.map, tokens[i + 1].content)
+                lines = self._lines(token.map, tokens[i + 1])
                 if depth and in_item[-1] is False:
                     above = next((e for e in in_item[-2::-1] if isinstance(e, Entry)), None)
                     in_item[-1] = self.item(lines, nested=depth > 1, parent=above)
@@ -163,16 +185,21 @@ class _Reader:
                         self.skip(number, "a quote or code block")
             i += 1
 
-    def _lines(self, span: list[int], content: str) -> list[tuple[int, str]]:
-        """(line number, normalised text) of a paragraph; its content has the list markers
-        and indentation removed."""
-        # each line's end kept: two spaces there are a hard line break
-        return [(span[0] + 1 + k, line.lstrip()) for k, line in enumerate(content.split("\n"))]
+    def _lines(self, span: list[int], inline: Token) -> list[tuple[int, str]]:
+        """(line number, text) of a paragraph's lines, a hard line break at a line's end
+        written as _HARD; its content has the list markers and indentation removed."""
+        ends = _breaks(inline)
+        lines = []
+        for k, line in enumerate(inline.content.split("\n")):
+            if k in ends:
+                line = line.rstrip().removesuffix(ends[k]).rstrip() + _HARD
+            lines.append((span[0] + 1 + k, line.lstrip()))
+        return lines
 
     def heading(self, number: int, level: int, text: str) -> None:
         """A heading: the venue, year or kind of section below it; or a paper itself when
         it reads as one ('### 3. Title. Ann Example, Bo Sample and Cy Placeholder')."""
-        self.context.heading(level, text)
+        self.context.heading(level, plain_text(text))
         body = _ENUMERATION_RE.sub("", text.strip())
         found = find(body, self.context.known)
         if found.title and (len(found.authors) > 1 or found.et_al) and found.label is None:
@@ -182,9 +209,9 @@ class _Reader:
 
     def under_item(self, lines: list[tuple[int, str]], entry: Entry | bool | None) -> None:
         """A paragraph under a list item: its author line ('*A B, C D*'), or a note."""
-        italic = ITALIC_LINE_RE.match(lines[0][1]) if len(lines) == 1 else None
+        italic = italics(lines[0][1]) if len(lines) == 1 else None
         if isinstance(entry, Entry) and italic and not entry.authors:
-            self.authors(entry, lines[0][0], italic.group(2))
+            self.authors(entry, lines[0][0], italic)
             return
         for number, _ in lines:
             self.skip(number, "a paragraph under a list item")
@@ -210,8 +237,7 @@ class _Reader:
             parent.url = parent.url or paper_url(links_of(body))
             self.skip(number, f"the links of the entry on line {parent.line}")
             return True
-        labelled = re.match(r"(?:authors?|by|作者|저자)\s*:\s*(.+)$", body, re.IGNORECASE)
-        names, et_al = names_of(labelled.group(1)) if labelled else (None, False)
+        names, et_al = labelled_names(body)
         if names and not parent.authors:
             parent.authors, parent.et_al = names, et_al
             self.skip(number, f"the authors of the entry on line {parent.line}")
@@ -238,22 +264,15 @@ class _Reader:
         if parent is not None and len(records) == 1 and self.detail(parent, number, records[0][1]):
             return None
         for k, (first, text, used) in enumerate(records):
-            italic = ITALIC_LINE_RE.match(text) if k else None
+            italic = italics(text) if k else None
             if italic and authors_line is None:
-                authors_line = (first, italic.group(2))
+                authors_line = (first, italic)
             else:
                 parts.append(text)
             for other in used[1:]:
                 self.out.parts[other] = number
         body = " ".join(parts)
-        entry, reason = list_item(number, body, self.context)
-        if entry is None:
-            entry = authored_line(number, body, self.context)
-        if entry is None and reason != "a link that is never closed":
-            entry, why = entry_of_found(number, body, self.context)
-            reason = why if why.startswith("no title") else reason
-        elif entry is not None and not (entry.venue and entry.year and entry.authors):
-            enrich(entry, body, self.context.known)
+        entry, reason = entry_of_found(number, body, self.context)
         for k, (first, _text, _used) in enumerate(records):
             if k and (authors_line is None or first != authors_line[0]):
                 self.out.parts[first] = number
@@ -278,7 +297,7 @@ class _Reader:
     def paragraph(self, lines: list[tuple[int, str]]) -> None:
         """A paragraph's lines: records, 'Title (YEAR), Authors' lines with their links
         below, '[Title](url), Org, KDD, 2020.' entries, the blog's year lists."""
-        authored: Entry | None = None
+        linked: Entry | None = None  # an entry whose links may follow on the next line
         last: Entry | None = None
         blog_year: int | None = None
         if len(lines) == 1 and lines[0][1].rstrip().endswith(":") and len(lines[0][1]) <= 40:
@@ -289,24 +308,21 @@ class _Reader:
         for number, text, used in _records(lines):
             for other in used[1:]:
                 self.out.parts[other] = number
-            italic = ITALIC_LINE_RE.match(text)
+            italic = italics(text)
             if italic and last is not None:
-                self.authors(last, number, italic.group(2))
+                self.authors(last, number, italic)
                 last = None
                 continue
             last = None
-            if authored is not None and only_links(text):
-                authored.url = authored.url or paper_url(links_of(text))
-                self.skip(number, f"the links of the entry on line {authored.line}")
-                authored = None
-                continue
-            authored = authored_line(number, text, self.context)
-            if authored is not None:
-                self.add(authored)
+            if linked is not None and only_links(text):
+                linked.url = linked.url or paper_url(links_of(text))
+                self.skip(number, f"the links of the entry on line {linked.line}")
+                linked = None
                 continue
             entry = _paragraph_entry(number, text, self.context)
+            linked = entry
             if entry is not None:
-                if self.add(entry):
+                if self.add(entry) and not entry.authors:
                     last = entry
                 continue
             entries, blog_year = blog_line(number, text, blog_year or self.context.year)
@@ -364,16 +380,14 @@ def _table_rows(tokens: list[Token]) -> list[tuple[int, list[str]]]:
 
 
 def _paragraph_entry(number: int, line: str, context: Context) -> Entry | None:
-    """An entry written as a paragraph, not a list item: '[Title](url), Org, KDD, 2020.' or a
-    record of hard-broken lines ('**Title**' / '_Authors_' / 'Venue, [[Paper](url)]' /
-    '8 Aug 2024'). Only when the line itself gives a venue or year: prose is not guessed at."""
-    body = line.strip()
-    if not body.startswith(("[", "**", "__", "<a ")) and not BR_RE.search(body):
+    """An entry written as a paragraph, not a list item ('[Title](url), Org, KDD, 2020.',
+    'Title (2009), A. Author, B. Author', a record of hard-broken lines): only when the line
+    itself gives a venue or year and a linked or bold title or authors. Prose is not
+    guessed at."""
+    found = find(line, context.known)
+    if not (found.label or found.year) or not (found.marked or found.authors):
         return None
-    entry, _reason = list_item(number, body, Context(context.known))
-    if entry is None or not (entry.venue or entry.year):
-        return None
-    return list_item(number, body, context)[0]
+    return entry_of_found(number, line, context)[0]
 
 
 def source_lines(text: str) -> list[str]:

@@ -15,22 +15,16 @@ import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
-from catalog.ingest.listentries import entry_of, paper_url
 from catalog.ingest.listfields import (
     CELL_LINK_WORDS,
-    END_TAG_RE,
     LINK_LABELS,
-    LINK_RE,
-    TAG_RE,
     Context,
     Entry,
     clean_title,
-    links_of,
     names_of,
     parse_label,
-    strip_links,
-    unescape,
 )
+from catalog.ingest.listpieces import entry_of, links_of, paper_url, pieces, plain_text, render
 
 Row = tuple[int, list[str]]
 # Header words of each column role, English and Chinese ('论文' paper, '会议' conference,
@@ -61,7 +55,6 @@ _HEADER_WORDS = (
     ("authors", ("author", "authors", "作者", "저자")),
     ("link", ("link", "links", "pdf", "url", "code", "链接", "링크", "원문")),
 )
-_BR_RE = re.compile(r"<br\s*/?>", re.IGNORECASE)
 _DATE_RE = re.compile(r"^(?:19|20)\d{2}(?:[.\-/]\d{1,2}){0,2}$")  # '2019', '2019.08'
 
 
@@ -77,7 +70,7 @@ class Columns:
 
 
 def _header_role(cell: str) -> str | None:
-    name = clean_title(LINK_RE.sub(r"\1", cell)).casefold()
+    name = _plain(cell).casefold()
     for role, words in _HEADER_WORDS:
         if any(name == w or name.startswith(w + " ") or name.startswith(w) for w in words):
             return role
@@ -85,23 +78,17 @@ def _header_role(cell: str) -> str | None:
 
 
 def _plain(cell: str) -> str:
-    return clean_title(_BR_RE.sub(" ", LINK_RE.sub(r"\1", strip_html(cell))))
-
-
-def strip_html(text: str) -> str:
-    """Text without its HTML tags (the anchors' text kept)."""
-    return re.sub(r"<[^<>]*>", " ", text)
+    return clean_title(plain_text(cell))
 
 
 def _only_links(cell: str) -> bool:
     """A cell of nothing but links labelled with link words ('[Paper](url)', '[pdf]')."""
-    links = links_of(unescape(cell))
-    rest = _BR_RE.sub(" ", strip_links(unescape(cell)))
-    rest = re.sub(r"<[^<>]*>", " ", rest).strip(" \t[]()|,;/-")
+    inline = render(cell)
+    links = [t for t, h in inline.groups if h is not None]
     return (
         bool(links)
-        and not rest
-        and all(clean_title(text).casefold().strip("[]") in LINK_LABELS for text, _url in links)
+        and not inline.bare().strip(" \t[]()|,;/-")
+        and all(clean_title(text).casefold() in LINK_LABELS for text in links)
     )
 
 
@@ -190,29 +177,24 @@ def read_table(rows: list[Row], context: Context) -> tuple[list[Entry], list[tup
 
 
 def _cell(cells: list[str], at: int | None) -> str:
-    return unescape(cells[at]) if at is not None and at < len(cells) else ""
+    return cells[at] if at is not None and at < len(cells) else ""
 
 
 def table_row(
     number: int, cells: list[str], columns: Columns, context: Context
 ) -> tuple[Entry | None, str]:
     """The entry of a table row, or None and why it is not one."""
-    cell = _BR_RE.sub(" ", _cell(cells, columns.title)).strip()
-    label = None
-    # 'Title [ICLR'21]' or '[OSDI'23] Title': a venue tag inside the title cell
-    end, start = END_TAG_RE.search(cell), TAG_RE.match(cell)
-    if end and parse_label(end.group(1)):
-        label, cell = parse_label(end.group(1)), cell[: end.start()].strip()
-    elif start and parse_label(start.group(1)):
-        label, cell = parse_label(start.group(1)), cell[start.end() :].strip()
+    cell, label = _tagged(_cell(cells, columns.title))
     links = links_of(cell)
     url: str | None = None
     if _only_links(cell):  # '[Paper](url)': the paper's link, not its title
         title, url = "", links[0][1]
-    elif links and cell.startswith("[") and LINK_RE.match(cell):
-        title, url = links[0]
     else:
-        title = _drop_link_words(strip_html(strip_links(cell)))
+        inline = render(cell)  # a cell that begins with a link: its text is the title
+        lead = inline.group(inline.text.lstrip()[:1])
+        linked = lead is not None and lead[1] is not None
+        title = lead[0] if lead and linked else _drop_link_words(_plain(cell))
+        url = lead[1] if lead and linked else None
     nickname = _plain(_cell(cells, columns.name)) or None
     venue_text = _plain(_cell(cells, columns.venue))
     if label is None and venue_text and venue_text not in "-—":
@@ -222,7 +204,7 @@ def table_row(
     if year_m and (label is None or label[1] is None):
         venue, _y, arxiv_id = label or (context.venue, None, None)
         label = (venue or "", int(year_m.group(0)), arxiv_id)
-    url = url or paper_url([lk for c in cells for lk in links_of(unescape(c))])
+    url = url or paper_url([lk for c in cells for lk in links_of(c)])
     if not title.strip(" -—"):
         if not (nickname and url):
             return None, "a table row with no title"
@@ -239,6 +221,17 @@ def table_row(
     return entry, ""
 
 
+def _tagged(cell: str) -> tuple[str, tuple[str, int | None, str | None] | None]:
+    """A title cell without the venue tag at its start or end ('[OSDI'23] Title', 'Title
+    [ICLR'21]'), and the tag's label."""
+    spans = pieces(cell)
+    for start, end, in_group in (spans[-1:] + spans[:1]) if spans else []:
+        label = parse_label(cell[start:end].strip("[]() ")) if in_group else None
+        if label is not None and cell[start] == "[":
+            return (cell[:start] + cell[end:]).strip(), label
+    return cell, None
+
+
 def _drop_link_words(title: str) -> str:
     """A title without the link words left at its end ('... Ranking paper', '... note')."""
     words = title.split()
@@ -250,9 +243,7 @@ def _drop_link_words(title: str) -> str:
 def _author_cell(cell: str) -> tuple[list[str], bool]:
     """The names of an Authors cell ('A B; C D; etc.', 'A B, C D, et al.'), only when each
     is plainly a name."""
-    text = clean_title(_plain(cell))
-    text = re.sub(r"\s*;\s*", ", ", text)
-    names, et_al = names_of(text)
+    names, et_al = names_of(_plain(cell))
     return (names, et_al) if names else ([], False)
 
 
