@@ -683,7 +683,7 @@ def test_bibtex_copy_button_is_visible_without_hovering(browser, site_url):
 @pytest.mark.parametrize("typed", ["moe", "fleche", "Fleche:"])
 def test_an_accepted_search_suggestion_finds_pages(page, site_url, typed):
     """The grey suggestion is a word of the index without punctuation ("moe", never
-    "moe:"), and accepting it (Tab) gives results."""
+    "moe:"), and accepting it (the right arrow, Material's key for it) gives results."""
     page.goto(site_url)
     meta, _ = _search(page, typed)
     assert _found(meta) > 0, meta
@@ -692,7 +692,7 @@ def test_an_accepted_search_suggestion_finds_pages(page, site_url, typed):
     assert suggestion.lower().startswith(typed.lower()), suggestion
     assert ":" not in suggestion[len(typed) :], suggestion
     box = page.locator("input.md-search__input")
-    box.press("Tab")
+    box.press("ArrowRight")
     page.wait_for_timeout(800)
     assert box.input_value() == suggestion
     meta = page.locator(".md-search-result__meta").inner_text()

@@ -108,7 +108,7 @@
   }
 
   function stem(word) {
-    if (word.length < 3 || word.length > 64 || !/^[a-z]+$/.test(word)) return word;
+    if (word.length < 3 || word.length > 64 || !/^[a-z0-9]+$/.test(word)) return word;
     var w = step1(word);
     w = replaceFirst(w, STEP2, 0);
     w = replaceFirst(w, STEP3, 0);
