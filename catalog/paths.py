@@ -39,6 +39,11 @@ class Paths:
         return self.data_dir / "tags.yaml"
 
     @property
+    def authors(self) -> Path:
+        """Spellings of a name that are one person (the site's author pages)."""
+        return self.data_dir / "authors.yaml"
+
+    @property
     def terms(self) -> Path:
         return self.data_dir / "protected-terms.txt"
 

@@ -510,3 +510,16 @@ def test_a_check_of_the_fields_an_edit_changed_finds_every_finding_it_adds(
         (p.message, p.hint) for p in rules.paper_problems([new], "p", venues, vocab_after, fields)
     }
     assert every - had <= mine <= every
+
+
+def test_check_reads_the_author_aliases(paths, cli):
+    """data/authors.yaml is reviewed like the registries: a spelling under two people is
+    a problem with its line, and a spelling no paper uses is reported."""
+    authors = paths.data_dir / "authors.yaml"
+    authors.write_text("Fan Lai: [F. Lai]\nWei Zhang: [F. Lai]\n", encoding="utf-8")
+    result = cli("check")
+    assert result.exit_code == 1
+    assert "authors.yaml:2" in result.output and "listed for both" in result.output
+    authors.write_text("Fan Lai: [F. Lai]\n", encoding="utf-8")
+    result = cli("check")
+    assert "'F. Lai' is the name of no author in the catalog" in result.output

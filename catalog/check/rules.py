@@ -13,7 +13,7 @@ from collections.abc import Callable, Collection, Iterable
 from typing import Any
 
 from catalog.check import duplicates, sources
-from catalog.data import reader
+from catalog.data import reader, yamlfile
 from catalog.data.registry import Venue, load_tags, load_venues, registry_problems
 from catalog.errors import InvalidCatalogError, Problem
 from catalog.hints import hint_for
@@ -69,6 +69,7 @@ def findings(paths: Paths, require_sources: bool = False) -> list[Finding]:
     problems += _unknown_distinct(papers, filename)
     problems += map(_fields, registry_problems(venues, paths.display(paths.venues)))
     problems += _venue_sources(venues, paths.display(paths.venues))
+    problems += _author_aliases(paths, papers)
     if require_sources:
         problems += [
             (
@@ -92,6 +93,33 @@ def findings(paths: Paths, require_sources: bool = False) -> list[Finding]:
     # Each once (dict keeps their order, in which most already stand: a set's would make
     # the sort start from scratch), then in Problem's order.
     return sorted(dict.fromkeys(problems))
+
+
+def _author_aliases(paths: Paths, papers: list[Paper]) -> list[Finding]:
+    """authors.yaml's problems, and spellings it lists that no paper uses (a typo there
+    would silently join nothing)."""
+    from catalog.data.registry import load_authors
+
+    try:
+        aliases = load_authors(paths.authors)
+    except InvalidCatalogError as err:
+        return list(map(_fields, err.problems))
+    if not aliases:
+        return []
+    used = {name for p in papers for name in p.authors}
+    lines = yamlfile.load_mapping_with_lines(paths.authors)[1]
+    return [
+        (
+            paths.display(paths.authors),
+            lines.get(person, 0),
+            person,
+            f"'{spelling}' is the name of no author in the catalog",
+            "write it as papers.yaml writes it, or remove it",
+            False,
+        )
+        for spelling, person in aliases.items()
+        if spelling not in used and spelling != person
+    ]
 
 
 def check_papers(

@@ -270,3 +270,44 @@ def registry_problems(venues: dict[str, Venue], filename: str) -> list[Problem]:
         elif key:
             seen[key] = short
     return out
+
+
+def load_authors(path: Path) -> dict[str, str]:
+    """Spelling -> the person's name, from authors.yaml ('Name: [other spelling, ...]');
+    no file, no aliases. A spelling given to two people stops with its line."""
+    if not path.is_file():
+        return {}
+    data, lines = yamlfile.load_mapping_with_lines(path)
+    out: dict[str, str] = {}
+    problems = []
+    for name, spellings in data.items():
+        if isinstance(spellings, str):
+            spellings = [spellings]
+        if not isinstance(spellings, list) or not all(isinstance(s, str) for s in spellings):
+            problems.append(
+                Problem(
+                    str(path),
+                    lines[name],
+                    name,
+                    "expected a list of other spellings of this name",
+                    f"write '{name}: [Other Spelling, ...]'",
+                    True,
+                )
+            )
+            continue
+        for spelling in [name, *spellings]:
+            other = out.setdefault(spelling, name)
+            if other != name:
+                problems.append(
+                    Problem(
+                        str(path),
+                        lines[name],
+                        name,
+                        f"'{spelling}' is listed for both '{other}' and '{name}'",
+                        "keep it under the one person it names",
+                        True,
+                    )
+                )
+    if problems:
+        raise InvalidCatalogError(problems)
+    return out

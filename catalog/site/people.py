@@ -10,13 +10,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from catalog.errors import InvalidCatalogError, Problem
 from catalog.model import OTHERS, Paper, fold
 from catalog.site.links import slug
-
-AUTHORS_FILE = "authors.yaml"
 
 
 @dataclass(eq=False)  # one object per person, hashed by identity
@@ -34,49 +30,6 @@ class Person:
         for paper in self.papers:
             counts.update({of[a] for a in paper.authors if a in of} - {self})
         return sorted(counts.items(), key=lambda x: (-x[1], sort_key(x[0].name), x[0].name))
-
-
-def load_aliases(path: Path) -> dict[str, str]:
-    """Spelling -> the person's name, from authors.yaml ('Name: [other spelling, ...]');
-    no file, no aliases. A spelling given to two people stops with its line."""
-    from catalog.data import yamlfile
-
-    if not path.is_file():
-        return {}
-    data, lines = yamlfile.load_mapping_with_lines(path)
-    out: dict[str, str] = {}
-    problems = []
-    for name, spellings in data.items():
-        if isinstance(spellings, str):
-            spellings = [spellings]
-        if not isinstance(spellings, list) or not all(isinstance(s, str) for s in spellings):
-            problems.append(
-                Problem(
-                    str(path),
-                    lines[name],
-                    name,
-                    "expected a list of other spellings of this name",
-                    f"write '{name}: [Other Spelling, ...]'",
-                    True,
-                )
-            )
-            continue
-        for spelling in [name, *spellings]:
-            other = out.setdefault(spelling, name)
-            if other != name:
-                problems.append(
-                    Problem(
-                        str(path),
-                        lines[name],
-                        name,
-                        f"'{spelling}' is listed for both '{other}' and '{name}'",
-                        "keep it under the one person it names",
-                        True,
-                    )
-                )
-    if problems:
-        raise InvalidCatalogError(problems)
-    return out
 
 
 def sort_key(name: str) -> tuple[str, str]:

@@ -9,14 +9,14 @@ from functools import cached_property, partial
 from pathlib import Path
 
 from catalog.data.notes import Note
-from catalog.data.registry import Venue
+from catalog.data.registry import Venue, load_authors
 from catalog.errors import CatalogError, Problem
 from catalog.model import Paper
 from catalog.paths import Paths
 from catalog.site.charts import Chart
 from catalog.site.history import Added, added_dates
 from catalog.site.links import tag_uri, url, venue_uri, year_uri
-from catalog.site.people import AUTHORS_FILE, Person, load_aliases, people_of
+from catalog.site.people import Person, people_of
 
 # ---------------------------------------------------------------- the data of one build
 
@@ -157,7 +157,7 @@ def load(
         _readings(paths, papers) if readings else {},
     )
     data.directory_urls = directory_urls
-    data.aliases = load_aliases(paths.data_dir / AUTHORS_FILE)
+    data.aliases = load_authors(paths.authors)
     timings["load"] = time.perf_counter() - started
     started = time.perf_counter()
     data.added = added_dates(papers, paths.catalog)
