@@ -3,10 +3,7 @@ biblatex's own field names (date, journaltitle, eprinttype, ...)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
-
 from catalog.bib import bibtex
-from catalog.data.registry import Venue
 from catalog.model import Paper
 
 # BibTeX's field names that biblatex spells its own way; every other field is the same.
@@ -66,26 +63,3 @@ class Writer(bibtex.Writer):
             if allowed(etype, renamed):
                 out.append((renamed, value))
         return etype, out
-
-
-def export(
-    papers: Iterable[Paper],
-    venues: dict[str, Venue],
-    *,
-    ascii: bool = False,
-    venue_style: str = "full",
-    arxiv_style: str = "eprint",
-    protected: Collection[str] = (),
-    abstracts: bool = False,
-) -> str:
-    """The biblatex .bib text for papers, entries sorted by key."""
-    return bibtex.export(
-        papers,
-        venues,
-        ascii=ascii,
-        venue_style=venue_style,
-        arxiv_style=arxiv_style,
-        protected=protected,
-        abstracts=abstracts,
-        writer=Writer,
-    )

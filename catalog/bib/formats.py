@@ -35,17 +35,18 @@ def export(
     if fmt not in FORMATS:
         raise UsageError(f"unknown format '{fmt}' (use one of {', '.join(FORMATS)})")
     module = importlib.import_module(f"catalog.bib.{FORMATS[fmt][0]}")
-    if fmt in LATEX_FORMATS:
-        return str(
-            module.export(
-                papers,
-                venues,
-                ascii=ascii,
-                venue_style=venue_style,
-                arxiv_style=arxiv_style,
-                protected=protected,
-                abstracts=abstracts,
-            )
+    if fmt in LATEX_FORMATS:  # one exporter; biblatex differs only in its entry writer
+        from catalog.bib import bibtex
+
+        return bibtex.export(
+            papers,
+            venues,
+            ascii=ascii,
+            venue_style=venue_style,
+            arxiv_style=arxiv_style,
+            protected=protected,
+            abstracts=abstracts,
+            writer=module.Writer,
         )
     for given, option in ((ascii, "--ascii"), (arxiv_style != "eprint", "--arxiv-style")):
         if given:
