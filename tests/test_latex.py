@@ -140,6 +140,25 @@ def test_to_text_converts_latex_to_unicode(latex: str, text: str) -> None:
     assert to_text(latex) == text
 
 
+@pytest.mark.parametrize(
+    ("latex", "text"),
+    [
+        # arXiv abstracts end with a link: pylatexenc's parser alone did not read \href.
+        (
+            r"Code: $\href{https://x.org/a}{https://x.org/a}$.",
+            "Code: https://x.org/a <https://x.org/a>.",
+        ),
+        (r"see \href{https://x.org}{here}", "see here <https://x.org>"),
+        # Commands its converter fails on without their argument: the text stays as it is.
+        (r"a bound n\sqrt", r"a bound n\sqrt"),
+        (r"a \footnote", r"a \footnote"),
+        (r"\title and \colorbox", r"\title and \colorbox"),
+    ],
+)
+def test_to_text_survives_commands_pylatexenc_fails_on(latex: str, text: str) -> None:
+    assert to_text(latex) == text
+
+
 # Plain text as the catalog holds it: words of any characters but control ones, one space apart.
 words = st.text(
     st.characters(blacklist_categories=("Cc", "Cs", "Zs", "Zl", "Zp")), min_size=1, max_size=12

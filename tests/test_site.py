@@ -39,6 +39,12 @@ def test_plain_resolves_latex_and_leaves_plain_text_alone():
     assert links.plain("A <b> & C") == "A <b> & C"
 
 
+@pytest.mark.parametrize("text", [r"n\sqrt", r"x\footnote", r"\input", r"\title"])
+def test_plain_keeps_text_that_pylatexenc_fails_on(text):
+    assert links.plain(text) == text
+    assert links.plain(r"see \href{https://a.org}{here}") == "see here <https://a.org>"
+
+
 def test_md_escapes_html_and_markdown():
     assert links.md("a <b> & c") == "a &lt;b&gt; &amp; c"
     assert links.md("*x* _y_ [z](w) `q` |") == "\\*x\\* \\_y\\_ \\[z\\]\\(w\\) \\`q\\` \\|"

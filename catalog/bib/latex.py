@@ -414,8 +414,21 @@ _SILENT_MACROS = frozenset({"relax", "protect", "xspace", "ignorespaces", "null"
 @functools.cache
 def _walker_context() -> Any:
     from pylatexenc.latexwalker import get_default_latex_context_db
+    from pylatexenc.macrospec import MacroSpec
 
-    return get_default_latex_context_db()
+    db = get_default_latex_context_db()
+    # pylatexenc's converter reads two arguments of \href that its parser does not collect.
+    db.add_context_category("papers", prepend=True, macros=[MacroSpec("href", "{{")])
+    return db
+
+
+def convert(converter: Any, latex: str) -> str:
+    """A pylatexenc converter's text for LaTeX from anywhere; where the converter fails on
+    a command (a bare '\\sqrt' or '\\footnote' without its argument), the text as it is."""
+    try:
+        return str(converter.latex_to_text(latex, latex_context=_walker_context()))
+    except (AttributeError, IndexError, KeyError, TypeError, ValueError):
+        return latex
 
 
 def unknown_macros(latex: str) -> list[str]:
@@ -508,7 +521,7 @@ def to_text(latex: str) -> str:
         logger = logging.getLogger("pylatexenc.latex2text")
         was, logger.disabled = logger.disabled, True
         try:
-            latex = _decoder().latex_to_text(latex)
+            latex = convert(_decoder(), latex)
         finally:
             logger.disabled = was
     return _SPACES_RE.sub(" ", latex).strip()

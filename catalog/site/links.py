@@ -69,8 +69,10 @@ def plain(text: str) -> str:
         return _PROTECTED_WORD_RE.sub(r"\1", text) if "{" in text else text
     from pylatexenc.latex2text import LatexNodes2Text
 
+    from catalog.bib.latex import convert
+
     # A bare & % or # is literal text here, not LaTeX syntax.
-    return LatexNodes2Text().latex_to_text(_LATEX_SPECIAL_RE.sub(r"\\\1", text)).strip()
+    return convert(LatexNodes2Text(), _LATEX_SPECIAL_RE.sub(r"\\\1", text)).strip()
 
 
 def md(text: str) -> str:
