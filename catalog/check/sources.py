@@ -21,6 +21,7 @@ AGGREGATORS: dict[str, str] = {
     "docslib.org": "a site re-hosting documents users upload, of unknown provenance",
     "slidelegend.com": "a site re-hosting documents users upload, of unknown provenance",
     "pdfslide.net": "a site re-hosting documents users upload, of unknown provenance",
+    "pdfslide.us": "a site re-hosting documents users upload, of unknown provenance",
     "scribd.com": "a site re-hosting documents users upload, of unknown provenance",
     "paperswithcode.com": "a list of papers whose metadata is copied from arXiv and others",
     "researchtrend.ai": "a list of papers whose metadata is copied from arXiv and others",
