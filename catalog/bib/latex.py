@@ -425,10 +425,15 @@ def _walker_context() -> Any:
 def convert(converter: Any, latex: str) -> str:
     """A pylatexenc converter's text for LaTeX from anywhere; where the converter fails on
     a command (a bare '\\sqrt' or '\\footnote' without its argument), the text as it is."""
+    # pylatexenc logs a warning for commands it cannot expand; the text is still read.
+    logger = logging.getLogger("pylatexenc.latex2text")
+    was, logger.disabled = logger.disabled, True
     try:
         return str(converter.latex_to_text(latex, latex_context=_walker_context()))
     except (AttributeError, IndexError, KeyError, TypeError, ValueError):
         return latex
+    finally:
+        logger.disabled = was
 
 
 def unknown_macros(latex: str) -> list[str]:
@@ -517,11 +522,5 @@ def to_text(latex: str) -> str:
     latex = _web_markup(latex)
     if _LATEX_RE.search(latex):
         latex = _BARE_RE.sub(r"\\\1", _TIE_RE.sub(" ", latex))
-        # pylatexenc logs a warning for macros it cannot expand; the text is still read.
-        logger = logging.getLogger("pylatexenc.latex2text")
-        was, logger.disabled = logger.disabled, True
-        try:
-            latex = convert(_decoder(), latex)
-        finally:
-            logger.disabled = was
+        latex = convert(_decoder(), latex)
     return _SPACES_RE.sub(" ", latex).strip()
