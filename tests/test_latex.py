@@ -159,6 +159,53 @@ def test_to_text_survives_commands_pylatexenc_fails_on(latex: str, text: str) ->
     assert to_text(latex) == text
 
 
+# Pieces of LaTeX as other people's .bib files and arXiv abstracts carry them, commands
+# whose arguments pylatexenc misreads among them.
+latex_pieces = st.lists(
+    st.sampled_from(
+        [
+            r"\href",
+            r"\sqrt",
+            r"\footnote",
+            r"\input",
+            r"\title",
+            r"\textcolor",
+            r"\url",
+            r"\frac",
+            r"\times",
+            r"\emph",
+            r"\'",
+            r"\c",
+            "\\",
+            "{",
+            "}",
+            "[",
+            "]",
+            "$",
+            "^",
+            "_",
+            "~",
+            "&",
+            "%",
+            "#",
+            "a",
+            "1",
+            " ",
+        ]
+    ),
+    max_size=12,
+).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(latex_pieces)
+def test_reading_any_latex_gives_text(latex: str) -> None:
+    from catalog.site.links import plain
+
+    assert isinstance(to_text(latex), str)
+    assert isinstance(plain(latex), str)
+
+
 # Plain text as the catalog holds it: words of any characters but control ones, one space apart.
 words = st.text(
     st.characters(blacklist_categories=("Cc", "Cs", "Zs", "Zl", "Zp")), min_size=1, max_size=12
