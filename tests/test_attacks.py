@@ -11,9 +11,10 @@ import pytest
 from tests.conftest import REPO, SEED_CATALOG
 
 sys.path.insert(0, str(REPO / "tools"))
+import attacklib
 import attacks
 
-attacks.CATALOG = SEED_CATALOG
+attacklib.CATALOG = SEED_CATALOG
 
 
 @pytest.mark.slow
