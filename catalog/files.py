@@ -67,9 +67,10 @@ def atomic_write(
     """Replace the file with text (a string, or strings written one after the other) so
     that a reader or a crash sees the old file or the new one. A symbolic link is
     followed: its target is replaced and the link kept. newline is written for each
-    '\\n' (a CRLF file stays CRLF). expected: the bytes the file must still hold
-    (b'' for no file) just before it is replaced; else ConcurrentEditError and the file
-    is left as the other program wrote it."""
+    '\\n' (a CRLF file stays CRLF). expected: the bytes the file must hold (b'' for no
+    file) when it is replaced; else ConcurrentEditError and the file is left as the other
+    program wrote it. The comparison is made on the very file the new one replaced (an
+    atomic exchange), so an editor's save just before the replace is never lost."""
     parts = [text.replace("\r\n", "\n")] if isinstance(text, str) else text
     target = path.resolve()
     tmp = temp_path(target)
@@ -81,19 +82,71 @@ def atomic_write(
         with contextlib.suppress(OSError):
             os.chmod(tmp, target.stat().st_mode & 0o7777)
         _crash_point("before-rename")
-        if expected is not None and _current(target) != expected:
-            raise ConcurrentEditError(
-                f"{path}: changed by another program while papers was writing it; papers "
-                "left it as that program wrote it (this edit is not in it): run the command "
-                "again"
-            )
-        os.replace(tmp, target)
+        if expected is None:
+            os.replace(tmp, target)
+        else:
+            _replace_if_unchanged(tmp, target, expected, path)
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
     sync_folder(target.parent)
     _crash_point("after-rename")
+
+
+def _replace_if_unchanged(tmp: Path, target: Path, expected: bytes, shown: Path) -> None:
+    """Put tmp in target's place if target still holds expected; tmp is gone after."""
+    if not expected:  # a new file: created only if nobody made one meanwhile
+        try:
+            os.link(tmp, target)
+        except FileExistsError:
+            raise _changed(shown) from None
+        except OSError:  # a file system without hard links
+            if _current(target) != b"":
+                raise _changed(shown) from None
+            os.replace(tmp, target)
+        tmp.unlink(missing_ok=True)
+        return
+    if not exchange(tmp, target):  # no atomic exchange here: compare, then replace
+        if _current(target) != expected:
+            raise _changed(shown)
+        os.replace(tmp, target)
+        return
+    # tmp now holds what target held at the instant of the exchange.
+    if _current(tmp) != expected:
+        exchange(tmp, target)  # give the other program's file back its place
+        raise _changed(shown)
+    tmp.unlink()
+
+
+def _changed(path: Path) -> ConcurrentEditError:
+    return ConcurrentEditError(
+        f"{path}: changed by another program while papers was writing it; papers "
+        "left it as that program wrote it (this edit is not in it): run the command again"
+    )
+
+
+_RENAME_EXCHANGE = 2  # linux/fs.h
+_AT_FDCWD = -100
+
+
+def exchange(a: Path, b: Path) -> bool:
+    """Swap two paths in one atomic step (Linux renameat2 RENAME_EXCHANGE); False where
+    the system or file system cannot, and then nothing was changed."""
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    done = renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
+    if done == 0:
+        return True
+    errno = ctypes.get_errno()
+    if errno in (22, 38, 95):  # EINVAL, ENOSYS, EOPNOTSUPP: not supported here
+        return False
+    raise OSError(errno, os.strerror(errno), str(b))
 
 
 # The most papers reads of one file: a 100,000-paper catalog is about 120 MB.
