@@ -109,6 +109,15 @@ def keymap_in_step(tmp: Path) -> str | None:
         check = papers(root, "check")
         if "keymap.yaml" in check.out + check.err:
             return f"killed at {point}: check: {(check.out + check.err).strip()[-160:]}"
+        keys = set(_keys(root, 100_000))
+        keymap = root / "data" / "keymap.yaml"
+        named = (
+            re.findall(r': "?([^"\s]+)"?$', keymap.read_text("utf-8"), re.M)
+            if keymap.exists()
+            else []
+        )
+        if set(named) - keys:
+            return f"killed at {point}: keymap.yaml names {sorted(set(named) - keys)}, no paper"
         aux = tmp / f"{point.replace(':', '-')}.aux"
         aux.write_text(f"\\citation{{{taken}}}\n", encoding="utf-8")
         out = root / "out.bib"
@@ -276,7 +285,8 @@ def editor_saves_in_the_gap(tmp: Path) -> str | None:
     env = {**os.environ, "PYTHONPATH": str(REPO), "NO_COLOR": "1"}
     env.pop("PAPERS_CATALOG", None)
     hold = "inject=rename,renameat,renameat2:delay_enter=1500000"
-    strace = ["strace", "-f", "-qq", "-o", "/dev/null", "-e", "trace=none", "-e", hold]
+    held = "trace=rename,renameat,renameat2"
+    strace = ["strace", "-f", "-qq", "-o", "/dev/null", "-e", held, "-e", hold]
     proc = subprocess.Popen(
         [*strace, sys.executable, "-m", "catalog.cli", "status", a, "read"],
         cwd=root,
@@ -292,6 +302,7 @@ def editor_saves_in_the_gap(tmp: Path) -> str | None:
             break
         time.sleep(0.005)
     else:
+        time.sleep(0.5)  # the write's own checks are done: it waits at the held rename
         save = path.with_name(".editor-save")
         save.write_text(path.read_text(encoding="utf-8") + marker, encoding="utf-8")
         os.replace(save, path)
