@@ -149,19 +149,18 @@ def test_output_inside_the_sites_inputs_is_refused(paths: Paths) -> None:
 
 
 def test_inbox_writes_keep_comments_and_a_bad_year_is_a_message(paths: Paths) -> None:
+    from catalog.edit import writer
     from catalog.ingest import inbox
 
     one = inbox.Candidate(id="a1", title="A Made-Up Store", venue="OSDI", year=2023)
     two = inbox.Candidate(id="b2", title="Another Made-Up Cache", venue="SOSP", year=2023)
-    box = inbox.Inbox(paths)
-    box.file(one)
-    box.save()
+    with writer.edit(paths) as session:
+        session.inbox.file_candidate(one)
     path = inbox.inbox_path(paths)
     path.write_text(path.read_text(encoding="utf-8") + "# kept by hand\n", encoding="utf-8")
-    box = inbox.Inbox(paths)
-    box.file(two)
-    box.drop(["a1"])
-    box.save()
+    with writer.edit(paths) as session:
+        session.inbox.file_candidate(two)
+        session.inbox.drop(["a1"])
     text = path.read_text(encoding="utf-8")
     assert "# kept by hand" in text and "b2:" in text and "\na1:" not in text
     assert [c.id for c in inbox.load(paths)] == ["b2"]

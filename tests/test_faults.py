@@ -19,7 +19,7 @@ import pytest
 from catalog import files
 from catalog.data import reader
 from catalog.data.registry import load_tags, load_venues
-from catalog.edit import writer
+from catalog.edit import notes, writer
 from catalog.errors import CatalogError, IndexPathError, InvalidCatalogError
 from catalog.index import database, query
 from catalog.model import Paper
@@ -341,7 +341,7 @@ def test_a_note_is_written_only_for_a_valid_key_inside_readings(
 ) -> None:
     for key in ("../../../x", "/tmp/x", "a/../../b", "ok2020x\n"):
         with pytest.raises(CatalogError, match="not a valid key"):
-            writer.create_note(
+            notes.create_note(
                 paths, Paper(key=key, title="T", authors=["A"], year=2020, venue="OSDI")
             )
     assert not (tmp_path / "x.md").exists() and not list(tmp_path.rglob("*.md"))
@@ -351,7 +351,7 @@ def test_a_hostile_title_stays_text_in_a_new_note(paths: Paths) -> None:
     import markdown
 
     title = 'x --> <script>alert(1)</script><!-- [a](javascript:alert(2)) {: onclick="y"}'
-    path, created = writer.create_note(
+    path, created = notes.create_note(
         paths, Paper(key="evil2020x", title=title, authors=["A <b>B</b>"], year=2020, venue="OSDI")
     )
     assert created

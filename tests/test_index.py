@@ -378,7 +378,7 @@ ODD_YEAR = """\
     title: "Caching \\u00e9mbeddings
       on two lines"
     authors: [Thomas Preußer, Søren Ødegaard, "Łukasz, Jr."]
-    et_al: yes
+    et_al: true
     tags: [caching]
     abstract: An abstract about memory, with a colon:in it.
   Chapter:

@@ -104,7 +104,7 @@ def test_migrate_moves_the_catalogs_reading_state_once_losing_nothing(cli, paths
     assert entries["he2021fastmoe"].status == "read"
     assert keys(cli, "status:read") == ["lai2023adaembed", "he2021fastmoe"]
     again = cli("status", "--migrate", "--json")
-    assert json.loads(again.stdout) == {"moved": []}
+    assert json.loads(again.stdout) == {"moved": [], "cleared": []}
     assert cli("status", "--migrate", "he2021fastmoe").exit_code == 2
     assert cli("status", "he2021fastmoe").exit_code == 2
 
@@ -122,9 +122,10 @@ def test_queue_shows_reading_first_then_the_queue_in_the_readers_order(cli, path
     assert lines[2] == "to read" and "lai2023adaembed" in lines[3] and "he2021fastmoe" in lines[4]
     assert "1 reading, 2 to read" in moved.stderr
     assert paths.reading.read_text().endswith("queue:\n  - lai2023adaembed\n")
-    # Started: it leaves the queue (and the file's queue list).
+    # Started: it leaves the queue; the emptied list keeps its 'queue:' line (and so the
+    # reader's comments around it).
     cli("status", "lai2023adaembed", "reading")
-    assert "\nqueue:" not in paths.reading.read_text()
+    assert paths.reading.read_text().endswith("queue:\n")
     refused = cli("queue", "--top", "kurniawan2023evstore")
     assert refused.exit_code == 1 and "is reading, not in the to-read queue" in refused.output
     assert cli("queue", "--top", "nosuch2020key").exit_code == 1

@@ -86,10 +86,12 @@ def findings(paths: Paths, require_sources: bool = False) -> list[Finding]:
         ]
     if not any(p[-1] for p in problems):  # else every [[key]] would look unknown
         from catalog.data import notes, readingstate
+        from catalog.ingest import keymap
 
         keys = {p.key for p in papers}
         problems += map(_fields, notes.check_links(paths, keys))
         problems += map(_fields, readingstate.problems(paths, keys))
+        problems += map(_fields, keymap.problems(paths, keys.__contains__))
     # Each once (dict keeps their order, in which most already stand: a set's would make
     # the sort start from scratch), then in Problem's order.
     return sorted(dict.fromkeys(problems))

@@ -228,11 +228,11 @@ def note(key: KeyArg, as_json: JsonOpt = False) -> None:
       papers note xie2022fleche
       papers note xie2022fleche --json
     """
-    from catalog.edit import writer
+    from catalog.edit import notes
     from catalog.index import query
 
     paper = query.get(connect(), key)
-    path, created = writer.create_note(state.paths, paper)
+    path, created = notes.create_note(state.paths, paper)
     if as_json:
         echo_json({"key": key, "path": str(path), "created": created})
         return
@@ -281,7 +281,7 @@ def rm(
             raise typer.Exit(1)
     with writer.edit(state.paths, dry_run=dry_run) as session:
         for paper in papers:
-            session.remove(paper.key)
+            session.delete(paper.key)
     notes = [k for k in keys if (state.paths.readings / f"{k}.md").exists()]
     if as_json:
         echo_json({"removed": keys, "notes_kept": notes, "dry_run": dry_run})

@@ -42,10 +42,8 @@ def inbox_(
             from catalog.errors import UsageError
 
             raise UsageError("give the ids to drop: papers inbox drop ID...")
-        with writer.locked(state.paths):
-            box = inbox.Inbox(state.paths)
-            dropped = box.drop(args[1:])
-            box.save()
+        with writer.edit(state.paths) as session:
+            dropped = session.inbox.drop(args[1:])
         if as_json:
             echo_json({"dropped": [c.to_dict() for c in dropped]})
             return

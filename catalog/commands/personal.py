@@ -127,17 +127,28 @@ def _date(on: str | None) -> str | None:
 def _migrate(as_json: bool) -> None:
     from catalog.edit import writer
 
-    moved = writer.move_reading_state(state.paths)
+    done = writer.move_reading_state(state.paths)
     if as_json:
-        echo_json({"moved": [{"key": e.key, **e.to_dict()} for e in moved]})
+        echo_json(
+            {
+                "moved": [{"key": e.key, **e.to_dict()} for e in done.moved],
+                "cleared": done.cleared,
+            }
+        )
         return
     reading = state.paths.display(state.paths.reading)
-    if not moved:
+    if not done.cleared:
         echo(f"{state.paths.display()} holds no reading state: nothing to move", err=True)
         return
-    for entry in moved:
+    for entry in done.moved:
         echo(f"{entry.key}: {entry.status}")
-    echo(f"moved {len(moved)} into {reading}", err=True)
+    kept = len(done.cleared) - len(done.moved)
+    echo(
+        f"moved {len(done.moved)} into {reading}"
+        + (f"; {kept} already there, kept as {reading} has them" if kept else "")
+        + f"; {state.paths.display()} holds no reading state now",
+        err=True,
+    )
 
 
 @command("queue")

@@ -240,7 +240,7 @@ _HOW = {
 def _yours(conn: Any, key: str) -> dict[str, Any]:
     """What is the reader's own about the paper: the day they started reading it, its kept
     PDF and its reading note (None when there is none)."""
-    from catalog.edit.writer import note_path
+    from catalog.edit.notes import note_path
     from catalog.index.query import reading_states
     from catalog.ingest.pdfs import local_pdf
 

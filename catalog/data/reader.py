@@ -239,7 +239,7 @@ class _Walker:
             return
         seen: dict[str, int] = {}
         for year_node, venues in root.value:
-            label = str(yamlfile.construct(year_node))
+            label = yamlfile.name_of(year_node)
             if not (isinstance(year_node, yamlfile.ScalarNode) and _YEAR_RE.match(label)):
                 self.problem(
                     year_node,
@@ -272,7 +272,7 @@ class _Walker:
             return
         seen: set[str] = set()
         for venue_node, papers in node.value:
-            venue = str(yamlfile.construct(venue_node))
+            venue = yamlfile.name_of(venue_node)
             if not isinstance(venue_node, yamlfile.ScalarNode) or not venue:
                 self.problem(venue_node, str(year), "a venue must be a short name", "e.g. 'OSDI:'")
                 continue
@@ -321,7 +321,7 @@ class _Walker:
             name = (
                 name_node.value
                 if (isinstance(name_node, yamlfile.ScalarNode) and name_node.value in _FIELD_NAMES)
-                else str(yamlfile.construct(name_node))
+                else yamlfile.name_of(name_node)
             )
             if name == "key":
                 key_node = value_node
@@ -417,7 +417,7 @@ class _Walker:
 
 def _place(year: int, venue: str, key_node: yamlfile.Node | None) -> str:
     """where() a paper's problem is: its key as construct() reads it (or none yet)."""
-    return where(year, venue, "" if key_node is None else str(yamlfile.construct(key_node)))
+    return where(year, venue, "" if key_node is None else yamlfile.name_of(key_node))
 
 
 _FIELD_NAMES = frozenset(FIELDS)

@@ -84,7 +84,7 @@ def parse(text: str, name: str) -> ReadingState:
     if not isinstance(root, yamlfile.MappingNode):
         raise InvalidCatalogError([_unreadable(name, root, "expected a mapping at the top level")])
     for key_node, value in root.value:
-        section = str(yamlfile.construct(key_node))
+        section = yamlfile.name_of(key_node)
         if section == "papers":
             _entries(state, value, name)
         elif section == "queue":
@@ -112,7 +112,7 @@ def _entries(state: ReadingState, node: yamlfile.Node, name: str) -> None:
     if not isinstance(node, yamlfile.MappingNode):
         raise InvalidCatalogError([_unreadable(name, node, "papers: is not a mapping")])
     for key_node, value_node in node.value:
-        key, line = str(yamlfile.construct(key_node)), _line(key_node)
+        key, line = yamlfile.name_of(key_node), _line(key_node)
         value = yamlfile.construct(value_node)
         if not isinstance(value, dict):
             value = {"status": value}  # 'key: read' reads as the status alone
@@ -156,7 +156,7 @@ def _queue(state: ReadingState, node: yamlfile.Node, name: str) -> None:
             [Problem(name, _line(node), "", "queue: is not a list", "write '- KEY' lines", True)]
         )
     for item in node.value:
-        key = str(yamlfile.construct(item))
+        key = yamlfile.name_of(item)
         if key in state.queue_lines:
             continue
         state.queue.append(key)

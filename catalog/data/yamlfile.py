@@ -28,9 +28,11 @@ class _Loader(_Loader):  # type: ignore[no-redef,misc,valid-type]
         return "tag:yaml.org,2002:map"
 
 
+# Plain scalars read as YAML 1.2's core schema reads them: 'on', 'yes' and 'no' are words
+# (YAML 1.1 made them booleans, so a paper keyed 'on' read back as True).
 NULLS = frozenset(("", "~", "null", "Null", "NULL"))  # the plain scalars YAML reads as null
-TRUE = frozenset(("true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON"))
-FALSE = frozenset(("false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF"))
+TRUE = frozenset(("true", "True", "TRUE"))
+FALSE = frozenset(("false", "False", "FALSE"))
 
 from yaml import MappingNode, Node, ScalarNode, SequenceNode  # noqa: E402  (re-exported)
 
@@ -268,7 +270,7 @@ def read_text(path: Path, filename: str) -> str:
 
 def construct(node: Node) -> Any:
     """Plain Python data from a node: scalars stay the strings they were written as,
-    except the YAML null and booleans."""
+    except the YAML null and booleans; a mapping's keys are always strings."""
     if isinstance(node, ScalarNode):
         if is_null(node):
             return None
@@ -278,8 +280,16 @@ def construct(node: Node) -> Any:
     if isinstance(node, SequenceNode):
         return [construct(item) for item in node.value]
     if isinstance(node, MappingNode):
-        return {construct(k): construct(v) for k, v in node.value}
+        return {name_of(k): construct(v) for k, v in node.value}
     return None  # pragma: no cover
+
+
+def name_of(node: Node) -> str:
+    """A mapping key or a list item that names something (a paper's key, a person, a
+    section) as the text it was written as: never a boolean, a number or a null."""
+    if isinstance(node, ScalarNode):
+        return str(node.value)
+    return str(construct(node))
 
 
 def load_mapping_with_lines(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
@@ -304,7 +314,7 @@ def load_mapping_with_lines(path: Path) -> tuple[dict[str, Any], dict[str, int]]
     data: dict[str, Any] = {}
     lines: dict[str, int] = {}
     for key_node, value_node in node.value:
-        key = str(construct(key_node))
+        key = name_of(key_node)
         data[key] = construct(value_node)
         lines[key] = key_node.start_mark.line + 1
     return data, lines

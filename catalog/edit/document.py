@@ -14,15 +14,12 @@ import datetime as dt
 import io
 import itertools
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from catalog.data import reader, yamlfile
 from catalog.errors import CatalogError, InvalidCatalogError, Problem
 from catalog.model import FIELDS, LIST_FIELDS, Paper
-from catalog.paths import Paths
 
 # Fields written in double quotes, as the hand-written file does.
 _QUOTED = {
@@ -72,7 +69,7 @@ def _dump(yaml: YAML, data: Any) -> str:
 _PLAIN_OK = re.compile(r"^[A-Za-z0-9À-ɏḀ-ỿ][^,:#\[\]{}&*!|>'\"%@`?]*$")
 
 
-def _flow(values: list[str]) -> Any:
+def flow_list(values: list[str]) -> Any:
     """A list written on one line, [a, b], its items quoted where YAML needs it."""
     from ruamel.yaml.comments import CommentedSeq
     from ruamel.yaml.scalarstring import DoubleQuotedScalarString as Quoted
@@ -91,7 +88,7 @@ def _styled(name: str, value: Any) -> Any:
     from ruamel.yaml.scalarstring import DoubleQuotedScalarString as Quoted
 
     if name in _LISTS:
-        return _flow(value)
+        return flow_list(value)
     if name in _DATES and isinstance(value, str):
         with contextlib.suppress(ValueError):
             return dt.date.fromisoformat(value)
@@ -322,7 +319,7 @@ def _keyed(
     )
     end = key_node.end_mark.line if nested or _is_empty(value) else _end_line(value)
     lead, head = cutter.take(start, _trim_blank_tail(lines, start, end))
-    label = str(yamlfile.construct(key_node))
+    label = yamlfile.name_of(key_node)
     return Block(
         label, lead, head, key_node.start_mark.column, open=bool(nested) or _is_empty(value)
     )
@@ -343,13 +340,15 @@ def _paper_block(cutter: _Cutter, item: yamlfile.Node, lines: list[str]) -> Bloc
     key = ""
     if isinstance(item, yamlfile.MappingNode):
         for k, v in item.value:
-            if yamlfile.construct(k) == "key":
-                key = str(yamlfile.construct(v))
+            if yamlfile.name_of(k) == "key":
+                key = yamlfile.name_of(v)
     return Block(key, lead, head, dash)
 
 
-def parse_registry(text: str, filename: str) -> Document:
-    """A registry (venues.yaml, tags.yaml) cut into one block per entry."""
+def parse_registry(text: str, filename: str, nested: frozenset[str] = frozenset()) -> Document:
+    """A file of named top-level entries (a registry, the key map, the inbox, the reading
+    file) cut into one block per entry; the entries named in nested are cut further, one
+    child block per key of their mapping or item of their list."""
     lines, final = _lines(text)
     root = yamlfile.compose(text, filename)
     cutter = _Cutter(lines)
@@ -368,13 +367,35 @@ def parse_registry(text: str, filename: str) -> Document:
             ]
         )
     for key_node, value in root.value if root is not None else []:
+        if yamlfile.name_of(key_node) in nested:
+            blocks.append(_section(cutter, key_node, value, lines))
+            continue
         start = key_node.start_mark.line
         end = _trim_blank_tail(lines, start, max(_end_line(value), key_node.end_mark.line))
         lead, head = cutter.take(start, end)
-        blocks.append(
-            Block(str(yamlfile.construct(key_node)), lead, head, key_node.start_mark.column)
-        )
+        blocks.append(Block(yamlfile.name_of(key_node), lead, head, key_node.start_mark.column))
     return _document(blocks, lines[cutter.pos :], final)
+
+
+def _section(
+    cutter: _Cutter, key_node: yamlfile.Node, value: yamlfile.Node, lines: list[str]
+) -> Block:
+    """A top-level entry whose block mapping or block list is cut into child blocks."""
+    block = _keyed(cutter, key_node, value, lines)
+    if not block.open:  # a flow mapping or list on the key's line: one block
+        return block
+    if isinstance(value, yamlfile.MappingNode):
+        for name, item in value.value:
+            block.children.append(_keyed(cutter, name, item, lines))
+    elif isinstance(value, yamlfile.SequenceNode):
+        for item in value.value:
+            child = _paper_block(cutter, item, lines)
+            if isinstance(item, yamlfile.ScalarNode):
+                child.key = yamlfile.name_of(item)
+            block.children.append(child)
+    if block.children:
+        block.child_indent = block.children[0].indent
+    return block
 
 
 def shift_lines(lines: list[str], by: int) -> list[str]:
@@ -501,94 +522,3 @@ def set_field(data: Any, name: str, value: Any) -> None:
     rank = order.get(name, len(FIELDS))
     position = sum(1 for k in data if order.get(k, len(FIELDS)) <= rank)
     data.insert(position, name, styled)
-
-
-class Registries:
-    """The edits of a session to venues.yaml and tags.yaml: one block per entry, each
-    file read when first edited, written back with its own line endings."""
-
-    def __init__(self, paths: Paths, yaml: Callable[[], Any]):
-        self.paths = paths
-        self._yaml = yaml  # ruamel, made on first use (a new tag without description needs none)
-        self._docs: dict[Path, Document] = {}
-        self._texts: dict[Path, str] = {}
-        self._data: dict[Path, bytes] = {}
-        self._newlines: dict[Path, str] = {}
-        # Entries the session removed (or renamed away): kept in the text written before
-        # the catalog, so that every file written so far agrees with the others.
-        self._gone: dict[Path, list[Block]] = {}
-
-    def document(self, path: Path) -> Document:
-        """The registry's blocks, read on first use."""
-        if path not in self._docs:
-            shown = self.paths.display(path)
-            try:
-                data = yamlfile.read_bytes(path, shown)
-            except FileNotFoundError:
-                data = b""  # a registry written for the first time
-            text = yamlfile.decode(data, shown)
-            self._data[path] = data
-            self._newlines[path] = yamlfile.newline_of(data)
-            self._texts[path] = text
-            self._docs[path] = parse_registry(text, str(path))
-        return self._docs[path]
-
-    def text(self, path: Path) -> str:
-        """The registry's text as the session read it ('' if it never did)."""
-        return self._texts.get(path, "")
-
-    def newline(self, path: Path) -> str:
-        return self._newlines.get(path, "\n")
-
-    def data(self, path: Path) -> bytes:
-        """The registry's bytes as the session read them (b'' for a missing file)."""
-        return self._data.get(path, b"")
-
-    def put(self, path: Path, name: str, value: Any, replace_key: str | None = None) -> None:
-        """Add an entry in sorted place (or put it where replace_key's entry was named)."""
-        doc = self.document(path)
-        lead: list[str] = []
-        if replace_key is not None:
-            old = next(b for b in doc.blocks if b.key == replace_key)
-            lead = [ln for ln in old.lead if ln.strip()]  # its comments go with it
-            doc.blocks.remove(old)
-            self._gone.setdefault(path, []).append(old)
-        indent = doc.blocks[0].indent if doc.blocks else 0
-        if isinstance(value, dict):
-            value = {k: _flow(v) if isinstance(v, list) else v for k, v in value.items()}
-            body = shift_lines(lines_of(_dump(self._yaml(), value)), 2)
-            head = shift_lines([key_text(name) + ":\n", *body], indent)
-        else:
-            scalar = (
-                _dump(self._yaml(), [value]).strip().removeprefix("- ") if value is not None else ""
-            )
-            head = [" " * indent + key_text(name) + ":" + (" " + scalar if scalar else "") + "\n"]
-        block = Block(name, lead, head, indent)
-        insert_sorted(doc.blocks, block, lambda b: b.key.casefold() > name.casefold())
-
-    def remove(self, path: Path, name: str) -> None:
-        doc = self.document(path)
-        self._gone.setdefault(path, []).extend(b for b in doc.blocks if b.key == name)
-        doc.blocks = [b for b in doc.blocks if b.key != name]
-
-    def value(self, path: Path, name: str, default: Any) -> Any:
-        """An entry's value as written (ruamel round-trip data: comments and quotes kept)."""
-        from ruamel.yaml.comments import CommentedMap
-
-        block = next(b for b in self.document(path).blocks if b.key == name)
-        entry = self._yaml().load("".join(shift_lines(block.head, -block.indent)))
-        return entry[name] if isinstance(entry, CommentedMap) else default
-
-    def render(self, keep_removed: bool = False) -> dict[Path, str]:
-        """The new text of each registry the session changed; with keep_removed, the
-        entries it removed are still there (written before the catalog, that text is
-        valid with the catalog as it was and as it will be)."""
-        out = {}
-        for path, doc in self._docs.items():
-            gone = self._gone.get(path, []) if keep_removed else []
-            text = Document(
-                doc.header, [*doc.blocks, *gone], doc.trailer, doc.final_newline
-            ).render()
-            if text != self._texts[path]:
-                out[path] = text
-        return out

@@ -1,27 +1,25 @@
 """Edits of the reader's file (data/reading.yaml): status, dates and the queue's order.
 
-catalog.edit.writer.edit_reading() opens a ReadingSession under the file's lock and
-commits it atomically; ruamel's round trip keeps the reader's comments and order. The
-file is small (one line per paper the reader has touched), so it is read whole.
+catalog.edit.writer opens a ReadingSession under the file's lock (alone, for `papers
+status` and `papers queue --top`, or inside a catalog session, for `papers rm`) and
+writes it through the one door: each entry is a line of its own (catalog.edit.keyed), so
+the reader's comments, order, byte-order mark and line endings stay as they were.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import io
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from dataclasses import replace
 
-from catalog import files
-from catalog.data import readingstate, yamlfile
-from catalog.data.readingstate import Entry
-from catalog.errors import CatalogError
+from catalog.data import readingstate
+from catalog.data.readingstate import SECTIONS, Entry
+from catalog.edit.document import key_text
+from catalog.edit.keyed import KeyedFile
+from catalog.errors import CatalogError, Problem
 from catalog.hints import hint_for
 from catalog.model import DEFAULT_STATUS, STATUSES
 from catalog.paths import Paths
-
-if TYPE_CHECKING:
-    from ruamel.yaml.comments import CommentedMap
 
 # What a new reading file starts with: what it is, and that it is the reader's to share.
 HEADER = """\
@@ -37,44 +35,19 @@ class ReadingSession:
 
     def __init__(self, paths: Paths):
         self.paths = paths
-        self.name = paths.display(paths.reading)
-        try:
-            self.data: bytes = yamlfile.read_bytes(paths.reading, self.name)
-        except FileNotFoundError:
-            self.data = b""
-        self.text = yamlfile.decode(self.data, self.name) if self.data else HEADER
-        self.newline = yamlfile.newline_of(self.data) if self.data else "\n"
-        self.state = readingstate.parse(self.text, self.name)  # refuses an unreadable file
-        self._doc: CommentedMap | None = None
-        self.changed = False
+        # A file that names papers: what it loses is written before the catalog, what it
+        # gains after (so it never names a paper the catalog lacks).
+        self.file = KeyedFile(
+            paths, paths.reading, HEADER, nested=frozenset(SECTIONS), stage="shrunk"
+        )
+        self.name = self.file.shown
+        self.state = readingstate.parse(self.file.text, self.name)  # refuses an unreadable file
         self.written: str | None = None  # the new text once committed (or shown, dry run)
+        self._written: set[str] = set()  # the keys this session wrote an entry for
 
     @property
-    def doc(self) -> CommentedMap:
-        """The file as ruamel reads it (on first change)."""
-        if self._doc is None:
-            from ruamel.yaml.comments import CommentedMap
-
-            from catalog.edit.document import yaml_rt
-
-            loaded = yaml_rt().load(self.text)
-            if loaded is None:  # a new file, or comments alone: keep them above the data
-                loaded = yaml_rt().load(self.text.rstrip("\n") + "\npapers:\n")
-            self._doc = loaded if isinstance(loaded, CommentedMap) else CommentedMap()
-        return self._doc
-
-    def _section(self, name: str) -> Any:
-        """The papers: mapping or the queue: list, made (in block style) when missing."""
-        from ruamel.yaml.comments import CommentedMap, CommentedSeq
-
-        kind = CommentedSeq if name == "queue" else CommentedMap
-        value = self.doc.get(name)
-        if not isinstance(value, kind):  # missing or null ('papers:' alone)
-            value = kind()
-            self.doc[name] = value
-        elif value.fa.flow_style():  # 'papers: {}' grows one entry a line
-            value.fa.set_block_style()
-        return value
+    def changed(self) -> bool:
+        return self.file.changed
 
     # -- reading
 
@@ -115,70 +88,71 @@ class ReadingSession:
 
     def put(self, entry: Entry) -> None:
         """Write an entry (one line: 'KEY: {status: read, read_on: 2024-03-01}')."""
-        from ruamel.yaml.comments import CommentedMap
-
         old = self.state.entries.get(entry.key)
         if old is not None and old.to_dict() == entry.to_dict():
             return  # the same state: its line stays as the reader wrote it
-        value = CommentedMap(
-            (name, dt.date.fromisoformat(v) if name.endswith("_on") else v)
-            for name, v in entry.to_dict().items()
-        )
-        value.fa.set_flow_style()
-        self._section("papers")[entry.key] = value
-        self.state.entries[entry.key] = entry
-        self.changed = True
+        self._refuse_twice(entry.key)
+        fields = ", ".join(f"{name}: {value}" for name, value in entry.to_dict().items())
+        self.file.put_lines(entry.key, [f"{key_text(entry.key)}: {{{fields}}}\n"], "papers", "end")
+        self._written.add(entry.key)
+        self.state.entries[entry.key] = replace(entry, line=0)
+
+    def forget(self, key: str) -> None:
+        """Drop every trace of a paper: its entry and its place in the queue."""
+        self._drop(key)
+        self._unqueue(key)
 
     def _drop(self, key: str) -> None:
-        papers = self.doc.get("papers")  # an entry check refuses (status: red) goes too
-        if isinstance(papers, dict) and key in papers:
-            del papers[key]
+        if key in self.file.names("papers"):  # an entry check refuses (status: red) goes too
+            self._refuse_twice(key)
+            self.file.remove(key, "papers")
             self.state.entries.pop(key, None)
-            self.changed = True
+
+    def _refuse_twice(self, key: str) -> None:
+        # (A paper listed twice in the queue is one place: removing it removes both.)
+        """A paper listed twice cannot be edited: which line would be meant?"""
+        if self.file.names("papers").count(key) > 1:
+            raise CatalogError(
+                f"{self.name}: '{key}' is listed twice under papers: (papers check shows "
+                "where); keep one entry, then run the command again"
+            )
 
     def top(self, key: str) -> None:
         """Move a paper to the top of the to-read queue."""
         if self.state.queue[:1] == [key]:
             return
-        queue = self._section("queue")
-        if key in queue:
-            queue.remove(key)
-        queue.insert(0, key)
+        self.file.put_item(key, "queue", "top")
+        self._written.add(key)
         self.state.queue = [key, *(k for k in self.state.queue if k != key)]
-        self.changed = True
 
     def _unqueue(self, key: str) -> None:
         if key in self.state.queue:
-            queue = self._section("queue")
-            while key in queue:
-                queue.remove(key)
-            if not queue:  # no 'queue: []' left behind
-                del self.doc["queue"]
+            self.file.remove(key, "queue")  # an emptied queue keeps 'queue:' and its comments
             self.state.queue.remove(key)
-            self.changed = True
 
     # -- saving
 
     def render(self) -> str:
         """The file's new text."""
-        from catalog.edit.document import yaml_rt
+        return self.file.render()
 
-        buffer = io.StringIO()
-        yaml_rt().dump(self.doc, buffer)
-        return buffer.getvalue()
+    def check(self, text: str, has_paper: Callable[[str], bool] | None = None) -> None:
+        """Refuse a new text that does not read back, or whose new entries name a paper
+        the catalog will not have."""
+        from catalog.edit.validation import InvalidEditError
 
-    def commit(self, dry_run: bool = False) -> str | None:
-        """Write the file atomically if it changed (checked as the reader reads it); the
-        new text, or None when nothing changed."""
-        if not self.changed:
-            return None
-        text = self.written = self.render()
-        readingstate.parse(text, self.name)  # what was written must read back
-        if not dry_run:
-            path: Path = self.paths.reading
-            path.parent.mkdir(parents=True, exist_ok=True)
-            files.atomic_write(path, text, self.newline, expected=self.data)
-        return text
+        state = readingstate.parse(text, self.name)
+        if has_paper is None:
+            return
+        named = [(e.key, e.line) for e in state.entries.values()]
+        named += list(state.queue_lines.items())
+        gone = [
+            Problem(self.name, line, key, "no paper with this key", "")
+            for key, line in named
+            if key in self._written and not has_paper(key)
+        ]
+        if gone:
+            raise InvalidEditError(gone)
 
     def diff(self) -> str:
         """A unified diff of the file as read and as committed ('' when unchanged)."""
@@ -186,6 +160,6 @@ class ReadingSession:
 
         if self.written is None:
             return ""
-        old = self.text.splitlines(keepends=True) if self.data else []
+        old = self.file.text.splitlines(keepends=True)
         new = self.written.splitlines(keepends=True)
         return "".join(difflib.unified_diff(old, new, self.name, self.name))

@@ -31,7 +31,6 @@ from catalog.data.registry import Venue
 from catalog.edit.document import (
     Block,
     Document,
-    Registries,
     WriteError,
     blank_after_lazy_years,
     expand,
@@ -46,6 +45,7 @@ from catalog.edit.document import (
     shift_lines,
     yaml_rt,
 )
+from catalog.edit.keyed import KeyedFile
 from catalog.edit.snapshot import Papers, Snapshot
 from catalog.edit.validation import (
     NEAR_DUPLICATE_MESSAGE,
@@ -80,6 +80,8 @@ if TYPE_CHECKING:
 
     from catalog.data.readingstate import Entry
     from catalog.edit.readingfile import ReadingSession
+    from catalog.ingest.inbox import Inbox
+    from catalog.ingest.keymap import Keymap
 
 
 # ---------------------------------------------------------------- the session
@@ -96,8 +98,9 @@ class WriteResult:
 
 
 class Session:
-    """One set of edits to the catalog and its registries, made under the lock: the
-    catalog's text cut into blocks (Document), each edited paper's block rendered again."""
+    """One set of edits to a catalog's files, made under their locks: the catalog's text
+    cut into blocks (Document), each edited paper's block rendered again; the registries,
+    the reader's file, the key map and the inbox each a KeyedFile, read on first use."""
 
     def __init__(self, paths: Paths):
         from catalog.data.registry import load_tags, load_venues
@@ -126,7 +129,10 @@ class Session:
         self.papers = Papers(self.snapshot)  # current papers: the snapshot's, edits over it
         self._doc: Document | None = None
         self._where: dict[str, tuple[Block, Block, Block]] = {}
-        self.registries = Registries(paths, lambda: self.yaml)
+        self._registries: dict[Path, KeyedFile] = {}
+        self._reading: ReadingSession | None = None
+        self._keymap: Keymap | None = None
+        self._inbox: Inbox | None = None
         self._catalog_changed = False
         self.venues_before = dict(self.venues)
         self.vocab_before = dict(self.vocabulary)
@@ -139,6 +145,40 @@ class Session:
         if self._yaml is None:
             self._yaml = yaml_rt()
         return self._yaml
+
+    def registry(self, path: Path) -> KeyedFile:
+        """A registry (venues, tags, authors) as this session edits it: what it gains is
+        written before the catalog, what it loses after."""
+        if path not in self._registries:
+            self._registries[path] = KeyedFile(self.paths, path, stage="grown")
+        return self._registries[path]
+
+    @property
+    def reading(self) -> ReadingSession:
+        """The reader's file (data/reading.yaml) as this session edits it."""
+        if self._reading is None:
+            from catalog.edit.readingfile import ReadingSession
+
+            self._reading = ReadingSession(self.paths)
+        return self._reading
+
+    @property
+    def keymap(self) -> Keymap:
+        """The key map (data/keymap.yaml) as this session edits it."""
+        if self._keymap is None:
+            from catalog.ingest.keymap import Keymap
+
+            self._keymap = Keymap(self.paths)
+        return self._keymap
+
+    @property
+    def inbox(self) -> Inbox:
+        """The inbox (data/inbox.yaml) as this session edits it."""
+        if self._inbox is None:
+            from catalog.ingest.inbox import Inbox
+
+            self._inbox = Inbox(self.paths)
+        return self._inbox
 
     @property
     def text(self) -> str:
@@ -253,6 +293,19 @@ class Session:
         self._catalog_changed = True
         return paper
 
+    def delete(self, key: str) -> Paper:
+        """Remove a paper and every line of the catalog's files that names it: its entry
+        in the reader's file and its queue place, its key map lines (written before the
+        catalog loses it, so no file ever names a paper the catalog lacks)."""
+        paper = self.remove(key)
+        if self.paths.reading.exists():
+            self.reading.forget(key)
+        from catalog.ingest.keymap import keymap_path
+
+        if keymap_path(self.paths).exists():
+            self.keymap.forget(key)
+        return paper
+
     def move(self, key: str, year: int, venue: str) -> Paper:
         """Move a paper (with its comments) under another year and venue; its lines keep."""
         paper = self.paper(key)
@@ -355,7 +408,7 @@ class Session:
         """Add a tag to the vocabulary (data/tags.yaml), in sorted place."""
         if tag in self.vocabulary:
             return
-        self.registries.put(self.paths.tags, tag, description)
+        self.registry(self.paths.tags).put(tag, description)
         self.vocabulary[tag] = description or ""
 
     def rename_tag(self, old: str, new: str) -> list[str]:
@@ -366,11 +419,12 @@ class Session:
                 f"no tag '{old}' in {self.paths.display(self.paths.tags)}"
                 + (f"; {hint}" if hint else "")
             )
+        tags = self.registry(self.paths.tags)
         if new in self.vocabulary:  # merging two tags: keep the target's description
-            self.registries.remove(self.paths.tags, old)
+            tags.remove(old)
         else:
-            value = self.registries.value(self.paths.tags, old, self.vocabulary[old])
-            self.registries.put(self.paths.tags, new, value, replace_key=old)
+            value = tags.value(old)
+            tags.put(new, self.vocabulary[old] if value is None else value, replace=old)
             self.vocabulary[new] = self.vocabulary[old]
         del self.vocabulary[old]
         return self._rename_papers(old, new)
@@ -411,7 +465,7 @@ class Session:
         if venue.publisher:
             value["publisher"] = venue.publisher
         value.update({k: v for k, v in venue.extra.items() if v not in (None, "")})
-        self.registries.put(self.paths.venues, venue.short, value)
+        self.registry(self.paths.venues).put(venue.short, value)
         self.venues[venue.short] = venue
 
     # -- saving
@@ -427,7 +481,9 @@ class Session:
             if self._replacement != self.text:
                 out[self.paths.catalog] = self._replacement
             return out
-        out.update(self.registries.render())
+        for part in self._parts():
+            if part.changed and (text := part.render()) != part.text:
+                out[part.path] = text
         if self._catalog_changed:
             for year in self.doc.blocks:
                 for venue in year.children:  # a lazy year has none: it was not edited
@@ -438,6 +494,11 @@ class Session:
                 out[self.paths.catalog] = text
         return out
 
+    def _parts(self) -> list[KeyedFile]:
+        """Every file of the session but the catalog, registries first."""
+        dependents = (self._reading, self._keymap, self._inbox)
+        return [*self._registries.values(), *(d.file for d in dependents if d is not None)]
+
     def _check(self) -> EditCheck:
         return EditCheck(
             self.paths, lambda: self.text, self.snapshot, self.venues_before, self.vocab_before
@@ -445,50 +506,75 @@ class Session:
 
     def validate(self, texts: dict[Path, str]) -> list[Problem]:
         """Refuse an edit that adds problems; return the warnings it adds."""
-        return self._check().check(texts, self.venues, self.vocabulary)
+        warnings = self._check().check(texts, self.venues, self.vocabulary)
+        for dependent in (self._reading, self._keymap, self._inbox):
+            if dependent is not None and dependent.file.path in texts:
+                dependent.check(texts[dependent.file.path], self._has_paper)
+        return warnings
+
+    def _has_paper(self, key: str) -> bool:
+        return key in self.papers
 
     def commit(self, dry_run: bool = False) -> WriteResult:
         """Validate and write every changed file atomically, in an order every step of
-        which leaves the files agreeing: the registries with what they gain (and still
-        what they lose), then the catalog, then the registries as they end. A file that
-        changed since the session read it is not replaced (ConcurrentEditError)."""
+        which leaves the files agreeing (see write_in_order). A file that changed since the
+        session read it is not replaced (ConcurrentEditError)."""
         texts = self.render()
         result = WriteResult(dry_run=dry_run)
         if not texts:
             return result
         result.warnings = self.validate(texts)
+        if self._reading is not None:
+            self._reading.written = texts.get(self.paths.reading)
         if dry_run:
             result.diff = self.diff(texts)
             result.changed = list(texts)
             return result
         catalog = self.paths.catalog
-        found = {path: self.registries.data(path) for path in texts if path != catalog}
-        found[catalog] = self.data
-        steps = sorted(self.registries.render(keep_removed=True).items())
-        if catalog in texts:
-            steps.append((catalog, texts[catalog]))
-        steps += sorted((path, text) for path, text in texts.items() if path != catalog)
-        for path, text in steps:
-            newline = self.newline if path == catalog else self.registries.newline(path)
-            written = encoded(text, newline)
-            if written == found.get(path):
-                continue  # this step's text is already there (a registry that only grew)
-            atomic_write(path, text, newline, expected=found.get(path))
-            found[path] = written
-            if path not in result.changed:
-                result.changed.append(path)
+        step = (catalog, texts[catalog], self.data, self.newline) if catalog in texts else None
+        result.changed = write_in_order(self._parts(), step)
         return result
 
     def diff(self, texts: dict[Path, str]) -> str:
         """A unified diff of the files as read and these new texts."""
         import difflib
 
+        read = {part.path: part.text for part in self._parts()}
         out: list[str] = []
         for path, new in texts.items():
-            old = self.text if path == self.paths.catalog else self.registries.text(path)
+            old = self.text if path == self.paths.catalog else read.get(path, "")
             name = self.paths.display(path)
             out.extend(difflib.unified_diff(lines_of(old), lines_of(new), name, name))
         return "".join(out)
+
+
+CatalogStep = tuple[Path, str, bytes, str]  # the catalog: path, new text, bytes read, newline
+
+
+def write_in_order(parts: list[KeyedFile], catalog: CatalogStep | None) -> list[Path]:
+    """Write the changed files so that every prefix of the writes agrees: each file at
+    its interim stage (a registry grown by what papers will name, a file that names papers
+    shrunk by what will leave), then the catalog, then each file as it ends. Each write
+    replaces the bytes the previous one left, or ConcurrentEditError. Returns the paths
+    written."""
+    changed = [p for p in parts if p.changed]
+    found = {p.path: p.data for p in changed}
+    steps = [(p.path, text, p.newline) for p in changed if (text := p.interim()) is not None]
+    if catalog is not None:
+        path, text, data, newline = catalog
+        found[path] = data
+        steps.append((path, text, newline))
+    steps += [(p.path, p.render(), p.newline) for p in changed]
+    written: list[Path] = []
+    for path, text, newline in steps:
+        new = encoded(text, newline)
+        if new == found[path]:
+            continue  # this step's text is already there (a file that only grew)
+        atomic_write(path, text, newline, expected=found[path])
+        found[path] = new
+        if path not in written:
+            written.append(path)
+    return written
 
 
 def _model_value(name: str, value: Any) -> Any:
@@ -512,9 +598,20 @@ def lock_path(paths: Paths) -> Path:
 
 
 def _data_files(paths: Paths) -> list[Path]:
-    """Every file an edit may write: the catalog and the registries it shares with any other
-    catalog in its folder."""
-    return [paths.catalog, paths.venues, paths.tags]
+    """Every file an edit may write: the catalog, the registries it shares with any other
+    catalog in its folder, and the files that name its papers."""
+    from catalog.ingest.inbox import inbox_path
+    from catalog.ingest.keymap import keymap_path
+
+    return [
+        paths.catalog,
+        paths.venues,
+        paths.tags,
+        paths.authors,
+        paths.reading,
+        keymap_path(paths),
+        inbox_path(paths),
+    ]
 
 
 @contextlib.contextmanager
@@ -584,9 +681,10 @@ def _refresh_index(paths: Paths) -> list[Problem]:
 
 @contextlib.contextmanager
 def edit_reading(paths: Paths, dry_run: bool = False) -> Iterator[ReadingSession]:
-    """A session on the reader's file (data/reading.yaml): lock, read, yield for changes,
-    then write atomically and bring the index's reading state up to date. The catalog is
-    not touched. An exception inside the block leaves the file as it was."""
+    """A session on the reader's file (data/reading.yaml) alone: lock, read, yield for
+    changes, then write it through the one door and bring the index's reading state up to
+    date. The catalog is not touched. An exception inside the block leaves the file as it
+    was."""
     from catalog.edit.readingfile import ReadingSession
 
     name = paths.display(paths.reading)
@@ -594,14 +692,30 @@ def edit_reading(paths: Paths, dry_run: bool = False) -> Iterator[ReadingSession
         files.remove_dead_temporaries(paths.reading.resolve().parent, paths.reading.name)
         session = ReadingSession(paths)
         yield session
-        if session.commit(dry_run) is not None and not dry_run:
+        if not session.changed:
+            return
+        text = session.written = session.render()
+        if text == session.file.text:
+            return
+        session.check(text)
+        if not dry_run and write_in_order([session.file], None):
             _refresh_index(paths)
 
 
-def move_reading_state(paths: Paths) -> list[Entry]:
+@dataclass
+class Migration:
+    """What `papers status --migrate` did: the entries it wrote into the reader's file, and
+    the papers whose reading state it took out of the catalog (an entry the reader's file
+    had already, from a run that was killed, wins over the catalog's)."""
+
+    moved: list[Entry] = field(default_factory=list)
+    cleared: list[str] = field(default_factory=list)
+
+
+def move_reading_state(paths: Paths) -> Migration:
     """Move the status and read_on values the catalog still holds into the reader's file,
-    once: the file first (an entry it has already wins), then the catalog loses them, so
-    a crash between the two loses nothing and running it again finishes the job."""
+    in one session: the reader's file is written first, then the catalog loses them, so a
+    kill between the two loses nothing and running it again finishes the job."""
     from catalog.data.readingstate import Entry
     from catalog.index import database
 
@@ -615,10 +729,11 @@ def move_reading_state(paths: Paths) -> list[Entry]:
         ]
     finally:
         conn.close()
-    moved: list[Entry] = []
+    done = Migration()
     if not keys:
-        return moved
-    with edit_reading(paths) as reading, edit(paths) as session:
+        return done
+    with edit(paths) as session:
+        reading = session.reading
         for key in keys:
             paper = session.paper(key)
             if paper.status not in STATUSES:
@@ -626,95 +741,7 @@ def move_reading_state(paths: Paths) -> list[Entry]:
             if reading.entry(key) is None and (paper.status != "to-read" or paper.read_on):
                 entry = Entry(key, paper.status, read_on=paper.read_on)
                 reading.put(entry)
-                moved.append(entry)
-        reading.commit()
-        reading.changed = False  # written: the session's exit has nothing left to write
-        for key in keys:
-            if session.paper(key).status in STATUSES:
-                session.update(key, status=None, read_on=None)
-    return moved
-
-
-# ---------------------------------------------------------------- reading notes
-
-
-# Characters that Markdown or HTML would read as markup in a line of plain text.
-_MARKUP = {"&": "&amp;", "<": "&lt;", ">": "&gt;", **{c: "\\" + c for c in "\\`*_{}[]()#+!"}}
-
-
-def markdown_text(text: str) -> str:
-    """Text that Markdown shows as it is: no HTML, no emphasis, link or attribute."""
-    from catalog.model import strip_controls
-
-    return "".join(_MARKUP.get(c, c) for c in strip_controls(text))
-
-
-def render_note(paper: Paper) -> str:
-    """A new reading note for a paper, from catalog/templates/reading-note.md.
-
-    The note is the user's own Markdown and the site renders its HTML as it is, so every
-    field from the catalog is written as escaped plain text, outside any HTML comment
-    (a title holding '-->' would end a comment and let what follows run as HTML)."""
-    from string import Template
-
-    template = (Path(__file__).parent.parent / "templates" / "reading-note.md").read_text(
-        encoding="utf-8"
-    )
-    authors = ", ".join(paper.authors) + (" and others" if paper.et_al else "")
-    link = (
-        f"https://doi.org/{paper.doi}"
-        if paper.doi
-        else f"https://arxiv.org/abs/{paper.arxiv}"
-        if paper.arxiv
-        else paper.url or ""
-    )
-    fields = {
-        "title": paper.title,
-        "authors": authors,
-        "venue": paper.venue,
-        "year": str(paper.year),
-        "link": link,
-    }
-    return Template(template).safe_substitute(
-        key=_note_key(paper.key),
-        today=dt.date.today().isoformat(),
-        **{name: markdown_text(value) for name, value in fields.items()},
-    )
-
-
-def _note_key(key: str) -> str:
-    """A key fit for a file name and the note's comment; CatalogError otherwise."""
-    from catalog.model import KEY_RE
-
-    if not KEY_RE.fullmatch(key):
-        raise CatalogError(
-            f"'{key}' is not a valid key (ASCII letters, digits and '-_:.+/', a "
-            "letter first): fix it in the catalog (papers check lists it) "
-            "before writing its note"
-        )
-    return key
-
-
-def note_path(paths: Paths, key: str) -> Path:
-    """data/readings/KEY.md for a valid key; never a path outside data/readings/."""
-    folder = paths.readings.resolve()
-    path = (folder / f"{_note_key(key)}.md").resolve()
-    if path.parent != folder:
-        raise CatalogError(
-            f"the note of '{key}' would be written outside {paths.display(paths.readings)}; refused"
-        )
-    return path
-
-
-def create_note(paths: Paths, paper: Paper) -> tuple[Path, bool]:
-    """The paper's reading note file, created from the template on first use."""
-    path = note_path(paths, paper.key)
-    if path.exists():
-        return path, False
-    path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        with open(path, "x", encoding="utf-8") as handle:  # never clobber a note
-            handle.write(render_note(paper))
-    except FileExistsError:
-        return path, False
-    return path, True
+                done.moved.append(entry)
+            session.update(key, status=None, read_on=None)
+            done.cleared.append(key)
+    return done

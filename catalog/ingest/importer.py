@@ -270,7 +270,7 @@ class Run:
         from catalog.ingest import inbox
 
         if self._inbox is None:
-            self._inbox = inbox.Inbox(self.session.paths)
+            self._inbox = self.session.inbox
         title = entry.title or entry.nickname or ""
         candidate = inbox.Candidate(
             id=inbox.candidate_id(title, entry.year),
@@ -298,7 +298,7 @@ class Run:
             outcome.venue, outcome.year = venue or None, entry.year
             self.report.outcomes.append(outcome)
             return outcome
-        there = self._inbox.file(candidate)
+        there = self._inbox.file_candidate(candidate)
         if there is not None:
             reason = f"already in the inbox as {there.id} (from {there.source}); {why}"
             outcome = Outcome("inbox", title, entry.line, key=there.id, reason=reason)
@@ -314,11 +314,6 @@ class Run:
         outcome.venue, outcome.year = venue or None, entry.year
         self.report.outcomes.append(outcome)
         return outcome
-
-    def save_inbox(self, dry_run: bool) -> None:
-        """Write the inbox's new candidates (the caller holds the catalog's lock)."""
-        if self._inbox is not None and not dry_run:
-            self._inbox.save()
 
     def _venue_reason(self, venue: str, new_venue: Venue | None) -> str:
         registry = self.session.paths.display(self.session.paths.venues)
@@ -441,19 +436,20 @@ def run_import(
     tags: Iterable[str],
     body: Callable[[Run], None],
 ) -> Report:
-    from catalog.ingest import inbox, keymap
+    from catalog.ingest.inbox import inbox_path
 
     report = Report(name, dry_run=dry_run)
     with writer.edit(paths, dry_run=dry_run) as session:
         run = Run(session, report, merge=merge, new_venues=new_venues, tags=tags)
         body(run)
-        # Filing is harmless if the catalog's write then fails: nothing is lost.
-        run.save_inbox(dry_run)
-        if run.renamed and not dry_run:
-            keymap.record(paths, run.renamed)
+        # One session writes them all, in an order where each file agrees with the others:
+        # the inbox's new candidates, the catalog, the key map's new keys, and last the
+        # candidates that became papers leaving the inbox.
+        if run.renamed:
+            session.keymap.record(run.renamed)
+        if run.added and inbox_path(paths).exists():
+            report.promoted = [c.id for c in session.inbox.take(run.added)]
     report.renamed = dict(run.renamed)
-    if not dry_run:  # only once the papers are in the catalog do they leave the inbox
-        report.promoted = [c.id for c in inbox.promote_done(paths, run.added)]
     report.diff = session.result.diff
     report.warnings = [*report.warnings, *session.result.warnings]
     return report

@@ -7,19 +7,20 @@ itself. `papers add --doi/--arxiv/--bibtex` or `papers import --fetch` promote a
 candidate (the added paper takes it out of the inbox); `papers inbox drop` discards one.
 The site never reads this file.
 
-Written like the catalog: atomically, under the catalog's lock.
+Written like every file of papers: through a session's `inbox` (catalog.edit.writer),
+under the catalog's lock, its comments and line endings kept.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from catalog.check import duplicates
-from catalog.errors import CatalogError
+from catalog.errors import CatalogError, Problem
 from catalog.model import Paper, digest, fold, normalize_title, strip_controls
 from catalog.paths import Paths
 
@@ -98,112 +99,94 @@ def inbox_path(paths: Paths) -> Path:
 
 def load(paths: Paths) -> list[Candidate]:
     """Every candidate, in file order; no file is an empty inbox."""
-    return _read(paths)[0]
-
-
-def _read(paths: Paths) -> tuple[list[Candidate], list[str]]:
-    """The candidates and the ids dropped earlier."""
     from catalog.data import yamlfile
 
     path = inbox_path(paths)
-    if not path.exists():
+    try:
+        text = yamlfile.read_text(path, paths.display(path))
+    except FileNotFoundError:
+        return []
+    return parse(text, paths.display(path))[0]
+
+
+def parse(text: str, name: str) -> tuple[list[Candidate], list[str]]:
+    """The candidates in an inbox's text and the ids dropped earlier; InboxError names
+    the first entry that cannot be read."""
+    from catalog.data import yamlfile
+
+    root = yamlfile.compose(text, name)
+    if root is None:
         return [], []
-    data, _lines = yamlfile.load_mapping_with_lines(path)
-    dropped = data.pop(DROPPED, None) or []
-    if not isinstance(dropped, list):
-        raise InboxError(f"{paths.display(path)}: '{DROPPED}' must be a list of ids")
-    out = []
-    for ident, record in data.items():
-        if not isinstance(record, dict) or not record.get("title"):
-            raise InboxError(
-                f"{paths.display(path)}: entry {ident!s} has no title "
-                "(each entry is ID: {title: ..., venue: ..., year: ...})"
-            )
-        year = str(record.get("year") or "")
-        if year and not (year.isascii() and year.isdigit() and len(year) == 4):
-            raise InboxError(
-                f"{paths.display(path)}:{_lines.get(str(ident), 0)}: entry {ident!s} has year "
-                f"'{strip_controls(year)}', not a year (write it as four digits, e.g. 2023)"
-            )
-        out.append(
-            Candidate(
-                id=str(ident),
-                title=strip_controls(str(record["title"])),
-                venue=_text(record.get("venue")),
-                year=int(year) if year else None,
-                authors=[strip_controls(str(a)) for a in record.get("authors") or [] if a],
-                nickname=_text(record.get("nickname")),
-                url=_text(record.get("url")),
-                arxiv=_text(record.get("arxiv")),
-                doi=_text(record.get("doi")),
-                source=_text(record.get("source")) or "",
-                added=_text(record.get("added")),
-            )
+    if not isinstance(root, yamlfile.MappingNode):
+        raise InboxError(f"{name}: expected one 'ID: {{title: ..., ...}}' entry per candidate")
+    out: list[Candidate] = []
+    dropped: list[str] = []
+    for id_node, value in root.value:
+        ident, line = yamlfile.name_of(id_node), id_node.start_mark.line + 1
+        record = yamlfile.construct(value)
+        if ident == DROPPED:
+            if not isinstance(record, list):
+                raise InboxError(f"{name}:{line}: '{DROPPED}' must be a list of ids")
+            dropped = [str(d) for d in record]
+            continue
+        out.append(_candidate(ident, record, f"{name}:{line}"))
+    return out, dropped
+
+
+def _candidate(ident: str, record: object, where: str) -> Candidate:
+    """One entry of the inbox as a Candidate; InboxError says what is wrong with it."""
+    if not isinstance(record, dict) or not record.get("title"):
+        raise InboxError(
+            f"{where}: entry {strip_controls(ident)} has no title "
+            "(each entry is ID: {title: ..., venue: ..., year: ...})"
         )
-    return out, [str(d) for d in dropped]
+    year = str(record.get("year") or "")
+    if year and not (year.isascii() and year.isdigit() and len(year) == 4):
+        raise InboxError(
+            f"{where}: entry {strip_controls(ident)} has year '{strip_controls(year)}', not a "
+            "year (write it as four digits, e.g. 2023)"
+        )
+    authors = record.get("authors") or []
+    return Candidate(
+        id=ident,
+        title=strip_controls(str(record["title"])),
+        venue=_text(record.get("venue")),
+        year=int(year) if year else None,
+        authors=[strip_controls(str(a)) for a in authors if a] if isinstance(authors, list) else [],
+        nickname=_text(record.get("nickname")),
+        url=_text(record.get("url")),
+        arxiv=_text(record.get("arxiv")),
+        doi=_text(record.get("doi")),
+        source=_text(record.get("source")) or "",
+        added=_text(record.get("added")),
+    )
 
 
 def _text(value: Any) -> str | None:
     return strip_controls(str(value)) if value not in (None, "") else None
 
 
-def render(candidates: Iterable[Candidate], dropped: Iterable[str] = (), text: str = "") -> str:
-    """The inbox file's text: text (the file as it is) with the entries that went removed
-    and the new ones added, every other line (comments too) as it was."""
-    from catalog.edit.document import Block, Document, lines_of, parse_registry
-
-    doc = parse_registry(text, "inbox.yaml") if text.strip() else Document([HEADER], [], [])
-    wanted = {c.id: c for c in candidates}
-    doc.blocks = [b for b in doc.blocks if b.key in wanted or b.key == DROPPED]
-    have = {b.key for b in doc.blocks}
-    at = next((i for i, b in enumerate(doc.blocks) if b.key == DROPPED), len(doc.blocks))
-    gap = ["\n"] if doc.blocks or doc.header else []
-    for candidate in wanted.values():
-        if candidate.id not in have:
-            head = lines_of(_dump({candidate.id: candidate.to_yaml()}))
-            doc.blocks.insert(at, Block(candidate.id, list(gap), head, 0))
-            at += 1
-    doc.blocks = [b for b in doc.blocks if b.key != DROPPED]
-    if dropped:
-        doc.blocks.append(
-            Block(DROPPED, list(gap), lines_of(_dump({DROPPED: sorted(set(dropped))})), 0)
-        )
-    return doc.render()
-
-
-def _dump(data: dict[str, Any]) -> str:
-    import yaml
-
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
-
-
-def _save(paths: Paths, candidates: list[Candidate], dropped: list[str]) -> None:
-    from catalog.data import yamlfile
-    from catalog.edit.writer import atomic_write
-
-    path = inbox_path(paths)
-    try:
-        data = yamlfile.read_bytes(path, paths.display(path))
-    except FileNotFoundError:
-        data = b""
-    text = yamlfile.decode(data, paths.display(path))
-    atomic_write(path, render(candidates, dropped, text), yamlfile.newline_of(data), data)
-
-
 class Inbox:
-    """The inbox loaded for one change; save() writes it (the caller holds the lock)."""
+    """The inbox as a session edits it (under the catalog's lock): written through the one
+    door, new candidates before the catalog, promoted ones leaving after it."""
 
     def __init__(self, paths: Paths):
+        from catalog.edit.keyed import KeyedFile
+
         self.paths = paths
-        self.candidates, self.dropped = _read(paths)
+        self.file = KeyedFile(paths, inbox_path(paths), HEADER, stage="grown")
+        self.candidates, self.dropped = parse(self.file.text, self.file.shown)
         self.finder = duplicates.Finder.of(c.as_paper() for c in self.candidates)
-        self.changed = False
+
+    @property
+    def changed(self) -> bool:
+        return self.file.changed
 
     def was_dropped(self, candidate: Candidate) -> bool:
         """True if this candidate was discarded with `papers inbox drop` before."""
         return candidate.id in self.dropped
 
-    def file(self, candidate: Candidate) -> Candidate | None:
+    def file_candidate(self, candidate: Candidate) -> Candidate | None:
         """Add a candidate; the one already there if it is the same paper (kept as is).
         Never on a title alone: two rows titled alike but linking different papers, or
         naming different years, are two candidates."""
@@ -215,7 +198,7 @@ class Inbox:
             candidate.id = digest(candidate.id)[:8]
         self.candidates.append(candidate)
         self.finder.add(candidate.as_paper())
-        self.changed = True
+        self.file.put(candidate.id, candidate.to_yaml(), at=f"before:{DROPPED}")
         return None
 
     def _same(self, candidate: Candidate) -> Candidate | None:
@@ -242,9 +225,9 @@ class Inbox:
         """Remove the candidates these catalog papers are (promoted); they are returned."""
         finder = duplicates.Finder.of(papers)
         taken = [c for c in self.candidates if _promoted(finder, c)]
-        if taken:
-            self.candidates = [c for c in self.candidates if c not in taken]
-            self.changed = True
+        for candidate in taken:
+            self.candidates.remove(candidate)
+            self.file.remove(candidate.id)
         return taken
 
     def drop(self, ids: Iterable[str]) -> list[Candidate]:
@@ -260,14 +243,21 @@ class Inbox:
                     "(papers inbox lists them)"
                 )
             self.candidates.remove(found[0])
+            self.file.remove(found[0].id)
             dropped.append(found[0])
             self.dropped.append(found[0].id)
-        self.changed = self.changed or bool(dropped)
+        if dropped:
+            self.file.put(DROPPED, sorted(set(self.dropped)), at="end")
         return dropped
 
-    def save(self) -> None:
-        if self.changed:
-            _save(self.paths, self.candidates, self.dropped)
+    def check(self, text: str, has_paper: Callable[[str], bool]) -> None:
+        """Refuse a new text the inbox's reader would refuse."""
+        from catalog.edit.validation import InvalidEditError
+
+        try:
+            parse(text, self.file.shown)
+        except InboxError as err:
+            raise InvalidEditError([Problem(self.file.shown, 0, "", str(err), "")]) from None
 
 
 def _promoted(finder: duplicates.Finder, candidate: Candidate) -> bool:
@@ -285,16 +275,3 @@ def search(candidates: list[Candidate], words: Iterable[str]) -> list[Candidate]
         if all(w in text for w in wanted):
             out.append(c)
     return out
-
-
-def promote_done(paths: Paths, papers: list[Paper]) -> list[Candidate]:
-    """Take the candidates these just-added papers are out of the inbox (under the lock)."""
-    from catalog.edit.writer import locked
-
-    if not papers or not inbox_path(paths).exists():
-        return []
-    with locked(paths):
-        inbox = Inbox(paths)
-        taken = inbox.take(papers)
-        inbox.save()
-    return taken
