@@ -80,7 +80,19 @@ def test_each_command_is_registered_by_the_module_cli_imports_for_it():
     assert {name.split()[0] for name, _ in COMMANDS} == set(MODULES)
 
 
-EVERY_MODULE = ["bib", "curate", "demo", "inbox", "personal", "reading", "site", "update", "venues"]
+EVERY_MODULE = [
+    "adding",
+    "bib",
+    "curate",
+    "demo",
+    "inbox",
+    "personal",
+    "reading",
+    "site",
+    "tagging",
+    "update",
+    "venues",
+]
 
 
 @pytest.mark.parametrize(
@@ -88,7 +100,9 @@ EVERY_MODULE = ["bib", "curate", "demo", "inbox", "personal", "reading", "site",
     [
         (["search", "x"], ["reading"]),
         (["--db", "a.db", "--catalog", "c.yaml", "show", "k"], ["reading"]),
-        (["--db=a.db", "tag", "k"], ["curate"]),
+        (["--db=a.db", "tag", "k"], ["tagging"]),
+        (["add", "--help"], ["adding"]),
+        (["edit", "k"], ["curate"]),
         (["site", "build", "--help"], ["site"]),
         (["--help"], EVERY_MODULE),
         ([], EVERY_MODULE),

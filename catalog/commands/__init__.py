@@ -8,6 +8,7 @@ import json
 import re
 import shlex
 import sqlite3
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,7 +34,9 @@ from catalog.paths import CATALOG_ENV, DB_ENV, Paths, resolve
 # modules' own commands.
 MODULES = {
     **dict.fromkeys(("search", "show", "list", "stats", "check", "index"), "reading"),
-    **dict.fromkeys(("tag", "untag", "tags", "note", "rm", "edit", "import", "add"), "curate"),
+    **dict.fromkeys(("tag", "untag", "tags"), "tagging"),
+    **dict.fromkeys(("note", "rm", "edit"), "curate"),
+    **dict.fromkeys(("add", "import"), "adding"),
     **dict.fromkeys(("status", "queue", "open", "attach", "pdf"), "personal"),
     **dict.fromkeys(("export", "cite", "bib-check"), "bib"),
     "inbox": "inbox",
@@ -397,3 +400,31 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")
 DryRunOpt = Annotated[
     bool, typer.Option("--dry-run", help="Show what would change; write nothing.")
 ]
+
+
+KeyArg = Annotated[
+    str, typer.Argument(help="Citation key.", autocompletion=complete_key, show_default=False)
+]
+KeysArg = Annotated[
+    list[str],
+    typer.Argument(help="Citation keys.", autocompletion=complete_key, show_default=False),
+]
+TagsOpt = Annotated[
+    list[str], typer.Option("--tag", "-t", help="A tag (repeat for more).", show_default=False)
+]
+
+
+def on_terminal() -> bool:
+    """Whether a person is at the keyboard (stdin and stdout a terminal): only then ask."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def show_diff(diff: str) -> None:
+    """A dry run's diff, or 'no change'."""
+    echo(diff.rstrip("\n") if diff else "no change")
+
+
+def warn(result: Any) -> None:
+    """An edit's or an import's warnings, on stderr."""
+    for problem in result.warnings:
+        echo(f"warning: {problem}", err=True)
