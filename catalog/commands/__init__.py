@@ -188,11 +188,11 @@ class _WordParser(_OptionParser):
     """click's parser, except that a word after '-' is a query word (-inference, -tag:moe)
     unless it is a short option alone or with a number (-n, -n5)."""
 
-    def _match_short_opt(self, arg: str, state: _ParsingState) -> None:
+    def _match_short_opt(self, arg: str, parsing: _ParsingState) -> None:
         if arg[:2] in self._short_opt and (len(arg) == 2 or arg[2:].isdigit()):
-            super()._match_short_opt(arg, state)
+            super()._match_short_opt(arg, parsing)
         else:
-            state.largs.append(arg)
+            parsing.largs.append(arg)  # a query word, in its place among the others
 
 
 class QueryCommand(Command):
