@@ -167,6 +167,10 @@ def test_query_words_may_start_with_a_dash(cli, args, expected):
         ["-n", "\x9b2J", "search", "x"],
         ["list", "--db=\u202eevil", "x"],
         ["tag", "k", "--t\x1bag", "x"],
+        ["tag", "k", "--\u202ex"],  # click's own message, no hint
+        ["ser\u202ech", "x"],  # no such command
+        ["search", "-n", "\u202e", "x"],  # not a number
+        ["show", "k", "\u202e"],  # an extra argument
     ],
 )
 def test_usage_errors_quoting_what_was_typed_are_sanitized(cli, args):

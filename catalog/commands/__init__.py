@@ -55,9 +55,11 @@ def load_commands(name: str | None) -> None:
 
 
 # ---------------------------------------------------------------- usage mistakes
-# typer carries its own copy of click (typer._click): its parser and its NoSuchOption are
-# the ones at work here. Each hint is added to click's own "No such option" in one place,
-# `_parse`, which every group and command of papers parses its arguments through.
+# typer carries its own copy of click (typer._click): its parser and its usage errors are
+# the ones at work here. Each is made safe for the terminal (it quotes what was typed, and
+# click escapes C0 and C1 controls but not bidi overrides), and a hint added to its
+# NoSuchOption, in one place: `_parse` (every group and command of papers parses its
+# arguments through it) and Group.resolve_command (a command's name).
 
 
 def _parse(
@@ -66,14 +68,15 @@ def _parse(
     ctx: Context,
     args: list[str],
 ) -> list[str]:
-    """parse(ctx, args), with a hint added to click's NoSuchOption when there is one."""
+    """parse(ctx, args); click's usage error made safe, with a hint when there is one."""
     try:
         return parse(ctx, list(args))  # click's parser takes words off the list it is given
-    except NoSuchOption as err:
-        hint = _hint(command, ctx, args, err)
-        if hint is None:
-            raise
-        raise ClickUsageError(for_terminal(f"{err.message} ({hint})"), ctx=ctx) from None
+    except ClickUsageError as err:
+        hint = _hint(command, ctx, args, err) if isinstance(err, NoSuchOption) else None
+        if hint is not None:
+            raise ClickUsageError(for_terminal(f"{err.message} ({hint})"), ctx=ctx) from None
+        err.message = for_terminal(err.message)
+        raise
 
 
 def _hint(
@@ -148,6 +151,15 @@ class Group(TyperGroup):
 
     def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
         return _parse(super().parse_args, self, ctx, args)
+
+    def resolve_command(
+        self, ctx: Context, args: list[str]
+    ) -> tuple[str | None, ClickCommand | None, list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except ClickUsageError as err:  # No such command '...'
+            err.message = for_terminal(err.message)
+            raise
 
 
 class Papers(Group):
