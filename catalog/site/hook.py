@@ -18,6 +18,7 @@ from catalog.errors import CatalogError
 from catalog.paths import CATALOG_ENV, Paths
 from catalog.site.home import fill_charts, fill_home
 from catalog.site.links import NAV_PAGES, log, note_uri
+from catalog.site.markup import toc_of
 from catalog.site.outdir import check_site_dir, mark_site_dir
 from catalog.site.render import (
     generate,
@@ -25,7 +26,6 @@ from catalog.site.render import (
     link_papers,
     note_page,
     slug_clashes,
-    toc_of,
 )
 from catalog.site.sitedata import SiteData, flag, load, safe_url
 
