@@ -12,14 +12,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from catalog.check import titles
 from catalog.data.registry import Venue
-
-# Same scorer and threshold as `papers check` uses for near-duplicate titles, so the
-# importer and the checker agree on what counts as one paper.
 from catalog.model import CHAPTER_FIELDS, Paper, fold, last_name, normalize_title
 
-# Titles at least this similar (rapidfuzz token_sort_ratio, 0-100) are one paper's.
-NEAR_DUPLICATE = 92.0
 ARXIV_DOI_RE = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE)
 _VERSION_RE = re.compile(r"v\d+$")
 # Fields merge may fill when the catalog lacks them; never key, title, authors.
@@ -72,12 +68,14 @@ class Match:
 
 @dataclass
 class Finder:
-    """Looks up papers by DOI, arXiv id and normalised title; new papers can be added."""
+    """Looks up papers by DOI, arXiv id and alike title (titles' buckets and score); new
+    papers can be added."""
 
     by_doi: dict[str, Paper] = field(default_factory=dict)
     by_arxiv: dict[str, Paper] = field(default_factory=dict)
     by_title: dict[str, list[Paper]] = field(default_factory=lambda: defaultdict(list))
-    buckets: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    buckets: dict[tuple[str, ...], list[str]] = field(default_factory=lambda: defaultdict(list))
+    words: dict[str, str] = field(default_factory=dict)  # a title's sorted words
 
     @classmethod
     def of(cls, papers: Iterable[Paper]) -> Finder:
@@ -97,8 +95,9 @@ class Finder:
         title = normalize_title(paper.title)
         if title:
             if title not in self.by_title:
-                for word in bucket_words(title):
-                    self.buckets[word].append(title)
+                self.words[title] = titles.sorted_words(title)
+                for key in titles.title_keys(title):
+                    self.buckets[key].append(title)
             if paper not in self.by_title[title]:
                 self.by_title[title].append(paper)
 
@@ -109,6 +108,11 @@ class Finder:
             return Match(self.by_doi[doi], "DOI")
         if arxiv and arxiv in self.by_arxiv:
             return Match(self.by_arxiv[arxiv], "arXiv id")
+        return self.find_title(paper)
+
+    def find_title(self, paper: Paper) -> Match | None:
+        """The existing paper whose title this one's is alike and that may be the same paper
+        (may_be_one), if any: a sure one (plausible_pair) before an unsure one."""
         title = normalize_title(paper.title)
         if not title:
             return None
@@ -116,7 +120,7 @@ class Finder:
         # title are two papers, and a repeat of either must find its own.
         unsure: Match | None = None
         for score, existing in self._alike(title):
-            if _conflict(paper, existing) or marked_distinct(paper, existing):
+            if not may_be_one(paper, existing):
                 continue
             if plausible_pair(paper, existing, score):
                 return Match(existing, "title", score, True)
@@ -124,34 +128,38 @@ class Finder:
         return unsure
 
     def _alike(self, title: str) -> list[tuple[float, Paper]]:
-        """(score, paper) of the papers whose titles are this one or near it, best first."""
-        from rapidfuzz import fuzz
-
+        """(score, paper) of the papers whose titles are this one or alike, best first."""
         found: list[tuple[float, str]] = [(100.0, title)] if title in self.by_title else []
         seen: set[str] = {title}
-        for word in bucket_words(title):
-            for other in self.buckets.get(word, ()):
+        mine = titles.sorted_words(title)
+        for key in titles.title_keys(title):
+            for other in self.buckets.get(key, ()):
                 if other in seen:
                     continue
                 seen.add(other)
-                score = fuzz.token_sort_ratio(title, other)
-                if score >= NEAR_DUPLICATE:
+                score = titles.score(mine, self.words[other])
+                if score:
                     found.append((score, other))
         found.sort(key=lambda hit: -hit[0])
         return [(score, p) for score, other in found for p in self.by_title[other]]
 
 
+def may_be_one(a: Paper, b: Paper) -> bool:
+    """Whether two papers of alike titles may be one paper: not when their DOIs or arXiv
+    ids differ, nor when either lists the other under distinct (reviewed as two). The one
+    judgement of such a pair, for check, import, the inbox and an edit's check."""
+    return not _conflict(a, b) and not marked_distinct(a, b)
+
+
 def same_paper_title(title: str, paper: Paper) -> bool:
     """True if a title names this paper: the same words, near-equal ones, or its system
     name alone ('EVStore' for 'EVStore: Storage and Caching ...')."""
-    from rapidfuzz import fuzz
-
     mine, theirs = normalize_title(title), normalize_title(paper.title)
     if not mine:
         return False
     if mine in (theirs, normalize_title(paper.short_title)):
         return True
-    return fuzz.token_sort_ratio(mine, theirs) >= NEAR_DUPLICATE
+    return bool(titles.score(titles.sorted_words(mine), titles.sorted_words(theirs)))
 
 
 def plausible(paper: Paper, match: Match) -> bool:
@@ -226,11 +234,6 @@ def _preprint(paper: Paper) -> bool:
 def marked_distinct(a: Paper, b: Paper) -> bool:
     """A pair reviewed as two papers: either lists the other's key under distinct."""
     return (bool(b.key) and b.key in a.distinct) or (bool(a.key) and a.key in b.distinct)
-
-
-def bucket_words(title: str) -> list[str]:
-    # The two longest words: a near-equal title almost surely shares one of them.
-    return sorted(set(title.split()), key=lambda w: (-len(w), w))[:2]
 
 
 def _conflict(a: Paper, b: Paper) -> bool:

@@ -280,8 +280,8 @@ class EditCheck:
                             "one paper, one entry: merge them",
                         )
                     )
-            match = finder.find(replace(paper, doi=None, arxiv=None))
-            if match is not None and match.by == "title":
+            match = finder.find_title(paper)
+            if match is not None:
                 found.append(
                     Problem(
                         self.filename,
@@ -296,10 +296,11 @@ class EditCheck:
 
 def _could_match(changed: list[Paper], others: list[Paper | Brief]) -> list[Paper | Brief]:
     """The others (in their order) that dedupe's Finder could match with a changed paper:
-    those sharing a DOI or arXiv id, or whose title holds one of a changed title's bucket
-    words. A superset by cheap substring tests, so the Finder, built over it, gives the
-    same answers as over every paper without normalising 10k titles."""
-    from catalog.check import duplicates
+    those sharing a DOI or arXiv id, or whose title, its letters and digits run together,
+    holds a word of a changed title's buckets (titles.key_words). A superset by cheap
+    substring tests, so the Finder, built over it, gives the same answers as over every
+    paper without normalising 10k titles."""
+    from catalog.check import duplicates, titles
     from catalog.model import normalize_title
 
     ids = {
@@ -308,17 +309,22 @@ def _could_match(changed: list[Paper], others: list[Paper | Brief]) -> list[Pape
         for i in (duplicates.norm_doi(p.doi), duplicates.norm_arxiv(p.arxiv, p.doi))
         if i
     }
-    words = {w for p in changed for w in duplicates.bucket_words(normalize_title(p.title))}
+    words = {w for p in changed for w in titles.key_words(normalize_title(p.title))}
     out = []
     for other in others:
         title = other.title
-        if not title.isascii() or any(w in title.lower() for w in words):
+        run = _RUN_TOGETHER_RE.sub("", title.lower()) if title.isascii() else ""
+        if not title.isascii() or any(w in run for w in words):
             out.append(other)  # a folded non-ASCII title may hold any word: always a candidate
             continue
         found = f"{other.doi or ''} {other.arxiv or ''}".lower()
         if any(i in found for i in ids):
             out.append(other)
     return out
+
+
+# What an ASCII title's normalised words run together leave out ("Fast MoE" holds "fastmoe").
+_RUN_TOGETHER_RE = re.compile(r"[^a-z0-9]+")
 
 
 def _fingerprint(problem: Problem) -> tuple[str, str]:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from catalog.check import titles
 from catalog.check.duplicates import norm_arxiv, norm_doi
 from catalog.data.registry import Venue
 from catalog.ingest import services
@@ -242,7 +243,7 @@ def _by_dblp(
             hit.kind != "preprint"
             and hit.year
             and 0 <= hit.year - paper.year <= PUBLISHED_WITHIN
-            and services.same_title(hit.title, paper.title) >= services.SAME_TITLE
+            and titles.alike(hit.title, paper.title)
             and first_author_agrees(paper, hit)
         ):
             agreement = (
@@ -336,7 +337,7 @@ def missing_doi_findings(
                 if (
                     hit.doi
                     and hit.year == paper.year
-                    and services.same_title(hit.title, paper.title) >= services.SAME_TITLE
+                    and titles.alike(hit.title, paper.title)
                     and first_author_agrees(paper, hit)
                     and services.resolve_venue(hit, venues) == paper.venue
                 ):

@@ -1,0 +1,128 @@
+"""One rule for each job, whoever asks: the callers of each rule agree on the same input.
+
+Each job here was once written twice and the copies answered differently (issue 29):
+a DOI, alike titles, "is a preprint", LaTeX as text, a note's Markdown as HTML.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from catalog.check import duplicates
+from catalog.check.rules import check
+from catalog.edit import writer
+from catalog.ingest import importer
+from catalog.model import Paper
+from tests.conftest import write_catalog
+
+OSDI = "USENIX Symposium on Operating Systems Design and Implementation"
+
+# ---------------------------------------------------------------- alike titles
+
+# (earlier paper's fields, later paper's fields, whether they are a possible duplicate)
+TITLE_PAIRS = [
+    pytest.param(
+        {"title": "Ekko: A Large-Scale Deep Learning Recommender System"},
+        {"title": "Ekko: a large scale deep learning recommender system."},
+        True,
+        id="same-words",
+    ),
+    pytest.param(
+        {"title": "Scalable Embedding Tables for Recommendation Systems on Heterogeneous Clusters"},
+        # both of the two longest words changed: the Finder's old buckets missed this pair
+        {"title": "Scalable Embedding Tables for Recommendations Systems on Heterogenous Clusters"},
+        True,
+        id="longest-words-changed",
+    ),
+    pytest.param(
+        {"title": "Fleche: An Efficient GPU Embedding Cache", "doi": "10.1145/1.1"},
+        {"title": "Fleche: an efficient GPU embedding cache", "doi": "10.1145/2.2"},
+        False,
+        id="other-doi",
+    ),
+    pytest.param(
+        {"title": "Fleche: An Efficient GPU Embedding Cache", "arxiv": "2301.00001"},
+        {"title": "Fleche: an efficient GPU embedding cache", "arxiv": "2301.00002"},
+        False,
+        id="other-arxiv-id",
+    ),
+    pytest.param(
+        {"title": "Fleche: An Efficient GPU Embedding Cache"},
+        {"title": "HugeCTR: Embedding Caches on Many GPUs"},
+        False,
+        id="other-title",
+    ),
+]
+
+
+def _yaml(key: str, fields: dict[str, str]) -> str:
+    lines = [f"    - key: {key}", f'      title: "{fields["title"]}"', "      authors: [Ann Lee]"]
+    lines += [f'      {name}: "{value}"' for name, value in fields.items() if name != "title"]
+    return "\n".join(lines) + "\n"
+
+
+def _catalog(tmp_path: Path, *papers: tuple[str, dict[str, str]]):
+    body = "2023:\n  OSDI:\n" + "".join(_yaml(key, fields) for key, fields in papers)
+    return write_catalog(tmp_path, body)
+
+
+def _bib(key: str, fields: dict[str, str]) -> str:
+    extra = "".join(
+        f"  {'eprint' if name == 'arxiv' else name} = {{{value}}},\n"
+        for name, value in fields.items()
+        if name != "title"
+    )
+    return (
+        f"@inproceedings{{{key},\n  title = {{{{{fields['title']}}}}},\n  author = {{Ann Lee}},\n"
+        f"  booktitle = {{{OSDI}}},\n  year = {{2023}},\n{extra}}}\n"
+    )
+
+
+def _by_check(tmp_path: Path, first: dict[str, str], second: dict[str, str]) -> bool:
+    paths = _catalog(tmp_path / "check", ("lee2023a", first), ("lee2023b", second))
+    return any(
+        p.message.startswith("title nearly the same as lee2023a") and p.where.endswith("lee2023b")
+        for p in check(paths)
+    )
+
+
+def _by_finder(first: dict[str, str], second: dict[str, str]) -> bool:
+    def paper(key: str, fields: dict[str, str]) -> Paper:
+        return Paper(key=key, authors=["Ann Lee"], year=2023, venue="OSDI", **fields)
+
+    finder = duplicates.Finder.of([paper("lee2023a", first)])
+    return finder.find(paper("lee2023b", second)) is not None
+
+
+def _by_import(tmp_path: Path, first: dict[str, str], second: dict[str, str]) -> bool:
+    paths = _catalog(tmp_path / "import", ("lee2023a", first))
+    report = importer.import_bib(paths, _bib("lee2023b", second), "b.bib", dry_run=True)
+    [outcome] = report.outcomes
+    return outcome.action == "duplicate" or "possible duplicate of lee2023a" in outcome.reason
+
+
+def _by_edit(tmp_path: Path, first: dict[str, str], second: dict[str, str]) -> bool:
+    """A hand edit that gives the later paper its title (and ids): the edit's check warns."""
+    unrelated = {"title": "Quantum Annealing of Garden Sheds"}
+    paths = _catalog(tmp_path / "edit", ("lee2023a", first), ("lee2023b", unrelated))
+    with writer.edit(paths) as session:
+        session.update("lee2023b", **second)
+        result = session.commit(dry_run=True)
+    return any(w.message.startswith("title nearly the same as lee2023a") for w in result.warnings)
+
+
+@pytest.mark.parametrize(("first", "second", "alike"), TITLE_PAIRS)
+def test_check_import_finder_and_edit_judge_a_title_pair_alike(
+    tmp_path: Path, first: dict[str, str], second: dict[str, str], alike: bool
+) -> None:
+    """check, import (.bib), the Finder (which the inbox asks) and an edit's check give one
+    answer for one pair: alike titles are a possible duplicate unless ids differ."""
+    answers = {
+        "check": _by_check(tmp_path, first, second),
+        "finder": _by_finder(first, second),
+        "import": _by_import(tmp_path, first, second),
+        "edit": _by_edit(tmp_path, first, second),
+    }
+    assert answers == dict.fromkeys(answers, alike)
