@@ -127,10 +127,11 @@ def test_duplicate_doi_and_arxiv(tmp_path):
     body = "2023:\n  OSDI:\n"
     for key in ("a2023one", "b2023two"):
         body += (
-            GOOD_PAPER.format(key=key, title=key) + '      doi: 10.1/x\n      arxiv: "2301.00001"\n'
+            GOOD_PAPER.format(key=key, title=key)
+            + '      doi: 10.1000/x\n      arxiv: "2301.00001"\n'
         )
     found = messages(catalog_with(tmp_path, body))
-    assert any("duplicate DOI 10.1/x (also a2023one" in m for m in found)
+    assert any("duplicate DOI 10.1000/x (also a2023one" in m for m in found)
     assert any("duplicate arXiv id 2301.00001 (also a2023one" in m for m in found)
 
 

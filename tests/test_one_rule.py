@@ -12,12 +12,14 @@ import pytest
 
 from catalog.check import duplicates
 from catalog.check.rules import check
+from catalog.data.registry import Venue
 from catalog.edit import writer
 from catalog.ingest import importer
 from catalog.model import Paper
 from tests.conftest import write_catalog
 
 OSDI = "USENIX Symposium on Operating Systems Design and Implementation"
+REGISTRY = {"OSDI": Venue("OSDI", "conference", OSDI)}
 
 # ---------------------------------------------------------------- alike titles
 
@@ -59,7 +61,7 @@ TITLE_PAIRS = [
 
 def _yaml(key: str, fields: dict[str, str]) -> str:
     lines = [f"    - key: {key}", f'      title: "{fields["title"]}"', "      authors: [Ann Lee]"]
-    lines += [f'      {name}: "{value}"' for name, value in fields.items() if name != "title"]
+    lines += [f"      {name}: '{value}'" for name, value in fields.items() if name != "title"]
     return "\n".join(lines) + "\n"
 
 
@@ -126,3 +128,103 @@ def test_check_import_finder_and_edit_judge_a_title_pair_alike(
         "edit": _by_edit(tmp_path, first, second),
     }
     assert answers == dict.fromkeys(answers, alike)
+
+
+# ---------------------------------------------------------------- a DOI
+
+BARE = "10.1145/3600006.3613142"
+# (a DOI as some door is given it, the DOI the catalog keeps of it: None when it names none)
+DOIS = [
+    pytest.param(BARE, BARE, id="bare"),
+    pytest.param(f"https://doi.org/{BARE}", BARE, id="doi.org-link"),
+    pytest.param(f"http://dx.doi.org/{BARE}", BARE, id="dx.doi.org-link"),
+    pytest.param(f"doi:{BARE}", BARE, id="doi-colon"),
+    pytest.param(f"DOI: {BARE}", BARE, id="doi-colon-space"),
+    pytest.param("10.1145/x\\input{/etc/hostname}", None, id="latex-injection"),
+    pytest.param("https://doi.org/10.1145/x y", None, id="space"),
+    pytest.param("10.1145", None, id="no-suffix"),
+]
+
+
+def _doi_by_add(cli, paths, value: str) -> str | None:
+    from catalog.data import reader
+
+    result = cli(
+        "add", "--title", "A Title", "--author", "Ann Lee", "--year", "2023", "--venue", "OSDI",
+        "--doi", value, "--key", "lee2023title",
+    )  # fmt: skip
+    if result.exit_code != 0:
+        assert result.exit_code == 2 and "is not a DOI" in result.output, result.output
+        return None
+    return next(p.doi for p in reader.load(paths.catalog) if p.key == "lee2023title")
+
+
+def _doi_by_bib(value: str) -> str | None:
+    from catalog.bib.bibtex import read_bib
+
+    bib = _bib("lee2023title", {"title": "A Title", "doi": value})
+    [record] = read_bib(bib, "a.bib", REGISTRY)
+    assert record.paper is not None, record.problems
+    return record.paper.doi
+
+
+def _doi_by_list(value: str) -> str | None:
+    from catalog.ingest.listfields import Entry, with_ids
+
+    link = value if "doi.org/" in value else f"https://doi.org/{value.removeprefix('doi:')}"
+    return with_ids(Entry(1, "A Title", "OSDI", 2023), link).doi
+
+
+def _doi_by_service(value: str) -> str | None:
+    from catalog.ingest.services import Record
+
+    return Record("Crossref", "A Title", ["Ann Lee"], doi=value).doi
+
+
+def _doi_by_check(tmp_path: Path, value: str) -> str | None:
+    """The DOI check takes the catalog's to be: the value when it finds nothing, the one
+    its hint names when the value is not bare, else None."""
+    paths = _catalog(tmp_path / "check", ("lee2023title", {"title": "A Title", "doi": value}))
+    found = [p for p in check(paths) if p.message.startswith("malformed DOI")]
+    if not found:
+        return value
+    [problem] = found
+    return problem.hint.removeprefix("write the bare DOI: ") if ": 10." in problem.hint else None
+
+
+@pytest.mark.parametrize(("value", "kept"), DOIS)
+def test_every_door_reads_a_doi_alike(tmp_path: Path, cli, paths, value: str, kept) -> None:
+    """add's --doi, a .bib, a list's link, a service's reply (which update applies) and
+    check keep the same DOI of one value, or all refuse it (issue 29: add refused a
+    doi.org link that import took)."""
+    answers = {
+        "add": _doi_by_add(cli, paths, value),
+        "bib": _doi_by_bib(value),
+        "service": _doi_by_service(value),
+        "check": _doi_by_check(tmp_path, value),
+    }
+    if (
+        value.startswith(("10.", "https://doi.org/", "http://dx.doi.org/", "doi:"))
+        and " " not in value
+    ):
+        answers["list"] = _doi_by_list(value)
+    assert answers == dict.fromkeys(answers, kept)
+
+
+def test_an_arxiv_doi_names_the_preprint_for_every_door() -> None:
+    """arXiv's own DOI, bare or as a link, is the preprint's arXiv id to a .bib, a list
+    and the duplicate finder alike."""
+    from catalog.bib.bibtex import read_bib
+    from catalog.check.duplicates import norm_arxiv, norm_doi
+    from catalog.ingest.listfields import Entry, with_ids
+
+    for value in ("10.48550/arXiv.2301.02959", "https://doi.org/10.48550/arXiv.2301.02959"):
+        bib = _bib("lee2023title", {"title": "A Title", "doi": value})
+        [record] = read_bib(bib, "a.bib", REGISTRY)
+        assert record.paper is not None
+        assert (record.paper.arxiv, record.paper.doi) == ("2301.02959", None)
+        entry = with_ids(
+            Entry(1, "A Title", None, 2023), "https://doi.org/10.48550/arXiv.2301.02959"
+        )
+        assert entry.arxiv == "2301.02959"
+        assert (norm_arxiv(None, value), norm_doi(value)) == ("2301.02959", None)

@@ -62,6 +62,7 @@ from catalog.model import (
     OTHERS,
     PAGES_RE,
     Paper,
+    arxiv_doi,
     kept_doi,
     kept_url,
     strip_controls,
@@ -411,8 +412,8 @@ class _Reader:
             return None
         arxiv = arxiv_id(fields)
         doi, bad_doi = kept_doi(fields.get("doi"))
-        if doi and doi.lower().startswith("10.48550/arxiv."):
-            doi = None  # an arXiv DOI: the catalog keeps the arXiv id instead
+        if arxiv_doi(doi):
+            doi = None  # arXiv's DOI: the catalog keeps the arXiv id (arxiv_id read it)
         url, bad_url = kept_url(fields.get("url"))
         record.problems += [
             self.problem(line, key, d.message, d.hint, blocking=False)

@@ -14,9 +14,16 @@ from typing import Any
 
 from catalog.check import titles
 from catalog.data.registry import Venue
-from catalog.model import CHAPTER_FIELDS, Paper, fold, last_name, normalize_title
+from catalog.model import (
+    CHAPTER_FIELDS,
+    Paper,
+    arxiv_doi,
+    fold,
+    last_name,
+    normalize_title,
+    read_doi,
+)
 
-ARXIV_DOI_RE = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE)
 _VERSION_RE = re.compile(r"v\d+$")
 # Fields merge may fill when the catalog lacks them; never key, title, authors.
 MERGEABLE: tuple[str, ...] = (
@@ -33,19 +40,17 @@ MERGEABLE: tuple[str, ...] = (
 
 
 def norm_doi(doi: str | None) -> str | None:
-    """A DOI compared case-insensitively, without a resolver prefix; arXiv DOIs are None."""
-    if not doi:
-        return None
-    doi = re.sub(r"^(https?://(dx\.)?doi\.org/|doi:)", "", doi.strip(), flags=re.IGNORECASE)
-    return None if ARXIV_DOI_RE.match(doi) else doi.lower()
+    """A DOI as read_doi reads it, compared without regard to case; None for none, a
+    malformed one, and arXiv's own DOIs (they name a preprint: its arXiv id is compared)."""
+    bare = read_doi(doi)
+    return None if bare is None or arxiv_doi(bare) else bare.lower()
 
 
 def norm_arxiv(arxiv: str | None, doi: str | None = None) -> str | None:
     """An arXiv id without 'arXiv:' or version ('2103.13262v2' -> '2103.13262'); also
     read from an arXiv DOI."""
     if not arxiv and doi:
-        m = ARXIV_DOI_RE.match(doi.strip())
-        arxiv = m.group(1) if m else None
+        arxiv = arxiv_doi(read_doi(doi))
     if not arxiv:
         return None
     arxiv = re.sub(r"^arxiv:", "", arxiv.strip(), flags=re.IGNORECASE)

@@ -19,7 +19,6 @@ from catalog.model import (
     ARXIV_OLD_RE,
     CHAPTER_FIELDS,
     DOI_HINT,
-    DOI_RE,
     FIELDS,
     KEY_RE,
     MAX_KEY,
@@ -33,6 +32,7 @@ from catalog.model import (
     has_controls,
     is_http_url,
     normalize_title,
+    read_doi,
 )
 from catalog.paths import Paths
 
@@ -384,10 +384,12 @@ def _unnamed(author: str) -> tuple[str, str] | None:
 
 
 def _identifiers(paper: Paper) -> Iterable[tuple[str, str]]:
-    if paper.doi and not DOI_RE.match(paper.doi):
+    if paper.doi and (bare := read_doi(paper.doi)) != paper.doi:
         yield (
             f"malformed DOI {paper.doi[:60]!r}",
-            f"write the bare DOI, e.g. 10.1145/3575693.3575718; {DOI_HINT}",
+            f"write the bare DOI: {bare}"
+            if bare
+            else f"write the bare DOI, e.g. 10.1145/3575693.3575718; {DOI_HINT}",
         )
     if paper.arxiv:
         if not (ARXIV_NEW_RE.match(paper.arxiv) or ARXIV_OLD_RE.match(paper.arxiv)):

@@ -632,13 +632,16 @@ def add(
         if not as_json and not (report.count("added") or report.count("merged")):
             raise typer.Exit(1)
         return
-    from catalog.model import DOI_HINT, DOI_RE
+    from catalog.model import DOI_HINT, read_doi
 
-    if doi and not DOI_RE.match(doi):
-        raise UsageError(
-            f"--doi {doi[:60]!r} is not a DOI: write the bare DOI, e.g. "
-            f"10.1145/3575693.3575718 ({DOI_HINT})"
-        )
+    if doi:  # read as every door reads a DOI: 'https://doi.org/10.1/x' is 10.1/x
+        bare = read_doi(doi)
+        if bare is None:
+            raise UsageError(
+                f"--doi {doi[:60]!r} is not a DOI: write it as 10.1145/3575693.3575718 or "
+                f"https://doi.org/10.1145/3575693.3575718 ({DOI_HINT})"
+            )
+        doi = bare
     fetched = None
     needs = not (title and authors and year and venue)
     if needs and (doi or arxiv) and not merge:

@@ -24,6 +24,7 @@ from catalog.errors import CatalogError
 from catalog.model import (
     ARXIV_NEW_RE,
     ARXIV_OLD_RE,
+    arxiv_doi,
     kept_doi,
     kept_url,
     normalize_title,
@@ -669,10 +670,8 @@ def probe(url: str) -> Probe:
 
 def lookup_doi(doi: str) -> Record:
     """Metadata for a DOI: Crossref's, or arXiv's for an arXiv DOI (10.48550/arXiv.ID)."""
-    m = re.match(r"^10\.48550/arxiv\.(.+)$", doi, re.IGNORECASE)
-    if m:
-        return lookup_arxiv(m.group(1))
-    return crossref(doi)
+    ident = arxiv_doi(doi)
+    return lookup_arxiv(ident) if ident else crossref(doi)
 
 
 def lookup_arxiv(arxiv_id: str) -> Record:
