@@ -228,3 +228,80 @@ def test_an_arxiv_doi_names_the_preprint_for_every_door() -> None:
         )
         assert entry.arxiv == "2301.02959"
         assert (norm_arxiv(None, value), norm_doi(value)) == ("2301.02959", None)
+
+
+# ---------------------------------------------------------------- "is a preprint"
+
+PREPRINT_REGISTRY = {
+    "arXiv": Venue("arXiv", "preprint", "arXiv"),
+    "SSRN": Venue("SSRN", "preprint", "Social Science Research Network"),  # not named arXiv
+    "OSDI": Venue("OSDI", "conference", OSDI),
+    "Nature": Venue("Nature", "journal", "Nature"),
+}
+
+
+def _preprint_by_check(venue: str) -> bool:
+    """check's rule: a preprint cannot be older than its own arXiv id."""
+    from catalog.check.rules import paper_problems
+
+    paper = Paper("lee2019fast", "Fast", ["Ann Lee"], 2019, venue, arxiv="2301.00001")
+    found = paper_problems([paper], "papers.yaml", PREPRINT_REGISTRY, {})
+    return any("after the paper's year" in p.message for p in found)
+
+
+def _preprint_by_import(venue: str) -> bool:
+    """import's rule: one title by one first author four years apart is one paper only
+    when one of them is a preprint."""
+    published = Paper("lee2023fast", "Fast Caches", ["Ann Lee"], 2023, "OSDI")
+    finder = duplicates.Finder.of([published], PREPRINT_REGISTRY)
+    match = finder.find(Paper("", "Fast Caches", ["Ann Lee"], 2019, venue))
+    assert match is not None
+    return match.sure
+
+
+def _preprint_by_merge(venue: str) -> bool:
+    """merge's rule: a preprint moves to the venue of its published version."""
+    existing = Paper("lee2019fast", "Fast Caches", ["Ann Lee"], 2019, venue)
+    published = Paper("", "Fast Caches", ["Ann Lee"], 2019, "OSDI")
+    return duplicates.plan_merge(existing, published, PREPRINT_REGISTRY).move_to is not None
+
+
+def _preprint_by_bibtex(venue: str) -> bool:
+    """BibTeX's --arxiv-style journal writes a preprint as 'arXiv preprint arXiv:ID'."""
+    from catalog.bib import bibtex
+
+    paper = Paper("lee2019fast", "Fast Caches", ["Ann Lee"], 2019, venue, arxiv="1901.00001")
+    entry = bibtex.entry(paper, PREPRINT_REGISTRY, arxiv_style="journal")
+    return "arXiv preprint arXiv:1901.00001" in entry
+
+
+def _preprint_by_csl(venue: str) -> bool:
+    """CSL-JSON types a preprint 'article' (a journal's paper is 'article-journal')."""
+    from catalog.bib import csljson
+
+    paper = Paper("lee2019fast", "Fast Caches", ["Ann Lee"], 2019, venue)
+    return csljson.item(paper, PREPRINT_REGISTRY[venue])["type"] == "article"
+
+
+@pytest.mark.parametrize(
+    ("venue", "preprint"),
+    [("arXiv", True), ("SSRN", True), ("OSDI", False), ("Nature", False)],
+)
+def test_check_import_merge_and_export_agree_on_a_preprint(venue: str, preprint: bool) -> None:
+    """One answer to "are this venue's papers preprints?": the registry's kind, asked by
+    check, the duplicate finder, merge and the exporters (registry.is_preprint)."""
+    answers = {
+        "check": _preprint_by_check(venue),
+        "import": _preprint_by_import(venue),
+        "merge": _preprint_by_merge(venue),
+        "bibtex": _preprint_by_bibtex(venue),
+        "csl-json": _preprint_by_csl(venue),
+    }
+    assert answers == dict.fromkeys(answers, preprint)
+
+
+def test_a_venue_the_registry_lacks_is_a_preprint_by_its_name() -> None:
+    from catalog.data.registry import is_preprint
+
+    assert is_preprint("CoRR") and is_preprint("arxiv", PREPRINT_REGISTRY)
+    assert not is_preprint("SSRN") and is_preprint("SSRN", PREPRINT_REGISTRY)

@@ -30,7 +30,7 @@ from catalog.bib.names import (  # noqa: F401 (re-exported: catalog.bib.bibtex.N
     page_range,
     split_name,
 )
-from catalog.data.registry import Venue
+from catalog.data.registry import Venue, is_preprint
 from catalog.data.textfile import MAX_TEXT, TextFileError, read_text
 from catalog.errors import CatalogError, UsageError
 from catalog.model import CONTROL_CHARS, OTHERS, Paper, strip_controls
@@ -307,7 +307,7 @@ class Writer:
         venue = registered(paper, self.venues)
         etype = self.etype(venue)
         as_journal = (
-            venue.kind == "preprint" and self.arxiv_style == "journal" and paper.arxiv is not None
+            is_preprint(venue) and self.arxiv_style == "journal" and paper.arxiv is not None
         )
         if as_journal:
             etype = "article"
@@ -344,9 +344,7 @@ class Writer:
             fields.append(("archivePrefix", "arXiv"))
             if paper.arxiv_class:
                 fields.append(("primaryClass", verbatim(paper.arxiv_class)))
-        url = paper.url or (
-            ARXIV_ABS + paper.arxiv if paper.arxiv and venue.kind == "preprint" else None
-        )
+        url = paper.url or (ARXIV_ABS + paper.arxiv if paper.arxiv and is_preprint(venue) else None)
         if url:
             fields.append(("url", verbatim(url)))
         if self.abstracts and paper.abstract:
@@ -369,7 +367,7 @@ def _assemble(etype: str, key: str, fields: list[tuple[str, str]]) -> str:
 
 
 def _is_arxiv(venue: Venue) -> bool:
-    return venue.kind == "preprint" and venue.short.lower() == "arxiv"
+    return is_preprint(venue) and venue.short.lower() == "arxiv"
 
 
 # What a url, doi or eprint may not carry into LaTeX as it is: a backslash or TeX's ^^5c

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from catalog.bib.bibtex import ARXIV_ABS, container_name, entry_type, registered, series_for
 from catalog.bib.names import page_range, split_name
-from catalog.data.registry import Venue
+from catalog.data.registry import Venue, is_preprint
 from catalog.model import OTHERS, Paper, is_http_url, strip_controls
 
 # The CSL item type for each BibTeX entry type the registry gives.
@@ -67,7 +67,7 @@ def item(paper: Paper, venue: Venue, venue_style: str = "full", abstracts: bool 
     """One paper as a CSL-JSON item (the registry record of its venue gives type and
     container, as for BibTeX)."""
     etype = entry_type(venue)
-    preprint = venue.kind == "preprint"
+    preprint = is_preprint(venue)
     out: Item = {
         "id": plain(paper.key),
         "type": "article" if preprint else CSL_TYPES.get(etype, "document"),

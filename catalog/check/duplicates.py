@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from catalog.check import titles
-from catalog.data.registry import Venue
+from catalog.data.registry import Venue, is_preprint
 from catalog.model import (
     CHAPTER_FIELDS,
     Paper,
@@ -81,11 +81,14 @@ class Finder:
     by_title: dict[str, list[Paper]] = field(default_factory=lambda: defaultdict(list))
     buckets: dict[tuple[str, ...], list[str]] = field(default_factory=lambda: defaultdict(list))
     words: dict[str, str] = field(default_factory=dict)  # a title's sorted words
+    # The venue registry, which says which venues are preprints (is_preprint); without
+    # one, a venue's name does.
+    venues: Mapping[str, Venue] | None = None
 
     @classmethod
-    def of(cls, papers: Iterable[Paper]) -> Finder:
-        """A finder over these papers."""
-        finder = cls()
+    def of(cls, papers: Iterable[Paper], venues: Mapping[str, Venue] | None = None) -> Finder:
+        """A finder over these papers (venues: the registry, if at hand)."""
+        finder = cls(venues=venues)
         for paper in papers:
             finder.add(paper)
         return finder
@@ -127,7 +130,7 @@ class Finder:
         for score, existing in self._alike(title):
             if not may_be_one(paper, existing):
                 continue
-            if plausible_pair(paper, existing, score):
+            if plausible_pair(paper, existing, score, self.venues):
                 return Match(existing, "title", score, True)
             unsure = unsure or Match(existing, "title", score, False)
         return unsure
@@ -168,11 +171,14 @@ def same_paper_title(title: str, paper: Paper) -> bool:
 
 
 def plausible(paper: Paper, match: Match) -> bool:
-    """True if a match is sure enough to skip or merge the paper (not just a title alike)."""
-    return match.by != "title" or plausible_pair(paper, match.paper, match.score)
+    """True if a match the Finder made of this paper is sure enough to skip or merge it
+    (not just a title alike): the Finder judged so (plausible_pair, with its registry)."""
+    return match.sure
 
 
-def plausible_pair(a: Paper, b: Paper, score: float) -> bool:
+def plausible_pair(
+    a: Paper, b: Paper, score: float, venues: Mapping[str, Venue] | None = None
+) -> bool:
     """Whether two papers with alike titles are one paper (issue 9: never on a title alone).
 
     Years more than one apart are two papers (Bellman's 1957 book and 1966 article share a
@@ -185,7 +191,7 @@ def plausible_pair(a: Paper, b: Paper, score: float) -> bool:
     near = years and abs(a.year - b.year) <= 1
     author = same_first_author(a, b)
     if years and not near:
-        return author and (_preprint(a) or _preprint(b))
+        return author and (is_preprint(a.venue, venues) or is_preprint(b.venue, venues))
     if a.authors and b.authors and not author:
         # 'Deep learning' (LeCun et al., 2015) is not 'Deep Learning' (Goodfellow et al.,
         # 2016): with both author lists given, the first author must agree (issue 21)
@@ -230,10 +236,6 @@ def same_first_author(a: Paper, b: Paper) -> bool:
     if not (a.authors and b.authors):
         return False
     return fold(last_name(a.authors[0])) == fold(last_name(b.authors[0]))
-
-
-def _preprint(paper: Paper) -> bool:
-    return paper.venue.casefold() in ("arxiv", "corr")
 
 
 def marked_distinct(a: Paper, b: Paper) -> bool:
@@ -288,17 +290,12 @@ def plan_merge(existing: Paper, incoming: Paper, venues: dict[str, Venue]) -> Me
         if new and not have:
             plan.fields[name] = list(new) if isinstance(new, list) else new
     if (
-        _is_preprint(existing.venue, venues)
-        and not _is_preprint(incoming.venue, venues)
+        is_preprint(existing.venue, venues)
+        and not is_preprint(incoming.venue, venues)
         and incoming.venue in venues
     ):
         plan.move_to = (incoming.year, incoming.venue)
     return plan
-
-
-def _is_preprint(venue: str, venues: dict[str, Venue]) -> bool:
-    record = venues.get(venue)
-    return record is not None and record.kind == "preprint"
 
 
 def find_duplicates(papers: list[Paper]) -> list[tuple[Paper, Match]]:

@@ -10,7 +10,13 @@ from collections.abc import Callable, Collection, Iterable
 
 from catalog.check import duplicates, sources, titles
 from catalog.data import reader, yamlfile
-from catalog.data.registry import Venue, load_tags, load_venues, registry_problems
+from catalog.data.registry import (
+    Venue,
+    is_preprint,
+    load_tags,
+    load_venues,
+    registry_problems,
+)
 from catalog.errors import InvalidCatalogError, Problem
 from catalog.hints import hint_for
 from catalog.model import (
@@ -158,7 +164,7 @@ _READS: dict[str, frozenset[str]] = {
     "key": frozenset({"key"}),
     "text": frozenset(FIELDS),
     "authors": frozenset({"authors"}),
-    "identifiers": frozenset({"doi", "arxiv", "arxiv_class", "pages", "year"}),
+    "identifiers": frozenset({"doi", "arxiv", "arxiv_class", "pages", "year", "venue"}),
     "status": frozenset({"status"}),
     "distinct": frozenset({"distinct", "key"}),
     "sources": frozenset({"sources", "doi", "arxiv"}),
@@ -181,7 +187,7 @@ def _paper_findings(
         "key": _key,
         "text": lambda p: _text(p, True, names, links),
         "authors": _unnamed_authors,
-        "identifiers": _identifiers,
+        "identifiers": lambda p: _identifiers(p, venues),
         "status": _status,
         "distinct": _distinct,
         "sources": _sources,
@@ -383,7 +389,7 @@ def _unnamed(author: str) -> tuple[str, str] | None:
     return None
 
 
-def _identifiers(paper: Paper) -> Iterable[tuple[str, str]]:
+def _identifiers(paper: Paper, venues: dict[str, Venue]) -> Iterable[tuple[str, str]]:
     if paper.doi and (bare := read_doi(paper.doi)) != paper.doi:
         yield (
             f"malformed DOI {paper.doi[:60]!r}",
@@ -401,8 +407,7 @@ def _identifiers(paper: Paper) -> Iterable[tuple[str, str]]:
             year_month = arxiv_year_month(paper.arxiv)
             # A published paper is often posted to arXiv after its venue (issue 21); a
             # preprint cannot be older than its own id.
-            preprint = paper.venue.casefold() in ("arxiv", "corr")
-            if year_month and year_month[0] > paper.year and preprint:
+            if year_month and year_month[0] > paper.year and is_preprint(paper.venue, venues):
                 yield (
                     f"arXiv id {paper.arxiv} is from {year_month[0]}, after the paper's "
                     f"year {paper.year}",
