@@ -305,3 +305,28 @@ def test_a_venue_the_registry_lacks_is_a_preprint_by_its_name() -> None:
 
     assert is_preprint("CoRR") and is_preprint("arxiv", PREPRINT_REGISTRY)
     assert not is_preprint("SSRN") and is_preprint("SSRN", PREPRINT_REGISTRY)
+
+
+# ---------------------------------------------------------------- LaTeX as text
+
+# LaTeX as the catalog holds it: arXiv abstracts keep theirs, BibTeX protects capitals.
+LATEX_IN_THE_CATALOG = [
+    r"speedups of \textbf{5.83$\times$} over PyTorch",
+    r"leaving 20-30\% latency improvement unrealized",
+    r"achieves $32\,\mathrm{\mu s}$ decision latency",
+    r"code at \url{https://github.com/PKU-SEC-Lab/HybriMoE}",
+    r"M\"{u}ller \& Co: {GPU} Caching with Ekko~2",
+    "{GPU} Caching",
+    r"see \href{https://a.org}{here}",
+]
+
+
+@pytest.mark.parametrize("text", LATEX_IN_THE_CATALOG)
+def test_the_site_reads_latex_as_import_does(text: str) -> None:
+    """The site's page text (links.plain) reads LaTeX with the importer's reader
+    (bib.latex.to_text): one converter, one answer."""
+    from catalog.bib.latex import to_text
+    from catalog.site.links import plain
+
+    assert plain(text) == to_text(text)
+    assert "\\" not in plain(text) and "{" not in plain(text)
