@@ -330,3 +330,45 @@ def test_the_site_reads_latex_as_import_does(text: str) -> None:
 
     assert plain(text) == to_text(text)
     assert "\\" not in plain(text) and "{" not in plain(text)
+
+
+# ---------------------------------------------------------------- a note's Markdown as HTML
+
+NOTE = "!!! note\n    Caches win.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"
+
+
+def test_a_reading_note_is_converted_as_the_site_converts_its_pages(tmp_path: Path, paths) -> None:
+    """The paper page's reading note and a page of the site are converted alike: the
+    hook and the builder hand SiteData the site's own Markdown extensions (mkdocs.yml's
+    admonitions here), and note_html is the one conversion."""
+    import markdown
+    from mkdocs.config import load_config
+
+    from catalog.site import render, sitedata
+    from catalog.site.hook import use_markdown
+    from tests.conftest import REPO
+
+    paths.readings.mkdir(parents=True)
+    (paths.readings / "kurniawan2023evstore.md").write_text(NOTE, encoding="utf-8")
+    data, _ = sitedata.load(paths, [], with_charts=False)
+    config = load_config(str(REPO / "mkdocs.yml"))
+    use_markdown(data, config)
+    page = render.paper_page(data.by_key["kurniawan2023evstore"], data)
+    # What mkdocs makes of the same Markdown as a page of the site, made inert.
+    as_page = markdown.Markdown(
+        extensions=config.markdown_extensions, extension_configs=config.mdx_configs
+    ).convert(NOTE)
+    assert '<div class="admonition note">' in as_page
+    assert sitedata.sanitize(as_page) in page
+
+
+def test_a_site_without_extensions_converts_notes_as_mkdocs_would(tmp_path: Path) -> None:
+    """SiteData's own defaults are the extensions mkdocs adds to any site's."""
+    from mkdocs.config import load_config
+
+    from catalog.site.sitedata import MKDOCS_EXTENSIONS
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\n", encoding="utf-8")
+    config = load_config(str(tmp_path / "mkdocs.yml"))
+    assert list(config.markdown_extensions) == list(MKDOCS_EXTENSIONS)

@@ -56,7 +56,7 @@ from catalog.site.markup import (
     paper_links,
     with_contents,
 )
-from catalog.site.sitedata import SiteData, by_year, safe_url, sanitize
+from catalog.site.sitedata import SiteData, by_year, safe_url
 
 
 def link_papers(text: str, from_uri: str, data: SiteData, final_urls: bool = False) -> str:
@@ -188,7 +188,7 @@ def paper_page(paper: Paper, data: SiteData) -> str:
     if reading and reading.text.strip():
         # Its own sections start at "##" (the template says so): they nest under ours.
         text = _demote(link_papers(reading.text.strip(), uri, data, final_urls=True), 1)
-        out += [h2("reading-note", "Reading note"), sanitize(data.markdown(text))]
+        out += [h2("reading-note", "Reading note"), data.note_html(text)]
     bib = data.bibtex.get(paper.key)
     if bib:
         out += [h2("cite", "Cite", searchable=False), _bibtex_html(bib)]
