@@ -11,6 +11,7 @@ import pytest
 
 from catalog.bib import bibtex
 from catalog.bib.bibtex import read_bib
+from catalog.bib.options import ExportOptions
 from catalog.check import duplicates
 from catalog.check.rules import check, check_papers
 from catalog.data import reader
@@ -307,7 +308,7 @@ def test_export_writes_incollection_with_the_book_escaped() -> None:
         "  publisher = {Sample \\& Sons}\n"
         "}\n"
     )
-    ascii = bibtex.entry(paper, SHIPPED, ascii=True)
+    ascii = bibtex.entry(paper, SHIPPED, ExportOptions(ascii=True))
     assert 'editor    = {M{\\"u}ller, J{\\"o}rg and van der Sample, Dirk}' in ascii
 
 

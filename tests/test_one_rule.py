@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from catalog.bib.options import ExportOptions
 from catalog.check import duplicates
 from catalog.check.rules import check
 from catalog.data.registry import Venue
@@ -271,7 +272,7 @@ def _preprint_by_bibtex(venue: str) -> bool:
     from catalog.bib import bibtex
 
     paper = Paper("lee2019fast", "Fast Caches", ["Ann Lee"], 2019, venue, arxiv="1901.00001")
-    entry = bibtex.entry(paper, PREPRINT_REGISTRY, arxiv_style="journal")
+    entry = bibtex.entry(paper, PREPRINT_REGISTRY, ExportOptions(arxiv_style="journal"))
     return "arXiv preprint arXiv:1901.00001" in entry
 
 
@@ -372,3 +373,33 @@ def test_a_site_without_extensions_converts_notes_as_mkdocs_would(tmp_path: Path
     (tmp_path / "mkdocs.yml").write_text("site_name: x\n", encoding="utf-8")
     config = load_config(str(tmp_path / "mkdocs.yml"))
     assert list(config.markdown_extensions) == list(MKDOCS_EXTENSIONS)
+
+
+# ---------------------------------------------------------------- export options
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [[], ["--ascii"], ["--venue-style", "short", "--arxiv-style", "journal"]],
+)
+def test_cite_export_and_the_library_write_one_entry_for_one_set_of_options(
+    cli, paths, flags: list[str]
+) -> None:
+    """`papers cite` and `papers export` parse their flags into one ExportOptions, and the
+    library's entry for those options is what both print."""
+    from catalog.bib import bibtex
+    from catalog.bib.options import ExportOptions
+    from catalog.data import reader
+    from catalog.data.registry import load_venues
+
+    cited = cli("cite", "he2021fastmoe", *flags)
+    exported = cli("export", "key:he2021fastmoe", *flags)
+    assert cited.exit_code == 0 and exported.exit_code == 0, cited.output + exported.output
+    names = {"--ascii": "ascii", "--venue-style": "venue_style", "--arxiv-style": "arxiv_style"}
+    given: dict[str, object] = {}
+    for i, flag in enumerate(flags):
+        if flag in names:
+            given[names[flag]] = True if flag == "--ascii" else flags[i + 1]
+    paper = next(p for p in reader.load(paths.catalog) if p.key == "he2021fastmoe")
+    entry = bibtex.entry(paper, load_venues(paths.venues), ExportOptions(**given))  # type: ignore[arg-type]
+    assert cited.stdout == exported.stdout == entry

@@ -223,13 +223,14 @@ def _bibtex(
     papers: Sequence[Paper], venues: dict[str, Venue], paths: Paths
 ) -> tuple[dict[str, str], list[Problem]]:
     """Each paper's BibTeX entry, exactly as `papers export` writes it."""
-    from catalog.bib.bibtex import entry, load_protected_terms
+    from catalog.bib.bibtex import Writer, load_protected_terms
+    from catalog.bib.options import ExportOptions
 
-    protected = load_protected_terms(paths.terms)
+    writer = Writer(venues, ExportOptions(protected=tuple(load_protected_terms(paths.terms))))
     out, problems = {}, []
     for paper in papers:
         try:
-            out[paper.key] = entry(paper, venues, protected=protected)
+            out[paper.key] = writer.entry(paper)
         except CatalogError as err:  # one bad entry must not hide the rest of the site
             problems.append(
                 Problem(paths.display(), paper.line, paper.key, f"no BibTeX entry: {err}")
