@@ -188,6 +188,8 @@ def read_doi(value: object) -> str | None:
     ('https://doi.org/', 'doi:') removed; None when it names none (empty, or not DOI_RE).
     The one rule of what a DOI is: add's --doi, a .bib, a list, a service's reply, update
     and check all ask it."""
+    if isinstance(value, str) and DOI_RE.match(value):
+        return value  # bare already, as most are: DOI_RE admits no control or space
     doi = _DOI_PREFIX_RE.sub("", strip_controls(str(value or "")).strip())
     return doi if DOI_RE.match(doi) else None
 
