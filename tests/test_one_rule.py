@@ -403,3 +403,20 @@ def test_cite_export_and_the_library_write_one_entry_for_one_set_of_options(
     paper = next(p for p in reader.load(paths.catalog) if p.key == "he2021fastmoe")
     entry = bibtex.entry(paper, load_venues(paths.venues), ExportOptions(**given))  # type: ignore[arg-type]
     assert cited.stdout == exported.stdout == entry
+
+
+def test_check_and_an_edit_find_one_arxiv_id_under_its_doi(tmp_path: Path) -> None:
+    """A paper with arXiv id X and one with arXiv's DOI for X share an arXiv id: check
+    reports it, and an edit that makes the pair is refused with the same finding."""
+    first = {"title": "Fleche: An Efficient GPU Embedding Cache", "arxiv": "2301.00001"}
+    second = {"title": "HugeCTR: Embedding Caches on Many GPUs", "doi": "10.48550/arXiv.2301.00001"}
+    paths = _catalog(tmp_path / "check", ("lee2023a", first), ("lee2023b", second))
+    checked = [p.message for p in check(paths) if p.message.startswith("duplicate arXiv id")]
+    assert checked == ["duplicate arXiv id 10.48550/arXiv.2301.00001 (also lee2023a, line 3)"]
+    paths = _catalog(
+        tmp_path / "edit", ("lee2023a", first), ("lee2023b", {"title": second["title"]})
+    )
+    with pytest.raises(writer.InvalidEditError) as refused, writer.edit(paths) as session:
+        session.update("lee2023b", doi=second["doi"])
+        session.commit(dry_run=True)
+    assert [p.message for p in refused.value.problems] == checked

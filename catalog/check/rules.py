@@ -136,8 +136,7 @@ def _papers_findings(
 ) -> list[Finding]:
     """check_papers' problems as Findings (check() adds them to its own)."""
     out = _paper_findings(papers, filename, venues, vocabulary)
-    out += map(_fields, _duplicates(papers, filename, "doi", "DOI"))
-    out += map(_fields, _duplicates(papers, filename, "arxiv", "arXiv id"))
+    out += map(_fields, _duplicates(papers, filename))
     out += _near_duplicate_findings(papers, filename)
     return out
 
@@ -430,26 +429,46 @@ def _status(paper: Paper) -> Iterable[tuple[str, str]]:
         yield f"unknown status '{paper.status}'", hint
 
 
-def _duplicates(papers: list[Paper], filename: str, attr: str, label: str) -> list[Problem]:
-    first: dict[str, Paper] = {}
+def identities(paper: Paper) -> list[tuple[str, str, str]]:
+    """(label, id as compared, id as written) of a paper's DOI and arXiv id (an arXiv
+    DOI's too), compared as import compares them: 2103.13262v2 is 2103.13262, DOIs ignore
+    case. check and an edit's check find duplicates by these."""
+    out = []
+    doi = duplicates.norm_doi(paper.doi)
+    if doi:
+        out.append(("DOI", doi, paper.doi or ""))
+    arxiv = duplicates.norm_arxiv(paper.arxiv, paper.doi)
+    if arxiv:
+        out.append(("arXiv id", arxiv, paper.arxiv or paper.doi or ""))
+    return out
+
+
+def duplicate_id(
+    filename: str, paper: Paper, label: str, written: str, seen: Paper, seen_line: int
+) -> Problem:
+    """The finding on a paper whose DOI or arXiv id another paper (seen) has."""
+    return Problem(
+        filename,
+        paper.line,
+        reader.where(paper.year, paper.venue, paper.key),
+        f"duplicate {label} {written} (also {seen.key}, line {seen_line})",
+        "one paper, one entry: merge them",
+    )
+
+
+def near_duplicate(filename: str, later: Paper, earlier: Paper, earlier_line: int) -> Problem:
+    """The finding on a paper whose title is alike an earlier one's (which may be one paper)."""
+    return Problem(*_near_finding(filename, later, earlier, earlier_line))
+
+
+def _duplicates(papers: list[Paper], filename: str) -> list[Problem]:
+    first: dict[tuple[str, str], Paper] = {}
     out = []
     for paper in papers:
-        value = getattr(paper, attr)
-        # Compared as import compares them: 2103.13262v2 is 2103.13262, DOIs ignore case.
-        norm = duplicates.norm_arxiv(value) if attr == "arxiv" else duplicates.norm_doi(value)
-        if not norm:
-            continue
-        seen = first.setdefault(norm, paper)
-        if seen is not paper:
-            out.append(
-                Problem(
-                    filename,
-                    paper.line,
-                    reader.where(paper.year, paper.venue, paper.key),
-                    f"duplicate {label} {value} (also {seen.key}, line {seen.line})",
-                    "one paper, one entry: merge them",
-                )
-            )
+        for label, ident, written in identities(paper):
+            seen = first.setdefault((label, ident), paper)
+            if seen is not paper:
+                out.append(duplicate_id(filename, paper, label, written, seen, seen.line))
     return out
 
 
@@ -466,15 +485,19 @@ def _near_duplicate_findings(papers: list[Paper], filename: str) -> list[Finding
         at = places.get(b)
         if at is None:
             at = places[b] = reader.where(later.year, later.venue, later.key)
-        out.append(
-            (
-                filename,
-                later.line,
-                at,
-                f"title nearly the same as {earlier.key} (line {earlier.line})",
-                "if they are one paper, keep one entry and record the other's "
-                f"arXiv id; if not, add 'distinct: [{earlier.key}]' to {later.key}",
-                False,
-            )
-        )
+        out.append(_near_finding(filename, later, earlier, earlier.line, at))
     return out
+
+
+def _near_finding(
+    filename: str, later: Paper, earlier: Paper, earlier_line: int, at: str = ""
+) -> Finding:
+    return (
+        filename,
+        later.line,
+        at or reader.where(later.year, later.venue, later.key),
+        f"{titles.NEAR_DUPLICATE_MESSAGE} {earlier.key} (line {earlier_line})",
+        "if they are one paper, keep one entry and record the other's "
+        f"arXiv id; if not, add 'distinct: [{earlier.key}]' to {later.key}",
+        False,
+    )

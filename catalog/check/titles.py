@@ -20,6 +20,8 @@ from catalog.model import normalize_title
 
 # Titles at least this alike (0-100) are taken for one paper's, if nothing says otherwise.
 NEAR_DUPLICATE = 92.0
+# How check starts its finding on such a pair (an edit warns of it, never refuses it).
+NEAR_DUPLICATE_MESSAGE = "title nearly the same as"
 
 
 def sorted_words(normalized: str) -> str:

@@ -16,15 +16,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+# A near-duplicate title is a warning on write: two papers may share a title.
+from catalog.check.titles import NEAR_DUPLICATE_MESSAGE
 from catalog.data import reader
 from catalog.data.registry import Venue
 from catalog.edit.snapshot import Brief, Snapshot
 from catalog.errors import CatalogError, InvalidCatalogError, Problem
 from catalog.model import Paper
 from catalog.paths import Paths
-
-# A near-duplicate title is a warning on write: two papers may share a title.
-NEAR_DUPLICATE_MESSAGE = "title nearly the same as"
 
 
 class InvalidEditError(CatalogError):
@@ -243,7 +242,7 @@ class EditCheck:
         """check's findings about the changed papers, among themselves and against the rest
         (whose lines are as read before, moved(paper) in the new file)."""
         from catalog.check import duplicates
-        from catalog.check.rules import check_papers
+        from catalog.check.rules import check_papers, duplicate_id, identities, near_duplicate
 
         def line(paper: Paper) -> int:
             return moved(paper) if paper.key not in keys else paper.line
@@ -260,37 +259,15 @@ class EditCheck:
             c if isinstance(c, Paper) else full[c.key] for c in candidates
         )
         for paper in changed:
-            at = reader.where(paper.year, paper.venue, paper.key)
-            pairs = [
-                ("DOI", paper.doi, finder.by_doi.get(duplicates.norm_doi(paper.doi) or "")),
-                (
-                    "arXiv id",
-                    paper.arxiv,
-                    finder.by_arxiv.get(duplicates.norm_arxiv(paper.arxiv) or ""),
-                ),
-            ]
-            for label, value, seen in pairs:
+            for label, ident, written in identities(paper):
+                seen = (finder.by_doi if label == "DOI" else finder.by_arxiv).get(ident)
                 if seen is not None:
                     found.append(
-                        Problem(
-                            self.filename,
-                            paper.line,
-                            at,
-                            f"duplicate {label} {value} (also {seen.key}, line {line(seen)})",
-                            "one paper, one entry: merge them",
-                        )
+                        duplicate_id(self.filename, paper, label, written, seen, line(seen))
                     )
             match = finder.find_title(paper)
             if match is not None:
-                found.append(
-                    Problem(
-                        self.filename,
-                        paper.line,
-                        at,
-                        f"{NEAR_DUPLICATE_MESSAGE} {match.paper.key} (line {line(match.paper)})",
-                        "if they are one paper, keep one entry and record the other's arXiv id",
-                    )
-                )
+                found.append(near_duplicate(self.filename, paper, match.paper, line(match.paper)))
         return found
 
 
