@@ -178,6 +178,29 @@ def is_http_url(url: str) -> bool:
 
 # A DOI's resolver prefix: 'https://doi.org/10.1145/x' and 'doi:10.1145/x' are 10.1145/x.
 _DOI_PREFIX_RE = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
+# arXiv's own DOI for a preprint: it names the preprint (the catalog keeps its arXiv id),
+# never a published version.
+ARXIV_DOI_RE = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE)
+
+
+def read_doi(value: object) -> str | None:
+    """The DOI a value names, as the catalog keeps it: controls and a resolver prefix
+    ('https://doi.org/', 'doi:') removed; None when it names none (empty, or not DOI_RE).
+    The one rule of what a DOI is: add's --doi, a .bib, a list, a service's reply, update
+    and check all ask it."""
+    if isinstance(value, str) and DOI_RE.match(value):
+        return value  # bare already, as most are: DOI_RE admits no control or space
+    doi = _DOI_PREFIX_RE.sub("", strip_controls(str(value or "")).strip())
+    return doi if DOI_RE.match(doi) else None
+
+
+def arxiv_doi(doi: str | None) -> str | None:
+    """The arXiv id of arXiv's own DOI ('10.48550/arXiv.2301.02959' -> '2301.02959'), else
+    None (a DOI of any other prefix, or of no well-formed arXiv id)."""
+    m = ARXIV_DOI_RE.match(doi or "")
+    if m is None or not (ARXIV_NEW_RE.match(m.group(1)) or ARXIV_OLD_RE.match(m.group(1))):
+        return None
+    return m.group(1)
 
 
 @dataclass(frozen=True)
@@ -192,16 +215,15 @@ class Dropped:
 
 
 def kept_doi(value: object, label: str = "doi") -> tuple[str | None, Dropped | None]:
-    """The DOI a .bib, a list or a web reply gives, as the catalog keeps it (controls and a
-    resolver prefix removed), or None and why it was left out. Every door uses this one
-    rule, so each says the same thing of the same bad value."""
-    text = strip_controls(str(value or "")).strip()
+    """The DOI a .bib, a list or a web reply gives, as the catalog keeps it (read_doi), or
+    None and why it was left out: each door says the same thing of the same bad value."""
+    doi = read_doi(value)
+    if doi is not None:
+        return doi, None
+    text = _DOI_PREFIX_RE.sub("", strip_controls(str(value or "")).strip())
     if not text:
         return None, None
-    doi = _DOI_PREFIX_RE.sub("", text)
-    if DOI_RE.match(doi):
-        return doi, None
-    return None, Dropped(f"{label} {doi[:60]!r} is not a DOI: left out", DOI_HINT)
+    return None, Dropped(f"{label} {text[:60]!r} is not a DOI: left out", DOI_HINT)
 
 
 def kept_url(value: object, label: str = "url") -> tuple[str | None, Dropped | None]:

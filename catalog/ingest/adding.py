@@ -10,13 +10,13 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from catalog.errors import CatalogError, UsageError
 from catalog.ingest.importer import Report, add_paper, import_bib, known_by_id
-from catalog.model import DOI_HINT, DOI_RE, Paper
+from catalog.model import DOI_HINT, Paper, read_doi
 from catalog.paths import Paths
 
 if TYPE_CHECKING:
@@ -78,11 +78,14 @@ def add(
         raise UsageError(
             f"--year {wanted.year} is not a year: write all four digits, e.g. --year 2023"
         )
-    if wanted.doi and not DOI_RE.match(wanted.doi):
-        raise UsageError(
-            f"--doi {wanted.doi[:60]!r} is not a DOI: write the bare DOI, e.g. "
-            f"10.1145/3575693.3575718 ({DOI_HINT})"
-        )
+    if wanted.doi:  # read as every door reads a DOI: 'https://doi.org/10.1/x' is 10.1/x
+        bare = read_doi(wanted.doi)
+        if bare is None:
+            raise UsageError(
+                f"--doi {wanted.doi[:60]!r} is not a DOI: write it as 10.1145/3575693.3575718 "
+                f"or https://doi.org/10.1145/3575693.3575718 ({DOI_HINT})"
+            )
+        wanted = replace(wanted, doi=bare)
     fields = _given(wanted)
     fetched = _fetched(paths, wanted, merge) if _lacking(fields) else None
     if fetched is not None:

@@ -142,7 +142,7 @@ class Run:
         self.merge = merge
         self.new_venues = new_venues
         self.tags = list(tags)
-        self.finder = duplicates.Finder.of(session.papers.values())
+        self.finder = duplicates.Finder.of(session.papers.values(), session.venues)
         self.today = dt.date.today().isoformat()
         self.added: list[Paper] = []  # papers added: they leave the inbox
         self._inbox: Any = None  # loaded on first use (under the catalog's lock)
