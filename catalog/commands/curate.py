@@ -279,15 +279,13 @@ def rm(
             echo(f"{paper.key}: {paper.title} ({paper.venue} {paper.year})")
         if not typer.confirm(f"remove {len(papers)} paper{'s' * (len(papers) != 1)}?"):
             raise typer.Exit(1)
-    with writer.edit(state.paths, dry_run=dry_run) as session:
-        for paper in papers:
-            session.remove(paper.key)
+    result = writer.remove_papers(state.paths, [paper.key for paper in papers], dry_run)
     notes = [k for k in keys if (state.paths.readings / f"{k}.md").exists()]
     if as_json:
         echo_json({"removed": keys, "notes_kept": notes, "dry_run": dry_run})
         return
     if dry_run:
-        _show_diff(session.result.diff)
+        _show_diff(result.diff)
         return
     for key in keys:
         echo(f"removed {key}")

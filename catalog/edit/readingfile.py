@@ -129,6 +129,11 @@ class ReadingSession:
         self.state.entries[entry.key] = entry
         self.changed = True
 
+    def forget(self, key: str) -> None:
+        """Drop a paper's entry and its place in the queue (it leaves the catalog)."""
+        self._drop(key)
+        self._unqueue(key)
+
     def _drop(self, key: str) -> None:
         papers = self.doc.get("papers")  # an entry check refuses (status: red) goes too
         if isinstance(papers, dict) and key in papers:

@@ -203,10 +203,9 @@ def _links(paper: Paper) -> list[tuple[str, str]]:
         out.append(("DOI", "https://doi.org/" + paper.doi))
     if paper.arxiv:
         out += [("arXiv", ARXIV_ABS + paper.arxiv), ("PDF", ARXIV_PDF + paper.arxiv)]
-    for label, name in (("PDF", "pdf"), ("Code", "code")):
-        found = safe_url(getattr(paper, name, None))  # fields the model may grow
-        if found and (label, found) not in out:
-            out.append((label, found))
+    code = safe_url(paper.code)
+    if code:
+        out.append(("Code", code))
     web = safe_url(paper.url)
     if web:
         out.append(("Web page", web))
@@ -256,10 +255,9 @@ def paper_page(paper: Paper, data: SiteData) -> str:
             ("Tags", ", ".join(f'<a href="{to(tag_uri(t))}">{_e(t)}</a>' for t in paper.tags))
         )
     if data.show_status:
-        status = _e(paper.status.replace("-", " "))  # unknown values too: check only warns
-        if paper.read_on:
-            status += f" (read on {_e(paper.read_on)})"
-        facts.append(("Reading status", status))
+        status, read_on = data.status_of(paper.key)
+        read = f" (read on {_e(read_on)})" if read_on else ""
+        facts.append(("Reading status", _e(status.replace("-", " ")) + read))
     facts.append(("Key", f"<code>{_e(paper.key)}</code>"))
     sources = [s for s in (getattr(paper, "sources", None) or []) if isinstance(s, str)]
     if sources:  # where the metadata came from (a field the model may grow)
