@@ -19,7 +19,16 @@ import tempfile
 import time
 from pathlib import Path
 
-from attacklib import CASES, Case, bounds, injection, paths, usage, writes  # noqa: F401  (they register cases)
+from attacklib import (  # noqa: F401  (they register cases)
+    CASES,
+    Case,
+    bounds,
+    injection,
+    paths,
+    status,
+    usage,
+    writes,
+)
 
 # ------------------------------------------------------------------ running
 
