@@ -17,15 +17,14 @@ from dataclasses import dataclass, field
 from catalog import files
 from catalog.errors import IndexPathError, InvalidCatalogError
 from catalog.index import freshness
-from catalog.index.freshness import file_digest, uri
-from catalog.index.schema import SCHEMA_VERSION
-from catalog.index.update import line_shifts, update
+from catalog.index.freshness import file_digest as file_digest  # writers compare theirs
+from catalog.index.freshness import uri
+from catalog.index.update import line_shifts as line_shifts  # readers turn stored lines
+from catalog.index.update import update
 from catalog.paths import Paths
 
 # catalog.data.reader (and with it PyYAML) is imported only when something must be parsed:
 # a search on a fresh index never needs it; sqlite-utils only when the index is built.
-
-__all__ = ["SCHEMA_VERSION", "file_digest", "line_shifts"]
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 # In the SQLite header (offset 68): says papers built the file, even when other pages of it

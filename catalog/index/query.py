@@ -227,7 +227,7 @@ def papers_where(
     conn: sqlite3.Connection, where: str, values: Sequence[Any], shifts: dict[str, int]
 ) -> list[Paper]:
     """The papers a condition on the papers table selects; shifts as
-    catalog.index.database.line_shifts gives them."""
+    catalog.index.update.line_shifts gives them."""
     cursor = conn.cursor()
     cursor.row_factory = None
     cursor.execute(f"select {columns()} from papers where {where}", values)
