@@ -34,7 +34,7 @@ def test_a_raw_line_break_yaml_1_1_reads_is_refused_with_its_line(paths: Paths, 
     assert problem.line == line and f"U+{ord(char):04X}" in problem.message
     before = paths.catalog.read_bytes()
     with pytest.raises(InvalidCatalogError), writer.edit(paths) as session:
-        session.update(next(iter(session.papers)), status="read")
+        session.update(next(iter(session.papers)), added="2024-01-02")
     assert paths.catalog.read_bytes() == before
 
 
@@ -103,7 +103,7 @@ def test_a_file_changed_while_papers_writes_is_left_as_the_other_program_wrote_i
     hand = paths.catalog.read_text(encoding="utf-8") + "# a hand edit, saved meanwhile\n"
     changed = pytest.raises(ConcurrentEditError, match="changed by another program")
     with changed, writer.edit(paths) as session:
-        session.update(key, status="read", read_on="2024-01-02")
+        session.update(key, added="2024-01-02", checked="2024-01-03")
         paths.catalog.write_text(hand, encoding="utf-8")  # the editor saves
     assert paths.catalog.read_text(encoding="utf-8") == hand
 

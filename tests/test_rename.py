@@ -138,7 +138,7 @@ def test_many_papers_edited_at_once_with_hostile_strings_index_as_a_build_would(
                 key,
                 authors=[NAMES[i % len(NAMES)], NAMES[(i + 3) % len(NAMES)]],
                 summary=SUMMARIES[i % len(SUMMARIES)],
-                status=("read", "reading")[i % 2],
+                added=("2024-01-02", "2024-01-03")[i % 2],
             )
     assert_index_is_a_full_build(paths, tmp_path / "fresh")
     conn = sqlite3.connect(paths.db)

@@ -588,3 +588,31 @@ def test_chart_files_link_from_where_they_are():
     published = render.chart_file(svg, "https://example.org/papers")
     assert '<a xlink:href="https://example.org/papers/years/2022/">' in published
     assert 'xlink:href="#x"' in published and 'xlink:href="https://a.b/"' in published
+
+
+def test_code_and_checked_are_shown_by_show_json_the_page_and_all_papers(cli, paths):
+    """The two fields added to the table: the code repository is a link everywhere a
+    paper's links are; checked is a date show prints."""
+    text = paths.catalog.read_text(encoding="utf-8").replace(
+        '      arxiv: "2103.13262"\n',
+        '      arxiv: "2103.13262"\n      code: https://github.com/laekov/fastmoe\n',
+    )
+    text = text.replace(
+        "      tags: [moe, training]\n", "      tags: [moe, training]\n      checked: 2024-06-01\n"
+    )
+    paths.catalog.write_text(text, encoding="utf-8")
+    shown = cli("show", "he2021fastmoe").stdout
+    assert "  code:    https://github.com/laekov/fastmoe\n" in shown
+    assert "  checked: 2024-06-01\n" in shown
+    data = json.loads(cli("show", "he2021fastmoe", "--json").stdout)
+    assert (data["code"], data["checked"]) == ("https://github.com/laekov/fastmoe", "2024-06-01")
+    assert json.loads(cli("list", "--json").stdout)[-1]["code"] == data["code"]
+    site = data_for(paths)
+    page = render.paper_page(site.by_key["he2021fastmoe"], site)
+    assert '<a href="https://github.com/laekov/fastmoe">Code</a>' in page
+    assert '["Code","https://github.com/laekov/fastmoe"]' in render.papers_data(site)
+    assert cli("check").exit_code == 0
+    paths.catalog.write_text(text.replace("https://github.com", "javascript://github.com"))
+    assert "code is not an http(s) link" in cli("check").stdout
+    site = data_for(paths)
+    assert "javascript:" not in render.paper_page(site.by_key["he2021fastmoe"], site)

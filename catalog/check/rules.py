@@ -32,17 +32,21 @@ from catalog.model import (
     MAX_TITLE,
     MULTILINE_FIELDS,
     PAGES_RE,
-    STATUSES,
     Paper,
     arxiv_year_month,
     has_controls,
+    is_date,
     is_http_url,
+    named,
     normalize_title,
     read_doi,
 )
 from catalog.paths import Paths
 
 Rule = Callable[[Paper], Iterable[tuple[str, str]]]
+# The fields of the model's table that hold an http(s) link, and those that hold a date.
+_LINKS = named("url")
+_DATES = named("date")
 
 
 def check(paths: Paths, require_sources: bool = False) -> list[Problem]:
@@ -166,7 +170,7 @@ _READS: dict[str, frozenset[str]] = {
     "text": frozenset(FIELDS),
     "authors": frozenset({"authors"}),
     "identifiers": frozenset({"doi", "arxiv", "arxiv_class", "pages", "year", "venue"}),
-    "status": frozenset({"status"}),
+    "dates": frozenset(_DATES),
     "distinct": frozenset({"distinct", "key"}),
     "sources": frozenset({"sources", "doi", "arxiv"}),
 }
@@ -180,7 +184,7 @@ def _paper_findings(
     fields: Collection[str] | None = None,
 ) -> list[Finding]:
     names = FIELDS if fields is None else tuple(n for n in FIELDS if n in fields)
-    links = fields is None or not {"url", "sources"}.isdisjoint(fields)
+    links = fields is None or not {*_LINKS, "sources"}.isdisjoint(fields)
     every: dict[str, Rule] = {
         "venue": lambda p: _venue(p, venues),
         "chapter": lambda p: _chapter(p, venues),
@@ -189,7 +193,7 @@ def _paper_findings(
         "text": lambda p: _text(p, True, names, links),
         "authors": _unnamed_authors,
         "identifiers": lambda p: _identifiers(p, venues),
-        "status": _status,
+        "dates": _dates,
         "distinct": _distinct,
         "sources": _sources,
     }
@@ -332,11 +336,13 @@ def _text(
         )
     if not links:
         return
-    if paper.url and not is_http_url(paper.url):
-        yield (
-            f"url is not an http(s) link: {paper.url[:60]!r}",
-            "write the landing page as https://...; other schemes are never linked",
-        )
+    for name in _LINKS:
+        link = getattr(paper, name)
+        if link and not is_http_url(link):
+            yield (
+                f"{name} is not an http(s) link: {link[:60]!r}",
+                "write it as https://...; other schemes are never linked",
+            )
     for url in paper.sources:
         if not is_http_url(url):
             yield (
@@ -425,10 +431,11 @@ def _identifiers(paper: Paper, venues: dict[str, Venue]) -> Iterable[tuple[str, 
         yield f"malformed pages '{paper.pages}'", "write a range like 281-294"
 
 
-def _status(paper: Paper) -> Iterable[tuple[str, str]]:
-    if paper.status not in STATUSES:
-        hint = hint_for(paper.status, STATUSES) or "use " + ", ".join(STATUSES)
-        yield f"unknown status '{paper.status}'", hint
+def _dates(paper: Paper) -> Iterable[tuple[str, str]]:
+    for name in _DATES:
+        value = getattr(paper, name)
+        if value and not is_date(value):
+            yield f"{name} '{value[:60]}' is not a date", "write YYYY-MM-DD"
 
 
 def identities(paper: Paper) -> list[tuple[str, str, str]]:

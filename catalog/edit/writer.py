@@ -60,7 +60,17 @@ from catalog.errors import (
 )
 from catalog.files import CRASH_ENV, atomic_write, encoded
 from catalog.hints import hint_for
-from catalog.model import FIELDS, LIST_FIELDS, MAX_TAG, STATUSES, Paper
+from catalog.model import (
+    DEFAULT_STATUS,
+    FIELDS,
+    LIST_FIELDS,
+    MAX_TAG,
+    RETIRED_FIELDS,
+    SPECS,
+    STATUSES,
+    Paper,
+    is_date,
+)
 from catalog.paths import Paths
 
 # Seconds to wait for another papers process to finish its write.
@@ -257,6 +267,19 @@ class Session:
         self._catalog_changed = True
         self.papers[key] = new
         return new
+
+    def drop_retired(self, key: str) -> list[str]:
+        """Remove the reading state an older catalog wrote on a paper (model.RETIRED_FIELDS:
+        it lives in data/reading.yaml now); the names removed."""
+        block = self._locate(key)[2]
+        data = load_paper(self.yaml, block)
+        names = [name for name in RETIRED_FIELDS if name in data]
+        for name in names:
+            del data[name]
+        if names:
+            block.dirty = True
+            self._catalog_changed = True
+        return names
 
     def add(self, paper: Paper) -> Paper:
         """Add a new paper under its year and venue, in sorted place."""
@@ -580,10 +603,8 @@ def write_in_order(parts: list[KeyedFile], catalog: CatalogStep | None) -> list[
 def _model_value(name: str, value: Any) -> Any:
     if name in _LISTS:
         return list(value or [])
-    if name == "et_al":
+    if SPECS[name].kind == "bool":
         return bool(value)
-    if name == "status":
-        return value or "to-read"
     if isinstance(value, dt.date):
         return value.isoformat()
     return value if value not in ("", []) else None
@@ -704,44 +725,40 @@ def edit_reading(paths: Paths, dry_run: bool = False) -> Iterator[ReadingSession
 
 @dataclass
 class Migration:
-    """What `papers status --migrate` did: the entries it wrote into the reader's file, and
-    the papers whose reading state it took out of the catalog (an entry the reader's file
-    had already, from a run that was killed, wins over the catalog's)."""
+    """What move_reading_state did: the entries it wrote into the reader's file, the papers
+    whose reading state it removed from the catalog, and those it left there (a status no
+    reader's file takes: check names them, the reader fixes them by hand)."""
 
     moved: list[Entry] = field(default_factory=list)
     cleared: list[str] = field(default_factory=list)
+    left: list[str] = field(default_factory=list)
 
 
 def move_reading_state(paths: Paths) -> Migration:
     """Move the status and read_on values the catalog still holds into the reader's file,
-    in one session: the reader's file is written first, then the catalog loses them, so a
-    kill between the two loses nothing and running it again finishes the job."""
+    in one session: the reader's file is written first (an entry it has already wins),
+    then the catalog loses them, so a kill between the two loses nothing and running it
+    again finishes the job (and says what it did: the catalog's lines it removed count,
+    though the file had them)."""
+    from catalog.data import reader
     from catalog.data.readingstate import Entry
-    from catalog.index import database
 
-    conn = database.connect(paths)
-    try:
-        keys = [
-            r[0]
-            for r in conn.execute(
-                "select key from papers where status != ? or read_on is not null", ("to-read",)
-            )
-        ]
-    finally:
-        conn.close()
     done = Migration()
-    if not keys:
+    if not reader.retired_values(yamlfile.read_text(paths.catalog, paths.display()), ""):
         return done
     with edit(paths) as session:
         reading = session.reading
-        for key in keys:
-            paper = session.paper(key)
-            if paper.status not in STATUSES:
-                continue  # papers check names it; the reader fixes it by hand
-            if reading.entry(key) is None and (paper.status != "to-read" or paper.read_on):
-                entry = Entry(key, paper.status, read_on=paper.read_on)
+        found = reader.retired_values(session.text, session.filename)  # as locked
+        for key, values in found.items():
+            status = values.get("status") or DEFAULT_STATUS
+            read_on = values.get("read_on") or None
+            if status not in STATUSES or (read_on is not None and not is_date(read_on)):
+                done.left.append(key)
+                continue
+            if reading.entry(key) is None and (status != DEFAULT_STATUS or read_on):
+                entry = Entry(key, status, read_on=read_on)
                 reading.put(entry)
                 done.moved.append(entry)
-            session.update(key, status=None, read_on=None)
             done.cleared.append(key)
+            session.drop_retired(key)
     return done

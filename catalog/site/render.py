@@ -156,10 +156,9 @@ def paper_page(paper: Paper, data: SiteData) -> str:
             ("Tags", ", ".join(f'<a href="{to(tag_uri(t))}">{esc(t)}</a>' for t in paper.tags))
         )
     if data.show_status:
-        status = esc(paper.status.replace("-", " "))  # unknown values too: check only warns
-        if paper.read_on:
-            status += f" (read on {esc(paper.read_on)})"
-        facts.append(("Reading status", status))
+        status, read_on = data.status_of(paper.key)
+        read = f" (read on {esc(read_on)})" if read_on else ""
+        facts.append(("Reading status", esc(status.replace("-", " ")) + read))
     facts.append(("Key", f"<code>{esc(paper.key)}</code>"))
     sources = [s for s in (getattr(paper, "sources", None) or []) if isinstance(s, str)]
     if sources:  # where the metadata came from (a field the model may grow)

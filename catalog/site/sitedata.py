@@ -12,7 +12,7 @@ from typing import Any
 from catalog.data.notes import Note
 from catalog.data.registry import Venue, load_authors
 from catalog.errors import CatalogError, Problem
-from catalog.model import Paper
+from catalog.model import DEFAULT_STATUS, Paper
 from catalog.paths import Paths
 from catalog.site.charts import Chart
 from catalog.site.history import Added, added_dates
@@ -50,6 +50,8 @@ class SiteData:
     charts: list[Chart] = field(default_factory=list)
     directory_urls: bool = True  # mkdocs's use_directory_urls, for URLs we write ourselves
     show_status: bool = False  # reading status is the curator's: shown only if asked for
+    # The reader's status and read_on of each paper data/reading.yaml lists.
+    statuses: dict[str, tuple[str, str | None]] = field(default_factory=dict)
     suggest_url: str | None = None  # where a reader proposes a paper (http(s) only)
     site_url: str | None = None  # where the site is published (mkdocs's site_url), if set
     # List entries already rendered, by (key, folder of the page showing it): a paper
@@ -75,6 +77,10 @@ class SiteData:
         from catalog.data.notes import backlinks
 
         return backlinks(self.notes)
+
+    def status_of(self, key: str) -> tuple[str, str | None]:
+        """A paper's reading status and the day it was read (to-read when not listed)."""
+        return self.statuses.get(key, (DEFAULT_STATUS, None))
 
     def venue_name(self, short: str) -> str:
         venue = self.venues.get(short)
@@ -160,6 +166,7 @@ def load(
     conn = database.connect(paths)
     try:
         papers = query.all_papers(conn)
+        statuses = {key: (r[1], r[3]) for key, r in query.reading_states(conn).items()}
     finally:
         conn.close()
     data = SiteData(
@@ -170,6 +177,7 @@ def load(
         _readings(paths, papers) if readings else {},
     )
     data.directory_urls = directory_urls
+    data.statuses = statuses
     data.aliases = load_authors(paths.authors)
     timings["load"] = time.perf_counter() - started
     started = time.perf_counter()
