@@ -56,13 +56,13 @@ def test_a_rename_writes_the_vocabulary_with_both_names_first(
     """Each file written leaves the files agreeing: the vocabulary gains the new name
     (keeping the old), then the papers change, then the old name goes."""
     seen: list[tuple[str, str]] = []
-    real = writer.atomic_write
+    real = files.atomic_write
 
     def record(path: Path, text: str, newline: str = "\n", expected: bytes | None = None) -> None:
         real(path, text, newline, expected)
         seen.append((path.name, text))
 
-    monkeypatch.setattr(writer, "atomic_write", record)
+    monkeypatch.setattr(files, "atomic_write", record)
     with writer.edit(paths) as session:
         session.rename_tag("moe", "mixture-of-experts")
     names = [name for name, _ in seen]

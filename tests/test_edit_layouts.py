@@ -18,6 +18,7 @@ import pytest
 
 from catalog.data import reader
 from catalog.edit import writer
+from catalog.edit.session import Session
 from catalog.errors import CatalogError
 from catalog.index import database
 from catalog.model import Paper
@@ -28,7 +29,7 @@ from tests.test_writer import changed_lines
 sys.path.insert(0, str(REPO / "tools"))
 import synth
 
-Op = Callable[[writer.Session], object]
+Op = Callable[[Session], object]
 
 # Layouts a hand-edited catalog may have, around papers that edits touch.
 ODD = """\
@@ -162,7 +163,7 @@ def random_ops(rng: random.Random, keys: list[str], count: int) -> list[Op]:
         tag = rng.choice(["caching", "moe", "training", "inference", "embedding"])
 
         def op(
-            s: writer.Session,
+            s: Session,
             kind: str = kind,
             key: str = key,
             other: str = other,
@@ -210,7 +211,7 @@ def random_ops(rng: random.Random, keys: list[str], count: int) -> list[Op]:
     return ops
 
 
-def rng_tag(session: writer.Session) -> str | None:
+def rng_tag(session: Session) -> str | None:
     """The most used tag of the vocabulary that some paper carries (deterministic)."""
     counts: dict[str, int] = {}
     for key in session.papers:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from catalog import files
 from catalog.data import reader
 from catalog.data.registry import Venue
 from catalog.edit import document, writer
@@ -335,6 +336,7 @@ def test_write_refreshes_the_index(paths: Paths) -> None:
 EDIT_SCRIPT = """
 import sys
 from pathlib import Path
+from catalog import files
 from catalog.edit import writer
 from catalog.paths import Paths
 paths = Paths(Path(sys.argv[1]), Path(sys.argv[2]))
@@ -345,7 +347,7 @@ with writer.edit(paths) as session:
 
 def test_a_process_killed_mid_write_leaves_the_previous_file(paths: Paths) -> None:
     before = paths.catalog.read_bytes()
-    env = {**os.environ, writer.CRASH_ENV: "before-rename"}
+    env = {**os.environ, files.CRASH_ENV: "before-rename"}
     proc = subprocess.run(
         [sys.executable, "-c", EDIT_SCRIPT, str(paths.catalog), str(paths.db)],
         env=env,

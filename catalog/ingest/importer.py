@@ -32,6 +32,7 @@ from catalog.check import duplicates
 from catalog.data.registry import Venue, resolve_name
 from catalog.data.textfile import read_text
 from catalog.edit import writer
+from catalog.edit.session import Session
 from catalog.errors import CatalogError, Problem
 from catalog.hints import hint_for
 from catalog.ingest.citekeys import suggest_key
@@ -130,7 +131,7 @@ class Run:
 
     def __init__(
         self,
-        session: writer.Session,
+        session: Session,
         report: Report,
         *,
         merge: bool,
