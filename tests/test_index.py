@@ -61,15 +61,16 @@ def test_build_creates_tables(paths):
 
 
 def test_refresh_is_a_noop_when_unchanged(paths):
-    # Files written long ago: their stat is trusted at once, so the second refresh has
-    # nothing to record (a stat taken within the clock's resolution of a write is
-    # recorded again later, a write of the index this test is not about).
-    import os
+    # Wait until the files' stat can be trusted (their last change is older than the file
+    # system's clock resolution): then the first refresh records it for good, and the
+    # second has nothing to record (a stat taken sooner is recorded again later, a write
+    # of the index this test is not about).
     import time
 
-    old = time.time() - 60
-    for path in (paths.catalog, paths.venues, paths.tags):
-        os.utime(path, (old, old))
+    from catalog.index import freshness
+
+    while not freshness.trusted(freshness.stamps(paths), time.time_ns()):
+        time.sleep(0.01)
     database.refresh(paths)
     before = paths.db.stat().st_mtime_ns
     assert database.refresh(paths).action == "fresh"
