@@ -19,16 +19,12 @@ from catalog.paths import Paths
 load_commands(None)  # every command module, as `papers --help` has them
 
 REPO = Path(__file__).resolve().parent.parent
-# The shared test data (real .bib files and lists) lies beside the checkout, as in CI.
 # The catalog's first 25 papers, frozen: tests whose expectations (duplicates, rankings,
 # counts) were written against the shipped catalog read this, as data/papers.yaml grows.
 SEED_CATALOG = REPO / "tests" / "data" / "seed-papers.yaml"
-SHARED = Path(os.environ.get("PAPERS_SHARED") or REPO.parent / "shared")
-_REQUIRE = bool(os.environ.get("PAPERS_REQUIRE_TOOLS"))
-# Skips where shared/ is missing, saying so; in CI (PAPERS_REQUIRE_TOOLS) it runs and fails.
-needs_shared = pytest.mark.skipif(
-    not SHARED.is_dir() and not _REQUIRE, reason=f"shared test data not found under {SHARED}"
-)
+# Real files from public repositories (.bib files, lists) and the seed papers' verified
+# metadata, kept in the repository so a fresh clone runs every test (see its README.md).
+SHARED = REPO / "tests" / "data" / "shared"
 
 VENUES = """\
 ASPLOS:
