@@ -26,6 +26,35 @@ SEED_CATALOG = REPO / "tests" / "data" / "seed-papers.yaml"
 # metadata, kept in the repository so a fresh clone runs every test (see its README.md).
 SHARED = REPO / "tests" / "data" / "shared"
 
+# Plain `pytest` is the quick loop: tests marked `slow` (browser, LaTeX, attack replays,
+# whole-site builds, large catalogs) are deselected, and `pytest --all` runs them too, as
+# CI and the README's test command do. A `-m` expression chooses for itself.
+_SLOW_LEFT_OUT = pytest.StashKey[int]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--all", action="store_true", help="run the slow tests too (as CI does)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--all") or config.getoption("markexpr"):
+        return
+    slow = [item for item in items if item.get_closest_marker("slow")]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if not item.get_closest_marker("slow")]
+        config.stash[_SLOW_LEFT_OUT] = len(slow)
+
+
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config
+) -> None:
+    if left_out := config.stash.get(_SLOW_LEFT_OUT, 0):
+        terminalreporter.write_line(
+            f"{left_out} slow tests deselected: `pytest --all` runs them too"
+        )
+
+
 VENUES = """\
 ASPLOS:
   kind: conference
