@@ -310,6 +310,7 @@ def invoke() -> Iterator[Callable[[list[str]], Result]]:
         yield lambda args: runner.invoke(app, args)
 
 
+@pytest.mark.slow
 @settings(
     max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

@@ -96,6 +96,7 @@ def test_command_name(argv, name):
     assert command_name(argv) == name
 
 
+@pytest.mark.slow
 def test_the_installed_command_runs_reading_and_other_commands(tmp_path):
     import subprocess
     import sys
