@@ -413,6 +413,7 @@ def _papers(paths: Paths, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_the_process_exits_with_its_status_and_all_its_output(paths: Paths) -> None:
     """The command as its own process: whatever it printed arrives, every exit status
     stays."""

@@ -306,6 +306,7 @@ def test_tag_on_a_catalog_that_is_not_utf8_is_refused_untouched(
     assert paths.catalog.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_the_catalog_path_a_folder_is_a_message(paths: Paths, tmp_path: Path) -> None:
     folder = tmp_path / "folder.yaml"
     folder.mkdir()

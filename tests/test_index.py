@@ -399,6 +399,7 @@ ODD_YEAR = """\
 """
 
 
+@pytest.mark.slow
 def test_full_build_equals_the_sqlite_utils_build(shipped, tmp_path):
     shipped.catalog.write_text(
         shipped.catalog.read_text(encoding="utf-8") + ODD_YEAR, encoding="utf-8"

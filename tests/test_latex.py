@@ -222,6 +222,7 @@ def test_escape_then_read_is_the_identity(text: str) -> None:
     assert to_text(protect_title(text, ["Ekko", "C++"])) == text
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(plain_text)
 def test_ascii_then_read_is_the_identity_where_latex_can_spell_it(text: str) -> None:

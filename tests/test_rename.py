@@ -88,6 +88,7 @@ def test_a_rename_into_a_tag_a_paper_has_leaves_it_once(tmp_path: Path) -> None:
     assert_index_is_a_full_build(paths, tmp_path / "fresh")
 
 
+@pytest.mark.slow
 def test_a_rename_that_cannot_write_leaves_the_index_as_it_was(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
