@@ -120,9 +120,11 @@ def test_never_the_repository_itself():
 # Runs `papers site build` with an audit hook that stops the process (SIGSTOP) when it
 # opens its first HTML page for writing outside the output folder, that is, in the
 # build's staging folder: the test then knows the build is under way, wherever the
-# machine's load puts it, and presses Ctrl-C exactly there.
+# machine's load puts it, and presses Ctrl-C exactly there. A test run started in the
+# background inherits SIGINT ignored, so the build first takes it back as a terminal has it.
 _STOP_AT_FIRST_PAGE = """
 import os, runpy, signal, sys
+signal.signal(signal.SIGINT, signal.default_int_handler)
 out, note = sys.argv[1], sys.argv[2]
 sys.argv = ["papers", *sys.argv[3:]]
 stopped = False
