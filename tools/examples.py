@@ -27,6 +27,7 @@ their own in the scratch folder, EDITOR=true (an editor that saves at once), COL
 and every HTTP(S) request sent to a closed port, so no example reaches the network.
 `--update` keeps each shown line that still matches, the dates and times of a line that
 changed as they were written, and a `...` with as many lines before and after it.
+Review its diff: an example that now fails shows its error message as its output.
 """
 
 from __future__ import annotations
