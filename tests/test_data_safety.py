@@ -72,6 +72,7 @@ def test_a_rename_writes_the_vocabulary_with_both_names_first(
     assert "\nmoe:" not in "\n" + last and "mixture-of-experts:" in last
 
 
+@pytest.mark.slow
 def test_a_kill_after_each_file_leaves_a_catalog_check_accepts(paths: Paths) -> None:
     """`papers tags --rename` killed after its first, then its second file: each time
     check finds no problem, and the rename run again finishes it."""

@@ -2,7 +2,7 @@
 
 The server answers in each service's own format (Crossref works JSON, arXiv Atom
 XML, DBLP search JSON); nothing leaves the machine. Metadata of real papers in
-these replies is the verified metadata of ../shared/reference/seed-papers.bib;
+these replies is the verified metadata of tests/data/shared/reference/seed-papers.bib;
 other replies describe made-up papers with made-up names.
 """
 

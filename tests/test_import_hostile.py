@@ -54,6 +54,7 @@ MARKDOWN_LINES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(MARKDOWN_LINES))
 def test_every_markdown_line_parses_in_linear_time(name: str) -> None:
     with hang_guard():
@@ -71,6 +72,7 @@ BIB_VALUES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(BIB_VALUES))
 def test_every_bib_field_reads_in_linear_time(name: str) -> None:
     value = BIB_VALUES[name]

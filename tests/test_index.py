@@ -321,6 +321,7 @@ ODD_YEAR = """\
 """
 
 
+@pytest.mark.slow
 def test_the_index_gives_back_the_papers_the_reader_reads(shipped):
     from catalog.data import reader
 
@@ -405,6 +406,7 @@ def test_a_file_read_only_whole_is_never_updated_a_block_at_a_time(paths):
     assert query.get(conn, "a2001").title.startswith("A 2002: SOSP: - key: b2002 title: C")
 
 
+@pytest.mark.slow
 @settings(max_examples=1000, deadline=None)
 @given(
     st.one_of(

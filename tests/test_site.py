@@ -468,6 +468,7 @@ def test_cli_related(cli):
 # ---------------------------------------------------------------- charts
 
 
+@pytest.mark.slow
 def test_charts_are_reproducible_svg_with_alt_text(paths):
     papers = data_for(paths).papers
     first = charts.render_all(papers)
