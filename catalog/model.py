@@ -2,43 +2,14 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import re
 import unicodedata
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-# Fields a paper may carry in data/papers.yaml, in the order they are written.
-FIELDS: tuple[str, ...] = (
-    "key",
-    "title",
-    "authors",
-    "et_al",
-    "booktitle",
-    "editors",
-    "publisher",
-    "doi",
-    "arxiv",
-    "arxiv_class",
-    "url",
-    "chapter",
-    "pages",
-    "articleno",
-    "numpages",
-    "volume",
-    "number",
-    "sources",
-    "tags",
-    "distinct",
-    "status",
-    "read_on",
-    "added",
-    "summary",
-    "abstract",
-)
 REQUIRED: tuple[str, ...] = ("key", "title", "authors")
-# Fields holding a list (written as a flow list: [a, b]).
-LIST_FIELDS: tuple[str, ...] = ("authors", "editors", "tags", "sources", "distinct")
 # What a book chapter carries about its book. A chapter is a paper filed under a venue of
 # kind 'collection' (a handbook with its own registry entry, or the generic 'Chapter'):
 # the venue groups chapters as a conference groups papers, while the book's title,
@@ -78,49 +49,88 @@ URL_RE = re.compile(r"^https?://[^\s\"'<>\\{}`^|]+$", re.IGNORECASE)
 CONTROL_CHARS = "\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
 CONTROL_RE = re.compile(f"[{CONTROL_CHARS}]")
 CONTROL_OR_NEWLINE_RE = re.compile(f"[{CONTROL_CHARS}\t\n]")
-# Fields of free text that may hold a tab or newline (all others are one line).
-MULTILINE_FIELDS = frozenset({"summary", "abstract"})
 # One page or range, or several joined by commas ('1226-1235, 1403-1412').
 _PAGES = r"[A-Za-z]?\d+(?:[-–]{1,2}[A-Za-z]?\d+)?"
 PAGES_RE = re.compile(rf"^{_PAGES}(?:,\s?{_PAGES})*$")
 
 
+# ---------------------------------------------------------------- the one table of fields
+
+# What a field holds: free text, an http(s) link, a date (YYYY-MM-DD), a flow list of
+# texts, true/false, a whole number.
+KINDS = ("text", "url", "date", "list", "bool", "int")
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """What the table says of one field of a paper (Paper's metadata["spec"])."""
+
+    kind: str  # one of KINDS
+    quoted: bool = False  # the file writes it in double quotes, as the hand-written file does
+    multiline: bool = False  # may hold a newline or tab (all other texts are one line)
+    written: bool = True  # a line of the paper in data/papers.yaml (year, venue, line: its place)
+
+    @property
+    def column(self) -> type:
+        """Its column's type in the index (lists are JSON text, booleans 0 or 1)."""
+        return int if self.kind in ("bool", "int") else str
+
+
+def _is(kind: str, *, quoted: bool = False, multiline: bool = False, written: bool = True) -> Any:
+    """A field's metadata: its FieldSpec."""
+    return {"spec": FieldSpec(kind, quoted, multiline, written)}
+
+
 @dataclass
 class Paper:
-    """One catalog entry; year and venue come from where it sits in the file."""
+    """One catalog entry; year and venue come from where it sits in the file.
 
-    key: str
-    title: str
-    authors: list[str]
-    year: int
-    venue: str
-    et_al: bool = False
-    doi: str | None = None
-    arxiv: str | None = None
-    arxiv_class: str | None = None  # arXiv primary category, e.g. cs.DC
-    url: str | None = None
-    pages: str | None = None
-    articleno: str | None = None  # ACM's article number, where a paper has no page range
-    numpages: str | None = None  # its page count
-    volume: str | None = None
-    number: str | None = None
-    sources: list[str] = field(default_factory=list)  # public records the metadata came from
-    tags: list[str] = field(default_factory=list)
-    # Keys of papers reviewed as different despite alike titles (check and import then
-    # stop calling the pair a possible duplicate).
-    distinct: list[str] = field(default_factory=list)
-    status: str = DEFAULT_STATUS
-    read_on: str | None = None
-    added: str | None = None
-    summary: str | None = None
-    abstract: str | None = None
+    The table of a paper's fields: the written ones in the order the file writes them,
+    each with its FieldSpec. Everything else (FIELDS, the readers' and writer's field
+    kinds, the index's columns and rows, a row back into a Paper, the index's schema
+    version) is derived from it: a new field is one line here (and its display).
+    """
+
+    key: str = field(metadata=_is("text"))
+    title: str = field(metadata=_is("text", quoted=True))
+    authors: list[str] = field(metadata=_is("list"))
+    year: int = field(metadata=_is("int", written=False))
+    venue: str = field(metadata=_is("text", written=False))
+    et_al: bool = field(default=False, metadata=_is("bool"))
     # A book chapter's book (see CHAPTER_FIELDS): its title, editors, publisher (when the
     # venue's registry entry does not give it) and the chapter's number in it.
-    booktitle: str | None = None
-    editors: list[str] = field(default_factory=list)
-    publisher: str | None = None
-    chapter: str | None = None
-    line: int = 0  # line of the paper in its source file (1-based), 0 if unknown
+    booktitle: str | None = field(default=None, metadata=_is("text", quoted=True))
+    editors: list[str] = field(default_factory=list, metadata=_is("list"))
+    publisher: str | None = field(default=None, metadata=_is("text"))
+    doi: str | None = field(default=None, metadata=_is("text"))
+    arxiv: str | None = field(default=None, metadata=_is("text", quoted=True))
+    # The arXiv primary category, e.g. cs.DC.
+    arxiv_class: str | None = field(default=None, metadata=_is("text"))
+    # The landing page.
+    url: str | None = field(default=None, metadata=_is("url"))
+    # The authors' official code repository.
+    code: str | None = field(default=None, metadata=_is("url"))
+    chapter: str | None = field(default=None, metadata=_is("text", quoted=True))
+    pages: str | None = field(default=None, metadata=_is("text", quoted=True))
+    # ACM's article number, where a paper has no page range.
+    articleno: str | None = field(default=None, metadata=_is("text"))
+    # The page count.
+    numpages: str | None = field(default=None, metadata=_is("text"))
+    volume: str | None = field(default=None, metadata=_is("text", quoted=True))
+    number: str | None = field(default=None, metadata=_is("text", quoted=True))
+    # Public records the metadata came from.
+    sources: list[str] = field(default_factory=list, metadata=_is("list"))
+    tags: list[str] = field(default_factory=list, metadata=_is("list"))
+    # Keys of papers reviewed as different despite alike titles (check and import then
+    # stop calling the pair a possible duplicate).
+    distinct: list[str] = field(default_factory=list, metadata=_is("list"))
+    added: str | None = field(default=None, metadata=_is("date"))
+    # When a published version of this preprint was last looked for, and none found.
+    checked: str | None = field(default=None, metadata=_is("date"))
+    summary: str | None = field(default=None, metadata=_is("text", quoted=True, multiline=True))
+    abstract: str | None = field(default=None, metadata=_is("text", quoted=True, multiline=True))
+    # The paper's line in its source file (1-based), 0 if unknown.
+    line: int = field(default=0, metadata=_is("int", written=False))
 
     def to_dict(self) -> dict[str, Any]:
         """Every field, for --json output."""
@@ -131,9 +141,8 @@ class Paper:
         out: dict[str, Any] = {}
         for name in FIELDS:
             value = getattr(self, name)
-            if value in (None, [], False) or (name == "status" and value == DEFAULT_STATUS):
-                continue
-            out[name] = value
+            if value not in (None, [], False):
+                out[name] = value
         return out
 
     @property
@@ -141,6 +150,37 @@ class Paper:
         """The system name before a colon ('EVStore'), else the whole title."""
         head, sep, _ = self.title.partition(":")
         return head.strip() if sep and len(head) <= 40 else self.title
+
+
+# Every field of the table and what it says of it, in the table's order.
+SPECS: dict[str, FieldSpec] = {f.name: f.metadata["spec"] for f in fields(Paper)}
+# Fields a paper may carry in data/papers.yaml, in the order they are written.
+FIELDS: tuple[str, ...] = tuple(name for name, spec in SPECS.items() if spec.written)
+
+
+def named(kind: str) -> tuple[str, ...]:
+    """The written fields of one kind, in file order."""
+    return tuple(name for name in FIELDS if SPECS[name].kind == kind)
+
+
+# Fields holding a list (written as a flow list: [a, b]).
+LIST_FIELDS: tuple[str, ...] = named("list")
+# Fields of free text that may hold a tab or newline (all others are one line).
+MULTILINE_FIELDS = frozenset(name for name in FIELDS if SPECS[name].multiline)
+# Fields the file writes in double quotes.
+QUOTED_FIELDS = frozenset(name for name in FIELDS if SPECS[name].quoted)
+# Reading state an older catalog wrote on its papers; it lives in data/reading.yaml now
+# (papers status --migrate moves it there), and check names each one still written.
+RETIRED_FIELDS: tuple[str, ...] = ("status", "read_on")
+
+
+def is_date(value: str) -> bool:
+    """True for an ISO date written YYYY-MM-DD."""
+    try:
+        dt.date.fromisoformat(value)
+    except ValueError:
+        return False
+    return len(value) == 10
 
 
 def book_credit(paper: Paper, publisher: str | None = None) -> str:
@@ -178,6 +218,29 @@ def is_http_url(url: str) -> bool:
 
 # A DOI's resolver prefix: 'https://doi.org/10.1145/x' and 'doi:10.1145/x' are 10.1145/x.
 _DOI_PREFIX_RE = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
+# arXiv's own DOI for a preprint: it names the preprint (the catalog keeps its arXiv id),
+# never a published version.
+ARXIV_DOI_RE = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE)
+
+
+def read_doi(value: object) -> str | None:
+    """The DOI a value names, as the catalog keeps it: controls and a resolver prefix
+    ('https://doi.org/', 'doi:') removed; None when it names none (empty, or not DOI_RE).
+    The one rule of what a DOI is: add's --doi, a .bib, a list, a service's reply, update
+    and check all ask it."""
+    if isinstance(value, str) and DOI_RE.match(value):
+        return value  # bare already, as most are: DOI_RE admits no control or space
+    doi = _DOI_PREFIX_RE.sub("", strip_controls(str(value or "")).strip())
+    return doi if DOI_RE.match(doi) else None
+
+
+def arxiv_doi(doi: str | None) -> str | None:
+    """The arXiv id of arXiv's own DOI ('10.48550/arXiv.2301.02959' -> '2301.02959'), else
+    None (a DOI of any other prefix, or of no well-formed arXiv id)."""
+    m = ARXIV_DOI_RE.match(doi or "")
+    if m is None or not (ARXIV_NEW_RE.match(m.group(1)) or ARXIV_OLD_RE.match(m.group(1))):
+        return None
+    return m.group(1)
 
 
 @dataclass(frozen=True)
@@ -192,16 +255,15 @@ class Dropped:
 
 
 def kept_doi(value: object, label: str = "doi") -> tuple[str | None, Dropped | None]:
-    """The DOI a .bib, a list or a web reply gives, as the catalog keeps it (controls and a
-    resolver prefix removed), or None and why it was left out. Every door uses this one
-    rule, so each says the same thing of the same bad value."""
-    text = strip_controls(str(value or "")).strip()
+    """The DOI a .bib, a list or a web reply gives, as the catalog keeps it (read_doi), or
+    None and why it was left out: each door says the same thing of the same bad value."""
+    doi = read_doi(value)
+    if doi is not None:
+        return doi, None
+    text = _DOI_PREFIX_RE.sub("", strip_controls(str(value or "")).strip())
     if not text:
         return None, None
-    doi = _DOI_PREFIX_RE.sub("", text)
-    if DOI_RE.match(doi):
-        return doi, None
-    return None, Dropped(f"{label} {doi[:60]!r} is not a DOI: left out", DOI_HINT)
+    return None, Dropped(f"{label} {text[:60]!r} is not a DOI: left out", DOI_HINT)
 
 
 def kept_url(value: object, label: str = "url") -> tuple[str | None, Dropped | None]:

@@ -14,6 +14,7 @@ from typer.testing import CliRunner, Result
 from catalog.cli import load_commands
 from catalog.data import reader
 from catalog.data.registry import Venue, load_venues
+from catalog.edit.readingfile import HEADER
 from catalog.paths import Paths
 
 load_commands(None)  # every command module, as `papers --help` has them
@@ -74,7 +75,6 @@ PAPERS = """\
       authors: [Fan Lai, Wei Zhang, Mosharaf Chowdhury]
       url: https://www.usenix.org/conference/osdi23/presentation/lai
       tags: [embedding, training]
-      status: read
 2021:
   arXiv:
     # MoE
@@ -85,6 +85,10 @@ PAPERS = """\
       tags: [moe, training]
       summary: "A PyTorch system for training mixture-of-experts models on many GPUs."
 """
+
+# The reader's own state beside PAPERS (data/reading.yaml), as papers status writes it:
+# one paper read.
+READING = HEADER + "papers:\n  lai2023adaembed: {status: read}\n"
 
 
 @pytest.fixture
@@ -154,20 +158,28 @@ def run(shipped: Paths):
 
 
 def write_catalog(
-    folder: Path, papers: str = PAPERS, venues: str = VENUES, tags: str = TAGS
+    folder: Path,
+    papers: str = PAPERS,
+    venues: str = VENUES,
+    tags: str = TAGS,
+    reading: str | None = None,
 ) -> Paths:
-    """A catalog in folder/data/ with its registries; the index goes to folder/build/."""
+    """A catalog in folder/data/ with its registries (and the reader's file, if given);
+    the index goes to folder/build/."""
     data = folder / "data"
     data.mkdir(parents=True, exist_ok=True)
     (data / "papers.yaml").write_text(textwrap.dedent(papers), encoding="utf-8")
     (data / "venues.yaml").write_text(venues, encoding="utf-8")
     (data / "tags.yaml").write_text(tags, encoding="utf-8")
+    if reading is not None:
+        (data / "reading.yaml").write_text(reading, encoding="utf-8")
     return Paths(data / "papers.yaml", folder / "build" / "catalog.db")
 
 
 @pytest.fixture
 def paths(tmp_path: Path) -> Paths:
-    return write_catalog(tmp_path)
+    """PAPERS with its registries, and the reader's file READING beside them."""
+    return write_catalog(tmp_path, reading=READING)
 
 
 @pytest.fixture

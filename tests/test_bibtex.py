@@ -10,6 +10,7 @@ import pytest
 
 from catalog.bib import bibtex
 from catalog.bib.bibtex import Name, export, format_name, join_name, split_name
+from catalog.bib.options import ExportOptions
 from catalog.data import reader
 from catalog.data.registry import Venue, load_venues
 from catalog.errors import CatalogError, UsageError
@@ -67,10 +68,14 @@ def test_conference_paper_is_inproceedings_with_registry_fields() -> None:
 
 
 def test_venue_style_short_writes_the_abbreviation() -> None:
-    osdi = fields_of(bibtex.entry(paper(), VENUES, venue_style="short"))
+    osdi = fields_of(bibtex.entry(paper(), VENUES, ExportOptions(venue_style="short")))
     assert osdi["booktitle"] == "Proc. OSDI"
     pvldb = fields_of(
-        bibtex.entry(paper(venue="PVLDB", volume="15", number="2"), VENUES, venue_style="short")
+        bibtex.entry(
+            paper(venue="PVLDB", volume="15", number="2"),
+            VENUES,
+            ExportOptions(venue_style="short"),
+        )
     )
     assert pvldb["journal"] == "Proc. VLDB Endow."
 
@@ -111,13 +116,17 @@ def test_preprint_is_misc_with_eprint_and_url() -> None:
 
 def test_arxiv_style_journal_for_natbib() -> None:
     got = fields_of(
-        bibtex.entry(paper(venue="arXiv", arxiv="2103.13262"), VENUES, arxiv_style="journal")
+        bibtex.entry(
+            paper(venue="arXiv", arxiv="2103.13262"), VENUES, ExportOptions(arxiv_style="journal")
+        )
     )
     assert got["ENTRYTYPE"] == "article"
     assert got["journal"] == "arXiv preprint arXiv:2103.13262"
     assert "eprint" not in got
     # A published paper keeps its venue; its arXiv id stays in eprint.
-    published = fields_of(bibtex.entry(paper(arxiv="2202.12429"), VENUES, arxiv_style="journal"))
+    published = fields_of(
+        bibtex.entry(paper(arxiv="2202.12429"), VENUES, ExportOptions(arxiv_style="journal"))
+    )
     assert published["ENTRYTYPE"] == "inproceedings"
     assert published["eprint"] == "2202.12429"
 
@@ -155,9 +164,9 @@ def test_unknown_venue_is_a_clear_error() -> None:
 
 def test_bad_options_are_usage_errors() -> None:
     with pytest.raises(UsageError, match="venue style 'tiny'"):
-        export([paper()], VENUES, venue_style="tiny")
+        export([paper()], VENUES, ExportOptions(venue_style="tiny"))
     with pytest.raises(UsageError, match="arXiv style 'doi'"):
-        export([paper()], VENUES, arxiv_style="doi")
+        export([paper()], VENUES, ExportOptions(arxiv_style="doi"))
 
 
 @pytest.mark.parametrize(
@@ -228,7 +237,9 @@ def test_authors_and_others() -> None:
 
 def test_ascii_mode_spells_accents_in_latex() -> None:
     text = bibtex.entry(
-        paper(title="Čech complexes", authors=["Thomas B. Preußer", "Zoë Čech"]), VENUES, ascii=True
+        paper(title="Čech complexes", authors=["Thomas B. Preußer", "Zoë Čech"]),
+        VENUES,
+        ExportOptions(ascii=True),
     )
     assert text.isascii()
     got = fields_of(text)
@@ -252,7 +263,7 @@ def test_ascii_mode_refuses_characters_without_latex_form() -> None:
         match=r"sima2022ekko: title: '😀' \(U\+1F600\) has no "
         r"LaTeX form \(export without --ascii",
     ):
-        bibtex.entry(paper(title="Emoji 😀 embeddings"), VENUES, ascii=True)
+        bibtex.entry(paper(title="Emoji 😀 embeddings"), VENUES, ExportOptions(ascii=True))
 
 
 def test_url_and_doi_stay_verbatim() -> None:
@@ -291,7 +302,7 @@ def test_load_protected_terms(tmp_path: Path) -> None:
 def test_shipped_catalog_export_parses_in_pybtex_and_bibtexparser() -> None:
     papers = reader.load(REPO / "data" / "papers.yaml")
     for options in ({}, {"ascii": True}, {"venue_style": "short"}, {"arxiv_style": "journal"}):
-        text = export(papers, VENUES, protected=TERMS, **options)
+        text = export(papers, VENUES, ExportOptions(protected=tuple(TERMS), **options))
         data = pybtex.database.parse_string(text, "bibtex")
         assert sorted(data.entries) == sorted(p.key for p in papers)
         library = bibtexparser.parse_string(text)

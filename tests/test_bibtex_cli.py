@@ -30,6 +30,7 @@ def test_export_all_streams_what_the_library_writes(cli, paths: Paths) -> None:
     the text catalog.bib.bibtex.export gives for the papers read whole, with and without
     abstracts."""
     from catalog.bib import bibtex
+    from catalog.bib.options import ExportOptions
     from catalog.data import reader
     from catalog.data.registry import load_venues
 
@@ -49,7 +50,7 @@ def test_export_all_streams_what_the_library_writes(cli, paths: Paths) -> None:
     ):
         result = cli("export", *flags)
         assert result.exit_code == 0, result.output
-        assert result.stdout == bibtex.export(papers, venues, **options)
+        assert result.stdout == bibtex.export(papers, venues, ExportOptions(**options))
     abstract = [
         line for line in cli("export", "--abstracts").stdout.splitlines() if "abstract" in line
     ]

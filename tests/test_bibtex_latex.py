@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from catalog.bib import bibtex
+from catalog.bib.options import ExportOptions
 from catalog.data import reader
 from catalog.data.registry import load_venues
 from catalog.model import Paper
@@ -86,7 +87,7 @@ def compile_bib(folder: Path, bib: str, style: str, mode: str) -> tuple[list[str
 def test_shipped_catalog_compiles_in_every_style_and_mode(tex: None, tmp_path: Path) -> None:
     papers = reader.load(REPO / "data" / "papers.yaml")
     for mode, options in MODES.items():
-        bib = bibtex.export(papers, VENUES, protected=TERMS, **options)
+        bib = bibtex.export(papers, VENUES, ExportOptions(protected=tuple(TERMS), **options))
         for style in STYLES:
             warnings, errors = compile_bib(tmp_path / f"{style}-{mode}", bib, style, mode)
             assert (warnings, errors) == ([], []), (style, mode)
@@ -96,7 +97,11 @@ def test_shipped_catalog_compiles_with_natbib_arxiv_journals_and_short_venues(
     tex: None, tmp_path: Path
 ) -> None:
     papers = reader.load(REPO / "data" / "papers.yaml")
-    bib = bibtex.export(papers, VENUES, protected=TERMS, arxiv_style="journal", venue_style="short")
+    bib = bibtex.export(
+        papers,
+        VENUES,
+        ExportOptions(protected=tuple(TERMS), arxiv_style="journal", venue_style="short"),
+    )
     warnings, errors = compile_bib(tmp_path / "natbib", bib, "plainnat", "utf8")
     assert (warnings, errors) == ([], [])
     bbl = (tmp_path / "natbib" / "doc.bbl").read_text(encoding="utf-8")
@@ -151,7 +156,7 @@ HOSTILE = [
 def test_accents_specials_and_particles_compile(tex: None, tmp_path: Path) -> None:
     """Non-ASCII initials (alpha labels, abbrv's F.), every LaTeX special, von and Jr."""
     for mode, options in MODES.items():
-        bib = bibtex.export(HOSTILE, VENUES, protected=TERMS, **options)
+        bib = bibtex.export(HOSTILE, VENUES, ExportOptions(protected=tuple(TERMS), **options))
         for style in (*STYLES, "abbrv"):
             warnings, errors = compile_bib(tmp_path / f"{style}-{mode}", bib, style, mode)
             assert (warnings, errors) == ([], []), (style, mode)
@@ -213,7 +218,7 @@ def test_entries_read_from_the_wild_export_and_compile_without_warnings(
     papers = [r.paper for r in records if r.paper is not None]
     assert len(papers) == 5
     for mode, options in MODES.items():
-        bib = bibtex.export(papers, venues, protected=TERMS, **options)
+        bib = bibtex.export(papers, venues, ExportOptions(protected=tuple(TERMS), **options))
         assert "number" not in bib and "&amp;" not in bib
         assert "({SHARP}){TM}" in bib
         assert "booktitle = {International Symposium on Code Generation and Optimization}" in bib
@@ -246,7 +251,7 @@ def test_book_chapters_compile_in_every_style_and_mode(tex: None, tmp_path: Path
         )
     )
     for mode, options in MODES.items():
-        bib = bibtex.export(papers, VENUES, protected=TERMS, **options)
+        bib = bibtex.export(papers, VENUES, ExportOptions(protected=tuple(TERMS), **options))
         assert bib.count("@incollection{") == 4 and bib.count("  editor    = {") == 4
         for style in (*STYLES, "abbrv"):
             warnings, errors = compile_bib(tmp_path / f"{style}-{mode}", bib, style, mode)

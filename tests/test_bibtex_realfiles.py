@@ -10,6 +10,7 @@ import pytest
 
 from catalog.bib import bibtex
 from catalog.bib.bibtex import BibRecord, read_bib
+from catalog.bib.options import ExportOptions
 from catalog.data.registry import Venue, load_venues
 from catalog.model import Paper
 from tests.conftest import REPO, used_venues
@@ -355,7 +356,7 @@ def test_straight_quotes_in_a_catalog_title_survive_export_and_reading() -> None
     paper = Paper(
         key="a2020b", title='" x" said "the GPU" & “y”', authors=["A B"], year=2020, venue="OSDI"
     )
-    text = bibtex.entry(paper, VENUES, protected=TERMS)
+    text = bibtex.entry(paper, VENUES, ExportOptions(protected=tuple(TERMS)))
     assert '{"} x{"} said {"}the {GPU}{"}' in text
     assert one(text).paper.title == paper.title
 

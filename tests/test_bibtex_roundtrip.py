@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from catalog.bib import bibtex
+from catalog.bib.options import ExportOptions
 from catalog.check.rules import names_no_one
 from catalog.data import reader
 from catalog.data.registry import load_venues
@@ -47,7 +48,7 @@ OPTIONS = [
 
 
 def read_back(papers: list[Paper], **options) -> dict[str, Paper]:
-    text = bibtex.export(papers, VENUES, protected=TERMS, **options)
+    text = bibtex.export(papers, VENUES, ExportOptions(protected=tuple(TERMS), **options))
     records = bibtex.read_bib(text, "export.bib", VENUES)
     for record in records:
         assert not record.problems, (record.key, record.problems, text)
@@ -175,7 +176,7 @@ def test_hostile_papers_read_back_the_same(paper: Paper, options: dict) -> None:
 @settings(max_examples=150, deadline=None)
 @given(st.lists(papers(), min_size=1, max_size=4, unique_by=lambda p: p.key))
 def test_any_export_parses_in_pybtex_and_bibtexparser(batch: list[Paper]) -> None:
-    exported = bibtex.export(batch, VENUES, protected=TERMS)
+    exported = bibtex.export(batch, VENUES, ExportOptions(protected=tuple(TERMS)))
     data = pybtex.database.parse_string(exported, "bibtex")
     assert sorted(data.entries) == sorted(p.key for p in batch)
     library = bibtexparser.parse_string(exported)

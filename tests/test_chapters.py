@@ -11,6 +11,7 @@ import pytest
 
 from catalog.bib import bibtex
 from catalog.bib.bibtex import read_bib
+from catalog.bib.options import ExportOptions
 from catalog.check import duplicates
 from catalog.check.rules import check, check_papers
 from catalog.data import reader
@@ -19,7 +20,7 @@ from catalog.edit import writer
 from catalog.index import database, query
 from catalog.model import CHAPTER_FIELDS, FIELDS, Paper
 from catalog.paths import Paths
-from catalog.site import render, sitedata
+from catalog.site import listpages, render, sitedata
 from tests.conftest import REPO, VENUES, write_catalog
 
 CHAPTERS_BIB = REPO / "tests" / "data" / "chapters.bib"
@@ -259,9 +260,9 @@ def test_the_index_keeps_every_field_of_a_paper(tmp_path: Path) -> None:
         sources=["https://example.org/s"],
         tags=["caching"],
         distinct=["kurniawan2023evstore"],
-        status="read",
-        read_on="2024-01-02",
+        code="https://example.org/code",
         added="2024-01-01",
+        checked="2024-01-02",
         summary="S",
         abstract="A",
         et_al=True,
@@ -307,7 +308,7 @@ def test_export_writes_incollection_with_the_book_escaped() -> None:
         "  publisher = {Sample \\& Sons}\n"
         "}\n"
     )
-    ascii = bibtex.entry(paper, SHIPPED, ascii=True)
+    ascii = bibtex.entry(paper, SHIPPED, ExportOptions(ascii=True))
     assert 'editor    = {M{\\"u}ller, J{\\"o}rg and van der Sample, Dirk}' in ascii
 
 
@@ -347,14 +348,14 @@ def test_site_shows_the_book_on_the_paper_page_and_in_lists(cli, paths: Paths) -
         "Jörg Müller and Dirk van der Sample, Example Press, chapter 3"
     )
     assert f"<li><strong>Book:</strong> {book}</li>" in page
-    year = render.year_page(2015, [data.by_key["example2015neighbourhood"]], data)
+    year = listpages.year_page(2015, [data.by_key["example2015neighbourhood"]], data)
     assert f'<div class="pp-book">{book}</div>' in year
     other = render.paper_page(data.by_key["sample2022ranking"], data)
     assert (
         "In <em>Search &amp; Recommendation: 50% Theory, 50% Practice</em>, edited by "
         "Dora Editor, Sample &amp; Sons"
     ) in other
-    script = render.papers_data(data)
+    script = listpages.papers_data(data)
     assert (
         '"c":"In Handbook of Made-Up Recommenders, edited by Carla Editor, Jörg Müller '
         'and Dirk van der Sample, Example Press, chapter 3"'

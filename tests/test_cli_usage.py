@@ -5,6 +5,7 @@ reaching the terminal as a control sequence."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -30,7 +31,7 @@ from tests.test_docs import COMMANDS
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["search", "embedding", "--jsn"], "no such option: --jsn (did you mean --json?)"),
+        (["search", "embedding", "--jsn"], "No such option: --jsn (did you mean --json?)"),
         (
             ["search", "embedding", "--catalog", "other.yaml"],
             "--catalog is an option of papers itself and goes before the command: "
@@ -57,7 +58,7 @@ def test_an_unknown_option_is_an_error_with_a_suggestion(cli, args, message):
 
 def test_an_option_without_its_value_says_so(cli):
     result = cli("search", "embedding", "-n")
-    assert result.exit_code == 2 and "option -n needs a value" in result.stderr
+    assert result.exit_code == 2 and "Option '-n' requires an argument." in result.stderr
 
 
 def test_misplaced_option_does_not_search_for_its_name(cli, tmp_path):
@@ -85,6 +86,124 @@ def test_list_takes_a_limit(cli):
         "lai2023adaembed",
     ]
     assert cli("list", "--keys", "-n", "1", "tag:embedding").stdout == "kurniawan2023evstore\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (
+            ["-n", "3", "search", "x"],
+            "goes after the command: papers --catalog C --db D search -n 3 x",
+        ),
+        (["-n3", "search", "x"], "papers --catalog C --db D search -n3 x"),
+        (["--keys", "list", "tag:moe"], "papers --catalog C --db D list --keys tag:moe"),
+        (["site", "-o", "out", "build"], "goes after the command: papers site build -o out"),
+        (["-o", "out", "site", "build"], "papers --catalog C --db D site build -o out"),
+    ],
+)
+def test_an_option_written_before_its_command_says_where_it_goes(paths, args, line):
+    # (a): the corrected command line, the global options left where they were.
+    catalog, db = str(paths.catalog), str(paths.db)
+    result = CliRunner().invoke(app, ["--catalog", catalog, "--db", db, *args])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert line.replace("C", catalog, 1).replace("D", db, 1) in result.stderr
+    assert f"is an option of `papers {'site build' if 'site' in args else args[-2]}`" in (
+        result.stderr
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["site", "--catalog", "c.yaml", "build"], "papers --catalog c.yaml site build"),
+        (["site", "build", "--db=x.db", "-o", "out"], "papers --db=x.db site build -o out"),
+        (["search", "x", "--version"], "papers --version search x"),
+    ],
+)
+def test_an_option_of_papers_after_the_command_says_it_goes_before(cli, args, line):
+    # (b), a group's sub-command and a flag too.
+    result = cli(*args)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert f"is an option of papers itself and goes before the command: {line})" in result.stderr
+
+
+def test_a_mistyped_option_gets_clicks_suggestion_once(cli):
+    # (c): click's own NoSuchOption and its close options, said once.
+    result = cli("tag", "he2021fastmoe", "--tg", "moe")
+    assert result.exit_code == 2
+    assert result.stderr.endswith("Error: No such option: --tg (did you mean --tag?)\n")
+    result = cli("tag", "he2021fastmoe", "-t", "x", "--bogus")
+    assert result.stderr.endswith("Error: No such option: --bogus\n")  # nothing to add
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["search", "-n1", "embedding", "--keys"], "lai2023adaembed\n"),  # -n5 is the option
+        (["search", "embedding", "-nothing", "--keys"], "lai2023adaembed\nkurniawan2023evstore\n"),
+        (["search", "embedding", "-training", "--keys"], "kurniawan2023evstore\n"),
+        (["search", "--keys", "--", "--caching"], "lai2023adaembed\nhe2021fastmoe\n"),
+        (["list", "--keys", "-n1", "-tag:moe"], "kurniawan2023evstore\n"),
+        (["export", "-tag:embedding", "--qqq"], None),
+    ],
+)
+def test_query_words_may_start_with_a_dash(cli, args, expected):
+    # (d): a dash-word is a query word unless it is a short option, alone or with a number;
+    # after '--' even a --word is one.
+    result = cli(*args)
+    if expected is None:  # a --word that is no option is an error, not a query word
+        assert result.exit_code == 2 and "put it after --: papers export -- --qqq" in result.stderr
+        return
+    assert result.exit_code == 0, result.output
+    assert result.stdout == expected
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["search", "x", "--\x1b]0;owned\x07"],
+        ["search", "x", "--catalog", "\x1b[2J\x1b[H"],
+        ["\x1b[31m-n", "search", "x"],
+        ["-n", "\x9b2J", "search", "x"],
+        ["list", "--db=\u202eevil", "x"],
+        ["tag", "k", "--t\x1bag", "x"],
+        ["tag", "k", "--\u202ex"],  # click's own message, no hint
+        ["ser\u202ech", "x"],  # no such command
+        ["search", "-n", "\u202e", "x"],  # not a number
+        ["show", "k", "\u202e"],  # an extra argument
+    ],
+)
+def test_usage_errors_quoting_what_was_typed_are_sanitized(cli, args):
+    result = cli(*args)
+    assert result.exit_code == 2
+    assert clean_venue(result.output), result.output
+    assert "\u202e" not in result.output
+
+
+def _complete(paths: Paths, words: str) -> list[str]:
+    """What the shell completion of bash offers for the last of words."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(REPO),
+        "_PAPERS_COMPLETE": "complete_bash",
+        "COMP_WORDS": words,
+        "COMP_CWORD": str(len(words.split()) - (not words.endswith(" "))),
+        "PAPERS_CATALOG": str(paths.catalog),
+        "PAPERS_DB": str(paths.db),
+    }
+    code = "import sys\nfrom catalog.cli import main\nsys.argv = ['papers']\nmain()\n"
+    run = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=paths.root
+    )
+    assert run.returncode == 0, run.stderr
+    return run.stdout.split()
+
+
+def test_shell_completion_offers_commands_options_and_keys(paths):
+    assert _complete(paths, "papers se") == ["search"]
+    assert "build" in _complete(paths, "papers site b")
+    assert _complete(paths, "papers search --li") == ["--limit"]
+    assert _complete(paths, "papers show he20") == ["he2021fastmoe"]
 
 
 # ---------------------------------------------------------------- one letter, one meaning
@@ -249,8 +368,8 @@ def _hostile_catalog(folder: Path, title: str, other: str) -> None:
         "volume": other,
         "number": other,
         "tags": ["moe", other],
-        "status": other,
-        "read_on": other,
+        "code": f"https://x/{other}",
+        "checked": other,
         "added": other,
         "summary": f"zebra {other}\n{title}",
         "abstract": other,
@@ -422,4 +541,4 @@ def test_the_process_exits_with_its_status_and_all_its_output(paths: Paths) -> N
     missing = _papers(paths, "show", "nosuchkey")
     assert missing.returncode == 1 and "no paper with key 'nosuchkey'" in missing.stderr
     mistyped = _papers(paths, "search", "--bogus")
-    assert mistyped.returncode == 2 and "no such option: --bogus" in mistyped.stderr
+    assert mistyped.returncode == 2 and "No such option: --bogus" in mistyped.stderr

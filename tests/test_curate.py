@@ -207,14 +207,14 @@ def test_rm_needs_yes_off_a_terminal(cli, paths: Paths) -> None:
 
 
 def test_edit_opens_at_the_papers_line_and_saves(cli, paths: Paths, editor) -> None:
-    log = editor("path.write_text(text.replace('status: read', 'status: reading'))")
+    log = editor("path.write_text(text.replace('tags: [embedding, training]', 'tags: [moe]'))")
     line = paper(paths, "lai2023adaembed").line
     result = cli("edit", "lai2023adaembed")
     assert result.exit_code == 0, result.output
     assert log.read_text().split()[0] == f"+{line}"
-    assert paper(paths, "lai2023adaembed").status == "reading"
+    assert paper(paths, "lai2023adaembed").tags == ["moe"]
     assert not list(paths.data_dir.glob(".*.tmp"))
-    assert json.loads(cli("show", "lai2023adaembed", "--json").output)["status"] == "reading"
+    assert json.loads(cli("show", "lai2023adaembed", "--json").output)["tags"] == ["moe"]
 
 
 def test_edit_that_breaks_the_catalog_is_refused(cli, paths: Paths, editor) -> None:
@@ -280,14 +280,15 @@ def test_every_curation_command_has_help(cli, name: str) -> None:
 
 def test_status_and_rm_dry_run_show_the_diff_and_write_nothing(cli, paths):
     before = paths.catalog.read_bytes()
+    reading = paths.reading.read_bytes()
     status = cli("status", "he2021fastmoe", "reading", "--dry-run")
     assert status.exit_code == 0, status.output
     assert "+  he2021fastmoe: {status: reading, started_on: " in status.output
-    assert not paths.reading.exists()  # the reader's file, not the catalog, and not yet
+    assert paths.reading.read_bytes() == reading  # the reader's file, and not yet
     removed = cli("rm", "he2021fastmoe", "--dry-run")
     assert removed.exit_code == 0, removed.output
     assert "-    - key: he2021fastmoe" in removed.output
-    assert paths.catalog.read_bytes() == before
+    assert (paths.catalog.read_bytes(), paths.reading.read_bytes()) == (before, reading)
 
 
 def test_an_edit_as_its_own_process(paths: Paths) -> None:

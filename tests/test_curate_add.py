@@ -198,9 +198,9 @@ def test_add_by_id_of_a_paper_already_there_needs_no_network(cli, monkeypatch):
 
 
 def test_interactive_add_asks_again_for_an_unknown_venue(cli, paths, monkeypatch):
-    from catalog.commands import curate
+    from catalog.commands import adding
 
-    monkeypatch.setattr(curate, "_on_terminal", lambda: True)
+    monkeypatch.setattr(adding, "on_terminal", lambda: True)
     answers = "Tessellate: Caching Embeddings in Tiles\nAda Tester; Bo Example\n2023\nosdl\nosdi\n"
     result = cli("add", input=answers)
     assert result.exit_code == 0, result.output

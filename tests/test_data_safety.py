@@ -34,7 +34,7 @@ def test_a_raw_line_break_yaml_1_1_reads_is_refused_with_its_line(paths: Paths, 
     assert problem.line == line and f"U+{ord(char):04X}" in problem.message
     before = paths.catalog.read_bytes()
     with pytest.raises(InvalidCatalogError), writer.edit(paths) as session:
-        session.update(next(iter(session.papers)), status="read")
+        session.update(next(iter(session.papers)), added="2024-01-02")
     assert paths.catalog.read_bytes() == before
 
 
@@ -56,13 +56,13 @@ def test_a_rename_writes_the_vocabulary_with_both_names_first(
     """Each file written leaves the files agreeing: the vocabulary gains the new name
     (keeping the old), then the papers change, then the old name goes."""
     seen: list[tuple[str, str]] = []
-    real = writer.atomic_write
+    real = files.atomic_write
 
     def record(path: Path, text: str, newline: str = "\n", expected: bytes | None = None) -> None:
         real(path, text, newline, expected)
         seen.append((path.name, text))
 
-    monkeypatch.setattr(writer, "atomic_write", record)
+    monkeypatch.setattr(files, "atomic_write", record)
     with writer.edit(paths) as session:
         session.rename_tag("moe", "mixture-of-experts")
     names = [name for name, _ in seen]
@@ -103,7 +103,7 @@ def test_a_file_changed_while_papers_writes_is_left_as_the_other_program_wrote_i
     hand = paths.catalog.read_text(encoding="utf-8") + "# a hand edit, saved meanwhile\n"
     changed = pytest.raises(ConcurrentEditError, match="changed by another program")
     with changed, writer.edit(paths) as session:
-        session.update(key, status="read", read_on="2024-01-02")
+        session.update(key, added="2024-01-02", checked="2024-01-03")
         paths.catalog.write_text(hand, encoding="utf-8")  # the editor saves
     assert paths.catalog.read_text(encoding="utf-8") == hand
 

@@ -77,8 +77,8 @@ def test_different_papers_are_not_matched() -> None:
 
 
 def test_conflicting_identifiers_veto_a_title_match() -> None:
-    finder = duplicates.Finder.of([paper("a2023t", "Same Title Here", doi="10.1/a")])
-    assert finder.find(paper(title="Same Title Here", doi="10.1/b")) is None
+    finder = duplicates.Finder.of([paper("a2023t", "Same Title Here", doi="10.1000/a")])
+    assert finder.find(paper(title="Same Title Here", doi="10.1000/b")) is None
     assert finder.find(paper(title="Same Title Here")).paper.key == "a2023t"
 
 
@@ -202,8 +202,8 @@ def test_one_title_by_other_first_authors_is_two_papers() -> None:
     same = replace(article, key="lecun2015deepb", authors=["Y. LeCun"])
     assert duplicates.Finder.of([article]).find(same).sure
     # a DOI agreeing is the same paper whoever the list names first
-    doi = replace(book, doi="10.1/x")
-    assert duplicates.Finder.of([doi]).find(replace(article, doi="10.1/x")).by == "DOI"
+    doi = replace(book, doi="10.1000/x")
+    assert duplicates.Finder.of([doi]).find(replace(article, doi="10.1000/x")).by == "DOI"
 
 
 def test_a_repeat_finds_its_own_copy_among_papers_of_one_title() -> None:

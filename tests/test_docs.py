@@ -80,20 +80,49 @@ def test_each_command_is_registered_by_the_module_cli_imports_for_it():
     assert {name.split()[0] for name, _ in COMMANDS} == set(MODULES)
 
 
+EVERY_MODULE = [
+    "adding",
+    "bib",
+    "curate",
+    "demo",
+    "inbox",
+    "personal",
+    "reading",
+    "site",
+    "tagging",
+    "update",
+    "venues",
+]
+
+
 @pytest.mark.parametrize(
-    ("argv", "name"),
+    ("argv", "modules"),
     [
-        (["search", "x"], "search"),
-        (["--db", "a.db", "--catalog", "c.yaml", "show", "k"], "show"),
-        (["--db=a.db", "tag", "k"], "tag"),
-        (["--help"], None),
-        ([], None),
+        (["search", "x"], ["reading"]),
+        (["--db", "a.db", "--catalog", "c.yaml", "show", "k"], ["reading"]),
+        (["--db=a.db", "tag", "k"], ["tagging"]),
+        (["add", "--help"], ["adding"]),
+        (["edit", "k"], ["curate"]),
+        (["site", "build", "--help"], ["site"]),
+        (["--help"], EVERY_MODULE),
+        ([], EVERY_MODULE),
+        (["serch", "x"], EVERY_MODULE),  # to suggest 'search'
     ],
 )
-def test_command_name(argv, name):
-    from catalog.cli import command_name
-
-    assert command_name(argv) == name
+def test_a_command_imports_only_its_module(tmp_path, argv, modules):
+    code = (
+        "import sys\n"
+        "from catalog.cli import main\n"
+        f"sys.argv = ['papers', *{argv!r}]\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m.rpartition('.')[2] for m in sys.modules "
+        "if m.startswith('catalog.commands.')), file=sys.stderr)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO)}  # this checkout's code, outside a catalog
+    run = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env
+    )
+    assert run.stderr.splitlines()[-1] == repr(modules), run.stderr
 
 
 def test_the_installed_command_runs_reading_and_other_commands(tmp_path):

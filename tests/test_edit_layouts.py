@@ -18,6 +18,7 @@ import pytest
 
 from catalog.data import reader
 from catalog.edit import writer
+from catalog.edit.session import Session
 from catalog.errors import CatalogError
 from catalog.index import database
 from catalog.model import Paper
@@ -28,7 +29,7 @@ from tests.test_writer import changed_lines
 sys.path.insert(0, str(REPO / "tools"))
 import synth
 
-Op = Callable[[writer.Session], object]
+Op = Callable[[Session], object]
 
 # Layouts a hand-edited catalog may have, around papers that edits touch.
 ODD = """\
@@ -145,8 +146,8 @@ def random_ops(rng: random.Random, keys: list[str], count: int) -> list[Op]:
                 "tag",
                 "tag",
                 "untag",
-                "status",
-                "status",
+                "dates",
+                "dates",
                 "new",
                 "two",
                 "summary",
@@ -162,7 +163,7 @@ def random_ops(rng: random.Random, keys: list[str], count: int) -> list[Op]:
         tag = rng.choice(["caching", "moe", "training", "inference", "embedding"])
 
         def op(
-            s: writer.Session,
+            s: Session,
             kind: str = kind,
             key: str = key,
             other: str = other,
@@ -177,13 +178,13 @@ def random_ops(rng: random.Random, keys: list[str], count: int) -> list[Op]:
                 return s.remove_tags(key, s.paper(key).tags[:1])
             if kind == "untag-all":
                 return s.remove_tags(key, s.paper(key).tags)
-            if kind == "status":
-                return s.update(key, status=status, read_on=day if status == "read" else None)
+            if kind == "dates":
+                return s.update(key, added=day, checked=day if status == "read" else None)
             if kind == "new":
                 return s.add_tags(key, [f"fresh-{i}"], new=True)
             if kind == "two":
                 return s.add_tags(key, [tag]), s.update(
-                    other, status=status, read_on=day if status == "read" else None
+                    other, added=day, checked=day if status == "read" else None
                 )
             if kind == "summary":
                 return s.update(key, summary=f"Edited summary {i}: shorter lines.")
@@ -210,7 +211,7 @@ def random_ops(rng: random.Random, keys: list[str], count: int) -> list[Op]:
     return ops
 
 
-def rng_tag(session: writer.Session) -> str | None:
+def rng_tag(session: Session) -> str | None:
     """The most used tag of the vocabulary that some paper carries (deterministic)."""
     counts: dict[str, int] = {}
     for key in session.papers:
@@ -271,12 +272,12 @@ def _lines_of(text: str, key: str) -> range:
 
 
 @pytest.mark.parametrize("key", ODD_KEYS)
-@pytest.mark.parametrize("edit", ["tag", "untag", "status", "title"])
+@pytest.mark.parametrize("edit", ["tag", "untag", "dates", "title"])
 def test_odd_layouts_edit_only_the_papers_own_lines(tmp_path: Path, key: str, edit: str) -> None:
     changes = {
         "tag": lambda s: s.add_tags(key, ["inference", "caching"]),
         "untag": lambda s: s.remove_tags(key, s.paper(key).tags[:1]),
-        "status": lambda s: s.update(key, status="read", read_on="2024-02-03"),
+        "dates": lambda s: s.update(key, added="2024-02-03", checked="2024-02-04"),
         "title": lambda s: s.update(key, title="A New Title: Longer"),
     }
     paths = write_catalog(tmp_path / "cat", ODD)
@@ -315,10 +316,10 @@ BLOCK_LISTS = """\
 
 @pytest.mark.parametrize("key", ["he2021fastmoe", "wide2021lists"])
 def test_an_edit_keeps_the_indentation_of_the_papers_block_lists(tmp_path: Path, key: str) -> None:
-    """A status change adds its two lines and re-indents none of the authors or tags."""
+    """Two new dates add their two lines and re-indent none of the authors or tags."""
     paths = write_catalog(tmp_path / "cat", BLOCK_LISTS)
     with writer.edit(paths) as session:
-        session.update(key, status="read", read_on="2024-02-03")
+        session.update(key, added="2024-02-03", checked="2024-02-04")
         session.add_tags(key, ["training"])
     text = paths.catalog.read_text(encoding="utf-8")
     added = [
@@ -336,7 +337,7 @@ def test_an_edit_keeps_the_indentation_of_the_papers_block_lists(tmp_path: Path,
         lambda s: s.update("alpha2024one", title=""),  # a required field gone
         lambda s: s.update("alpha2024one", doi="not a DOI"),
         lambda s: s.add_tags("dash2024alone", ["no-such-tag"]),
-        lambda s: s.update("dash2024alone", status="done"),
+        lambda s: s.update("dash2024alone", checked="someday"),
         lambda s: (
             s.update("alpha2024one", doi="10.1/x"),
             s.update("zero2024indent", doi="10.1/X"),

@@ -485,7 +485,7 @@ def test_sigkill_at_random_points_never_tears_the_catalog(tmp_path: Path) -> Non
     tags = next(p for p in reader.load(paths.catalog) if p.key == "he2021fastmoe").tags
     assert query.get(database.connect(paths), "he2021fastmoe").tags == tags
     with writer.edit(paths) as session:  # and the next writer cleans up after the dead
-        session.update("he2021fastmoe", status="reading")
+        session.update("he2021fastmoe", added="2024-01-02")
     assert not list(paths.data_dir.glob(".*.tmp"))
 
 
@@ -501,6 +501,6 @@ def test_unusual_text_survives_a_round_trip_through_the_guarded_reader(tmp_path:
     paths = write_catalog(tmp_path, papers="")
     paths.catalog.write_bytes(b"\xef\xbb\xbf" + text.encode())
     with writer.edit(paths) as session:
-        session.update("he2021fastmoe", status="reading")
+        session.update("he2021fastmoe", added="2024-01-02")
     data = paths.catalog.read_bytes()
-    assert data.startswith(b"\xef\xbb\xbf# a UTF-8") and b"status: reading" in data
+    assert data.startswith(b"\xef\xbb\xbf# a UTF-8") and b"added: 2024-01-02" in data

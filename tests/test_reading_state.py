@@ -11,6 +11,7 @@ import pytest
 
 from catalog.data import readingstate
 from catalog.edit import writer
+from catalog.errors import PaperNotFound
 from catalog.paths import Paths
 from catalog.site import sitedata
 from catalog.site.home import home_counts
@@ -70,20 +71,28 @@ def test_the_reading_file_keeps_comments_order_and_line_endings(cli, paths: Path
     assert keys(cli, "status:reading") == ["kurniawan2023evstore", "he2021fastmoe"]
 
 
-def test_the_catalogs_own_status_counts_until_the_reader_says_otherwise(cli, paths: Paths):
-    before = paths.catalog.read_bytes()
-    assert keys(cli, "status:read") == ["lai2023adaembed"]  # status: read in papers.yaml
-    moved = cli("status", "lai2023adaembed", "to-read")
-    assert moved.exit_code == 0 and "papers status --migrate moves it" in moved.stderr
-    assert "  lai2023adaembed: {status: to-read}\n" in paths.reading.read_text()
-    assert keys(cli, "status:read") == []
-    assert "lai2023adaembed" in keys(cli, "status:to-read")
-    assert paths.catalog.read_bytes() == before
+def test_a_status_the_catalog_still_holds_is_a_check_problem_not_a_state(cli, paths: Paths):
+    text = paths.catalog.read_text(encoding="utf-8").replace(
+        '      summary: "A PyTorch', "      status: read\n" + '      summary: "A PyTorch'
+    )
+    paths.catalog.write_text(text, encoding="utf-8")
+    line = text.splitlines().index("      status: read") + 1
+    assert keys(cli, "status:read") == ["lai2023adaembed"]  # the reader's file alone says
+    result = cli("check")
+    assert result.exit_code == 1
+    assert (
+        f"papers.yaml:{line}: 2021 › arXiv › he2021fastmoe: status: is reading state, kept "
+        "in data/reading.yaml now (run papers status --migrate to move it there; nothing is "
+        "lost)"
+    ) in result.stdout
+    shown = json.loads(cli("show", "he2021fastmoe", "--json").stdout)
+    assert shown["status"] == "to-read" and "read_on" in shown
 
 
 def test_migrate_moves_the_catalogs_reading_state_once_losing_nothing(cli, paths: Paths):
     text = paths.catalog.read_text(encoding="utf-8").replace(
-        "      status: read\n", "      status: read\n      read_on: 2023-07-08\n"
+        "      tags: [embedding, training]\n",
+        "      tags: [embedding, training]\n      status: read\n      read_on: 2023-07-08\n",
     )
     text = text.replace(
         '      summary: "A PyTorch', "      status: reading\n" + '      summary: "A PyTorch'
@@ -93,6 +102,8 @@ def test_migrate_moves_the_catalogs_reading_state_once_losing_nothing(cli, paths
     result = cli("status", "--migrate")
     assert result.exit_code == 0, result.output
     assert result.stdout == "lai2023adaembed: read\n"  # he2021fastmoe's own entry wins
+    assert "moved 1 into " in result.stderr
+    assert "removed the reading state of 1 more from " in result.stderr
     after = paths.catalog.read_text(encoding="utf-8")
     assert "status:" not in after and "read_on:" not in after
     removed = {"      status: read\n", "      read_on: 2023-07-08\n", "      status: reading\n"}
@@ -103,10 +114,54 @@ def test_migrate_moves_the_catalogs_reading_state_once_losing_nothing(cli, paths
     assert entries["lai2023adaembed"].read_on == "2023-07-08"
     assert entries["he2021fastmoe"].status == "read"
     assert keys(cli, "status:read") == ["lai2023adaembed", "he2021fastmoe"]
+    assert cli("check").exit_code == 0
     again = cli("status", "--migrate", "--json")
-    assert json.loads(again.stdout) == {"moved": [], "cleared": []}
+    assert json.loads(again.stdout) == {"moved": [], "cleared": [], "left": []}
+    assert "nothing to move" in cli("status", "--migrate").stderr
+    # Killed between its two writes: the reader's file has the entries, the catalog its
+    # lines still. The next run removes them, and says so.
+    paths.catalog.write_text(text, encoding="utf-8")
+    rerun = cli("status", "--migrate")
+    assert rerun.exit_code == 0 and rerun.stdout == ""
+    assert "nothing to move" not in rerun.stderr
+    assert "removed the reading state of 2 more from " in rerun.stderr
+    assert paths.catalog.read_text(encoding="utf-8") == after
     assert cli("status", "--migrate", "he2021fastmoe").exit_code == 2
     assert cli("status", "he2021fastmoe").exit_code == 2
+
+
+def test_migrate_leaves_a_status_no_reader_takes_and_says_so(cli, paths: Paths):
+    text = paths.catalog.read_text(encoding="utf-8").replace(
+        '      summary: "A PyTorch', "      status: redd\n" + '      summary: "A PyTorch'
+    )
+    paths.catalog.write_text(text, encoding="utf-8")
+    found = cli("check").stdout
+    assert "he2021fastmoe: unknown status 'redd' (did you mean 'read'?; then papers status" in (
+        found
+    )
+    result = cli("status", "--migrate")
+    assert result.exit_code == 0 and "left he2021fastmoe in " in result.stderr
+    assert paths.catalog.read_text(encoding="utf-8") == text
+
+
+def test_rm_of_a_paper_you_read_drops_its_reading_state_first(cli, paths: Paths):
+    cli("status", "he2021fastmoe", "to-read")
+    assert cli("queue", "--top", "he2021fastmoe").exit_code == 0
+    assert "he2021fastmoe" in paths.reading.read_text(encoding="utf-8")
+    result = cli("rm", "lai2023adaembed", "he2021fastmoe", "--yes")
+    assert result.exit_code == 0, result.output
+    reading = paths.reading.read_text(encoding="utf-8")
+    assert "lai2023adaembed" not in reading and "he2021fastmoe" not in reading
+    assert reading.startswith("# Your reading state")  # its comments stay
+    assert cli("check").exit_code == 0, cli("check").output
+
+
+def test_an_rm_that_fails_leaves_the_reading_file_as_it_was(paths: Paths):
+    before = (paths.reading.read_bytes(), paths.catalog.read_bytes())
+    with pytest.raises(PaperNotFound), writer.edit(paths) as session:
+        for key in ("lai2023adaembed", "nosuch2020paper"):
+            session.delete(key)
+    assert (paths.reading.read_bytes(), paths.catalog.read_bytes()) == before
 
 
 def test_queue_shows_reading_first_then_the_queue_in_the_readers_order(cli, paths: Paths):
@@ -170,10 +225,11 @@ def test_an_unreadable_reading_file_stops_with_its_line_and_loses_nothing(cli, p
 
 
 def test_an_error_inside_a_session_writes_nothing(paths: Paths):
+    before = paths.reading.read_bytes()
     with pytest.raises(RuntimeError), writer.edit_reading(paths) as session:
         session.set_status("he2021fastmoe", "read")
         raise RuntimeError("interrupted")
-    assert not paths.reading.exists()
+    assert paths.reading.read_bytes() == before
     assert not list(paths.data_dir.glob(".*.tmp"))
 
 
@@ -217,7 +273,7 @@ def test_two_writers_of_the_reading_file_lose_no_change(paths: Paths):
         session.set_status("kurniawan2023evstore", "reading", "2024-01-02")
     thread.join()
     entries = readingstate.load(paths).entries
-    assert set(entries) == {"he2021fastmoe", "kurniawan2023evstore"}
+    assert set(entries) == {"lai2023adaembed", "he2021fastmoe", "kurniawan2023evstore"}
 
 
 def test_to_read_drops_an_entry_check_refuses_and_a_same_state_keeps_its_line(cli, paths):

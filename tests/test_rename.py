@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from catalog.edit import writer
+from catalog.edit.session import Session
 from catalog.index import database
 from catalog.paths import Paths
 from tests.test_edit_layouts import assert_index_is_a_full_build, synthetic, tables
@@ -28,7 +29,7 @@ def renamed_text(text: str, old: str, new: str) -> str:
     return _TAGS_LINE.sub(one, text)
 
 
-def rename(paths: Paths, old: str, new: str) -> writer.Session:
+def rename(paths: Paths, old: str, new: str) -> Session:
     with writer.edit(paths) as session:
         session.rename_tag(old, new)
     return session
@@ -138,7 +139,7 @@ def test_many_papers_edited_at_once_with_hostile_strings_index_as_a_build_would(
                 key,
                 authors=[NAMES[i % len(NAMES)], NAMES[(i + 3) % len(NAMES)]],
                 summary=SUMMARIES[i % len(SUMMARIES)],
-                status=("read", "reading")[i % 2],
+                added=("2024-01-02", "2024-01-03")[i % 2],
             )
     assert_index_is_a_full_build(paths, tmp_path / "fresh")
     conn = sqlite3.connect(paths.db)

@@ -14,7 +14,7 @@ from catalog.data.notes import Note, find_links
 from catalog.index import related
 from catalog.model import Paper
 from catalog.paths import Paths
-from catalog.site import charts, history, hook, links, render, sitedata
+from catalog.site import charts, history, hook, links, listpages, markup, render, sitedata
 from catalog.site import home as homepage
 from tests.conftest import PAPERS, write_catalog
 
@@ -104,7 +104,7 @@ def test_paper_page_has_every_part(paths):
     assert '<code class="language-bibtex">@inproceedings{kurniawan2023evstore,' in page
     assert '<a class="pp-title" href="../lai2023adaembed/">AdaEmbed: Adaptive Embedding' in page
     assert '<li><a href="../../notes/caching/">Caching notes</a></li>' in page
-    assert [anchor for anchor, _ in render.toc_of(page)] == [
+    assert [anchor for anchor, _ in markup.toc_of(page)] == [
         "reading-note",
         "cite",
         "related-papers",
@@ -175,7 +175,7 @@ def test_odd_titles_and_names_are_text_not_markup(tmp_path):
         "Müller&#x27;s `GPU` | 50%</h1>"
     )
     assert "Müller, Jørn" in page and "&lt;b&gt;Bold&lt;/b&gt;" in page
-    year = render.year_page(2021, [paper], data)
+    year = listpages.year_page(2021, [paper], data)
     assert ">FastMoE: &lt;Fast&gt; &amp; *Mixture* of [Experts]" in year and "<Fast>" not in year
 
 
@@ -233,16 +233,16 @@ def test_lists_and_indexes(paths):
 def test_entries_stand_on_their_own(paths):
     data = data_for(paths)
     data.bibtex = {"he2021fastmoe": "@article{he2021fastmoe,\n  title = {FastMoE}\n}"}
-    item = render.paper_item(data.by_key["he2021fastmoe"], "tags/moe.md", data)
+    item = markup.paper_item(data.by_key["he2021fastmoe"], "tags/moe.md", data)
     assert item.startswith(
         '<li class="pp-entry"><span class="pp-venue" title="arXiv">arXiv'
         '</span> <span class="pp-year">2021</span> <a class="pp-title" '
         'href="../../papers/he2021fastmoe/">FastMoE'
     )
     # A year's page does not repeat its year on each entry, nor a venue's its venue.
-    in_year = render.paper_item(data.by_key["he2021fastmoe"], "years/2021.md", data)
+    in_year = markup.paper_item(data.by_key["he2021fastmoe"], "years/2021.md", data)
     assert 'class="pp-venue"' in in_year and 'class="pp-year"' not in in_year
-    in_venue = render.paper_item(data.by_key["he2021fastmoe"], "venues/arxiv.md", data)
+    in_venue = markup.paper_item(data.by_key["he2021fastmoe"], "venues/arxiv.md", data)
     assert 'class="pp-venue"' not in in_venue and 'class="pp-year"' in in_venue
     assert '<div class="pp-summary">A PyTorch system for training' in item
     assert '<a class="pp-tag" href="../../tags/moe/">moe</a>' in in_year
@@ -299,7 +299,7 @@ def test_list_pages_offer_the_bibtex_of_their_papers(paths):
 
 
 def test_script_data_cannot_close_its_script():
-    text = render._js_literal({"t": "</script><script>alert(1)</script>\u2028&"})
+    text = listpages._js_literal({"t": "</script><script>alert(1)</script>\u2028&"})
     assert "<" not in text and ">" not in text and "\u2028" not in text and "&" not in text
     assert json.loads(text) == {"t": "</script><script>alert(1)</script>\u2028&"}
 
@@ -519,7 +519,7 @@ def test_suggest_a_paper_link(paths):
     assert "Suggest one" not in homepage.home_counts(data)
     data.suggest_url = "https://example.org/form"
     assert "missing a paper? [Suggest one](https://example.org/form)" in homepage.home_counts(data)
-    assert '<a href="https://example.org/form">Suggest one</a>' in render.all_papers_page(data)
+    assert '<a href="https://example.org/form">Suggest one</a>' in listpages.all_papers_page(data)
 
 
 def _indexed(page_html: str) -> list[tuple[str | None, str, str]]:
@@ -588,3 +588,31 @@ def test_chart_files_link_from_where_they_are():
     published = render.chart_file(svg, "https://example.org/papers")
     assert '<a xlink:href="https://example.org/papers/years/2022/">' in published
     assert 'xlink:href="#x"' in published and 'xlink:href="https://a.b/"' in published
+
+
+def test_code_and_checked_are_shown_by_show_json_the_page_and_all_papers(cli, paths):
+    """The two fields added to the table: the code repository is a link everywhere a
+    paper's links are; checked is a date show prints."""
+    text = paths.catalog.read_text(encoding="utf-8").replace(
+        '      arxiv: "2103.13262"\n',
+        '      arxiv: "2103.13262"\n      code: https://github.com/laekov/fastmoe\n',
+    )
+    text = text.replace(
+        "      tags: [moe, training]\n", "      tags: [moe, training]\n      checked: 2024-06-01\n"
+    )
+    paths.catalog.write_text(text, encoding="utf-8")
+    shown = cli("show", "he2021fastmoe").stdout
+    assert "  code:    https://github.com/laekov/fastmoe\n" in shown
+    assert "  checked: 2024-06-01\n" in shown
+    data = json.loads(cli("show", "he2021fastmoe", "--json").stdout)
+    assert (data["code"], data["checked"]) == ("https://github.com/laekov/fastmoe", "2024-06-01")
+    assert json.loads(cli("list", "--json").stdout)[-1]["code"] == data["code"]
+    site = data_for(paths)
+    page = render.paper_page(site.by_key["he2021fastmoe"], site)
+    assert '<a href="https://github.com/laekov/fastmoe">Code</a>' in page
+    assert '["Code","https://github.com/laekov/fastmoe"]' in render.papers_data(site)
+    assert cli("check").exit_code == 0
+    paths.catalog.write_text(text.replace("https://github.com", "javascript://github.com"))
+    assert "code is not an http(s) link" in cli("check").stdout
+    site = data_for(paths)
+    assert "javascript:" not in render.paper_page(site.by_key["he2021fastmoe"], site)

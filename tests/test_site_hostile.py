@@ -1,7 +1,7 @@
 """Hostile strings in every field end up as text on the built site, never as markup.
 
 Hypothesis writes small catalogs whose every field (title, authors, tags and their
-descriptions, venue names in the registry, summary, abstract, status, url, read_on,
+descriptions, venue names in the registry, summary, abstract, url, code, checked,
 added, sources, a chapter's book title, editors and publisher, reading notes) holds strings built from known attack payloads. The
 site is built (one mkdocs build per example) and every HTML page, chart and the
 search index is parsed with an HTML parser: no <script> the theme did not put
@@ -87,9 +87,9 @@ def catalogs(draw: st.DrawFn) -> dict:
                 "tags": draw(st.lists(st.sampled_from(tags), max_size=2, unique=True)),
                 "summary": draw(hostile),
                 "abstract": draw(hostile),
-                "status": draw(hostile),
                 "url": draw(st.sampled_from(URLS)),
-                "read_on": draw(hostile),
+                "code": draw(st.sampled_from(URLS)),
+                "checked": draw(hostile),
                 "added": draw(hostile),
                 "pages": draw(hostile),
                 # a book chapter's book (shown on its page and in every list entry)
@@ -344,21 +344,21 @@ def test_reading_note_comment_breakout_does_not_run(paths, tmp_path):
     assert "Started reading." in page and 'href="https://example.org/"' in page
 
 
-def test_status_and_url_are_never_markup(tmp_path):
+def test_code_url_and_a_status_by_hand_are_never_markup(tmp_path):
     from tests.conftest import PAPERS
 
     hostile = PAPERS.replace(
-        "status: read", 'status: "<img src=x onerror=alert(1)>"\n      read_on: "<b>x</b>"'
-    ).replace(
         "url: https://www.usenix.org/conference/osdi23/presentation/lai",
-        'url: "javascript:alert(2)"',
+        'url: "javascript:alert(2)"\n      code: "javascript:alert(3)"',
     )
-    paths = write_catalog(tmp_path, hostile)
+    reading = 'papers:\n  lai2023adaembed: {status: "<img src=x onerror=alert(1)>"}\n'
+    paths = write_catalog(tmp_path, hostile, reading=reading)
     data, _ = sitedata.load(paths, with_charts=False)
+    data.show_status = True
     page = render.paper_page(data.by_key["lai2023adaembed"], data)
     found = audit(page)
     assert found.handlers == [] and "img" not in found.tags and "b" not in found.tags
-    assert "javascript:" not in "".join(found.links)
+    assert "javascript:" not in "".join(found.links) + render.papers_data(data)
 
 
 def test_chart_labels_are_text_not_mathtext():

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from catalog.bib import bibtex
+from catalog.bib.options import ExportOptions
 from catalog.bib.parser import read_bib
 from catalog.data.registry import load_venues
 from catalog.model import Paper, is_http_url
@@ -133,6 +134,6 @@ def test_short_export_writes_the_iso4_abbreviation() -> None:
         venue="TOIS",
         volume="39",
     )
-    entry = bibtex.entry(paper, REGISTRY, venue_style="short")
+    entry = bibtex.entry(paper, REGISTRY, ExportOptions(venue_style="short"))
     assert "  journal   = {ACM Trans. Inf. Syst.},\n" in entry
     assert "  publisher = {Association for Computing Machinery}\n" in entry

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from catalog import files
 from catalog.data import reader
 from catalog.data.registry import Venue
 from catalog.edit import document, writer
@@ -110,23 +111,25 @@ def test_tag_changes_only_that_papers_lines(shipped: Paths) -> None:
     assert "tags: [model-update, inference, communication, scheduling, caching]" in after
 
 
-def test_status_inserts_fields_in_field_order(shipped: Paths) -> None:
+def test_new_fields_go_in_field_order(shipped: Paths) -> None:
     with writer.edit(shipped) as session:
-        session.update("he2021fastmoe", status="read", read_on="2024-05-02")
+        session.update(
+            "he2021fastmoe", code="https://github.com/laekov/fastmoe", checked="2024-05-02"
+        )
     paper = next(p for p in reader.load(shipped.catalog) if p.key == "he2021fastmoe")
     lines = shipped.catalog.read_text(encoding="utf-8").splitlines()[
         paper.line - 1 : paper.line + 7
     ]
     names = [ln.strip().lstrip("- ").split(":")[0] for ln in lines]
-    assert names == ["key", "title", "authors", "arxiv", "tags", "status", "read_on", "summary"]
-    assert "      read_on: 2024-05-02" in lines  # a bare date, as a person writes it
-    assert paper.status == "read" and paper.read_on == "2024-05-02"
+    assert names == ["key", "title", "authors", "arxiv", "code", "tags", "checked", "summary"]
+    assert "      checked: 2024-05-02" in lines  # a bare date, as a person writes it
+    assert (paper.code, paper.checked) == ("https://github.com/laekov/fastmoe", "2024-05-02")
 
 
-def test_setting_default_status_removes_the_line(paths: Paths) -> None:
+def test_setting_a_field_to_nothing_removes_its_line(paths: Paths) -> None:
     with writer.edit(paths) as session:
-        session.update("lai2023adaembed", status="to-read")
-    assert "status:" not in paths.catalog.read_text(encoding="utf-8")
+        session.update("lai2023adaembed", url=None)
+    assert "url:" not in paths.catalog.read_text(encoding="utf-8")
 
 
 def test_new_papers_go_in_sorted_places_with_new_year_and_venue_blocks(shipped: Paths) -> None:
@@ -277,8 +280,8 @@ def test_problems_already_in_the_file_do_not_block_other_edits(tmp_path: Path) -
         """,
     )
     with writer.edit(paths) as session:
-        session.update("b2023other", status="read")
-    assert "status: read" in paths.catalog.read_text(encoding="utf-8")
+        session.update("b2023other", added="2024-01-02")
+    assert "added: 2024-01-02" in paths.catalog.read_text(encoding="utf-8")
 
 
 def test_unreadable_catalog_is_not_edited(tmp_path: Path) -> None:
@@ -294,13 +297,13 @@ def test_unknown_key_suggests_the_closest(paths: Paths) -> None:
         pytest.raises(PaperNotFound, match="did you mean 'lai2023adaembed'"),
         writer.edit(paths) as session,
     ):
-        session.update("lai2023adaembd", status="read")
+        session.update("lai2023adaembd", added="2024-01-02")
 
 
 def test_an_exception_inside_the_session_writes_nothing(paths: Paths) -> None:
     before = paths.catalog.read_bytes()
     with pytest.raises(RuntimeError), writer.edit(paths) as session:
-        session.update("lai2023adaembed", status="reading")
+        session.update("lai2023adaembed", url="https://example.org/lai")
         raise RuntimeError("stop")
     assert paths.catalog.read_bytes() == before
 
@@ -308,9 +311,12 @@ def test_an_exception_inside_the_session_writes_nothing(paths: Paths) -> None:
 def test_dry_run_returns_a_diff_and_writes_nothing(paths: Paths) -> None:
     before = paths.catalog.read_bytes()
     with writer.edit(paths, dry_run=True) as session:
-        session.update("lai2023adaembed", status="reading")
+        session.update("lai2023adaembed", url="https://example.org/lai")
     assert paths.catalog.read_bytes() == before
-    assert "-      status: read\n+      status: reading\n" in session.result.diff
+    assert (
+        "-      url: https://www.usenix.org/conference/osdi23/presentation/lai\n"
+        "+      url: https://example.org/lai\n"
+    ) in session.result.diff
 
 
 def test_write_refreshes_the_index(paths: Paths) -> None:
@@ -330,17 +336,18 @@ def test_write_refreshes_the_index(paths: Paths) -> None:
 EDIT_SCRIPT = """
 import sys
 from pathlib import Path
+from catalog import files
 from catalog.edit import writer
 from catalog.paths import Paths
 paths = Paths(Path(sys.argv[1]), Path(sys.argv[2]))
 with writer.edit(paths) as session:
-    session.update("lai2023adaembed", status="reading")
+    session.update("lai2023adaembed", url="https://example.org/lai")
 """
 
 
 def test_a_process_killed_mid_write_leaves_the_previous_file(paths: Paths) -> None:
     before = paths.catalog.read_bytes()
-    env = {**os.environ, writer.CRASH_ENV: "before-rename"}
+    env = {**os.environ, files.CRASH_ENV: "before-rename"}
     proc = subprocess.run(
         [sys.executable, "-c", EDIT_SCRIPT, str(paths.catalog), str(paths.db)],
         env=env,
@@ -352,10 +359,10 @@ def test_a_process_killed_mid_write_leaves_the_previous_file(paths: Paths) -> No
     assert proc.returncode == -9, proc.stderr  # SIGKILL
     assert paths.catalog.read_bytes() == before
     leftovers = list(paths.data_dir.glob(".papers.yaml.*.tmp"))
-    assert len(leftovers) == 1 and "status: reading" in leftovers[0].read_text()
+    assert len(leftovers) == 1 and "url: https://example.org/lai" in leftovers[0].read_text()
     # the next writer cleans up what the killed one left, and its edit lands
     with writer.edit(paths) as session:
-        session.update("lai2023adaembed", status="to-read")
+        session.update("lai2023adaembed", added="2024-01-02")
     assert not list(paths.data_dir.glob(".papers.yaml.*.tmp"))
 
 

@@ -19,7 +19,18 @@ import tempfile
 import time
 from pathlib import Path
 
-from attacklib import CASES, Case, bounds, door, injection, paths, usage, writes  # noqa: F401  (they register cases)
+from attacklib import (  # noqa: F401  (they register cases)
+    CASES,
+    Case,
+    bounds,
+    door,
+    injection,
+    paths,
+    rules,
+    status,
+    usage,
+    writes,
+)
 
 # ------------------------------------------------------------------ running
 

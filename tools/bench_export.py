@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import synth
 
 from catalog.bib import bibtex, latex
+from catalog.bib.options import ExportOptions
 from catalog.data.registry import load_venues
 from catalog.model import Paper
 
@@ -70,12 +71,15 @@ def main() -> None:
     papers = make_papers(args.size, shorts, tags)
     non_ascii = sum(not (p.title + "".join(p.authors)).isascii() for p in papers)
 
+    utf8_options = ExportOptions(protected=tuple(terms))
+    ascii_options = ExportOptions(ascii=True, protected=tuple(terms))
+
     def utf8() -> float:
-        return timed(lambda: bibtex.export(papers, venues, protected=terms))
+        return timed(lambda: bibtex.export(papers, venues, utf8_options))
 
     def ascii_() -> float:
         latex._encodable.cache_clear()  # each run pays for its own look-ups
-        return timed(lambda: bibtex.export(papers, venues, ascii=True, protected=terms))
+        return timed(lambda: bibtex.export(papers, venues, ascii_options))
 
     # Worst case for --ascii: no name repeats, and each one has a non-ASCII letter.
     distinct = [
@@ -85,7 +89,7 @@ def main() -> None:
 
     def ascii_distinct() -> float:
         latex._encodable.cache_clear()
-        return timed(lambda: bibtex.export(distinct, venues, ascii=True, protected=terms))
+        return timed(lambda: bibtex.export(distinct, venues, ascii_options))
 
     ascii_()  # import pylatexenc and build its tables once, outside the timings
     results = {

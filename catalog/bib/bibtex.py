@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -30,16 +30,15 @@ from catalog.bib.names import (  # noqa: F401 (re-exported: catalog.bib.bibtex.N
     page_range,
     split_name,
 )
-from catalog.data.registry import Venue
+from catalog.bib.options import ExportOptions
+from catalog.data.registry import Venue, is_preprint
 from catalog.data.textfile import MAX_TEXT, TextFileError, read_text
-from catalog.errors import CatalogError, UsageError
+from catalog.errors import CatalogError
 from catalog.model import CONTROL_CHARS, OTHERS, Paper, strip_controls
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-VENUE_STYLES: tuple[str, ...] = ("full", "short")
-ARXIV_STYLES: tuple[str, ...] = ("eprint", "journal")
 
 # BibTeX entry type for each venue kind (a registry record may override it with entry_type).
 ENTRY_TYPES: dict[str, str] = {
@@ -133,13 +132,6 @@ def entry_type(venue: Venue) -> str:
     return str(venue.extra.get("entry_type") or ENTRY_TYPES.get(venue.kind, "misc"))
 
 
-def _check_options(venue_style: str, arxiv_style: str) -> None:
-    if venue_style not in VENUE_STYLES:
-        raise UsageError(f"unknown venue style '{venue_style}' (use full or short)")
-    if arxiv_style not in ARXIV_STYLES:
-        raise UsageError(f"unknown arXiv style '{arxiv_style}' (use eprint or journal)")
-
-
 def series_for(venue: Venue, year: int) -> str | None:
     """The registry's series template for a year: "ASPLOS '{yy}" -> "ASPLOS '23"."""
     template = venue.extra.get("series")
@@ -163,23 +155,11 @@ class Writer:
     """Formats BibTeX entries with one set of options, caching what repeats (names,
     venues); catalog.bib.biblatex renames its fields for biblatex."""
 
-    def __init__(
-        self,
-        venues: dict[str, Venue],
-        ascii: bool,
-        venue_style: str,
-        arxiv_style: str,
-        protected: Collection[str],
-        abstracts: bool = False,
-    ):
-        _check_options(venue_style, arxiv_style)
+    def __init__(self, venues: dict[str, Venue], options: ExportOptions = ExportOptions()):
         self.venues = venues
-        self.ascii = ascii
-        self.abstracts = abstracts
-        self.venue_style = venue_style
-        self.arxiv_style = arxiv_style
-        self.protected = tuple(protected)
-        self.protect_title = TitleProtector(self.protected)
+        self.options = options
+        self.ascii = options.ascii
+        self.protect_title = TitleProtector(options.protected)
         self.names: dict[str, str] = {}
         self.containers: dict[tuple[str, int], list[tuple[str, str]]] = {}
         self.publishers: dict[str, str] = {}
@@ -217,9 +197,8 @@ class Writer:
         if etype == "book":
             fields.append(("publisher", self.text(venue.name, "venue name")))
         elif container and container != "howpublished":
-            fields.append(
-                (container, self.text(container_name(venue, self.venue_style), "venue name"))
-            )
+            name = container_name(venue, self.options.venue_style)
+            fields.append((container, self.text(name, "venue name")))
         elif container == "howpublished" and not _is_arxiv(venue):
             fields.append((container, self.text(venue.name, "venue name")))
         series = series_for(venue, year)
@@ -307,7 +286,7 @@ class Writer:
         venue = registered(paper, self.venues)
         etype = self.etype(venue)
         as_journal = (
-            venue.kind == "preprint" and self.arxiv_style == "journal" and paper.arxiv is not None
+            is_preprint(venue) and self.options.arxiv_style == "journal" and paper.arxiv is not None
         )
         if as_journal:
             etype = "article"
@@ -344,12 +323,10 @@ class Writer:
             fields.append(("archivePrefix", "arXiv"))
             if paper.arxiv_class:
                 fields.append(("primaryClass", verbatim(paper.arxiv_class)))
-        url = paper.url or (
-            ARXIV_ABS + paper.arxiv if paper.arxiv and venue.kind == "preprint" else None
-        )
+        url = paper.url or (ARXIV_ABS + paper.arxiv if paper.arxiv and is_preprint(venue) else None)
         if url:
             fields.append(("url", verbatim(url)))
-        if self.abstracts and paper.abstract:
+        if self.options.abstracts and paper.abstract:
             fields.append(("abstract", self.text(paper.abstract, "abstract")))
         return etype, fields
 
@@ -369,7 +346,7 @@ def _assemble(etype: str, key: str, fields: list[tuple[str, str]]) -> str:
 
 
 def _is_arxiv(venue: Venue) -> bool:
-    return venue.kind == "preprint" and venue.short.lower() == "arxiv"
+    return is_preprint(venue) and venue.short.lower() == "arxiv"
 
 
 # What a url, doi or eprint may not carry into LaTeX as it is: a backslash or TeX's ^^5c
@@ -388,61 +365,31 @@ def verbatim(value: str) -> str:
     )
 
 
-def entry(
-    paper: Paper,
-    venues: dict[str, Venue],
-    *,
-    ascii: bool = False,
-    venue_style: str = "full",
-    arxiv_style: str = "eprint",
-    protected: Collection[str] = (),
-    abstracts: bool = False,
-) -> str:
-    """One paper's BibTeX entry (with its abstract when abstracts is set)."""
-    return Writer(venues, ascii, venue_style, arxiv_style, protected, abstracts).entry(paper)
+def entry(paper: Paper, venues: dict[str, Venue], options: ExportOptions = ExportOptions()) -> str:
+    """One paper's BibTeX entry."""
+    return Writer(venues, options).entry(paper)
 
 
 def export(
     papers: Iterable[Paper],
     venues: dict[str, Venue],
-    *,
-    ascii: bool = False,
-    venue_style: str = "full",
-    arxiv_style: str = "eprint",
-    protected: Collection[str] = (),
-    abstracts: bool = False,
+    options: ExportOptions = ExportOptions(),
     writer: type[Writer] = Writer,
 ) -> str:
     """The .bib text for papers, entries sorted by key so the file diffs cleanly."""
     ordered = sorted(papers, key=lambda p: p.key)
-    return "\n".join(
-        entries(
-            ordered,
-            venues,
-            ascii=ascii,
-            venue_style=venue_style,
-            arxiv_style=arxiv_style,
-            protected=protected,
-            abstracts=abstracts,
-            writer=writer,
-        )
-    )
+    return "\n".join(entries(ordered, venues, options, writer))
 
 
 def entries(
     papers: Iterable[Paper],
     venues: dict[str, Venue],
-    *,
-    ascii: bool = False,
-    venue_style: str = "full",
-    arxiv_style: str = "eprint",
-    protected: Collection[str] = (),
-    abstracts: bool = False,
+    options: ExportOptions = ExportOptions(),
     writer: type[Writer] = Writer,
 ) -> Iterator[str]:
     """The entries of papers in the order given, one at a time (export joins them sorted
     by key; a caller that reads the papers in key order can stream them)."""
-    made = writer(venues, ascii, venue_style, arxiv_style, protected, abstracts)
+    made = writer(venues, options)
     for paper in papers:
         yield made.entry(paper)
 

@@ -12,7 +12,8 @@ from collections.abc import Iterable
 
 from catalog.bib.bibtex import ARXIV_ABS, container_name, entry_type, registered, series_for
 from catalog.bib.names import page_range, split_name
-from catalog.data.registry import Venue
+from catalog.bib.options import ExportOptions
+from catalog.data.registry import Venue, is_preprint
 from catalog.model import OTHERS, Paper, is_http_url, strip_controls
 
 # The CSL item type for each BibTeX entry type the registry gives.
@@ -63,11 +64,11 @@ def _pages(pages: str) -> str:
     return plain(", ".join(ranges))
 
 
-def item(paper: Paper, venue: Venue, venue_style: str = "full", abstracts: bool = False) -> Item:
+def item(paper: Paper, venue: Venue, options: ExportOptions = ExportOptions()) -> Item:
     """One paper as a CSL-JSON item (the registry record of its venue gives type and
     container, as for BibTeX)."""
     etype = entry_type(venue)
-    preprint = venue.kind == "preprint"
+    preprint = is_preprint(venue)
     out: Item = {
         "id": plain(paper.key),
         "type": "article" if preprint else CSL_TYPES.get(etype, "document"),
@@ -83,7 +84,7 @@ def item(paper: Paper, venue: Venue, venue_style: str = "full", abstracts: bool 
         if paper.chapter:
             out["chapter-number"] = plain(paper.chapter)
     elif etype in ("inproceedings", "conference", "article") and not preprint:
-        out["container-title"] = plain(container_name(venue, venue_style))
+        out["container-title"] = plain(container_name(venue, options.venue_style))
         out["container-title-short"] = plain(venue.short)
     series = series_for(venue, paper.year)
     if series:
@@ -108,33 +109,25 @@ def item(paper: Paper, venue: Venue, venue_style: str = "full", abstracts: bool 
     url = paper.url or (ARXIV_ABS + paper.arxiv if paper.arxiv and preprint else None)
     if url and is_http_url(plain(url)):  # a reference manager makes it a link: http(s) only
         out["URL"] = plain(url)
-    if abstracts and paper.abstract:
+    if options.abstracts and paper.abstract:
         out["abstract"] = plain(paper.abstract)
     return out
 
 
 def items(
-    papers: Iterable[Paper],
-    venues: dict[str, Venue],
-    *,
-    venue_style: str = "full",
-    abstracts: bool = False,
+    papers: Iterable[Paper], venues: dict[str, Venue], options: ExportOptions = ExportOptions()
 ) -> list[Item]:
     """CSL-JSON items for papers, sorted by key; ExportError names a paper whose venue the
     registry lacks."""
     ordered = sorted(papers, key=lambda p: p.key)
-    return [item(p, registered(p, venues), venue_style, abstracts) for p in ordered]
+    return [item(p, registered(p, venues), options) for p in ordered]
 
 
 def export(
-    papers: Iterable[Paper],
-    venues: dict[str, Venue],
-    *,
-    venue_style: str = "full",
-    abstracts: bool = False,
+    papers: Iterable[Paper], venues: dict[str, Venue], options: ExportOptions = ExportOptions()
 ) -> str:
     """The CSL-JSON text (a list of items) for papers, sorted by key."""
-    data = items(papers, venues, venue_style=venue_style, abstracts=abstracts)
+    data = items(papers, venues, options)
     if not data:
         return "[]\n"
     # One item a line: a file under git diffs paper by paper.

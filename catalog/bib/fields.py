@@ -11,6 +11,7 @@ from catalog.bib.names import (
     page_range,
     split_name,
 )
+from catalog.model import arxiv_doi, read_doi
 
 MONTHS = {
     m[:3]: m
@@ -263,10 +264,9 @@ def arxiv_id(fields: dict[str, str]) -> str | None:
         m = re.match(r"^(?:arxiv:)?" + ARXIV_ID + "$", eprint.strip(), re.IGNORECASE)
         if m:
             return m.group(1)
-    doi = fields.get("doi", "")
-    m = re.match(r"^10\.48550/arxiv\." + ARXIV_ID + "$", doi, re.IGNORECASE)
-    if m:
-        return m.group(1)
+    from_doi = arxiv_doi(read_doi(fields.get("doi")))
+    if from_doi:
+        return from_doi
     for name in ("journal", "booktitle", "note", "howpublished"):
         m = _ARXIV_TEXT_RE.search(fields.get(name, ""))
         if m:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Collection, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 
+from catalog.bib.options import ExportOptions
 from catalog.data.registry import Venue
 from catalog.errors import UsageError
 from catalog.model import Paper
@@ -24,12 +25,7 @@ def export(
     fmt: str,
     papers: Iterable[Paper],
     venues: dict[str, Venue],
-    *,
-    ascii: bool = False,
-    venue_style: str = "full",
-    arxiv_style: str = "eprint",
-    protected: Collection[str] = (),
-    abstracts: bool = False,
+    options: ExportOptions = ExportOptions(),
 ) -> str:
     """The papers in one format, sorted by key; UsageError for an option the format lacks."""
     if fmt not in FORMATS:
@@ -38,22 +34,12 @@ def export(
     if fmt in LATEX_FORMATS:  # one exporter; biblatex differs only in its entry writer
         from catalog.bib import bibtex
 
-        return bibtex.export(
-            papers,
-            venues,
-            ascii=ascii,
-            venue_style=venue_style,
-            arxiv_style=arxiv_style,
-            protected=protected,
-            abstracts=abstracts,
-            writer=module.Writer,
+        return bibtex.export(papers, venues, options, writer=module.Writer)
+    for option in options.latex_only:
+        raise UsageError(
+            f"{option} is for the LaTeX formats (bibtex, biblatex); {fmt} is plain text"
         )
-    for given, option in ((ascii, "--ascii"), (arxiv_style != "eprint", "--arxiv-style")):
-        if given:
-            raise UsageError(
-                f"{option} is for the LaTeX formats (bibtex, biblatex); {fmt} is plain text"
-            )
-    return str(module.export(papers, venues, venue_style=venue_style, abstracts=abstracts))
+    return str(module.export(papers, venues, options))
 
 
 def check_output(path: Path, fmt: str) -> None:

@@ -422,7 +422,7 @@ def _walker_context() -> Any:
     return db
 
 
-def convert(converter: Any, latex: str) -> str:
+def _convert(converter: Any, latex: str) -> str:
     """A pylatexenc converter's text for LaTeX from anywhere; where the converter fails on
     a command (a bare '\\sqrt' or '\\footnote' without its argument), the text as it is."""
     # pylatexenc logs a warning for commands it cannot expand; the text is still read.
@@ -522,5 +522,5 @@ def to_text(latex: str) -> str:
     latex = _web_markup(latex)
     if _LATEX_RE.search(latex):
         latex = _BARE_RE.sub(r"\\\1", _TIE_RE.sub(" ", latex))
-        latex = convert(_decoder(), latex)
+        latex = _convert(_decoder(), latex)
     return _SPACES_RE.sub(" ", latex).strip()

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import re
 from collections.abc import Iterator
 from typing import Any
 
+from catalog.bib.entryvenue import VenueReader
 from catalog.bib.fields import (
-    ARXIV_VENUE_RE,
-    CHAPTERS,
     CORR_RE,
     DATE_RE,
     DBLP_NUMBER_RE,
@@ -24,22 +22,13 @@ from catalog.bib.fields import (
     IN_CONTAINER,
     INHERITED,
     KEPT_TEXT,
-    KINDS,
     MAX_BRACE_DEPTH,
-    MISC_CONTAINERS,
     MONTH_RE,
     MONTHS,
     NEGATIVE_RE,
-    PUBLICATION_SERIES,
     TILDE_ACCENT,
     TILDE_HOLD,
-    URL_INSIDE_RE,
-    URL_RE,
-    VENUE_FIELDS,
-    VENUE_WORDS_RE,
     VERBATIM,
-    WEB_TYPES,
-    WEB_WORDS_RE,
     YEAR_RE,
     YEAR_SUFFIX_RE,
     arxiv_id,
@@ -62,15 +51,9 @@ from catalog.bib.names import (
 )
 from catalog.bib.venuematch import (
     RegistryIndex,
-    clean_venue,
-    container_of,
-    join_acronyms,
-    kind_of,
-    named_venue,
     norm_venue,
-    same_words,
 )
-from catalog.data.registry import CHAPTER_VENUE, Venue, same_venue_name, venue_key
+from catalog.data.registry import Venue
 from catalog.errors import Problem
 from catalog.ingest.citekeys import suggest_key
 from catalog.model import (
@@ -79,6 +62,7 @@ from catalog.model import (
     OTHERS,
     PAGES_RE,
     Paper,
+    arxiv_doi,
     kept_doi,
     kept_url,
     strip_controls,
@@ -140,7 +124,7 @@ def read_bib(text: str, filename: str, venues: dict[str, Venue]) -> list[BibReco
         elif isinstance(block, model.ImplicitComment):
             records.extend(reader.stray(block))
     reader.finish()
-    reader.propose()
+    reader.venues.propose()
     _refuse_what_import_refuses(records, filename, venues)
     return records
 
@@ -185,10 +169,9 @@ class _Reader:
     def __init__(self, text: str, filename: str, registry: RegistryIndex, macros: dict[str, str]):
         self.text = text
         self.filename = filename
-        self.registry = registry
         self.macros = macros
         self.keys = {m.group(2) for m in ENTRY_START_RE.finditer(text)}  # keys in use
-        self.proposals: list[tuple[BibRecord, Venue, str]] = []  # entries proposing a venue
+        self.venues = VenueReader(registry, self.problem)
         # Entries read, with their raw values, whose papers are made once the whole file is
         # read: a crossref'd entry may come after the entries that need its fields.
         self.pending: list[tuple[BibRecord, dict[str, str]]] = []
@@ -382,7 +365,7 @@ class _Reader:
         authors, et_al = self.authors(record, raw.get("author", ""))
         if fields.get("author") and not authors and not et_al:
             missing.append("author")
-        if missing and self.not_a_paper(record):
+        if missing and self.venues.not_a_paper(record):
             return None  # 'not a paper' says more than 'missing year' of a web page
         for name in missing:
             hint = "only editors are given" if name == "author" and fields.get("editor") else ""
@@ -424,13 +407,13 @@ class _Reader:
             return None
         if missing or any(p.blocking for p in record.problems):
             return None
-        venue = self.venue(record)
+        venue = self.venues.venue(record)
         if venue is None:
             return None
         arxiv = arxiv_id(fields)
         doi, bad_doi = kept_doi(fields.get("doi"))
-        if doi and doi.lower().startswith("10.48550/arxiv."):
-            doi = None  # an arXiv DOI: the catalog keeps the arXiv id instead
+        if arxiv_doi(doi):
+            doi = None  # arXiv's DOI: the catalog keeps the arXiv id (arxiv_id read it)
         url, bad_url = kept_url(fields.get("url"))
         record.problems += [
             self.problem(line, key, d.message, d.hint, blocking=False)
@@ -515,28 +498,6 @@ class _Reader:
             "chapter": fields.get("chapter") or None,
         }
 
-    def not_a_paper(self, record: BibRecord) -> bool:
-        """True (with the reason noted) for a web page or software, and for an entry other
-        entries crossref as their journal issue, book or proceedings: what they lack is no
-        fault of theirs."""
-        fields = record.fields
-        if arxiv_id(fields) is None and self.web_page(record, container_of(record)):
-            self.skip_web_page(record)
-            return True
-        if record.crossrefd and not (fields.get("author") and fields.get("title")):
-            record.problems.append(
-                self.problem(
-                    record.line,
-                    record.key,
-                    "a journal issue, book or proceedings other entries "
-                    "crossref, not a paper: skipped",
-                    "its papers are read from their own entries",
-                    blocking=False,
-                )
-            )
-            return True
-        return False
-
     def title(self, record: BibRecord, raw: dict[str, str]) -> str:
         """The title, without the final period some exports add ('... a survey.'), unless
         it is braced ('{.}': a period of the title's own, as papers writes it)."""
@@ -599,200 +560,3 @@ class _Reader:
             elif plain:
                 authors.append(plain)
         return authors, et_al
-
-    def venue(self, record: BibRecord) -> Venue | None:
-        """The registry venue an entry names, or a proposed one (reported) built from its fields."""
-        fields, etype = record.fields, record.entry_type
-        kind, _ = KINDS.get(etype, ("preprint", MISC_CONTAINERS))
-        container = container_of(record)
-        if etype in KINDS and etype not in CHAPTERS:
-            container, kind = self.misfiled(record, container, kind)
-        arxiv_named = bool(container) and bool(ARXIV_VENUE_RE.match(container))
-        # A misc (or unpublished, online) entry with an arXiv id and no journal or
-        # booktitle is a preprint, whatever howpublished says.
-        preprint = (
-            etype not in KINDS
-            and arxiv_id(fields) is not None
-            and not fields.get("booktitle")
-            and not fields.get("journal")
-        )
-        if arxiv_named or preprint:
-            arxiv, new = self.registry.arxiv()
-            return self.settle(record, arxiv, new, "arXiv")
-        acronym, venue = self.registry.by_series(fields.get("series", ""))
-        if venue is not None:
-            return self.settle(record, venue, False, fields["series"])
-        if self.web_page(record, container):
-            self.skip_web_page(record)
-            return None
-        if etype in CHAPTERS:
-            return self.chapter(record, container)
-        if not container:
-            record.problems.append(
-                self.problem(
-                    record.line,
-                    record.key,
-                    "cannot tell the venue",
-                    "give a booktitle, journal, publisher or an arXiv eprint",
-                )
-            )
-            return None
-        acronyms, venue = self.registry.by_container(container)
-        if venue is None and kind == "conference":
-            venue = self.registry.field_named(container)
-        if venue is not None:
-            return self.settle(record, venue, False, container)
-        if kind == "book" and same_words(container, fields.get("title", "")):
-            record.problems.append(
-                self.problem(
-                    record.line,
-                    record.key,
-                    f"publisher '{container}' is the book's title",
-                    "give the book's real publisher",
-                )
-            )
-            return None
-        # A publication series (PMLR, LNCS) names no venue: the booktitle's acronym does.
-        if acronym and acronym.upper() in PUBLICATION_SERIES:
-            acronym = None
-        short = acronym or (acronyms[0] if acronyms else "")
-        # A journal's own name may start 'Proceedings of the' (PNAS, PACMPL) or 'The'.
-        name = clean_venue(container, journal=kind_of(container, kind) == "journal")
-        if not re.search(r"[a-z]", name):  # nothing but an acronym: "Proceedings of the ADKDD'17"
-            name = short or name or container
-        short = short or name
-        publisher = fields.get("publisher") if kind not in ("book",) else None
-        proposed = Venue(short, kind_of(name, kind), name, publisher or None)
-        return self.settle(record, proposed, True, container)
-
-    def misfiled(self, record: BibRecord, container: str, kind: str) -> tuple[str, str]:
-        """The venue of an entry of the wrong type, from the field that names it (noted):
-        an @inproceedings with a journal and no booktitle, an @article with only a
-        publisher (a book), a @book with a journal and pages (an article)."""
-        fields, etype = record.fields, record.entry_type
-        if container and not (etype == "book" and fields.get("journal") and fields.get("pages")):
-            return container, kind
-        for name, kind_named in VENUE_FIELDS:
-            value = fields.get(name, "")
-            if value and name not in KINDS[etype][1] and not URL_INSIDE_RE.search(value):
-                wanted = {"journal": "@article", "conference": "@inproceedings", "book": "@book"}[
-                    kind_named
-                ]
-                why = f"gives a {name} and pages" if container else f"gives no {KINDS[etype][1][0]}"
-                record.problems.append(
-                    self.problem(
-                        record.line,
-                        record.key,
-                        f"@{etype} {why}: its venue read from {name} '{value[:60]}'",
-                        f"write it as {wanted} if that is what it is",
-                        blocking=False,
-                    )
-                )
-                return value, kind_named
-        return container, kind
-
-    def skip_web_page(self, record: BibRecord) -> None:
-        """Note that a web page or software entry is skipped, not refused."""
-        record.problems.append(
-            self.problem(
-                record.line,
-                record.key,
-                "not a paper (web page / software): skipped",
-                "a link where a paper names its venue; cite it from a .bib of your own",
-                blocking=False,
-            )
-        )
-
-    def web_page(self, record: BibRecord, container: str) -> bool:
-        """True for a web page, software or tutorial: a link where a paper names its venue."""
-        fields, etype = record.fields, record.entry_type
-        if etype in WEB_TYPES:
-            return True
-        if etype != "misc" or fields.get("doi") or fields.get("booktitle"):
-            return False
-        linked = any(
-            URL_RE.match(fields.get(name, "")) or "://" in fields.get(name, "")
-            for name in ("url", "howpublished", "note")
-        )
-        if not container:
-            return linked
-        return bool(WEB_WORDS_RE.search(container)) and not VENUE_WORDS_RE.search(container)
-
-    def chapter(self, record: BibRecord, book: str) -> Venue | None:
-        """A chapter's venue: the registry venue its book is (a conference's proceedings,
-        as Springer files conference papers, or a collection such as a handbook), else
-        the generic venue of chapters; the book's own fields go on the paper."""
-        if not book:
-            record.problems.append(
-                self.problem(
-                    record.line,
-                    record.key,
-                    "a book chapter without booktitle",
-                    "add booktitle = {...}, the title of the book it is in",
-                )
-            )
-            return None
-        _, venue = self.registry.by_container(book)
-        if venue is not None and venue.kind in ("conference", "workshop", "journal", "collection"):
-            return self.settle(record, venue, False, book)
-        venue, new = self.registry.chapters()
-        return self.settle(record, venue, new, book)
-
-    def settle(self, record: BibRecord, venue: Venue, new: bool, source: str) -> Venue:
-        record.venue, record.new_venue = venue, new
-        if new:
-            self.proposals.append((record, venue, source))
-        return venue
-
-    def propose(self) -> None:
-        """One venue per proposed short name, then a problem for each entry that proposes one.
-
-        Entries of one series name it differently by year ("Proceedings of the ADKDD'17",
-        "Proceedings of the Eighth International Workshop on Data Mining for Online
-        Advertising"): every entry gets the most descriptive of the names, so no paper is
-        filed under another year's name.
-        """
-        groups: list[list[Venue]] = []
-        by_name: dict[str, int] = {}  # a short name or normalised name -> its group
-        dotted: list[int] = []  # groups named by an abbreviation
-        for _, venue, _ in self.proposals:
-            names = {venue.short, venue_key(venue.name)} - {""}
-            group = next((by_name[n] for n in names if n in by_name), None)
-            if group is None:  # 'ACM Trans. Inf. Syst.' and its full name, in either order
-                candidates = range(len(groups)) if "." in venue.name else dotted
-                group = next(
-                    (i for i in candidates if same_venue_name(venue.name, groups[i][0].name)), None
-                )
-            if group is None:
-                group = len(groups)
-                groups.append([])
-                if "." in venue.name:
-                    dotted.append(group)
-            groups[group].append(venue)
-            by_name.update(dict.fromkeys(names, group))
-        groups = join_acronyms(groups)
-        chosen = {id(v): named_venue(members) for members in groups for v in members}
-        for record, proposed, source in self.proposals:
-            venue = record.venue = chosen[id(proposed)]
-            if record.paper is not None:
-                record.paper.venue = venue.short
-            named = f" ({venue.name})" if venue.name != venue.short else ""
-            hint = (
-                f"add {venue.kind} '{venue.short}'{named} to data/venues.yaml, or this name "
-                "to the aliases of the venue it is"
-            )
-            if venue.short == CHAPTER_VENUE and venue.kind == "collection":
-                hint = (
-                    f"add collection '{venue.short}'{named} to data/venues.yaml for chapters "
-                    "of any book, or give this book an entry of kind collection"
-                )
-            record.problems.append(
-                self.problem(
-                    record.line,
-                    record.key,
-                    f"unknown venue '{venue.short}' (from '{source}')",
-                    hint,
-                    blocking=False,
-                )
-            )
-        self.proposals.clear()

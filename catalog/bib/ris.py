@@ -9,6 +9,7 @@ from collections.abc import Iterable
 import rispy
 
 from catalog.bib import csljson
+from catalog.bib.options import ExportOptions
 from catalog.data.registry import Venue
 from catalog.model import Paper
 
@@ -80,12 +81,8 @@ def record(item: csljson.Item) -> dict[str, object]:
 
 
 def export(
-    papers: Iterable[Paper],
-    venues: dict[str, Venue],
-    *,
-    venue_style: str = "full",
-    abstracts: bool = False,
+    papers: Iterable[Paper], venues: dict[str, Venue], options: ExportOptions = ExportOptions()
 ) -> str:
     """The RIS text for papers, sorted by key."""
-    items = csljson.items(papers, venues, venue_style=venue_style, abstracts=abstracts)
+    items = csljson.items(papers, venues, options)
     return str(rispy.dumps([record(i) for i in items], implementation=_Writer))

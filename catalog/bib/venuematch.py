@@ -10,7 +10,7 @@ from catalog.bib.fields import KINDS, MISC_CONTAINERS, URL_INSIDE_RE, URL_RE
 from catalog.bib.names import (
     BibRecord,
 )
-from catalog.data.registry import CHAPTER_VENUE, Venue, resolve_name
+from catalog.data.registry import CHAPTER_VENUE, Venue, is_preprint, resolve_name
 from catalog.model import (
     fold,
 )
@@ -95,7 +95,7 @@ class RegistryIndex:
 
     def arxiv(self) -> tuple[Venue, bool]:
         for venue in self.venues.values():
-            if venue.kind == "preprint" and "arxiv" in (venue.short.lower(), venue.name.lower()):
+            if is_preprint(venue) and "arxiv" in (venue.short.lower(), venue.name.lower()):
                 return venue, False
         return Venue("arXiv", "preprint", "arXiv"), True
 

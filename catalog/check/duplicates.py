@@ -8,19 +8,22 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from catalog.data.registry import Venue
+from catalog.check import titles
+from catalog.data.registry import Venue, is_preprint
+from catalog.model import (
+    CHAPTER_FIELDS,
+    Paper,
+    arxiv_doi,
+    fold,
+    last_name,
+    normalize_title,
+    read_doi,
+)
 
-# Same scorer and threshold as `papers check` uses for near-duplicate titles, so the
-# importer and the checker agree on what counts as one paper.
-from catalog.model import CHAPTER_FIELDS, Paper, fold, last_name, normalize_title
-
-# Titles at least this similar (rapidfuzz token_sort_ratio, 0-100) are one paper's.
-NEAR_DUPLICATE = 92.0
-ARXIV_DOI_RE = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE)
 _VERSION_RE = re.compile(r"v\d+$")
 # Fields merge may fill when the catalog lacks them; never key, title, authors.
 MERGEABLE: tuple[str, ...] = (
@@ -37,19 +40,17 @@ MERGEABLE: tuple[str, ...] = (
 
 
 def norm_doi(doi: str | None) -> str | None:
-    """A DOI compared case-insensitively, without a resolver prefix; arXiv DOIs are None."""
-    if not doi:
-        return None
-    doi = re.sub(r"^(https?://(dx\.)?doi\.org/|doi:)", "", doi.strip(), flags=re.IGNORECASE)
-    return None if ARXIV_DOI_RE.match(doi) else doi.lower()
+    """A DOI as read_doi reads it, compared without regard to case; None for none, a
+    malformed one, and arXiv's own DOIs (they name a preprint: its arXiv id is compared)."""
+    bare = read_doi(doi)
+    return None if bare is None or arxiv_doi(bare) else bare.lower()
 
 
 def norm_arxiv(arxiv: str | None, doi: str | None = None) -> str | None:
     """An arXiv id without 'arXiv:' or version ('2103.13262v2' -> '2103.13262'); also
     read from an arXiv DOI."""
     if not arxiv and doi:
-        m = ARXIV_DOI_RE.match(doi.strip())
-        arxiv = m.group(1) if m else None
+        arxiv = arxiv_doi(read_doi(doi))
     if not arxiv:
         return None
     arxiv = re.sub(r"^arxiv:", "", arxiv.strip(), flags=re.IGNORECASE)
@@ -72,17 +73,22 @@ class Match:
 
 @dataclass
 class Finder:
-    """Looks up papers by DOI, arXiv id and normalised title; new papers can be added."""
+    """Looks up papers by DOI, arXiv id and alike title (titles' buckets and score); new
+    papers can be added."""
 
     by_doi: dict[str, Paper] = field(default_factory=dict)
     by_arxiv: dict[str, Paper] = field(default_factory=dict)
     by_title: dict[str, list[Paper]] = field(default_factory=lambda: defaultdict(list))
-    buckets: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    buckets: dict[tuple[str, ...], list[str]] = field(default_factory=lambda: defaultdict(list))
+    words: dict[str, str] = field(default_factory=dict)  # a title's sorted words
+    # The venue registry, which says which venues are preprints (is_preprint); without
+    # one, a venue's name does.
+    venues: Mapping[str, Venue] | None = None
 
     @classmethod
-    def of(cls, papers: Iterable[Paper]) -> Finder:
-        """A finder over these papers."""
-        finder = cls()
+    def of(cls, papers: Iterable[Paper], venues: Mapping[str, Venue] | None = None) -> Finder:
+        """A finder over these papers (venues: the registry, if at hand)."""
+        finder = cls(venues=venues)
         for paper in papers:
             finder.add(paper)
         return finder
@@ -97,8 +103,9 @@ class Finder:
         title = normalize_title(paper.title)
         if title:
             if title not in self.by_title:
-                for word in bucket_words(title):
-                    self.buckets[word].append(title)
+                self.words[title] = titles.sorted_words(title)
+                for key in titles.title_keys(title):
+                    self.buckets[key].append(title)
             if paper not in self.by_title[title]:
                 self.by_title[title].append(paper)
 
@@ -109,6 +116,11 @@ class Finder:
             return Match(self.by_doi[doi], "DOI")
         if arxiv and arxiv in self.by_arxiv:
             return Match(self.by_arxiv[arxiv], "arXiv id")
+        return self.find_title(paper)
+
+    def find_title(self, paper: Paper) -> Match | None:
+        """The existing paper whose title this one's is alike and that may be the same paper
+        (may_be_one), if any: a sure one (plausible_pair) before an unsure one."""
         title = normalize_title(paper.title)
         if not title:
             return None
@@ -116,50 +128,57 @@ class Finder:
         # title are two papers, and a repeat of either must find its own.
         unsure: Match | None = None
         for score, existing in self._alike(title):
-            if _conflict(paper, existing) or marked_distinct(paper, existing):
+            if not may_be_one(paper, existing):
                 continue
-            if plausible_pair(paper, existing, score):
+            if plausible_pair(paper, existing, score, self.venues):
                 return Match(existing, "title", score, True)
             unsure = unsure or Match(existing, "title", score, False)
         return unsure
 
     def _alike(self, title: str) -> list[tuple[float, Paper]]:
-        """(score, paper) of the papers whose titles are this one or near it, best first."""
-        from rapidfuzz import fuzz
-
+        """(score, paper) of the papers whose titles are this one or alike, best first."""
         found: list[tuple[float, str]] = [(100.0, title)] if title in self.by_title else []
         seen: set[str] = {title}
-        for word in bucket_words(title):
-            for other in self.buckets.get(word, ()):
+        mine = titles.sorted_words(title)
+        for key in titles.title_keys(title):
+            for other in self.buckets.get(key, ()):
                 if other in seen:
                     continue
                 seen.add(other)
-                score = fuzz.token_sort_ratio(title, other)
-                if score >= NEAR_DUPLICATE:
+                score = titles.score(mine, self.words[other])
+                if score:
                     found.append((score, other))
         found.sort(key=lambda hit: -hit[0])
         return [(score, p) for score, other in found for p in self.by_title[other]]
 
 
+def may_be_one(a: Paper, b: Paper) -> bool:
+    """Whether two papers of alike titles may be one paper: not when their DOIs or arXiv
+    ids differ, nor when either lists the other under distinct (reviewed as two). The one
+    judgement of such a pair, for check, import, the inbox and an edit's check."""
+    return not _conflict(a, b) and not marked_distinct(a, b)
+
+
 def same_paper_title(title: str, paper: Paper) -> bool:
     """True if a title names this paper: the same words, near-equal ones, or its system
     name alone ('EVStore' for 'EVStore: Storage and Caching ...')."""
-    from rapidfuzz import fuzz
-
     mine, theirs = normalize_title(title), normalize_title(paper.title)
     if not mine:
         return False
     if mine in (theirs, normalize_title(paper.short_title)):
         return True
-    return fuzz.token_sort_ratio(mine, theirs) >= NEAR_DUPLICATE
+    return bool(titles.score(titles.sorted_words(mine), titles.sorted_words(theirs)))
 
 
 def plausible(paper: Paper, match: Match) -> bool:
-    """True if a match is sure enough to skip or merge the paper (not just a title alike)."""
-    return match.by != "title" or plausible_pair(paper, match.paper, match.score)
+    """True if a match the Finder made of this paper is sure enough to skip or merge it
+    (not just a title alike): the Finder judged so (plausible_pair, with its registry)."""
+    return match.sure
 
 
-def plausible_pair(a: Paper, b: Paper, score: float) -> bool:
+def plausible_pair(
+    a: Paper, b: Paper, score: float, venues: Mapping[str, Venue] | None = None
+) -> bool:
     """Whether two papers with alike titles are one paper (issue 9: never on a title alone).
 
     Years more than one apart are two papers (Bellman's 1957 book and 1966 article share a
@@ -172,7 +191,7 @@ def plausible_pair(a: Paper, b: Paper, score: float) -> bool:
     near = years and abs(a.year - b.year) <= 1
     author = same_first_author(a, b)
     if years and not near:
-        return author and (_preprint(a) or _preprint(b))
+        return author and (is_preprint(a.venue, venues) or is_preprint(b.venue, venues))
     if a.authors and b.authors and not author:
         # 'Deep learning' (LeCun et al., 2015) is not 'Deep Learning' (Goodfellow et al.,
         # 2016): with both author lists given, the first author must agree (issue 21)
@@ -219,18 +238,9 @@ def same_first_author(a: Paper, b: Paper) -> bool:
     return fold(last_name(a.authors[0])) == fold(last_name(b.authors[0]))
 
 
-def _preprint(paper: Paper) -> bool:
-    return paper.venue.casefold() in ("arxiv", "corr")
-
-
 def marked_distinct(a: Paper, b: Paper) -> bool:
     """A pair reviewed as two papers: either lists the other's key under distinct."""
     return (bool(b.key) and b.key in a.distinct) or (bool(a.key) and a.key in b.distinct)
-
-
-def bucket_words(title: str) -> list[str]:
-    # The two longest words: a near-equal title almost surely shares one of them.
-    return sorted(set(title.split()), key=lambda w: (-len(w), w))[:2]
 
 
 def _conflict(a: Paper, b: Paper) -> bool:
@@ -280,17 +290,12 @@ def plan_merge(existing: Paper, incoming: Paper, venues: dict[str, Venue]) -> Me
         if new and not have:
             plan.fields[name] = list(new) if isinstance(new, list) else new
     if (
-        _is_preprint(existing.venue, venues)
-        and not _is_preprint(incoming.venue, venues)
+        is_preprint(existing.venue, venues)
+        and not is_preprint(incoming.venue, venues)
         and incoming.venue in venues
     ):
         plan.move_to = (incoming.year, incoming.venue)
     return plan
-
-
-def _is_preprint(venue: str, venues: dict[str, Venue]) -> bool:
-    record = venues.get(venue)
-    return record is not None and record.kind == "preprint"
 
 
 def find_duplicates(papers: list[Paper]) -> list[tuple[Paper, Match]]:

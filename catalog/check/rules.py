@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
-import bisect
 import dataclasses
 import functools
-import itertools
 import operator
 import re
-from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable
-from typing import Any
 
-from catalog.check import duplicates, sources
+from catalog.check import duplicates, sources, titles
 from catalog.data import reader, yamlfile
-from catalog.data.registry import Venue, load_tags, load_venues, registry_problems
+from catalog.data.registry import (
+    Venue,
+    is_preprint,
+    load_tags,
+    load_venues,
+    registry_problems,
+)
 from catalog.errors import InvalidCatalogError, Problem
 from catalog.hints import hint_for
 from catalog.model import (
@@ -23,7 +25,6 @@ from catalog.model import (
     ARXIV_OLD_RE,
     CHAPTER_FIELDS,
     DOI_HINT,
-    DOI_RE,
     FIELDS,
     KEY_RE,
     MAX_KEY,
@@ -31,16 +32,21 @@ from catalog.model import (
     MAX_TITLE,
     MULTILINE_FIELDS,
     PAGES_RE,
-    STATUSES,
     Paper,
     arxiv_year_month,
     has_controls,
+    is_date,
     is_http_url,
+    named,
     normalize_title,
+    read_doi,
 )
 from catalog.paths import Paths
 
 Rule = Callable[[Paper], Iterable[tuple[str, str]]]
+# The fields of the model's table that hold an http(s) link, and those that hold a date.
+_LINKS = named("url")
+_DATES = named("date")
 
 
 def check(paths: Paths, require_sources: bool = False) -> list[Problem]:
@@ -136,8 +142,7 @@ def _papers_findings(
 ) -> list[Finding]:
     """check_papers' problems as Findings (check() adds them to its own)."""
     out = _paper_findings(papers, filename, venues, vocabulary)
-    out += map(_fields, _duplicates(papers, filename, "doi", "DOI"))
-    out += map(_fields, _duplicates(papers, filename, "arxiv", "arXiv id"))
+    out += map(_fields, _duplicates(papers, filename))
     out += _near_duplicate_findings(papers, filename)
     return out
 
@@ -164,8 +169,8 @@ _READS: dict[str, frozenset[str]] = {
     "key": frozenset({"key"}),
     "text": frozenset(FIELDS),
     "authors": frozenset({"authors"}),
-    "identifiers": frozenset({"doi", "arxiv", "arxiv_class", "pages", "year"}),
-    "status": frozenset({"status"}),
+    "identifiers": frozenset({"doi", "arxiv", "arxiv_class", "pages", "year", "venue"}),
+    "dates": frozenset(_DATES),
     "distinct": frozenset({"distinct", "key"}),
     "sources": frozenset({"sources", "doi", "arxiv"}),
 }
@@ -179,7 +184,7 @@ def _paper_findings(
     fields: Collection[str] | None = None,
 ) -> list[Finding]:
     names = FIELDS if fields is None else tuple(n for n in FIELDS if n in fields)
-    links = fields is None or not {"url", "sources"}.isdisjoint(fields)
+    links = fields is None or not {*_LINKS, "sources"}.isdisjoint(fields)
     every: dict[str, Rule] = {
         "venue": lambda p: _venue(p, venues),
         "chapter": lambda p: _chapter(p, venues),
@@ -187,8 +192,8 @@ def _paper_findings(
         "key": _key,
         "text": lambda p: _text(p, True, names, links),
         "authors": _unnamed_authors,
-        "identifiers": _identifiers,
-        "status": _status,
+        "identifiers": lambda p: _identifiers(p, venues),
+        "dates": _dates,
         "distinct": _distinct,
         "sources": _sources,
     }
@@ -331,11 +336,13 @@ def _text(
         )
     if not links:
         return
-    if paper.url and not is_http_url(paper.url):
-        yield (
-            f"url is not an http(s) link: {paper.url[:60]!r}",
-            "write the landing page as https://...; other schemes are never linked",
-        )
+    for name in _LINKS:
+        link = getattr(paper, name)
+        if link and not is_http_url(link):
+            yield (
+                f"{name} is not an http(s) link: {link[:60]!r}",
+                "write it as https://...; other schemes are never linked",
+            )
     for url in paper.sources:
         if not is_http_url(url):
             yield (
@@ -389,11 +396,13 @@ def _unnamed(author: str) -> tuple[str, str] | None:
     return None
 
 
-def _identifiers(paper: Paper) -> Iterable[tuple[str, str]]:
-    if paper.doi and not DOI_RE.match(paper.doi):
+def _identifiers(paper: Paper, venues: dict[str, Venue]) -> Iterable[tuple[str, str]]:
+    if paper.doi and (bare := read_doi(paper.doi)) != paper.doi:
         yield (
             f"malformed DOI {paper.doi[:60]!r}",
-            f"write the bare DOI, e.g. 10.1145/3575693.3575718; {DOI_HINT}",
+            f"write the bare DOI: {bare}"
+            if bare
+            else f"write the bare DOI, e.g. 10.1145/3575693.3575718; {DOI_HINT}",
         )
     if paper.arxiv:
         if not (ARXIV_NEW_RE.match(paper.arxiv) or ARXIV_OLD_RE.match(paper.arxiv)):
@@ -405,8 +414,7 @@ def _identifiers(paper: Paper) -> Iterable[tuple[str, str]]:
             year_month = arxiv_year_month(paper.arxiv)
             # A published paper is often posted to arXiv after its venue (issue 21); a
             # preprint cannot be older than its own id.
-            preprint = paper.venue.casefold() in ("arxiv", "corr")
-            if year_month and year_month[0] > paper.year and preprint:
+            if year_month and year_month[0] > paper.year and is_preprint(paper.venue, venues):
                 yield (
                     f"arXiv id {paper.arxiv} is from {year_month[0]}, after the paper's "
                     f"year {paper.year}",
@@ -423,212 +431,82 @@ def _identifiers(paper: Paper) -> Iterable[tuple[str, str]]:
         yield f"malformed pages '{paper.pages}'", "write a range like 281-294"
 
 
-def _status(paper: Paper) -> Iterable[tuple[str, str]]:
-    if paper.status not in STATUSES:
-        hint = hint_for(paper.status, STATUSES) or "use " + ", ".join(STATUSES)
-        yield f"unknown status '{paper.status}'", hint
+def _dates(paper: Paper) -> Iterable[tuple[str, str]]:
+    for name in _DATES:
+        value = getattr(paper, name)
+        if value and not is_date(value):
+            yield f"{name} '{value[:60]}' is not a date", "write YYYY-MM-DD"
 
 
-def _duplicates(papers: list[Paper], filename: str, attr: str, label: str) -> list[Problem]:
-    first: dict[str, Paper] = {}
+def identities(paper: Paper) -> list[tuple[str, str, str]]:
+    """(label, id as compared, id as written) of a paper's DOI and arXiv id (an arXiv
+    DOI's too), compared as import compares them: 2103.13262v2 is 2103.13262, DOIs ignore
+    case. check and an edit's check find duplicates by these."""
+    out = []
+    doi = duplicates.norm_doi(paper.doi)
+    if doi:
+        out.append(("DOI", doi, paper.doi or ""))
+    arxiv = duplicates.norm_arxiv(paper.arxiv, paper.doi)
+    if arxiv:
+        out.append(("arXiv id", arxiv, paper.arxiv or paper.doi or ""))
+    return out
+
+
+def duplicate_id(
+    filename: str, paper: Paper, label: str, written: str, seen: Paper, seen_line: int
+) -> Problem:
+    """The finding on a paper whose DOI or arXiv id another paper (seen) has."""
+    return Problem(
+        filename,
+        paper.line,
+        reader.where(paper.year, paper.venue, paper.key),
+        f"duplicate {label} {written} (also {seen.key}, line {seen_line})",
+        "one paper, one entry: merge them",
+    )
+
+
+def near_duplicate(filename: str, later: Paper, earlier: Paper, earlier_line: int) -> Problem:
+    """The finding on a paper whose title is alike an earlier one's (which may be one paper)."""
+    return Problem(*_near_finding(filename, later, earlier, earlier_line))
+
+
+def _duplicates(papers: list[Paper], filename: str) -> list[Problem]:
+    first: dict[tuple[str, str], Paper] = {}
     out = []
     for paper in papers:
-        value = getattr(paper, attr)
-        # Compared as import compares them: 2103.13262v2 is 2103.13262, DOIs ignore case.
-        norm = duplicates.norm_arxiv(value) if attr == "arxiv" else duplicates.norm_doi(value)
-        if not norm:
-            continue
-        seen = first.setdefault(norm, paper)
-        if seen is not paper:
-            out.append(
-                Problem(
-                    filename,
-                    paper.line,
-                    reader.where(paper.year, paper.venue, paper.key),
-                    f"duplicate {label} {value} (also {seen.key}, line {seen.line})",
-                    "one paper, one entry: merge them",
-                )
-            )
+        for label, ident, written in identities(paper):
+            seen = first.setdefault((label, ident), paper)
+            if seen is not paper:
+                out.append(duplicate_id(filename, paper, label, written, seen, seen.line))
     return out
 
 
 def _near_duplicate_findings(papers: list[Paper], filename: str) -> list[Finding]:
-    """Pairs of titles equal or nearly equal once folded (duplicates.NEAR_DUPLICATE); scored
-    only within buckets of titles that share three of their five longest words, not
-    every pair."""
-    # token_sort_ratio is ratio() on the words sorted: sorted once here, not per pair.
-    normalized = [normalize_title(p.title) for p in papers]
-    titles = [" ".join(sorted(title.split())) for title in normalized]
-    buckets: dict[tuple[str, ...], list[int]] = defaultdict(list)
-    for i, title in enumerate(normalized):
-        for key in title_keys(title):
-            buckets[key].append(i)
-    count = len(titles)
-    small: list[int] = []  # pairs of small buckets, as codes earlier * count + later
-    for members in buckets.values():
-        if 1 < len(members) <= _SMALL_BUCKET:
-            small.extend(a * count + b for a, b in _alike(members, titles))
-    # pairs of big buckets, the same as numpy arrays
-    found = _big_bucket_codes([m for m in buckets.values() if len(m) > _SMALL_BUCKET], titles)
-    # A pair is found in each bucket it shares: once each, by the later paper (the one
-    # the finding is on, so they come nearly in the order they are reported).
-    if found:  # (numpy imported only where big buckets need it)
-        import numpy
-
-        codes = numpy.unique(numpy.concatenate([numpy.array(small, dtype=numpy.int64), *found]))
-        firsts, seconds = numpy.divmod(codes, count)
-        order = numpy.argsort(seconds, kind="stable")
-        pairs: Iterable[tuple[int, int]] = zip(
-            firsts[order].tolist(), seconds[order].tolist(), strict=True
-        )
-    else:
-        pairs = [
-            divmod(code, count)
-            for code in sorted(set(small), key=lambda code: (code % count, code))
-        ]
-    return _near_findings(papers, filename, pairs)
-
-
-def _near_findings(
-    papers: list[Paper], filename: str, pairs: Iterable[tuple[int, int]]
-) -> list[Finding]:
-    """The finding on the later paper of each (earlier, later) pair, bar reviewed ones."""
+    """A finding on the later paper of each two whose titles are alike (titles.alike_pairs)
+    and that may be one paper (duplicates.may_be_one)."""
+    pairs = titles.alike_pairs([normalize_title(p.title) for p in papers])
     out: list[Finding] = []
     places: dict[int, str] = {}  # a paper with many look-alikes is placed once
     for a, b in pairs:
         later, earlier = papers[b], papers[a]
-        if (later.distinct or earlier.distinct) and duplicates.marked_distinct(later, earlier):
-            continue  # reviewed: two papers (distinct: [KEY] on either)
+        if not duplicates.may_be_one(later, earlier):
+            continue  # ids that differ, or reviewed as two papers (distinct: [KEY])
         at = places.get(b)
         if at is None:
             at = places[b] = reader.where(later.year, later.venue, later.key)
-        out.append(
-            (
-                filename,
-                later.line,
-                at,
-                f"title nearly the same as {earlier.key} (line {earlier.line})",
-                "if they are one paper, keep one entry and record the other's "
-                f"arXiv id; if not, add 'distinct: [{earlier.key}]' to {later.key}",
-                False,
-            )
-        )
+        out.append(_near_finding(filename, later, earlier, earlier.line, at))
     return out
 
 
-def title_keys(title: str) -> list[tuple[str, ...]]:
-    """The buckets a normalized title goes in: each three of its five longest words (a
-    title nearly equal to it keeps at least three of them, however one or two words
-    change); a title of up to four words also goes in the bucket of each of its two
-    longest words, as short titles differ in a larger share of their words, and in that
-    of its words run together ("Fast MoE" meets "FastMoE").
-
-    (Sharing one of the two longest words put a common word's thousands of titles in one
-    bucket; this finds every pair that comparing all pairs finds on tools/synth.py's
-    catalogs.)"""
-    words = sorted(set(title.split()))
-    words.sort(key=len, reverse=True)  # longest first, in alphabetical order (stable)
-    longest = sorted(words[:5])  # combinations of a sorted list come out sorted
-    keys: list[tuple[str, ...]] = list(itertools.combinations(longest, 3))
-    if len(words) > 4:
-        return keys
-    if len(words) < 3:
-        keys = [tuple(longest)]
-    keys += [(w,) for w in words[:2]]
-    keys.append(("".join(title.split()),))
-    return list(dict.fromkeys(k for k in keys if k and k[0]))  # one word: one key, once
-
-
-# Buckets up to this size are scored pair by pair; larger ones by one C call per block
-# of rows against the rows after it (each pair once, bar the block's own square; never
-# a big bucket's whole matrix at once).
-_SMALL_BUCKET = 12
-_BLOCK = 128
-
-
-def _alike(members: list[int], titles: list[str]) -> Iterable[tuple[int, int]]:
-    """(earlier, later) positions of the members of a small bucket whose titles are near
-    duplicates, pair by pair."""
-    from rapidfuzz import fuzz
-
-    cutoff = duplicates.NEAR_DUPLICATE
-    for x, a in enumerate(members):
-        for b in members[x + 1 :]:
-            if fuzz.ratio(titles[a], titles[b], score_cutoff=cutoff):
-                yield (a, b) if a < b else (b, a)
-
-
-def _big_bucket_codes(big: list[list[int]], titles: list[str]) -> list[Any]:
-    """_alike_codes of each big bucket, one bucket after the other."""
-    return [codes for members in big for codes in _alike_codes(members, titles)]
-
-
-def _alike_codes(members: list[int], titles: list[str]) -> Iterable[Any]:
-    """The near-duplicate pairs of a big bucket as numpy arrays of earlier * len(titles) +
-    later, scored a block of rows at a time against the rows after it.
-
-    Each distinct text is scored once (members with one text are each other's pairs),
-    and rows sorted by length meet only the texts not too long to reach the cutoff:
-    ratio is 200 * matches / (len(a) + len(b)), so a text longer than len(a) * (200 -
-    cutoff) / cutoff cannot reach it. Nothing either skips could have been a pair."""
-    import numpy
-    from rapidfuzz import fuzz
-
-    cutoff = duplicates.NEAR_DUPLICATE
-    count = len(titles)
-    groups: dict[str, list[int]] = {}
-    for i in members:
-        groups.setdefault(titles[i], []).append(i)
-    texts = sorted(groups, key=len)
-    lengths = [len(t) for t in texts]
-    firsts = numpy.array([groups[t][0] for t in texts], dtype=numpy.int64)
-    several = [t for t in texts if len(groups[t]) > 1]
-    multiple = numpy.array([len(groups[t]) > 1 for t in texts], dtype=bool)
-    extra: list[tuple[int, int]] = []  # pairs of papers that share a text
-    for text in several:  # one text, several papers: each pair, if the text meets itself
-        if fuzz.ratio(text, text, score_cutoff=cutoff):
-            extra.extend(itertools.combinations(groups[text], 2))
-    for start in range(0, len(texts), _BLOCK):
-        stop = min(start + _BLOCK, len(texts))
-        reach = bisect.bisect_right(
-            lengths, int(lengths[stop - 1] * (200 - cutoff) / cutoff) + 1, lo=stop
-        )
-        for a, b in _block_pairs(texts, start, stop, reach, cutoff):
-            yield _codes(firsts[a], firsts[b], count)
-            if several:  # a text of several papers: its other papers make the same pairs
-                shared = multiple[a] | multiple[b]
-                for x, y in zip(a[shared].tolist(), b[shared].tolist(), strict=True):
-                    extra.extend(itertools.product(groups[texts[x]], groups[texts[y]]))
-    if extra:
-        pairs = numpy.array(extra, dtype=numpy.int64)
-        yield _codes(pairs[:, 0], pairs[:, 1], count)
-
-
-def _block_pairs(
-    texts: list[str], start: int, stop: int, reach: int, cutoff: float
-) -> Iterable[tuple[Any, Any]]:
-    """(earlier, later) positions, as numpy arrays, of the near-duplicate pairs of the
-    texts start:stop with each other and with the texts stop:reach: the block with itself
-    by one call on one list, which scores each pair once (the square scored both halves:
-    the 100k synthetic catalog's buckets took a sixth more CPU), then the block against
-    the texts after it."""
-    from rapidfuzz import fuzz, process
-
-    own = texts[start:stop]
-    scores = process.cdist(own, own, scorer=fuzz.ratio, score_cutoff=cutoff, dtype="uint8")
-    rows, columns = scores.nonzero()
-    right = columns > rows  # right of the diagonal: each pair once, never with itself
-    yield start + rows[right], start + columns[right]
-    if reach > stop:
-        scores = process.cdist(
-            own, texts[stop:reach], scorer=fuzz.ratio, score_cutoff=cutoff, dtype="uint8"
-        )
-        rows, columns = scores.nonzero()
-        yield start + rows, stop + columns
-
-
-def _codes(a: Any, b: Any, count: int) -> Any:
-    """Pairs of positions as earlier * count + later."""
-    import numpy
-
-    return numpy.minimum(a, b) * count + numpy.maximum(a, b)
+def _near_finding(
+    filename: str, later: Paper, earlier: Paper, earlier_line: int, at: str = ""
+) -> Finding:
+    return (
+        filename,
+        later.line,
+        at or reader.where(later.year, later.venue, later.key),
+        f"{titles.NEAR_DUPLICATE_MESSAGE} {earlier.key} (line {earlier_line})",
+        "if they are one paper, keep one entry and record the other's "
+        f"arXiv id; if not, add 'distinct: [{earlier.key}]' to {later.key}",
+        False,
+    )

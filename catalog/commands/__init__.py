@@ -3,15 +3,23 @@
 from __future__ import annotations
 
 import functools
+import importlib
 import json
 import re
+import shlex
 import sqlite3
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
+from typer._click import Command as ClickCommand
+from typer._click import Context
+from typer._click.exceptions import NoSuchOption
+from typer._click.exceptions import UsageError as ClickUsageError
+from typer._click.parser import _OptionParser, _ParsingState
 from typer.core import TyperCommand, TyperGroup
 
 from catalog import __version__
@@ -19,21 +27,200 @@ from catalog.errors import CatalogError, UsageError
 from catalog.model import strip_controls
 from catalog.paths import CATALOG_ENV, DB_ENV, Paths, resolve
 
+# The module that registers each command, imported when click asks for the command (so
+# `papers search` imports and builds only the reading commands: typer builds every
+# registered command before it runs one, and a one-paper edit at 1,000 papers misses its
+# 0.3 s target building all of them, tools/bench.py). tests/test_docs.py holds it to the
+# modules' own commands.
+MODULES = {
+    **dict.fromkeys(("search", "show", "list", "stats", "check", "index"), "reading"),
+    **dict.fromkeys(("tag", "untag", "tags"), "tagging"),
+    **dict.fromkeys(("note", "rm", "edit"), "curate"),
+    **dict.fromkeys(("add", "import"), "adding"),
+    **dict.fromkeys(("status", "queue", "open", "attach", "pdf"), "personal"),
+    **dict.fromkeys(("export", "cite", "bib-check"), "bib"),
+    "inbox": "inbox",
+    "venues": "venues",
+    "demo": "demo",
+    "update": "update",
+    **dict.fromkeys(("site", "notes", "related"), "site"),
+}
+
+
+def load_commands(name: str | None) -> None:
+    """Import the module of the named command; every module when name is None."""
+    module = MODULES.get(name or "")
+    for each in [module] if module else sorted(set(MODULES.values())):
+        importlib.import_module(f"catalog.commands.{each}")
+
+
+# ---------------------------------------------------------------- usage mistakes
+# typer carries its own copy of click (typer._click): its parser and its usage errors are
+# the ones at work here. Each is made safe for the terminal (it quotes what was typed, and
+# click escapes C0 and C1 controls but not bidi overrides), and a hint added to its
+# NoSuchOption, in one place: `_parse` (every group and command of papers parses its
+# arguments through it) and Group.resolve_command (a command's name).
+
+
+def _parse(
+    parse: Callable[[Context, list[str]], list[str]],
+    command: TyperCommand | TyperGroup,
+    ctx: Context,
+    args: list[str],
+) -> list[str]:
+    """parse(ctx, args); click's usage error made safe, with a hint when there is one."""
+    try:
+        return parse(ctx, list(args))  # click's parser takes words off the list it is given
+    except ClickUsageError as err:
+        hint = _hint(command, ctx, args, err) if isinstance(err, NoSuchOption) else None
+        if hint is not None:
+            raise ClickUsageError(for_terminal(f"{err.message} ({hint})"), ctx=ctx) from None
+        err.message = for_terminal(err.message)
+        raise
+
+
+def _hint(
+    command: TyperCommand | TyperGroup, ctx: Context, args: list[str], err: NoSuchOption
+) -> str | None:
+    """Where the option goes (after a command named later; before the command, for an
+    option of papers itself), click's close option, or how to search for a --word."""
+    name, root = err.option_name, ctx.find_root()
+    if isinstance(command, TyperGroup) and (later := _of_a_later_command(command, ctx, args, name)):
+        return later
+    if ctx is not root and (option := _option(root.command, root, name)) is not None:
+        return (
+            f"{name} is an option of papers itself and goes before the command: "
+            f"{_global_first(ctx, args, name, takes_value=not option.is_flag)}"
+        )
+    if err.possibilities:
+        return f"did you mean {' or '.join(err.possibilities)}?"
+    if isinstance(command, QueryCommand) and name.startswith("--"):
+        return f"to search for '{name}' itself, put it after --: {ctx.command_path} -- {name}"
+    return None
+
+
+def _option(command: ClickCommand, ctx: Context, name: str) -> Any:
+    """The command's option written `name`, or None."""
+    for param in command.get_params(ctx):
+        if param.param_type_name == "option" and name in (*param.opts, *param.secondary_opts):
+            return param
+    return None
+
+
+def _of_a_later_command(group: TyperGroup, ctx: Context, args: list[str], name: str) -> str | None:
+    """'-n is an option of `papers search` and goes after the command: papers search -n 3 x'
+    when a command named in args has the option (its name, and a sub-command's, are moved
+    to just before the option); else None."""
+    command: ClickCommand = group
+    names: list[int] = []  # where the command's name (and a sub-command's) stand in args
+    for at, word in enumerate(args):
+        found = command.get_command(ctx, word) if isinstance(command, TyperGroup) else None
+        if found is not None:
+            command, names = found, [*names, at]
+    if not names or _option(command, ctx, name) is None:
+        return None
+    path = [args[at] for at in names]
+    rest = [word for at, word in enumerate(args) if at not in names]
+    at = next((at for at, word in enumerate(rest) if word.startswith(name)), 0)  # -n3, --x=1
+    line = shlex.join([*rest[:at], *path, *rest[at:]])
+    where = " ".join([ctx.command_path, *path])
+    return f"{name} is an option of `{where}` and goes after the command: {ctx.command_path} {line}"
+
+
+def _global_first(ctx: Context, args: list[str], name: str, takes_value: bool) -> str:
+    """The command line with papers' own option (and its value) moved before the command."""
+    at = [arg.partition("=")[0] for arg in args].index(name)
+    end = at + 1 + (takes_value and "=" not in args[at])
+    moved, rest = args[at:end], args[:at] + args[end:]
+    line = [ctx.find_root().info_name or "papers", shlex.join(moved), _path(ctx), shlex.join(rest)]
+    return " ".join(line).rstrip()
+
+
+def _path(ctx: Context) -> str:
+    """A context's command path after the program's name ('site build')."""
+    names = []
+    while ctx.parent is not None:
+        names.append(ctx.info_name or "")
+        ctx = ctx.parent
+    return " ".join(reversed(names))
+
 
 class Group(TyperGroup):
-    """A command group that says where a command's option goes when it is written before
-    the command's name (papers -n 3 search x)."""
+    """A group of commands that says where an option goes when it is written before the
+    command that has it (papers -n 3 search x)."""
 
-    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
-        misplaced = _misplaced_option(self, ctx, args)
-        if misplaced:
-            raise OptionError(misplaced, ctx=ctx)
-        return super().parse_args(ctx, args)
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
+        return _parse(super().parse_args, self, ctx, args)
+
+    def resolve_command(
+        self, ctx: Context, args: list[str]
+    ) -> tuple[str | None, ClickCommand | None, list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except ClickUsageError as err:  # No such command '...'
+            err.message = for_terminal(err.message)
+            raise
+
+
+class Papers(Group):
+    """papers itself: a command's module is imported when click asks for the command."""
+
+    def get_command(self, ctx: Context, cmd_name: str) -> ClickCommand | None:
+        self._load(cmd_name if cmd_name in MODULES else None)  # None: to suggest a command
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx: Context) -> list[str]:
+        self._load(None)  # help and shell completion list every command
+        return super().list_commands(ctx)
+
+    def _load(self, name: str | None) -> None:
+        """Import the named command's module (every module for None) and take the commands
+        registered so far, built by typer as it builds any group."""
+        if ({name} if name else set(MODULES)) <= set(self.commands):
+            return
+        load_commands(name)
+        built = typer.main.get_command(app)
+        assert isinstance(built, TyperGroup)
+        self.commands = built.commands
+
+
+class Command(TyperCommand):
+    """A command whose unknown-option error says where papers' own options go and names
+    click's close option."""
+
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
+        return _parse(super().parse_args, self, ctx, args)
+
+    def invoke(self, ctx: Context) -> Any:
+        state.command = _path(ctx)
+        return super().invoke(ctx)
+
+
+class _WordParser(_OptionParser):
+    """click's parser, except that a word after '-' is a query word (-inference, -tag:moe)
+    unless it is a short option alone or with a number (-n, -n5)."""
+
+    def _match_short_opt(self, arg: str, parsing: _ParsingState) -> None:
+        if arg[:2] in self._short_opt and (len(arg) == 2 or arg[2:].isdigit()):
+            super()._match_short_opt(arg, parsing)
+        else:
+            parsing.largs.append(arg)  # a query word, in its place among the others
+
+
+class QueryCommand(Command):
+    """A command whose arguments are query words, which may start with '-'. A '--word' that
+    is not one of its options is an error that says how to search for it (after '--')."""
+
+    def make_parser(self, ctx: Context) -> _OptionParser:
+        parser = _WordParser(ctx)
+        for param in self.get_params(ctx):
+            param.add_to_parser(parser, ctx)
+        return parser
 
 
 app = typer.Typer(
     name="papers",
-    cls=Group,
+    cls=Papers,
     help="A curated catalog of recommendation-system and ML-systems papers.",
     no_args_is_help=True,
     rich_markup_mode=None,
@@ -221,174 +408,35 @@ def complete_key(incomplete: str) -> list[str]:
         return []
 
 
-# Options of `papers` itself, which a user may put after the command by mistake.
-GLOBAL_OPTIONS = ("--catalog", "--db", "--version")
-
-
-def _own_options(command: TyperCommand | TyperGroup, ctx: Any) -> dict[str, bool]:
-    """The command's option strings, each mapped to whether it takes a value."""
-    options: dict[str, bool] = {}
-    for param in command.get_params(ctx):
-        if getattr(param, "param_type_name", "") == "option":
-            flag = getattr(param, "is_flag", False) or getattr(param, "count", False)
-            for name in (*param.opts, *param.secondary_opts):
-                options[name] = not flag
-    return options
-
-
-def _global_first(name: str, args: list[str], command: str) -> str:
-    """The command line with the global option moved before the command."""
-    import shlex
-
-    rest = list(args)
-    at = next((i for i, a in enumerate(rest) if a.split("=", 1)[0] == name), None)
-    moved = []
-    if at is not None:
-        takes_value = name != "--version" and "=" not in rest[at]
-        moved, rest[at : at + 1 + takes_value] = rest[at : at + 1 + takes_value], []
-    return "papers " + shlex.join([*moved, *command.split(), *rest])
-
-
-def unknown_option(
-    name: str, options: list[str], command: str, args: list[str], query: bool = False
-) -> str:
-    """The message for an option the command lacks: a close option, or where a global option
-    goes, or (for a query command) how to search for the word itself."""
-    import difflib
-
-    message = f"no such option: {name}"
-    if name in GLOBAL_OPTIONS:
-        return (
-            f"{message} ({name} is an option of papers itself and goes before the "
-            f"command: {_global_first(name, args, command)})"
-        )
-    close = difflib.get_close_matches(name, [o for o in options if o.startswith("--")], n=1)
-    if close:
-        return f"{message} (did you mean {close[0]}?)"
-    hint = "its options are " + ", ".join(o for o in options if o.startswith("--"))
-    if query:
-        hint += f"; to search for '{name}' itself, put it after --: papers {command} -- {name}"
-    return f"{message} ({hint})"
-
-
-def _misplaced_option(group: TyperGroup, ctx: Any, args: list[str]) -> str | None:
-    """The hint for an option of a later command written before it, else None."""
-    own = _own_options(group, ctx)
-    rest = iter(enumerate(args))
-    for at, arg in rest:
-        name = arg.split("=", 1)[0]
-        if not arg.startswith("-") or arg == "--":
-            return None
-        if name in own:
-            if own[name] and "=" not in arg:
-                next(rest, None)
-            continue
-        return _option_of_command(group, ctx, args, at)
-    return None
-
-
-def _option_of_command(group: TyperGroup, ctx: Any, args: list[str], at: int) -> str | None:
-    """'-n is an option of papers search ...' when a command named later has the option."""
-    name = args[at].split("=", 1)[0]
-    path: list[int] = []  # where the command's name (and a sub-command's) stand in args
-    command: Any = group
-    for index in range(at + 1, len(args)):
-        found = command.get_command(ctx, args[index])
-        if found is None:
-            continue
-        path.append(index)
-        command = found
-        if not isinstance(command, TyperGroup):
-            break
-    options = {} if command is group else _own_options(command, ctx)
-    if name not in options:
-        return None
-    taken = 2 if options[name] and "=" not in args[at] and at + 1 < len(args) else 1
-    moved = list(range(at, at + taken))
-    names = [args[i] for i in path]
-    rest = [a for i, a in enumerate(args) if i not in path and i not in moved]
-    import shlex
-
-    where = " ".join([ctx.command_path, *names])
-    line = shlex.join([*where.split(), *(args[i] for i in moved), *rest])
-    return f"{name} is an option of `{where}` and goes after the command: {line}"
-
-
-class OptionError(typer.BadParameter):
-    """A usage error whose message is shown as it is (no 'Invalid value:' before it), made
-    safe for the terminal (it quotes what the user typed, escape sequences too)."""
-
-    def format_message(self) -> str:
-        return for_terminal(self.message)
-
-
-class Command(TyperCommand):
-    """A command whose unknown-option error names the closest option, and says that
-    --catalog and --db go before the command."""
-
-    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
-        state.command = _ctx_path(ctx)
-        options = _own_options(self, ctx)
-        rest = iter(args)
-        for arg in rest:
-            if arg == "--":
-                break
-            name = arg.split("=", 1)[0]
-            if name in options:
-                if options[name] and "=" not in arg:
-                    next(rest, None)  # its value, which may start with '-'
-            elif arg.startswith("--") and len(name) > 2:
-                raise OptionError(
-                    unknown_option(name, list(options), state.command, list(args)), ctx=ctx
-                )
-        return super().parse_args(ctx, args)
-
-
-def _ctx_path(ctx: Any) -> str:
-    """A context's command path after the program name ('site build')."""
-    names = []
-    while ctx is not None and ctx.parent is not None:
-        names.append(ctx.info_name or "")
-        ctx = ctx.parent
-    return " ".join(reversed(names))
-
-
-class QueryCommand(Command):
-    """A command whose arguments are query words, which may start with '-' (-inference,
-    -tag:moe). A '--word' that is not one of its options is an error, not a query word
-    (write it after '--' to search for it)."""
-
-    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
-        state.command = _ctx_path(ctx)
-        options = _own_options(self, ctx)
-        flags: list[str] = []
-        words: list[str] = []
-        rest = iter(args)
-        for arg in rest:
-            if arg == "--":
-                words.extend(rest)
-                break
-            name = arg.split("=", 1)[0]
-            if arg[:2] in options and options[arg[:2]] and arg[2:].isdigit():
-                flags.append(arg)  # -n5
-            elif name in options:
-                flags.append(arg)
-                if options[name] and "=" not in arg:
-                    value = next(rest, None)
-                    if value is None:
-                        raise OptionError(f"option {name} needs a value", ctx=ctx)
-                    flags.append(value)
-            elif arg.startswith("--") and len(name) > 2:
-                raise OptionError(
-                    unknown_option(name, list(options), state.command, list(args), query=True),
-                    ctx=ctx,
-                )
-            else:
-                words.append(arg)
-        return TyperCommand.parse_args(self, ctx, [*flags, "--", *words])
-
-
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
 DryRunOpt = Annotated[
     bool, typer.Option("--dry-run", help="Show what would change; write nothing.")
 ]
+
+
+KeyArg = Annotated[
+    str, typer.Argument(help="Citation key.", autocompletion=complete_key, show_default=False)
+]
+KeysArg = Annotated[
+    list[str],
+    typer.Argument(help="Citation keys.", autocompletion=complete_key, show_default=False),
+]
+TagsOpt = Annotated[
+    list[str], typer.Option("--tag", "-t", help="A tag (repeat for more).", show_default=False)
+]
+
+
+def on_terminal() -> bool:
+    """Whether a person is at the keyboard (stdin and stdout a terminal): only then ask."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def show_diff(diff: str) -> None:
+    """A dry run's diff, or 'no change'."""
+    echo(diff.rstrip("\n") if diff else "no change")
+
+
+def warn(result: Any) -> None:
+    """An edit's or an import's warnings, on stderr."""
+    for problem in result.warnings:
+        echo(f"warning: {problem}", err=True)

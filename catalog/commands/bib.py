@@ -9,6 +9,7 @@ from typing import Annotated, TypeVar
 
 import typer
 
+from catalog.bib.options import ExportOptions  # light: no heavy library
 from catalog.commands import (
     JsonOpt,
     QueryCommand,
@@ -80,19 +81,17 @@ AbstractsOpt = Annotated[
 
 def _options(
     ascii: bool, venue_style: VenueStyle, arxiv_style: ArxivStyle, abstracts: bool = False
-) -> dict:
-    """Export options, with the registry and protected terms of the chosen catalog."""
+) -> ExportOptions:
+    """The export options given, with the protected terms of the chosen catalog."""
     from catalog.bib.bibtex import load_protected_terms
-    from catalog.data.registry import load_venues
 
-    return {
-        "venues": load_venues(state.paths.venues),
-        "ascii": ascii,
-        "venue_style": venue_style.value,
-        "arxiv_style": arxiv_style.value,
-        "protected": load_protected_terms(state.paths.terms),
-        "abstracts": abstracts,
-    }
+    return ExportOptions(
+        ascii=ascii,
+        venue_style=venue_style.value,
+        arxiv_style=arxiv_style.value,
+        protected=tuple(load_protected_terms(state.paths.terms)),
+        abstracts=abstracts,
+    )
 
 
 def _located(write: Callable[[], T]) -> T:
@@ -163,6 +162,7 @@ def export(
     Example: papers export --aux paper.aux --format csl-json -o refs.json
     """
     from catalog.bib import bibtex, formats
+    from catalog.data.registry import load_venues
     from catalog.index import query as q
 
     query = " ".join(words or [])
@@ -197,8 +197,8 @@ def export(
         papers, kept = with_old_keys(list(papers), state.paths)
         for note in kept:
             echo(note, err=True)
-    venues = options.pop("venues")
-    text = _located(lambda: formats.export(fmt.value, papers, venues, **options))
+    venues = load_venues(state.paths.venues)
+    text = _located(lambda: formats.export(fmt.value, papers, venues, options))
     count = len(papers)
     if output is None:
         typer.echo(text, nl=False)
@@ -241,6 +241,7 @@ def cite(
       papers cite he2021fastmoe he2022fastermoe >> refs.bib
     """
     from catalog.bib import bibtex
+    from catalog.data.registry import load_venues
     from catalog.index import query as q
 
     options = _options(ascii, venue_style, arxiv_style)
@@ -255,8 +256,9 @@ def cite(
         raise PaperNotFound(
             unknown[0] if len(unknown) == 1 else "\n".join(f"error: {u}" for u in unknown)
         )
-    venues = options.pop("venues")
-    text = _located(lambda: "\n".join(bibtex.entry(p, venues, **options) for p in papers))
+    venues = load_venues(state.paths.venues)
+    writer = bibtex.Writer(venues, options)
+    text = _located(lambda: "\n".join(writer.entry(p) for p in papers))
     typer.echo(text, nl=False)
 
 

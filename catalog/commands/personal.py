@@ -86,16 +86,12 @@ def status(
             "papers status needs a key and a status: papers status KEY to-read|reading|read"
         )
     on = _date(on)
-    from catalog.data.readingstate import Entry
     from catalog.edit import writer
     from catalog.index import query
 
-    conn = connect()
-    paper = query.get(conn, key)  # the reader's status over the catalog's own
-    own = query.catalog_status(conn, key)
-    legacy = Entry(key, own[0], read_on=own[1]) if own else None
+    paper = query.get(connect(), key)
     with writer.edit_reading(state.paths, dry_run=dry_run) as session:
-        entry = session.set_status(paper.key, value, on, legacy)
+        entry = session.set_status(paper.key, value, on)
     if as_json:
         echo_json({"key": key, **entry.to_dict(), "dry_run": dry_run})
         return
@@ -105,12 +101,6 @@ def status(
     dates = [f"started {entry.started_on}"] * bool(entry.started_on)
     dates += [f"read on {entry.read_on}"] * bool(entry.read_on)
     echo(f"{key}: {entry.status}" + (f" ({', '.join(dates)})" if dates else ""))
-    if legacy is not None:  # the catalog still holds reading state: say how to move it
-        echo(
-            f"note: {state.paths.display()} still holds status: for {key} (and maybe others); "
-            "papers status --migrate moves it into your reading file, once",
-            err=True,
-        )
 
 
 def _date(on: str | None) -> str | None:
@@ -133,22 +123,31 @@ def _migrate(as_json: bool) -> None:
             {
                 "moved": [{"key": e.key, **e.to_dict()} for e in done.moved],
                 "cleared": done.cleared,
+                "left": done.left,
             }
         )
         return
-    reading = state.paths.display(state.paths.reading)
-    if not done.cleared:
-        echo(f"{state.paths.display()} holds no reading state: nothing to move", err=True)
+    reading, catalog = state.paths.display(state.paths.reading), state.paths.display()
+    if not (done.moved or done.cleared or done.left):
+        echo(f"{catalog} holds no reading state: nothing to move", err=True)
         return
     for entry in done.moved:
         echo(f"{entry.key}: {entry.status}")
-    kept = len(done.cleared) - len(done.moved)
-    echo(
-        f"moved {len(done.moved)} into {reading}"
-        + (f"; {kept} already there, kept as {reading} has them" if kept else "")
-        + f"; {state.paths.display()} holds no reading state now",
-        err=True,
-    )
+    if done.moved:
+        echo(f"moved {len(done.moved)} into {reading}", err=True)
+    already = len(done.cleared) - len(done.moved)
+    if already:
+        echo(
+            f"removed the reading state of {already} more from {catalog} "
+            f"({reading} already held it)",
+            err=True,
+        )
+    if done.left:
+        echo(
+            f"left {', '.join(done.left)} in {catalog}: not a reading status or date "
+            "(papers check names each; fix it, then run this again)",
+            err=True,
+        )
 
 
 @command("queue")
@@ -210,9 +209,10 @@ def _top(conn: sqlite3.Connection, key: str) -> None:
     from catalog.index import query
 
     paper = query.get(conn, key)
-    if paper.status != "to-read":
+    status = query.reading_of(conn, paper.key)["status"]
+    if status != "to-read":
         raise CatalogError(
-            f"{key} is {paper.status}, not in the to-read queue (papers status {key} to-read "
+            f"{key} is {status}, not in the to-read queue (papers status {key} to-read "
             "puts it back)"
         )
     with writer.edit_reading(state.paths) as session:

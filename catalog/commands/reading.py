@@ -193,34 +193,22 @@ def show(
     if paper.booktitle:  # a book chapter: its book
         venue = query.venue(conn, paper.venue) or {}
         echo(f"  In: {book_credit(paper, venue.get('publisher'))}")
-    for name in (
-        "doi",
-        "arxiv",
-        "url",
-        "chapter",
-        "pages",
-        "volume",
-        "number",
-        "status",
-        "read_on",
-        "added",
-    ):
-        value = getattr(paper, name)
+    shown = {name: getattr(paper, name) for name in _SHOWN}
+    shown |= {"status": yours["status"], "started": yours["started_on"]}
+    shown |= {"read_on": yours["read_on"], "added": paper.added, "checked": paper.checked}
+    for name, value in shown.items():
         if value:
             echo(f"  {name + ':':9}{value}")
-        if name == "status" and yours["started_on"]:
-            echo(f"  {'started:':9}{yours['started_on']}")
     if paper.tags:
         echo(f"  {'tags:':9}{', '.join(paper.tags)}")
     for name in ("summary", "abstract"):
         value = getattr(paper, name)
         if value:
             echo(f"  {name + ':':9}{value}")
-    for name, value in yours.items():
-        if name == "started_on":
-            continue  # shown beside the status above
-        shown = state.paths.display(value) if value else f"none ({_HOW[name].format(key=key)})"
-        echo(f"  {name + ':':9}{shown}")
+    for name in _HOW:
+        value = yours[name]
+        kept = state.paths.display(value) if value else f"none ({_HOW[name].format(key=key)})"
+        echo(f"  {name + ':':9}{kept}")
     if paper.sources:
         echo("  metadata from: " + ", ".join(paper.sources))
     echo(f"  {'source:':9}{state.paths.display()}:{paper.line}")
@@ -231,6 +219,8 @@ def show(
         )
 
 
+# The fields show prints on a line each before the reader's state (then added, checked).
+_SHOWN = ("doi", "arxiv", "url", "code", "chapter", "pages", "volume", "number")
 _HOW = {
     "pdf": "papers pdf {key}, or papers attach {key} FILE",
     "note": "papers note {key} writes one",
@@ -238,16 +228,15 @@ _HOW = {
 
 
 def _yours(conn: Any, key: str) -> dict[str, Any]:
-    """What is the reader's own about the paper: the day they started reading it, its kept
-    PDF and its reading note (None when there is none)."""
+    """What is the reader's own about the paper: its status, the days they started and
+    finished reading it, its kept PDF and its reading note (None when there is none)."""
     from catalog.edit.notes import note_path
-    from catalog.index.query import reading_states
+    from catalog.index.query import reading_of
     from catalog.ingest.pdfs import local_pdf
 
-    entry = reading_states(conn).get(key)
     note = note_path(state.paths, key)
     return {
-        "started_on": entry[2] if entry else None,
+        **reading_of(conn, key),
         "pdf": local_pdf(state.paths, key),
         "note": note if note.is_file() else None,
     }

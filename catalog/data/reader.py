@@ -16,10 +16,19 @@ from pathlib import Path
 from catalog.data import yamlfile
 from catalog.errors import InvalidCatalogError, Problem
 from catalog.hints import hint_for
-from catalog.model import FIELDS, LIST_FIELDS, REQUIRED, Paper, content_digest
+from catalog.model import (
+    FIELDS,
+    REQUIRED,
+    RETIRED_FIELDS,
+    SPECS,
+    STATUSES,
+    Paper,
+    content_digest,
+    is_date,
+)
 
-_LIST_FIELDS = set(LIST_FIELDS)
-_BOOL_FIELDS = {"et_al"}
+# Each written field's kind (model.SPECS): a list, true/false, or one text.
+_KIND = {name: SPECS[name].kind for name in FIELDS}
 _YEAR_RE = re.compile(r"^\d{4}$")
 # A line that starts a new top-level key: not indented, not a comment, not a list item.
 # Searched as a newline and its next character (re scans for that without testing
@@ -196,6 +205,22 @@ def parse_all(text: str, filename: str) -> tuple[list[Paper], list[Problem]]:
     return papers, problems + duplicate_keys(papers, filename)
 
 
+def retired_values(text: str, filename: str) -> dict[str, dict[str, str | None]]:
+    """The reading state (model.RETIRED_FIELDS) an older catalog's text still writes on
+    its papers, as written: {key: {field: text}} (None: null, or not a single value)."""
+    try:
+        root = yamlfile.compose(text, filename)
+    except InvalidCatalogError:
+        return {}
+    walker = _Walker(filename, 0)
+    if root is not None:
+        walker.walk_root(root)
+    found: dict[str, dict[str, str | None]] = {}
+    for key, name, value in walker.retired:
+        found.setdefault(key, {})[name] = value
+    return found
+
+
 def missing(filename: str) -> Problem:
     """The blocking problem of a catalog file that is not there."""
     hint = "create it, or point --catalog / PAPERS_CATALOG at your catalog"
@@ -219,6 +244,8 @@ class _Walker:
         self.offset = line_offset
         self.papers: list[Paper] = []
         self.problems: list[Problem] = []
+        # (key, field, value) of each retired field found (model.RETIRED_FIELDS)
+        self.retired: list[tuple[str, str, str | None]] = []
 
     def line(self, node: yamlfile.Node) -> int:
         return node.start_mark.line + 1 + self.offset
@@ -338,6 +365,9 @@ class _Walker:
         fields: dict[str, object] = {}
         ok = True
         for name, value_node in values.items():
+            if name in RETIRED_FIELDS:
+                self.retired_field(name, value_node, lines[name], year, venue, key_node)
+                continue
             if name not in _FIELD_NAMES:
                 hint = hint_for(name, FIELDS) or "known fields: " + ", ".join(FIELDS)
                 self.problem(
@@ -387,10 +417,38 @@ class _Walker:
             last.blocking,
         )
 
+    def retired_field(
+        self,
+        name: str,
+        value: yamlfile.Node,
+        name_node: yamlfile.Node,
+        year: int,
+        venue: str,
+        key_node: yamlfile.Node | None,
+    ) -> None:
+        """Reading state an older catalog wrote on a paper: a problem saying where it lives
+        now, and its text kept (retired) for the migration that moves it there."""
+        text = value.value.strip() if isinstance(value, yamlfile.ScalarNode) else None
+        if text is not None and not value.style and text in yamlfile.NULLS:
+            text = None
+        if key_node is not None:
+            self.retired.append((str(yamlfile.construct(key_node)), name, text))
+        then = "then papers status --migrate moves it into data/reading.yaml"
+        if name == "status" and text is not None and text not in STATUSES:
+            message = f"unknown status '{text[:60]}'"
+            hint = (hint_for(text, STATUSES) or "use " + ", ".join(STATUSES)) + f"; {then}"
+        elif name == "read_on" and text is not None and not is_date(text):
+            message, hint = f"read_on '{text[:60]}' is not a date", f"write YYYY-MM-DD; {then}"
+        else:
+            message = f"{name}: is reading state, kept in data/reading.yaml now"
+            hint = "run papers status --migrate to move it there; nothing is lost"
+        self.problem(name_node, _place(year, venue, key_node), message, hint, blocking=False)
+
     def field_value(self, name: str, node: yamlfile.Node) -> object:
         """The field's value, None when it is null, or _BAD after adding a problem (its
         place left for the caller to fill)."""
-        if name in _LIST_FIELDS:
+        kind = _KIND[name]
+        if kind == "list":
             if isinstance(node, yamlfile.SequenceNode):
                 items = node.value
                 if all(isinstance(i, yamlfile.ScalarNode) for i in items):
@@ -404,7 +462,7 @@ class _Walker:
         if not isinstance(node, yamlfile.ScalarNode):
             self.problem(node, "", f"{name} must be a single value", "write it on one line")
             return _BAD
-        if name in _BOOL_FIELDS:
+        if kind == "bool":
             if yamlfile.is_bool(node):
                 return yamlfile.construct(node)
             self.problem(node, "", f"{name} must be true or false", f"write {name}: true")

@@ -9,8 +9,9 @@ one reader does with it is theirs and lives in a file of its own beside it:
     queue:            # papers moved to the top of the to-read queue, first first
       - lai2023adaembed
 
-A paper missing from `papers:` is to-read (or has the status an older catalog still
-writes on it, until `papers status --migrate` moves it here).
+A paper missing from `papers:` is to-read. (An older catalog wrote status and read_on on
+its papers; `papers check` names those lines and `papers status --migrate` moves them
+here.)
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,22 @@ class Venue:
             "publisher": self.publisher,
             **self.extra,
         }
+
+
+# Venues whose papers are preprints by their name alone, where no registry entry says.
+PREPRINT_NAMES = frozenset({"arxiv", "corr"})
+
+
+def is_preprint(venue: Venue | str, venues: Mapping[str, Venue] | None = None) -> bool:
+    """Whether a venue's papers are preprints: its registry entry's kind says (a Venue, or
+    a short name that venues has); a name the registry lacks, or with no registry at hand,
+    is a preprint's if it is arXiv or CoRR. The one rule: check, import, update and export
+    all ask it."""
+    if isinstance(venue, str):
+        venue = (venues or {}).get(venue) or venue
+    if isinstance(venue, Venue):
+        return venue.kind == "preprint"
+    return venue.casefold() in PREPRINT_NAMES
 
 
 def _mapping(path: Path, what: str) -> tuple[dict[str, Any], dict[str, int]]:

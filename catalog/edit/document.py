@@ -19,22 +19,12 @@ from typing import TYPE_CHECKING, Any
 
 from catalog.data import reader, yamlfile
 from catalog.errors import CatalogError, InvalidCatalogError, Problem
-from catalog.model import FIELDS, LIST_FIELDS, Paper
+from catalog.model import FIELDS, LIST_FIELDS, QUOTED_FIELDS, Paper, named
 
-# Fields written in double quotes, as the hand-written file does.
-_QUOTED = {
-    "title",
-    "booktitle",
-    "summary",
-    "abstract",
-    "arxiv",
-    "volume",
-    "number",
-    "pages",
-    "chapter",
-}
-_DATES = {"read_on", "added"}
-_LISTS = set(LIST_FIELDS)
+# How the file writes each field (model.SPECS): quoted titles, flow lists, bare dates.
+_QUOTED = QUOTED_FIELDS
+_DATES = frozenset(named("date"))
+_LISTS = frozenset(LIST_FIELDS)
 
 if TYPE_CHECKING:
     from ruamel.yaml import YAML
@@ -500,7 +490,7 @@ def new_paper_block(yaml: YAML, paper: Paper, indent: int) -> Block:
 
 def set_field(data: Any, name: str, value: Any) -> None:
     """Set or remove one field, keeping FIELDS order and the existing value's style."""
-    empty = value in (None, [], False, "") or (name == "status" and value == "to-read")
+    empty = value in (None, [], False, "")
     if empty:
         if name in data:
             del data[name]

@@ -57,17 +57,14 @@ class ReadingSession:
 
     # -- changes
 
-    def set_status(
-        self, key: str, status: str, on: str | None = None, legacy: Entry | None = None
-    ) -> Entry:
+    def set_status(self, key: str, status: str, on: str | None = None) -> Entry:
         """Set a paper's status. read records read_on (today unless on is given; a paper
         already read keeps its date); reading records started_on the same way; to-read
-        drops the entry. legacy: the status the catalog itself still holds for the paper
-        (an entry then says to-read, so that it wins over the catalog's)."""
+        drops the entry."""
         if status not in STATUSES:
             hint = hint_for(status, STATUSES) or "use " + ", ".join(STATUSES)
             raise CatalogError(f"unknown status '{status}' ({hint})")
-        current = self.entry(key) or legacy
+        current = self.entry(key)
         today = dt.date.today().isoformat()
         if status == "read":
             kept = current.read_on if current and current.status == "read" else None
@@ -80,7 +77,7 @@ class ReadingSession:
             entry = Entry(key, DEFAULT_STATUS)
         if status != DEFAULT_STATUS:
             self._unqueue(key)
-        if status == DEFAULT_STATUS and (legacy is None or legacy.status == DEFAULT_STATUS):
+        if status == DEFAULT_STATUS:
             self._drop(key)
         else:
             self.put(entry)

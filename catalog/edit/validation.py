@@ -16,15 +16,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+# A near-duplicate title is a warning on write: two papers may share a title.
+from catalog.check.titles import NEAR_DUPLICATE_MESSAGE
 from catalog.data import reader
 from catalog.data.registry import Venue
 from catalog.edit.snapshot import Brief, Snapshot
 from catalog.errors import CatalogError, InvalidCatalogError, Problem
 from catalog.model import Paper
 from catalog.paths import Paths
-
-# A near-duplicate title is a warning on write: two papers may share a title.
-NEAR_DUPLICATE_MESSAGE = "title nearly the same as"
 
 
 class InvalidEditError(CatalogError):
@@ -243,7 +242,7 @@ class EditCheck:
         """check's findings about the changed papers, among themselves and against the rest
         (whose lines are as read before, moved(paper) in the new file)."""
         from catalog.check import duplicates
-        from catalog.check.rules import check_papers
+        from catalog.check.rules import check_papers, duplicate_id, identities, near_duplicate
 
         def line(paper: Paper) -> int:
             return moved(paper) if paper.key not in keys else paper.line
@@ -260,46 +259,25 @@ class EditCheck:
             c if isinstance(c, Paper) else full[c.key] for c in candidates
         )
         for paper in changed:
-            at = reader.where(paper.year, paper.venue, paper.key)
-            pairs = [
-                ("DOI", paper.doi, finder.by_doi.get(duplicates.norm_doi(paper.doi) or "")),
-                (
-                    "arXiv id",
-                    paper.arxiv,
-                    finder.by_arxiv.get(duplicates.norm_arxiv(paper.arxiv) or ""),
-                ),
-            ]
-            for label, value, seen in pairs:
+            for label, ident, written in identities(paper):
+                seen = (finder.by_doi if label == "DOI" else finder.by_arxiv).get(ident)
                 if seen is not None:
                     found.append(
-                        Problem(
-                            self.filename,
-                            paper.line,
-                            at,
-                            f"duplicate {label} {value} (also {seen.key}, line {line(seen)})",
-                            "one paper, one entry: merge them",
-                        )
+                        duplicate_id(self.filename, paper, label, written, seen, line(seen))
                     )
-            match = finder.find(replace(paper, doi=None, arxiv=None))
-            if match is not None and match.by == "title":
-                found.append(
-                    Problem(
-                        self.filename,
-                        paper.line,
-                        at,
-                        f"{NEAR_DUPLICATE_MESSAGE} {match.paper.key} (line {line(match.paper)})",
-                        "if they are one paper, keep one entry and record the other's arXiv id",
-                    )
-                )
+            match = finder.find_title(paper)
+            if match is not None:
+                found.append(near_duplicate(self.filename, paper, match.paper, line(match.paper)))
         return found
 
 
 def _could_match(changed: list[Paper], others: list[Paper | Brief]) -> list[Paper | Brief]:
     """The others (in their order) that dedupe's Finder could match with a changed paper:
-    those sharing a DOI or arXiv id, or whose title holds one of a changed title's bucket
-    words. A superset by cheap substring tests, so the Finder, built over it, gives the
-    same answers as over every paper without normalising 10k titles."""
-    from catalog.check import duplicates
+    those sharing a DOI or arXiv id, or whose title, its letters and digits run together,
+    holds a word of a changed title's buckets (titles.key_words). A superset by cheap
+    substring tests, so the Finder, built over it, gives the same answers as over every
+    paper without normalising 10k titles."""
+    from catalog.check import duplicates, titles
     from catalog.model import normalize_title
 
     ids = {
@@ -308,17 +286,22 @@ def _could_match(changed: list[Paper], others: list[Paper | Brief]) -> list[Pape
         for i in (duplicates.norm_doi(p.doi), duplicates.norm_arxiv(p.arxiv, p.doi))
         if i
     }
-    words = {w for p in changed for w in duplicates.bucket_words(normalize_title(p.title))}
+    words = {w for p in changed for w in titles.key_words(normalize_title(p.title))}
     out = []
     for other in others:
         title = other.title
-        if not title.isascii() or any(w in title.lower() for w in words):
+        run = _RUN_TOGETHER_RE.sub("", title.lower()) if title.isascii() else ""
+        if not title.isascii() or any(w in run for w in words):
             out.append(other)  # a folded non-ASCII title may hold any word: always a candidate
             continue
         found = f"{other.doi or ''} {other.arxiv or ''}".lower()
         if any(i in found for i in ids):
             out.append(other)
     return out
+
+
+# What an ASCII title's normalised words run together leave out ("Fast MoE" holds "fastmoe").
+_RUN_TOGETHER_RE = re.compile(r"[^a-z0-9]+")
 
 
 def _fingerprint(problem: Problem) -> tuple[str, str]:

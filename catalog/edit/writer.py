@@ -1,592 +1,37 @@
-"""The one door for writes: round-trip edits of the catalog and its registries.
+"""The one door for writes: every file papers writes goes through a session opened here.
 
-Every change to data/papers.yaml, venues.yaml and tags.yaml goes through an
-`edit()` session: it takes the catalog's lock, reads the files, applies the
-edits, validates the result with the same reader and checks as `papers check`,
-writes each changed file atomically (temporary file in the same folder, fsync,
-rename) and refreshes the index.
-
-How the file keeps its form: the text is cut into blocks of whole lines
-(catalog.edit.document) and only the blocks an edit touches are rendered again; every
-other line is copied as it was. The parts, one job each: catalog.edit.document (the text
-cut for editing, and the registries' edits), `Session` here (the edit operations and
-the commit), catalog.edit.snapshot (the papers as the session found them),
-catalog.edit.validation (whether the new texts may be written) and catalog.files (the
-atomic write, the locks).
+`edit()` takes the lock of every file a catalog's edit may write, reads them, yields a
+`Session` (catalog.edit.session) for the edits, then judges and writes them in order and
+refreshes the index; `edit_reading()` does the same for the reader's file alone. The
+parts, one job each: catalog.edit.session (the edit operations and the commit),
+catalog.edit.document and catalog.edit.keyed (the files cut into blocks),
+catalog.edit.snapshot (the papers as the session found them), catalog.edit.validation
+(whether the new texts may be written) and catalog.files (the atomic write, the locks).
 """
 
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
-import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from catalog import files
 from catalog.data import yamlfile
-from catalog.data.registry import Venue
-from catalog.edit.document import (
-    Block,
-    Document,
-    WriteError,
-    blank_after_lazy_years,
-    expand,
-    insert_sorted,
-    key_text,
-    lines_of,
-    load_paper,
-    new_paper_block,
-    parse_catalog_lazily,
-    render_paper,
-    set_field,
-    shift_lines,
-    yaml_rt,
-)
-from catalog.edit.keyed import KeyedFile
-from catalog.edit.snapshot import Papers, Snapshot
-from catalog.edit.validation import (
-    NEAR_DUPLICATE_MESSAGE,
-    EditCheck,
-    InvalidEditError,
-)
-from catalog.errors import (
-    CatalogError,
-    LockTimeoutError,
-    PaperNotFound,
-    Problem,
-)
-from catalog.files import CRASH_ENV, atomic_write, encoded
-from catalog.hints import hint_for
-from catalog.model import FIELDS, LIST_FIELDS, MAX_TAG, STATUSES, Paper
+from catalog.edit.session import Session, write_in_order
+from catalog.edit.validation import InvalidEditError
+from catalog.errors import CatalogError, LockTimeoutError, Problem
+from catalog.model import DEFAULT_STATUS, STATUSES, is_date
 from catalog.paths import Paths
 
 # Seconds to wait for another papers process to finish its write.
 LOCK_TIMEOUT = 120.0
-__all__ = [
-    "CRASH_ENV",
-    "NEAR_DUPLICATE_MESSAGE",
-    "InvalidEditError",
-    "LockTimeoutError",
-    "atomic_write",
-]  # re-exported for callers
-_LISTS = set(LIST_FIELDS)
-TAG_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+__all__ = ["InvalidEditError", "LockTimeoutError", "Session"]  # re-exported for callers
 
 if TYPE_CHECKING:
-    from ruamel.yaml import YAML
-
     from catalog.data.readingstate import Entry
     from catalog.edit.readingfile import ReadingSession
-    from catalog.ingest.inbox import Inbox
-    from catalog.ingest.keymap import Keymap
-
-
-# ---------------------------------------------------------------- the session
-
-
-@dataclass
-class WriteResult:
-    """What a session wrote: changed files, warnings, and for a dry run the diff."""
-
-    changed: list[Path] = field(default_factory=list)
-    warnings: list[Problem] = field(default_factory=list)
-    dry_run: bool = False
-    diff: str = ""
-
-
-class Session:
-    """One set of edits to a catalog's files, made under their locks: the catalog's text
-    cut into blocks (Document), each edited paper's block rendered again; the registries,
-    the reader's file, the key map and the inbox each a KeyedFile, read on first use."""
-
-    def __init__(self, paths: Paths):
-        from catalog.data.registry import load_tags, load_venues
-        from catalog.index.database import catalog_stamp
-
-        self.paths = paths
-        self.filename = paths.display()
-        self._yaml: YAML | None = None
-        stamp = catalog_stamp(paths)
-        try:
-            data = yamlfile.read_bytes(paths.catalog, self.filename)
-        except FileNotFoundError:
-            raise CatalogError(
-                f"{self.filename}: catalog file not found (create it, or point "
-                "--catalog / PAPERS_CATALOG at your catalog)"
-            ) from None
-        self.data = data
-        self._text: str | None = None
-        self.newline = yamlfile.newline_of(data)  # written back as the file has it (CRLF stays)
-        # The file's stat before it was read, if still the same after (the index may vouch
-        # for bytes by their stat instead of their hash).
-        same = stamp if catalog_stamp(paths) == stamp else None
-        self.snapshot = Snapshot(paths, data, same, self.filename, lambda: self.text)
-        self.venues: dict[str, Venue] = load_venues(paths.venues)
-        self.vocabulary: dict[str, str] = load_tags(paths.tags)
-        self.papers = Papers(self.snapshot)  # current papers: the snapshot's, edits over it
-        self._doc: Document | None = None
-        self._where: dict[str, tuple[Block, Block, Block]] = {}
-        self._registries: dict[Path, KeyedFile] = {}
-        self._reading: ReadingSession | None = None
-        self._keymap: Keymap | None = None
-        self._inbox: Inbox | None = None
-        self._catalog_changed = False
-        self.venues_before = dict(self.venues)
-        self.vocab_before = dict(self.vocabulary)
-        self.result = WriteResult()
-        self._replacement: str | None = None
-
-    @property
-    def yaml(self) -> YAML:
-        """ruamel.yaml in round-trip mode, made on first use."""
-        if self._yaml is None:
-            self._yaml = yaml_rt()
-        return self._yaml
-
-    def registry(self, path: Path) -> KeyedFile:
-        """A registry (venues, tags, authors) as this session edits it: what it gains is
-        written before the catalog, what it loses after."""
-        if path not in self._registries:
-            self._registries[path] = KeyedFile(self.paths, path, stage="grown")
-        return self._registries[path]
-
-    @property
-    def reading(self) -> ReadingSession:
-        """The reader's file (data/reading.yaml) as this session edits it."""
-        if self._reading is None:
-            from catalog.edit.readingfile import ReadingSession
-
-            self._reading = ReadingSession(self.paths)
-        return self._reading
-
-    @property
-    def keymap(self) -> Keymap:
-        """The key map (data/keymap.yaml) as this session edits it."""
-        if self._keymap is None:
-            from catalog.ingest.keymap import Keymap
-
-            self._keymap = Keymap(self.paths)
-        return self._keymap
-
-    @property
-    def inbox(self) -> Inbox:
-        """The inbox (data/inbox.yaml) as this session edits it."""
-        if self._inbox is None:
-            from catalog.ingest.inbox import Inbox
-
-            self._inbox = Inbox(self.paths)
-        return self._inbox
-
-    @property
-    def text(self) -> str:
-        """The catalog's text as read (decoded on first use)."""
-        if self._text is None:
-            self._text = yamlfile.decode(self.data, self.filename)
-        return self._text
-
-    @property
-    def doc(self) -> Document:
-        """The catalog cut into year blocks (on first use)."""
-        if self._doc is None:
-            doc = parse_catalog_lazily(self.text, self.filename)
-            if doc.render() != self.text:  # pragma: no cover - a bug in the cutter
-                raise WriteError(
-                    f"{self.filename}: cannot edit this file without changing "
-                    "other lines; please report it"
-                )
-            self._doc = doc
-            for year in doc.blocks:
-                self._register(year)
-        return self._doc
-
-    def _register(self, year: Block) -> None:
-        for venue in year.children:
-            for paper in venue.children:
-                self._where[paper.key] = (year, venue, paper)
-
-    def _year_block(self, year: int) -> Block | None:
-        doc = self.doc
-        block = next((b for b in doc.blocks if b.key == str(year)), None)
-        if block is not None and block.lazy:
-            expand(block, self.filename)
-            self._register(block)
-        return block
-
-    def _locate(self, key: str) -> tuple[Block, Block, Block]:
-        """The year, venue and paper blocks of a paper, cutting its year when needed."""
-        if key not in self._where:
-            self._year_block(self.paper(key).year)
-        return self._where[key]
-
-    # -- reading
-
-    def paper(self, key: str) -> Paper:
-        """The current paper with this key; PaperNotFound suggests the closest key."""
-        try:
-            return self.papers[key]
-        except KeyError:
-            hint = hint_for(key, self.papers)
-            raise PaperNotFound(
-                f"no paper with key '{key}'" + (f"; {hint}" if hint else "")
-            ) from None
-
-    # -- papers
-
-    def update(self, key: str, **changes: Any) -> Paper:
-        """Set fields of one paper (None, [] or False removes the field); its other lines stay."""
-        paper = self.paper(key)
-        unknown = [n for n in changes if n not in FIELDS or n == "key"]
-        if unknown:
-            raise CatalogError(f"cannot set field '{unknown[0]}' (fields: {', '.join(FIELDS[1:])})")
-        new = replace(paper, **{n: _model_value(n, v) for n, v in changes.items()})
-        if new == paper:
-            return paper
-        return self._put(key, paper, new, changes)
-
-    def _put(self, key: str, paper: Paper, new: Paper, changes: dict[str, Any]) -> Paper:
-        """update() once the new paper is made: its block's changed fields set."""
-        block = self._locate(key)[2]
-        data = load_paper(self.yaml, block)
-        for name, value in changes.items():
-            if getattr(paper, name) != getattr(new, name):
-                set_field(data, name, value)
-        block.dirty = True
-        self._catalog_changed = True
-        self.papers[key] = new
-        return new
-
-    def add(self, paper: Paper) -> Paper:
-        """Add a new paper under its year and venue, in sorted place."""
-        if paper.key in self.papers:
-            raise CatalogError(
-                f"key '{paper.key}' is already used by "
-                f"'{self.papers[paper.key].title}' (keys are never reused)"
-            )
-        year_block, venue_block = self._place(paper.year, paper.venue)
-        indent = venue_block.child_indent
-        if indent is None:
-            indent = venue_block.indent + 2
-            venue_block.child_indent = indent
-        block = new_paper_block(self.yaml, paper, indent)
-        insert_sorted(venue_block.children, block, lambda b: b.key > paper.key)
-        self._where[paper.key] = (year_block, venue_block, block)
-        self.papers[paper.key] = paper
-        self._catalog_changed = True
-        return paper
-
-    def remove(self, key: str) -> Paper:
-        """Remove a paper with the comments that lead into it; drop a venue or year left empty."""
-        paper = self.paper(key)
-        year, venue, block = self._locate(key)
-        del self._where[key]
-        if block.doc is not None:
-            render_paper(self.yaml, block)
-        venue.children.remove(block)
-        if not venue.children:
-            year.children.remove(venue)
-        if not year.children:
-            self.doc.blocks.remove(year)
-        del self.papers[key]
-        self._catalog_changed = True
-        return paper
-
-    def delete(self, key: str) -> Paper:
-        """Remove a paper and every line of the catalog's files that names it: its entry
-        in the reader's file and its queue place, its key map lines (written before the
-        catalog loses it, so no file ever names a paper the catalog lacks)."""
-        paper = self.remove(key)
-        if self.paths.reading.exists():
-            self.reading.forget(key)
-        from catalog.ingest.keymap import keymap_path
-
-        if keymap_path(self.paths).exists():
-            self.keymap.forget(key)
-        return paper
-
-    def move(self, key: str, year: int, venue: str) -> Paper:
-        """Move a paper (with its comments) under another year and venue; its lines keep."""
-        paper = self.paper(key)
-        if (paper.year, paper.venue) == (year, venue):
-            return paper
-        _, _, block = self._locate(key)
-        render_paper(self.yaml, block)
-        self.remove(key)
-        year_block, venue_block = self._place(year, venue)
-        indent = venue_block.child_indent
-        if indent is None:
-            indent = venue_block.child_indent = venue_block.indent + 2
-        moved = Block(key, block.lead, shift_lines(block.head, indent - block.indent), indent)
-        insert_sorted(venue_block.children, moved, lambda b: b.key > key)
-        self._where[key] = (year_block, venue_block, moved)
-        new = replace(paper, year=year, venue=venue)
-        self.papers[key] = new
-        self._catalog_changed = True
-        return new
-
-    def _place(self, year: int, venue: str) -> tuple[Block, Block]:
-        """The year and venue blocks for a new paper, created in sorted order when missing."""
-        year_block = self._year_block(year)
-        if year_block is None:
-            indent = self.doc.blocks[0].indent if self.doc.blocks else 0
-            year_block = Block(str(year), [], [" " * indent + f"{year}:\n"], indent)
-            blank = blank_after_lazy_years(self.doc.blocks)
-            if not self.doc.blocks and self.doc.header and not self.doc.header[-1].endswith("\n"):
-                self.doc.header[-1] += "\n"
-
-            def older(b: Block) -> bool:
-                return b.key.isdigit() and int(b.key) < year
-
-            insert_sorted(self.doc.blocks, year_block, older)
-            if year_block is self.doc.blocks[-1]:
-                year_block.lead = blank + year_block.lead  # the blank lines go between years
-            else:
-                year_block.tail = blank
-        if not year_block.open:
-            raise WriteError(
-                f"{self.filename}: year {year} is not written as a block of "
-                "venues; write it as 'YEAR:' with venues below it"
-            )
-        venue_block = next((b for b in year_block.children if b.key == venue), None)
-        if venue_block is None:
-            if year_block.child_indent is None:
-                year_block.child_indent = year_block.indent + 2
-            indent = year_block.child_indent
-            venue_block = Block(venue, [], [" " * indent + key_text(venue) + ":\n"], indent)
-            insert_sorted(year_block.children, venue_block, lambda b: b.key > venue)
-        if not venue_block.open:
-            raise WriteError(
-                f"{self.filename}: {year} › {venue} is not written as a block "
-                "list of papers; write each paper as '- key: ...' below it"
-            )
-        return year_block, venue_block
-
-    def add_tags(self, key: str, tags: list[str], new: bool = False) -> list[str]:
-        """Add tags to a paper; returns those it did not have. A tag outside the
-        vocabulary is refused with a suggestion unless new adds it to the vocabulary."""
-        for tag in tags:
-            if tag in self.vocabulary:
-                continue
-            if len(tag) > MAX_TAG:
-                raise CatalogError(
-                    f"'{tag[:MAX_TAG]}...' is longer than {MAX_TAG} characters: "
-                    "name the tag in a few words"
-                )
-            if not TAG_RE.match(tag):
-                raise CatalogError(
-                    f"'{tag}' is not a tag name: use lower-case words joined "
-                    "by hyphens, e.g. 'model-update'"
-                )
-            if not new:
-                hint = hint_for(tag, self.vocabulary)
-                raise CatalogError(
-                    f"unknown tag '{tag}'"
-                    + (f" ({hint})" if hint else "")
-                    + f"; add it to {self.paths.display(self.paths.tags)} "
-                    "with --new"
-                )
-            self.add_tag(tag, None)
-        paper = self.paper(key)
-        added = [t for t in dict.fromkeys(tags) if t not in paper.tags]
-        if added:
-            self.update(key, tags=[*paper.tags, *added])
-        return added
-
-    def remove_tags(self, key: str, tags: list[str]) -> list[str]:
-        """Remove tags from a paper; returns those it had."""
-        paper = self.paper(key)
-        gone = [t for t in paper.tags if t in tags]
-        if gone:
-            self.update(key, tags=[t for t in paper.tags if t not in tags])
-        return gone
-
-    # -- registries
-
-    def add_tag(self, tag: str, description: str | None) -> None:
-        """Add a tag to the vocabulary (data/tags.yaml), in sorted place."""
-        if tag in self.vocabulary:
-            return
-        self.registry(self.paths.tags).put(tag, description)
-        self.vocabulary[tag] = description or ""
-
-    def rename_tag(self, old: str, new: str) -> list[str]:
-        """Rename a tag in the vocabulary and on every paper; returns the keys changed."""
-        if old not in self.vocabulary:
-            hint = hint_for(old, self.vocabulary)
-            raise CatalogError(
-                f"no tag '{old}' in {self.paths.display(self.paths.tags)}"
-                + (f"; {hint}" if hint else "")
-            )
-        tags = self.registry(self.paths.tags)
-        if new in self.vocabulary:  # merging two tags: keep the target's description
-            tags.remove(old)
-        else:
-            value = tags.value(old)
-            tags.put(new, self.vocabulary[old] if value is None else value, replace=old)
-            self.vocabulary[new] = self.vocabulary[old]
-        del self.vocabulary[old]
-        return self._rename_papers(old, new)
-
-    def _rename_papers(self, old: str, new: str) -> list[str]:
-        renamed: dict[str, list[str]] = {}
-        for key in self._tagged(old):
-            tags = self.paper(key).tags
-            if old in tags:
-                renamed[key] = list(dict.fromkeys(new if t == old else t for t in tags))
-        for key, tags in renamed.items():
-            self.update(key, tags=tags)
-        return list(renamed)
-
-    def _tagged(self, tag: str) -> list[str]:
-        """The keys of the current papers carrying a tag, in file order (through the index
-        when it serves the papers: a rename reads the papers it changes, not all)."""
-        if not self.snapshot.indexed:
-            return [key for key, paper in self.papers.items() if tag in paper.tags]
-        current = self.papers
-        keys = [
-            k
-            for k in self.snapshot.tagged(tag)
-            if k not in current.changed and k not in current.gone
-        ]
-        self.snapshot.full(keys)  # one query per few hundred papers, not one each
-        wanted = {k for k, p in current.changed.items() if tag in p.tags}
-        if wanted:
-            wanted.update(keys)
-            keys = [k for k in current if k in wanted]
-        return keys
-
-    def add_venue(self, venue: Venue) -> None:
-        """Add a venue to the registry (data/venues.yaml), in sorted place."""
-        if venue.short in self.venues:
-            return
-        value: dict[str, Any] = {"kind": venue.kind, "name": venue.name}
-        if venue.publisher:
-            value["publisher"] = venue.publisher
-        value.update({k: v for k, v in venue.extra.items() if v not in (None, "")})
-        self.registry(self.paths.venues).put(venue.short, value)
-        self.venues[venue.short] = venue
-
-    # -- saving
-
-    def replace_text(self, text: str) -> None:
-        """Replace the whole catalog text (papers edit): validated like any other edit."""
-        self._replacement = text
-
-    def render(self) -> dict[Path, str]:
-        """The new text of every file this session changed."""
-        out: dict[Path, str] = {}
-        if self._replacement is not None:
-            if self._replacement != self.text:
-                out[self.paths.catalog] = self._replacement
-            return out
-        for part in self._parts():
-            if part.changed and (text := part.render()) != part.text:
-                out[part.path] = text
-        if self._catalog_changed:
-            for year in self.doc.blocks:
-                for venue in year.children:  # a lazy year has none: it was not edited
-                    for paper in venue.children:
-                        render_paper(self.yaml, paper)
-            text = self.doc.render()
-            if text != self.text:
-                out[self.paths.catalog] = text
-        return out
-
-    def _parts(self) -> list[KeyedFile]:
-        """Every file of the session but the catalog, registries first."""
-        dependents = (self._reading, self._keymap, self._inbox)
-        return [*self._registries.values(), *(d.file for d in dependents if d is not None)]
-
-    def _check(self) -> EditCheck:
-        return EditCheck(
-            self.paths, lambda: self.text, self.snapshot, self.venues_before, self.vocab_before
-        )
-
-    def validate(self, texts: dict[Path, str]) -> list[Problem]:
-        """Refuse an edit that adds problems; return the warnings it adds."""
-        warnings = self._check().check(texts, self.venues, self.vocabulary)
-        for dependent in (self._reading, self._keymap, self._inbox):
-            if dependent is not None and dependent.file.path in texts:
-                dependent.check(texts[dependent.file.path], self._has_paper)
-        return warnings
-
-    def _has_paper(self, key: str) -> bool:
-        return key in self.papers
-
-    def commit(self, dry_run: bool = False) -> WriteResult:
-        """Validate and write every changed file atomically, in an order every step of
-        which leaves the files agreeing (see write_in_order). A file that changed since the
-        session read it is not replaced (ConcurrentEditError)."""
-        texts = self.render()
-        result = WriteResult(dry_run=dry_run)
-        if not texts:
-            return result
-        result.warnings = self.validate(texts)
-        if self._reading is not None:
-            self._reading.written = texts.get(self.paths.reading)
-        if dry_run:
-            result.diff = self.diff(texts)
-            result.changed = list(texts)
-            return result
-        catalog = self.paths.catalog
-        step = (catalog, texts[catalog], self.data, self.newline) if catalog in texts else None
-        result.changed = write_in_order(self._parts(), step)
-        return result
-
-    def diff(self, texts: dict[Path, str]) -> str:
-        """A unified diff of the files as read and these new texts."""
-        import difflib
-
-        read = {part.path: part.text for part in self._parts()}
-        out: list[str] = []
-        for path, new in texts.items():
-            old = self.text if path == self.paths.catalog else read.get(path, "")
-            name = self.paths.display(path)
-            out.extend(difflib.unified_diff(lines_of(old), lines_of(new), name, name))
-        return "".join(out)
-
-
-CatalogStep = tuple[Path, str, bytes, str]  # the catalog: path, new text, bytes read, newline
-
-
-def write_in_order(parts: list[KeyedFile], catalog: CatalogStep | None) -> list[Path]:
-    """Write the changed files so that every prefix of the writes agrees: each file at
-    its interim stage (a registry grown by what papers will name, a file that names papers
-    shrunk by what will leave), then the catalog, then each file as it ends. Each write
-    replaces the bytes the previous one left, or ConcurrentEditError. Returns the paths
-    written."""
-    changed = [p for p in parts if p.changed]
-    found = {p.path: p.data for p in changed}
-    steps = [(p.path, text, p.newline) for p in changed if (text := p.interim()) is not None]
-    if catalog is not None:
-        path, text, data, newline = catalog
-        found[path] = data
-        steps.append((path, text, newline))
-    steps += [(p.path, p.render(), p.newline) for p in changed]
-    written: list[Path] = []
-    for path, text, newline in steps:
-        new = encoded(text, newline)
-        if new == found[path]:
-            continue  # this step's text is already there (a file that only grew)
-        atomic_write(path, text, newline, expected=found[path])
-        found[path] = new
-        if path not in written:
-            written.append(path)
-    return written
-
-
-def _model_value(name: str, value: Any) -> Any:
-    if name in _LISTS:
-        return list(value or [])
-    if name == "et_al":
-        return bool(value)
-    if name == "status":
-        return value or "to-read"
-    if isinstance(value, dt.date):
-        return value.isoformat()
-    return value if value not in ("", []) else None
 
 
 # ---------------------------------------------------------------- lock and atomic write
@@ -704,44 +149,40 @@ def edit_reading(paths: Paths, dry_run: bool = False) -> Iterator[ReadingSession
 
 @dataclass
 class Migration:
-    """What `papers status --migrate` did: the entries it wrote into the reader's file, and
-    the papers whose reading state it took out of the catalog (an entry the reader's file
-    had already, from a run that was killed, wins over the catalog's)."""
+    """What move_reading_state did: the entries it wrote into the reader's file, the papers
+    whose reading state it removed from the catalog, and those it left there (a status no
+    reader's file takes: check names them, the reader fixes them by hand)."""
 
     moved: list[Entry] = field(default_factory=list)
     cleared: list[str] = field(default_factory=list)
+    left: list[str] = field(default_factory=list)
 
 
 def move_reading_state(paths: Paths) -> Migration:
     """Move the status and read_on values the catalog still holds into the reader's file,
-    in one session: the reader's file is written first, then the catalog loses them, so a
-    kill between the two loses nothing and running it again finishes the job."""
+    in one session: the reader's file is written first (an entry it has already wins),
+    then the catalog loses them, so a kill between the two loses nothing and running it
+    again finishes the job (and says what it did: the catalog's lines it removed count,
+    though the file had them)."""
+    from catalog.data import reader
     from catalog.data.readingstate import Entry
-    from catalog.index import database
 
-    conn = database.connect(paths)
-    try:
-        keys = [
-            r[0]
-            for r in conn.execute(
-                "select key from papers where status != ? or read_on is not null", ("to-read",)
-            )
-        ]
-    finally:
-        conn.close()
     done = Migration()
-    if not keys:
+    if not reader.retired_values(yamlfile.read_text(paths.catalog, paths.display()), ""):
         return done
     with edit(paths) as session:
         reading = session.reading
-        for key in keys:
-            paper = session.paper(key)
-            if paper.status not in STATUSES:
-                continue  # papers check names it; the reader fixes it by hand
-            if reading.entry(key) is None and (paper.status != "to-read" or paper.read_on):
-                entry = Entry(key, paper.status, read_on=paper.read_on)
+        found = reader.retired_values(session.text, session.filename)  # as locked
+        for key, values in found.items():
+            status = values.get("status") or DEFAULT_STATUS
+            read_on = values.get("read_on") or None
+            if status not in STATUSES or (read_on is not None and not is_date(read_on)):
+                done.left.append(key)
+                continue
+            if reading.entry(key) is None and (status != DEFAULT_STATUS or read_on):
+                entry = Entry(key, status, read_on=read_on)
                 reading.put(entry)
                 done.moved.append(entry)
-            session.update(key, status=None, read_on=None)
             done.cleared.append(key)
+            session.drop_retired(key)
     return done

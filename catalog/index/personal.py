@@ -64,7 +64,7 @@ def stored(conn: sqlite3.Connection) -> str | None:
 def fill(conn: sqlite3.Connection, paths: Paths, current: str) -> None:
     """Fill the reading and notes tables from the reader's files (the caller commits)."""
     from catalog.data import readingstate
-    from catalog.index.schema import add_words
+    from catalog.index.update import add_words
 
     state = readingstate.load(paths)
     queued = {key: i for i, key in enumerate(state.queue)}

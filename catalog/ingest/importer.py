@@ -32,6 +32,7 @@ from catalog.check import duplicates
 from catalog.data.registry import Venue, resolve_name
 from catalog.data.textfile import read_text
 from catalog.edit import writer
+from catalog.edit.session import Session
 from catalog.errors import CatalogError, Problem
 from catalog.hints import hint_for
 from catalog.ingest.citekeys import suggest_key
@@ -130,7 +131,7 @@ class Run:
 
     def __init__(
         self,
-        session: writer.Session,
+        session: Session,
         report: Report,
         *,
         merge: bool,
@@ -142,7 +143,7 @@ class Run:
         self.merge = merge
         self.new_venues = new_venues
         self.tags = list(tags)
-        self.finder = duplicates.Finder.of(session.papers.values())
+        self.finder = duplicates.Finder.of(session.papers.values(), session.venues)
         self.today = dt.date.today().isoformat()
         self.added: list[Paper] = []  # papers added: they leave the inbox
         self._inbox: Any = None  # loaded on first use (under the catalog's lock)

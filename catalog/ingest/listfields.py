@@ -6,7 +6,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-from catalog.model import kept_doi
+from catalog.model import arxiv_doi, kept_doi
 
 # Every pattern here is linear in its input (issue 8, item 13): no two neighbouring
 # quantifiers that can take the same characters, possessive runs where they could, and
@@ -382,9 +382,8 @@ def with_ids(entry: Entry, text: str) -> Entry:
         entry.notes += [str(bad)] if bad else []
         if doi:
             entry.doi = doi
-            arxiv_doi = re.fullmatch(r"10\.48550/arxiv\.(\d{4}\.\d{4,5})", doi, re.IGNORECASE)
-            if arxiv_doi and entry.arxiv is None:  # arXiv's own DOI names the preprint
-                entry.arxiv = arxiv_doi.group(1)
+            if entry.arxiv is None:  # arXiv's own DOI names the preprint
+                entry.arxiv = arxiv_doi(doi)
     return entry
 
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from catalog.check import duplicates
+from catalog.check import duplicates, titles
 from catalog.data.registry import Venue, resolve_name
 from catalog.errors import Problem
 from catalog.ingest.importer import (
@@ -211,7 +211,7 @@ def _fetch_authors(paper: Paper, venues: dict[str, Venue]) -> tuple[Paper, str]:
     if not paper.title and not paper.arxiv:
         return paper, "needs metadata: the list gives no title to look up"
     if paper.title and not (
-        services.same_title(record.title, paper.title) >= services.SAME_TITLE
+        titles.alike(record.title, paper.title)
         or (paper.arxiv and _retitled(paper.title, record.title))
     ):
         return paper, (

@@ -18,11 +18,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from catalog.check import titles
 from catalog.data.registry import Venue
 from catalog.errors import CatalogError
 from catalog.model import (
     ARXIV_NEW_RE,
     ARXIV_OLD_RE,
+    arxiv_doi,
     kept_doi,
     kept_url,
     normalize_title,
@@ -53,8 +55,6 @@ RETRIES = 2
 _ATOM = {"a": "http://www.w3.org/2005/Atom", "arxiv": "http://arxiv.org/schemas/atom"}
 # DBLP numbers people who share a name: 'Wei Zhang 0001'.
 _DBLP_NUMBER_RE = re.compile(r"\s+\d{4}$")
-# Titles at least this alike (rapidfuzz token_sort_ratio) are taken to be the same paper.
-SAME_TITLE = 92.0
 
 
 # What a reply of the wrong shape raises while it is read (a list where a mapping should be,
@@ -587,21 +587,14 @@ def dblp_record(info: dict[str, Any]) -> Record:
     )
 
 
-def same_title(a: str, b: str) -> float:
-    """How alike two titles are once normalised (0-100)."""
-    from rapidfuzz import fuzz
-
-    return float(fuzz.token_sort_ratio(normalize_title(a), normalize_title(b)))
-
-
 def published_version(record: Record) -> Record | None:
     """The published (non-preprint) version of a paper on DBLP, matched by title."""
     best = None
     for hit in dblp_search(record.title):
         if hit.kind == "preprint" or not hit.year:
             continue
-        score = same_title(hit.title, record.title)
-        if score >= SAME_TITLE and (best is None or score > best[0]):
+        score = titles.title_score(hit.title, record.title)  # 0 unless alike
+        if score and (best is None or score > best[0]):
             best = (score, hit)
     return best[1] if best else None
 
@@ -609,7 +602,7 @@ def published_version(record: Record) -> Record | None:
 def find_by_title(title: str, year: int | None = None) -> Record | None:
     """A DBLP record whose title matches (and year, within one, when known)."""
     for hit in dblp_search(title):
-        if same_title(hit.title, title) < SAME_TITLE:
+        if not titles.alike(hit.title, title):
             continue
         if year and hit.year and abs(hit.year - year) > 1:
             continue
@@ -677,10 +670,8 @@ def probe(url: str) -> Probe:
 
 def lookup_doi(doi: str) -> Record:
     """Metadata for a DOI: Crossref's, or arXiv's for an arXiv DOI (10.48550/arXiv.ID)."""
-    m = re.match(r"^10\.48550/arxiv\.(.+)$", doi, re.IGNORECASE)
-    if m:
-        return lookup_arxiv(m.group(1))
-    return crossref(doi)
+    ident = arxiv_doi(doi)
+    return lookup_arxiv(ident) if ident else crossref(doi)
 
 
 def lookup_arxiv(arxiv_id: str) -> Record:

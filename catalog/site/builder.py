@@ -16,11 +16,11 @@ from typing import Any
 from catalog.paths import CATALOG_ENV, DB_ENV, Paths
 from catalog.site.home import fill_charts, fill_home
 from catalog.site.hook import (
-    config_markdown,
     nav_with_notes,
     site_settings,
     source_folders,
     suggest_url,
+    use_markdown,
 )
 from catalog.site.links import SiteError, note_uri
 from catalog.site.outdir import check_site_dir, mark_site_dir, staging_dir, swap_in
@@ -177,7 +177,7 @@ def write_sources(paths: Paths, out: Path, config_file: Path | None = None) -> i
         directory_urls=config.use_directory_urls,
         readings=flag(settings.get("show_readings")),
     )
-    data.markdown = config_markdown(config)
+    use_markdown(data, config)
     data.site_url = safe_url(config.site_url or "")
     data.show_status = flag(settings.get("show_status"))
     data.suggest_url = suggest_url(settings.get("suggest_url"), config.repo_url)

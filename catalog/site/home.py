@@ -28,7 +28,7 @@ def home_counts(data: SiteData) -> str:
     if not papers:
         return "The catalog is empty."
     years = sorted({p.year for p in papers})
-    status = Counter(p.status for p in papers)
+    status = Counter(data.status_of(p.key)[0] for p in papers)
     discussed = {k for n in data.notes for k in n.keys if k in data.by_key}
     facts = [
         f"**{len(papers)}** [papers](papers/index.md) from {years[0]} to {years[-1]}",

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -18,6 +17,7 @@ from catalog.errors import CatalogError
 from catalog.paths import CATALOG_ENV, Paths
 from catalog.site.home import fill_charts, fill_home
 from catalog.site.links import NAV_PAGES, log, note_uri
+from catalog.site.markup import toc_of
 from catalog.site.outdir import check_site_dir, mark_site_dir
 from catalog.site.render import (
     generate,
@@ -25,7 +25,6 @@ from catalog.site.render import (
     link_papers,
     note_page,
     slug_clashes,
-    toc_of,
 )
 from catalog.site.sitedata import SiteData, flag, load, safe_url
 
@@ -158,7 +157,7 @@ def on_files(files: Files, *, config: MkDocsConfig) -> Files:
     data.directory_urls = config.use_directory_urls
     data.show_status = flag(site_settings(config).get("show_status"))
     data.suggest_url = suggest_url(site_settings(config).get("suggest_url"), config.repo_url)
-    data.markdown = config_markdown(config)
+    use_markdown(data, config)
     data.site_url = safe_url(config.site_url or "")
     _build.data = data
     for problem in problems:
@@ -204,16 +203,10 @@ def site_settings(config: MkDocsConfig) -> dict[str, Any]:
     return found if isinstance(found, dict) else {}
 
 
-def config_markdown(config: MkDocsConfig) -> Callable[[str], str]:
-    """Markdown to HTML with the site's own extensions, for reading notes."""
-    import markdown
-
-    def convert(text: str) -> str:
-        return markdown.Markdown(
-            extensions=config.markdown_extensions, extension_configs=config.mdx_configs
-        ).convert(text)
-
-    return convert
+def use_markdown(data: SiteData, config: MkDocsConfig) -> None:
+    """Reading notes converted with the site's own Markdown extensions (SiteData.note_html)."""
+    data.markdown_extensions = list(config.markdown_extensions)
+    data.mdx_configs = dict(config.mdx_configs)
 
 
 def _use_catalog_notes(files: Files, config: MkDocsConfig, paths: Paths, notes: list[Note]) -> None:

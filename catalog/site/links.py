@@ -43,7 +43,6 @@ LATEST = 10
 MARKERS = ("counts", "charts", "latest", "notes")
 MARKER_RE = re.compile(r"<!--\s*papers:(\w+)\s*-->")
 _SLUG_RE = re.compile(r"[^a-z0-9_-]+")
-_LATEX_SPECIAL_RE = re.compile(r"(?<!\\)([&%#])")
 # Python-Markdown's backslash-escapable characters that could start markup inline.
 _MD_ESCAPE_RE = re.compile(r"([\\`*_{}\[\]()#+!|~])")
 HEADING_RE = re.compile(r"^(#{1,4})(?=\s)")
@@ -62,17 +61,16 @@ _PROTECTED_WORD_RE = re.compile(r"(?<![${])\{([^\s{}$\\]+)\}(?!})")
 
 
 def plain(text: str) -> str:
-    """Text as plain Unicode: LaTeX escapes ('\\&', '\\"u') resolved, and the braces a
-    BibTeX habit puts around a word ('{GPU}'); any other brace or dollar is the text's own
-    ('{{ 7*7 }}', '${x}')."""
-    if "\\" not in text:
-        return _PROTECTED_WORD_RE.sub(r"\1", text) if "{" in text else text
-    from pylatexenc.latex2text import LatexNodes2Text
+    """Catalog text as a page shows it. LaTeX left in it (a command such as '\\&' or
+    '$1.5\\times$' of an arXiv abstract, a word in braces as BibTeX protects capitals:
+    '{GPU}') is read by the one reader of LaTeX, bib.latex.to_text, as import reads a .bib;
+    text with neither is shown as it is (a dollar or brace of its own stays: '{{ 7*7 }}',
+    '${x}')."""
+    if "\\" in text or ("{" in text and _PROTECTED_WORD_RE.search(text)):
+        from catalog.bib.latex import to_text
 
-    from catalog.bib.latex import convert
-
-    # A bare & % or # is literal text here, not LaTeX syntax.
-    return convert(LatexNodes2Text(), _LATEX_SPECIAL_RE.sub(r"\\\1", text)).strip()
+        return to_text(text)
+    return text
 
 
 def md(text: str) -> str:

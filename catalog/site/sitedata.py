@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 from pathlib import Path
+from typing import Any
 
 from catalog.data.notes import Note
 from catalog.data.registry import Venue, load_authors
 from catalog.errors import CatalogError, Problem
-from catalog.model import Paper
+from catalog.model import DEFAULT_STATUS, Paper
 from catalog.paths import Paths
 from catalog.site.charts import Chart
 from catalog.site.history import Added, added_dates
@@ -27,6 +28,10 @@ class Reading:
 
     path: Path
     text: str
+
+
+# The Markdown extensions mkdocs adds to every site's (its MarkdownExtensions builtins).
+MKDOCS_EXTENSIONS = ("toc", "tables", "fenced_code")
 
 
 @dataclass
@@ -45,12 +50,18 @@ class SiteData:
     charts: list[Chart] = field(default_factory=list)
     directory_urls: bool = True  # mkdocs's use_directory_urls, for URLs we write ourselves
     show_status: bool = False  # reading status is the curator's: shown only if asked for
+    # The reader's status and read_on of each paper data/reading.yaml lists.
+    statuses: dict[str, tuple[str, str | None]] = field(default_factory=dict)
     suggest_url: str | None = None  # where a reader proposes a paper (http(s) only)
     site_url: str | None = None  # where the site is published (mkdocs's site_url), if set
     # List entries already rendered, by (key, folder of the page showing it): a paper
     # appears in about ten lists, and entries differ only by the folder of the page.
     entries: dict[tuple[str, str], str] = field(default_factory=dict, repr=False)
-    markdown: Callable[[str], str] = field(default=lambda text: _markdown(text))
+    # The site's Markdown extensions and their settings (mkdocs.yml's: the hook and the
+    # builder set them), with which reading notes are converted as mkdocs converts pages;
+    # these defaults are the extensions mkdocs itself always adds.
+    markdown_extensions: list[Any] = field(default_factory=lambda: list(MKDOCS_EXTENSIONS))
+    mdx_configs: dict[str, Any] = field(default_factory=dict)
 
     @cached_property
     def by_key(self) -> dict[str, Paper]:
@@ -67,9 +78,24 @@ class SiteData:
 
         return backlinks(self.notes)
 
+    def status_of(self, key: str) -> tuple[str, str | None]:
+        """A paper's reading status and the day it was read (to-read when not listed)."""
+        return self.statuses.get(key, (DEFAULT_STATUS, None))
+
     def venue_name(self, short: str) -> str:
         venue = self.venues.get(short)
         return venue.name if venue else short
+
+    def note_html(self, text: str) -> str:
+        """A reading note's Markdown as inert HTML: converted by Python-Markdown, the
+        engine mkdocs builds the site's pages with, with the site's extensions, then
+        sanitized. The one conversion of a note to HTML."""
+        import markdown
+
+        html = markdown.Markdown(
+            extensions=self.markdown_extensions, extension_configs=self.mdx_configs
+        ).convert(text)
+        return sanitize(html)
 
 
 def by_year(papers: Sequence[Paper]) -> dict[int, list[Paper]]:
@@ -78,13 +104,6 @@ def by_year(papers: Sequence[Paper]) -> dict[int, list[Paper]]:
     for p in sorted(papers, key=lambda p: (-p.year, p.venue.lower(), p.key)):
         out.setdefault(p.year, []).append(p)
     return out
-
-
-def _markdown(text: str) -> str:
-    """Markdown to HTML with the basic extensions; the hook uses mkdocs's own settings."""
-    import markdown
-
-    return markdown.markdown(text, extensions=["tables", "fenced_code", "attr_list"])
 
 
 # What a reading note's HTML may keep: Markdown's own output, no script, style, form,
@@ -147,6 +166,7 @@ def load(
     conn = database.connect(paths)
     try:
         papers = query.all_papers(conn)
+        statuses = {key: (r[1], r[3]) for key, r in query.reading_states(conn).items()}
     finally:
         conn.close()
     data = SiteData(
@@ -157,6 +177,7 @@ def load(
         _readings(paths, papers) if readings else {},
     )
     data.directory_urls = directory_urls
+    data.statuses = statuses
     data.aliases = load_authors(paths.authors)
     timings["load"] = time.perf_counter() - started
     started = time.perf_counter()
@@ -210,13 +231,14 @@ def _bibtex(
     papers: Sequence[Paper], venues: dict[str, Venue], paths: Paths
 ) -> tuple[dict[str, str], list[Problem]]:
     """Each paper's BibTeX entry, exactly as `papers export` writes it."""
-    from catalog.bib.bibtex import entry, load_protected_terms
+    from catalog.bib.bibtex import Writer, load_protected_terms
+    from catalog.bib.options import ExportOptions
 
-    protected = load_protected_terms(paths.terms)
+    writer = Writer(venues, ExportOptions(protected=tuple(load_protected_terms(paths.terms))))
     out, problems = {}, []
     for paper in papers:
         try:
-            out[paper.key] = entry(paper, venues, protected=protected)
+            out[paper.key] = writer.entry(paper)
         except CatalogError as err:  # one bad entry must not hide the rest of the site
             problems.append(
                 Problem(paths.display(), paper.line, paper.key, f"no BibTeX entry: {err}")

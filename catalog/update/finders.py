@@ -14,8 +14,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from catalog.check import titles
 from catalog.check.duplicates import norm_arxiv, norm_doi
-from catalog.data.registry import Venue
+from catalog.data.registry import Venue, is_preprint
 from catalog.ingest import services
 from catalog.ingest.services import FetchError, NoRecordError, Record, UnreachableError
 from catalog.model import Paper, fold, last_name, normalize_title
@@ -141,7 +142,7 @@ def _from_arxiv(
     paper: Paper, ident: str, record: Record, venues: dict[str, Venue], asker: Asker
 ) -> Iterable[Finding]:
     url = f"https://arxiv.org/abs/{ident}"
-    preprint = _is_preprint(paper, venues)
+    preprint = is_preprint(paper.venue, venues)
     if preprint and normalize_title(record.title) != normalize_title(paper.title):
         yield Finding(
             paper.key,
@@ -164,11 +165,6 @@ def _from_arxiv(
         found = _published(paper, ident, record, venues, asker)
         if found is not None:
             yield found
-
-
-def _is_preprint(paper: Paper, venues: dict[str, Venue]) -> bool:
-    venue = venues.get(paper.venue)
-    return venue.kind == "preprint" if venue else paper.venue.casefold() == "arxiv"
 
 
 def _published(
@@ -242,7 +238,7 @@ def _by_dblp(
             hit.kind != "preprint"
             and hit.year
             and 0 <= hit.year - paper.year <= PUBLISHED_WITHIN
-            and services.same_title(hit.title, paper.title) >= services.SAME_TITLE
+            and titles.alike(hit.title, paper.title)
             and first_author_agrees(paper, hit)
         ):
             agreement = (
@@ -330,13 +326,13 @@ def missing_doi_findings(
     """A DOI for a published paper that has none: DBLP's record of the same title, first
     author, year and venue."""
     for paper in papers:
-        if not paper.doi and not _is_preprint(paper, venues):
+        if not paper.doi and not is_preprint(paper.venue, venues):
             hits = asker.ask(f"{paper.key}: DBLP", services.dblp_search, paper.title) or []
             for hit in hits:
                 if (
                     hit.doi
                     and hit.year == paper.year
-                    and services.same_title(hit.title, paper.title) >= services.SAME_TITLE
+                    and titles.alike(hit.title, paper.title)
                     and first_author_agrees(paper, hit)
                     and services.resolve_venue(hit, venues) == paper.venue
                 ):

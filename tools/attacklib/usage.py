@@ -1,12 +1,15 @@
-"""Attacks through the command line itself: options out of place."""
+"""Attacks through the command line itself: options out of place, papers edit."""
 
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 from attacklib import (
+    TERMINAL_CONTROLS,
     case,
+    first_key,
     papers,
     project,
     traceback,
@@ -82,4 +85,61 @@ def outside_a_catalog(tmp: Path) -> str | None:
     run = papers(root, "search", "embedding", cwd=deep)
     if run.code != 0:
         return "a command in a subfolder of the project did not find the catalog"
+    return None
+
+
+# ------------------------------------------------------------------ issue 29.3: click's own parsing
+
+
+@case("29.3", "click parses: misplaced, global and mistyped options; dash-words; escapes")
+def usage_hints_from_click(tmp: Path) -> str | None:
+    root = project(tmp)
+    for args, said in (
+        (("-n", "3", "search", "embedding"), "goes after the command: "),
+        (("search", "embedding", "--db", "x.db"), "goes before the command: "),
+        (("search", "embedding", "--jsn"), "(did you mean --json?)"),
+        (("list", "--qqq"), "put it after --: "),
+        (("search", "x", "--catalog", "\x1b]0;owned\x07"), "goes before the command: "),
+        (("-\x1b[2J", "search", "x"), "No such option"),
+    ):
+        run = papers(root, *args)
+        if traceback(run) or run.code != 2 or said not in run.err:
+            return traceback(run) or f"`papers {' '.join(args)}`: exit {run.code}: {run.err[-90:]}"
+        if TERMINAL_CONTROLS.search(run.out + run.err):
+            return f"`papers {' '.join(args)}` printed a control character"
+    run = papers(root, "search", "-n3", "embedding", "-inference", "-tag:moe", "--keys")
+    if run.code != 0 or len(run.out.split()) != 3:
+        return f"-n3 with -inference and -tag:moe: exit {run.code}, {len(run.out.split())} keys"
+    return None
+
+
+def _editor(tmp: Path, code: str) -> dict[str, str]:
+    """$EDITOR set to a Python script that runs code on the file it is given (path)."""
+    script = tmp / "editor.py"
+    script.write_text(f"import pathlib, sys\npath = pathlib.Path(sys.argv[-1])\n{code}\n")
+    return {"EDITOR": f"{sys.executable} {script}", "VISUAL": ""}
+
+
+@case("29.3", "papers edit: a copy saved as Latin-1, or a catalog saved meanwhile")
+def edit_by_hand(tmp: Path) -> str | None:
+    root = project(tmp)
+    catalog = root / "data" / "papers.yaml"
+    key = first_key(root)
+    before = catalog.read_bytes()
+    latin = "path.write_bytes(path.read_bytes().replace(b'title: ', b'title: \\xe9', 1))"
+    run = papers(root, "edit", key, env=_editor(tmp, latin))
+    if traceback(run) or run.code != 1 or "kept at" not in run.err:
+        return traceback(run) or f"a Latin-1 copy: exit {run.code}: {run.err[-90:]}"
+    if catalog.read_bytes() != before:
+        return "a Latin-1 copy changed the catalog"
+    meanwhile = (
+        "path.write_text(path.read_text() + '# mine\\n')\n"
+        f"other = pathlib.Path({str(catalog)!r})\n"
+        "other.write_text(other.read_text() + '# theirs\\n')"
+    )
+    run = papers(root, "edit", key, env=_editor(tmp, meanwhile))
+    if traceback(run) or run.code != 1 or "changed while you were editing" not in run.err:
+        return traceback(run) or f"a save meanwhile: exit {run.code}: {run.err[-90:]}"
+    if not catalog.read_text(encoding="utf-8").endswith("# theirs\n"):
+        return "the save made meanwhile was lost"
     return None
