@@ -49,8 +49,11 @@ _SEPARATOR_RE = re.compile(
     r"(?<!\bvs)(?<!\bal)(?<!\betc)(?<!\b[A-Z])\.\s+(?=\S)|,\s+|\s+[-–—|]\s+|\s*;\s*|\s+/\s+"
     r"|(?=[\ue000-\uf8ff])|(?<=[\ue000-\uf8ff])(?!\s*:)"
 )
-# A tag anywhere in a piece: 'Proceedings of KDD'08', 'in RecSys'18'
-_TAG_IN_RE = re.compile(r"(?<![\w'])([A-Za-z][\w&\-.@]*)\s?['’]\s?(\d{2})(?!\d)")
+# A tag anywhere in a piece: 'Proceedings of KDD'08', 'in RecSys'18'. The pattern takes a
+# whole run of a tag's characters (a run is tried once, not again from each '@' or '.'
+# in it: 80 KB of 'a@' would take minutes); _tag_in finds where in the run the tag starts.
+_TAG_CHARS = "&-.@"
+_TAG_IN_RE = re.compile(r"(?<![\w&\-.@])([\w&\-.@]++)(?=\s?['’]\s?(\d{2})(?!\d))")
 _GLUED_RE = re.compile(r"^([A-Za-z][A-Za-z\-]*?)['’]?(\d{2}|(?:19|20)\d{2})$")  # 'OSDI18'
 _ET_AL_RE = re.compile(r"^(?:et\.?\s?al\.?|etc\.?|(?:and\s)?others)$", re.IGNORECASE)
 _AUTHOR_LABEL = r"(?:authors?|by|作者|저자)(?:\s*\([^()]*\))?"
@@ -387,9 +390,17 @@ def _glued(text: str, known: Collection[str]) -> Label | None:
 
 
 def _tag_in(text: str) -> Label | None:
-    """A 'VENUE'YY' tag inside a longer piece ('Proceedings of KDD'08')."""
-    m = _TAG_IN_RE.search(text)
-    return (m.group(1), year_of(m.group(2)), None) if m else None
+    """A 'VENUE'YY' tag inside a longer piece ('Proceedings of KDD'08'): the first run
+    followed by a year where a tag starts, at an ASCII letter that follows no word
+    character or apostrophe (after '&', '-', '.' or '@' inside the run, it may)."""
+    for m in _TAG_IN_RE.finditer(text):
+        start, run = m.start(), m.group(1)
+        for i, c in enumerate(run):
+            if not (c.isascii() and c.isalpha()):
+                continue
+            if run[i - 1] in _TAG_CHARS if i else text[start - 1 : start] != "'":
+                return run[i:], year_of(m.group(2)), None
+    return None
 
 
 def pieces(text: str, known: Collection[str] = ()) -> list[tuple[int, int, bool]]:
