@@ -195,7 +195,13 @@ def _http_get(
     seconds and max_bytes; progress(done, total) after each chunk. FetchError otherwise."""
     import httpx
 
-    from catalog.ingest.services import MAX_REDIRECTS, TIMEOUT, FetchError, user_agent
+    from catalog.ingest.services import (
+        MAX_REDIRECTS,
+        TIMEOUT,
+        FetchError,
+        bad_redirect,
+        user_agent,
+    )
 
     ends = time.monotonic() + deadline
     try:
@@ -212,6 +218,8 @@ def _http_get(
                     _stream(response, sink, label, max_bytes, ends, progress)
                     return str(response.headers.get("content-type", ""))
             raise FetchError(f"{label} redirected more than {MAX_REDIRECTS} times")
+    except httpx.InvalidURL as err:
+        raise FetchError(bad_redirect(label, err)) from None
     except (httpx.TransportError, OSError) as err:
         raise FetchError(f"cannot reach {label} ({type(err).__name__}: {err})") from None
 

@@ -304,6 +304,8 @@ def _fetch(url: str, label: str, params: dict[str, Any] | None = None) -> Any:
                 raise FetchError(
                     f"{label} redirected more than {MAX_REDIRECTS} times; try again later"
                 )
+    except httpx.InvalidURL as err:  # httpx reads a Location header before papers can
+        raise FetchError(bad_redirect(label, err)) from None
     except (httpx.TransportError, OSError) as err:
         raise UnreachableError(
             f"cannot reach {label} at {host} ({type(err).__name__}: {err}); "
@@ -313,6 +315,15 @@ def _fetch(url: str, label: str, params: dict[str, Any] | None = None) -> Any:
             f"{type(err).__name__}: {err}",
         ) from None
     return response
+
+
+def bad_redirect(label: str, err: Exception) -> str:
+    """What to say when a reply redirects to an address that is not a web address
+    ('Location: javascript:...'), which httpx refuses as it reads the reply."""
+    return (
+        f"{label} redirected papers to an address that is not a web address ({err}); "
+        "papers follows redirects to http(s) pages only"
+    )
 
 
 def _wait(response: Any, label: str, deadline: float) -> None:
