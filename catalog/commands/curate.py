@@ -25,6 +25,7 @@ from catalog.commands import (
     state,
 )
 from catalog.errors import CatalogError, UsageError
+from catalog.paths import file_stem_key
 
 # The commands this module registers (catalog.cli builds only these for one of them).
 KeyArg = Annotated[
@@ -282,7 +283,8 @@ def rm(
     with writer.edit(state.paths, dry_run=dry_run) as session:
         for paper in papers:
             session.remove(paper.key)
-    notes = [k for k in keys if (state.paths.readings / f"{k}.md").exists()]
+    kept = {file_stem_key(p.stem) for p in state.paths.readings.glob("*.md")}
+    notes = [k for k in keys if k in kept]
     if as_json:
         echo_json({"removed": keys, "notes_kept": notes, "dry_run": dry_run})
         return
@@ -292,9 +294,8 @@ def rm(
     for key in keys:
         echo(f"removed {key}")
     for key in notes:
-        echo(
-            f"kept its reading note {state.paths.display(state.paths.readings)}/{key}.md", err=True
-        )
+        note = writer.note_path(state.paths, key)
+        echo(f"kept its reading note {state.paths.display(note)}", err=True)
 
 
 @command("edit")

@@ -61,7 +61,7 @@ from catalog.errors import (
 from catalog.files import CRASH_ENV, atomic_write, encoded
 from catalog.hints import hint_for
 from catalog.model import FIELDS, LIST_FIELDS, MAX_TAG, STATUSES, Paper
-from catalog.paths import Paths
+from catalog.paths import Paths, key_file_stem
 
 # Seconds to wait for another papers process to finish its write.
 LOCK_TIMEOUT = 120.0
@@ -698,7 +698,7 @@ def _note_key(key: str) -> str:
 def note_path(paths: Paths, key: str) -> Path:
     """data/readings/KEY.md for a valid key; never a path outside data/readings/."""
     folder = paths.readings.resolve()
-    path = (folder / f"{_note_key(key)}.md").resolve()
+    path = (folder / f"{key_file_stem(_note_key(key))}.md").resolve()
     if path.parent != folder:
         raise CatalogError(
             f"the note of '{key}' would be written outside {paths.display(paths.readings)}; refused"

@@ -19,8 +19,8 @@ from urllib.parse import urlsplit
 
 from catalog import files
 from catalog.errors import CatalogError
-from catalog.model import KEY_RE, Paper, is_http_url
-from catalog.paths import Paths
+from catalog.model import Paper, is_http_url
+from catalog.paths import Paths, key_file_stem
 
 # A PDF's header ('%PDF-1.7') may follow a little junk: readers look in the first KiB.
 PDF_MAGIC = b"%PDF-"
@@ -35,10 +35,12 @@ class PdfError(CatalogError):
 
 
 def pdf_path(paths: Paths, key: str) -> Path:
-    """data/pdfs/KEY.pdf for a valid key; never a path outside that folder."""
-    if not KEY_RE.fullmatch(key):
-        raise PdfError(f"'{key}' is not a valid key; fix it in the catalog first")
-    return paths.pdfs / f"{key}.pdf"
+    """data/pdfs/KEY.pdf for a valid key (named by key_file_stem); never a path outside
+    that folder."""
+    try:
+        return paths.pdfs / f"{key_file_stem(key)}.pdf"
+    except CatalogError as err:
+        raise PdfError(str(err)) from None
 
 
 def local_pdf(paths: Paths, key: str) -> Path | None:

@@ -40,10 +40,8 @@ from catalog.site.links import (
     plain,
     plural,
     safe_href,
-    slug,
     tag_uri,
     url,
-    venue_uri,
     year_uri,
 )
 from catalog.site.people import Person
@@ -235,7 +233,7 @@ def paper_page(paper: Paper, data: SiteData) -> str:
         return url(uri, target, data.directory_urls)
 
     venue = data.venues.get(paper.venue)
-    venue_text = f'<a href="{to(venue_uri(paper.venue))}">{_e(paper.venue)}</a>'
+    venue_text = f'<a href="{to(data.venue_uri(paper.venue))}">{_e(paper.venue)}</a>'
     if venue and venue.name != paper.venue:
         venue_text += f": {_e(venue.name)}"
     venue_text += f', <a href="{to(year_uri(paper.year))}">{paper.year}</a>'
@@ -274,7 +272,7 @@ def paper_page(paper: Paper, data: SiteData) -> str:
     # Venue and year lead the page's searchable text, in the summary's paragraph (a
     # search result previews one): a result shows them, and "EuroSys 2022" finds it.
     where = (
-        f'<span class="pp-where"><a href="{to(venue_uri(paper.venue))}">{_e(paper.venue)}</a> '
+        f'<span class="pp-where"><a href="{to(data.venue_uri(paper.venue))}">{_e(paper.venue)}</a> '
         f'<a href="{to(year_uri(paper.year))}">{paper.year}</a></span>'
     )
     out.append(f'<p class="pp-summary">{where} {_e(paper.summary or "")}</p>')
@@ -491,7 +489,7 @@ def year_page(year: int, papers: Sequence[Paper], data: SiteData) -> str:
         _nav_line(uri, data, [("All papers", ALL_URI), ("Years", "years/index.md")], steps),
         f"<p>{plural(len(papers), 'paper')} at {plural(len(venues), 'venue')}: "
         + ", ".join(
-            f'<a href="#venue-{slug(v)}">{_e(v)}</a> {n}'
+            f'<a href="#venue-{data.venue_stems[v]}">{_e(v)}</a> {n}'
             for v, n in sorted(venues.items(), key=lambda x: x[0].lower())
         )
         + ".</p>",
@@ -503,9 +501,8 @@ def year_page(year: int, papers: Sequence[Paper], data: SiteData) -> str:
         item = paper_item(p, uri, data)
         if p.venue not in seen:  # an anchor at each venue's first paper
             seen.add(p.venue)
-            item = item.replace(
-                '<li class="pp-entry">', f'<li class="pp-entry" id="venue-{slug(p.venue)}">', 1
-            )
+            anchor = f'id="venue-{data.venue_stems[p.venue]}"'
+            item = item.replace('<li class="pp-entry">', f'<li class="pp-entry" {anchor}>', 1)
         out.append(item)
     out.append("</ul>")
     return front(f"Papers of {year}", out)
@@ -513,7 +510,7 @@ def year_page(year: int, papers: Sequence[Paper], data: SiteData) -> str:
 
 def venue_page(venue: str, papers: Sequence[Paper], data: SiteData) -> str:
     """Papers at one venue, by year."""
-    uri = venue_uri(venue)
+    uri = data.venue_uri(venue)
     registry = data.venues.get(venue)
     out = [
         f"<h1>{_e(venue)}</h1>",
@@ -700,8 +697,8 @@ def generate(data: SiteData) -> dict[str, str]:
         for tag in dict.fromkeys(paper.tags):
             by_tag.setdefault(tag, []).append(paper)
     for venue, group in by_venue.items():
-        pages[venue_uri(venue)] = venue_page(venue, group, data)
-        lists[venue_uri(venue)] = group
+        pages[data.venue_uri(venue)] = venue_page(venue, group, data)
+        lists[data.venue_uri(venue)] = group
     for tag, group in by_tag.items():
         pages[tag_uri(tag)] = tag_page(tag, group, data)
         lists[tag_uri(tag)] = group
@@ -734,19 +731,3 @@ def chart_file(svg: str, site_url: str | None) -> str:
     made to lead from there (to the published site when its address is known)."""
     base = site_url.rstrip("/") + "/" if site_url else "../../"
     return _SVG_LINK_RE.sub(lambda m: f'xlink:href="{html.escape(base)}{m.group(1)}"', svg)
-
-
-def slug_clashes(data: SiteData) -> list[str]:
-    """Messages for names that would share one page (e.g. keys 'a:b' and 'a-b')."""
-    seen: dict[str, str] = {}
-    clashes = []
-    names = (
-        [(paper_uri(p.key), p.key) for p in data.papers]
-        + [(venue_uri(p.venue), p.venue) for p in data.papers]
-        + [(tag_uri(t), t) for p in data.papers for t in p.tags]
-    )
-    for uri, name in names:
-        other = seen.setdefault(uri, name)
-        if other != name:
-            clashes.append(f"'{other}' and '{name}' would share the page {uri}; rename one")
-    return sorted(set(clashes))
