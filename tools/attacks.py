@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from attacklib import CASES, Case, bounds, injection, paths, usage, writes  # noqa: F401  (they register cases)
+from attacklib import CASES, Case, bounds, edges, injection, paths, usage, writes  # noqa: F401  (they register cases)
 
 # ------------------------------------------------------------------ running
 
