@@ -100,7 +100,7 @@ def _same(a: Name, b: Name) -> bool:
 
 # ------------------------------------------------------------------ pages
 
-_RANGE_RE = re.compile(r"^\s*(\S+?)\s*(?:--|–|—|-)\s*(\S+)\s*$")
+_RANGE_RE = re.compile(r"^\s*(\S+?)\s*(?:--|–|—|-)\s*(\S+)\s*\Z")
 
 
 def page_range(pages: str) -> tuple[str, str] | None:

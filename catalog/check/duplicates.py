@@ -20,7 +20,7 @@ from catalog.model import CHAPTER_FIELDS, Paper, fold, last_name, normalize_titl
 
 # Titles at least this similar (rapidfuzz token_sort_ratio, 0-100) are one paper's.
 NEAR_DUPLICATE = 92.0
-ARXIV_DOI_RE = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE)
+ARXIV_DOI_RE = re.compile(r"^10\.48550/arxiv\.(.+)\Z", re.IGNORECASE)
 _VERSION_RE = re.compile(r"v\d+$")
 # Fields merge may fill when the catalog lacks them; never key, title, authors.
 MERGEABLE: tuple[str, ...] = (

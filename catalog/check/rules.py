@@ -353,7 +353,7 @@ def _controls(paper: Paper, names: tuple[str, ...] = FIELDS) -> Iterable[tuple[s
             )
 
 
-_UNNAMED_RE = re.compile(r"^[{\s]*(?:others|et\.?[\s~]*al\.?|al\.?,\s*et)[}\s.]*$", re.IGNORECASE)
+_UNNAMED_RE = re.compile(r"^[{\s]*(?:others|et\.?[\s~]*al\.?|al\.?,\s*et)[}\s.]*\Z", re.IGNORECASE)
 
 
 def names_no_one(author: str) -> bool:

@@ -31,7 +31,7 @@ venues_app = typer.Typer(
 app.add_typer(venues_app)
 
 # Short names as the registry writes them: ASPLOS, DLP-KDD, arXiv, ES-FoMO.
-_SHORT_RE = re.compile(r"^[A-Za-z][A-Za-z0-9&+.-]{0,31}$")
+_SHORT_RE = re.compile(r"^[A-Za-z][A-Za-z0-9&+.-]{0,31}\Z")
 _YEAR_RE = re.compile(r"\b(1[89]|20)\d\d\b")
 
 

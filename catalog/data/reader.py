@@ -20,7 +20,7 @@ from catalog.model import FIELDS, LIST_FIELDS, REQUIRED, Paper, content_digest
 
 _LIST_FIELDS = set(LIST_FIELDS)
 _BOOL_FIELDS = {"et_al"}
-_YEAR_RE = re.compile(r"^\d{4}$")
+_YEAR_RE = re.compile(r"^\d{4}\Z")
 # A line that starts a new top-level key: not indented, not a comment, not a list item.
 # Searched as a newline and its next character (re scans for that without testing
 # every position, as '^' in MULTILINE mode would).

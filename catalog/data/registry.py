@@ -138,7 +138,7 @@ _VENUE_STOP = frozenset(
 _ORDINAL_RE = re.compile(
     r"^(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|"
     r"tenth|eleventh|twelfth|(?:thir|four|fif|six|seven|eigh|nine)teenth|twentieth|"
-    r"thirtieth|fortieth|fiftieth)$"
+    r"thirtieth|fortieth|fiftieth)\Z"
 )
 
 
@@ -208,7 +208,7 @@ def resolve_name(text: str, venues: dict[str, Venue], loose: bool = False) -> st
 # Who runs a venue, not what it is: 'Conference on Knowledge Discovery and Data Mining' is
 # the ACM SIGKDD one, 'International Conference on Data Engineering' the IEEE one.
 _ORGANISERS = frozenset({"acm", "ieee", "usenix", "siam", "cvf", "ifip"})
-_SIG_RE = re.compile(r"^sig[a-z]+$")
+_SIG_RE = re.compile(r"^sig[a-z]+\Z")
 
 
 def _split_organisers(name: str) -> tuple[frozenset[str], str]:

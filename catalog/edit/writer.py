@@ -73,7 +73,7 @@ __all__ = [
     "atomic_write",
 ]  # re-exported for callers
 _LISTS = set(LIST_FIELDS)
-TAG_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+TAG_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*\Z")
 
 if TYPE_CHECKING:
     from ruamel.yaml import YAML

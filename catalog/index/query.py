@@ -51,8 +51,8 @@ CURATED_COLUMNS = ("title", "tags", "summary")
 CURATED_BOOST = 2.0
 MARK_START, MARK_END = "\x02", "\x03"
 
-_YEAR_RANGE_RE = re.compile(r"^(\d{4})?\.\.(\d{4})?$")
-_BARE_YEARS_RE = re.compile(r"^(\d{4}\.\.(\d{4})?|\.\.\d{4})$")  # 2021..2023, 2021.., ..2020
+_YEAR_RANGE_RE = re.compile(r"^(\d{4})?\.\.(\d{4})?\Z")
+_BARE_YEARS_RE = re.compile(r"^(\d{4}\.\.(\d{4})?|\.\.\d{4})\Z")  # 2021..2023, 2021.., ..2020
 _WORD_CHARS_RE = re.compile(r"[\w*]+", re.UNICODE)
 
 
@@ -355,7 +355,7 @@ def row_to_paper(row: sqlite3.Row, shifts: dict[str, int] | None = None) -> Pape
 
 
 # A one-word prefix term as _fts_term writes it, with or without a column filter.
-_PREFIX_TERM_RE = re.compile(r'^(?P<column>\{\w+\} : )?"(?P<word>[^" ]+)"\*$')
+_PREFIX_TERM_RE = re.compile(r'^(?P<column>\{\w+\} : )?"(?P<word>[^" ]+)"\*\Z')
 # A prefix that begins more words than this is short enough for porter's stems to
 # begin with it too ("emb*"): it is left as it is.
 _MAX_WIDENED = 50

@@ -55,7 +55,7 @@ _HEADER_WORDS = (
     ("authors", ("author", "authors", "作者", "저자")),
     ("link", ("link", "links", "pdf", "url", "code", "链接", "링크", "원문")),
 )
-_DATE_RE = re.compile(r"^(?:19|20)\d{2}(?:[.\-/]\d{1,2}){0,2}$")  # '2019', '2019.08'
+_DATE_RE = re.compile(r"^(?:19|20)\d{2}(?:[.\-/]\d{1,2}){0,2}\Z")  # '2019', '2019.08'
 
 
 @dataclass

@@ -48,7 +48,7 @@ _LATEX_SPECIAL_RE = re.compile(r"(?<!\\)([&%#])")
 # Python-Markdown's backslash-escapable characters that could start markup inline.
 _MD_ESCAPE_RE = re.compile(r"([\\`*_{}\[\]()#+!|~])")
 HEADING_RE = re.compile(r"^(#{1,4})(?=\s)")
-DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}\Z")
 
 
 class SiteError(CatalogError):
