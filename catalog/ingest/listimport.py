@@ -61,14 +61,25 @@ def resolve_list_venue(label: str, venues: dict[str, Venue]) -> str:
         if found in venues:
             return found
     # 'Transactions on Machine Learning Research (TMLR)': the short name in parentheses
-    paren = re.fullmatch(r"(.+?)\s*\(([^()]+)\)", label)
-    if paren:
-        found = resolve_list_venue(paren.group(2).strip(), venues)
+    short = _in_parentheses(label)
+    if short:
+        found = resolve_list_venue(short.strip(), venues)
         if found in venues:
             return found
     # 'SIGKDD', 'The Web Conference', 'Adv. Neural Inf. Process. Syst.': a registry alias,
     # full name or abbreviation of it
     return resolve_name(label, venues) or label
+
+
+def _in_parentheses(label: str) -> str | None:
+    """What the parentheses that end a label hold ('TMLR' of 'Transactions on ... (TMLR)'),
+    when something stands before them and they hold no parenthesis. (Cut at the last '(',
+    not matched by a pattern, which tried each split of a long label and took minutes.)"""
+    head, _, inner = label.removesuffix(")").rpartition("(")
+    if not label.endswith(")") or not inner or ")" in inner:
+        return None
+    words = head.rstrip() or head[:1]  # blanks may stand between, not a line break
+    return inner if words and "\n" not in words else None
 
 
 def import_markdown(

@@ -45,22 +45,26 @@ _PIECE_RE = re.compile(r"\[[^\[\]]*\]|\([^()]*\)|[^\[\]()]+|[\[\]()]")
 # '. ' ends a field, but not after 'vs', 'al', 'etc' or an initial ('J. Smith')
 # and each link or bold run is a piece of its own, unless the title goes on after it
 # ('[Widget](url): A Made-Up Autoscaler')
+# (A separator that starts with blanks starts where they start: tried again from each
+# blank of a long run, it would read the run once per blank.)
 _SEPARATOR_RE = re.compile(
-    r"(?<!\bvs)(?<!\bal)(?<!\betc)(?<!\b[A-Z])\.\s+(?=\S)|,\s+|\s+[-–—|]\s+|\s*;\s*|\s+/\s+"
+    r"(?<!\bvs)(?<!\bal)(?<!\betc)(?<!\b[A-Z])\.\s+(?=\S)|,\s+"
+    r"|(?<!\s)(?:\s+[-–—|]\s+|\s+;\s*|\s+/\s+)|;\s*"
     r"|(?=[\ue000-\uf8ff])|(?<=[\ue000-\uf8ff])(?!\s*:)"
 )
+_SPACED_COLON_RE = re.compile(r"(?<!\s)\s++:")
 # A tag anywhere in a piece: 'Proceedings of KDD'08', 'in RecSys'18'. The pattern takes a
 # whole run of a tag's characters (a run is tried once, not again from each '@' or '.'
 # in it: 80 KB of 'a@' would take minutes); _tag_in finds where in the run the tag starts.
 _TAG_CHARS = "&-.@"
 _TAG_IN_RE = re.compile(r"(?<![\w&\-.@])([\w&\-.@]++)(?=\s?['’]\s?(\d{2})(?!\d))")
-_GLUED_RE = re.compile(r"^([A-Za-z][A-Za-z\-]*?)['’]?(\d{2}|(?:19|20)\d{2})$")  # 'OSDI18'
-_ET_AL_RE = re.compile(r"^(?:et\.?\s?al\.?|etc\.?|(?:and\s)?others)$", re.IGNORECASE)
+_GLUED_RE = re.compile(r"^([A-Za-z][A-Za-z\-]*?)['’]?(\d{2}|(?:19|20)\d{2})\Z")  # 'OSDI18'
+_ET_AL_RE = re.compile(r"^(?:et\.?\s?al\.?|etc\.?|(?:and\s)?others)\Z", re.IGNORECASE)
 _AUTHOR_LABEL = r"(?:authors?|by|作者|저자)(?:\s*\([^()]*\))?"
 _LABELLED_RE = re.compile(r"^" + _AUTHOR_LABEL + r"\s*:\s*", re.IGNORECASE)
 # A line of a record that says what it holds: 'Author(Institute): ...', 'KeyWords: ...'
 _FIELD_LINE_RE = re.compile(r"^\s*([A-Za-z][\w ()]{0,30}|[^\x00-\x7f]{1,6})\s*:\s+(.*)$")
-_AUTHOR_LINE_RE = re.compile(r"^" + _AUTHOR_LABEL + r"$", re.IGNORECASE)
+_AUTHOR_LINE_RE = re.compile(r"^" + _AUTHOR_LABEL + r"\Z", re.IGNORECASE)
 _BR_SPLIT_RE = re.compile(r"<br\s*/?>", re.IGNORECASE)
 
 
@@ -270,7 +274,7 @@ def find(body: str, known: Collection[str]) -> Found:
         previous = (kind, in_group)
     if run and not found.title:
         title = text[run[0][0] : run[-1][1]]
-        found.title = clean_title(re.sub(r"\s+:", ":", inline.plain(title)))
+        found.title = clean_title(_SPACED_COLON_RE.sub(":", inline.plain(title)))
         found.href = next(iter(inline.hrefs(title)), None)
     found.url = found.href if found.href and found.href.startswith("http") else None
     words = [h for t, h in inline.groups if h and clean_title(t).casefold() in LINK_WORDS]

@@ -52,7 +52,13 @@ RETRY_DEFAULT = 5.0  # when a 429 does not say how long
 RETRIES = 2
 _ATOM = {"a": "http://www.w3.org/2005/Atom", "arxiv": "http://arxiv.org/schemas/atom"}
 # DBLP numbers people who share a name: 'Wei Zhang 0001'.
-_DBLP_NUMBER_RE = re.compile(r"\s+\d{4}$")
+_DBLP_NUMBER_RE = re.compile(r"(?<!\s)\s+\d{4}$")
+# Patterns on what a service sends start a run of blanks where it starts, and a bracket
+# group at the bracket nearest its end, so a reply of 80 KB of blanks or '(' is read in
+# one pass, not once from each of them.
+_YEAR_AFTER_RE = re.compile(r"(?<!\s)\s*['’]?\d{2,4}$")
+_BRACKETED_RE = re.compile(r"\([^()]*\)")
+_MARKUP_RE = re.compile(r"<[^<>]+>")
 # Titles at least this alike (rapidfuzz token_sort_ratio) are taken to be the same paper.
 SAME_TITLE = 92.0
 
@@ -402,7 +408,7 @@ def crossref_record(work: dict[str, Any]) -> Record:
     }.get(work.get("type", ""))
     abstract = work.get("abstract")
     if abstract:
-        abstract = _squash(re.sub(r"<[^>]+>", " ", abstract))
+        abstract = _squash(_MARKUP_RE.sub(" ", abstract))
     return Record(
         source="Crossref",
         title=_squash(" ".join(work.get("title") or [])),
@@ -688,7 +694,7 @@ def probe(url: str) -> Probe:
 
 def lookup_doi(doi: str) -> Record:
     """Metadata for a DOI: Crossref's, or arXiv's for an arXiv DOI (10.48550/arXiv.ID)."""
-    m = re.match(r"^10\.48550/arxiv\.(.+)$", doi, re.IGNORECASE)
+    m = re.match(r"^10\.48550/arxiv\.(.+)\Z", doi, re.IGNORECASE)
     if m:
         return lookup_arxiv(m.group(1))
     return crossref(doi)
@@ -720,7 +726,7 @@ def resolve_venue(record: Record, venues: dict[str, Venue]) -> str | None:
         for m in re.finditer(r"\(([A-Za-z][\w\-]*)[\s'’\d]*\)", n)
     ]
     for name in [*record.venue_names, *candidates]:
-        bare = re.sub(r"\s*['’]?\d{2,4}$", "", name.strip()).strip()
+        bare = _YEAR_AFTER_RE.sub("", name.strip()).strip()
         if bare.casefold() in by_short:
             return by_short[bare.casefold()]
     if record.kind == "preprint" and "arXiv" in venues:
@@ -738,7 +744,7 @@ def resolve_venue(record: Record, venues: dict[str, Venue]) -> str | None:
 
 def _venue_words(name: str) -> str:
     """A venue name without 'Proceedings of the', ordinals, years and acronyms in brackets."""
-    text = normalize_title(re.sub(r"\([^)]*\)", " ", name))
+    text = normalize_title(_BRACKETED_RE.sub(" ", name))
     text = re.sub(r"\b(proceedings|proc|of|the|on|in|annual|\d+(st|nd|rd|th)|\d{4})\b", " ", text)
     return " ".join(text.split())
 
