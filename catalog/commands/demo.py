@@ -18,7 +18,7 @@ from catalog.paths import SHIPPED_VENUES, Paths, resolve
 # the example lists the README imports.
 _BESIDE_DATA = ("site", "overrides", "examples")
 # A mkdocs.yml list item naming a Python file (the hook), which stays in the original.
-_HOOK_RE = re.compile(r"^(\s*-\s*)(\S+\.py)\s*$", re.MULTILINE)
+_HOOK_RE = re.compile(r"^([ \t]*-[ \t]*)(\S+\.py)[ \t]*$", re.MULTILINE)
 
 
 @command("demo")
