@@ -11,10 +11,11 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import stat
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 from urllib.parse import urlsplit
 
 from catalog import files
@@ -64,40 +65,86 @@ def _folder(paths: Paths) -> Path:
     return folder
 
 
-def _digest(path: Path) -> str:
+def _digest(path: Path | BinaryIO) -> str:
+    """The SHA-256 of a file, by its path or from the start of an open one."""
     h = hashlib.sha256()
-    with open(path, "rb") as handle:
+    with open(path, "rb") if isinstance(path, Path) else contextlib.nullcontext(path) as handle:
+        handle.seek(0)
         for block in iter(lambda: handle.read(1 << 20), b""):
             h.update(block)
     return h.hexdigest()
 
 
+# What a path that is not a regular file is, to say so.
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+@contextlib.contextmanager
+def _source(source: Path) -> Iterator[BinaryIO]:
+    """The file to attach, open for reading: a regular file of at most files.MAX_READ
+    bytes, judged before a byte is read (a pipe is opened without waiting for a writer,
+    a sparse file is refused by its size); PdfError says what it is otherwise."""
+    try:
+        fd = os.open(source, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise PdfError(f"{source}: no such file (give the PDF's path)") from None
+    except OSError as err:
+        raise PdfError(f"{source}: cannot read it ({err.strerror})") from None
+    try:
+        info = os.fstat(fd)
+        kind = next((name for test, name in _KINDS if test(info.st_mode)), None)
+        if kind is not None or not stat.S_ISREG(info.st_mode):
+            raise PdfError(f"{source} is {kind or 'not a regular file'}, not a PDF file")
+        if info.st_size > files.MAX_READ:
+            raise PdfError(
+                f"{source} is {info.st_size / (1 << 30):.1f} GiB, more than the "
+                f"{files.MAX_READ >> 30} GiB papers keeps of one file; nothing was kept"
+            )
+        handle = os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+    with handle:
+        yield handle
+
+
 def attach(paths: Paths, key: str, source: Path, replace: bool = False) -> tuple[Path, bool]:
     """Copy a PDF into data/pdfs/KEY.pdf; (its path, whether anything was written)."""
     target = pdf_path(paths, key)
-    if not source.is_file():  # checked first: opening a pipe would wait for a writer
-        raise PdfError(f"{source}: no such file (give the PDF's path)")
-    try:
-        with open(source, "rb") as handle:
+    with _source(source) as handle:
+        try:
             head = handle.read(_HEADER_SPAN)
-    except OSError as err:
-        raise PdfError(f"{source}: cannot read it ({err.strerror})") from None
-    if not looks_like_pdf(head):
-        raise PdfError(f"{source}: not a PDF (it does not start with %PDF-); nothing was kept")
-    if target.exists() and source.resolve() == target.resolve():
-        return target, False
-    if target.exists() and _digest(target) == _digest(source):
-        return target, False
-    if target.exists() and not replace:
-        raise PdfError(
-            f"{key} already has a different PDF ({paths.display(target)}); pass --replace "
-            "to put this one in its place"
-        )
-    _folder(paths)
+        except OSError as err:
+            raise PdfError(f"{source}: cannot read it ({err.strerror})") from None
+        if not looks_like_pdf(head):
+            raise PdfError(f"{source}: not a PDF (it does not start with %PDF-); nothing was kept")
+        if target.exists() and source.resolve() == target.resolve():
+            return target, False
+        if target.exists() and _digest(target) == _digest(handle):
+            return target, False
+        if target.exists() and not replace:
+            raise PdfError(
+                f"{key} already has a different PDF ({paths.display(target)}); pass --replace "
+                "to put this one in its place"
+            )
+        _folder(paths)
+        _copy(handle, target)
+    return target, True
+
+
+def _copy(handle: BinaryIO, target: Path) -> None:
+    """The open file's bytes, from its start, atomically in target's place."""
     tmp = files.temp_path(target)
     try:
-        with open(source, "rb") as src, open(tmp, "wb") as out:
-            for block in iter(lambda: src.read(1 << 20), b""):
+        handle.seek(0)
+        with open(tmp, "wb") as out:
+            for block in iter(lambda: handle.read(1 << 20), b""):
                 out.write(block)
             out.flush()
             os.fsync(out.fileno())
@@ -106,7 +153,6 @@ def attach(paths: Paths, key: str, source: Path, replace: bool = False) -> tuple
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
-    return target, True
 
 
 def best_link(paper: Paper) -> str | None:
