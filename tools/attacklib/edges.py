@@ -6,6 +6,7 @@ carry controls."""
 from __future__ import annotations
 
 import http.server
+import json
 import os
 import signal
 import subprocess
@@ -98,6 +99,78 @@ def note_comment_pattern_bounded(tmp: Path) -> str | None:
     if key not in run.out:
         return "a link after an unclosed '<!--' was lost"
     return None
+
+
+def _bib(tmp: Path, name: str, field: str, value: str) -> Path:
+    """A .bib file of one entry whose field holds value."""
+    fields = {
+        "title": "A Paper About Hostile Fields",
+        "author": "Ann Lee",
+        "booktitle": "Proceedings of OSDI",
+        "year": "2023",
+        field: value,
+    }
+    body = "".join(f"  {k} = {{{v}}},\n" for k, v in fields.items())
+    path = tmp / f"{name}.bib"
+    path.write_text(f"@inproceedings{{x{name}2023,\n{body}}}\n", encoding="utf-8")
+    return path
+
+
+@case("29.1", "80 KB .bib fields for the venue, arXiv and date patterns (bib-check, import)")
+def bib_patterns_bounded(tmp: Path) -> str | None:
+    root = project(tmp)
+    for name, field, value in (
+        ("months", "booktitle", "Proceedings of X, " + "jan " * 20_000),
+        ("acronyms", "booktitle", "A&" * 40_000 + "B'21"),
+        ("capitals", "booktitle", "Proc, " + "AA-" * 27_000 + ", June 28 2021"),
+        ("arxiv", "journal", "arxiv" * 16_000),
+    ):
+        bib = _bib(tmp, name, field, value)
+        for args in (("bib-check", str(bib)), ("import", str(bib), "--dry-run")):
+            if broke := _slow_or_broken(root, *args):
+                return f"{name}: {broke}"
+    return None
+
+
+class _HostileRecord(http.server.BaseHTTPRequestHandler):
+    """Crossref (and DBLP) replies whose venue names and abstract are 80 KB of what the
+    patterns that read them scan: blanks, '(' and '<'."""
+
+    def do_GET(self) -> None:
+        names = ["(" * 80_000, "a" + " " * 80_000 + "b", "ICML" + "\t" * 80_000]
+        work = {
+            "title": ["A Paper With a Hostile Record"],
+            "author": [{"given": "Ann", "family": "Lee"}],
+            "issued": {"date-parts": [[2023]]},
+            "type": "proceedings-article",
+            "container-title": names,
+            "event": {"name": " " * 80_000 + "x"},
+            "abstract": "<" * 80_000,
+        }
+        body = json.dumps({"message": work}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@case("29.1", "a Crossref record with 80 KB venue names and abstract of blanks, '(' and '<'")
+def service_patterns_bounded(tmp: Path) -> str | None:
+    root = project(tmp)
+    with _serving(_HostileRecord) as url:
+        env = {f"PAPERS_{s}_URL": url for s in ("CROSSREF", "DBLP", "ARXIV", "DOI")}
+        started = time.monotonic()
+        try:
+            run = papers(root, "add", "--doi", "10.9999/hostile.1", "--dry-run", env=env)
+        except subprocess.TimeoutExpired:
+            return "add --doi still running after 120 s"
+        seconds = time.monotonic() - started
+    if traceback(run):
+        return f"add --doi: {traceback(run)}"
+    return f"add --doi took {seconds:.0f} s" if seconds > LIMIT else None
 
 
 # ------------------------------------------------------------------ demo
@@ -384,4 +457,35 @@ def pages_named_index(tmp: Path) -> str | None:
         own = [p for f, p in pages.items() if f.startswith(f"{folder}/") and what in p]
         if not own:
             return f"no page of its own in {folder}/ for the name 'index' ({what!r})"
+    return None
+
+
+# ------------------------------------------------------------------ attach
+
+
+@case("29.1", "attach a FIFO, a folder, /dev/zero and a sparse 2 GiB file")
+def attach_odd_files(tmp: Path) -> str | None:
+    root = project(tmp)
+    key = first_key(root)
+    fifo = tmp / "pipe.pdf"
+    os.mkfifo(fifo)
+    folder = tmp / "folder.pdf"
+    folder.mkdir()
+    sparse = tmp / "sparse.pdf"
+    with open(sparse, "wb") as handle:
+        handle.write(b"%PDF-1.4\n")
+        handle.truncate(2 << 30)
+    for source, said in (
+        (fifo, "named pipe"),
+        (folder, "folder"),
+        (Path("/dev/zero"), "device"),
+        (sparse, "GiB"),
+    ):
+        run, seconds = timed(root, "attach", key, str(source), limit=LIMIT)
+        if run is None:
+            return f"attach {source.name}: still running after {seconds:.0f} s"
+        if traceback(run) or run.code != 1 or said not in run.err:
+            return f"attach {source.name}: {traceback(run) or run.err.strip()[-100:]!r}"
+    if (root / "data" / "pdfs").exists() and any((root / "data" / "pdfs").glob("*.pdf")):
+        return "something was kept"
     return None
