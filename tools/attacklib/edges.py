@@ -19,6 +19,7 @@ from pathlib import Path
 
 from attacklib import (
     REPO,
+    TERMINAL_CONTROLS,
     add_paper,
     build_site,
     case,
@@ -488,4 +489,55 @@ def attach_odd_files(tmp: Path) -> str | None:
             return f"attach {source.name}: {traceback(run) or run.err.strip()[-100:]!r}"
     if (root / "data" / "pdfs").exists() and any((root / "data" / "pdfs").glob("*.pdf")):
         return "something was kept"
+    return None
+
+
+# ------------------------------------------------------------------ the venue registry
+
+# (short name, extra options) that venues add must refuse, and the registry entry that
+# carries the same value by hand, which check must report.
+_HOSTILE_VENUES = (
+    ("EVIL\n", (), '"EVIL\\n":\n  kind: conference\n  name: Evil One\n'),
+    (
+        "EVILA",
+        ("--alias", "E\x1b[31mVIL"),
+        'EVILA:\n  kind: conference\n  name: Evil Two\n  aliases: ["E\\e[31mVIL"]\n',
+    ),
+    (
+        "EVILP",
+        ("--publisher", "Evil \u202ePress"),
+        'EVILP:\n  kind: conference\n  name: Evil Three\n  publisher: "Evil \\u202EPress"\n',
+    ),
+    (
+        "EVILS",
+        ("--source", "javascript:alert(1)"),
+        'EVILS:\n  kind: conference\n  name: Evil Four\n  sources: ["javascript:alert(1)"]\n',
+    ),
+    ("Index", (), "Index:\n  kind: conference\n  name: Evil Five\n"),
+)
+
+
+@case("29.1", "venues add and a hand edit: a newline, ESC, U+202E, javascript:, Index")
+def hostile_venues(tmp: Path) -> str | None:
+    root = project(tmp)
+    registry = root / "data" / "venues.yaml"
+    before = registry.read_bytes()
+    for n, (short, extra, _) in enumerate(_HOSTILE_VENUES):
+        name = f"Hostile Venue Number {'ABCDE'[n]}"
+        run = papers(root, "venues", "add", short, "--kind", "conference", "--name", name, *extra)
+        if traceback(run) or run.code != 2:
+            return f"venues add {short!r} {extra}: {traceback(run) or f'exit {run.code}'}"
+        if TERMINAL_CONTROLS.search(run.err):
+            return f"venues add {short!r}: the refusal printed a control character"
+    if registry.read_bytes() != before:
+        return "venues.yaml changed"
+    for short, _, entry in _HOSTILE_VENUES:
+        registry.write_bytes(before + b"\n" + entry.encode("utf-8"))
+        run = papers(root, "check")
+        if traceback(run) or run.code != 1:
+            return f"check of a hand-added {short!r}: {traceback(run) or f'exit {run.code}'}"
+        if TERMINAL_CONTROLS.search(run.out + run.err):
+            return f"check of {short!r} printed a control character"
+        if not any(line.startswith("data/venues.yaml:") for line in run.out.splitlines()):
+            return f"check says nothing of the registry entry {short!r}"
     return None
