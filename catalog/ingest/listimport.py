@@ -17,14 +17,8 @@ from typing import TYPE_CHECKING
 from catalog.check import duplicates
 from catalog.data.registry import Venue, resolve_name
 from catalog.errors import Problem
-from catalog.ingest.importer import (
-    ImportInputError,
-    Outcome,
-    Progress,
-    Report,
-    Run,
-    run_import,
-)
+from catalog.ingest.importer import ImportInputError, Progress, Run, run_import
+from catalog.ingest.outcomes import Outcome, Report
 from catalog.model import Paper
 from catalog.paths import Paths
 
@@ -209,13 +203,14 @@ def _retitled(title: str, other: str) -> bool:
 def _fetch_authors(paper: Paper, venues: dict[str, Venue]) -> tuple[Paper, str]:
     """The paper with authors (and DOI) from arXiv or DBLP, or a reason why not."""
     from catalog.ingest import services
+    from catalog.ingest.webclient import FetchError
 
     try:
         if paper.arxiv:
             record: services.Record | None = services.lookup_arxiv(paper.arxiv)
         else:
             record = services.find_by_title(paper.title, paper.year or None)
-    except services.FetchError as err:  # offline, or the service failed: the inbox keeps it
+    except FetchError as err:  # offline, or the service failed: the inbox keeps it
         return paper, f"needs metadata: {err}"
     if record is None or not record.authors:
         return paper, "needs metadata: no matching record on arXiv or DBLP"

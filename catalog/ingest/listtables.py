@@ -24,7 +24,8 @@ from catalog.ingest.listfields import (
     names_of,
     parse_label,
 )
-from catalog.ingest.listpieces import entry_of, links_of, paper_url, pieces, plain_text, render
+from catalog.ingest.listinline import links_of, plain_text, render
+from catalog.ingest.listpieces import entry_of, paper_url, pieces
 
 Row = tuple[int, list[str]]
 # Header words of each column role, English and Chinese ('论文' paper, '会议' conference,

@@ -174,7 +174,7 @@ def _is_pdf_url(url: str | None) -> bool:
 
 def sources(paper: Paper) -> list[tuple[str, str]]:
     """Where an open-access PDF of the paper may be had, best first: arXiv, a PDF URL."""
-    from catalog.ingest.services import base_url
+    from catalog.ingest.webclient import base_url
 
     found = []
     if paper.arxiv:
@@ -190,7 +190,7 @@ Progress = Callable[[int, int | None], object]
 def download(paths: Paths, paper: Paper, progress: Progress | None = None) -> Path:
     """Download the paper's open-access PDF into data/pdfs/KEY.pdf (arXiv first); PdfError
     naming every source tried and why it failed."""
-    from catalog.ingest.services import FetchError
+    from catalog.ingest.webclient import FetchError
 
     target = pdf_path(paths, paper.key)
     tried = sources(paper)
@@ -243,7 +243,7 @@ def _http_get(
     seconds and max_bytes; progress(done, total) after each chunk. FetchError otherwise."""
     import httpx
 
-    from catalog.ingest.services import (
+    from catalog.ingest.webclient import (
         MAX_REDIRECTS,
         TIMEOUT,
         FetchError,
@@ -281,7 +281,7 @@ def _stream(
     progress: Callable[[int, int | None], object] | None,
 ) -> None:
     """A response's body into sink within the size cap and the deadline."""
-    from catalog.ingest.services import FetchError
+    from catalog.ingest.webclient import FetchError
 
     length = response.headers.get("content-length", "")
     total = int(length) if length.isdigit() else None
