@@ -252,7 +252,7 @@ def _plain_yaml(config_file: Path) -> str:
                 return json.dumps(os.environ[name])
         return names[-1]
 
-    return re.sub(r"!ENV\s*\[([^\]]*)\]", value, text)
+    return re.sub(r"!ENV\s*\[([^\[\]]*)\]", value, text)  # stops at a '[': one pass
 
 
 def serve(paths: Paths, config_file: Path | None = None, dev_addr: str = "127.0.0.1:8000") -> None:
