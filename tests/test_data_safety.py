@@ -179,7 +179,7 @@ def test_a_service_that_drips_its_reply_is_cut_at_the_deadline(
     import threading
     import time
 
-    from catalog.ingest import services
+    from catalog.ingest import services, webclient
 
     class Drip(http.server.BaseHTTPRequestHandler):
         def do_GET(self) -> None:
@@ -196,10 +196,10 @@ def test_a_service_that_drips_its_reply_is_cut_at_the_deadline(
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Drip)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     monkeypatch.setenv("PAPERS_CROSSREF_URL", f"http://127.0.0.1:{server.server_address[1]}")
-    monkeypatch.setattr(services, "DEADLINE", 1.0)
+    monkeypatch.setattr(webclient, "DEADLINE", 1.0)
     started = time.monotonic()
     try:
-        with pytest.raises(services.FetchError, match="took longer than"):
+        with pytest.raises(webclient.FetchError, match="took longer than"):
             services.crossref("10.9999/drip")
     finally:
         server.shutdown()

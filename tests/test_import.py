@@ -11,7 +11,7 @@ import pytest
 from catalog.check.rules import check
 from catalog.data import reader
 from catalog.data.registry import load_venues
-from catalog.ingest import importer, lists
+from catalog.ingest import importer, lists, outcomes
 from catalog.paths import Paths
 from tests.conftest import SHARED
 from tests.test_fetch import Online, atom_entry, online  # noqa: F401 (fixture)
@@ -30,7 +30,7 @@ def test_recommender_bib_imports_new_papers_and_skips_the_seed_ones(shipped: Pat
     registry = set(load_venues(shipped.venues))
     report = importer.import_file(shipped, RECOMMENDER)
     assert len(report.outcomes) == 32  # every entry accounted for
-    by_action = {a: [o for o in report.outcomes if o.action == a] for a in importer.ACTIONS}
+    by_action = {a: [o for o in report.outcomes if o.action == a] for a in outcomes.ACTIONS}
     duplicates = {o.key for o in by_action["duplicate"]}
     assert duplicates == {
         "sima2022ekko",

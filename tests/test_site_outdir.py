@@ -190,8 +190,56 @@ def test_ctrl_c_during_a_build_keeps_the_previous_site(cli, paths, tmp_path):
     assert "interrupted" in err and "Traceback" not in err
     after = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
     assert after == before
-    assert list(tmp_path.glob(".out.*")) == []  # the half-built folder is gone
+    # The half-built folder is gone; the builds' lock file stays beside the site.
+    assert [p.name for p in tmp_path.glob(".out.*")] == [".out.lock"]
     assert not page.exists()
-    # And the next build replaces the site whole, leaving nothing beside it.
+    # And the next build replaces the site whole, leaving nothing else beside it.
     assert build(cli, out).exit_code == 0
-    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".out")) == []
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".out")] == [".out.lock"]
+
+
+def _site(folder: Path, page: str) -> Path:
+    folder.mkdir(parents=True)
+    (folder / "index.html").write_text(page, encoding="utf-8")
+    return folder
+
+
+def test_the_swap_is_one_exchange_and_the_old_site_goes(tmp_path):
+    out = _site(tmp_path / "out", "old")
+    outdir.mark_site_dir(out)
+    with outdir.building(out):
+        staging = outdir.staging_dir(out)
+        (staging / "index.html").write_text("new", encoding="utf-8")
+        outdir.mark_site_dir(staging)
+        outdir.swap_in(staging, out)
+    assert (out / "index.html").read_text(encoding="utf-8") == "new"
+    assert not (out / outdir.STAGING_MARKER).exists() and (out / outdir.MARKER).is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".out.lock", "out"]
+
+
+def test_a_later_build_removes_what_killed_ones_left(tmp_path):
+    out = _site(tmp_path / "out", "live")
+    left = [
+        _site(tmp_path / ".out.building-999999", "the site an exchange put aside"),
+        _site(tmp_path / ".out.previous-999998", "the site of two renames"),
+        _site(tmp_path / ".out.building-999997", "half built"),
+    ]
+    outdir.mark_site_dir(left[0])
+    outdir.mark_site_dir(left[1])
+    (left[2] / outdir.STAGING_MARKER).write_text("x", encoding="utf-8")
+    mine = _site(tmp_path / ".out.building-mine", "not marked: not ours to remove")
+    staging = outdir.staging_dir(out)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([staging.name, mine.name, "out"])
+
+
+def test_a_second_build_of_one_folder_is_refused(cli, tmp_path):
+    from catalog.errors import LockTimeoutError
+
+    out = tmp_path / "out"
+    with outdir.building(out):
+        with pytest.raises(LockTimeoutError, match="another papers process"), outdir.building(out):
+            pass
+        result = build(cli, out)
+    assert result.exit_code == 1, result.output
+    assert "another papers process is writing it" in result.output
+    assert not out.exists()

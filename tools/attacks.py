@@ -24,6 +24,7 @@ from attacklib import (  # noqa: F401  (they register cases)
     Case,
     bounds,
     door,
+    edges,
     injection,
     paths,
     rules,

@@ -73,7 +73,8 @@ def findings(paths: Paths, require_sources: bool = False) -> list[Finding]:
         return sorted(problems + list(map(_fields, err.problems)))
     problems += _papers_findings(papers, filename, venues, vocabulary)
     problems += _unknown_distinct(papers, filename)
-    problems += map(_fields, registry_problems(venues, paths.display(paths.venues)))
+    lines = yamlfile.load_mapping_with_lines(paths.venues)[1]
+    problems += map(_fields, registry_problems(venues, paths.display(paths.venues), lines))
     problems += _venue_sources(venues, paths.display(paths.venues))
     problems += _author_aliases(paths, papers)
     if require_sources:
@@ -362,7 +363,7 @@ def _controls(paper: Paper, names: tuple[str, ...] = FIELDS) -> Iterable[tuple[s
             )
 
 
-_UNNAMED_RE = re.compile(r"^[{\s]*(?:others|et\.?[\s~]*al\.?|al\.?,\s*et)[}\s.]*$", re.IGNORECASE)
+_UNNAMED_RE = re.compile(r"^[{\s]*(?:others|et\.?[\s~]*al\.?|al\.?,\s*et)[}\s.]*\Z", re.IGNORECASE)
 
 
 def names_no_one(author: str) -> bool:

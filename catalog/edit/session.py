@@ -60,7 +60,7 @@ from catalog.model import (
 from catalog.paths import Paths
 
 _LISTS = set(LIST_FIELDS)
-TAG_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+TAG_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*\Z")
 
 if TYPE_CHECKING:
     from ruamel.yaml import YAML

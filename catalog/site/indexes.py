@@ -13,7 +13,6 @@ from catalog.site.links import (
     note_uri,
     plural,
     tag_uri,
-    venue_uri,
     year_uri,
 )
 from catalog.site.people import sort_key
@@ -47,7 +46,7 @@ def venues_index(data: SiteData) -> str:
         lines.append("No papers yet.")
     for short in sorted(counts, key=str.lower):
         venue = data.venues.get(short)
-        label = f"[{md(short)}]({href(uri, venue_uri(short))})"
+        label = f"[{md(short)}]({href(uri, data.venue_uri(short))})"
         lines.append(
             f"| {_cell(label)} | {counts[short]} | {_cell(md(venue.name) if venue else '')} "
             f"| {_cell(md(venue.kind)) if venue else ''} |"

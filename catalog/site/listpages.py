@@ -20,10 +20,8 @@ from catalog.site.links import (
     paper_uri,
     plain,
     plural,
-    slug,
     tag_uri,
     url,
-    venue_uri,
     year_uri,
 )
 from catalog.site.markup import (
@@ -88,7 +86,7 @@ def year_page(year: int, papers: Sequence[Paper], data: SiteData) -> str:
         nav_line(uri, data, [("All papers", ALL_URI), ("Years", "years/index.md")], steps),
         f"<p>{plural(len(papers), 'paper')} at {plural(len(venues), 'venue')}: "
         + ", ".join(
-            f'<a href="#venue-{slug(v)}">{esc(v)}</a> {n}'
+            f'<a href="#venue-{data.venue_stems[v]}">{esc(v)}</a> {n}'
             for v, n in sorted(venues.items(), key=lambda x: x[0].lower())
         )
         + ".</p>",
@@ -100,9 +98,8 @@ def year_page(year: int, papers: Sequence[Paper], data: SiteData) -> str:
         item = paper_item(p, uri, data)
         if p.venue not in seen:  # an anchor at each venue's first paper
             seen.add(p.venue)
-            item = item.replace(
-                '<li class="pp-entry">', f'<li class="pp-entry" id="venue-{slug(p.venue)}">', 1
-            )
+            anchor_id = f'id="venue-{data.venue_stems[p.venue]}"'
+            item = item.replace('<li class="pp-entry">', f'<li class="pp-entry" {anchor_id}>', 1)
         out.append(item)
     out.append("</ul>")
     return front(f"Papers of {year}", out)
@@ -110,7 +107,7 @@ def year_page(year: int, papers: Sequence[Paper], data: SiteData) -> str:
 
 def venue_page(venue: str, papers: Sequence[Paper], data: SiteData) -> str:
     """Papers at one venue, by year."""
-    uri = venue_uri(venue)
+    uri = data.venue_uri(venue)
     registry = data.venues.get(venue)
     out = [
         f"<h1>{esc(venue)}</h1>",

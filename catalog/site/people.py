@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from catalog.model import OTHERS, Paper, fold
-from catalog.site.links import slug
+from catalog.site.links import slug, unique_stems
 
 
 @dataclass(eq=False)  # one object per person, hashed by identity
@@ -59,12 +59,7 @@ def people_of(papers: Sequence[Paper], aliases: dict[str, str]) -> dict[str, Per
 
 def _give_uris(people: Iterable[Person]) -> None:
     """authors/<name>.md, with -2, -3 ... where two people's names fold to one slug."""
-    taken: set[str] = set()
-    for person in sorted(people, key=lambda p: (sort_key(p.name), p.name)):
-        base = slug(fold(person.name))
-        stem, n = base, 1
-        while stem in taken:
-            n += 1
-            stem = f"{base}-{n}"
-        taken.add(stem)
-        person.uri = f"authors/{stem}.md"
+    ordered = sorted(people, key=lambda p: (sort_key(p.name), p.name))
+    stems = unique_stems([p.name for p in ordered], lambda name: slug(fold(name)))
+    for person in ordered:
+        person.uri = f"authors/{stems[person.name]}.md"

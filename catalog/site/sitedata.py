@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 from pathlib import Path
@@ -13,10 +13,10 @@ from catalog.data.notes import Note
 from catalog.data.registry import Venue, load_authors
 from catalog.errors import CatalogError, Problem
 from catalog.model import DEFAULT_STATUS, Paper
-from catalog.paths import Paths
+from catalog.paths import Paths, file_stem_key
 from catalog.site.charts import Chart
 from catalog.site.history import Added, added_dates
-from catalog.site.links import tag_uri, url, venue_uri, year_uri
+from catalog.site.links import tag_uri, url, venue_stems, year_uri
 from catalog.site.people import Person, people_of
 
 # ---------------------------------------------------------------- the data of one build
@@ -81,6 +81,15 @@ class SiteData:
     def status_of(self, key: str) -> tuple[str, str | None]:
         """A paper's reading status and the day it was read (to-read when not listed)."""
         return self.statuses.get(key, (DEFAULT_STATUS, None))
+
+    @cached_property
+    def venue_stems(self) -> dict[str, str]:
+        """Each venue's page name (venue_stems: never one shared by two venues)."""
+        return venue_stems(p.venue for p in self.papers)
+
+    def venue_uri(self, venue: str) -> str:
+        """The page of a venue with papers in the catalog."""
+        return f"venues/{self.venue_stems[venue]}.md"
 
     def venue_name(self, short: str) -> str:
         venue = self.venues.get(short)
@@ -193,7 +202,7 @@ def load(
         from catalog.site.charts import render_all
 
         started = time.perf_counter()
-        data.charts = render_all(papers, partial(_chart_link, directory_urls))
+        data.charts = render_all(papers, partial(_chart_link, directory_urls, data.venue_uri))
         timings["charts"] = time.perf_counter() - started
     return data, problems + link_problems(data, paths)
 
@@ -205,7 +214,7 @@ def flag(value: object) -> bool:
     return value is True
 
 
-def _chart_link(directory_urls: bool, kind: str, name: str) -> str:
+def _chart_link(directory_urls: bool, venue_uri: Callable[[str], str], kind: str, name: str) -> str:
     """Where a chart's bar or label leads, from the home page that shows the chart."""
     target = {
         "year": lambda: year_uri(int(name)),
@@ -222,8 +231,9 @@ def _readings(paths: Paths, papers: Sequence[Paper]) -> dict[str, Reading]:
     keys = {p.key for p in papers}
     out = {}
     for path in sorted(folder.glob("*.md")):
-        if path.stem in keys:
-            out[path.stem] = Reading(path, path.read_text(encoding="utf-8"))
+        key = file_stem_key(path.stem)
+        if key in keys:
+            out[key] = Reading(path, path.read_text(encoding="utf-8"))
     return out
 
 
