@@ -6,8 +6,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
-
 from tests.conftest import REPO
 
 PACKAGE = REPO / "catalog"
@@ -58,7 +56,6 @@ def test_the_table_names_no_module_that_is_gone():
     assert not gone, gone
 
 
-@pytest.mark.xfail(strict=True, reason="modules being split in issue 29")
 def test_no_module_is_over_600_lines():
     long = {
         str(p.relative_to(REPO)): n
