@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from attacklib import CASES, Case, bounds, door, injection, paths, rules, usage, writes  # noqa: F401  (they register cases)
+from attacklib import CASES, Case, bounds, door, injection, paths, records, rules, usage, writes  # noqa: F401  (they register cases)
 
 # ------------------------------------------------------------------ running
 
