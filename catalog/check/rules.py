@@ -282,17 +282,24 @@ def _records_findings(paths: Paths, papers: list[Paper], venues: dict[str, Venue
         records = load_records(paths.records, shown)
     except InvalidCatalogError as err:  # (no list to judge by: the sources wait for it)
         return [_fields(dataclasses.replace(p, blocking=False)) for p in err.problems]
-    out = list(map(_fields, records.problems))
     hint = sources.not_primary_hint(shown)
     filename = paths.display()
-    for paper in papers:
-        for url in paper.sources:
-            if is_http_url(url) and (message := sources.unlisted(url, records)):
-                at = reader.where(paper.year, paper.venue, paper.key)
-                out.append((filename, paper.line, at, message, hint, False))
-    out += _venue_sources(paths, venues, records, hint)
-    if not records.found and any(f[4] == hint for f in out):
-        out.append(
+    unlisted = [
+        (
+            filename,
+            paper.line,
+            reader.where(paper.year, paper.venue, paper.key),
+            message,
+            hint,
+            False,
+        )
+        for paper in papers
+        for url in paper.sources
+        if is_http_url(url) and (message := sources.unlisted(url, records))
+    ]
+    unlisted += _venue_sources(paths, venues, records, hint)
+    if unlisted and not records.found:
+        unlisted.append(
             (
                 shown,
                 0,
@@ -303,7 +310,7 @@ def _records_findings(paths: Paths, papers: list[Paper], venues: dict[str, Venue
                 False,
             )
         )
-    return out
+    return list(map(_fields, records.problems)) + unlisted
 
 
 def _venue_sources(

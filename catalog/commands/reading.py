@@ -397,26 +397,25 @@ def _completeness(as_json: bool, verbose: bool) -> None:
     if as_json:
         echo_json(report.to_dict())
         return
-    rows = [*report.groups, report.total]
-    width = min(40, max(len(g.publisher) for g in rows))
-    cells = {
-        id(g): [
-            f"{len(gap.missing)}/{gap.expected}" if gap.expected else "-" for gap in g.gaps.values()
-        ]
-        for g in rows
-    }
+    rows = [
+        (
+            group,
+            [f"{len(g.missing)}/{g.expected}" if g.expected else "-" for g in group.gaps.values()],
+        )
+        for group in [*report.groups, report.total]
+    ]
+    width = min(40, max(len(group.publisher) for group, _ in rows))
     widths = [
-        max(len(name), *(len(cells[id(g)][i]) for g in rows))
+        max(len(name), *(len(cells[i]) for _, cells in rows))
         for i, name in enumerate(report.fields)
     ]
     echo("missing / expected, by publisher (-v lists the papers)")
     head = "  ".join(f"{n:>{w}}" for n, w in zip(report.fields, widths, strict=True))
     echo(f"{'publisher':{width}}  papers  {head}")
-    for group in rows:
-        label = (
-            group.publisher if len(group.publisher) <= width else group.publisher[: width - 1] + "…"
-        )
-        line = "  ".join(f"{c:>{w}}" for c, w in zip(cells[id(group)], widths, strict=True))
+    for group, cells in rows:
+        name = group.publisher
+        label = name if len(name) <= width else name[: width - 1] + "…"
+        line = "  ".join(f"{c:>{w}}" for c, w in zip(cells, widths, strict=True))
         echo(f"{label:{width}}  {group.papers:6}  {line}")
     if verbose:
         for name in report.fields:
