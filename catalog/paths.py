@@ -43,6 +43,11 @@ class Paths:
         return self.data_dir / "tags.yaml"
 
     @property
+    def records(self) -> Path:
+        """The reviewed hosts whose pages are primary records (what a source may name)."""
+        return self.data_dir / "records.yaml"
+
+    @property
     def authors(self) -> Path:
         """Spellings of a name that are one person (the site's author pages)."""
         return self.data_dir / "authors.yaml"

@@ -5,6 +5,7 @@ papers by made-up people), with malformed, slow, redirecting and wrong-paper rep
 from __future__ import annotations
 
 import json
+import shutil
 import threading
 import time
 from collections.abc import Iterator
@@ -22,7 +23,7 @@ from catalog.data import reader
 from catalog.ingest import polite, services, webclient
 from catalog.paths import Paths
 from catalog.update import updater
-from tests.conftest import TAGS, VENUES, write_catalog
+from tests.conftest import REPO, TAGS, VENUES, write_catalog
 
 DATA = Path(__file__).parent / "data" / "update"
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -179,8 +180,12 @@ def online(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Services
 
 @pytest.fixture
 def catalog(tmp_path: Path, online: Services) -> Paths:
+    """The made-up catalog, with the shipped registry of primary records (update records
+    in sources the pages it read: arXiv's and doi.org's)."""
     text = (DATA / "papers.yaml").read_text(encoding="utf-8").replace("{web}", online.base + "/web")
-    return write_catalog(tmp_path / "catalog", text, VENUES, TAGS)
+    paths = write_catalog(tmp_path / "catalog", text, VENUES, TAGS)
+    shutil.copy(REPO / "data" / "records.yaml", paths.records)
+    return paths
 
 
 def run(paths: Paths, *args: str):

@@ -27,6 +27,7 @@ from attacklib import (  # noqa: F401  (they register cases)
     edges,
     injection,
     paths,
+    records,
     rules,
     status,
     usage,
