@@ -82,6 +82,7 @@ def test_each_command_is_registered_by_the_module_cli_imports_for_it():
 
 EVERY_MODULE = [
     "adding",
+    "authors",
     "bib",
     "curate",
     "demo",

@@ -107,30 +107,16 @@ def findings(paths: Paths, require_sources: bool = False) -> list[Finding]:
 
 
 def _author_aliases(paths: Paths, papers: list[Paper]) -> list[Finding]:
-    """authors.yaml's problems, and spellings it lists that no paper uses (a typo there
-    would silently join nothing)."""
-    from catalog.data.registry import load_authors
+    """authors.yaml's problems: those that keep it from being read, else those against
+    the papers (catalog.check.people)."""
+    from catalog.check import people
+    from catalog.data import authors
 
     try:
-        aliases = load_authors(paths.authors)
+        found = authors.load(paths.authors, paths.display(paths.authors))
     except InvalidCatalogError as err:
         return list(map(_fields, err.problems))
-    if not aliases:
-        return []
-    used = {name for p in papers for name in p.authors}
-    lines = yamlfile.load_mapping_with_lines(paths.authors)[1]
-    return [
-        (
-            paths.display(paths.authors),
-            lines.get(person, 0),
-            person,
-            f"'{spelling}' is the name of no author in the catalog",
-            "write it as papers.yaml writes it, or remove it",
-            False,
-        )
-        for spelling, person in aliases.items()
-        if spelling not in used and spelling != person
-    ]
+    return list(map(_fields, people.problems(found, papers, paths.display())))
 
 
 def check_papers(

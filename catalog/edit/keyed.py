@@ -263,8 +263,8 @@ def _insert(siblings: list[Block], block: Block, at: Where) -> None:
         at = "end"
     if at == "end" or not siblings:
         last = siblings[-1].lead if siblings else []
-        if not block.lead and last == _blank(last):  # the blank lines that part entries
-            block.lead = list(last)
+        if not block.lead:  # the blank lines that part entries (not the last one's comments)
+            block.lead = _blank(last)
         siblings.append(block)
         return
     if at == "top":

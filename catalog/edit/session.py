@@ -41,6 +41,7 @@ from catalog.edit.keyed import KeyedFile
 from catalog.edit.snapshot import Papers, Snapshot
 from catalog.edit.validation import (
     EditCheck,
+    InvalidEditError,
 )
 from catalog.errors import (
     CatalogError,
@@ -506,10 +507,22 @@ class Session:
     def validate(self, texts: dict[Path, str]) -> list[Problem]:
         """Refuse an edit that adds problems; return the warnings it adds."""
         warnings = self._check().check(texts, self.venues, self.vocabulary)
+        if self.paths.authors in texts:
+            self._judge_authors(texts[self.paths.authors])
         for dependent in (self._reading, self._keymap, self._inbox):
             if dependent is not None and dependent.file.path in texts:
                 dependent.check(texts[dependent.file.path], self._has_paper)
         return warnings
+
+    def _judge_authors(self, text: str) -> None:
+        """Refuse a new authors.yaml that adds a problem `papers check` would report."""
+        from catalog.check.people import judge
+
+        before = self.registry(self.paths.authors).text
+        shown = self.paths.display(self.paths.authors)
+        added = judge(before, text, self.papers.values(), shown, self.filename)
+        if added:
+            raise InvalidEditError(added)
 
     def _has_paper(self, key: str) -> bool:
         return key in self.papers

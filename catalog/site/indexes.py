@@ -15,7 +15,6 @@ from catalog.site.links import (
     tag_uri,
     year_uri,
 )
-from catalog.site.people import sort_key
 from catalog.site.sitedata import SiteData, by_year
 
 
@@ -113,8 +112,7 @@ def note_opening(note: Note, data: SiteData, sentences: int = 2) -> str:
 def authors_index(data: SiteData) -> str:
     """Every author, by family name, with their paper count."""
     uri = AUTHORS_INDEX
-    people = {id(p): p for p in data.people.values()}.values()
-    ordered = sorted(people, key=lambda p: (sort_key(p.name), p.name))
+    ordered = data.people.everyone
     lines = [
         "# Authors",
         "",
@@ -126,5 +124,16 @@ def authors_index(data: SiteData) -> str:
         lines += ["| Author | Papers |", "|---|--:|"]
     for person in ordered:
         label = f"[{md(person.name)}]({href(uri, person.uri)})"
+        if data.people.namesakes(person):  # one of several people with one name
+            label += (
+                " ("
+                + (
+                    "; ".join(
+                        f"author {n} of {md(paper.short_title)}" for paper, n in person.places
+                    )
+                    or "not told apart"
+                )
+                + ")"
+            )
         lines.append(f"| {_cell(label)} | {len(person.papers)} |")
     return "\n".join(lines) + "\n"

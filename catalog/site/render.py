@@ -297,8 +297,7 @@ def generate(data: SiteData) -> dict[str, str]:
         pages[tag_uri(tag)] = tag_page(tag, group, data)
         lists[tag_uri(tag)] = group
     pages.update(feeds(data, by_tag))
-    persons = {id(p): p for p in data.people.values()}.values()
-    for person in persons:
+    for person in data.people.everyone:
         pages[person.uri] = author_page(person, data)
         lists[person.uri] = person.papers
     for uri, group in lists.items():

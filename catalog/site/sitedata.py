@@ -9,15 +9,16 @@ from functools import cached_property, partial
 from pathlib import Path
 from typing import Any
 
+from catalog.data.authors import Authors
 from catalog.data.notes import Note
-from catalog.data.registry import Venue, load_authors
+from catalog.data.registry import Venue
 from catalog.errors import CatalogError, Problem
 from catalog.model import DEFAULT_STATUS, Paper
 from catalog.paths import Paths, file_stem_key
 from catalog.site.charts import Chart
 from catalog.site.history import Added, added_dates
 from catalog.site.links import tag_uri, url, venue_stems, year_uri
-from catalog.site.people import Person, people_of
+from catalog.site.people import People
 
 # ---------------------------------------------------------------- the data of one build
 
@@ -45,7 +46,7 @@ class SiteData:
     readings: dict[str, Reading] = field(default_factory=dict)
     related: dict[str, list[tuple[str, float]]] = field(default_factory=dict)
     bibtex: dict[str, str] = field(default_factory=dict)
-    aliases: dict[str, str] = field(default_factory=dict)  # spelling -> name (authors.yaml)
+    authors: Authors = field(default_factory=Authors)  # data/authors.yaml: who is who
     added: dict[str, Added] = field(default_factory=dict)  # when each paper came in
     charts: list[Chart] = field(default_factory=list)
     directory_urls: bool = True  # mkdocs's use_directory_urls, for URLs we write ourselves
@@ -68,9 +69,9 @@ class SiteData:
         return {p.key: p for p in self.papers}
 
     @cached_property
-    def people(self) -> dict[str, Person]:
-        """Each author spelling in the catalog -> the person (authors.yaml joins them)."""
-        return people_of(self.papers, self.aliases)
+    def people(self) -> People:
+        """The authors as people (authors.yaml joins spellings and tells namesakes apart)."""
+        return People(self.papers, self.authors)
 
     @cached_property
     def backlinks(self) -> dict[str, list[Note]]:
@@ -165,6 +166,7 @@ def load(
 ) -> tuple[SiteData, list[Problem]]:
     """The site's data from the catalog's index, registries, notes and (when readings, the
     site's show_readings setting) the reader's reading notes."""
+    from catalog.data import authors
     from catalog.data.notes import load_notes
     from catalog.data.registry import load_tags, load_venues
     from catalog.index import database, query
@@ -187,7 +189,7 @@ def load(
     )
     data.directory_urls = directory_urls
     data.statuses = statuses
-    data.aliases = load_authors(paths.authors)
+    data.authors = authors.load(paths.authors, paths.display(paths.authors))
     timings["load"] = time.perf_counter() - started
     started = time.perf_counter()
     data.added = added_dates(papers, paths.catalog)
