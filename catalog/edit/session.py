@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -544,7 +545,7 @@ class Session:
             return result
         catalog = self.paths.catalog
         step = (catalog, texts[catalog], self.data, self.newline) if catalog in texts else None
-        result.changed = write_in_order(self._parts(), step)
+        result.changed = write_in_order(self._parts(), step, self.snapshot.has)
         return result
 
     def diff(self, texts: dict[Path, str]) -> str:
@@ -563,15 +564,17 @@ class Session:
 CatalogStep = tuple[Path, str, bytes, str]  # the catalog: path, new text, bytes read, newline
 
 
-def write_in_order(parts: list[KeyedFile], catalog: CatalogStep | None) -> list[Path]:
+def write_in_order(
+    parts: list[KeyedFile], catalog: CatalogStep | None, held: Callable[[str], bool]
+) -> list[Path]:
     """Write the changed files so that every prefix of the writes agrees: each file at
-    its interim stage (a registry grown by what papers will name, a file that names papers
-    shrunk by what will leave), then the catalog, then each file as it ends. Each write
-    replaces the bytes the previous one left, or ConcurrentEditError. Returns the paths
-    written."""
+    its interim stage (a registry grown by what papers will name; a file that names papers
+    with every edit but those naming a paper the catalog does not hold yet: held says
+    which it holds), then the catalog, then each file as it ends. Each write replaces the
+    bytes the previous one left, or ConcurrentEditError. Returns the paths written."""
     changed = [p for p in parts if p.changed]
     found = {p.path: p.data for p in changed}
-    steps = [(p.path, text, p.newline) for p in changed if (text := p.interim()) is not None]
+    steps = [(p.path, text, p.newline) for p in changed if (text := p.interim(held)) is not None]
     if catalog is not None:
         path, text, data, newline = catalog
         found[path] = data

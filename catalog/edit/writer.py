@@ -143,7 +143,7 @@ def edit_reading(paths: Paths, dry_run: bool = False) -> Iterator[ReadingSession
         if text == session.file.text:
             return
         session.check(text)
-        if not dry_run and write_in_order([session.file], None):
+        if not dry_run and write_in_order([session.file], None, lambda key: True):
             _refresh_index(paths)
 
 
