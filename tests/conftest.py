@@ -118,12 +118,14 @@ READING = HEADER + "papers:\n  lai2023adaembed: {status: read}\n"
 
 @pytest.fixture
 def shipped(tmp_path: Path) -> Paths:
-    """A copy of the shipped registries (data/*.yaml) with the frozen seed catalog as
-    papers.yaml, in tmp_path (never the real files)."""
+    """A copy of the shipped registries (data/*.yaml but the working files: the inbox,
+    the reader's state, the key map) with the frozen seed catalog as papers.yaml, in
+    tmp_path (never the real files)."""
     data = tmp_path / "data"
     data.mkdir()
     for path in (REPO / "data").glob("*.yaml"):
-        shutil.copy(path, data / path.name)
+        if path.name not in ("inbox.yaml", "reading.yaml", "keymap.yaml"):
+            shutil.copy(path, data / path.name)
     shutil.copy(SEED_CATALOG, data / "papers.yaml")
     return Paths(data / "papers.yaml", tmp_path / "build" / "catalog.db")
 

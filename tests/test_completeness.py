@@ -89,7 +89,14 @@ def test_the_counts_by_publisher_and_field(catalog):
     assert table[ACM] == (
         4,
         # the workshop paper needs no pages; an article number and page count are pages
-        {"doi": (2, 4), "pages": (1, 3), "volume": (0, 0), "number": (0, 0), "abstract": (3, 4)},
+        {
+            "doi": (2, 4),
+            "pages": (1, 3),
+            "volume": (0, 0),
+            "number": (0, 0),
+            "abstract": (3, 4),
+            "code": (4, 4),  # a code link is looked for on every paper
+        },
     )
     assert table["USENIX Association"][1]["doi"] == (0, 0)  # dois: false
     assert table["USENIX Association"][1]["pages"] == (0, 1)

@@ -9,7 +9,7 @@ every line no operation touched (comments, order, quotes, a byte-order mark, the
 endings) is copied as it was.
 
 Replaying lets a multi-file write show a file at an interim stage, written before the
-catalog (catalog.edit.session.write_in_order) and the final text after it, so that a kill
+catalog (write_in_order, below) and the final text after it, so that a kill
 between two files leaves every file naming only what the others hold: a registry is
 `grown` (what the edit adds, nothing it removes yet: papers may name what it gains); a
 file that names papers is `named` (every edit but those naming a paper the catalog does
@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from catalog import files
 from catalog.data import yamlfile
 from catalog.edit.document import (
     Block,
@@ -320,3 +321,34 @@ def _cut_out(doc: Document, siblings: list[Block], at: int, section: str | None)
         parent.tail = block.lead + parent.tail
     else:
         doc.trailer = block.lead + doc.trailer
+
+
+CatalogStep = tuple[Path, str, bytes, str]  # the catalog: path, new text, bytes read, newline
+
+
+def write_in_order(
+    parts: list[KeyedFile], catalog: CatalogStep | None, held: Callable[[str], bool]
+) -> list[Path]:
+    """Write the changed files so that every prefix of the writes agrees: each file at
+    its interim stage (a registry grown by what papers will name; a file that names papers
+    with every edit but those naming a paper the catalog does not hold yet: held says
+    which it holds), then the catalog, then each file as it ends. Each write replaces the
+    bytes the previous one left, or ConcurrentEditError. Returns the paths written."""
+    changed = [p for p in parts if p.changed]
+    found = {p.path: p.data for p in changed}
+    steps = [(p.path, text, p.newline) for p in changed if (text := p.interim(held)) is not None]
+    if catalog is not None:
+        path, text, data, newline = catalog
+        found[path] = data
+        steps.append((path, text, newline))
+    steps += [(p.path, p.render(), p.newline) for p in changed]
+    written: list[Path] = []
+    for path, text, newline in steps:
+        new = files.encoded(text, newline)
+        if new == found[path]:
+            continue  # this step's text is already there (a file that only grew)
+        files.atomic_write(path, text, newline, expected=found[path])
+        found[path] = new
+        if path not in written:
+            written.append(path)
+    return written

@@ -13,12 +13,10 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from catalog import files
 from catalog.data import yamlfile
 from catalog.data.registry import Venue
 from catalog.edit.document import (
@@ -38,7 +36,7 @@ from catalog.edit.document import (
     shift_lines,
     yaml_rt,
 )
-from catalog.edit.keyed import KeyedFile
+from catalog.edit.keyed import KeyedFile, write_in_order
 from catalog.edit.snapshot import Papers, Snapshot
 from catalog.edit.validation import (
     EditCheck,
@@ -49,7 +47,6 @@ from catalog.errors import (
     PaperNotFound,
     Problem,
 )
-from catalog.files import encoded
 from catalog.hints import hint_for
 from catalog.model import (
     FIELDS,
@@ -559,37 +556,6 @@ class Session:
             name = self.paths.display(path)
             out.extend(difflib.unified_diff(lines_of(old), lines_of(new), name, name))
         return "".join(out)
-
-
-CatalogStep = tuple[Path, str, bytes, str]  # the catalog: path, new text, bytes read, newline
-
-
-def write_in_order(
-    parts: list[KeyedFile], catalog: CatalogStep | None, held: Callable[[str], bool]
-) -> list[Path]:
-    """Write the changed files so that every prefix of the writes agrees: each file at
-    its interim stage (a registry grown by what papers will name; a file that names papers
-    with every edit but those naming a paper the catalog does not hold yet: held says
-    which it holds), then the catalog, then each file as it ends. Each write replaces the
-    bytes the previous one left, or ConcurrentEditError. Returns the paths written."""
-    changed = [p for p in parts if p.changed]
-    found = {p.path: p.data for p in changed}
-    steps = [(p.path, text, p.newline) for p in changed if (text := p.interim(held)) is not None]
-    if catalog is not None:
-        path, text, data, newline = catalog
-        found[path] = data
-        steps.append((path, text, newline))
-    steps += [(p.path, p.render(), p.newline) for p in changed]
-    written: list[Path] = []
-    for path, text, newline in steps:
-        new = encoded(text, newline)
-        if new == found[path]:
-            continue  # this step's text is already there (a file that only grew)
-        files.atomic_write(path, text, newline, expected=found[path])
-        found[path] = new
-        if path not in written:
-            written.append(path)
-    return written
 
 
 def _model_value(name: str, value: Any) -> Any:

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 
 from catalog import files
 from catalog.data import yamlfile
-from catalog.edit.session import Session, write_in_order
+from catalog.edit.keyed import write_in_order
+from catalog.edit.session import Session
 from catalog.edit.validation import InvalidEditError
 from catalog.errors import CatalogError, LockTimeoutError, Problem
 from catalog.model import DEFAULT_STATUS, STATUSES, is_date
