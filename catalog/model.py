@@ -8,6 +8,7 @@ import re
 import unicodedata
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
+from urllib.parse import unquote
 
 REQUIRED: tuple[str, ...] = ("key", "title", "authors")
 # What a book chapter carries about its book. A chapter is a paper filed under a venue of
@@ -241,6 +242,62 @@ def arxiv_doi(doi: str | None) -> str | None:
     if m is None or not (ARXIV_NEW_RE.match(m.group(1)) or ARXIV_OLD_RE.match(m.group(1))):
         return None
     return m.group(1)
+
+
+# arXiv's hosts and the paths of its records (abs, pdf, html, format, ps, the old FTP
+# folders); publishers' landing pages that carry the DOI in their path (ACM, Wiley, Taylor
+# & Francis, SIAM: /doi/[abs|pdf|full|...]/DOI; Springer: /chapter|article/DOI).
+_ARXIV_HOSTS = ("arxiv.org", "ar5iv.org", "ar5iv.labs.arxiv.org")
+_ARXIV_PATH_RE = re.compile(
+    r"^/(?:(?:abs|pdf|html|format|ps)/|ftp/arxiv/papers/\d{4}/)"
+    r"((?:\d{4}\.\d{4,5}|[a-z\-]{1,30}(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?)"
+)
+_DOI_HOSTS = ("doi.org", "dx.doi.org")
+_DOI_PATH_RE = re.compile(
+    r"/(?:doi(?:/(?:abs|pdf|epdf|full|fullHtml|book|proceedings))?|chapter|article)/"
+    r"(10\.\d{4,9}/[^?#\s]+)"
+)
+# A link's host and path (check reads every source of every paper: a regex, not urlsplit).
+_LINK_RE = re.compile(r"^[a-z][a-z0-9+.\-]*://(?:[^/?#@]*@)?([^/?#:]*)(?::[^/?#]*)?([^?#]*)", re.I)
+# The links in a line of text: a scheme, or arXiv's or doi.org's host written bare.
+_LINK_IN_TEXT_RE = re.compile(
+    r"(?:https?://|(?<![\w.])(?:www\.)?(?:arxiv\.org|doi\.org)/)[^\s<>\"'\[\]]+", re.I
+)
+
+
+def link_parts(url: str) -> tuple[str, str]:
+    """A link's host (lower-case, without www.) and path; ('', '') for no link."""
+    m = _LINK_RE.match(url)
+    if not m:
+        return "", ""
+    return m.group(1).lower().removeprefix("www.").rstrip("."), m.group(2)
+
+
+def link_ids(url: str) -> tuple[str | None, str | None]:
+    """The (arXiv id, DOI) a link names, each None where it names none; the DOI as the link
+    writes it (read it with read_doi or kept_doi), arXiv's own DOI read as its preprint's
+    id. The one rule of which paper a link points at: the .bib and list readers and
+    check's source rules all ask it."""
+    host, path = link_parts(url if "://" in url[:12] else f"https://{url}")
+    path = unquote(path).rstrip(".,;")
+    if path.endswith(")") and path.count(")") > path.count("("):
+        path = path[:-1]  # the link closed a parenthesis of the text around it
+    if host in _ARXIV_HOSTS or host.endswith(".arxiv.org"):
+        found = _ARXIV_PATH_RE.match(path)
+        return (found.group(1).removesuffix(".pdf") if found else None), None
+    doi = None
+    if host in _DOI_HOSTS:
+        doi = path.lstrip("/")
+    elif "/10." in path:
+        found = _DOI_PATH_RE.search(path)
+        doi = found.group(1) if found else None
+    doi = doi.rstrip("/").removesuffix(".pdf") if doi else None
+    return arxiv_doi(read_doi(doi)), doi or None
+
+
+def links_in(text: str) -> list[str]:
+    """The links a line of text holds, in order (a list's line, a .bib note)."""
+    return [m.group(0) for m in _LINK_IN_TEXT_RE.finditer(text)]
 
 
 @dataclass(frozen=True)

@@ -420,3 +420,29 @@ def test_check_and_an_edit_find_one_arxiv_id_under_its_doi(tmp_path: Path) -> No
         session.update("lee2023b", doi=second["doi"])
         session.commit(dry_run=True)
     assert [p.message for p in refused.value.problems] == checked
+
+
+# ---------------------------------------------------------------- "which paper a link names"
+
+LINKS = [
+    ("https://arxiv.org/abs/2301.02959", "2301.02959", None),
+    ("https://arxiv.org/pdf/2301.02959.pdf", "2301.02959", None),
+    ("https://arxiv.org/ftp/arxiv/papers/2301/2301.02959.pdf", "2301.02959", None),
+    ("https://doi.org/10.48550/arXiv.2301.02959", "2301.02959", None),
+    ("https://dl.acm.org/doi/abs/10.1145/3326937.3341255", None, "10.1145/3326937.3341255"),
+    ("https://doi.org/10.1145/3326937.3341255", None, "10.1145/3326937.3341255"),
+]
+
+
+@pytest.mark.parametrize(("link", "arxiv", "doi"), LINKS)
+def test_every_reader_takes_one_paper_from_a_link(link: str, arxiv, doi) -> None:
+    """A list's line, a .bib url and check's source rule name the same arXiv id and DOI
+    for one link (issue 29: three readers of links disagreed on FTP paths and /doi/)."""
+    from catalog.bib.fields import arxiv_id
+    from catalog.check.sources import linked_ids
+    from catalog.ingest.listfields import Entry, with_ids
+
+    entry = with_ids(Entry(1, "A Title", None, 2023), f"[paper]({link})")
+    assert (entry.arxiv, entry.doi if doi else None) == (arxiv, doi)
+    assert arxiv_id({"url": link}) == arxiv
+    assert linked_ids(link) == (arxiv, doi.lower() if doi else None)

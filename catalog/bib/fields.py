@@ -11,7 +11,7 @@ from catalog.bib.names import (
     page_range,
     split_name,
 )
-from catalog.model import arxiv_doi, read_doi
+from catalog.model import arxiv_doi, link_ids, links_in, read_doi
 
 MONTHS = {
     m[:3]: m
@@ -77,7 +77,6 @@ ARXIV_ID = r"(\d{4}\.\d{4,5}(?:v\d+)?|[a-z\-]{1,20}(?:\.[A-Z]{2})?/\d{7}(?:v\d+)
 _ARXIV_TEXT_RE = re.compile(
     r"arxiv(?:\s++preprint)?\s*+(?::\s*+)?(?:arxiv\s*+:\s*+)?" + ARXIV_ID, re.IGNORECASE
 )
-_ARXIV_URL_RE = re.compile(r"arxiv\.org/(?:abs|pdf)/" + ARXIV_ID, re.IGNORECASE)
 CORR_RE = re.compile(r"^(?:abs/)?" + ARXIV_ID + r"\Z")
 ARXIV_VENUE_RE = re.compile(r"^\s*(?:arxiv\b|corr\b)", re.IGNORECASE)
 URL_RE = re.compile(r"^\s*<?(?:https?://|www\.)", re.IGNORECASE)
@@ -278,9 +277,10 @@ def arxiv_id(fields: dict[str, str]) -> str | None:
         if m:
             return m.group(1)
     for name in ("url", "howpublished", "note"):
-        m = _ARXIV_URL_RE.search(fields.get(name, ""))
-        if m:
-            return m.group(1)
+        for link in links_in(fields.get(name, "")):
+            linked = link_ids(link)[0]
+            if linked:
+                return linked
     return None
 
 

@@ -6,7 +6,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-from catalog.model import arxiv_doi, kept_doi
+from catalog.model import kept_doi, link_ids, links_in
 
 # Every pattern here is linear in its input (issue 8, item 13): no two neighbouring
 # quantifiers that can take the same characters, possessive runs where they could, and
@@ -42,11 +42,6 @@ NOT_PAPER_HOSTS = (
 )
 MARKER_RE = re.compile(r"^([A-Za-z][A-Za-z0-9\-]*)['’](\d{2})[.,;]?\Z")
 ARXIV_WORD_RE = re.compile(r"^arxiv[.,;]?\Z", re.IGNORECASE)
-_ARXIV_URL_RE = re.compile(r"arxiv\.org/(?:abs/|pdf/|ftp/arxiv/papers/\d{4}/)(\d{4}\.\d{4,5})")
-_DOI_URL_RE = re.compile(
-    r"(?:doi\.org/|/doi/(?:abs/|pdf/|full/|epdf/)?)"
-    r"(10\.\d{4,9}/[^\s?#\"'<>()\[\]]+)"
-)
 # Words a link to a paper is labelled with, never a title ('论文'/'原文' paper, text; '원문'
 # original; '链接'/'링크' link)
 LINK_WORDS = {"paper", "pdf", "link", "arxiv", "doi", "论文", "原文", "链接", "원문", "링크"}
@@ -372,18 +367,15 @@ class Context:
 
 
 def with_ids(entry: Entry, text: str) -> Entry:
-    if entry.arxiv is None:
-        m = _ARXIV_URL_RE.search(text)
-        if m:
-            entry.arxiv = m.group(1)
-    m = _DOI_URL_RE.search(text)
-    if m:
-        doi, bad = kept_doi(m.group(1).rstrip(".,;"), "link's doi")
-        entry.notes += [str(bad)] if bad else []
-        if doi:
+    """The entry with the arXiv id and DOI its line's links name (model.link_ids)."""
+    for link in links_in(text):
+        arxiv, raw_doi = link_ids(link)
+        if entry.arxiv is None and arxiv:
+            entry.arxiv = re.sub(r"v\d+\Z", "", arxiv)
+        if raw_doi and entry.doi is None:
+            doi, bad = kept_doi(raw_doi, "link's doi")
+            entry.notes += [str(bad)] if bad else []
             entry.doi = doi
-            if entry.arxiv is None:  # arXiv's own DOI names the preprint
-                entry.arxiv = arxiv_doi(doi)
     return entry
 
 
