@@ -1,0 +1,76 @@
+"""Three-way merges of values, papers and keyed files, called as the library (the real
+`git merge` runs are in test_merge_git.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from catalog.merge.catalogmerge import merge_catalog
+from catalog.merge.keyedmerge import merge_keyed
+from catalog.merge.values import Clash, merge_sequence, merge_set, merge_value
+from tests.conftest import PAPERS
+
+
+def test_a_value_changed_on_one_side_takes_that_side():
+    assert merge_value("a", "a", "b") == "b"
+    assert merge_value("a", "b", "a") == "b"
+    assert merge_value("a", "c", "c") == "c"
+    assert merge_value("a", "b", "c") == Clash("b", "c")
+
+
+def test_sets_keep_both_additions_and_both_removals():
+    assert merge_set(["x", "y"], ["x", "y", "a"], ["y", "b"]) == ["y", "a", "b"]
+
+
+def test_an_ordered_list_merges_changes_apart_and_clashes_on_one_item():
+    base = ["A", "B", "C", "D"]
+    assert merge_sequence(base, ["A2", "B", "C", "D"], ["A", "B", "C", "D", "E"]) == [
+        "A2",
+        "B",
+        "C",
+        "D",
+        "E",
+    ]
+    assert isinstance(merge_sequence(base, ["A", "B2", "C", "D"], ["A", "B3", "C", "D"]), Clash)
+
+
+ADAEMBED_TAGS = "tags: [embedding, training]"
+
+
+def test_a_clash_is_marked_inside_its_paper_only():
+    ours = PAPERS.replace(ADAEMBED_TAGS, "tags: [embedding]")
+    theirs = PAPERS.replace(ADAEMBED_TAGS, "tags: [training]")
+    base = PAPERS.replace(ADAEMBED_TAGS, "tags: []")
+    ours = ours.replace('summary: "A PyTorch', 'summary: "Ours. A PyTorch')
+    theirs = theirs.replace('summary: "A PyTorch', 'summary: "Theirs. A PyTorch')
+    result = merge_catalog(base, ours, theirs)
+    assert [c.key for c in result.conflicts] == ["he2021fastmoe"]
+    assert "tags: [embedding, training]" in result.text  # the sets merged
+    lines = result.text.splitlines()
+    start = lines.index("<<<<<<< ours")
+    assert lines[start + 1 : start + 5] == [
+        '      summary: "Ours. A PyTorch system for training mixture-of-experts models on many GPUs."',
+        "=======",
+        '      summary: "Theirs. A PyTorch system for training mixture-of-experts models on many GPUs."',
+        ">>>>>>> theirs",
+    ]
+
+
+def test_a_clean_merge_changes_only_the_touched_papers_lines():
+    ours = PAPERS.replace("# MoE\n", "# MoE (ours' comment)\n")
+    theirs = PAPERS.replace(ADAEMBED_TAGS, "tags: [embedding, training, caching]")
+    result = merge_catalog(PAPERS, ours, theirs)
+    assert not result.conflicts
+    assert result.text == ours.replace(ADAEMBED_TAGS, "tags: [embedding, training, caching]")
+
+
+def test_keyed_entries_added_on_both_sides_and_a_value_merged(tmp_path: Path):
+    base = "# the tags\na: one\nc: three\n"
+    ours = tmp_path / "tags.yaml"
+    ours.write_text("# the tags\na: one\nb: two\nc: three\n", encoding="utf-8")
+    text, conflicts = merge_keyed(
+        base, ours, "# the tags\na: one\nc: three\nd: four\n", "tags.yaml"
+    )
+    assert (text, conflicts) == ("# the tags\na: one\nb: two\nc: three\nd: four\n", [])
+    text, conflicts = merge_keyed(base, ours, "# the tags\na: uno\nc: three\n", "tags.yaml")
+    assert (text, conflicts) == ("# the tags\na: uno\nb: two\nc: three\n", [])
