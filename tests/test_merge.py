@@ -74,3 +74,29 @@ def test_keyed_entries_added_on_both_sides_and_a_value_merged(tmp_path: Path):
     assert (text, conflicts) == ("# the tags\na: one\nb: two\nc: three\nd: four\n", [])
     text, conflicts = merge_keyed(base, ours, "# the tags\na: uno\nc: three\n", "tags.yaml")
     assert (text, conflicts) == ("# the tags\na: uno\nb: two\nc: three\n", [])
+
+
+FASTMOE = "    # MoE\n    - key: he2021fastmoe\n"
+
+
+def test_theirs_comment_above_a_paper_comes_along():
+    theirs = PAPERS.replace(
+        FASTMOE, "    # MoE; from the authors' page\n    - key: he2021fastmoe\n"
+    )
+    ours = PAPERS.replace(ADAEMBED_TAGS, "tags: [embedding, training, caching]")
+    result = merge_catalog(PAPERS, ours, theirs)
+    assert not result.conflicts
+    assert result.text == theirs.replace(ADAEMBED_TAGS, "tags: [embedding, training, caching]")
+
+
+def test_a_new_paper_of_theirs_keeps_its_comment_and_form():
+    block = (
+        "    # Verified against the ACM record.\n"
+        "    - key: zed2021zeta\n"
+        '      title: "Zeta: A Test Paper"\n'
+        "      authors: [Zoe Zed]\n"
+        "      tags: [moe]   # one tag for now\n"
+    )
+    theirs = PAPERS + block
+    result = merge_catalog(PAPERS, PAPERS.replace("# MoE\n", "# MoE!\n"), theirs)
+    assert not result.conflicts and block in result.text and "# MoE!" in result.text

@@ -289,3 +289,72 @@ def test_unreadable_version_falls_back_to_line_merge(repo: Repo):
     theirs = replace("papers.yaml", "key: zhao2023recd", "key: zhao2023recd2")
     done = repo.merge(ours, theirs)
     assert "line by line" in done.stdout + done.stderr
+
+
+def _drop_grace(data: Path) -> None:
+    path = data / "papers.yaml"
+    text = path.read_text(encoding="utf-8")
+    start = text.index("    - key: ye2023grace")
+    end = text.index("  MLSys:\n")
+    path.write_text(text[:start] + text[end:], encoding="utf-8")
+
+
+def test_changed_on_our_side_deleted_on_theirs(repo: Repo):
+    grace = "tags: [embedding, graph, caching, inference]"
+    done = repo.merge(replace("papers.yaml", grace, "tags: [embedding, graph]"), _drop_grace)
+    assert done.returncode != 0
+    text = repo.text()
+    assert text.count("<<<<<<<") == 1
+    assert "<<<<<<< ours\n    - key: ye2023grace" in text
+    assert "tags: [embedding, graph]\n" in text and "=======\n>>>>>>> theirs\n  MLSys:" in text
+
+
+def test_a_new_host_and_a_paper_citing_it_on_one_side(repo: Repo):
+    host = "example-records.org:\n  kind: publisher\n  note: A test publisher\n"
+    source = NEW_B.replace(
+        "tags: [caching]", "sources: [https://example-records.org/zeta]\n      tags: [caching]"
+    )
+
+    def add_host(data: Path) -> None:
+        with open(data / "records.yaml", "a", encoding="utf-8") as handle:
+            handle.write(host)
+
+    papers = repo.clean(
+        repo.merge(after("ye2023grace", NEW_A), [add_host, after("zhao2023recd", source)])
+    )
+    assert papers["zed2023zeta"].sources == ["https://example-records.org/zeta"]
+
+
+def test_two_venues_added_at_one_place_in_the_registry(repo: Repo):
+    def before_first(entry: str) -> Edit:
+        def edit(data: Path) -> None:
+            path = data / "venues.yaml"
+            lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+            at = next(i for i, ln in enumerate(lines) if ln[:1].isalpha())
+            lines[at:at] = [entry]
+            path.write_text("".join(lines), encoding="utf-8")
+
+        return edit
+
+    ours = before_first("AAA:\n  kind: workshop\n  name: Workshop A\n\n")
+    theirs = before_first("AAB:\n  kind: workshop\n  name: Workshop B\n\n")
+    repo.clean(repo.merge(ours, theirs))
+    venues = repo.text("venues.yaml")
+    assert venues.index("Workshop A") < venues.index("Workshop B")
+
+
+def test_a_comment_on_one_side_and_a_tag_on_the_other(repo: Repo):
+    ours = replace("papers.yaml", f"tags: [{EVSTORE_TAGS}]", f"tags: [{EVSTORE_TAGS}, gpu]")
+    theirs = replace(
+        "papers.yaml",
+        "    - key: ye2023grace\n",
+        "    # Read in the group.\n    - key: ye2023grace\n",
+    )
+    repo.clean(repo.merge(ours, theirs))
+    assert "    # Read in the group.\n    - key: ye2023grace\n" in repo.text()
+
+
+def test_the_same_tag_added_on_both_sides_and_a_paper_removed_on_both(repo: Repo):
+    tag = replace("papers.yaml", f"tags: [{EVSTORE_TAGS}]", f"tags: [{EVSTORE_TAGS}, gpu]")
+    papers = repo.clean(repo.merge([tag, _drop_grace], [tag, _drop_grace]))
+    assert papers["kurniawan2023evstore"].tags.count("gpu") == 1 and "ye2023grace" not in papers

@@ -21,7 +21,15 @@ from difflib import SequenceMatcher
 from pathlib import Path
 
 from catalog.data import reader
-from catalog.edit.document import Block, load_paper, parse_catalog, render_paper, set_field
+from catalog.edit.document import (
+    Block,
+    Document,
+    load_paper,
+    parse_catalog,
+    render_paper,
+    set_field,
+    shift_lines,
+)
 from catalog.edit.session import Session
 from catalog.edit.validation import InvalidEditError
 from catalog.errors import CatalogError, Problem
@@ -79,9 +87,13 @@ def merge_catalog(base: str, ours: str, theirs: str, beside: Path | None = None)
     mine, yours = read_version(ours, "ours"), read_version(theirs, "theirs")
     with _scratch(ours, [*old, *mine, *yours], beside) as paths:
         session = Session(paths)
-        conflicts = _apply(session, old, mine, yours)
+        texts_of = Texts(base, ours, theirs)
+        conflicts = _apply(session, old, mine, yours, texts_of)
         texts = session.render()
         text = texts.get(paths.catalog, session.text)
+        if texts_of.verbatim or texts_of.header_changed:
+            text = texts_of.apply(text)
+            texts = {paths.catalog: text} if text != session.text else {}
         if conflicts:
             return Result(_mark(text, conflicts, session), conflicts)
         try:
@@ -105,9 +117,10 @@ def _pairs(base: list[Paper], side: list[Paper]) -> dict[str, Paper]:
 
 
 def _apply(
-    session: Session, base: list[Paper], ours: list[Paper], theirs: list[Paper]
+    session: Session, base: list[Paper], ours: list[Paper], theirs: list[Paper], texts: Texts
 ) -> list[Conflict]:
-    """Theirs' changes applied to the session over ours; the conflicts found."""
+    """Theirs' changes applied to the session over ours; the conflicts found. A paper
+    theirs alone changed, or added, takes theirs' lines (texts.verbatim)."""
     mine, yours = _pairs(base, ours), _pairs(base, theirs)
     conflicts: list[Conflict] = []
     for old in base:
@@ -120,9 +133,13 @@ def _apply(
         elif a is None:
             if not same(b, old):
                 session.add(b)
+                texts.verbatim[b.key] = b.key
                 conflicts.append(Conflict(b.key, b, ours_gone=True))
         else:
-            _put(session, a, merge_paper(old, a, b), b, conflicts)
+            merged = merge_paper(old, a, b)
+            _put(session, a, merged, b, conflicts)
+            if same(merged.paper, b) and texts.unchanged_by_ours(old.key, a.key):
+                texts.verbatim[merged.paper.key] = b.key
     paired = {id(p) for p in mine.values()}
     new_ours = Matcher([p for p in ours if id(p) not in paired])
     paired_theirs = {id(p) for p in yours.values()}
@@ -132,6 +149,7 @@ def _apply(
         a = new_ours.find(b)
         if a is None:
             session.add(b)
+            texts.verbatim[b.key] = b.key
         else:  # added on both sides: one paper
             _put(session, a, merge_paper(None, a, b), b, conflicts)
     return conflicts
@@ -157,13 +175,61 @@ def _put(session: Session, ours: Paper, merged: Merged, theirs: Paper, out: list
         out.append(Conflict(paper.key, theirs, merged.clashes))
 
 
+# ---------------------------------------------------------------- theirs' own lines
+
+
+class Texts:
+    """The three versions cut into paper blocks (catalog.edit.document), to give a paper
+    theirs alone changed or added theirs' own lines: its comments and its form."""
+
+    def __init__(self, base: str, ours: str, theirs: str):
+        self.base, self.ours, self.theirs = (
+            parse_catalog(text, name)
+            for text, name in ((base, "base"), (ours, "ours"), (theirs, "theirs"))
+        )
+        self.papers = {name: _papers(d) for name, d in (("base", self.base), ("ours", self.ours))}
+        self.verbatim: dict[str, str] = {}  # key in the result -> key in theirs
+        self.header_changed = (
+            self.ours.header == self.base.header and self.theirs.header != self.base.header
+        )
+
+    def unchanged_by_ours(self, base_key: str, our_key: str) -> bool:
+        """True when ours left a paper's lines as the base has them."""
+        return _lines_of(self.papers["base"], base_key) == _lines_of(self.papers["ours"], our_key)
+
+    def apply(self, text: str) -> str:
+        """The merged text with theirs' lines for the papers in verbatim (and theirs'
+        header comments, when only theirs changed them)."""
+        doc = parse_catalog(text, "merged")
+        blocks = _papers(doc)
+        theirs = _papers(self.theirs)
+        for key, their_key in self.verbatim.items():
+            block, own = blocks[key], theirs[their_key]
+            block.lead = shift_lines(own.lead, block.indent - own.indent)
+            block.head = shift_lines(own.head, block.indent - own.indent)
+        if self.header_changed:
+            doc.header = list(self.theirs.header)
+        return doc.render()
+
+
+def _papers(doc: Document) -> dict[str, Block]:
+    return {p.key: p for y in doc.blocks for v in y.children for p in v.children}
+
+
+def _lines_of(blocks: dict[str, Block], key: str) -> list[str] | None:
+    block = blocks.get(key)
+    if block is None:
+        return None
+    return shift_lines(block.lead + block.head, -block.indent)
+
+
 # ---------------------------------------------------------------- conflict markers
 
 
 def _mark(text: str, conflicts: list[Conflict], session: Session) -> str:
     """The merged text with each conflicting paper's block between git's markers."""
     doc = parse_catalog(text, session.filename)
-    blocks = {p.key: p for y in doc.blocks for v in y.children for p in v.children}
+    blocks = _papers(doc)
     for conflict in conflicts:
         block = blocks[conflict.key]
         if conflict.ours_gone:
