@@ -100,3 +100,32 @@ def test_a_new_paper_of_theirs_keeps_its_comment_and_form():
     theirs = PAPERS + block
     result = merge_catalog(PAPERS, PAPERS.replace("# MoE\n", "# MoE!\n"), theirs)
     assert not result.conflicts and block in result.text and "# MoE!" in result.text
+
+
+READING_BASE = "# mine\npapers:\n  a2020x: {status: read}\nqueue:\n  - b2020y\n  - c2020z\n"
+
+
+def test_the_reading_queue_merges_as_an_ordered_list(tmp_path: Path):
+    ours = tmp_path / "reading.yaml"
+    ours.write_text(READING_BASE.replace("  - c2020z\n", "  - c2020z\n  - d2020w\n"), "utf-8")
+    theirs = READING_BASE.replace("queue:\n", "queue:\n  - e2020v\n").replace(
+        "a2020x: {status: read}", "a2020x: {status: read, read_on: 2024-01-02}"
+    )
+    text, conflicts = merge_keyed(READING_BASE, ours, theirs, "data/reading.yaml")
+    assert conflicts == []
+    assert text == (
+        "# mine\npapers:\n  a2020x: {status: read, read_on: 2024-01-02}\n"
+        "queue:\n  - e2020v\n  - b2020y\n  - c2020z\n  - d2020w\n"
+    )
+
+
+def test_one_entry_changed_two_ways_is_marked(tmp_path: Path):
+    ours = tmp_path / "reading.yaml"
+    ours.write_text(READING_BASE.replace("{status: read}", "{status: reading}"), "utf-8")
+    theirs = READING_BASE.replace("{status: read}", "{status: to-read}")
+    text, conflicts = merge_keyed(READING_BASE, ours, theirs, "data/reading.yaml")
+    assert conflicts == ["a2020x"]
+    assert (
+        "papers:\n<<<<<<< ours\n  a2020x: {status: reading}\n=======\n"
+        "  a2020x: {status: to-read}\n>>>>>>> theirs\nqueue:" in text
+    )

@@ -86,7 +86,7 @@ def merge_catalog(base: str, ours: str, theirs: str, beside: Path | None = None)
     old = read_version(base, "base")
     mine, yours = read_version(ours, "ours"), read_version(theirs, "theirs")
     with _scratch(ours, [*old, *mine, *yours], beside) as paths:
-        session = Session(paths)
+        session = Session(paths, indexed=False)  # an index for one merge costs more
         texts_of = Texts(base, ours, theirs)
         conflicts = _apply(session, old, mine, yours, texts_of)
         texts = session.render()
