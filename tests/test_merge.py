@@ -129,3 +129,16 @@ def test_one_entry_changed_two_ways_is_marked(tmp_path: Path):
         "papers:\n<<<<<<< ours\n  a2020x: {status: reading}\n=======\n"
         "  a2020x: {status: to-read}\n>>>>>>> theirs\nqueue:" in text
     )
+
+
+def test_git_setup_outside_a_repository_says_so(shipped, monkeypatch):
+    from typer.testing import CliRunner
+
+    from catalog.cli import app
+
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(shipped.root.parent))
+    result = CliRunner().invoke(
+        app, ["--catalog", str(shipped.catalog), "--db", str(shipped.db), "git", "setup"]
+    )
+    assert result.exit_code == 1
+    assert "papers git setup works in a git repository" in result.output
