@@ -142,3 +142,19 @@ def test_git_setup_outside_a_repository_says_so(shipped, monkeypatch):
     )
     assert result.exit_code == 1
     assert "papers git setup works in a git repository" in result.output
+
+
+def _new_year(key: str) -> str:
+    return (
+        f"2024:\n  OSDI:\n    - key: {key}\n"
+        f'      title: "{key.title()}: A Test Paper"\n      authors: [Ann Lee]\n'
+    )
+
+
+def test_a_new_year_on_both_sides_holds_both_papers():
+    ours = PAPERS.replace("2023:\n", _new_year("lee2024alpha") + "2023:\n", 1)
+    theirs = PAPERS.replace("2023:\n", _new_year("lee2024beta") + "2023:\n", 1)
+    result = merge_catalog(PAPERS, ours, theirs)
+    assert not result.conflicts and not result.problems
+    assert result.text.count("2024:\n  OSDI:\n") == 1
+    assert result.text.index("lee2024alpha") < result.text.index("lee2024beta")
