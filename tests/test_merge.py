@@ -158,3 +158,12 @@ def test_a_new_year_on_both_sides_holds_both_papers():
     assert not result.conflicts and not result.problems
     assert result.text.count("2024:\n  OSDI:\n") == 1
     assert result.text.index("lee2024alpha") < result.text.index("lee2024beta")
+
+
+def test_theirs_comment_inside_a_registry_entry_comes_along(tmp_path: Path):
+    base = "OSDI:\n  kind: conference\n  name: OSDI\nSOSP:\n  kind: conference\n  name: SOSP\n"
+    ours = tmp_path / "venues.yaml"
+    ours.write_text(base + "ZZZ:\n  kind: workshop\n  name: Z\n", "utf-8")
+    theirs = base.replace("  name: OSDI\n", "  name: OSDI  # as USENIX writes it\n")
+    text, conflicts = merge_keyed(base, ours, theirs, "data/venues.yaml")
+    assert conflicts == [] and text == theirs + "ZZZ:\n  kind: workshop\n  name: Z\n"

@@ -116,7 +116,7 @@ def _merge(
                 ours.put_lines(name, [OURS, SEP, *b.lines, THEIRS], section, at)
                 conflicts.append(name)
         else:
-            _both(ours, section, name, old.value, a, b, conflicts)
+            _both(ours, section, name, old, a, b, conflicts)
     for name, b in yours.items():
         if name in base:
             continue
@@ -131,12 +131,17 @@ def _both(
     ours: KeyedFile,
     section: str | None,
     name: str,
-    base: Any,
+    old: Entry | None,
     a: Entry,
     b: Entry,
     conflicts: list[str],
 ) -> None:
-    """An entry both sides hold: theirs' lines when only theirs changed it, else merged."""
+    """An entry both sides hold: theirs' lines when only theirs changed it (a comment in
+    it, too), else merged."""
+    base = old.value if old is not None else None
+    if old is not None and a.lines == old.lines and b.lines != old.lines:
+        ours.put_lines(name, b.lines, section)
+        return
     if b.value == base or a.value == b.value:
         return
     if a.value == base:
