@@ -358,3 +358,25 @@ def test_the_same_tag_added_on_both_sides_and_a_paper_removed_on_both(repo: Repo
     tag = replace("papers.yaml", f"tags: [{EVSTORE_TAGS}]", f"tags: [{EVSTORE_TAGS}, gpu]")
     papers = repo.clean(repo.merge([tag, _drop_grace], [tag, _drop_grace]))
     assert papers["kurniawan2023evstore"].tags.count("gpu") == 1 and "ye2023grace" not in papers
+
+
+def test_new_tags_used_by_new_papers_on_both_sides(repo: Repo):
+    def vocabulary(line: str) -> Edit:
+        def edit(data: Path) -> None:
+            with open(data / "tags.yaml", "a", encoding="utf-8") as handle:
+                handle.write(line)
+
+        return edit
+
+    ours = [
+        vocabulary("aa-test: Ours\n"),
+        after("ye2023grace", NEW_A.replace("[embedding]", "[aa-test]")),
+    ]
+    theirs = [
+        vocabulary("zz-test: Theirs\n"),
+        after("ye2023grace", NEW_B.replace("[caching]", "[zz-test]")),
+    ]
+    papers = repo.clean(repo.merge(ours, theirs))
+    assert papers["aaron2023alpha"].tags == ["aa-test"] and papers["zed2023zeta"].tags == [
+        "zz-test"
+    ]
