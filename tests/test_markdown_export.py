@@ -219,3 +219,12 @@ def test_hostile_fields_pass_awesome_lint(tmp_path: Path):
         check=False,
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_a_page_two_papers_share_is_linked_once():
+    shared = "https://proceedings.example/osdi23"
+    first = paper(key="a2023x", title="A", url=shared, arxiv="2301.00001")
+    second = paper(key="b2023y", title="B", url=shared)
+    text = markdown.export([first, second], {})
+    assert f"[A]({shared})" in text and "- B - Jane Doe" in text
+    assert text.count(f"({shared})") == 1

@@ -47,9 +47,10 @@ def export(
     sections = _sections(chosen, group)
     out = [f"# {TITLE}", "", _intro(len(chosen), group), "", "## Contents", ""]
     out += [f"- [{inert(name)}](#{_slug(name)})" for name in sections]
+    used: set[str] = set()  # the pages linked so far: a list links a page once
     for name, members in sections.items():
         out += ["", f"## {inert(name)}", ""]
-        out += [_line(paper) for paper in members]
+        out += [_line(paper, used) for paper in members]
     return "\n".join(out) + "\n"
 
 
@@ -79,11 +80,12 @@ def _slug(name: str) -> str:
     return _SLUG_DROP_RE.sub("", inert(name).lower()).replace(" ", "-")
 
 
-def _line(paper: Paper) -> str:
+def _line(paper: Paper, used: set[str]) -> str:
     """One paper's line: its linked title, authors, venue tag, PDF and code links."""
     title = inert(paper.title)
-    home = _home(paper)
+    home = next((url for url in _homes(paper) if url not in used), None)
     if home:
+        used.add(home)
         title = f"[{title}]({home})"
     names = [inert(a) for a in paper.authors if a != OTHERS]
     authors = ", ".join(names) + (" et al" if paper.et_al else "")
@@ -96,12 +98,9 @@ def _line(paper: Paper) -> str:
     return line + (" " + " · ".join(links) + "." if links else "")  # an item ends in '.'
 
 
-def _home(paper: Paper) -> str | None:
-    """The paper's own page: its DOI's, its landing page, else its arXiv page."""
-    if paper.doi:
-        return DOI_URL + paper.doi
+def _homes(paper: Paper) -> list[str]:
+    """The paper's own pages, best first: its DOI's, its landing page, its arXiv page."""
+    homes = [DOI_URL + paper.doi] if paper.doi else []
     if paper.url and is_http_url(paper.url):
-        return paper.url
-    if paper.arxiv:
-        return ARXIV_ABS + paper.arxiv
-    return None
+        homes.append(paper.url)
+    return homes + ([ARXIV_ABS + paper.arxiv] if paper.arxiv else [])
