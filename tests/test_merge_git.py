@@ -380,3 +380,36 @@ def test_new_tags_used_by_new_papers_on_both_sides(repo: Repo):
     assert papers["aaron2023alpha"].tags == ["aa-test"] and papers["zed2023zeta"].tags == [
         "zz-test"
     ]
+
+
+def test_papers_reordered_on_one_side_tagged_on_the_other(repo: Repo):
+    def swap(data: Path) -> None:
+        """ye2023grace above kurniawan2023evstore, as a hand edit may leave them."""
+        path = data / "papers.yaml"
+        text = path.read_text(encoding="utf-8")
+        first = text.index("    - key: kurniawan2023evstore")
+        second = text.index("    - key: ye2023grace")
+        end = text.index("  MLSys:\n")
+        text = text[:first] + text[second:end] + text[first:second] + text[end:]
+        path.write_text(text, encoding="utf-8")
+
+    ours = replace("papers.yaml", f"tags: [{EVSTORE_TAGS}]", f"tags: [{EVSTORE_TAGS}, gpu]")
+    papers = repo.clean(repo.merge(swap, ours))
+    assert "gpu" in papers["kurniawan2023evstore"].tags
+    assert repo.text().index("ye2023grace") < repo.text().index("kurniawan2023evstore")
+
+
+def test_registry_reordered_on_one_side_a_venue_added_on_the_other(repo: Repo):
+    def reorder(data: Path) -> None:
+        path = data / "tags.yaml"
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        entries = [ln for ln in lines if ln[:1].isalpha()]
+        head = [ln for ln in lines if not ln[:1].isalpha()]
+        path.write_text("".join(head + entries[::-1]), encoding="utf-8")
+
+    def add(data: Path) -> None:
+        with open(data / "tags.yaml", "a", encoding="utf-8") as handle:
+            handle.write("zz-test: Ours\n")
+
+    repo.clean(repo.merge(reorder, add))
+    assert "zz-test: Ours" in repo.text("tags.yaml")
