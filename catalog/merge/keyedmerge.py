@@ -54,7 +54,7 @@ def merge_keyed(base: str, path: Path, theirs: str, shown: str) -> tuple[str, li
     mine = {s: _entries(ours.doc, s, nested) for s in levels}
     theirs_ = {s: _entries(yours, s, nested) for s in levels}
     for section in levels:
-        if section is not None and _is_list(old, ours.doc, yours, section):
+        if section is not None and _is_list([old, ours.doc, yours], section):
             _merge_list(
                 ours, section, list(was[section]), list(mine[section]), list(theirs_[section])
             )
@@ -83,9 +83,8 @@ def _entry(block: Block) -> Entry:
     return Entry(lines, value)
 
 
-def _is_list(*docs_and_section: Any) -> bool:
+def _is_list(docs: list[Document], section: str) -> bool:
     """True when a section is a list of names in any version (its children are items)."""
-    *docs, section = docs_and_section
     for doc in docs:
         parent = next((b for b in doc.blocks if b.key == section), None)
         if parent is not None and parent.children:
