@@ -86,6 +86,7 @@ EVERY_MODULE = [
     "bib",
     "curate",
     "demo",
+    "gitmerge",
     "inbox",
     "personal",
     "reading",

@@ -26,6 +26,7 @@ from attacklib import (  # noqa: F401  (they register cases)
     door,
     edges,
     injection,
+    merging,
     paths,
     records,
     rules,

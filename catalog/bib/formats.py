@@ -17,6 +17,7 @@ FORMATS: dict[str, tuple[str, tuple[str, ...]]] = {
     "biblatex": ("biblatex", (".bib", ".biblatex")),
     "csl-json": ("csljson", (".json",)),
     "ris": ("ris", (".ris",)),
+    "markdown": ("markdown", (".md", ".markdown")),
 }
 LATEX_FORMATS = ("bibtex", "biblatex")
 
@@ -30,6 +31,8 @@ def export(
     """The papers in one format, sorted by key; UsageError for an option the format lacks."""
     if fmt not in FORMATS:
         raise UsageError(f"unknown format '{fmt}' (use one of {', '.join(FORMATS)})")
+    if options.group is not None and fmt != "markdown":
+        raise UsageError(f"--by is for the markdown format (a list's sections); {fmt} has none")
     module = importlib.import_module(f"catalog.bib.{FORMATS[fmt][0]}")
     if fmt in LATEX_FORMATS:  # one exporter; biblatex differs only in its entry writer
         from catalog.bib import bibtex

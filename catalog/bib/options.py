@@ -9,6 +9,7 @@ from catalog.errors import UsageError
 
 VENUE_STYLES: tuple[str, ...] = ("full", "short")
 ARXIV_STYLES: tuple[str, ...] = ("eprint", "journal")
+GROUPS: tuple[str, ...] = ("year", "venue", "tag")  # the sections of a Markdown list
 
 
 @dataclass(frozen=True)
@@ -22,12 +23,15 @@ class ExportOptions:
     arxiv_style: str = "eprint"
     protected: tuple[str, ...] = ()  # terms whose capitals a title keeps (data/protected-terms)
     abstracts: bool = False  # each paper's abstract too
+    group: str | None = None  # a Markdown list's sections: year, venue or tag (Markdown)
 
     def __post_init__(self) -> None:
         if self.venue_style not in VENUE_STYLES:
             raise UsageError(f"unknown venue style '{self.venue_style}' (use full or short)")
         if self.arxiv_style not in ARXIV_STYLES:
             raise UsageError(f"unknown arXiv style '{self.arxiv_style}' (use eprint or journal)")
+        if self.group is not None and self.group not in GROUPS:
+            raise UsageError(f"unknown grouping '{self.group}' (use {', '.join(GROUPS)})")
         object.__setattr__(self, "protected", tuple(self.protected))
 
     @property

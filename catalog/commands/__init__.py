@@ -44,6 +44,7 @@ MODULES = {
     "authors": "authors",
     "demo": "demo",
     "update": "update",
+    **dict.fromkeys(("merge-driver", "git"), "gitmerge"),
     **dict.fromkeys(("site", "notes", "related"), "site"),
 }
 

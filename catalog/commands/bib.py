@@ -40,6 +40,13 @@ class Format(enum.StrEnum):
     biblatex = "biblatex"
     csl_json = "csl-json"
     ris = "ris"
+    markdown = "markdown"
+
+
+class Grouping(enum.StrEnum):
+    year = "year"
+    venue = "venue"
+    tag = "tag"
 
 
 AsciiOpt = Annotated[
@@ -80,7 +87,11 @@ AbstractsOpt = Annotated[
 
 
 def _options(
-    ascii: bool, venue_style: VenueStyle, arxiv_style: ArxivStyle, abstracts: bool = False
+    ascii: bool,
+    venue_style: VenueStyle,
+    arxiv_style: ArxivStyle,
+    abstracts: bool = False,
+    by: Grouping | None = None,
 ) -> ExportOptions:
     """The export options given, with the protected terms of the chosen catalog."""
     from catalog.bib.bibtex import load_protected_terms
@@ -91,6 +102,7 @@ def _options(
         arxiv_style=arxiv_style.value,
         protected=tuple(load_protected_terms(state.paths.terms)),
         abstracts=abstracts,
+        group=by.value if by is not None else None,
     )
 
 
@@ -143,9 +155,27 @@ def export(
         typer.Option(
             "--format",
             help="bibtex; biblatex (date, journaltitle, eprinttype); csl-json (pandoc, "
-            "Zotero, citeproc); ris (reference managers, Word).",
+            "Zotero, citeproc); ris (reference managers, Word); markdown (a README "
+            "list, as awesome lists write one).",
         ),
     ] = Format.bibtex,
+    by: Annotated[
+        Grouping | None,
+        typer.Option(
+            "--by",
+            help="markdown: one section per year (the default), venue or tag.",
+            show_default=False,
+        ),
+    ] = None,
+    query_opt: Annotated[
+        str | None,
+        typer.Option(
+            "--query",
+            "-q",
+            help="Papers to export, as for search (the same as the words after export).",
+            show_default=False,
+        ),
+    ] = None,
     keymap: Annotated[
         bool,
         typer.Option(
@@ -160,17 +190,23 @@ def export(
     Example: papers export 'tag:embedding year:2021..2023' -o refs.bib
 
     Example: papers export --aux paper.aux --format csl-json -o refs.json
+
+    Example: papers export --format markdown --by venue -o README.md
     """
     from catalog.bib import bibtex, formats
     from catalog.data.registry import load_venues
     from catalog.index import query as q
 
     query = " ".join(words or [])
+    if query_opt is not None:
+        if query.strip():
+            raise UsageError("give the query as words or as --query, not both")
+        query = query_opt
     if aux is not None and query.strip():
         raise UsageError("give a query or --aux, not both")
     if output is not None:
         formats.check_output(output, fmt.value)
-    options = _options(ascii, venue_style, arxiv_style, abstracts)
+    options = _options(ascii, venue_style, arxiv_style, abstracts, by)
     conn = connect()
     missing: list[str] = []
     if aux is not None:

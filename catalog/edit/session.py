@@ -87,7 +87,9 @@ class Session:
     cut into blocks (Document), each edited paper's block rendered again; the registries,
     the reader's file, the key map and the inbox each a KeyedFile, read on first use."""
 
-    def __init__(self, paths: Paths):
+    def __init__(self, paths: Paths, indexed: bool = True):
+        """indexed: False for a catalog that has no index and needs none (the merge
+        driver's scratch copy): its papers are read from the text."""
         from catalog.data.registry import load_tags, load_venues
         from catalog.index.database import catalog_stamp
 
@@ -108,7 +110,7 @@ class Session:
         # The file's stat before it was read, if still the same after (the index may vouch
         # for bytes by their stat instead of their hash).
         same = stamp if catalog_stamp(paths) == stamp else None
-        self.snapshot = Snapshot(paths, data, same, self.filename, lambda: self.text)
+        self.snapshot = Snapshot(paths, data, same, self.filename, lambda: self.text, indexed)
         self.venues: dict[str, Venue] = load_venues(paths.venues)
         self.vocabulary: dict[str, str] = load_tags(paths.tags)
         self.papers = Papers(self.snapshot)  # current papers: the snapshot's, edits over it

@@ -44,9 +44,11 @@ class Snapshot:
         stamp: list[int] | None,
         filename: str,
         text: Callable[[], str],
+        indexed: bool = True,
     ):
         """stamp: the file's stat before data was read (None if it changed meanwhile);
-        text: the decoded bytes, called only when the index cannot serve the papers."""
+        text: the decoded bytes, called only when the index cannot serve the papers;
+        indexed: False to read the text without asking the index (a scratch catalog)."""
         from catalog.index import database
 
         self._paths = paths
@@ -55,7 +57,7 @@ class Snapshot:
         self._cache: dict[str, Paper] = {}
         self._keyset: set[str] | None = None
         self._shifts: dict[str, int] | None = None
-        meta = database.holding(paths, data, stamp)
+        meta = database.holding(paths, data, stamp) if indexed else None
         # The digest of the bytes read, when the index holds them (an edit hands it back).
         self.digest: str | None = meta.get("digest") if meta else None
         if meta is None:
