@@ -87,6 +87,7 @@ EVERY_MODULE = [
     "curate",
     "demo",
     "inbox",
+    "init",
     "personal",
     "reading",
     "site",

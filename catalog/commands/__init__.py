@@ -43,6 +43,7 @@ MODULES = {
     "venues": "venues",
     "authors": "authors",
     "demo": "demo",
+    "init": "init",
     "update": "update",
     **dict.fromkeys(("site", "notes", "related"), "site"),
 }
