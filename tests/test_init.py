@@ -72,6 +72,22 @@ def test_init_starts_a_catalog_that_check_finds_clean(bare, tmp_path: Path):
     assert "no problems" in check.output
 
 
+def test_outside_a_catalog_papers_says_init_starts_one(bare):
+    result = bare("search", "x")
+    assert result.exit_code == 1
+    assert "no catalog here" in result.output and "`papers init DIR`" in result.output
+
+
+def test_the_site_is_titled_by_a_plain_folder_name_only(bare, tmp_path: Path):
+    import yaml
+
+    for folder, title in (("rec-sys papers", "rec-sys papers"), ("<b>x", "papers")):
+        assert bare("init", folder).exit_code == 0
+        config = (tmp_path / folder / "mkdocs.yml").read_text()
+        config = config.replace("!ENV", "")  # mkdocs's tag, which PyYAML does not know
+        assert yaml.safe_load(config)["site_name"] == title
+
+
 def test_init_refuses_a_folder_that_holds_a_catalog(bare, tmp_path: Path):
     assert bare("init", "mylist").exit_code == 0
     before = _files(tmp_path / "mylist")
@@ -230,5 +246,20 @@ def test_from_a_wheel_init_import_search_site_and_demo_work(tmp_path: Path):
     ):
         assert (site / asset).is_file(), asset
     assert (site / "papers" / "zhang2021deep" / "index.html").is_file()
+    # the site as plain sources builds with mkdocs alone: the plugin's theme and assets
+    # came along as files, and the plugin is not named
+    papers("site", "sources", "-o", "build/src", cwd=mylist)
+    assert "- papers\n" not in (mylist / "build/src/mkdocs.yml").read_text()
+    plain = subprocess.run(
+        [str(python), "-m", "mkdocs", "build", "-q", "-f", "build/src/mkdocs.yml"],
+        cwd=mylist,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert plain.returncode == 0, plain.stderr
+    built = mylist / "build" / "src" / "site"
+    assert (built / "javascripts" / "papers.js").is_file()
+    assert (built / "assets" / "javascripts" / "papers-search-setup.js").is_file()
     assert "papers" in papers("demo", "tour", cwd=home)
     assert "built" in papers("site", "build", cwd=home / "tour")

@@ -6,7 +6,9 @@ scripts, the pages' scripts and styles): its own folder holds only the pages it 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import shutil
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from mkdocs.plugins import BasePlugin, event_priority
 
@@ -65,3 +67,24 @@ class PapersPlugin(BasePlugin):  # type: ignore[type-arg]
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         hook.on_post_build(config=config)
+
+
+def write_sources(raw: dict[str, Any], overrides: Path, docs: Path) -> None:
+    """The plugin's part of a site written as plain sources (`papers site sources`): the
+    theme into overrides (the site's own custom_dir is copied over it), the assets docs
+    lacks into docs, and the plugin taken out of the raw mkdocs.yml."""
+    ignore = shutil.ignore_patterns(".*")
+    shutil.copytree(THEME, overrides, ignore=ignore, dirs_exist_ok=True)
+    theme = raw.get("theme")
+    raw["theme"] = {**(theme if isinstance(theme, dict) else {"name": theme})}
+    raw["theme"]["custom_dir"] = overrides.name
+    for folder in ASSET_FOLDERS:
+        if not (docs / folder).exists():
+            shutil.copytree(ASSETS / folder, docs / folder, ignore=ignore)
+    plugins = raw.get("plugins") or []
+    raw["plugins"] = [p for p in plugins if p != "papers" and not _names_papers(p)]
+
+
+def _names_papers(entry: object) -> bool:
+    """Whether a plugins: entry of mkdocs.yml is the papers plugin with its settings."""
+    return isinstance(entry, dict) and "papers" in entry

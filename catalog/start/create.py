@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import re
 import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -20,6 +21,8 @@ TEMPLATES = Path(__file__).resolve().parent / "templates"
 # author names are no other catalog's: authors.yaml always starts empty.
 _REGISTRIES = ("venues.yaml", "tags.yaml", "records.yaml", "protected-terms.txt")
 _HEADER_ONLY = ("authors.yaml",)
+# A folder name the site may show as its title as it is (else the title is 'papers').
+_PLAIN_NAME_RE = re.compile(r"[A-Za-z0-9][\w .-]{0,60}")
 
 
 @dataclass
@@ -41,7 +44,7 @@ def catalog_files(root: Path, empty: bool = False) -> dict[Path, Callable[[], st
         text = header if empty or name in _HEADER_ONLY else full
         made[data / name] = functools.partial(text, name)
     made[root / ".gitignore"] = lambda: template("gitignore")
-    made[root / "mkdocs.yml"] = lambda: site_config(root.resolve().name or "papers")
+    made[root / "mkdocs.yml"] = lambda: site_config(site_name(root))
     made[root / "site" / "index.md"] = lambda: template("index.md")
     made[data / DEFAULT_CATALOG.name] = lambda: template("papers.yaml")
     assert {p.name for p in made} >= {*REQUIRED_FILES, *OPTIONAL_FILES}
@@ -101,9 +104,15 @@ def template(name: str) -> str:
     return (TEMPLATES / name).read_text(encoding="utf-8")
 
 
-def site_config(site_name: str) -> str:
-    """mkdocs.yml for a catalog: the template, titled site_name (a YAML string)."""
-    return template("mkdocs.yml").replace("__SITE_NAME__", json.dumps(site_name))
+def site_name(root: Path) -> str:
+    """The site's title: the folder's name when it is plain words, else 'papers'."""
+    name = root.resolve().name
+    return name if _PLAIN_NAME_RE.fullmatch(name) else "papers"
+
+
+def site_config(title: str) -> str:
+    """mkdocs.yml for a catalog: the template, with title as its site_name."""
+    return template("mkdocs.yml").replace("__SITE_NAME__", json.dumps(title))
 
 
 def full(name: str) -> str:
