@@ -131,12 +131,37 @@ def test_a_folder_missing_files_gets_one_message_and_init_adds_only_those(bare, 
     assert bare("check").exit_code == 0
 
 
+def test_init_stops_before_writing_at_a_file_or_dangling_link_in_its_way(bare, tmp_path: Path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "data").write_text("mine")
+    result = bare("init", "a")
+    assert result.exit_code == 2 and "is a file where papers init makes a folder" in result.output
+    assert [p.name for p in (tmp_path / "a").iterdir()] == ["data"]
+    (tmp_path / "b" / "data").mkdir(parents=True)
+    (tmp_path / "b" / "data" / "tags.yaml").symlink_to(tmp_path / "nowhere")
+    result = bare("init", "b")
+    assert result.exit_code == 2 and "which does not exist" in result.output
+    assert [p.name for p in (tmp_path / "b" / "data").iterdir()] == ["tags.yaml"]
+
+
 def test_a_failed_init_leaves_no_folder_behind(bare, tmp_path: Path, monkeypatch):
     monkeypatch.setattr("catalog.start.create.SHIPPED", tmp_path / "no-such-install")
     result = bare("init", "mylist")
     assert result.exit_code == 1
     assert "lacks its shipped registries" in result.output
     assert not (tmp_path / "mylist").exists()
+
+
+def test_a_failed_init_in_a_folder_takes_away_only_what_it_wrote(bare, tmp_path, monkeypatch):
+    half = tmp_path / "half-install"
+    (half / "data").mkdir(parents=True)
+    shutil.copy(SHIPPED / "data" / "venues.yaml", half / "data")  # and no tags.yaml
+    monkeypatch.setattr("catalog.start.create.SHIPPED", half)
+    (tmp_path / "repo").mkdir()
+    (tmp_path / "repo" / "README.md").write_text("mine")
+    result = bare("init", "repo")
+    assert result.exit_code == 1, result.output
+    assert [p.name for p in (tmp_path / "repo").iterdir()] == ["README.md"]
 
 
 def test_a_first_import_files_ijcai_under_its_registry_name(bare, tmp_path: Path):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import os
 import re
 import shutil
 from collections.abc import Callable, Iterator
@@ -64,14 +65,29 @@ def init(root: Path, empty: bool = False) -> Started:
             f"{root} already holds a catalog ({data / DEFAULT_CATALOG.name}); papers init "
             "starts a new one: name a new or empty folder"
         )
+    made = catalog_files(root, empty)
+    for path in made:
+        if path.parent.exists() and not path.parent.is_dir():
+            raise UsageError(f"{path.parent} is a file where papers init makes a folder")
+        if path.is_symlink() and not path.exists():
+            raise UsageError(
+                f"{path} is a symbolic link to {os.readlink(path)}, which does not exist: "
+                "remove the link or make its target, then run papers init again"
+            )
     started = Started(root)
     with undone_on_failure(root, started.written):
-        for path, text in catalog_files(root, empty).items():
-            if path.exists() or path.is_symlink():
+        for path, text in made.items():
+            if path.exists():
                 started.kept.append(path)
                 continue
-            path.parent.mkdir(parents=True, exist_ok=True)
-            files.atomic_write(path, text(), expected=b"")
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                files.atomic_write(path, text(), expected=b"")
+            except OSError as err:
+                raise CatalogError(
+                    f"cannot write {path}: {err.strerror or err}; nothing of this init is "
+                    "kept (fix that, then run papers init again)"
+                ) from None
             started.written.append(path)
     return started
 
