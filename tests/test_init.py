@@ -3,6 +3,7 @@ a wheel installed outside the checkout (issue 31, parts 1 and 5)."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -70,6 +71,17 @@ def test_init_starts_a_catalog_that_check_finds_clean(bare, tmp_path: Path):
     check = bare("check")
     assert check.exit_code == 0, check.output
     assert "no problems" in check.output
+
+
+def test_init_without_a_folder_starts_the_catalog_here_and_reports_json(bare, tmp_path: Path):
+    (tmp_path / "notes.txt").write_text("mine")
+    result = bare("init", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["folder"] == "." and report["kept"] == []
+    assert report["written"][-1] == "data/papers.yaml" and "mkdocs.yml" in report["written"]
+    assert (tmp_path / "notes.txt").read_text() == "mine"
+    assert bare("list").exit_code == 0
 
 
 def test_outside_a_catalog_papers_says_init_starts_one(bare):
