@@ -10,6 +10,7 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mkdocs.config.base import Config
 from mkdocs.plugins import BasePlugin, event_priority
 
 from catalog.paths import SHIPPED
@@ -27,7 +28,11 @@ ASSETS = SHIPPED / "site"
 ASSET_FOLDERS = ("javascripts", "stylesheets")
 
 
-class PapersPlugin(BasePlugin):  # type: ignore[type-arg]
+class Settings(Config):
+    """The plugin's settings in mkdocs.yml: none (extra: papers: holds the site's)."""
+
+
+class PapersPlugin(BasePlugin[Settings]):
     """The catalog's pages, charts and notes (catalog.site.hook), and the package's assets
     where the site has none of its own (its custom_dir and docs_dir come first)."""
 

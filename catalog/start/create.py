@@ -14,13 +14,12 @@ from pathlib import Path
 
 from catalog import files
 from catalog.errors import CatalogError, UsageError
-from catalog.paths import DEFAULT_CATALOG, OPTIONAL_FILES, REQUIRED_FILES, SHIPPED
+from catalog.paths import DEFAULT_CATALOG, OPTIONAL_FILES, REGISTRIES, REQUIRED_FILES, SHIPPED
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
-# The reviewed lists a new catalog starts from: this project's (or, with --empty, their
-# headers alone, which say how an entry is written). The people behind this project's
-# author names are no other catalog's: authors.yaml always starts empty.
-_REGISTRIES = ("venues.yaml", "tags.yaml", "records.yaml", "protected-terms.txt")
+# A new catalog's registries and reviewed lists are this project's (or, with --empty,
+# their headers alone, which say how an entry is written), but for the people behind
+# this project's author names, who are no other catalog's: authors.yaml starts empty.
 _HEADER_ONLY = ("authors.yaml",)
 # A folder name the site may show as its title as it is (else the title is 'papers').
 _PLAIN_NAME_RE = re.compile(r"[A-Za-z0-9][\w .-]{0,60}")
@@ -41,14 +40,13 @@ def catalog_files(root: Path, empty: bool = False) -> dict[Path, Callable[[], st
     there (an interrupted init is finished by running it again)."""
     data = root / DEFAULT_CATALOG.parent
     made: dict[Path, Callable[[], str]] = {}
-    for name in (*_REGISTRIES, *_HEADER_ONLY):
+    for name in (*REGISTRIES, *OPTIONAL_FILES):
         text = header if empty or name in _HEADER_ONLY else full
         made[data / name] = functools.partial(text, name)
     made[root / ".gitignore"] = lambda: template("gitignore")
     made[root / "mkdocs.yml"] = lambda: site_config(site_name(root))
     made[root / "site" / "index.md"] = lambda: template("index.md")
     made[data / DEFAULT_CATALOG.name] = lambda: template("papers.yaml")
-    assert {p.name for p in made} >= {*REQUIRED_FILES, *OPTIONAL_FILES}
     return made
 
 
