@@ -48,7 +48,10 @@ def default_config(paths: Paths) -> Path:
     ):
         if candidate.is_file():
             return candidate
-    raise SiteError(f"no mkdocs.yml in {paths.root}; give one with --config-file")
+    raise SiteError(
+        f"no mkdocs.yml in {paths.root}: `papers init {paths.root}` adds one (it keeps "
+        "every file there), or give one with --config-file"
+    )
 
 
 @contextlib.contextmanager
