@@ -65,6 +65,10 @@ def test_the_form_s_answers_are_read_by_its_labels():
         ("arXiv:2301.02959", (None, "2301.02959")),
         ("https://arxiv.org/abs/2301.02959", (None, "2301.02959")),
         ("https://example.org/some-paper", (None, None)),
+        (f"DOI: {BAGPIPE_DOI}.", (BAGPIPE_DOI, None)),
+        ("see <https://arxiv.org/pdf/2301.02959v1> please", (None, "2301.02959")),
+        ("10.48550/arXiv.2301.02959", (None, "2301.02959")),
+        ("https://doi.org/10.48550/arXiv.2301.02959", (None, "2301.02959")),
     ],
 )
 def test_a_doi_or_arxiv_id_is_found_bare_prefixed_or_in_a_link(given, ids):

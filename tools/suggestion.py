@@ -84,19 +84,28 @@ def read_form(text: str, form: Path = FORM) -> Suggestion:
 
 
 def identify(text: str) -> tuple[str | None, str | None]:
-    """The DOI and the arXiv id a suggestion names (bare, prefixed, or in a link)."""
+    """The DOI and the arXiv id a suggestion names: the first word of it that is one,
+    bare, prefixed ('doi:', 'arXiv:') or in a link."""
+    for word in strip_controls(text).split():
+        found = _ids(word.strip(".,;()<>"))
+        if found != (None, None):
+            return found
+    return None, None
+
+
+def _ids(word: str) -> tuple[str | None, str | None]:
+    """The DOI and arXiv id of one word (None, None when it names neither)."""
     from catalog.ingest.listfields import Entry, with_ids
     from catalog.model import ARXIV_NEW_RE, ARXIV_OLD_RE, arxiv_doi, read_doi
 
-    value = strip_controls(text).strip().split()[0] if text.strip() else ""
-    doi = read_doi(value)
-    if doi:
-        return doi, arxiv_doi(doi)
-    bare = re.sub(r"^arxiv:\s*", "", value, flags=re.IGNORECASE)
+    doi = read_doi(word)
+    if doi:  # arXiv's own DOI names the preprint: its id, as papers add --arxiv takes it
+        return (None, arxiv_doi(doi)) if arxiv_doi(doi) else (doi, None)
+    bare = re.sub(r"^arxiv:", "", word, flags=re.IGNORECASE)
     if ARXIV_NEW_RE.match(bare) or ARXIV_OLD_RE.match(bare):
         return None, re.sub(r"v\d+$", "", bare)
-    entry = with_ids(Entry(0, "", None, None), value)
-    return entry.doi, entry.arxiv
+    entry = with_ids(Entry(0, "", None, None), word)
+    return (None if arxiv_doi(entry.doi) else entry.doi), entry.arxiv
 
 
 def add(paths: Paths, suggestion: Suggestion) -> Outcome:
