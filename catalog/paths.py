@@ -8,14 +8,25 @@ import string
 from dataclasses import dataclass
 from pathlib import Path
 
-from catalog.errors import CatalogError
+from catalog.errors import CatalogError, Problem
 
 CATALOG_ENV = "PAPERS_CATALOG"
 DB_ENV = "PAPERS_DB"
 DEFAULT_CATALOG = Path("data") / "papers.yaml"
-# The venue registry shipped beside the package (a source checkout): bib-check reads it
-# when run outside any catalog.
-SHIPPED_VENUES = Path(__file__).resolve().parent.parent / "data" / "venues.yaml"
+# The project shipped inside the package: its catalog (data/), site sources (site/), theme
+# overrides (overrides/) and example lists (examples/). In a checkout these are links to
+# the project's own folders; a wheel holds them as files. demo copies it, init starts a
+# catalog from its registries, the site plugin serves its assets.
+SHIPPED = Path(__file__).resolve().parent / "shipped"
+# bib-check reads this registry when run outside any catalog.
+SHIPPED_VENUES = SHIPPED / "data" / "venues.yaml"
+# A catalog's files, in its data folder: the ones no command works without (the catalog,
+# the venue registry, the tag vocabulary), and the reviewed lists `papers init` also
+# writes (the hosts of primary records, the people behind author names, the words whose
+# capitals BibTeX keeps), which papers reads when they are there.
+REQUIRED_FILES = ("papers.yaml", "venues.yaml", "tags.yaml")
+REGISTRIES = REQUIRED_FILES[1:]
+OPTIONAL_FILES = ("records.yaml", "authors.yaml", "protected-terms.txt")
 
 
 @dataclass(frozen=True)
@@ -83,6 +94,25 @@ class Paths:
             return str(path.resolve().relative_to(Path.cwd().resolve()))
         except ValueError:
             return str(path)
+
+
+def missing_files(data_dir: Path, names: tuple[str, ...] = REQUIRED_FILES) -> list[str]:
+    """Which of the named files (by default those no command works without) data_dir lacks."""
+    return [name for name in names if not (data_dir / name).is_file()]
+
+
+def missing_problem(data_dir: Path, missing: list[str]) -> Problem:
+    """The one problem of a catalog folder missing files: all of them, and the fix."""
+    root = data_dir.parent if data_dir.name == "data" else data_dir
+    named = ", ".join(missing[:-1]) + (" and " if len(missing) > 1 else "") + missing[-1]
+    return Problem(
+        str(data_dir),
+        0,
+        "",
+        f"no {named}, which a catalog needs",
+        f"run `papers init {root}` to add what is missing; it keeps every file there",
+        True,
+    )
 
 
 def in_folder(catalog: Path) -> Path:

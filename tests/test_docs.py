@@ -88,6 +88,7 @@ EVERY_MODULE = [
     "demo",
     "gitmerge",
     "inbox",
+    "init",
     "personal",
     "reading",
     "site",

@@ -522,7 +522,7 @@ def test_chart_bars_and_labels_link_to_their_pages(paths):
 
 def test_suggest_a_paper_link(paths):
     assert hook.suggest_url("", "https://github.com/o/r/") == (
-        "https://github.com/o/r/issues/new?title=Suggest+a+paper%3A+"
+        "https://github.com/o/r/issues/new?template=suggest-paper.yml"
     )
     assert hook.suggest_url("https://example.org/form", "https://github.com/o/r") == (
         "https://example.org/form"

@@ -378,7 +378,7 @@ def test_published_settings_from_the_environment(paths, tmp_path):
     assert 'href="/assets/' not in missing
     home = (out / "index.html").read_text(encoding="utf-8")
     assert 'href="https://github.com/someone/papers"' in home
-    assert 'href="https://github.com/someone/papers/issues/new?title=Suggest+a+paper%3A+"' in home
+    assert 'href="https://github.com/someone/papers/issues/new?template=suggest-paper.yml"' in home
     assert (REPO / ".github" / "workflows" / "pages.yml").is_file()
 
 

@@ -30,6 +30,7 @@ from attacklib import (  # noqa: F401  (they register cases)
     paths,
     records,
     rules,
+    start,
     status,
     usage,
     writes,

@@ -43,6 +43,7 @@ MODULES = {
     "venues": "venues",
     "authors": "authors",
     "demo": "demo",
+    "init": "init",
     "update": "update",
     **dict.fromkeys(("merge-driver", "git"), "gitmerge"),
     **dict.fromkeys(("site", "notes", "related"), "site"),
@@ -237,7 +238,7 @@ NO_CATALOG = (
     "no catalog here: papers runs inside a catalog's folder (one holding "
     "data/papers.yaml, or any folder below it); cd there, or name the catalog "
     "before the command: papers --catalog PATH/papers.yaml {command}, or set "
-    "PAPERS_CATALOG=PATH/papers.yaml"
+    "PAPERS_CATALOG=PATH/papers.yaml; `papers init DIR` starts a new catalog"
 )
 
 

@@ -12,7 +12,7 @@ import typer
 
 from catalog.commands import JsonOpt, command, echo, echo_json, state
 from catalog.errors import UsageError
-from catalog.paths import SHIPPED_VENUES, Paths, resolve
+from catalog.paths import DEFAULT_CATALOG, SHIPPED, Paths, resolve
 
 # What a copy needs besides data/: the notes and site sources, the theme overrides and
 # the example lists the README imports.
@@ -38,10 +38,13 @@ def demo(
       papers demo /tmp/papers-tour && cd /tmp/papers-tour
       papers status sima2022ekko read    # changes the copy only
     """
-    source = state.found() or resolve(SHIPPED_VENUES.parent / "papers.yaml")
+    from catalog.start.create import undone_on_failure
+
+    source = state.found() or resolve(SHIPPED / DEFAULT_CATALOG)
     _check_destination(source, folder)
-    copied = _copy(source, folder)
-    count = _papers(copied)
+    with undone_on_failure(folder):
+        copied = _copy(source, folder)
+        count = _papers(copied)
     if as_json:
         echo_json({"folder": str(folder), "papers": count, "from": str(source.root)})
         return
@@ -82,12 +85,18 @@ def _copy(source: Paths, folder: Path) -> Paths:
     skip = shutil.ignore_patterns(".*", "__pycache__")
     folder.mkdir(parents=True, exist_ok=True)
     shutil.copytree(source.data_dir, folder / "data", ignore=skip)
+    config = source.root / "mkdocs.yml"
     for name in _BESIDE_DATA:
+        if name == "overrides" and not config.is_file():
+            continue  # the papers plugin of the shipped catalog's site brings the theme
         if (source.root / name).is_dir():
             shutil.copytree(source.root / name, folder / name, ignore=skip)
-    config = source.root / "mkdocs.yml"
     if config.is_file():
         (folder / "mkdocs.yml").write_text(_hooks_absolute(config), encoding="utf-8")
+    else:  # the catalog shipped in the package: its site through the papers plugin
+        from catalog.start.create import site_config
+
+        (folder / "mkdocs.yml").write_text(site_config("papers demo"), encoding="utf-8")
     return resolve(folder / "data" / source.catalog.name)
 
 

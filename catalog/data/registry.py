@@ -68,9 +68,14 @@ def is_preprint(venue: Venue | str, venues: Mapping[str, Venue] | None = None) -
 def _mapping(path: Path, what: str) -> tuple[dict[str, Any], dict[str, int]]:
     """A top-level mapping from a small YAML file, with the line of each key."""
     if not path.exists():
-        raise InvalidCatalogError(
-            [Problem(str(path), 0, "", f"no {what} file", f"create {path.name} beside the catalog")]
-        )
+        from catalog.paths import REGISTRIES, missing_files, missing_problem
+
+        missing = missing_files(path.parent, REGISTRIES)
+        if path.name not in missing:  # a registry named apart from a catalog folder
+            raise InvalidCatalogError(
+                [Problem(str(path), 0, "", f"no {what} file", f"create {path.name}")]
+            )
+        raise InvalidCatalogError([missing_problem(path.parent, missing)])
     data, lines = yamlfile.load_mapping_with_lines(path)
     return data, lines
 

@@ -48,7 +48,10 @@ def default_config(paths: Paths) -> Path:
     ):
         if candidate.is_file():
             return candidate
-    raise SiteError(f"no mkdocs.yml in {paths.root}; give one with --config-file")
+    raise SiteError(
+        f"no mkdocs.yml in {paths.root}: `papers init {paths.root}` adds one (it keeps "
+        "every file there), or give one with --config-file"
+    )
 
 
 @contextlib.contextmanager
@@ -215,10 +218,15 @@ def _write_sources(paths: Paths, out: Path, config_file: Path, config: Any) -> i
         count += 1
     raw = yaml.safe_load(_plain_yaml(config_file)) or {}
     raw.pop("hooks", None)
+    if "papers" in config.plugins:  # the plugin's theme and assets, as files
+        from catalog.site.plugin import write_sources as plugin_sources
+
+        plugin_sources(raw, out / "overrides", docs)
     custom_dir = config.theme.custom_dir
     if custom_dir and isinstance(raw.get("theme"), dict):
         # The theme's overrides (search setup, templates) travel with the pages.
-        shutil.copytree(custom_dir, out / "overrides", ignore=shutil.ignore_patterns(".*"))
+        ignore = shutil.ignore_patterns(".*")
+        shutil.copytree(custom_dir, out / "overrides", ignore=ignore, dirs_exist_ok=True)
         raw["theme"]["custom_dir"] = "overrides"
     raw.update(
         docs_dir="docs",

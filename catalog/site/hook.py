@@ -184,12 +184,13 @@ def on_files(files: Files, *, config: MkDocsConfig) -> Files:
 
 
 def suggest_url(setting: Any, repo_url: str | None) -> str | None:
-    """Where readers propose a paper: the setting, else a new issue in the repository."""
+    """Where readers propose a paper: the setting, else the repository's Suggest-a-paper
+    issue form (.github/ISSUE_TEMPLATE/suggest-paper.yml)."""
     if isinstance(setting, str) and safe_url(setting):
         return setting
     repo = safe_url(repo_url or "")
     if repo and "github.com/" in repo:
-        return repo.rstrip("/") + "/issues/new?title=Suggest+a+paper%3A+"
+        return repo.rstrip("/") + "/issues/new?template=suggest-paper.yml"
     return None
 
 

@@ -1,0 +1,1 @@
+"""Starting a catalog: `papers init` and what the package ships for it."""
