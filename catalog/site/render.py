@@ -7,7 +7,8 @@ import html
 import re
 
 from catalog.data.notes import Link, Note
-from catalog.model import OTHERS, Paper
+from catalog.model import Paper
+from catalog.site.citation import citation_meta
 from catalog.site.feed import feeds
 from catalog.site.indexes import (
     authors_index,
@@ -218,42 +219,6 @@ def paper_page(paper: Paper, data: SiteData) -> str:
         (paper.venue, str(paper.year)),
         citation_meta(paper, data),
     )
-
-
-# The venue kinds whose papers are cited as in a conference's proceedings.
-_PROCEEDINGS = frozenset({"conference", "workshop", "symposium"})
-
-
-def citation_meta(paper: Paper, data: SiteData) -> dict[str, str | list[str]]:
-    """The page's description (its summary) and Highwire Press citation_* values, which
-    overrides/main.html writes as <meta> tags for Zotero and Google Scholar."""
-    venue = data.venues.get(paper.venue)
-    out: dict[str, str | list[str]] = {}
-    if paper.summary:  # printed unescaped by the theme: escaped here
-        out["description"] = html.escape(plain(paper.summary), quote=True)
-    out["citation_title"] = plain(paper.title)
-    out["citation_author"] = [plain(a) for a in paper.authors if a != OTHERS]
-    out["citation_publication_date"] = str(paper.year)
-    name = plain(venue.name if venue else paper.venue)
-    if venue and venue.kind in _PROCEEDINGS:
-        out["citation_conference_title"] = name
-    elif venue and venue.kind == "journal":
-        out["citation_journal_title"] = name
-    if venue and venue.publisher:
-        out["citation_publisher"] = plain(venue.publisher)
-    first, _, last = (paper.pages or "").replace("--", "-").partition("-")
-    if first.strip():
-        out["citation_firstpage"] = first.strip()
-        if last.strip():
-            out["citation_lastpage"] = last.strip()
-    if paper.doi:
-        out["citation_doi"] = paper.doi
-    if paper.arxiv:
-        out["citation_arxiv_id"] = paper.arxiv
-    pdf = next((target for label, target in paper_links(paper) if label == "PDF"), None)
-    if pdf:
-        out["citation_pdf_url"] = pdf
-    return out
 
 
 def _source_label(link: str) -> str:
