@@ -15,7 +15,6 @@ from catalog.site.links import (
     AUTHORS_INDEX,
     DATA_JS,
     STEM_JS,
-    bib_uri,
     front,
     paper_uri,
     plain,
@@ -38,19 +37,11 @@ from catalog.site.people import Person
 from catalog.site.sitedata import SiteData, by_year
 
 
-def bibtex_of(papers: Sequence[Paper], data: SiteData) -> str:
-    """The BibTeX entries of some papers, as one .bib file."""
-    return "\n".join(data.bibtex[p.key] for p in papers if p.key in data.bibtex)
-
-
 def _bib_link(uri: str, papers: Sequence[Paper], data: SiteData) -> str:
-    """A link to the .bib file of a list page's papers (written by generate)."""
-    target = url(uri, bib_uri(uri), data.directory_urls)
-    count = plural(len(papers), "paper")
-    return (
-        f'<p class="pp-tools" data-search-exclude><a class="pp-bibset" href="{target}" '
-        f"download>BibTeX of these {count}</a> (.bib)</p>"
-    )
+    """Links to the files of a list page's papers (written by generate)."""
+    from catalog.site.downloads import list_links
+
+    return list_links(uri, papers, data)
 
 
 def _entries(papers: Sequence[Paper], from_uri: str, data: SiteData) -> list[str]:
@@ -252,7 +243,9 @@ def papers_data(data: SiteData) -> str:
         for spelling in person.spellings
         if data.people.spelled(spelling) is person
     }
-    value = {"papers": records, "tags": tags, "authors": people}
+    from catalog.site.downloads import offered
+
+    value = {"papers": records, "tags": tags, "authors": people, "cite": offered()}
     return f"window.PAPERS_DATA={_js_literal(value)};\n"
 
 

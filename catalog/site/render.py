@@ -8,6 +8,7 @@ import re
 
 from catalog.data.notes import Link, Note
 from catalog.model import Paper
+from catalog.site import downloads
 from catalog.site.citation import citation_meta
 from catalog.site.feed import feeds
 from catalog.site.indexes import (
@@ -24,7 +25,6 @@ from catalog.site.links import (
     CHART_DIR,
     DATA_JS,
     HEADING_RE,
-    bib_uri,
     front,
     href,
     md,
@@ -39,7 +39,6 @@ from catalog.site.listpages import (
     all_papers_page,
     author_page,
     bib_data,
-    bibtex_of,
     papers_data,
     tag_page,
     venue_page,
@@ -191,7 +190,11 @@ def paper_page(paper: Paper, data: SiteData) -> str:
         out += [h2("reading-note", "Reading note"), data.note_html(text)]
     bib = data.bibtex.get(paper.key)
     if bib:
-        out += [h2("cite", "Cite", searchable=False), _bibtex_html(bib)]
+        out += [
+            h2("cite", "Cite", searchable=False),
+            _bibtex_html(bib),
+            downloads.paper_links(paper, uri, data),
+        ]
     out.append(h2("related-papers", "Related papers", searchable=False))
     related = [data.by_key[k] for k, _ in data.related.get(paper.key, []) if k in data.by_key]
     if related:
@@ -265,8 +268,7 @@ def generate(data: SiteData) -> dict[str, str]:
     for person in data.people.everyone:
         pages[person.uri] = author_page(person, data)
         lists[person.uri] = person.papers
-    for uri, group in lists.items():
-        pages[bib_uri(uri)] = bibtex_of(group, data)
+    pages.update(downloads.files(data, lists))
     pages[ALL_URI] = all_papers_page(data)
     pages[DATA_JS] = papers_data(data)
     pages[BIB_JS] = bib_data(data)

@@ -1,0 +1,158 @@
+"""The site's citation downloads: BibTeX, biblatex, RIS and CSL-JSON of each paper, of
+each year's, venue's and tag's papers, and of the All-papers page's filtered set.
+
+Every text is written by `papers export`'s writers (catalog.bib.formats): each paper's
+piece once per format, and a list's file those pieces joined as formats.join joins them,
+so a list's download is byte for byte what `papers export` writes for its papers. The
+All-papers page gets the pieces and the joint as data scripts and joins them the same
+way in the browser; it writes no format of its own.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from catalog.bib import formats
+from catalog.model import Paper
+from catalog.paths import page_name
+from catalog.site.links import bib_uri, plural, url
+from catalog.site.sitedata import SiteData
+
+
+@dataclass(frozen=True)
+class Download:
+    """A format the site offers: its name for papers export, label, file ending, type."""
+
+    fmt: str
+    label: str
+    ending: str
+    mime: str
+
+
+DOWNLOADS = (
+    Download("bibtex", "BibTeX", ".bib", "application/x-bibtex"),
+    Download("biblatex", "biblatex", ".biblatex.bib", "application/x-bibtex"),
+    Download("ris", "RIS", ".ris", "application/x-research-info-systems"),
+    Download("csl-json", "CSL-JSON", ".json", "application/vnd.citationstyles.csl+json"),
+)
+CITE_DIR = "assets/cite"  # each paper's files
+DATA_DIR = "assets/cite-data"  # each format's pieces of every paper, for All papers
+# The pages whose papers get a file in every format; an author's list gets BibTeX only
+# (two thousand authors' files in four formats would outweigh the rest of the site).
+EVERY_FORMAT = ("years/", "venues/", "tags/")
+OVERRIDES = Path(__file__).resolve().parents[2] / "overrides"
+
+
+def pieces(data: SiteData) -> dict[str, dict[str, str]]:
+    """Each format's piece of every paper that has its BibTeX entry (a paper whose venue
+    the registry lacks has none, and the build reports it), by key."""
+    papers = [p for p in data.papers if p.key in data.bibtex]
+    return {
+        d.fmt: formats.pieces(d.fmt, papers, data.venues, data.export_options) for d in DOWNLOADS
+    }
+
+
+def offered() -> list[list[str]]:
+    """[format, label, file ending] of each format, for All papers' format menu."""
+    return [[d.fmt, d.label, d.ending] for d in DOWNLOADS]
+
+
+def paper_file(key: str, download: Download) -> str:
+    """Where one paper's file of a format goes."""
+    return f"{CITE_DIR}/{page_name(key)}{download.ending}"
+
+
+def list_file(page_uri: str, download: Download) -> str:
+    """Where a list page's file of a format goes (BibTeX's: bib_uri, as before)."""
+    return bib_uri(page_uri).removesuffix(".bib") + download.ending
+
+
+def data_file(download: Download) -> str:
+    """The data script of a format's pieces, which All papers joins for its filtered set."""
+    return f"{DATA_DIR}/{download.fmt}.js"
+
+
+def files(data: SiteData, lists: Mapping[str, Sequence[Paper]]) -> dict[str, str]:
+    """Every download: each paper's file per format, each list page's (lists: page ->
+    papers; an author's in BibTeX only), and each format's data script."""
+    from catalog.site.listpages import _js_literal
+
+    made = pieces(data)
+    out: dict[str, str] = {}
+    for download in DOWNLOADS:
+        texts = made[download.fmt]
+        for key, text in texts.items():
+            out[paper_file(key, download)] = formats.join(download.fmt, [text])
+        for uri, papers in lists.items():
+            if uri.startswith(EVERY_FORMAT) or download.fmt == "bibtex":
+                keys = sorted(p.key for p in papers if p.key in texts)
+                out[list_file(uri, download)] = formats.join(download.fmt, [texts[k] for k in keys])
+        value = {
+            "joint": formats.joint(download.fmt),
+            "label": download.label,
+            "ending": download.ending,
+            "mime": download.mime,
+            "pieces": texts,
+        }
+        out[data_file(download)] = (
+            f"(window.PAPERS_CITE=window.PAPERS_CITE||{{}})[{_js_literal(download.fmt)}]="
+            f"{_js_literal(value)};\n"
+        )
+    return out
+
+
+@functools.cache
+def _template(name: str) -> object:
+    import jinja2
+
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(OVERRIDES), autoescape=True, keep_trailing_newline=False
+    )
+    return env.get_template(name)
+
+
+def _render(name: str, **values: object) -> str:
+    import jinja2
+
+    template = _template(name)
+    assert isinstance(template, jinja2.Template)
+    return template.render(**values)
+
+
+def paper_links(paper: Paper, from_uri: str, data: SiteData) -> str:
+    """The paper page's links to its own files, one per format ('' with no entry)."""
+    if paper.key not in data.bibtex:
+        return ""
+    links = [
+        {
+            "href": url(from_uri, paper_file(paper.key, d), data.directory_urls),
+            "name": d.label,
+            "mime": d.mime,
+        }
+        for d in DOWNLOADS
+    ]
+    return _render("partials/papers-downloads.html", label="Download", links=links, note="")
+
+
+def list_links(page_uri: str, papers: Sequence[Paper], data: SiteData) -> str:
+    """A list page's links to its papers' files: every format for a year, venue or tag,
+    BibTeX for an author."""
+    offered = DOWNLOADS if page_uri.startswith(EVERY_FORMAT) else DOWNLOADS[:1]
+    links = [
+        {
+            "href": url(page_uri, list_file(page_uri, d), data.directory_urls),
+            "name": d.label,
+            "mime": d.mime,
+        }
+        for d in offered
+    ]
+    label = f"Cite these {plural(len(papers), 'paper')}"
+    return _render("partials/papers-downloads.html", label=label, links=links, note="")
+
+
+def data_scripts(from_uri: str, data: SiteData) -> dict[str, str]:
+    """Each format's data script, as All papers' script asks for it (format -> URL)."""
+    return {d.fmt: url(from_uri, data_file(d), data.directory_urls) for d in DOWNLOADS}
