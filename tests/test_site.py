@@ -295,7 +295,7 @@ def test_list_pages_offer_the_bibtex_of_their_papers(paths):
     tagged = [p.key for p in data.papers if "embedding" in p.tags]
     assert sorted(re.findall(r"^@\w+\{([^,]+),", bib, flags=re.M)) == sorted(tagged)
     for uri in ("years/2023.md", "venues/asplos.md"):
-        assert "Cite these" in pages[uri]
+        assert 'class="pp-download"' in pages[uri]
         assert pages["assets/bib/" + uri.replace("/", "-").replace(".md", ".bib")].startswith("@")
 
 

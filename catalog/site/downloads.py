@@ -10,15 +10,14 @@ way in the browser; it writes no format of its own.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from catalog.bib import formats
 from catalog.model import Paper
 from catalog.paths import page_name
 from catalog.site.links import bib_uri, plural, url
+from catalog.site.partials import render
 from catalog.site.sitedata import SiteData
 
 
@@ -43,7 +42,6 @@ DATA_DIR = "assets/cite-data"  # each format's pieces of every paper, for All pa
 # The pages whose papers get a file in every format; an author's list gets BibTeX only
 # (two thousand authors' files in four formats would outweigh the rest of the site).
 EVERY_FORMAT = ("years/", "venues/", "tags/")
-OVERRIDES = Path(__file__).resolve().parents[2] / "overrides"
 
 
 def pieces(data: SiteData) -> dict[str, dict[str, str]]:
@@ -104,24 +102,6 @@ def files(data: SiteData, lists: Mapping[str, Sequence[Paper]]) -> dict[str, str
     return out
 
 
-@functools.cache
-def _template(name: str) -> object:
-    import jinja2
-
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(OVERRIDES), autoescape=True, keep_trailing_newline=False
-    )
-    return env.get_template(name)
-
-
-def _render(name: str, **values: object) -> str:
-    import jinja2
-
-    template = _template(name)
-    assert isinstance(template, jinja2.Template)
-    return template.render(**values)
-
-
 def paper_links(paper: Paper, from_uri: str, data: SiteData) -> str:
     """The paper page's links to its own files, one per format ('' with no entry)."""
     if paper.key not in data.bibtex:
@@ -134,7 +114,7 @@ def paper_links(paper: Paper, from_uri: str, data: SiteData) -> str:
         }
         for d in DOWNLOADS
     ]
-    return _render("partials/papers-downloads.html", label="Download", links=links, note="")
+    return render("papers-downloads.html", label="Download", links=links, note="")
 
 
 def list_links(page_uri: str, papers: Sequence[Paper], data: SiteData) -> str:
@@ -149,8 +129,8 @@ def list_links(page_uri: str, papers: Sequence[Paper], data: SiteData) -> str:
         }
         for d in offered
     ]
-    label = f"Cite these {plural(len(papers), 'paper')}"
-    return _render("partials/papers-downloads.html", label=label, links=links, note="")
+    label = "Cite this paper" if len(papers) == 1 else f"Cite these {plural(len(papers), 'paper')}"
+    return render("papers-downloads.html", label=label, links=links, note="")
 
 
 def data_scripts(from_uri: str, data: SiteData) -> dict[str, str]:

@@ -9,10 +9,10 @@ import re
 from catalog.data.notes import Link, Note
 from catalog.model import Paper
 from catalog.site import downloads
+from catalog.site.authorpages import author_page, authors_index
 from catalog.site.citation import citation_meta
 from catalog.site.feed import feeds
 from catalog.site.indexes import (
-    authors_index,
     notes_index,
     tags_index,
     venues_index,
@@ -37,7 +37,6 @@ from catalog.site.links import (
 )
 from catalog.site.listpages import (
     all_papers_page,
-    author_page,
     bib_data,
     papers_data,
     tag_page,
@@ -237,7 +236,7 @@ def _source_label(link: str) -> str:
 
 def is_html_page(uri: str) -> bool:
     """Whether a generated page is written as HTML: papers and the per-year/venue/tag lists."""
-    return uri == ALL_URI or (
+    return uri in (ALL_URI, AUTHORS_INDEX) or (
         uri.startswith(("papers/", "years/", "venues/", "tags/", "authors/"))
         and (not uri.endswith("/index.md"))
     )
