@@ -42,7 +42,11 @@ def expected(item: dict[str, object]) -> dict[str, object]:
                     "family": fix_case(
                         " ".join(p for p in (n.get("non-dropping-particle"), n.get("family")) if p)
                     ),
-                    "given": fix_case(" ".join(p for p in (n.get("given"), n.get("suffix")) if p)),
+                    # Zotero has no suffix: the given names carry it, and cleanAuthor
+                    # drops a name's final period ('Jr.' -> 'Jr').
+                    "given": fix_case(
+                        " ".join(p for p in (n.get("given"), n.get("suffix", "").rstrip(".")) if p)
+                    ),
                 }
                 for n in names
             ]
@@ -122,3 +126,26 @@ def test_every_built_paper_page_reads_as_its_csl_json(shipped: Paths, tmp_path: 
         if item.get("abstract"):  # the abstract is on the page, not only in its tags
             body = page[page.index('<h2 id="abstract"') :]
             assert html.escape(str(item["abstract"]), quote=False)[:60] in body, key
+
+
+def test_every_kind_reads_as_its_csl_json(tmp_path, monkeypatch):
+    """A conference paper, a journal article with volume, issue and a suffixed and a
+    particled author, a book chapter with editors, and a preprint."""
+    from tests.conftest import PAPERS, VENUES, write_catalog
+    from tests.test_export_formats import CHAPTER, JOURNAL
+
+    paths = write_catalog(tmp_path, PAPERS + JOURNAL, VENUES + CHAPTER)
+    data, _ = sitedata.load(paths, with_charts=False)
+    items = exported(paths)
+    kinds = set()
+    for paper in data.papers:
+        meta = citation_meta(paper, data)
+        assert as_csl(zotero_item(head(meta))) == expected(items[paper.key]), paper.key
+        kinds.add(str(items[paper.key]["type"]))
+    assert kinds == {"paper-conference", "article-journal", "chapter", "article"}
+    journal = citation_meta(data.by_key["vanderberg2022tables"], data)
+    assert (journal["citation_volume"], journal["citation_issue"]) == ("15", "11")
+    assert journal["citation_author"][0] == "van der Berg, Jan"
+    chapter = citation_meta(data.by_key["smith2022caches"], data)
+    assert chapter["citation_book_title"] == "Recommender Systems Handbook"
+    assert chapter["citation_editor"] == ["Ricci, Francesco", "Rokach, Lior"]
