@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable
 
 from catalog.bib.bibtex import ARXIV_ABS, container_name, entry_type, registered, series_for
+from catalog.bib.latex import readable
 from catalog.bib.names import page_range, split_name
 from catalog.bib.options import ExportOptions
 from catalog.data.registry import Venue, is_preprint
@@ -34,8 +35,9 @@ Item = dict[str, object]
 
 
 def plain(text: str) -> str:
-    """A field as one line of plain text: no control character, no line break."""
-    return _SPACES_RE.sub(" ", strip_controls(text)).strip()
+    """A field as one line of plain text: LaTeX left in it read as text (latex.readable,
+    as the site shows it), no control character, no line break."""
+    return _SPACES_RE.sub(" ", strip_controls(readable(text))).strip()
 
 
 def name(author: str) -> dict[str, str]:
