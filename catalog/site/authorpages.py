@@ -79,7 +79,12 @@ def authors_index(data: SiteData) -> str:
 
 
 def author_page(person: Person, data: SiteData) -> str:
-    """One author's papers in the catalog, newest year first, then their co-authors."""
+    """One author's papers in the catalog, newest year first, then their co-authors.
+
+    The entries are compact (venue, year, title, authors, summary): a paper's links,
+    abstract and BibTeX are on its own page, and two thousand author pages repeating
+    them weighed more than the rest of the site.
+    """
     from catalog.site.listpages import _bib_link
 
     uri = person.uri
@@ -101,7 +106,10 @@ def author_page(person: Person, data: SiteData) -> str:
         namesakes=trusted(_namesakes(person, data, to)),
         downloads=trusted(_bib_link(uri, person.papers, data)),
         years=[
-            {"year": year, "entries": [trusted(paper_item(p, uri, data)) for p in group]}
+            {
+                "year": year,
+                "entries": [trusted(paper_item(p, uri, data, compact=True)) for p in group],
+            }
             for year, group in by_year(person.papers).items()
         ],
         coauthors=coauthors,

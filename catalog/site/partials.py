@@ -20,7 +20,10 @@ def _environment() -> jinja2.Environment:
     import jinja2
 
     return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(OVERRIDES), autoescape=True, undefined=jinja2.StrictUndefined
+        loader=jinja2.FileSystemLoader(OVERRIDES),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        auto_reload=False,  # read once per build: a template is rendered thousands of times
     )
 
 

@@ -9,6 +9,7 @@ never moves another person's page.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -42,6 +43,7 @@ class Person:
         return sorted(counts.items(), key=lambda x: (-x[1], sort_key(x[0].name), x[0].name))
 
 
+@functools.lru_cache(maxsize=65536)  # every list of people sorts the same names again
 def sort_key(name: str) -> tuple[str, str]:
     """Family name first (as BibTeX splits a name: 'Diego de las Casas' under Casas),
     then the given names, without accents or case."""
