@@ -26,19 +26,29 @@ def test_every_format_is_offered_and_is_what_export_writes_for_a_list(paths, cli
 
 
 def test_each_paper_page_offers_its_own_files(paths, cli):
+    from urllib.parse import unquote
+
     data = data_for(paths)
     pages = render.generate(data)
     for paper in data.papers:
         page = pages[f"papers/{paper.key}.md"]
-        for download in downloads.DOWNLOADS:
-            target = downloads.paper_file(paper.key, download)
-            assert f'href="../../{target}"' in page
-            assert pages[target] == formats.export(
+        links = re.findall(
+            r'<a class="pp-download" href="data:([^;]+);charset=utf-8,([^"]*)"'
+            r' type="[^"]+" download="([^"]+)">([^<]+)</a>',
+            page,
+        )
+        assert [label for *_, label in links] == [d.label for d in downloads.DOWNLOADS]
+        for (mime, text, name, _), download in zip(links, downloads.DOWNLOADS, strict=True):
+            assert mime == download.mime and name == paper.key + download.ending
+            assert unquote(text) == formats.export(
                 download.fmt, [paper], data.venues, data.export_options
-            )
-    # The CSL-JSON file reads as the one item of the paper.
-    (item,) = json.loads(pages[downloads.paper_file("he2021fastmoe", downloads.DOWNLOADS[3])])
-    assert item["id"] == "he2021fastmoe"
+            ), (paper.key, download.fmt)
+    # The command line writes the same for one paper.
+    result = cli("export", "fastmoe", "--format", "csl-json")
+    (item,) = json.loads(result.stdout)
+    fastmoe = data.by_key["he2021fastmoe"]
+    csl = downloads.paper_text(fastmoe, downloads.DOWNLOADS[3], data)
+    assert json.loads(csl) == [item]
 
 
 def test_an_authors_list_offers_bibtex_only(paths):

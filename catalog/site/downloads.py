@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from urllib.parse import quote
 
 from catalog.bib import formats
 from catalog.model import Paper
@@ -37,7 +38,6 @@ DOWNLOADS = (
     Download("ris", "RIS", ".ris", "application/x-research-info-systems"),
     Download("csl-json", "CSL-JSON", ".json", "application/vnd.citationstyles.csl+json"),
 )
-CITE_DIR = "assets/cite"  # each paper's files
 DATA_DIR = "assets/cite-data"  # each format's pieces of every paper, for All papers
 # The pages whose papers get a file in every format; an author's list gets BibTeX only
 # (two thousand authors' files in four formats would outweigh the rest of the site).
@@ -46,11 +46,14 @@ EVERY_FORMAT = ("years/", "venues/", "tags/")
 
 def pieces(data: SiteData) -> dict[str, dict[str, str]]:
     """Each format's piece of every paper that has its BibTeX entry (a paper whose venue
-    the registry lacks has none, and the build reports it), by key."""
-    papers = [p for p in data.papers if p.key in data.bibtex]
-    return {
-        d.fmt: formats.pieces(d.fmt, papers, data.venues, data.export_options) for d in DOWNLOADS
-    }
+    the registry lacks has none, and the build reports it), by key; made once a build."""
+    if not data.citations:
+        papers = [p for p in data.papers if p.key in data.bibtex]
+        data.citations = {
+            d.fmt: formats.pieces(d.fmt, papers, data.venues, data.export_options)
+            for d in DOWNLOADS
+        }
+    return data.citations
 
 
 def offered() -> list[list[str]]:
@@ -59,8 +62,20 @@ def offered() -> list[list[str]]:
 
 
 def paper_file(key: str, download: Download) -> str:
-    """Where one paper's file of a format goes."""
-    return f"{CITE_DIR}/{page_name(key)}{download.ending}"
+    """The name one paper's file of a format is saved under."""
+    return f"{page_name(key)}{download.ending}"
+
+
+def paper_text(paper: Paper, download: Download, data: SiteData) -> str:
+    """One paper's file of a format: its piece as a file of its own, as export writes it."""
+    return formats.join(download.fmt, [pieces(data)[download.fmt][paper.key]])
+
+
+def data_uri(text: str, download: Download) -> str:
+    """A file as a data: address, which a link saves without a file on the server: a
+    paper's four files are a few hundred bytes each, and thousands of tiny files cost
+    the site more on disk than all its paper pages' text."""
+    return f"data:{download.mime};charset=utf-8,{quote(text, safe='')}"
 
 
 def list_file(page_uri: str, download: Download) -> str:
@@ -74,16 +89,14 @@ def data_file(download: Download) -> str:
 
 
 def files(data: SiteData, lists: Mapping[str, Sequence[Paper]]) -> dict[str, str]:
-    """Every download: each paper's file per format, each list page's (lists: page ->
-    papers; an author's in BibTeX only), and each format's data script."""
+    """Every download file: each list page's (lists: page -> papers; an author's in
+    BibTeX only) and each format's data script (a paper's own are in its page)."""
     from catalog.site.listpages import _js_literal
 
     made = pieces(data)
     out: dict[str, str] = {}
     for download in DOWNLOADS:
         texts = made[download.fmt]
-        for key, text in texts.items():
-            out[paper_file(key, download)] = formats.join(download.fmt, [text])
         for uri, papers in lists.items():
             if uri.startswith(EVERY_FORMAT) or download.fmt == "bibtex":
                 keys = sorted(p.key for p in papers if p.key in texts)
@@ -108,9 +121,10 @@ def paper_links(paper: Paper, from_uri: str, data: SiteData) -> str:
         return ""
     links = [
         {
-            "href": url(from_uri, paper_file(paper.key, d), data.directory_urls),
+            "href": data_uri(paper_text(paper, d, data), d),
             "name": d.label,
             "mime": d.mime,
+            "file": paper_file(paper.key, d),
         }
         for d in DOWNLOADS
     ]
@@ -126,6 +140,7 @@ def list_links(page_uri: str, papers: Sequence[Paper], data: SiteData) -> str:
             "href": url(page_uri, list_file(page_uri, d), data.directory_urls),
             "name": d.label,
             "mime": d.mime,
+            "file": "",  # the file's own name
         }
         for d in offered
     ]

@@ -61,6 +61,8 @@ class SiteData:
     # List entries already rendered, by (key, folder of the page showing it): a paper
     # appears in about ten lists, and entries differ only by the folder of the page.
     entries: dict[tuple[str, str], str] = field(default_factory=dict, repr=False)
+    # Each citation format's text of every paper, by format and key (site.downloads).
+    citations: dict[str, dict[str, str]] = field(default_factory=dict, repr=False)
     # The site's Markdown extensions and their settings (mkdocs.yml's: the hook and the
     # builder set them), with which reading notes are converted as mkdocs converts pages;
     # these defaults are the extensions mkdocs itself always adds.
