@@ -115,7 +115,7 @@ def files(data: SiteData, lists: Mapping[str, Sequence[Paper]]) -> dict[str, str
     return out
 
 
-def paper_links(paper: Paper, from_uri: str, data: SiteData) -> str:
+def paper_links(paper: Paper, data: SiteData) -> str:
     """The paper page's links to its own files, one per format ('' with no entry)."""
     if paper.key not in data.bibtex:
         return ""
@@ -128,26 +128,21 @@ def paper_links(paper: Paper, from_uri: str, data: SiteData) -> str:
         }
         for d in DOWNLOADS
     ]
-    return render("papers-downloads.html", label="Download", links=links, note="")
+    return render("papers-downloads.html", label="Download", links=links)
 
 
 def list_links(page_uri: str, papers: Sequence[Paper], data: SiteData) -> str:
     """A list page's links to its papers' files: every format for a year, venue or tag,
     BibTeX for an author."""
-    offered = DOWNLOADS if page_uri.startswith(EVERY_FORMAT) else DOWNLOADS[:1]
+    kinds = DOWNLOADS if page_uri.startswith(EVERY_FORMAT) else DOWNLOADS[:1]
     links = [
         {
             "href": url(page_uri, list_file(page_uri, d), data.directory_urls),
             "name": d.label,
             "mime": d.mime,
-            "file": "",  # the file's own name
+            "file": "",  # saved under the server file's own name
         }
-        for d in offered
+        for d in kinds
     ]
     label = "Cite this paper" if len(papers) == 1 else f"Cite these {plural(len(papers), 'paper')}"
-    return render("papers-downloads.html", label=label, links=links, note="")
-
-
-def data_scripts(from_uri: str, data: SiteData) -> dict[str, str]:
-    """Each format's data script, as All papers' script asks for it (format -> URL)."""
-    return {d.fmt: url(from_uri, data_file(d), data.directory_urls) for d in DOWNLOADS}
+    return render("papers-downloads.html", label=label, links=links)

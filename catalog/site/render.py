@@ -192,7 +192,7 @@ def paper_page(paper: Paper, data: SiteData) -> str:
         out += [
             h2("cite", "Cite", searchable=False),
             _bibtex_html(bib),
-            downloads.paper_links(paper, uri, data),
+            downloads.paper_links(paper, data),
         ]
     out.append(h2("related-papers", "Related papers", searchable=False))
     related = [data.by_key[k] for k, _ in data.related.get(paper.key, []) if k in data.by_key]
