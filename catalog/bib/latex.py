@@ -530,6 +530,7 @@ def to_text(latex: str) -> str:
 _PROTECTED_WORD_RE = re.compile(r"(?<![${])\{([^\s{}$\\]+)\}(?!})")
 
 
+@functools.lru_cache(maxsize=4096)  # a site shows an abstract in several places and formats
 def readable(text: str) -> str:
     """Catalog text as plain text. LaTeX left in it (a command such as '\\&' or
     '$1.5\\times$' of an arXiv abstract, a word in braces as BibTeX protects capitals:
