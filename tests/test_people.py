@@ -206,8 +206,14 @@ def test_namesakes_told_apart_get_a_page_each_that_says_how(namesakes):
     assert "(1 paper where authors.yaml tells no namesake apart)" in mine
     assert '<a href="../hao-wang-west/">Hao Wang</a> (1)' in mine  # a co-author
     index = pages["authors/index.md"]
-    assert "| [Hao Wang](hao-wang-east.md) (author 2 of Two Namesakes) | 1 |" in index
-    assert "| [Hao Wang](hao-wang.md) (not told apart) | 1 |" in index
+    assert (
+        '<a href="hao-wang-east/">Wang, Hao</a> <span class="pp-n">(1)</span> '
+        '<span class="pp-which">(author 2 of Two Namesakes)</span>'
+    ) in index
+    assert (
+        '<a href="hao-wang/">Wang, Hao</a> <span class="pp-n">(1)</span> '
+        '<span class="pp-which">(not told apart)</span>'
+    ) in index
     # All papers' data: the spelling's page, and the namesakes' own where they differ.
     script = listpages.papers_data(data)
     value = json.loads(script[len("window.PAPERS_DATA=") : -2])

@@ -286,15 +286,16 @@ def test_list_pages_offer_the_bibtex_of_their_papers(paths):
     data = data_for(paths)
     pages = render.generate(data)
     page = pages["tags/embedding.md"]
+    assert "Cite these 2 papers:" in page
     assert (
-        '<a class="pp-bibset" href="../../assets/bib/tags-embedding.bib" download>'
-        "BibTeX of these 2 papers</a>"
+        '<a class="pp-download" href="../../assets/bib/tags-embedding.bib" '
+        'type="application/x-bibtex" download>BibTeX</a>'
     ) in page
     bib = pages["assets/bib/tags-embedding.bib"]
     tagged = [p.key for p in data.papers if "embedding" in p.tags]
     assert sorted(re.findall(r"^@\w+\{([^,]+),", bib, flags=re.M)) == sorted(tagged)
     for uri in ("years/2023.md", "venues/asplos.md"):
-        assert "BibTeX of these" in pages[uri]
+        assert 'class="pp-download"' in pages[uri]
         assert pages["assets/bib/" + uri.replace("/", "-").replace(".md", ".bib")].startswith("@")
 
 

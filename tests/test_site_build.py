@@ -220,7 +220,9 @@ def test_shipped_catalog_builds_strict(tmp_path):
     import html as htmllib
     import xml.etree.ElementTree as ET
 
+    from catalog.bib.csljson import name as csl_name
     from catalog.data import reader
+    from catalog.site.citation import creator
     from catalog.site.links import plain
 
     for paper in reader.load(shipped.catalog):
@@ -229,7 +231,10 @@ def test_shipped_catalog_builds_strict(tmp_path):
         for name, value in re.findall(r'<meta name="(citation_\w+)" content="([^"]*)">', page):
             meta.setdefault(name, []).append(htmllib.unescape(value))
         assert meta["citation_title"] == [plain(paper.title)], paper.key
-        assert meta["citation_author"] == [plain(a) for a in paper.authors if a != "others"]
+        # 'Family, Given': the comma tells a reader which words are the family name.
+        assert meta["citation_author"] == [
+            creator(csl_name(a)) for a in paper.authors if a != "others"
+        ], paper.key
         assert meta["citation_publication_date"] == [str(paper.year)]
         assert meta.get("citation_doi") == ([paper.doi] if paper.doi else None)
         assert meta.get("citation_arxiv_id") == ([paper.arxiv] if paper.arxiv else None)

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable
 
 from catalog.bib.bibtex import ARXIV_ABS, container_name, entry_type, registered, series_for
+from catalog.bib.latex import readable
 from catalog.bib.names import page_range, split_name
 from catalog.bib.options import ExportOptions
 from catalog.data.registry import Venue, is_preprint
@@ -34,8 +35,9 @@ Item = dict[str, object]
 
 
 def plain(text: str) -> str:
-    """A field as one line of plain text: no control character, no line break."""
-    return _SPACES_RE.sub(" ", strip_controls(text)).strip()
+    """A field as one line of plain text: LaTeX left in it read as text (latex.readable,
+    as the site shows it), no control character, no line break."""
+    return _SPACES_RE.sub(" ", strip_controls(readable(text))).strip()
 
 
 def name(author: str) -> dict[str, str]:
@@ -123,13 +125,22 @@ def items(
     return [item(p, registered(p, venues), options) for p in ordered]
 
 
+# How items' lines join into a file: (before, between, after, the file of none).
+JOINT = ("[\n", ",\n", "\n]\n", "[]\n")
+
+
+def pieces(
+    papers: Iterable[Paper], venues: dict[str, Venue], options: ExportOptions = ExportOptions()
+) -> list[str]:
+    """Each paper's item as its line of the file, sorted by key (JOINT joins them)."""
+    # One item a line: a file under git diffs paper by paper.
+    return ["  " + json.dumps(i, ensure_ascii=False) for i in items(papers, venues, options)]
+
+
 def export(
     papers: Iterable[Paper], venues: dict[str, Venue], options: ExportOptions = ExportOptions()
 ) -> str:
     """The CSL-JSON text (a list of items) for papers, sorted by key."""
-    data = items(papers, venues, options)
-    if not data:
-        return "[]\n"
-    # One item a line: a file under git diffs paper by paper.
-    lines = ",\n".join("  " + json.dumps(i, ensure_ascii=False) for i in data)
-    return "[\n" + lines + "\n]\n"
+    lines = pieces(papers, venues, options)
+    before, between, after, empty = JOINT
+    return before + between.join(lines) + after if lines else empty

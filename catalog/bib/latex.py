@@ -524,3 +524,19 @@ def to_text(latex: str) -> str:
         latex = _BARE_RE.sub(r"\\\1", _TIE_RE.sub(" ", latex))
         latex = _convert(_decoder(), latex)
     return _SPACES_RE.sub(" ", latex).strip()
+
+
+# A word in braces, as BibTeX titles protect capitals ('{GPU}'), not after a '$' or '{'.
+_PROTECTED_WORD_RE = re.compile(r"(?<![${])\{([^\s{}$\\]+)\}(?!})")
+
+
+@functools.lru_cache(maxsize=4096)  # a site shows an abstract in several places and formats
+def readable(text: str) -> str:
+    """Catalog text as plain text. LaTeX left in it (a command such as '\\&' or
+    '$1.5\\times$' of an arXiv abstract, a word in braces as BibTeX protects capitals:
+    '{GPU}') is read by to_text, as import reads a .bib; text with neither is kept as it
+    is (a dollar or brace of its own stays: '{{ 7*7 }}', '${x}'). The site's pages and
+    the plain-text formats (CSL-JSON, RIS) show a field so."""
+    if "\\" in text or ("{" in text and _PROTECTED_WORD_RE.search(text)):
+        return to_text(text)
+    return text

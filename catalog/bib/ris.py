@@ -80,9 +80,22 @@ def record(item: csljson.Item) -> dict[str, object]:
     return out
 
 
+# How records join into a file: (before, between, after, the file of none).
+JOINT = ("", "\n", "", "")
+
+
+def pieces(
+    papers: Iterable[Paper], venues: dict[str, Venue], options: ExportOptions = ExportOptions()
+) -> list[str]:
+    """Each paper's RIS record, sorted by key (JOINT joins them)."""
+    items = csljson.items(papers, venues, options)
+    return [str(rispy.dumps([record(i)], implementation=_Writer)) for i in items]
+
+
 def export(
     papers: Iterable[Paper], venues: dict[str, Venue], options: ExportOptions = ExportOptions()
 ) -> str:
     """The RIS text for papers, sorted by key."""
-    items = csljson.items(papers, venues, options)
-    return str(rispy.dumps([record(i) for i in items], implementation=_Writer))
+    before, between, after, empty = JOINT
+    records = pieces(papers, venues, options)
+    return before + between.join(records) + after if records else empty

@@ -7,7 +7,6 @@ from collections import Counter
 
 from catalog.data.notes import Link, Note
 from catalog.site.links import (
-    AUTHORS_INDEX,
     href,
     md,
     note_uri,
@@ -107,33 +106,3 @@ def note_opening(note: Note, data: SiteData, sentences: int = 2) -> str:
 
     plain_text = " ".join(replace_links(first, label).split())
     return md(" ".join(_SENTENCE_END_RE.split(plain_text)[:sentences]))
-
-
-def authors_index(data: SiteData) -> str:
-    """Every author, by family name, with their paper count."""
-    uri = AUTHORS_INDEX
-    ordered = data.people.everyone
-    lines = [
-        "# Authors",
-        "",
-        f"{plural(len(ordered), 'author')} of the catalog's papers, by family name. Two "
-        "spellings of a name are shown as one person only where data/authors.yaml says so.",
-        "",
-    ]
-    if ordered:
-        lines += ["| Author | Papers |", "|---|--:|"]
-    for person in ordered:
-        label = f"[{md(person.name)}]({href(uri, person.uri)})"
-        if data.people.namesakes(person):  # one of several people with one name
-            label += (
-                " ("
-                + (
-                    "; ".join(
-                        f"author {n} of {md(paper.short_title)}" for paper, n in person.places
-                    )
-                    or "not told apart"
-                )
-                + ")"
-            )
-        lines.append(f"| {_cell(label)} | {len(person.papers)} |")
-    return "\n".join(lines) + "\n"

@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from urllib.parse import quote
 
+from catalog.bib.latex import readable
 from catalog.data.notes import Note
 from catalog.errors import CatalogError
 from catalog.paths import RESERVED_NAMES, page_name
@@ -57,21 +58,10 @@ class SiteError(CatalogError):
 # ---------------------------------------------------------------- text and links
 
 
-# A word in braces, as BibTeX titles protect capitals ('{GPU}'), not after a '$' or '{'.
-_PROTECTED_WORD_RE = re.compile(r"(?<![${])\{([^\s{}$\\]+)\}(?!})")
-
-
 def plain(text: str) -> str:
-    """Catalog text as a page shows it. LaTeX left in it (a command such as '\\&' or
-    '$1.5\\times$' of an arXiv abstract, a word in braces as BibTeX protects capitals:
-    '{GPU}') is read by the one reader of LaTeX, bib.latex.to_text, as import reads a .bib;
-    text with neither is shown as it is (a dollar or brace of its own stays: '{{ 7*7 }}',
-    '${x}')."""
-    if "\\" in text or ("{" in text and _PROTECTED_WORD_RE.search(text)):
-        from catalog.bib.latex import to_text
-
-        return to_text(text)
-    return text
+    """Catalog text as a page shows it: LaTeX left in it read as text (bib.latex.readable,
+    the rule the plain-text citation formats share)."""
+    return readable(text)
 
 
 def md(text: str) -> str:

@@ -5,17 +5,15 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from catalog.model import Paper
 from catalog.site.feed import tag_feed_uri
 from catalog.site.links import (
     ALL_URI,
-    AUTHORS_INDEX,
     DATA_JS,
     STEM_JS,
-    bib_uri,
     front,
     paper_uri,
     plain,
@@ -34,23 +32,14 @@ from catalog.site.markup import (
     paper_links,
     with_contents,
 )
-from catalog.site.people import Person
 from catalog.site.sitedata import SiteData, by_year
 
 
-def bibtex_of(papers: Sequence[Paper], data: SiteData) -> str:
-    """The BibTeX entries of some papers, as one .bib file."""
-    return "\n".join(data.bibtex[p.key] for p in papers if p.key in data.bibtex)
-
-
 def _bib_link(uri: str, papers: Sequence[Paper], data: SiteData) -> str:
-    """A link to the .bib file of a list page's papers (written by generate)."""
-    target = url(uri, bib_uri(uri), data.directory_urls)
-    count = plural(len(papers), "paper")
-    return (
-        f'<p class="pp-tools" data-search-exclude><a class="pp-bibset" href="{target}" '
-        f"download>BibTeX of these {count}</a> (.bib)</p>"
-    )
+    """Links to the files of a list page's papers (written by generate)."""
+    from catalog.site.downloads import list_links
+
+    return list_links(uri, papers, data)
 
 
 def _entries(papers: Sequence[Paper], from_uri: str, data: SiteData) -> list[str]:
@@ -150,62 +139,6 @@ def tag_page(tag: str, papers: Sequence[Paper], data: SiteData) -> str:
     return front(f"Tag: {tag}", with_contents(out), meta=feed_meta)
 
 
-def author_page(person: Person, data: SiteData) -> str:
-    """One author's papers in the catalog, by year, with the people they wrote with."""
-    uri = person.uri
-
-    def to(target: str) -> str:
-        return url(uri, target, data.directory_urls)
-
-    out = [
-        f"<h1>{esc(person.name)}</h1>",
-        nav_line(uri, data, [("All papers", ALL_URI), ("Authors", AUTHORS_INDEX)]),
-        f"<p>{plural(len(person.papers), 'paper')} in the catalog.</p>",
-    ]
-    others = [s for s in person.spellings if s != person.name]
-    if others:
-        out.append(f"<p>Also written as {', '.join(esc(s) for s in others)}.</p>")
-    out += _namesakes(person, data, to)
-    out.append(_bib_link(uri, person.papers, data))
-    coauthors = person.coauthors(data.people)
-    if coauthors:
-        out.append(h2("coauthors", "Co-authors", searchable=False))
-        out.append(
-            '<p class="pp-coauthors">'
-            + ", ".join(f'<a href="{to(p.uri)}">{esc(p.name)}</a> ({n})' for p, n in coauthors)
-            + "</p>"
-        )
-    for year, group in by_year(person.papers).items():
-        out.append(h2(f"year-{year}", str(year), searchable=False))
-        out += _entries(group, uri, data)
-    # Out of the search index: its text is its papers', which their own pages hold, and
-    # indexing a thousand such pages cost more than all the rest of the search index.
-    return front(person.name, with_contents(out), searchable=False)
-
-
-def _namesakes(person: Person, data: SiteData, to: Callable[[str], str]) -> list[str]:
-    """For one of several people with one name: what tells them apart, their papers."""
-    others = data.people.namesakes(person)
-    if not others:
-        return []
-
-    def which(p: Person) -> str:
-        if p.places:
-            return "; ".join(
-                f'author {n} of <a href="{to(paper_uri(paper.key))}">{esc(paper.short_title)}</a>'
-                for paper, n in p.places
-            )
-        return f"{plural(len(p.papers), 'paper')} where authors.yaml tells no namesake apart"
-
-    return [
-        f'<p class="pp-namesakes">{esc(person.name)} is the name of '
-        f"{len(others) + 1} people in the catalog, told apart by their papers. This page: "
-        f"{which(person)}. The others: "
-        + "; ".join(f'<a href="{to(p.uri)}">{esc(p.name)}</a> ({which(p)})' for p in others)
-        + ".</p>"
-    ]
-
-
 def _js_literal(value: Any) -> str:
     """JSON that is safe inside a script file or <script>: no '</script>', no U+2028."""
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
@@ -252,7 +185,9 @@ def papers_data(data: SiteData) -> str:
         for spelling in person.spellings
         if data.people.spelled(spelling) is person
     }
-    value = {"papers": records, "tags": tags, "authors": people}
+    from catalog.site.downloads import offered
+
+    value = {"papers": records, "tags": tags, "authors": people, "cite": offered()}
     return f"window.PAPERS_DATA={_js_literal(value)};\n"
 
 

@@ -9,10 +9,12 @@ never moves another person's page.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from catalog.bib.names import split_name
 from catalog.data.authors import RESERVED_IDS, Authors, Entry, Who
 from catalog.errors import CatalogError
 from catalog.model import OTHERS, Paper, digest, fold
@@ -41,10 +43,21 @@ class Person:
         return sorted(counts.items(), key=lambda x: (-x[1], sort_key(x[0].name), x[0].name))
 
 
+@functools.lru_cache(maxsize=65536)  # every list of people sorts the same names again
 def sort_key(name: str) -> tuple[str, str]:
-    """Family name first (the last word), then the rest, without accents or case."""
-    words = fold(name).split()
-    return (words[-1] if words else "", " ".join(words[:-1]))
+    """Family name first (as BibTeX splits a name: 'Diego de las Casas' under Casas),
+    then the given names, without accents or case."""
+    parts = split_name(name)
+    family = fold(parts.last or name)
+    return (family, fold(" ".join(p for p in (parts.first, parts.von, parts.jr) if p)))
+
+
+def family_first(name: str) -> str:
+    """A name as an index lists it, family name first: 'Casas, Diego de las'."""
+    parts = split_name(name)
+    given = " ".join(p for p in (parts.first, parts.von) if p)
+    family = parts.last + (f", {parts.jr}" if parts.jr else "")
+    return f"{family}, {given}" if family and given else family or name
 
 
 class People:

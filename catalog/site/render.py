@@ -7,10 +7,12 @@ import html
 import re
 
 from catalog.data.notes import Link, Note
-from catalog.model import OTHERS, Paper
+from catalog.model import Paper
+from catalog.site import downloads
+from catalog.site.authorpages import author_page, authors_index
+from catalog.site.citation import citation_meta
 from catalog.site.feed import feeds
 from catalog.site.indexes import (
-    authors_index,
     notes_index,
     tags_index,
     venues_index,
@@ -23,7 +25,6 @@ from catalog.site.links import (
     CHART_DIR,
     DATA_JS,
     HEADING_RE,
-    bib_uri,
     front,
     href,
     md,
@@ -36,9 +37,7 @@ from catalog.site.links import (
 )
 from catalog.site.listpages import (
     all_papers_page,
-    author_page,
     bib_data,
-    bibtex_of,
     papers_data,
     tag_page,
     venue_page,
@@ -190,7 +189,11 @@ def paper_page(paper: Paper, data: SiteData) -> str:
         out += [h2("reading-note", "Reading note"), data.note_html(text)]
     bib = data.bibtex.get(paper.key)
     if bib:
-        out += [h2("cite", "Cite", searchable=False), _bibtex_html(bib)]
+        out += [
+            h2("cite", "Cite", searchable=False),
+            _bibtex_html(bib),
+            downloads.paper_links(paper, data),
+        ]
     out.append(h2("related-papers", "Related papers", searchable=False))
     related = [data.by_key[k] for k, _ in data.related.get(paper.key, []) if k in data.by_key]
     if related:
@@ -220,42 +223,6 @@ def paper_page(paper: Paper, data: SiteData) -> str:
     )
 
 
-# The venue kinds whose papers are cited as in a conference's proceedings.
-_PROCEEDINGS = frozenset({"conference", "workshop", "symposium"})
-
-
-def citation_meta(paper: Paper, data: SiteData) -> dict[str, str | list[str]]:
-    """The page's description (its summary) and Highwire Press citation_* values, which
-    overrides/main.html writes as <meta> tags for Zotero and Google Scholar."""
-    venue = data.venues.get(paper.venue)
-    out: dict[str, str | list[str]] = {}
-    if paper.summary:  # printed unescaped by the theme: escaped here
-        out["description"] = html.escape(plain(paper.summary), quote=True)
-    out["citation_title"] = plain(paper.title)
-    out["citation_author"] = [plain(a) for a in paper.authors if a != OTHERS]
-    out["citation_publication_date"] = str(paper.year)
-    name = plain(venue.name if venue else paper.venue)
-    if venue and venue.kind in _PROCEEDINGS:
-        out["citation_conference_title"] = name
-    elif venue and venue.kind == "journal":
-        out["citation_journal_title"] = name
-    if venue and venue.publisher:
-        out["citation_publisher"] = plain(venue.publisher)
-    first, _, last = (paper.pages or "").replace("--", "-").partition("-")
-    if first.strip():
-        out["citation_firstpage"] = first.strip()
-        if last.strip():
-            out["citation_lastpage"] = last.strip()
-    if paper.doi:
-        out["citation_doi"] = paper.doi
-    if paper.arxiv:
-        out["citation_arxiv_id"] = paper.arxiv
-    pdf = next((target for label, target in paper_links(paper) if label == "PDF"), None)
-    if pdf:
-        out["citation_pdf_url"] = pdf
-    return out
-
-
 def _source_label(link: str) -> str:
     """What a source is, as its address says: host and path ('github.com/org/repo',
     'api.crossref.org/works/10.1/x'), not the bare host, which says little."""
@@ -269,7 +236,7 @@ def _source_label(link: str) -> str:
 
 def is_html_page(uri: str) -> bool:
     """Whether a generated page is written as HTML: papers and the per-year/venue/tag lists."""
-    return uri == ALL_URI or (
+    return uri in (ALL_URI, AUTHORS_INDEX) or (
         uri.startswith(("papers/", "years/", "venues/", "tags/", "authors/"))
         and (not uri.endswith("/index.md"))
     )
@@ -300,8 +267,7 @@ def generate(data: SiteData) -> dict[str, str]:
     for person in data.people.everyone:
         pages[person.uri] = author_page(person, data)
         lists[person.uri] = person.papers
-    for uri, group in lists.items():
-        pages[bib_uri(uri)] = bibtex_of(group, data)
+    pages.update(downloads.files(data, lists))
     pages[ALL_URI] = all_papers_page(data)
     pages[DATA_JS] = papers_data(data)
     pages[BIB_JS] = bib_data(data)

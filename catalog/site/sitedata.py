@@ -9,6 +9,7 @@ from functools import cached_property, partial
 from pathlib import Path
 from typing import Any
 
+from catalog.bib.options import ExportOptions
 from catalog.data.authors import Authors
 from catalog.data.notes import Note
 from catalog.data.registry import Venue
@@ -46,6 +47,8 @@ class SiteData:
     readings: dict[str, Reading] = field(default_factory=dict)
     related: dict[str, list[tuple[str, float]]] = field(default_factory=dict)
     bibtex: dict[str, str] = field(default_factory=dict)
+    # The options of the site's citation texts (the catalog's protected terms), as export's.
+    export_options: ExportOptions = field(default_factory=ExportOptions)
     authors: Authors = field(default_factory=Authors)  # data/authors.yaml: who is who
     added: dict[str, Added] = field(default_factory=dict)  # when each paper came in
     charts: list[Chart] = field(default_factory=list)
@@ -58,6 +61,8 @@ class SiteData:
     # List entries already rendered, by (key, folder of the page showing it): a paper
     # appears in about ten lists, and entries differ only by the folder of the page.
     entries: dict[tuple[str, str], str] = field(default_factory=dict, repr=False)
+    # Each citation format's text of every paper, by format and key (site.downloads).
+    citations: dict[str, dict[str, str]] = field(default_factory=dict, repr=False)
     # The site's Markdown extensions and their settings (mkdocs.yml's: the hook and the
     # builder set them), with which reading notes are converted as mkdocs converts pages;
     # these defaults are the extensions mkdocs itself always adds.
@@ -198,7 +203,10 @@ def load(
     data.related = related_all(papers)
     timings["related"] = time.perf_counter() - started
     started = time.perf_counter()
-    data.bibtex, problems = _bibtex(papers, data.venues, paths)
+    from catalog.bib.bibtex import load_protected_terms
+
+    data.export_options = ExportOptions(protected=tuple(load_protected_terms(paths.terms)))
+    data.bibtex, problems = _bibtex(papers, data.venues, data.export_options, paths)
     timings["bibtex"] = time.perf_counter() - started
     if with_charts:
         from catalog.site.charts import render_all
@@ -240,13 +248,12 @@ def _readings(paths: Paths, papers: Sequence[Paper]) -> dict[str, Reading]:
 
 
 def _bibtex(
-    papers: Sequence[Paper], venues: dict[str, Venue], paths: Paths
+    papers: Sequence[Paper], venues: dict[str, Venue], options: ExportOptions, paths: Paths
 ) -> tuple[dict[str, str], list[Problem]]:
     """Each paper's BibTeX entry, exactly as `papers export` writes it."""
-    from catalog.bib.bibtex import Writer, load_protected_terms
-    from catalog.bib.options import ExportOptions
+    from catalog.bib.bibtex import Writer
 
-    writer = Writer(venues, ExportOptions(protected=tuple(load_protected_terms(paths.terms))))
+    writer = Writer(venues, options)
     out, problems = {}, []
     for paper in papers:
         try:

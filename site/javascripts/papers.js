@@ -1,7 +1,7 @@
 /* Our script on every page. It names the theme's search dialog, loads a list
    entry's BibTeX when its toggle is opened, and runs the All-papers page: filters
    (year range, venue, tags, words), sorting, lazy rendering of full entries from
-   window.PAPERS_DATA (assets/papers-data.js), and the BibTeX of the papers shown.
+   window.PAPERS_DATA (assets/papers-data.js), and the citations of the papers shown.
 
    Our own code, no library, no network beyond the site's own files: it works from
    file:// as from a server (data comes as scripts, never fetched). Entries are built
@@ -52,6 +52,35 @@
       bibWaiting.splice(0).forEach(function (f) { f(window.PAPERS_BIB || {}); });
     };
     document.head.appendChild(script);
+  }
+
+  // ---------------------------------------------------------------- a set's citations
+
+  // Each format's texts of every paper, as papers export writes them, sit in
+  // assets/cite-data/FORMAT.js with the way that format joins them into one file: the
+  // page joins the shown papers' texts, in key order as export sorts them, and writes
+  // nothing of its own.
+  var citeWaiting = {};
+
+  function withCite(fmt, done) {
+    var loaded = (window.PAPERS_CITE || {})[fmt];
+    if (loaded) return done(loaded);
+    if (citeWaiting[fmt]) return citeWaiting[fmt].push(done);
+    citeWaiting[fmt] = [done];
+    var self = document.querySelector('script[src$="javascripts/papers.js"]');
+    var script = document.createElement("script");
+    script.src = self.src.replace(/javascripts\/papers\.js$/, "assets/cite-data/" + fmt + ".js");
+    script.onload = function () {
+      citeWaiting[fmt].splice(0).forEach(function (f) { f((window.PAPERS_CITE || {})[fmt]); });
+    };
+    document.head.appendChild(script);
+  }
+
+  function joined(cite, keys) {
+    var texts = keys.slice().sort().map(function (k) { return cite.pieces[k]; })
+      .filter(function (t) { return t !== undefined; });
+    var j = cite.joint;  // [before, between, after, the file of none]
+    return texts.length ? j[0] + texts.join(j[1]) + j[2] : j[3];
   }
 
   function copyButton(text, what) {
@@ -284,8 +313,15 @@
     var notice = el("p", "pp-notice");
     notice.setAttribute("role", "status");
     var tools = el("p", "pp-tools");
+    var citeFormat = el("select", "pp-citefmt");
+    citeFormat.setAttribute("aria-label", "Citation format");
+    // [format, label, file ending] of each format offered (catalog/site/downloads.py).
+    var citeFormats = data.cite || [["bibtex", "BibTeX", ".bib"]];
+    citeFormats.forEach(function (f) { option(citeFormat, f[0], f[1]); });
     var download = el("button", "pp-bibset", "");
     download.type = "button";
+    tools.appendChild(citeFormat);
+    tools.appendChild(document.createTextNode(" "));
     tools.appendChild(download);
     root.textContent = "";
     root.appendChild(form);
@@ -423,17 +459,22 @@
       more();
       count.textContent = shown.length + " of " + papers.length + " papers" +
         (shown.length ? "." : ": no paper matches; widen the filters.");
-      download.textContent = "BibTeX of these " + shown.length + " papers (.bib)";
+      downloadLabel();
       download.disabled = !shown.length;
     }
 
+    function downloadLabel() {
+      var f = citeFormats[citeFormat.selectedIndex];
+      download.textContent = f[1] + " of these " + shown.length + " papers (" + f[2] + ")";
+    }
+    citeFormat.addEventListener("change", downloadLabel);
+
     download.addEventListener("click", function () {
       var keys = shown.map(function (p) { return p.k; });
-      withBibtex(function (bib) {
-        var text = keys.map(function (k) { return bib[k]; }).filter(Boolean).join("\n\n") + "\n";
+      withCite(citeFormat.value, function (cite) {
         var a = el("a");
-        a.href = URL.createObjectURL(new Blob([text], { type: "application/x-bibtex" }));
-        a.download = "papers.bib";
+        a.href = URL.createObjectURL(new Blob([joined(cite, keys)], { type: cite.mime }));
+        a.download = "papers" + cite.ending;
         document.body.appendChild(a);
         a.click();
         setTimeout(function () { URL.revokeObjectURL(a.href); a.remove(); }, 1000);

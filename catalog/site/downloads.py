@@ -1,0 +1,148 @@
+"""The site's citation downloads: BibTeX, biblatex, RIS and CSL-JSON of each paper, of
+each year's, venue's and tag's papers, and of the All-papers page's filtered set.
+
+Every text is written by `papers export`'s writers (catalog.bib.formats): each paper's
+piece once per format, and a list's file those pieces joined as formats.join joins them,
+so a list's download is byte for byte what `papers export` writes for its papers. The
+All-papers page gets the pieces and the joint as data scripts and joins them the same
+way in the browser; it writes no format of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from urllib.parse import quote
+
+from catalog.bib import formats
+from catalog.model import Paper
+from catalog.paths import page_name
+from catalog.site.links import bib_uri, plural, url
+from catalog.site.partials import render
+from catalog.site.sitedata import SiteData
+
+
+@dataclass(frozen=True)
+class Download:
+    """A format the site offers: its name for papers export, label, file ending, type."""
+
+    fmt: str
+    label: str
+    ending: str
+    mime: str
+
+
+DOWNLOADS = (
+    Download("bibtex", "BibTeX", ".bib", "application/x-bibtex"),
+    Download("biblatex", "biblatex", ".biblatex.bib", "application/x-bibtex"),
+    Download("ris", "RIS", ".ris", "application/x-research-info-systems"),
+    Download("csl-json", "CSL-JSON", ".json", "application/vnd.citationstyles.csl+json"),
+)
+DATA_DIR = "assets/cite-data"  # each format's pieces of every paper, for All papers
+# The pages whose papers get a file in every format; an author's list gets BibTeX only
+# (two thousand authors' files in four formats would outweigh the rest of the site).
+EVERY_FORMAT = ("years/", "venues/", "tags/")
+
+
+def pieces(data: SiteData) -> dict[str, dict[str, str]]:
+    """Each format's piece of every paper that has its BibTeX entry (a paper whose venue
+    the registry lacks has none, and the build reports it), by key; made once a build."""
+    if not data.citations:
+        papers = [p for p in data.papers if p.key in data.bibtex]
+        data.citations = {
+            d.fmt: formats.pieces(d.fmt, papers, data.venues, data.export_options)
+            for d in DOWNLOADS
+        }
+    return data.citations
+
+
+def offered() -> list[list[str]]:
+    """[format, label, file ending] of each format, for All papers' format menu."""
+    return [[d.fmt, d.label, d.ending] for d in DOWNLOADS]
+
+
+def paper_file(key: str, download: Download) -> str:
+    """The name one paper's file of a format is saved under."""
+    return f"{page_name(key)}{download.ending}"
+
+
+def paper_text(paper: Paper, download: Download, data: SiteData) -> str:
+    """One paper's file of a format: its piece as a file of its own, as export writes it."""
+    return formats.join(download.fmt, [pieces(data)[download.fmt][paper.key]])
+
+
+def data_uri(text: str, download: Download) -> str:
+    """A file as a data: address, which a link saves without a file on the server: a
+    paper's four files are a few hundred bytes each, and thousands of tiny files cost
+    the site more on disk than all its paper pages' text."""
+    return f"data:{download.mime};charset=utf-8,{quote(text, safe='')}"
+
+
+def list_file(page_uri: str, download: Download) -> str:
+    """Where a list page's file of a format goes (BibTeX's: bib_uri, as before)."""
+    return bib_uri(page_uri).removesuffix(".bib") + download.ending
+
+
+def data_file(download: Download) -> str:
+    """The data script of a format's pieces, which All papers joins for its filtered set."""
+    return f"{DATA_DIR}/{download.fmt}.js"
+
+
+def files(data: SiteData, lists: Mapping[str, Sequence[Paper]]) -> dict[str, str]:
+    """Every download file: each list page's (lists: page -> papers; an author's in
+    BibTeX only) and each format's data script (a paper's own are in its page)."""
+    from catalog.site.listpages import _js_literal
+
+    made = pieces(data)
+    out: dict[str, str] = {}
+    for download in DOWNLOADS:
+        texts = made[download.fmt]
+        for uri, papers in lists.items():
+            if uri.startswith(EVERY_FORMAT) or download.fmt == "bibtex":
+                keys = sorted(p.key for p in papers if p.key in texts)
+                out[list_file(uri, download)] = formats.join(download.fmt, [texts[k] for k in keys])
+        value = {
+            "joint": formats.joint(download.fmt),
+            "label": download.label,
+            "ending": download.ending,
+            "mime": download.mime,
+            "pieces": texts,
+        }
+        out[data_file(download)] = (
+            f"(window.PAPERS_CITE=window.PAPERS_CITE||{{}})[{_js_literal(download.fmt)}]="
+            f"{_js_literal(value)};\n"
+        )
+    return out
+
+
+def paper_links(paper: Paper, data: SiteData) -> str:
+    """The paper page's links to its own files, one per format ('' with no entry)."""
+    if paper.key not in data.bibtex:
+        return ""
+    links = [
+        {
+            "href": data_uri(paper_text(paper, d, data), d),
+            "name": d.label,
+            "mime": d.mime,
+            "file": paper_file(paper.key, d),
+        }
+        for d in DOWNLOADS
+    ]
+    return render("papers-downloads.html", label="Download", links=links)
+
+
+def list_links(page_uri: str, papers: Sequence[Paper], data: SiteData) -> str:
+    """A list page's links to its papers' files: every format for a year, venue or tag,
+    BibTeX for an author."""
+    kinds = DOWNLOADS if page_uri.startswith(EVERY_FORMAT) else DOWNLOADS[:1]
+    links = [
+        {
+            "href": url(page_uri, list_file(page_uri, d), data.directory_urls),
+            "name": d.label,
+            "mime": d.mime,
+            "file": "",  # saved under the server file's own name
+        }
+        for d in kinds
+    ]
+    label = "Cite this paper" if len(papers) == 1 else f"Cite these {plural(len(papers), 'paper')}"
+    return render("papers-downloads.html", label=label, links=links)

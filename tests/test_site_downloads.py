@@ -1,0 +1,90 @@
+"""The site's citation downloads: every format of a paper and of a list, written by
+`papers export`'s writers, byte for byte what the command line writes."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from catalog.bib import formats
+from catalog.site import downloads, render
+from tests.test_site import data_for
+
+FORMATS = [d.fmt for d in downloads.DOWNLOADS]
+
+
+def test_every_format_is_offered_and_is_what_export_writes_for_a_list(paths, cli):
+    data = data_for(paths)
+    pages = render.generate(data)
+    for uri, query in (("tags/embedding.md", "tag:embedding"), ("years/2023.md", "year:2023")):
+        for download in downloads.DOWNLOADS:
+            target = downloads.list_file(uri, download)
+            assert f'href="../../{target}"' in pages[uri], (uri, download.fmt)
+            result = cli("export", query, "--format", download.fmt)
+            assert result.exit_code == 0, result.output
+            assert pages[target] == result.stdout, (uri, download.fmt)
+
+
+def test_each_paper_page_offers_its_own_files(paths, cli):
+    from urllib.parse import unquote
+
+    data = data_for(paths)
+    pages = render.generate(data)
+    for paper in data.papers:
+        page = pages[f"papers/{paper.key}.md"]
+        links = re.findall(
+            r'<a class="pp-download" href="data:([^;]+);charset=utf-8,([^"]*)"'
+            r' type="[^"]+" download="([^"]+)">([^<]+)</a>',
+            page,
+        )
+        assert [label for *_, label in links] == [d.label for d in downloads.DOWNLOADS]
+        for (mime, text, name, _), download in zip(links, downloads.DOWNLOADS, strict=True):
+            assert mime == download.mime and name == paper.key + download.ending
+            assert unquote(text) == formats.export(
+                download.fmt, [paper], data.venues, data.export_options
+            ), (paper.key, download.fmt)
+    # The command line writes the same for one paper.
+    result = cli("export", "fastmoe", "--format", "csl-json")
+    (item,) = json.loads(result.stdout)
+    fastmoe = data.by_key["he2021fastmoe"]
+    csl = downloads.paper_text(fastmoe, downloads.DOWNLOADS[3], data)
+    assert json.loads(csl) == [item]
+
+
+def test_an_authors_list_offers_bibtex_only(paths):
+    data = data_for(paths)
+    pages = render.generate(data)
+    person = data.people.everyone[0]
+    page = pages[person.uri]
+    assert page.count('class="pp-download"') == 1 and ">BibTeX</a>" in page
+    assert pages[downloads.list_file(person.uri, downloads.DOWNLOADS[0])].startswith("@")
+
+
+def test_the_data_scripts_join_into_the_export_of_any_set(paths):
+    data = data_for(paths)
+    pages = render.generate(data)
+    keys = sorted(p.key for p in data.papers)
+    for download in downloads.DOWNLOADS:
+        script = pages[downloads.data_file(download)]
+        found = re.fullmatch(
+            r"\(window\.PAPERS_CITE=window\.PAPERS_CITE\|\|\{\}\)\[(.*?)\]=(.*);\n", script, re.S
+        )
+        assert found and json.loads(found.group(1)) == download.fmt
+        value = json.loads(found.group(2))
+        before, between, after, empty = value["joint"]
+        for chosen in (keys, keys[:1], []):  # the whole catalog, one paper, none
+            text = (
+                before + between.join(value["pieces"][k] for k in chosen) + after
+                if chosen
+                else empty
+            )
+            papers = [data.by_key[k] for k in chosen]
+            assert text == formats.export(download.fmt, papers, data.venues, data.export_options)
+
+
+def test_hostile_text_in_a_download_link_stays_text(paths):
+    data = data_for(paths)
+    # The template escapes by default: an address with markup in it stays an address.
+    html = downloads.list_links('tags/"><script>alert(1)</script>.md', data.papers, data)
+    assert "<script" not in html and "&#34;&gt;&lt;script&gt;" in html
+    assert html.count("<a ") == len(downloads.DOWNLOADS)

@@ -1,0 +1,88 @@
+"""The authors index a person can use (letters, a filter box, counts, by family name)
+and author pages that start with the person's papers and are found by search."""
+
+from __future__ import annotations
+
+import re
+
+from catalog.site import render
+from catalog.site.authorpages import letter_of
+from catalog.site.people import family_first, sort_key
+from tests.conftest import write_catalog
+
+PAPERS = """\
+2023:
+  OSDI:
+    - key: a2023one
+      title: "One Paper"
+      authors: [Diego de las Casas, Ann Zed, Émile Borel]
+    - key: b2023two
+      title: "Two Paper"
+      authors: [Ann Zed, Bob Álvarez]
+"""
+VENUES = "OSDI:\n  kind: conference\n  name: OSDI\n"
+
+
+def _pages(tmp_path):
+    from catalog.site import sitedata
+
+    paths = write_catalog(tmp_path, papers=PAPERS, venues=VENUES, tags="")
+    data, _ = sitedata.load(paths, with_charts=False)
+    return data, render.generate(data)
+
+
+def test_names_sort_and_file_under_their_family_name():
+    assert sort_key("Diego de las Casas")[0] == "casas"
+    assert family_first("Diego de las Casas") == "Casas, Diego de las"
+    assert [letter_of(n) for n in ("Émile Borel", "Bob Álvarez", "Ann Zed", "李 明")] == [
+        "B",
+        "A",
+        "Z",
+        "#",
+    ]
+
+
+def test_the_index_has_letters_counts_and_a_filter_box_by_family_name(tmp_path):
+    _, pages = _pages(tmp_path)
+    index = pages["authors/index.md"]
+    labels = re.findall(r'<li data-name="[^"]*"><a href="[^"]+">([^<]+)</a>', index)
+    assert labels == ["Álvarez, Bob", "Borel, Émile", "Casas, Diego de las", "Zed, Ann"]
+    assert '<a href="ann-zed/">Zed, Ann</a> <span class="pp-n">(2)</span>' in index
+    # A letter with people links to its section; one without is no link.
+    assert '<a href="#letter-a" title="1 author">A</a>' in index
+    assert '<section class="pp-letter" id="letter-a">' in index
+    assert '<span class="pp-none" aria-hidden="true">D</span>' in index
+    # The filter box (shown by the script) and the folded names it matches against.
+    assert 'id="pp-people-q"' in index and 'data-name="emile borel"' in index
+    assert 'src="../javascripts/people.js"' in index
+    assert render.is_html_page("authors/index.md")
+
+
+def test_an_author_page_starts_with_the_papers_and_is_in_search(tmp_path):
+    data, pages = _pages(tmp_path)
+    zed = data.people.spelled("Ann Zed")
+    page = pages[zed.uri]
+    assert "search:\n  exclude: true" not in page  # found by search, by name
+    assert 'tags: ["Ann Zed"]' in page
+    assert page.index('class="pp-list"') < page.index('id="coauthors"')
+    assert "2 papers in the catalog. Published in 2023." in page
+
+
+def test_many_coauthors_stay_compact(tmp_path):
+    many = ", ".join(f"Person{i} Name{i}" for i in range(30))
+    papers = (
+        PAPERS
+        + f"""\
+    - key: c2023many
+      title: "Many Authors"
+      authors: [Ann Zed, {many}]
+"""
+    )
+    from catalog.site import sitedata
+
+    paths = write_catalog(tmp_path, papers=papers, venues=VENUES, tags="")
+    data, _ = sitedata.load(paths, with_charts=False)
+    page = render.generate(data)[data.people.spelled("Ann Zed").uri]
+    shown, more = page.split('<details class="pp-more"', 1)
+    assert shown.split('id="coauthors"')[1].count("<a href") == 12
+    assert "21 more co-authors" in more
