@@ -90,6 +90,7 @@ EVERY_MODULE = [
     "personal",
     "reading",
     "site",
+    "suggest",
     "tagging",
     "update",
     "venues",

@@ -44,6 +44,7 @@ MODULES = {
     "authors": "authors",
     "demo": "demo",
     "update": "update",
+    "suggest": "suggest",
     **dict.fromkeys(("site", "notes", "related"), "site"),
 }
 
