@@ -183,3 +183,22 @@ def test_hidden_catalog_papers_rank_high_in_a_real_list(shipped: Paths):
     mix = evaluate.mixed_back(papers, found)
     assert mix.in_top >= mix.base_in_top
     assert mix.in_top * 2 >= min(mix.hidden, mix.top)
+
+
+def test_take_imports_the_best_through_import(cli, paths: Paths, tmp_path: Path):
+    source = tmp_path / "list.md"
+    source.write_text(LIST, encoding="utf-8")
+    result = cli("suggest", str(source), "--tag", "moe", "--take", "1", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert [o["title"] for o in report["outcomes"]] == [
+        "Tutel: Adaptive Mixture-of-Experts Training at Scale"
+    ]
+    assert report["outcomes"][0]["action"] == "inbox"  # a list gives no authors
+    inbox = (paths.catalog.parent / "inbox.yaml").read_text(encoding="utf-8")
+    assert "Tutel" in inbox and "Fleche" not in inbox and "Garden" not in inbox
+
+
+def test_take_from_the_inbox_is_refused_with_the_way(cli):
+    result = cli("suggest", "--take", "1")
+    assert result.exit_code == 1 and "papers add" in result.output

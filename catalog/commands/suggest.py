@@ -41,6 +41,18 @@ def suggest_(
             "in it and the share of it ranked in the top tenth.",
         ),
     ] = False,
+    take: Annotated[
+        int | None,
+        typer.Option(
+            "--take",
+            min=1,
+            help="Import the best N through `papers import` (from a .bib file or a list): "
+            "every rule of import, the catalog or the inbox.",
+        ),
+    ] = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="With --take: show what would change.")
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Candidates ranked by how well they fit the catalog (or a tag, a note, your reading).
@@ -54,6 +66,7 @@ def suggest_(
       papers suggest
       papers suggest awesome-list.md --note moe-serving -n 10
       papers suggest listing.xml --tag caching --json
+      papers suggest refs.bib --note embedding-systems --take 5
       papers suggest --eval
     """
     from catalog.index import query
@@ -67,7 +80,19 @@ def suggest_(
     reading = {k: r[1] for k, r in query.reading_states(conn).items()}
     goal = suggestions.target(papers, state.paths, tag, note, read, reading)
     found = suggestions.read_candidates(state.paths, source)
-    ranked = suggestions.suggest(papers, goal, found, count)
+    ranked = suggestions.suggest(papers, goal, found, take or count)
+    if take is not None:
+        shown = state.paths.display(source) if source else ""
+        report = suggestions.take(state.paths, source, ranked, dry_run, shown)
+        if as_json:
+            echo_json(report.to_dict())
+            return
+        for o in sorted(report.outcomes, key=lambda o: o.line):
+            key = f" {o.key}" if o.key else ""
+            reason = f" — {o.reason}" if o.reason else ""
+            echo(f"{report.file}:{o.line}: {o.action}{key}: {o.title}{reason}")
+        echo(report.summary())
+        return
     if as_json:
         echo_json(
             {"target": goal.name, "candidates": len(found), "ranked": [s.to_dict() for s in ranked]}

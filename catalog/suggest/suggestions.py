@@ -18,6 +18,8 @@ from catalog.suggest.candidates import Candidate
 if TYPE_CHECKING:
     import numpy as np
 
+    from catalog.ingest.outcomes import Report
+
 
 class TargetError(CatalogError):
     """A tag or note that is not there, or a target with no papers."""
@@ -146,3 +148,19 @@ def read_candidates(paths: Paths, source: Path | None, name: str | None = None) 
     if source is None:
         return candidates.from_inbox(paths)
     return candidates.from_file(paths, source, name)
+
+
+def take(
+    paths: Paths, source: Path | None, ranked: Sequence[Suggestion], dry_run: bool, name: str
+) -> Report:
+    """Import the ranked candidates through the normal import (every rule of it: into the
+    catalog when whole, else into the inbox), from the .bib file or list they came from."""
+    from catalog.ingest import importer
+
+    if source is None or source.suffix.lower() not in (".bib", ".md", ".markdown", ".txt"):
+        raise TargetError(
+            "--take imports from a .bib file or a Markdown list; an inbox candidate is "
+            "completed with `papers add`, an arXiv paper added with `papers add --arxiv ID`"
+        )
+    lines = {s.candidate.line for s in ranked}
+    return importer.import_file(paths, source, dry_run=dry_run, display=name, only=lines)
