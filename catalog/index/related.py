@@ -1,6 +1,6 @@
 """Related papers: cosine similarity in the feature space of `papers suggest`.
 
-One model of the catalog's words (catalog.suggest.features: title, summary and abstract,
+One model of the catalog's words (catalog.suggest.features: title, summary,
 tags, authors, each TF-IDF) serves suggest, its measure and related papers. The
 all-pairs product is computed in blocks of rows, so memory stays bounded by the block.
 """
@@ -39,6 +39,9 @@ def _top(keys: list[str], row: int, scores: np.ndarray, count: int) -> list[tupl
     scores = np.round(scores, 9)  # the same answer whichever block computed it
     scores[row] = 0.0
     candidates = np.flatnonzero(scores > 0)
+    if len(candidates) > count:  # only those at or above the count-th best are sorted
+        kth = np.partition(scores[candidates], len(candidates) - count)[len(candidates) - count]
+        candidates = candidates[scores[candidates] >= kth]
     ranked = sorted(candidates.tolist(), key=lambda j: (-scores[j], j))[:count]
     return [(keys[j], float(scores[j])) for j in ranked]
 

@@ -1,7 +1,7 @@
 """The field's words and the feature space every ranking shares: TF-IDF by field.
 
 The words are this module's own tokenizer (folded, stop words out, plurals folded, with
-the bigrams of each field). Each field (title, summary and abstract, tags, authors) is
+the bigrams of each field). Each field (title, summary, tags, authors) is
 counted by scikit-learn's CountVectorizer, weighted by TF-IDF, scaled to unit length and
 given its weight, so a candidate that has only a title is still comparable with a paper
 that has everything.
@@ -71,10 +71,11 @@ class Item:
 
 def item_of(paper: Paper, tags: bool = True) -> Item:
     """A paper as the model reads it (without its tags when a tag is what is measured)."""
-    body = " ".join(text for text in (paper.summary, paper.abstract) if text)
+    # The summary, not the abstract: the abstract measured no better on the notes, and
+    # made related papers at 10,000 papers many times slower (tools/bench_site.py).
     return Item(
         paper.title,
-        body,
+        paper.summary or "",
         tuple(paper.tags) if tags else (),
         tuple(fold(a) for a in paper.authors),
     )
