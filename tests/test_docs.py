@@ -92,6 +92,7 @@ EVERY_MODULE = [
     "personal",
     "reading",
     "site",
+    "suggest",
     "tagging",
     "update",
     "venues",

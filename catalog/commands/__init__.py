@@ -46,6 +46,7 @@ MODULES = {
     "init": "init",
     "update": "update",
     **dict.fromkeys(("merge-driver", "git"), "gitmerge"),
+    "suggest": "suggest",
     **dict.fromkeys(("site", "notes", "related"), "site"),
 }
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -394,15 +394,19 @@ def import_bib(
     tags: Iterable[str] = (),
     progress: Progress | None = None,
     skip_broken: bool = False,
+    only: Collection[int] | None = None,
 ) -> Report:
-    """Import every entry of a .bib text. An entry that cannot be read stops the whole
-    import (nothing written) unless skip_broken, which refuses it alone."""
+    """Import every entry of a .bib text (only those starting on the lines `only` names,
+    when given). An entry that cannot be read stops the whole import (nothing written)
+    unless skip_broken, which refuses it alone."""
     from catalog.bib.bibtex import read_bib
     from catalog.data.registry import load_venues
 
     # bibtexparser logs the entries it gives up on; each is refused here with its line.
     logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)
     records = read_bib(text, filename, load_venues(paths.venues))
+    if only is not None:
+        records = [r for r in records if r.line in only]
     # An entry that cannot be read (bad braces, a duplicate key, stray text) or that is
     # not a paper the catalog can take (no venue, no author) is refused alone, with its
     # line and reason; the others are imported.
@@ -473,8 +477,10 @@ def import_file(
     progress: Progress | None = None,
     display: str | None = None,
     skip_broken: bool = False,
+    only: Collection[int] | None = None,
 ) -> Report:
-    """Import a .bib or a Markdown list, chosen by the file's extension."""
+    """Import a .bib or a Markdown list, chosen by the file's extension; with `only`, just
+    the entries on those lines (`papers suggest --take`)."""
     name = display or str(path)
     text = read_text(path, name)
     suffix = path.suffix.lower()
@@ -489,6 +495,7 @@ def import_file(
             tags=tags,
             progress=progress,
             skip_broken=skip_broken,
+            only=only,
         )
     if suffix in (".md", ".markdown", ".txt"):
         from catalog.ingest.listimport import import_markdown
@@ -502,6 +509,7 @@ def import_file(
             dry_run=dry_run,
             tags=tags,
             progress=progress,
+            only=only,
         )
     raise ImportInputError(f"{name}: import reads .bib files and Markdown lists (.md, .txt)")
 

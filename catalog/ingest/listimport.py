@@ -10,7 +10,7 @@ gives its authors, or --fetch finds them on arXiv or DBLP. Authors are never gue
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -86,13 +86,19 @@ def import_markdown(
     dry_run: bool = False,
     tags: Iterable[str] = (),
     progress: Progress | None = None,
+    only: Collection[int] | None = None,
 ) -> Report:
-    """Import the papers of a Markdown list (awesome lists, the blog's year lists, tables)."""
+    """Import the papers of a Markdown list (awesome lists, the blog's year lists, tables);
+    with `only`, just the entries on those lines."""
     from catalog.data.registry import load_venues
     from catalog.ingest import lists
 
     # Registry venues let a '## RecSys' heading give the venue of the papers under it.
     parsed = lists.parse(text, load_venues(paths.venues))
+    if only is not None:
+        # the chosen entries alone: the list's other lines are not this import's
+        parsed.entries = [e for e in parsed.entries if e.line in only]
+        parsed.not_papers = []
     if not parsed.entries:
         raise ImportInputError(
             f"{filename}: no papers found in {len(parsed.skipped)} lines; "

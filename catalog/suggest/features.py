@@ -1,0 +1,147 @@
+"""The field's words and the feature space every ranking shares: TF-IDF by field.
+
+The words are this module's own tokenizer (folded, stop words out, plurals folded, with
+the bigrams of each field). Each field (title, summary, tags, authors) is
+counted by scikit-learn's CountVectorizer, weighted by TF-IDF, scaled to unit length and
+given its weight, so a candidate that has only a title is still comparable with a paper
+that has everything.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from catalog.model import Paper, fold
+
+if TYPE_CHECKING:
+    import numpy as np
+    from scipy.sparse import csr_matrix
+    from sklearn.feature_extraction.text import CountVectorizer
+
+_WORD_RE = re.compile(r"[a-z0-9]+")
+_STOPWORDS_TEXT = """
+a about above across after against all also an and any are as at be been before being
+between both but by can could did do does doing during each few for from further had has
+have having how if in into is it its itself just more most much no nor not of off on once
+only or other our out over own same should so some such than that the their them then there
+these they this those through to too under until up very via was we were what when where
+which while who whom why will with within without would you your using based new
+"""
+STOPWORDS = frozenset(_STOPWORDS_TEXT.split())
+
+# How much each field counts once it is scaled to unit length. Measured with
+# `papers suggest --eval` on the shipped catalog's notes: tags and authors lift P@10 of
+# the linear model, a heavier title or body did not (docs/pages/suggest.md).
+FIELD_WEIGHTS = {"title": 1.0, "body": 1.0, "tags": 1.5, "authors": 0.5}
+
+
+def _stem(word: str) -> str:
+    """A crude plural fold, so 'embeddings' and 'embedding' count as one term."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def words(text: str) -> list[str]:
+    """The field's words of a text: folded, stop words dropped, plurals folded."""
+    return [_stem(w) for w in _WORD_RE.findall(fold(text)) if w not in STOPWORDS and len(w) > 1]
+
+
+def terms(text: str) -> list[str]:
+    """A text's words and its bigrams (two words in a row)."""
+    found = words(text)
+    return found + [f"{a} {b}" for a, b in itertools.pairwise(found)]
+
+
+@dataclass(frozen=True)
+class Item:
+    """What the model reads of a paper or a candidate; a candidate may have a title only."""
+
+    title: str
+    body: str = ""
+    tags: tuple[str, ...] = ()
+    authors: tuple[str, ...] = ()
+
+
+def item_of(paper: Paper, tags: bool = True) -> Item:
+    """A paper as the model reads it (without its tags when a tag is what is measured)."""
+    # The summary, not the abstract: the abstract measured no better on the notes, and
+    # made related papers at 10,000 papers many times slower (tools/bench_site.py).
+    return Item(
+        paper.title,
+        paper.summary or "",
+        tuple(paper.tags) if tags else (),
+        tuple(fold(a) for a in paper.authors),
+    )
+
+
+def _field(item: Item, name: str) -> list[str]:
+    """One field's terms."""
+    if name == "title":
+        return terms(item.title)
+    if name == "body":
+        return terms(item.body)
+    return list(item.tags if name == "tags" else item.authors)
+
+
+@dataclass
+class Space:
+    """Feature spaces fitted on a catalog: each field's vocabulary and inverse frequency."""
+
+    vectorizers: dict[str, CountVectorizer] = field(default_factory=dict)
+    idf: dict[str, np.ndarray] = field(default_factory=dict)
+    names: list[str] = field(default_factory=list)  # 'title: embedding cache', per column
+
+    def matrix(self, items: Sequence[Item]) -> csr_matrix:
+        """The items' rows: each field TF-IDF, unit length, weighted; whole rows unit length."""
+        import numpy as np
+        from scipy.sparse import csr_matrix, diags, hstack
+        from sklearn.preprocessing import normalize
+
+        if not self.vectorizers:  # a catalog without a word: every row empty
+            return csr_matrix((len(items), 0))
+        blocks = []
+        for name, vectorizer in self.vectorizers.items():
+            counts = vectorizer.transform(items).astype(np.float64)
+            counts.data = 1.0 + np.log(counts.data)
+            weighted = normalize(counts @ diags(self.idf[name]))
+            blocks.append(weighted * FIELD_WEIGHTS[name])
+        return normalize(hstack(blocks, format="csr"))
+
+
+def fit(items: Iterable[Item]) -> Space:
+    """The space of a catalog's items. A term in every item weighs nothing: it cannot tell
+    papers apart."""
+    import numpy as np
+    from sklearn.feature_extraction.text import CountVectorizer
+
+    items = list(items)
+    space = Space()
+    for name in FIELD_WEIGHTS:
+        vectorizer = CountVectorizer(analyzer=lambda item, name=name: _field(item, name))
+        try:
+            counts = vectorizer.fit_transform(items)
+        except ValueError:  # no item has a word in this field
+            continue
+        df = np.bincount(counts.indices, minlength=counts.shape[1])
+        space.vectorizers[name] = vectorizer
+        space.idf[name] = np.log(max(len(items), 1) / np.maximum(df, 1))
+        space.names += [f"{name}: {t}" for t in vectorizer.get_feature_names_out()]
+    return space
+
+
+def alike(papers: Sequence[Paper], candidates: Sequence[Item]) -> list[Item]:
+    """The papers read with only the fields most candidates have (a list gives titles, a
+    feed abstracts and authors, none gives tags): a model of the whole papers would lean
+    on words the candidates never show (measured with `papers suggest LIST --eval`)."""
+    items = [item_of(p) for p in papers]
+    half = len(candidates) / 2
+    body = sum(bool(c.body) for c in candidates) > half
+    authors = sum(bool(c.authors) for c in candidates) > half
+    return [Item(i.title, i.body if body else "", (), i.authors if authors else ()) for i in items]
