@@ -105,6 +105,72 @@ _NAME_PARTICLES = frozenset(
     }
 )
 _NAME_WORD_RE = re.compile(r"^[^\W\d_](?:[^\W\d_]|['’.\-])*\Z")
+# Words of papers' titles that are nobody's name: a run of capitalised words holding one
+# ('Multi-Component Graph Convolutional Collaborative Filtering', 'Neural Computation')
+# is a title or a venue, never an author.
+_TITLE_WORDS = frozenset(
+    [
+        "adaptive",
+        "approach",
+        "attention",
+        "benchmark",
+        "collaborative",
+        "communications",
+        "computation",
+        "computing",
+        "conference",
+        "convolutional",
+        "data",
+        "deep",
+        "distributed",
+        "efficient",
+        "embedding",
+        "embeddings",
+        "experts",
+        "federated",
+        "filtering",
+        "framework",
+        "graph",
+        "graphs",
+        "inference",
+        "journal",
+        "language",
+        "large",
+        "learning",
+        "memory",
+        "mixture",
+        "model",
+        "models",
+        "network",
+        "networks",
+        "neural",
+        "optimization",
+        "parallel",
+        "prediction",
+        "proceedings",
+        "recommendation",
+        "recommendations",
+        "recommender",
+        "retrieval",
+        "scalable",
+        "serving",
+        "sparse",
+        "survey",
+        "system",
+        "systems",
+        "training",
+        "transactions",
+        "transformer",
+        "transformers",
+        "towards",
+        "using",
+        "via",
+        "workshop",
+    ]
+)
+# A person's name in a Han, kana or Hangul script is written without spaces in two to
+# four characters ('张三'); a longer run of them is a phrase ('利用多任务').
+_CJK_RUN_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{5}")
 MAX_PARTS = 6  # lines a record of hard-broken lines may have
 
 
@@ -201,8 +267,12 @@ def plain_names(text: str) -> list[str] | None:
         words = part.split()
         if not 2 <= len(words) <= 5:
             return None
+        if len(parts) == 1 and sum(len(w) > 2 and "." not in w for w in words) > 3:
+            return None  # four full words and no other name beside it: a title's words
         for word in words:
-            if not _NAME_WORD_RE.match(word):
+            if not _NAME_WORD_RE.match(word) or _CJK_RUN_RE.search(word):
+                return None
+            if word.casefold().strip(".") in _TITLE_WORDS or word.count("-") > 1:
                 return None
             if word.islower():
                 if word not in _NAME_PARTICLES:

@@ -101,7 +101,12 @@ def find(body: str, known: Collection[str]) -> Found:
     grouped: list[str] = []  # names inside a bracket group: a first author at most
     record = " | " in text and "<br" in body.casefold()
     previous = ("", False)  # the last piece that is a field: its kind, in brackets
+    names_end = -1  # where the last name of the author list ends
     for start, end, in_group, kind, value in judged:
+        if kind == "names" and names and " | " in text[names_end:start]:
+            kind = "text"  # a name-like line after the authors' line: 'Neural Computation'
+        if kind == "names" and not in_group:
+            names_end = end
         if kind == "title":
             title, href = cast(tuple[str, str | None], value)
             # a bold sentence ('**A note on the papers below.**') gives way to a title after it
