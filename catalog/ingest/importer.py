@@ -393,10 +393,9 @@ def import_bib(
     dry_run: bool = False,
     tags: Iterable[str] = (),
     progress: Progress | None = None,
-    skip_broken: bool = False,
 ) -> Report:
-    """Import every entry of a .bib text. An entry that cannot be read stops the whole
-    import (nothing written) unless skip_broken, which refuses it alone."""
+    """Import every entry of a .bib text that reads; one that cannot be read is refused
+    alone, with its line and the fix, so a re-run after the fix adds just that one."""
     from catalog.bib.bibtex import read_bib
     from catalog.data.registry import load_venues
 
@@ -410,13 +409,6 @@ def import_bib(
         raise ImportInputError(
             f"{filename}: no BibTeX entries found (entries look like "
             "'@inproceedings{key, title = {...}, ...}')"
-        )
-    broken = [problem for r in records if r.unreadable for problem in r.problems]
-    if broken and not skip_broken:
-        raise ImportInputError(
-            "\n".join(str(p) for p in broken) + f"\n{filename}: {len(broken)} "
-            f"entr{'y' if len(broken) == 1 else 'ies'} cannot be read, so nothing was "
-            "imported; fix them, or pass --skip-broken to import the rest"
         )
 
     def body(run: Run) -> None:
@@ -472,7 +464,6 @@ def import_file(
     tags: Iterable[str] = (),
     progress: Progress | None = None,
     display: str | None = None,
-    skip_broken: bool = False,
 ) -> Report:
     """Import a .bib or a Markdown list, chosen by the file's extension."""
     name = display or str(path)
@@ -488,7 +479,6 @@ def import_file(
             dry_run=dry_run,
             tags=tags,
             progress=progress,
-            skip_broken=skip_broken,
         )
     if suffix in (".md", ".markdown", ".txt"):
         from catalog.ingest.listimport import import_markdown
