@@ -70,7 +70,7 @@ def test_recommender_bib_imports_new_papers_and_skips_the_seed_ones(shipped: Pat
     }
     venues = shipped.venues.read_text(encoding="utf-8")
     added_venues = {v.short for v in report.venues_added}
-    assert added_venues == {"Distributed Computing", "SIGOPS Oper. Syst. Rev.", "IJCV", "ADKDD"}
+    assert added_venues == {"Distributed-Computing", "SIGOPS Oper. Syst. Rev.", "IJCV", "ADKDD"}
     assert set(load_venues(shipped.venues)) == registry | added_venues
     for venue in report.venues_added:
         assert f"\n{venue.short}:" in venues or f'\n"{venue.short}":' in venues

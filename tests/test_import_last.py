@@ -3,6 +3,8 @@ the public lists and .bib files where it was seen): no field lost, none invented
 
 from __future__ import annotations
 
+import pytest
+
 from catalog.data.registry import load_venues
 from catalog.ingest import listfields, lists
 from tests.conftest import REPO
@@ -64,3 +66,102 @@ def test_a_translated_note_is_not_an_author() -> None:
     assert (entry.title, entry.venue, entry.year) == ("Routing Transformer Trips", "RecSys", 2022)
     assert entry.authors == [] and entry.first_author is None
     assert listfields.names_of("利用多任务 Transformer 进行多目标的路线推荐")[0] is None
+
+
+# ------------------------------------------------ .bib: non-papers and new venues
+
+
+def bib(entry: str, registry: dict | None = None):  # type: ignore[type-arg]
+    from catalog.bib.bibtex import read_bib
+
+    [record] = read_bib(entry, "t.bib", REGISTRY if registry is None else registry)
+    return record
+
+
+@pytest.mark.parametrize(
+    ("fields", "why"),
+    [
+        ("journal = {Open{AI} {B}log}", "names an organisation"),
+        ("journal = {OpenAI}, volume = {1}, number = {8}, pages = {9}", "names an organisation"),
+        ("journal = {University of Montreal}, volume = {1341}", "names an organisation"),
+        ("journal = {The New York Times}", "names a newspaper or blog"),
+    ],
+)
+def test_an_article_in_no_venue_is_not_a_paper(fields: str, why: str) -> None:
+    # 33.7: never a venue made up from an organisation, a newspaper or a blog
+    record = bib(
+        f"@article{{x, title = {{A Post}}, author = {{Doe, Jane}}, year = 2019, {fields}}}"
+    )
+    assert record.paper is None and not record.new_venue
+    assert [p.message for p in record.problems if p.blocking] == [
+        next(p.message for p in record.problems if why in p.message)
+    ]
+    assert "not a paper" in record.problems[0].message
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        "howpublished = {Stanford University}",  # a course
+        "howpublished = {\\url{https://example.org/blog/post}}",  # a blog post
+        "howpublished = {Some Team's Notes}, url = {https://example.org/notes}",
+        "howpublished = {GitHub repository}, url = {https://github.com/example/tool}",
+    ],
+)
+def test_a_misc_that_names_no_venue_is_not_a_paper(fields: str) -> None:
+    record = bib(
+        f"@misc{{x, title = {{Course Notes}}, author = {{Doe, Jane}}, year = 2020, {fields}}}"
+    )
+    assert record.paper is None and not record.new_venue
+    assert any("not a paper" in p.message for p in record.problems)
+
+
+def test_a_book_is_a_book() -> None:
+    record = bib(
+        "@book{x, title = {Pattern Recognition and Machine Learning}, author = {Bishop, "
+        "Christopher}, year = 2006, publisher = {Springer}}"
+    )
+    assert record.paper is not None and record.venue is not None
+    assert (record.venue.kind, record.paper.venue) == ("book", "Springer")
+
+
+@pytest.mark.parametrize(
+    ("entry_type", "container", "short", "kind"),
+    [
+        ("inproceedings", "{ACM} {SIGOPS} Operating Systems Review", "OSR", "journal"),
+        ("inproceedings", "Ann. {M}ath.", "Ann. Math.", "journal"),
+        ("inproceedings", "{ACM} {SIGPLAN} Notices", "ACM-SIGPLAN-Notices", "journal"),
+        ("article", "Neural Computation", "Neural-Computation", "journal"),
+        ("article", "Vision Research", "Vision-Research", "journal"),  # no organisation
+        (
+            "article",
+            "IEEE Transactions on Pattern Analysis and Machine Intelligence",
+            "TPAMI",
+            "journal",
+        ),
+        ("article", "International Journal of Computer Vision", "IJCV", "journal"),
+        ("inproceedings", "European Conference on Computer Vision", "ECCV", "conference"),
+        ("inproceedings", "Proceedings of the Workshop on Widget Serving", "WWS", "workshop"),
+    ],
+)
+def test_a_new_venue_has_a_short_name_and_the_kind_its_name_says(
+    entry_type: str, container: str, short: str, kind: str
+) -> None:
+    # 33.12: a short name the way the registry writes them; a Review is a journal
+    field = "journal" if entry_type == "article" else "booktitle"
+    record = bib(
+        f"@{entry_type}{{x, title = {{A Paper}}, author = {{Doe, Jane}}, year = 2019, "
+        f"{field} = {{{container}}}}}"
+    )
+    assert record.new_venue and record.venue is not None and record.paper is not None
+    assert (record.venue.short, record.venue.kind, record.paper.venue) == (short, kind, short)
+    assert "&" not in record.venue.name
+
+
+def test_an_html_entity_in_a_venue_is_read_and_the_registry_matched_first() -> None:
+    record = bib(
+        "@inproceedings{x, title = {A Paper}, author = {Doe, Jane}, year = 2019, booktitle = "
+        "{Proceedings of the 25th ACM SIGKDD International Conference on Knowledge Discovery "
+        "&amp; Data Mining}}"
+    )
+    assert record.paper is not None and record.paper.venue == "KDD" and not record.new_venue
