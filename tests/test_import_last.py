@@ -165,3 +165,79 @@ def test_an_html_entity_in_a_venue_is_read_and_the_registry_matched_first() -> N
         "&amp; Data Mining}}"
     )
     assert record.paper is not None and record.paper.venue == "KDD" and not record.new_venue
+
+
+# ------------------------------------------------ lists: tables, workshops, decorations
+
+
+def test_a_remarks_column_is_never_the_title() -> None:
+    # 33.2: a bold system name, a venue, links and a 'Remarks' cell
+    parsed = parse(
+        "# Systems\n\n<table>\n<tr><th>Name</th><th>Venue</th><th>Links</th>"
+        "<th>Remarks</th></tr>\n<tr><td><b>Widget</b></td><td>OSDI 2022</td><td><a "
+        'href="https://example.org/widget.pdf">paper</a></td><td>Interpretability.</td></tr>\n'
+        '<tr><td><b>Gizmo</b></td><td>NSDI 2021</td><td><a href="https://example.org/g.pdf">'
+        "paper</a></td><td>Serves many small models on one shared GPU pool.</td></tr>\n"
+        "</table>\n"
+    )
+    got = [(e.title, e.venue, e.year) for e in parsed.entries]
+    assert got == [("Widget", "OSDI", 2022), ("Gizmo", "NSDI", 2021)]
+
+
+def test_a_source_column_of_titles_is_the_papers_column() -> None:
+    parsed = parse(
+        "# Systems\n\n| Source | Venue | Year |\n| --- | --- | --- |\n"
+        "| [Gadget: Fast Training of Sparse Models](https://arxiv.org/abs/2101.00001) | NSDI |"
+        " 2021 |\n| [Doohickey: Caching Embeddings at Scale](https://arxiv.org/abs/2101.00002)"
+        " | SOSP | 2021 |\n"
+    )
+    got = [(e.title, e.venue, e.year) for e in parsed.entries]
+    assert got == [
+        ("Gadget: Fast Training of Sparse Models", "NSDI", 2021),
+        ("Doohickey: Caching Embeddings at Scale", "SOSP", 2021),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("tag", "venue"),
+    [("NeurIPS 2021 Workshop", "NeurIPS Workshop"), ("ICML 2022 Workshop", "ICML Workshop")],
+)
+def test_a_workshop_is_never_its_main_conference(tag: str, venue: str) -> None:
+    # 33.4
+    entry = one(
+        f"# MoE\n\n- Scaling Sparse Experts. {tag}. [paper](https://arxiv.org/abs/2201.00005)\n"
+    )
+    assert (entry.title, entry.venue, entry.year) == (
+        "Scaling Sparse Experts",
+        venue,
+        int(tag.split()[1]),
+    )
+
+
+def test_decorations_leave_a_tables_title() -> None:
+    # 33.3: an emoji, a bracketed nickname and an affiliation around the title
+    parsed = parse(
+        "# LLM\n\n|Date|Title|Paper|Code|\n|:---:|:---:|:---:|:---:|\n"
+        "|2023.12|🔥[**Efficient LLMs**] Efficient Large Language Models: A Survey(@Ohio State "
+        "University etc)|[[pdf]](https://arxiv.org/abs/2312.03863)|[[GitHub]](https://github.com"
+        "/example/effllm)|\n"
+        "|2023.11|NVIDIA TensorRT LLM|[[docs]](https://nvidia.github.io/TensorRT-LLM/)|"
+        "[[GitHub]](https://github.com/NVIDIA/TensorRT-LLM)|\n"
+    )
+    assert [e.title for e in parsed.entries] == ["Efficient Large Language Models: A Survey"]
+    reasons = {n.line: n.reason for n in parsed.not_papers}
+    assert "software, docs or a blog" in reasons[6]
+
+
+def test_an_annotation_under_an_entry_is_not_a_paper() -> None:
+    # 33.8: '  - arxiv version (2023): [link](...)' under its paper
+    parsed = parse(
+        "# Rank\n\n- **Some Real Paper on Ranking Things.** KDD 2021. "
+        "[paper](https://arxiv.org/abs/2101.00009)\n"
+        "  - arxiv version (2023): [link](https://arxiv.org/abs/2301.00010)\n"
+        "- <b>1.1.1 User- and Item-level Feature Augmentation</b>\n"
+        "- Contributed by Jane Example and others.\n- [WWW](https://www2024.thewebconf.org/)\n\n"
+        "| Term | Meaning |\n| --- | --- |\n| QoS | Quality of Service |\n"
+    )
+    assert [e.title for e in parsed.entries] == ["Some Real Paper on Ranking Things"]
+    assert {n.line for n in parsed.not_papers} >= {4, 5, 6, 7, 11}

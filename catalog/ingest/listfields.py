@@ -230,7 +230,15 @@ def parse_label(text: str) -> tuple[str, int | None, str | None] | None:
         label = _label(note.group(1))  # 'NeurIPS'25 Spotlight', 'PPoPP'24 poster'
         # a one-word venue: 'A Made-Up Ranker 1990 for Videos' is a title, not a tag
         label = label if label and len(label[0].split()) == 1 else None
+        if label and _WORKSHOP_WORD_RE.search(text, note.end(1)):
+            # 'ICML 2022 Workshop': a workshop is a venue of its own, never the conference
+            label = (f"{label[0]} Workshop", label[1], label[2])
+    elif label is not None and _WORKSHOP_WORD_RE.search(label[0]):
+        label = (_WORKSHOP_WORD_RE.sub("Workshop", label[0]), label[1], label[2])
     return label
+
+
+_WORKSHOP_WORD_RE = re.compile(r"\bworkshops?\b", re.IGNORECASE)
 
 
 # A tag with a note after its year: 'NeurIPS'25 Spotlight', 'ICML 2024 (Oral)', 'KDD'19 best paper'

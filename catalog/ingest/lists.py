@@ -231,7 +231,7 @@ class _Reader:
     def detail(self, parent: Entry, number: int, body: str) -> bool:
         """A nested item that gives its parent entry's link or authors ('- [pdf](url)',
         '- Authors: A B, C D'); True if it did."""
-        if only_links(body):
+        if only_links(body) or _labelled_links(body):
             parent.url = parent.url or paper_url(links_of(body))
             self.skip(number, f"the links of the entry on line {parent.line}")
             return True
@@ -375,6 +375,21 @@ def _table_rows(tokens: list[Token]) -> list[tuple[int, list[str]]]:
         elif token.type == "inline" and rows:
             rows[-1][1].append(token.content.strip())
     return rows
+
+
+def _labelled_links(line: str) -> bool:
+    """A line of links after a short label ending in ':' ('arxiv version (2023): [link](u)',
+    'code: [GitHub](u)'): a note on the entry above, never a paper of its own."""
+    from catalog.ingest.listinline import render
+
+    inline = render(line)
+    label, colon, rest = inline.bare().partition(":")
+    return (
+        bool(colon)
+        and any(h is not None for _t, h in inline.groups)
+        and len(label.split()) <= 4
+        and not rest.strip(" \t-–—|,;[]()")
+    )
 
 
 def _paragraph_entry(number: int, line: str, context: Context) -> Entry | None:
