@@ -241,3 +241,40 @@ def test_an_annotation_under_an_entry_is_not_a_paper() -> None:
     )
     assert [e.title for e in parsed.entries] == ["Some Real Paper on Ranking Things"]
     assert {n.line for n in parsed.not_papers} >= {4, 5, 6, 7, 11}
+
+
+def test_a_nested_byline_gives_its_papers_authors_and_venue() -> None:
+    # the nested author and venue items of an ML-systems list
+    parsed = parse(
+        "# Serving\n\n- INFaaS: Automated Model-less Inference Serving "
+        "[[Paper]](https://example.org/infaas.pdf)\n"
+        "  - Francisco Romero, Qian Li, Neeraja J. Yadwadkar, and Christos Kozyrakis (*ATC 2021*)\n"
+        "- TFX: A TensorFlow-Based Production-Scale Machine Learning Platform "
+        "[[Paper]](https://example.org/tfx.pdf)\n  - Baylor, Denis, et al. (*KDD 2017*)\n"
+        "- Cloudburst: Stateful Functions-as-a-Service. [[Paper]](https://arxiv.org/pdf/2001.04592.pdf)\n"
+        "  - Vikram Sreekanti, Chenggang Wu\n  - VLDB 2020\n"
+    )
+    got = [(e.title, e.authors, e.et_al, e.venue, e.year) for e in parsed.entries]
+    assert got == [
+        (
+            "INFaaS: Automated Model-less Inference Serving",
+            ["Francisco Romero", "Qian Li", "Neeraja J. Yadwadkar", "Christos Kozyrakis"],
+            False,
+            "ATC",
+            2021,
+        ),
+        (
+            "TFX: A TensorFlow-Based Production-Scale Machine Learning Platform",
+            ["Denis Baylor"],
+            True,
+            "KDD",
+            2017,
+        ),
+        (
+            "Cloudburst: Stateful Functions-as-a-Service",
+            ["Vikram Sreekanti", "Chenggang Wu"],
+            False,
+            "VLDB",
+            2020,
+        ),
+    ]

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import argparse
 import csv
+import hashlib
 import json
-import random
 import shutil
 import subprocess
 import sys
@@ -97,7 +97,11 @@ def score_file(
         ]
         _import(code, catalog, source)
         counts["reimport_added"] = len(_records(catalog)) - len(records)
-    random.Random(f"{seed}:{source.name}").shuffle(outcomes)
+    # each line's place in the sample depends on the line alone, so the code before and
+    # after a change is scored on the same lines wherever both file them
+    outcomes.sort(
+        key=lambda o: hashlib.sha256(f"{seed}:{source.name}:{o['line']}".encode()).hexdigest()
+    )
     for outcome in outcomes[:sample]:
         record = records.get(str(outcome["key"]), {})
         line = int(outcome.get("line") or 0)

@@ -31,6 +31,7 @@ from catalog.ingest.listfields import (
     NotPaper,
     Parsed,
     names_of,
+    parse_label,
 )
 from catalog.ingest.listinline import italics, links_of, plain_text
 from catalog.ingest.listpieces import (
@@ -240,7 +241,32 @@ class _Reader:
             parent.authors, parent.et_al = names, et_al
             self.skip(number, f"the authors of the entry on line {parent.line}")
             return True
-        return False
+        return self.byline(parent, number, body)
+
+    def byline(self, parent: Entry, number: int, body: str) -> bool:
+        """A nested item of the parent's authors, its venue tag after them or alone
+        ('- A B, C D, and E F (*ATC 2021*)', '- VLDB 2021'): its fields, where the parent
+        lacks them; True if it gave them."""
+        text = plain_text(body).strip()
+        names_part, tag = text, ""
+        if text.endswith(")") and "(" in text:
+            at = text.rindex("(")
+            names_part, tag = text[:at].strip(), text[at + 1 : -1].strip(" *_")
+        names, et_al = names_of(names_part)
+        if not names and names_part.count(",") >= 2:  # 'Baylor, Denis, et al.': the first inverted
+            family, given, rest = names_part.split(",", 2)
+            names, et_al = names_of(f"{given.strip()} {family.strip()},{rest}")
+        label = parse_label(tag) if tag else None
+        if not names and not tag:
+            label = parse_label(text.strip(" .*_"))  # 'VLDB 2021' alone
+        if not names and not (label and label[0]):
+            return False
+        if names and not parent.authors:
+            parent.authors, parent.et_al = names, et_al
+        if label and label[0] and (parent.venue is None or parent.year is None):
+            parent.venue, parent.year = label[0], label[1] or parent.year
+        self.skip(number, f"the authors or venue of the entry on line {parent.line}")
+        return True
 
     def item(
         self, lines: list[tuple[int, str]], nested: bool, parent: Entry | None = None
