@@ -278,3 +278,41 @@ def test_a_nested_byline_gives_its_papers_authors_and_venue() -> None:
             2020,
         ),
     ]
+
+
+def test_a_reference_in_author_date_style_gives_title_authors_and_year() -> None:
+    # a GNN-for-recommendation table whose Paper cell links a whole reference
+    parsed = parse(
+        "# GNN\n\n| **Name** | **Paper** | **Venue** | **Year** |\n| --- | --- | --- | --- |\n"
+        "| GCMC | [Berg, R. V. D., Kipf, T. N., & Welling, M. (2017). Graph convolutional matrix "
+        "completion. _arXiv preprint arXiv:1706.02263_.](https://arxiv.org/pdf/1706.02263.pdf)"
+        " | arxiv | 2017 |\n"
+        "| HMLET | [Kong, T., Kim, T., ... & Kim, S-W. (2022). Linear, or Non-Linear, That is "
+        "the Question! In _WSDM_ (pp. 517-525).](https://example.org/hmlet) | WSDM | 2022 |\n"
+    )
+    got = [(e.title, e.authors, e.et_al, e.year, e.nickname) for e in parsed.entries]
+    assert got == [
+        (
+            "Graph convolutional matrix completion",
+            ["R. V. D. Berg", "T. N. Kipf", "M. Welling"],
+            False,
+            2017,
+            "GCMC",
+        ),
+        (
+            "Linear, or Non-Linear, That is the Question!",
+            ["T. Kong", "T. Kim", "S-W. Kim"],
+            True,
+            2022,
+            "HMLET",
+        ),
+    ]
+    line = one(
+        "# GNN\n\n- Rahman, T., Surma, B., & de Rijke, M. (2019). Fairwalk: Towards fair graph "
+        "embedding. In IJCAI. [pdf](https://example.org/fairwalk.pdf)\n"
+    )
+    assert (line.title, line.authors, line.year) == (
+        "Fairwalk: Towards fair graph embedding",
+        ["T. Rahman", "B. Surma", "M. de Rijke"],
+        2019,
+    )

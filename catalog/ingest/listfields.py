@@ -483,3 +483,57 @@ def names_of(text: str) -> tuple[list[str] | None, bool]:
 
 
 DATE_RE = re.compile(r"(?:\d{1,2}\s+)?(?:[A-Z][a-z]{2,8}\.?,?\s+)?((?:19|20)\d{2})")
+
+
+# A reference in author-date style: 'Berg, R. V. D., Kipf, T. N., & Welling, M. (2017).
+# Title. Venue.' The year in parentheses after the names ends the author list.
+_CITED_YEAR_RE = re.compile(r"\s\(((?:19|20)\d{2})[a-z]?(?:,[^()]{0,20})?\)[.,]?\s+")
+_INITIALS_RE = re.compile(r"^(?:[A-Z]\.?(?:\s?-\s?[A-Z]\.?)?\s?){1,4}\Z")
+_SENTENCE_END_RE = re.compile(r"(?<!\b[A-Z])(?<!\bvs)([.?!])\s+(?=\S)")
+
+
+@dataclass
+class Cited:
+    """What a reference in author-date style gives: its authors, year and title."""
+
+    authors: list[str]
+    et_al: bool
+    year: int
+    title: str
+
+
+def cited(text: str) -> Cited | None:
+    """The fields of a reference in author-date style ('Family, I., & Family, I. (YEAR).
+    Title. Venue.'), when its names are all in that form; else None."""
+    m = _CITED_YEAR_RE.search(text[:2000])
+    if m is None:
+        return None
+    names, et_al = _family_initials(text[: m.start()])
+    if not names:
+        return None
+    rest = text[m.end() :]
+    end = _SENTENCE_END_RE.search(rest)
+    title = rest[: end.start() + (end.group(1) != ".")] if end else rest
+    title = clean_title(title)
+    return Cited(names, et_al, int(m.group(1)), title) if looks_like_title(title) else None
+
+
+def _family_initials(block: str) -> tuple[list[str], bool]:
+    """'Berg, R. V. D., Kipf, T. N., ... & Welling, M.': the names as 'R. V. D. Berg'."""
+    et_al = "..." in block or "…" in block
+    block = block.replace("...", ",").replace("…", ",")
+    parts = [p.strip() for p in re.split(r",|&|\band\b", block) if p.strip()]
+    if len(parts) < 2 or len(parts) % 2:
+        return [], False
+    names = []
+    for family, given in zip(parts[::2], parts[1::2], strict=True):
+        words = family.split()
+        lead = words[0] if words else ""
+        if not _INITIALS_RE.match(given) or not 1 <= len(words) <= 3:
+            return [], False
+        if not (lead[:1].isupper() or (lead in _NAME_PARTICLES and len(words) > 1)):
+            return [], False
+        if not all(_NAME_WORD_RE.match(w) and w.casefold() not in _TITLE_WORDS for w in words):
+            return [], False
+        names.append(f"{given} {family}")
+    return names, et_al

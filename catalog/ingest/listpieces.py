@@ -27,6 +27,7 @@ from catalog.ingest.listfields import (
     YEAR_RE,
     Context,
     Entry,
+    cited,
     clean_title,
     looks_like_title,
     names_of,
@@ -149,7 +150,18 @@ def find(body: str, known: Collection[str]) -> Found:
     words = [h for t, h in inline.groups if h and clean_title(t).casefold() in LINK_WORDS]
     found.url = found.url or next((u for u in words if u.startswith("http")), None)
     _people(found, names, labelled, grouped)
+    _reference(found, found.title if found.marked else inline.plain(text))
     return found
+
+
+def _reference(found: Found, text: str) -> None:
+    """A title (or line) that is a whole reference in author-date style ('Berg, R., &
+    Welling, M. (2017). Title. Venue.'): its title, authors and year."""
+    if found.authors or (ref := cited(text)) is None:
+        return
+    found.title, found.authors, found.et_al = ref.title, ref.authors, ref.et_al
+    found.first_author = None
+    found.year = found.year or ref.year
 
 
 def _people(found: Found, names: list[str], labelled: list[str], grouped: list[str]) -> None:

@@ -20,6 +20,7 @@ from catalog.ingest.listfields import (
     LINK_LABELS,
     Context,
     Entry,
+    cited,
     clean_title,
     names_of,
     parse_label,
@@ -253,6 +254,9 @@ def table_row(
     entry.nickname = nickname if nickname != entry.title else None
     if columns.authors is not None:
         entry.authors, entry.et_al = _author_cell(_cell(cells, columns.authors))
+    elif title and (ref := cited(title)) is not None:  # a reference in author-date style
+        entry.title, entry.authors, entry.et_al = ref.title, ref.authors, ref.et_al
+        entry.year = entry.year or ref.year
     return entry, ""
 
 
