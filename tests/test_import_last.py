@@ -316,3 +316,23 @@ def test_a_reference_in_author_date_style_gives_title_authors_and_year() -> None
         ["T. Rahman", "B. Surma", "M. de Rijke"],
         2019,
     )
+
+
+def test_a_title_listed_twice_is_filed_once_per_version_on_every_run(paths, tmp_path) -> None:
+    # 33.9: an arXiv entry and an NSDI'25 entry of one title: re-imports add nothing
+    from catalog.ingest import importer, inbox
+
+    source = tmp_path / "twice.md"
+    source.write_text(
+        "# Systems\n\n## Preprints\n\n- [Widgetflow: Serving Many Models on One Pool]"
+        "(https://arxiv.org/abs/2401.00011) arXiv 2024\n\n## NSDI\n\n"
+        "- [Widgetflow: Serving Many Models on One Pool]"
+        "(https://example.org/nsdi25/widgetflow) NSDI'25\n",
+        encoding="utf-8",
+    )
+    importer.import_file(paths, source)
+    first = [c.id for c in inbox.load(paths)]
+    assert len(first) == 2
+    for _ in range(2):
+        importer.import_file(paths, source)
+        assert [c.id for c in inbox.load(paths)] == first

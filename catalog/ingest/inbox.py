@@ -203,6 +203,15 @@ class Inbox:
 
     def _same(self, candidate: Candidate) -> Candidate | None:
         """The candidate already filed that is this one, if any."""
+        # one title and year is one candidate, however many others share the title (a
+        # list's arXiv entry and its NSDI'25 entry): found by its id before the finder,
+        # which gives the first of them only
+        key = (normalize_title(candidate.title), candidate.year, candidate.nickname)
+        for there in self.candidates:
+            if there.id == candidate.id and (
+                (normalize_title(there.title), there.year, there.nickname) == key
+            ):
+                return there
         probe = candidate.as_paper()
         match = self.finder.find(probe)
         if match is None or not duplicates.plausible(probe, match):
