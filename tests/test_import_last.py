@@ -336,3 +336,35 @@ def test_a_title_listed_twice_is_filed_once_per_version_on_every_run(paths, tmp_
     for _ in range(2):
         importer.import_file(paths, source)
         assert [c.id for c in inbox.load(paths)] == first
+
+
+def test_et_al_in_a_list_line_reaches_the_inbox_record(paths, tmp_path) -> None:
+    # 33.11
+    from catalog.ingest import importer, inbox
+
+    source = tmp_path / "etal.md"
+    source.write_text(
+        "# Rec\n\n- [A Made-Up Paper on Session Graphs](https://example.org/x.pdf), "
+        "Jane Example, Rick Sample et al., Made-Up Venue 2022\n",
+        encoding="utf-8",
+    )
+    importer.import_file(paths, source)
+    [candidate] = inbox.load(paths)
+    assert candidate.authors == ["Jane Example", "Rick Sample"] and candidate.et_al
+    assert "et_al: true" in inbox.inbox_path(paths).read_text(encoding="utf-8")
+
+
+def test_a_standalone_html_list_is_read(paths, tmp_path) -> None:
+    # 33.11: HTML inside Markdown was read; an .html file of the same was refused
+    from catalog.ingest import importer
+
+    source = tmp_path / "list.html"
+    source.write_text(
+        '<html><body>\n<ul>\n<li><a href="https://example.org/made-up.pdf">A Made-Up Paper on '
+        "Session Graphs</a>, SIGIR 2022</li>\n</ul>\n</body></html>\n",
+        encoding="utf-8",
+    )
+    report = importer.import_file(paths, source)
+    assert [(o.action, o.title, o.venue, o.year) for o in report.outcomes] == [
+        ("inbox", "A Made-Up Paper on Session Graphs", "SIGIR", 2022)
+    ]

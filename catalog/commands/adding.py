@@ -97,7 +97,10 @@ def _progress() -> Any:
 @command("import")
 def import_(
     file: Annotated[
-        Path, typer.Argument(help="A .bib file or a Markdown list (.md).", show_default=False)
+        Path,
+        typer.Argument(
+            help="A .bib file or a list in Markdown or HTML (.md, .html).", show_default=False
+        ),
     ],
     dry_run: DryRunOpt = False,
     merge: MergeOpt = False,

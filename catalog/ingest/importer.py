@@ -203,6 +203,7 @@ class Run:
             venue=venue or None,
             year=entry.year,
             authors=list(entry.authors) or ([entry.first_author] if entry.first_author else []),
+            et_al=entry.et_al and bool(entry.authors),
             nickname=entry.nickname,
             url=entry.url,
             arxiv=entry.arxiv,
@@ -480,7 +481,7 @@ def import_file(
             tags=tags,
             progress=progress,
         )
-    if suffix in (".md", ".markdown", ".txt"):
+    if suffix in (".md", ".markdown", ".txt", ".html", ".htm"):  # HTML as Markdown holds it
         from catalog.ingest.listimport import import_markdown
 
         return import_markdown(
@@ -493,7 +494,9 @@ def import_file(
             tags=tags,
             progress=progress,
         )
-    raise ImportInputError(f"{name}: import reads .bib files and Markdown lists (.md, .txt)")
+    raise ImportInputError(
+        f"{name}: import reads .bib files and lists in Markdown or HTML (.md, .txt, .html)"
+    )
 
 
 # ---------------------------------------------------------------- papers add

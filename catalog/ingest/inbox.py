@@ -37,6 +37,7 @@ FIELDS = (
     "venue",
     "year",
     "authors",
+    "et_al",
     "url",
     "arxiv",
     "doi",
@@ -61,6 +62,7 @@ class Candidate:
     venue: str | None = None
     year: int | None = None
     authors: list[str] = field(default_factory=list)  # as the list gives them, maybe a few
+    et_al: bool = False  # the list's author list ends 'et al.': knowingly incomplete
     nickname: str | None = None  # a system's short name beside the title ('Gandiva')
     url: str | None = None
     arxiv: str | None = None
@@ -153,6 +155,7 @@ def _candidate(ident: str, record: object, where: str) -> Candidate:
         venue=_text(record.get("venue")),
         year=int(year) if year else None,
         authors=[strip_controls(str(a)) for a in authors if a] if isinstance(authors, list) else [],
+        et_al=record.get("et_al") is True,
         nickname=_text(record.get("nickname")),
         url=_text(record.get("url")),
         arxiv=_text(record.get("arxiv")),
