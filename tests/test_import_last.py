@@ -368,3 +368,12 @@ def test_a_standalone_html_list_is_read(paths, tmp_path) -> None:
     assert [(o.action, o.title, o.venue, o.year) for o in report.outcomes] == [
         ("inbox", "A Made-Up Paper on Session Graphs", "SIGIR", 2022)
     ]
+
+
+def test_a_bracketed_nickname_before_the_title_is_no_author() -> None:
+    entry = one(
+        "# LLM\n\n- 🔥🔥[Prompt Caching] Efficient Prompt Caching via Embedding Similarity"
+        "(@UC Berkeley) [[pdf]](https://arxiv.org/pdf/2402.01173.pdf)\n"
+    )
+    assert entry.title == "Efficient Prompt Caching via Embedding Similarity"
+    assert entry.authors == [] and entry.first_author is None

@@ -116,8 +116,10 @@ def find(body: str, known: Collection[str]) -> Found:
                 found.title, found.href, found.marked = clean_title(title), href, True
                 weak = href is None and title.rstrip().endswith(".")
             continue
-        if kind == "note" or (kind == "text" and in_group):
-            continue  # a note in brackets, an emphasised remark: part of no field
+        if kind == "note" or (kind in ("text", "names") and in_group and not (run or found.title)):
+            continue  # a note in brackets, a '[Nickname]' before the title: part of no field
+        if kind == "text" and in_group:
+            continue  # an emphasised remark after it
         if run_open and (kind == "text" or (kind == "names" and not run)):
             if run and re.search(r"[|;]|\.\s", text[run[-1][1] : start]):
                 run_open = False  # 'Title | Alibaba': a title does not run past a '|'
