@@ -142,13 +142,15 @@ def test_a_book_is_a_book() -> None:
         ("article", "International Journal of Computer Vision", "IJCV", "journal"),
         ("inproceedings", "European Conference on Computer Vision", "ECCV", "conference"),
         ("inproceedings", "Proceedings of the Workshop on Widget Serving", "WWS", "workshop"),
+        ("phdthesis", "University of Illinois at Urbana-Champaign", "UIUC", "thesis"),
+        ("phdthesis", "Ph{D} Thesis, {CMU}", "CMU", "thesis"),
     ],
 )
 def test_a_new_venue_has_a_short_name_and_the_kind_its_name_says(
     entry_type: str, container: str, short: str, kind: str
 ) -> None:
     # 33.12: a short name the way the registry writes them; a Review is a journal
-    field = "journal" if entry_type == "article" else "booktitle"
+    field = {"article": "journal", "phdthesis": "school"}.get(entry_type, "booktitle")
     record = bib(
         f"@{entry_type}{{x, title = {{A Paper}}, author = {{Doe, Jane}}, year = 2019, "
         f"{field} = {{{container}}}}}"

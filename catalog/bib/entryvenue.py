@@ -234,7 +234,7 @@ class VenueReader:
     def shortened(self, venue: Venue) -> Venue:
         """A proposed venue under a short name as the registry writes them, when its
         entries give no acronym (noted when made from the name's initials)."""
-        if venue.short != venue.name or venue.kind not in ("conference", "journal", "workshop"):
+        if venue.short != venue.name or venue.kind in ("book", "collection", "preprint"):
             return venue
         short, made = short_name(venue.name, self.registry.venues)
         if made:

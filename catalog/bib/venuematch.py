@@ -355,18 +355,29 @@ def kind_of(name: str, kind: str) -> str:
 
 # The organisers' words a venue's acronym leaves out ('IEEE Transactions on Neural
 # Networks' is TNN, 'ACM Computing Surveys' CSUR).
-_ORGANISER_WORDS = frozenset({"acm", "ieee", "usenix", "siam", "annual"})
+_ORGANISER_WORDS = frozenset({"acm", "ieee", "iee", "usenix", "siam", "annual"})
 
 
 def short_name(name: str, taken: Collection[str]) -> tuple[str, bool]:
     """A short name for a new venue the entries give no acronym for, as the registry writes
     them: a name of one or two words joined by '-' ('Neural-Computation', as
-    'IEEE-Access'), one of three to six by its words' initials ('International Journal of
-    Computer Vision': IJCV) unless taken; and whether it was made from initials. An
-    abbreviated name ('Ann. Math.') is short already."""
+    'IEEE-Access'), the acronym a name of up to three words holds ('PhD Thesis, CMU'), else
+    the initials of three to six words ('International Journal of Computer Vision': IJCV)
+    unless taken; and whether it was made from initials. An abbreviated name ('Ann.
+    Math.') is short already."""
     if re.search(r"\w\.\s", name + " "):
         return name, False  # 'Ann. Math.', 'SIGOPS Oper. Syst. Rev.': a short form already
     words = re.findall(r"[^\W\d_][\w']*", name)
+    capitals = [
+        w
+        for w in words
+        if len(w) >= 3
+        and w.isupper()
+        and w.casefold() not in _ORGANISER_WORDS
+        and not w.startswith("SIG")
+    ]
+    if len(words) <= 3 and capitals:
+        return capitals[0], False  # 'PhD Thesis, CMU', 'JOSA A': the acronym it holds
     kept = [
         w
         for w in words
