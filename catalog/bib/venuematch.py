@@ -166,7 +166,8 @@ _WORKSHOP_RE = re.compile(r"\bworkshops?\b", re.IGNORECASE)
 
 def norm_venue(text: str) -> str:
     """A venue's name for matching: folded words, '&' (or '&amp;') read as 'and'."""
-    return " ".join(re.findall(r"[a-z0-9]+", fold(html.unescape(text).replace("&", " and "))))
+    text = html.unescape(text) if "&" in text and ";" in text else text
+    return " ".join(re.findall(r"[a-z0-9]+", fold(text.replace("&", " and "))))
 
 
 _SEPARATOR_RE = re.compile(r"((?<!\s)\s*+[,.;]\s*+)")
@@ -503,6 +504,7 @@ _PREPRINT_SERVER_RE = re.compile(
 def no_venue(container: str, kind: str) -> str | None:
     """Why an entry's venue field names no venue (an organisation, a newspaper, a blog, or
     for a @misc anything but a preprint server or a named venue); None when it may."""
+    container = container[:300]  # a venue's name is short; 80 KB of one is read no further
     if kind in ("book", "thesis", "report") or _VENUE_NAME_RE.search(container):
         return None  # a publisher, school or institution is what these name
     if _ORGANISATION_RE.search(container):
