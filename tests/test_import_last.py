@@ -379,3 +379,19 @@ def test_a_bracketed_nickname_before_the_title_is_no_author() -> None:
     )
     assert entry.title == "Efficient Prompt Caching via Embedding Similarity"
     assert entry.authors == [] and entry.first_author is None
+
+
+def test_one_arxiv_id_under_a_retitled_title_is_one_candidate(paths, tmp_path) -> None:
+    # 33.11: the catalog's rule for one id under two titles of one paper, in the inbox too
+    from catalog.ingest import importer, inbox
+
+    source = tmp_path / "retitled.md"
+    source.write_text(
+        "# Serving\n\n- [Widgetflow: Serving Many Models on One Pool](https://arxiv.org/abs/"
+        "2401.00011) arXiv 2024\n- [Widgetflow: Serving Many Small Models on One Shared Pool]"
+        "(https://arxiv.org/abs/2401.00011) arXiv 2024\n",
+        encoding="utf-8",
+    )
+    report = importer.import_file(paths, source)
+    assert len(inbox.load(paths)) == 1
+    assert "already in the inbox" in report.outcomes[1].reason

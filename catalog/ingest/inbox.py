@@ -221,7 +221,12 @@ class Inbox:
             return None
         there = next(c for c in self.candidates if f"inbox-{c.id}" == match.paper.key)
         if match.by != "title":  # one DOI or arXiv id: the same paper if titled alike
-            if duplicates.same_paper_title(candidate.title, match.paper):
+            from catalog.ingest.listimport import retitled
+
+            # the catalog's rule: alike, or retitled between versions, is the same paper
+            if duplicates.same_paper_title(candidate.title, match.paper) or retitled(
+                candidate.title, match.paper.title
+            ):
                 return there
             # else a list linking one id under two titles: this title may be filed already
             match = self.finder.find(replace(probe, doi=None, arxiv=None))
