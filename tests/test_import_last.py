@@ -395,3 +395,16 @@ def test_one_arxiv_id_under_a_retitled_title_is_one_candidate(paths, tmp_path) -
     report = importer.import_file(paths, source)
     assert len(inbox.load(paths)) == 1
     assert "already in the inbox" in report.outcomes[1].reason
+
+
+def test_a_reference_with_a_quoted_title_gives_its_fields() -> None:
+    entry = one(
+        '# Serving\n\n- Reddi, Vijay Janapa, et al. "Mlperf inference benchmark." arXiv '
+        "preprint arXiv:1911.02549 (2019). [[Paper]](https://arxiv.org/pdf/1911.02549.pdf)\n"
+    )
+    assert (entry.title, entry.authors, entry.et_al, entry.year) == (
+        "Mlperf inference benchmark",
+        ["Vijay Janapa Reddi"],
+        True,
+        2019,  # never 1911, the arXiv id's digits
+    )

@@ -504,13 +504,14 @@ class Cited:
 
 def cited(text: str) -> Cited | None:
     """The fields of a reference in author-date style ('Family, I., & Family, I. (YEAR).
-    Title. Venue.'), when its names are all in that form; else None."""
+    Title. Venue.') or with its title in quotes ('Family, Given, et al. "Title." Venue
+    (YEAR).'), when its names are all plainly names; else None."""
     m = _CITED_YEAR_RE.search(text[:2000])
     if m is None:
-        return None
+        return _quoted(text[:2000])
     names, et_al = _family_initials(text[: m.start()])
     if not names:
-        return None
+        return _quoted(text[:2000])
     rest = text[m.end() :]
     end = _SENTENCE_END_RE.search(rest)
     title = rest[: end.start() + (end.group(1) != ".")] if end else rest
@@ -537,3 +538,24 @@ def _family_initials(block: str) -> tuple[list[str], bool]:
             return [], False
         names.append(f"{given} {family}")
     return names, et_al
+
+
+_QUOTED_RE = re.compile(r"[\"“]([^\"“”]{6,300})[\"”]")
+_YEAR_IN_RE = re.compile(r"(?<![\d.:/])((?:19|20)\d{2})(?!\d)(?!\.\d)")  # no id's digits
+
+
+def _quoted(text: str) -> Cited | None:
+    """'Reddi, Vijay Janapa, et al. "Title." Venue (2019).': names, a quoted title, a year."""
+    m = _QUOTED_RE.search(text)
+    if m is None:
+        return None
+    before = text[: m.start()].strip(" ,.")
+    names, et_al = names_of(before)
+    if not names and before.count(",") >= 1:  # 'Family, Given, ...': the first inverted
+        family, given, *rest = [*before.split(",", 2), ""][:3]
+        names, et_al = names_of(f"{given.strip()} {family.strip()}," + ",".join(rest))
+    year = _YEAR_IN_RE.search(text, m.end())
+    title = clean_title(m.group(1))
+    if not names or year is None or not looks_like_title(title):
+        return None
+    return Cited(names, et_al, int(year.group(1)), title)

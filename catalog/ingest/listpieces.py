@@ -158,8 +158,9 @@ def find(body: str, known: Collection[str]) -> Found:
 
 def _reference(found: Found, text: str) -> None:
     """A title (or line) that is a whole reference in author-date style ('Berg, R., &
-    Welling, M. (2017). Title. Venue.'): its title, authors and year."""
-    if found.authors or (ref := cited(text)) is None:
+    Welling, M. (2017). Title. Venue.') or with a quoted title ('Reddi, Vijay Janapa, et
+    al. "Title." Venue (2019).'): its title, authors and year, read as a whole."""
+    if (ref := cited(text)) is None:
         return
     found.title, found.authors, found.et_al = ref.title, ref.authors, ref.et_al
     found.first_author = None
