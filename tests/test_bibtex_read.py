@@ -127,7 +127,7 @@ def test_recommender_bib_venues_resolve_against_the_registry() -> None:
             "ACM SIGKDD International Conference on Knowledge Discovery and Data Mining",
         ),
         "cheng2016wide": (
-            "workshop on deep learning for recommender systems",
+            "WDLRS",
             "workshop",
             "workshop on deep learning for recommender systems",
         ),

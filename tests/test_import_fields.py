@@ -227,12 +227,14 @@ def test_the_inbox_keeps_venue_year_authors_and_links_and_never_merges_on_a_weak
     report = importer.import_file(shipped, write(tmp_path, text))
     assert [o.action for o in report.outcomes] == ["inbox"] * 4
     box = inbox.load(shipped)
-    # one title, other years: two; one arXiv id under wholly other titles: two
-    assert len(box) == 4
+    # one title, other years: two; one arXiv id under a title that holds the other's
+    # words: one, as the catalog's rule for a retitled version has it (issue 33.11)
+    assert len(box) == 3
+    assert "already in the inbox" in report.outcomes[3].reason
     first = box[0]
     assert (first.venue, first.year, first.authors) == ("NSDI", 2021, ["Ann Example"])
     again = importer.import_file(shipped, write(tmp_path, text))
-    assert len(inbox.load(shipped)) == 4 and again.count("inbox") == 4
+    assert len(inbox.load(shipped)) == 3 and again.count("inbox") == 4
 
 
 # ---------------------------------------------------------------- arXiv ids and retitled papers

@@ -156,7 +156,7 @@ def noisy_catalog(folder: Path) -> Paths:
     textbook = folder / "textbook.bib"
     textbook.write_text(TEXTBOOK, encoding="utf-8")
     for bib in (SHARED / "testdata" / "recommender.bib", textbook):
-        importer.import_file(paths, bib, skip_broken=True)
+        importer.import_file(paths, bib)
     return paths
 
 

@@ -25,6 +25,7 @@ from attacklib import (  # noqa: F401  (they register cases)
     bounds,
     door,
     edges,
+    importing,
     injection,
     merging,
     paths,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 
 from catalog.bib.fields import (
     ARXIV_VENUE_RE,
@@ -29,7 +30,9 @@ from catalog.bib.venuematch import (
     join_acronyms,
     kind_of,
     named_venue,
+    no_venue,
     same_words,
+    short_name,
 )
 from catalog.data.registry import CHAPTER_VENUE, Venue, same_venue_name, venue_key
 from catalog.errors import Problem
@@ -43,6 +46,7 @@ class VenueReader:
         self.registry = registry
         self.problem = problem
         self.proposals: list[tuple[BibRecord, Venue, str]] = []  # entries proposing a venue
+        self.initials: set[str] = set()  # short names made from a name's initials
 
     def not_a_paper(self, record: BibRecord) -> bool:
         """True (with the reason noted) for a web page or software, and for an entry other
@@ -118,6 +122,9 @@ class VenueReader:
                 )
             )
             return None
+        if (why := no_venue(container, kind_of(container, kind))) is not None:
+            self.skip_not_paper(record, why)
+            return None
         # A publication series (PMLR, LNCS) names no venue: the booktitle's acronym does.
         if acronym and acronym.upper() in PUBLICATION_SERIES:
             acronym = None
@@ -126,9 +133,10 @@ class VenueReader:
         name = clean_venue(container, journal=kind_of(container, kind) == "journal")
         if not re.search(r"[a-z]", name):  # nothing but an acronym: "Proceedings of the ADKDD'17"
             name = short or name or container
+        kind = kind_of(name, kind)
         short = short or name
         publisher = fields.get("publisher") if kind not in ("book",) else None
-        proposed = Venue(short, kind_of(name, kind), name, publisher or None)
+        proposed = Venue(short, kind, name, publisher or None)
         return self.settle(record, proposed, True, container)
 
     def misfiled(self, record: BibRecord, container: str, kind: str) -> tuple[str, str]:
@@ -156,6 +164,19 @@ class VenueReader:
                 )
                 return value, kind_named
         return container, kind
+
+    def skip_not_paper(self, record: BibRecord, why: str) -> None:
+        """Refuse an entry whose venue field names no venue (an organisation, a
+        newspaper, a blog): a paper is never filed under a venue made up from it."""
+        record.problems.append(
+            self.problem(
+                record.line,
+                record.key,
+                f"not a paper: {why}",
+                "cite it from a .bib of your own; if it is a report, write it as "
+                "@techreport with its institution",
+            )
+        )
 
     def skip_web_page(self, record: BibRecord) -> None:
         """Note that a web page or software entry is skipped, not refused."""
@@ -210,6 +231,16 @@ class VenueReader:
             self.proposals.append((record, venue, source))
         return venue
 
+    def shortened(self, venue: Venue) -> Venue:
+        """A proposed venue under a short name as the registry writes them, when its
+        entries give no acronym (noted when made from the name's initials)."""
+        if venue.short != venue.name or venue.kind in ("book", "collection", "preprint"):
+            return venue
+        short, made = short_name(venue.name, self.registry.venues)
+        if made:
+            self.initials.add(short)
+        return replace(venue, short=short)
+
     def propose(self) -> None:
         """One venue per proposed short name, then a problem for each entry that proposes one.
 
@@ -237,14 +268,18 @@ class VenueReader:
             groups[group].append(venue)
             by_name.update(dict.fromkeys(names, group))
         groups = join_acronyms(groups)
-        chosen = {id(v): named_venue(members) for members in groups for v in members}
+        chosen = {
+            id(v): self.shortened(named_venue(members)) for members in groups for v in members
+        }
         for record, proposed, source in self.proposals:
             venue = record.venue = chosen[id(proposed)]
             if record.paper is not None:
                 record.paper.venue = venue.short
             named = f" ({venue.name})" if venue.name != venue.short else ""
+            made = " (its short name made from the initials: check it)"
             hint = (
-                f"add {venue.kind} '{venue.short}'{named} to data/venues.yaml, or this name "
+                f"add {venue.kind} '{venue.short}'{named} to data/venues.yaml"
+                f"{made if venue.short in self.initials else ''}, or this name "
                 "to the aliases of the venue it is"
             )
             if venue.short == CHAPTER_VENUE and venue.kind == "collection":

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import html
 import re
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 
 from catalog.bib.fields import KINDS, MISC_CONTAINERS, URL_INSIDE_RE, URL_RE
@@ -163,7 +165,9 @@ _WORKSHOP_RE = re.compile(r"\bworkshops?\b", re.IGNORECASE)
 
 
 def norm_venue(text: str) -> str:
-    return " ".join(re.findall(r"[a-z0-9]+", fold(text)))
+    """A venue's name for matching: folded words, '&' (or '&amp;') read as 'and'."""
+    text = html.unescape(text) if "&" in text and ";" in text else text
+    return " ".join(re.findall(r"[a-z0-9]+", fold(text.replace("&", " and "))))
 
 
 _SEPARATOR_RE = re.compile(r"((?<!\s)\s*+[,.;]\s*+)")
@@ -302,7 +306,7 @@ def container_of(record: BibRecord) -> str:
         for c in containers
         if fields.get(c) and not URL_RE.match(fields[c]) and not URL_INSIDE_RE.search(fields[c])
     ]
-    return names[0] if names else ""
+    return html.unescape(names[0]) if names else ""  # 'Knowledge Discovery &amp; Data Mining'
 
 
 def named_venue(proposed: list[Venue]) -> Venue:
@@ -329,13 +333,64 @@ _WORKSHOP_RE = re.compile(r"\bworkshops?\b", re.IGNORECASE)
 _CONFERENCE_RE = re.compile(r"\b(?:conference|symposium)\b", re.IGNORECASE)
 
 
+# Words of a journal's name: 'ACM SIGOPS Operating Systems Review', 'Ann. Math.'
+_JOURNAL_RE = re.compile(
+    r"\b(?:journal|transactions|review|notices|newsletter|newsl\.|letters|magazine|"
+    r"bulletin|annals|ann\.|j\.)(?!\w)",
+    re.IGNORECASE,
+)
+
+
 def kind_of(name: str, kind: str) -> str:
-    """The kind a proposed venue's name says it is: a Workshop is a workshop."""
+    """The kind a proposed venue's name says it is: a Workshop is a workshop, a Review or
+    Notices a journal (whatever the entry's type), a Conference a conference."""
     if kind in ("conference", "journal", "preprint") and _WORKSHOP_RE.search(name):
         return "workshop"
-    if kind in ("journal", "preprint") and _CONFERENCE_RE.search(name):
+    conference = _CONFERENCE_RE.search(name)
+    if kind in ("conference", "preprint") and _JOURNAL_RE.search(name) and not conference:
+        return "journal"
+    if kind in ("journal", "preprint") and conference:
         return "conference"
     return kind
+
+
+# The organisers' words a venue's acronym leaves out ('IEEE Transactions on Neural
+# Networks' is TNN, 'ACM Computing Surveys' CSUR).
+_ORGANISER_WORDS = frozenset({"acm", "ieee", "iee", "usenix", "siam", "annual"})
+
+
+def short_name(name: str, taken: Collection[str]) -> tuple[str, bool]:
+    """A short name for a new venue the entries give no acronym for, as the registry writes
+    them: a name of one or two words joined by '-' ('Neural-Computation', as
+    'IEEE-Access'), the acronym a name of up to three words holds ('PhD Thesis, CMU'), else
+    the initials of three to six words ('International Journal of Computer Vision': IJCV)
+    unless taken; and whether it was made from initials. An abbreviated name ('Ann.
+    Math.') is short already."""
+    if re.search(r"\w\.\s", name + " "):
+        return name, False  # 'Ann. Math.', 'SIGOPS Oper. Syst. Rev.': a short form already
+    words = re.findall(r"[^\W\d_][\w']*", name)
+    capitals = [
+        w
+        for w in words
+        if len(w) >= 3
+        and w.isupper()
+        and w.casefold() not in _ORGANISER_WORDS
+        and not w.startswith("SIG")
+    ]
+    if len(words) <= 3 and capitals:
+        return capitals[0], False  # 'PhD Thesis, CMU', 'JOSA A': the acronym it holds
+    kept = [
+        w
+        for w in words
+        if w.casefold() not in _SMALL_WORDS | _ORGANISER_WORDS and not re.match(r"SIG[A-Z]", w)
+    ]
+    if len(kept) > 6:
+        return name, False  # no acronym is that long: the name, for review
+    if len(kept) >= 3:
+        made = "".join(w[0].upper() for w in kept)
+        if made.casefold() not in {t.casefold() for t in taken}:
+            return made, True
+    return "-".join(words) or name, False
 
 
 # Words an acronym leaves out ('International Conference on Data Mining' is ICDM).
@@ -417,3 +472,45 @@ def same_words(a: str, b: str) -> bool:
 
 
 # Fields read for the catalog, whose unknown LaTeX commands are worth a note.
+
+
+# What stands where a venue would and is none: an organisation ('OpenAI', 'Stanford
+# University', 'Google Research'), a newspaper, a blog. A name that says it is a journal
+# or proceedings is a venue whatever else it holds ('Journal of the ACM').
+_ORGANISATION_RE = re.compile(
+    r"\b(?:universit(?:y|ät|é|à|eit)|institut(?:e|o)?|college|school|laborator(?:y|ies)|"
+    r"labs?|inc\.?|corp(?:oration|\.)?|ltd\.?|gmbh|company|foundation|"
+    r"openai|deepmind|anthropic|google|microsoft|facebook|meta ai|nvidia|amazon|"
+    r"hugging ?face|mistral ai)(?!\w)",
+    re.IGNORECASE,
+)
+_NEWS_RE = re.compile(
+    r"\b(?:times|post|news|guardian|wired|verge|techcrunch|forbes|bloomberg|reuters|"
+    r"economist|atlantic|new yorker|venturebeat|blog|substack)(?!\w)",
+    re.IGNORECASE,
+)
+_VENUE_NAME_RE = re.compile(
+    r"\b(?:journal|transactions|proceedings|proc\.|conference|symposium|workshop|letters|"
+    r"review|notices|annals|bulletin|magazine|congress|meeting|arxiv|preprint|rxiv)(?!\w)",
+    re.IGNORECASE,
+)
+# Servers of preprints a @misc may name: what such an entry is, when it names no venue.
+_PREPRINT_SERVER_RE = re.compile(
+    r"\b(?:arxiv|\w*rxiv|ssrn|research square|preprints\.org|hal|openreview|zenodo)\b",
+    re.IGNORECASE,
+)
+
+
+def no_venue(container: str, kind: str) -> str | None:
+    """Why an entry's venue field names no venue (an organisation, a newspaper, a blog, or
+    for a @misc anything but a preprint server or a named venue); None when it may."""
+    container = container[:300]  # a venue's name is short; 80 KB of one is read no further
+    if kind in ("book", "thesis", "report") or _VENUE_NAME_RE.search(container):
+        return None  # a publisher, school or institution is what these name
+    if _ORGANISATION_RE.search(container):
+        return f"'{container}' names an organisation, not a venue"
+    if _NEWS_RE.search(container):
+        return f"'{container}' names a newspaper or blog, not a venue"
+    if kind == "preprint" and not _PREPRINT_SERVER_RE.search(container):
+        return f"a @misc entry whose '{container}' names no venue or preprint server"
+    return None

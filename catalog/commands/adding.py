@@ -97,7 +97,10 @@ def _progress() -> Any:
 @command("import")
 def import_(
     file: Annotated[
-        Path, typer.Argument(help="A .bib file or a Markdown list (.md).", show_default=False)
+        Path,
+        typer.Argument(
+            help="A .bib file or a list in Markdown or HTML (.md, .html).", show_default=False
+        ),
     ],
     dry_run: DryRunOpt = False,
     merge: MergeOpt = False,
@@ -121,8 +124,9 @@ def import_(
         bool,
         typer.Option(
             "--skip-broken",
-            help="Refuse .bib entries that cannot be read and import the "
-            "rest (by default any such entry stops the import).",
+            help="Accepted for old scripts: an entry that cannot be read is always "
+            "refused alone, with its line and fix.",
+            hidden=True,
         ),
     ] = False,
     tags: TagsOpt = (),  # type: ignore[assignment]
@@ -132,9 +136,9 @@ def import_(
     """Import papers from a .bib file or a Markdown list.
 
     Every record is accounted for: added, merged (--merge), skipped as a duplicate of a
-    paper already in the catalog, or refused with its reason and line. An entry that
-    cannot be read stops the import with every such entry's line, and nothing is written,
-    unless --skip-broken refuses it alone and imports the others. A .bib entry keeps its own
+    paper already in the catalog, or refused with its reason and line. A .bib entry that
+    cannot be read is refused alone, with its line and the fix; the others are imported,
+    so a re-run after the fix adds just that one. A .bib entry keeps its own
     key when that is a valid catalog key not yet taken; otherwise a key is made and the
     old one shown as "(was KEY)". A .bib entry from a venue not in data/venues.yaml files
     it under a new registry entry made from its own data (listed for review); spellings
@@ -166,7 +170,6 @@ def import_(
             tags=list(tags),
             progress=update,
             display=state.paths.display(file),
-            skip_broken=skip_broken,
         )
     except CatalogError as err:
         if not as_json:

@@ -203,6 +203,7 @@ class Run:
             venue=venue or None,
             year=entry.year,
             authors=list(entry.authors) or ([entry.first_author] if entry.first_author else []),
+            et_al=entry.et_al and bool(entry.authors),
             nickname=entry.nickname,
             url=entry.url,
             arxiv=entry.arxiv,
@@ -393,12 +394,11 @@ def import_bib(
     dry_run: bool = False,
     tags: Iterable[str] = (),
     progress: Progress | None = None,
-    skip_broken: bool = False,
     only: Collection[int] | None = None,
 ) -> Report:
-    """Import every entry of a .bib text (only those starting on the lines `only` names,
-    when given). An entry that cannot be read stops the whole import (nothing written)
-    unless skip_broken, which refuses it alone."""
+    """Import every entry of a .bib text that reads (only those starting on the lines
+    `only` names, when given); one that cannot be read is refused alone, with its line
+    and the fix, so a re-run after the fix adds just that one."""
     from catalog.bib.bibtex import read_bib
     from catalog.data.registry import load_venues
 
@@ -414,13 +414,6 @@ def import_bib(
         raise ImportInputError(
             f"{filename}: no BibTeX entries found (entries look like "
             "'@inproceedings{key, title = {...}, ...}')"
-        )
-    broken = [problem for r in records if r.unreadable for problem in r.problems]
-    if broken and not skip_broken:
-        raise ImportInputError(
-            "\n".join(str(p) for p in broken) + f"\n{filename}: {len(broken)} "
-            f"entr{'y' if len(broken) == 1 else 'ies'} cannot be read, so nothing was "
-            "imported; fix them, or pass --skip-broken to import the rest"
         )
 
     def body(run: Run) -> None:
@@ -476,7 +469,6 @@ def import_file(
     tags: Iterable[str] = (),
     progress: Progress | None = None,
     display: str | None = None,
-    skip_broken: bool = False,
     only: Collection[int] | None = None,
 ) -> Report:
     """Import a .bib or a Markdown list, chosen by the file's extension; with `only`, just
@@ -494,10 +486,9 @@ def import_file(
             dry_run=dry_run,
             tags=tags,
             progress=progress,
-            skip_broken=skip_broken,
             only=only,
         )
-    if suffix in (".md", ".markdown", ".txt"):
+    if suffix in (".md", ".markdown", ".txt", ".html", ".htm"):  # HTML as Markdown holds it
         from catalog.ingest.listimport import import_markdown
 
         return import_markdown(
@@ -511,7 +502,9 @@ def import_file(
             progress=progress,
             only=only,
         )
-    raise ImportInputError(f"{name}: import reads .bib files and Markdown lists (.md, .txt)")
+    raise ImportInputError(
+        f"{name}: import reads .bib files and lists in Markdown or HTML (.md, .txt, .html)"
+    )
 
 
 # ---------------------------------------------------------------- papers add

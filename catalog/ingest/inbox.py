@@ -37,6 +37,7 @@ FIELDS = (
     "venue",
     "year",
     "authors",
+    "et_al",
     "url",
     "arxiv",
     "doi",
@@ -61,6 +62,7 @@ class Candidate:
     venue: str | None = None
     year: int | None = None
     authors: list[str] = field(default_factory=list)  # as the list gives them, maybe a few
+    et_al: bool = False  # the list's author list ends 'et al.': knowingly incomplete
     nickname: str | None = None  # a system's short name beside the title ('Gandiva')
     url: str | None = None
     arxiv: str | None = None
@@ -153,6 +155,7 @@ def _candidate(ident: str, record: object, where: str) -> Candidate:
         venue=_text(record.get("venue")),
         year=int(year) if year else None,
         authors=[strip_controls(str(a)) for a in authors if a] if isinstance(authors, list) else [],
+        et_al=record.get("et_al") is True,
         nickname=_text(record.get("nickname")),
         url=_text(record.get("url")),
         arxiv=_text(record.get("arxiv")),
@@ -203,13 +206,27 @@ class Inbox:
 
     def _same(self, candidate: Candidate) -> Candidate | None:
         """The candidate already filed that is this one, if any."""
+        # one title and year is one candidate, however many others share the title (a
+        # list's arXiv entry and its NSDI'25 entry): found by its id before the finder,
+        # which gives the first of them only
+        key = (normalize_title(candidate.title), candidate.year, candidate.nickname)
+        for there in self.candidates:
+            if there.id == candidate.id and (
+                (normalize_title(there.title), there.year, there.nickname) == key
+            ):
+                return there
         probe = candidate.as_paper()
         match = self.finder.find(probe)
         if match is None or not duplicates.plausible(probe, match):
             return None
         there = next(c for c in self.candidates if f"inbox-{c.id}" == match.paper.key)
         if match.by != "title":  # one DOI or arXiv id: the same paper if titled alike
-            if duplicates.same_paper_title(candidate.title, match.paper):
+            from catalog.ingest.listimport import retitled
+
+            # the catalog's rule: alike, or retitled between versions, is the same paper
+            if duplicates.same_paper_title(candidate.title, match.paper) or retitled(
+                candidate.title, match.paper.title
+            ):
                 return there
             # else a list linking one id under two titles: this title may be filed already
             match = self.finder.find(replace(probe, doi=None, arxiv=None))

@@ -100,6 +100,72 @@ _NAME_PARTICLES = frozenset(
     }
 )
 _NAME_WORD_RE = re.compile(r"^[^\W\d_](?:[^\W\d_]|['’.\-])*\Z")
+# Words of papers' titles that are nobody's name: a run of capitalised words holding one
+# ('Multi-Component Graph Convolutional Collaborative Filtering', 'Neural Computation')
+# is a title or a venue, never an author.
+_TITLE_WORDS = frozenset(
+    [
+        "adaptive",
+        "approach",
+        "attention",
+        "benchmark",
+        "collaborative",
+        "communications",
+        "computation",
+        "computing",
+        "conference",
+        "convolutional",
+        "data",
+        "deep",
+        "distributed",
+        "efficient",
+        "embedding",
+        "embeddings",
+        "experts",
+        "federated",
+        "filtering",
+        "framework",
+        "graph",
+        "graphs",
+        "inference",
+        "journal",
+        "language",
+        "large",
+        "learning",
+        "memory",
+        "mixture",
+        "model",
+        "models",
+        "network",
+        "networks",
+        "neural",
+        "optimization",
+        "parallel",
+        "prediction",
+        "proceedings",
+        "recommendation",
+        "recommendations",
+        "recommender",
+        "retrieval",
+        "scalable",
+        "serving",
+        "sparse",
+        "survey",
+        "system",
+        "systems",
+        "training",
+        "transactions",
+        "transformer",
+        "transformers",
+        "towards",
+        "using",
+        "via",
+        "workshop",
+    ]
+)
+# A person's name in a Han, kana or Hangul script is written without spaces in two to
+# four characters ('张三'); a longer run of them is a phrase ('利用多任务').
+_CJK_RUN_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{5}")
 MAX_PARTS = 6  # lines a record of hard-broken lines may have
 
 
@@ -159,7 +225,15 @@ def parse_label(text: str) -> tuple[str, int | None, str | None] | None:
         label = _label(note.group(1))  # 'NeurIPS'25 Spotlight', 'PPoPP'24 poster'
         # a one-word venue: 'A Made-Up Ranker 1990 for Videos' is a title, not a tag
         label = label if label and len(label[0].split()) == 1 else None
+        if label and _WORKSHOP_WORD_RE.search(text, note.end(1)):
+            # 'ICML 2022 Workshop': a workshop is a venue of its own, never the conference
+            label = (f"{label[0]} Workshop", label[1], label[2])
+    elif label is not None and _WORKSHOP_WORD_RE.search(label[0]):
+        label = (_WORKSHOP_WORD_RE.sub("Workshop", label[0]), label[1], label[2])
     return label
+
+
+_WORKSHOP_WORD_RE = re.compile(r"\bworkshops?\b", re.IGNORECASE)
 
 
 # A tag with a note after its year: 'NeurIPS'25 Spotlight', 'ICML 2024 (Oral)', 'KDD'19 best paper'
@@ -196,8 +270,12 @@ def plain_names(text: str) -> list[str] | None:
         words = part.split()
         if not 2 <= len(words) <= 5:
             return None
+        if len(parts) == 1 and sum(len(w) > 2 and "." not in w for w in words) > 3:
+            return None  # four full words and no other name beside it: a title's words
         for word in words:
-            if not _NAME_WORD_RE.match(word):
+            if not _NAME_WORD_RE.match(word) or _CJK_RUN_RE.search(word):
+                return None
+            if word.casefold().strip(".") in _TITLE_WORDS or word.count("-") > 1:
                 return None
             if word.islower():
                 if word not in _NAME_PARTICLES:
@@ -397,3 +475,79 @@ def names_of(text: str) -> tuple[list[str] | None, bool]:
 
 
 DATE_RE = re.compile(r"(?:\d{1,2}\s+)?(?:[A-Z][a-z]{2,8}\.?,?\s+)?((?:19|20)\d{2})")
+
+
+# A reference in author-date style: 'Berg, R. V. D., Kipf, T. N., & Welling, M. (2017).
+# Title. Venue.' The year in parentheses after the names ends the author list.
+_CITED_YEAR_RE = re.compile(r"\s\(((?:19|20)\d{2})[a-z]?(?:,[^()]{0,20})?\)[.,]?\s+")
+_INITIALS_RE = re.compile(r"^(?:[A-Z]\.?(?:\s?-\s?[A-Z]\.?)?\s?){1,4}\Z")
+_SENTENCE_END_RE = re.compile(r"(?<!\b[A-Z])(?<!\bvs)([.?!])\s+(?=\S)")
+
+
+@dataclass
+class Cited:
+    """What a reference in author-date style gives: its authors, year and title."""
+
+    authors: list[str]
+    et_al: bool
+    year: int
+    title: str
+
+
+def cited(text: str) -> Cited | None:
+    """The fields of a reference in author-date style ('Family, I., & Family, I. (YEAR).
+    Title. Venue.') or with its title in quotes ('Family, Given, et al. "Title." Venue
+    (YEAR).'), when its names are all plainly names; else None."""
+    m = _CITED_YEAR_RE.search(text[:2000])
+    if m is None:
+        return _quoted(text[:2000])
+    names, et_al = _family_initials(text[: m.start()])
+    if not names:
+        return _quoted(text[:2000])
+    rest = text[m.end() :]
+    end = _SENTENCE_END_RE.search(rest)
+    title = rest[: end.start() + (end.group(1) != ".")] if end else rest
+    title = clean_title(title)
+    return Cited(names, et_al, int(m.group(1)), title) if looks_like_title(title) else None
+
+
+def _family_initials(block: str) -> tuple[list[str], bool]:
+    """'Berg, R. V. D., Kipf, T. N., ... & Welling, M.': the names as 'R. V. D. Berg'."""
+    et_al = "..." in block or "…" in block
+    block = block.replace("...", ",").replace("…", ",")
+    parts = [p.strip() for p in re.split(r",|&|\band\b", block) if p.strip()]
+    if len(parts) < 2 or len(parts) % 2:
+        return [], False
+    names = []
+    for family, given in zip(parts[::2], parts[1::2], strict=True):
+        words = family.split()
+        lead = words[0] if words else ""
+        if not _INITIALS_RE.match(given) or not 1 <= len(words) <= 3:
+            return [], False
+        if not (lead[:1].isupper() or (lead in _NAME_PARTICLES and len(words) > 1)):
+            return [], False
+        if not all(_NAME_WORD_RE.match(w) and w.casefold() not in _TITLE_WORDS for w in words):
+            return [], False
+        names.append(f"{given} {family}")
+    return names, et_al
+
+
+_QUOTED_RE = re.compile(r"[\"“]([^\"“”]{6,300})[\"”]")
+_YEAR_IN_RE = re.compile(r"(?<![\d.:/])((?:19|20)\d{2})(?!\d)(?!\.\d)")  # no id's digits
+
+
+def _quoted(text: str) -> Cited | None:
+    """'Reddi, Vijay Janapa, et al. "Title." Venue (2019).': names, a quoted title, a year."""
+    m = _QUOTED_RE.search(text)
+    if m is None:
+        return None
+    before = text[: m.start()].strip(" ,.")
+    names, et_al = names_of(before)
+    if not names and before.count(",") >= 1:  # 'Family, Given, ...': the first inverted
+        family, given, *rest = [*before.split(",", 2), ""][:3]
+        names, et_al = names_of(f"{given.strip()} {family.strip()}," + ",".join(rest))
+    year = _YEAR_IN_RE.search(text, m.end())
+    title = clean_title(m.group(1))
+    if not names or year is None or not looks_like_title(title):
+        return None
+    return Cited(names, et_al, int(year.group(1)), title)

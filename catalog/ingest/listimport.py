@@ -183,7 +183,7 @@ def _mislinked(entry: Entry, match: duplicates.Match | None) -> str:
         or match.by == "title"
         or not entry.title
         or duplicates.same_paper_title(entry.title, match.paper)
-        or _retitled(entry.title, match.paper.title)
+        or retitled(entry.title, match.paper.title)
     ):
         return ""
     ident = entry.doi if match.by == "DOI" else entry.arxiv
@@ -193,7 +193,7 @@ def _mislinked(entry: Entry, match: duplicates.Match | None) -> str:
     )
 
 
-def _retitled(title: str, other: str) -> bool:
+def retitled(title: str, other: str) -> bool:
     """Two titles of one paper's versions: the same system name before a colon, or most
     of the words of one in the other."""
     from rapidfuzz import fuzz
@@ -224,7 +224,7 @@ def _fetch_authors(paper: Paper, venues: dict[str, Venue]) -> tuple[Paper, str]:
         return paper, "needs metadata: the list gives no title to look up"
     if paper.title and not (
         titles.alike(record.title, paper.title)
-        or (paper.arxiv and _retitled(paper.title, record.title))
+        or (paper.arxiv and retitled(paper.title, record.title))
     ):
         return paper, (
             f"needs metadata: {record.source} knows {paper.arxiv or 'it'} as "

@@ -27,6 +27,7 @@ from catalog.ingest.listfields import (
     YEAR_RE,
     Context,
     Entry,
+    cited,
     clean_title,
     looks_like_title,
     names_of,
@@ -101,7 +102,12 @@ def find(body: str, known: Collection[str]) -> Found:
     grouped: list[str] = []  # names inside a bracket group: a first author at most
     record = " | " in text and "<br" in body.casefold()
     previous = ("", False)  # the last piece that is a field: its kind, in brackets
+    names_end = -1  # where the last name of the author list ends
     for start, end, in_group, kind, value in judged:
+        if kind == "names" and names and " | " in text[names_end:start]:
+            kind = "text"  # a name-like line after the authors' line: 'Neural Computation'
+        if kind == "names" and not in_group:
+            names_end = end
         if kind == "title":
             title, href = cast(tuple[str, str | None], value)
             # a bold sentence ('**A note on the papers below.**') gives way to a title after it
@@ -110,8 +116,10 @@ def find(body: str, known: Collection[str]) -> Found:
                 found.title, found.href, found.marked = clean_title(title), href, True
                 weak = href is None and title.rstrip().endswith(".")
             continue
-        if kind == "note" or (kind == "text" and in_group):
-            continue  # a note in brackets, an emphasised remark: part of no field
+        if kind == "note" or (kind in ("text", "names") and in_group and not (run or found.title)):
+            continue  # a note in brackets, a '[Nickname]' before the title: part of no field
+        if kind == "text" and in_group:
+            continue  # an emphasised remark after it
         if run_open and (kind == "text" or (kind == "names" and not run)):
             if run and re.search(r"[|;]|\.\s", text[run[-1][1] : start]):
                 run_open = False  # 'Title | Alibaba': a title does not run past a '|'
@@ -144,7 +152,19 @@ def find(body: str, known: Collection[str]) -> Found:
     words = [h for t, h in inline.groups if h and clean_title(t).casefold() in LINK_WORDS]
     found.url = found.url or next((u for u in words if u.startswith("http")), None)
     _people(found, names, labelled, grouped)
+    _reference(found, found.title if found.marked else inline.plain(text))
     return found
+
+
+def _reference(found: Found, text: str) -> None:
+    """A title (or line) that is a whole reference in author-date style ('Berg, R., &
+    Welling, M. (2017). Title. Venue.') or with a quoted title ('Reddi, Vijay Janapa, et
+    al. "Title." Venue (2019).'): its title, authors and year, read as a whole."""
+    if (ref := cited(text)) is None:
+        return
+    found.title, found.authors, found.et_al = ref.title, ref.authors, ref.et_al
+    found.first_author = None
+    found.year = found.year or ref.year
 
 
 def _people(found: Found, names: list[str], labelled: list[str], grouped: list[str]) -> None:

@@ -31,6 +31,7 @@ from catalog.ingest.listfields import (
     NotPaper,
     Parsed,
     names_of,
+    parse_label,
 )
 from catalog.ingest.listinline import italics, links_of, plain_text
 from catalog.ingest.listpieces import (
@@ -231,7 +232,7 @@ class _Reader:
     def detail(self, parent: Entry, number: int, body: str) -> bool:
         """A nested item that gives its parent entry's link or authors ('- [pdf](url)',
         '- Authors: A B, C D'); True if it did."""
-        if only_links(body):
+        if only_links(body) or _labelled_links(body):
             parent.url = parent.url or paper_url(links_of(body))
             self.skip(number, f"the links of the entry on line {parent.line}")
             return True
@@ -240,7 +241,32 @@ class _Reader:
             parent.authors, parent.et_al = names, et_al
             self.skip(number, f"the authors of the entry on line {parent.line}")
             return True
-        return False
+        return self.byline(parent, number, body)
+
+    def byline(self, parent: Entry, number: int, body: str) -> bool:
+        """A nested item of the parent's authors, its venue tag after them or alone
+        ('- A B, C D, and E F (*ATC 2021*)', '- VLDB 2021'): its fields, where the parent
+        lacks them; True if it gave them."""
+        text = plain_text(body).strip()
+        names_part, tag = text, ""
+        if text.endswith(")") and "(" in text:
+            at = text.rindex("(")
+            names_part, tag = text[:at].strip(), text[at + 1 : -1].strip(" *_")
+        names, et_al = names_of(names_part)
+        if not names and names_part.count(",") >= 2:  # 'Baylor, Denis, et al.': the first inverted
+            family, given, rest = names_part.split(",", 2)
+            names, et_al = names_of(f"{given.strip()} {family.strip()},{rest}")
+        label = parse_label(tag) if tag else None
+        if not names and not tag:
+            label = parse_label(text.strip(" .*_"))  # 'VLDB 2021' alone
+        if not names and not (label and label[0]):
+            return False
+        if names and not parent.authors:
+            parent.authors, parent.et_al = names, et_al
+        if label and label[0] and (parent.venue is None or parent.year is None):
+            parent.venue, parent.year = label[0], label[1] or parent.year
+        self.skip(number, f"the authors or venue of the entry on line {parent.line}")
+        return True
 
     def item(
         self, lines: list[tuple[int, str]], nested: bool, parent: Entry | None = None
@@ -375,6 +401,21 @@ def _table_rows(tokens: list[Token]) -> list[tuple[int, list[str]]]:
         elif token.type == "inline" and rows:
             rows[-1][1].append(token.content.strip())
     return rows
+
+
+def _labelled_links(line: str) -> bool:
+    """A line of links after a short label ending in ':' ('arxiv version (2023): [link](u)',
+    'code: [GitHub](u)'): a note on the entry above, never a paper of its own."""
+    from catalog.ingest.listinline import render
+
+    inline = render(line)
+    label, colon, rest = inline.bare().partition(":")
+    return (
+        bool(colon)
+        and any(h is not None for _t, h in inline.groups)
+        and len(label.split()) <= 4
+        and not rest.strip(" \t-–—|,;[]()")
+    )
 
 
 def _paragraph_entry(number: int, line: str, context: Context) -> Entry | None:

@@ -20,12 +20,13 @@ from catalog.ingest.listfields import (
     LINK_LABELS,
     Context,
     Entry,
+    cited,
     clean_title,
     names_of,
     parse_label,
 )
 from catalog.ingest.listinline import links_of, plain_text, render
-from catalog.ingest.listpieces import entry_of, paper_url, pieces
+from catalog.ingest.listpieces import entry_of, find, paper_url, pieces
 
 Row = tuple[int, list[str]]
 # Header words of each column role, English and Chinese ('论文' paper, '会议' conference,
@@ -55,6 +56,29 @@ _HEADER_WORDS = (
     ("year", ("year", "date", "年份", "年", "时间", "연도", "발행일")),
     ("authors", ("author", "authors", "作者", "저자")),
     ("link", ("link", "links", "pdf", "url", "code", "链接", "링크", "원문")),
+    # remarks on a paper: never its title, however long
+    (
+        "note",
+        (
+            "remark",
+            "note",
+            "comment",
+            "description",
+            "summary",
+            "highlight",
+            "keyword",
+            "tag",
+            "category",
+            "topic",
+            "contribution",
+            "task",
+            "dataset",
+            "备注",
+            "说明",
+            "简介",
+            "分类",
+        ),
+    ),
 )
 _DATE_RE = re.compile(r"^(?:19|20)\d{2}(?:[.\-/]\d{1,2}){0,2}\Z")  # '2019', '2019.08'
 
@@ -115,6 +139,11 @@ def roles(header: list[str], body: list[list[str]], context: Context) -> Columns
 
     found.year = first("year")
     found.authors = first("authors")
+    # a 'Source' or 'Published' column of long titles is the papers' column, not the venue's
+    for j, role in named.items():
+        venues = _share(cells[j], lambda c: _venue_cell(c, context))
+        if role == "venue" and _words(cells[j]) >= 3.5 and venues < 0.5:
+            named[j] = "title" if first("title") is None else None
     found.venue = first("venue")
     free = [j for j in range(width) if named[j] in (None, "title", "name")]
     if found.venue is None:  # a column of venues ('RecSys 2023', 'OSDI'), unnamed
@@ -194,7 +223,10 @@ def table_row(
         inline = render(cell)  # a cell that begins with a link: its text is the title
         lead = inline.group(inline.text.lstrip()[:1])
         linked = lead is not None and lead[1] is not None
-        title = lead[0] if lead and linked else _drop_link_words(_plain(cell))
+        # a cell of text: its title as the one reader finds it in a line ('🔥[**Nick**]
+        # Title(@Org)' gives 'Title'), else the cell's words
+        title = lead[0] if lead and linked else find(cell, context.known).title
+        title = title or _drop_link_words(_plain(cell))
         url = lead[1] if lead and linked else None
     nickname = _plain(_cell(cells, columns.name)) or None
     venue_text = _plain(_cell(cells, columns.venue))
@@ -205,7 +237,10 @@ def table_row(
     if year_m and (label is None or label[1] is None):
         venue, _y, arxiv_id = label or (context.venue, None, None)
         label = (venue or "", int(year_m.group(0)), arxiv_id)
-    url = url or paper_url([lk for c in cells for lk in links_of(c)])
+    every = [lk for c in cells for lk in links_of(c)]
+    url = url or paper_url(every)
+    if not url and every and not (label and label[0]) and all(_side_link(t) for t, _h in every):
+        return None, "software, docs or a blog (its links are the project's), not a paper"
     if not title.strip(" -—"):
         if not (nickname and url):
             return None, "a table row with no title"
@@ -219,7 +254,21 @@ def table_row(
     entry.nickname = nickname if nickname != entry.title else None
     if columns.authors is not None:
         entry.authors, entry.et_al = _author_cell(_cell(cells, columns.authors))
+    elif title and (ref := cited(title)) is not None:  # a reference in author-date style
+        entry.title, entry.authors, entry.et_al = ref.title, ref.authors, ref.et_al
+        entry.year = entry.year or ref.year
     return entry, ""
+
+
+# Labels of a project's own links: a row whose links are all such is software or docs.
+_SIDE_LINKS = frozenset(
+    {"docs", "documentation", "github", "gitlab", "code", "blog", "website", "homepage"}
+    | {"project", "project page", "demo", "video", "slides", "repo", "official code", ""}
+)
+
+
+def _side_link(text: str) -> bool:
+    return clean_title(text).strip("[]").casefold() in _SIDE_LINKS
 
 
 def _tagged(cell: str) -> tuple[str, tuple[str, int | None, str | None] | None]:
