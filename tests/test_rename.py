@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from catalog import files
 from catalog.edit import writer
 from catalog.edit.session import Session
 from catalog.index import database
@@ -98,7 +99,7 @@ def test_a_rename_that_cannot_write_leaves_the_index_as_it_was(
     def full_disk(path: Path, text: object, newline: str = "\n", expected: object = None) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(writer, "atomic_write", full_disk)
+    monkeypatch.setattr(files, "atomic_write", full_disk)
     with pytest.raises(OSError):
         rename(paths, "caching", "cache-x")
     assert paths.catalog.read_bytes() == text
