@@ -2,13 +2,19 @@
 PY ?= python3
 
 help:  ## List the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-9s %s\n", $$1, $$2}'
 
 install:  ## Install papers and the test tools (editable)
 	$(PY) -m pip install -e '.[test]'
 
-test:  ## Run the tests (the README's test command)
+quick:  ## The quick tests (plain pytest: the slow ones left out)
 	$(PY) -m pytest
+
+test:  ## Every test (the README's test command, what CI runs)
+	$(PY) -m pytest --all
+
+examples:  ## Rerun the README's and docs' examples and rewrite their outputs
+	$(PY) tools/examples.py --update
 
 lint:  ## ruff, the format check and mypy (what CI runs before the tests)
 	ruff check catalog tests tools
@@ -30,4 +36,4 @@ bench:  ## Benchmarks of the core, export and site
 ci:  ## What CI runs
 	bash .ci/run
 
-.PHONY: help install test lint fix docs bench ci
+.PHONY: help install quick test examples lint fix docs bench ci

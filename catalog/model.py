@@ -25,24 +25,24 @@ DEFAULT_STATUS = "to-read"
 # Citation keys: what BibTeX and LaTeX take (ASCII letters, digits and '-_:.+/'), a letter
 # first, so a library's own keys ('behnelCythonBestBoth2011') are kept; no '..' or '//'.
 # Unique without regard to case. The keys papers makes are lower-case: firstauthor+year+word.
-KEY_RE = re.compile(r"^(?!.*(?:\.\.|//))[A-Za-z][A-Za-z0-9_:.+/\-]*[A-Za-z0-9]$")
+KEY_RE = re.compile(r"^(?!.*(?:\.\.|//))[A-Za-z][A-Za-z0-9_:.+/\-]*[A-Za-z0-9]\Z")
 # Lengths no real key, tag or title reaches: a longer one came from a broken record (a
 # whole abstract as a title), and would make a file name or a chart label no tool takes.
 MAX_KEY = 64
 MAX_TAG = 40
 MAX_TITLE = 500
 # New-style arXiv ids (YYMM.NNNNN) and old-style ones (archive/YYMMNNN).
-ARXIV_NEW_RE = re.compile(r"^(\d{2})(\d{2})\.\d{4,5}(v\d+)?$")
-ARXIV_OLD_RE = re.compile(r"^[a-z\-]+(\.[A-Z]{2})?/(\d{2})(\d{2})\d{3}(v\d+)?$")
-ARXIV_CLASS_RE = re.compile(r"^[a-z\-]+(\.[A-Za-z\-]{2,})?$")
+ARXIV_NEW_RE = re.compile(r"^(\d{2})(\d{2})\.\d{4,5}(v\d+)?\Z")
+ARXIV_OLD_RE = re.compile(r"^[a-z\-]+(\.[A-Z]{2})?/(\d{2})(\d{2})\d{3}(v\d+)?\Z")
+ARXIV_CLASS_RE = re.compile(r"^[a-z\-]+(\.[A-Za-z\-]{2,})?\Z")
 # A DOI as Crossref recommends (10.PREFIX/ then - . _ ; ( ) / : letters and digits, which
 # covers 99% of registered DOIs) plus the < > of old SICI DOIs. Backslash, braces,
 # quotes, % # & and spaces are refused: they would reach LaTeX (\input{...}) through
 # the export and HTML through the site.
-DOI_RE = re.compile(r"^10\.\d{4,9}/[-._;()/:<>A-Za-z0-9]+$")
+DOI_RE = re.compile(r"^10\.\d{4,9}/[-._;()/:<>A-Za-z0-9]+\Z")
 DOI_HINT = "a DOI is 10.PREFIX/SUFFIX of letters, digits and -._;()/:"  # what DOI_RE takes
 # Links: http(s) only, no whitespace, quotes, angle brackets, braces or backslashes.
-URL_RE = re.compile(r"^https?://[^\s\"'<>\\{}`^|]+$", re.IGNORECASE)
+URL_RE = re.compile(r"^https?://[^\s\"'<>\\{}`^|]+\Z", re.IGNORECASE)
 # C0 and C1 controls (ESC, NUL, CSI, ...), DEL, and the bidi overrides/isolates that
 # reorder what a terminal or browser shows. Tab and newline are kept in long texts.
 # (U+2028 and U+2029 too: YAML 1.1 readers and str.splitlines end a line at them.)
@@ -51,7 +51,7 @@ CONTROL_RE = re.compile(f"[{CONTROL_CHARS}]")
 CONTROL_OR_NEWLINE_RE = re.compile(f"[{CONTROL_CHARS}\t\n]")
 # One page or range, or several joined by commas ('1226-1235, 1403-1412').
 _PAGES = r"[A-Za-z]?\d+(?:[-–]{1,2}[A-Za-z]?\d+)?"
-PAGES_RE = re.compile(rf"^{_PAGES}(?:,\s?{_PAGES})*$")
+PAGES_RE = re.compile(rf"^{_PAGES}(?:,\s?{_PAGES})*\Z")
 
 
 # ---------------------------------------------------------------- the one table of fields

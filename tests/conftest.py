@@ -20,16 +20,41 @@ from catalog.paths import Paths
 load_commands(None)  # every command module, as `papers --help` has them
 
 REPO = Path(__file__).resolve().parent.parent
-# The shared test data (real .bib files and lists) lies beside the checkout, as in CI.
 # The catalog's first 25 papers, frozen: tests whose expectations (duplicates, rankings,
 # counts) were written against the shipped catalog read this, as data/papers.yaml grows.
 SEED_CATALOG = REPO / "tests" / "data" / "seed-papers.yaml"
-SHARED = Path(os.environ.get("PAPERS_SHARED") or REPO.parent / "shared")
-_REQUIRE = bool(os.environ.get("PAPERS_REQUIRE_TOOLS"))
-# Skips where shared/ is missing, saying so; in CI (PAPERS_REQUIRE_TOOLS) it runs and fails.
-needs_shared = pytest.mark.skipif(
-    not SHARED.is_dir() and not _REQUIRE, reason=f"shared test data not found under {SHARED}"
-)
+# Real files from public repositories (.bib files, lists) and the seed papers' verified
+# metadata, kept in the repository so a fresh clone runs every test (see its README.md).
+SHARED = REPO / "tests" / "data" / "shared"
+
+# Plain `pytest` is the quick loop: tests marked `slow` (browser, LaTeX, attack replays,
+# whole-site builds, large catalogs) are deselected, and `pytest --all` runs them too, as
+# CI and the README's test command do. A `-m` expression chooses for itself.
+_SLOW_LEFT_OUT = pytest.StashKey[int]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--all", action="store_true", help="run the slow tests too (as CI does)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--all") or config.getoption("markexpr"):
+        return
+    slow = [item for item in items if item.get_closest_marker("slow")]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if not item.get_closest_marker("slow")]
+        config.stash[_SLOW_LEFT_OUT] = len(slow)
+
+
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config
+) -> None:
+    if left_out := config.stash.get(_SLOW_LEFT_OUT, 0):
+        terminalreporter.write_line(
+            f"{left_out} slow tests deselected: `pytest --all` runs them too"
+        )
+
 
 VENUES = """\
 ASPLOS:
@@ -93,12 +118,14 @@ READING = HEADER + "papers:\n  lai2023adaembed: {status: read}\n"
 
 @pytest.fixture
 def shipped(tmp_path: Path) -> Paths:
-    """A copy of the shipped registries (data/*.yaml) with the frozen seed catalog as
-    papers.yaml, in tmp_path (never the real files)."""
+    """A copy of the shipped registries (data/*.yaml but the working files: the inbox,
+    the reader's state, the key map) with the frozen seed catalog as papers.yaml, in
+    tmp_path (never the real files)."""
     data = tmp_path / "data"
     data.mkdir()
     for path in (REPO / "data").glob("*.yaml"):
-        shutil.copy(path, data / path.name)
+        if path.name not in ("inbox.yaml", "reading.yaml", "keymap.yaml"):
+            shutil.copy(path, data / path.name)
     shutil.copy(SEED_CATALOG, data / "papers.yaml")
     return Paths(data / "papers.yaml", tmp_path / "build" / "catalog.db")
 

@@ -299,6 +299,7 @@ def test_load_protected_terms(tmp_path: Path) -> None:
     assert "Ekko" in TERMS
 
 
+@pytest.mark.slow
 def test_shipped_catalog_export_parses_in_pybtex_and_bibtexparser() -> None:
     papers = reader.load(REPO / "data" / "papers.yaml")
     for options in ({}, {"ascii": True}, {"venue_style": "short"}, {"arxiv_style": "journal"}):

@@ -8,7 +8,7 @@ from pathlib import Path
 import bibtexparser
 
 from catalog.paths import Paths
-from tests.conftest import SHARED, needs_shared
+from tests.conftest import SHARED
 
 RECOMMENDER = SHARED / "testdata" / "recommender.bib"
 
@@ -175,7 +175,6 @@ def test_bib_check_clean_file(cli, tmp_path: Path) -> None:
     assert "3 entries, 3 importable, 0 problems" in result.stderr
 
 
-@needs_shared
 def test_bib_check_reports_problems_with_lines(cli) -> None:
     result = cli("bib-check", str(RECOMMENDER))
     assert result.exit_code == 1
@@ -193,7 +192,6 @@ def test_bib_check_reports_problems_with_lines(cli) -> None:
     assert "32 entries, 28 importable, 25 problems" in result.stderr
 
 
-@needs_shared
 def test_bib_check_json(cli) -> None:
     result = cli("bib-check", str(RECOMMENDER), "--json")
     assert result.exit_code == 1

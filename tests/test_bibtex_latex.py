@@ -16,6 +16,8 @@ from catalog.data.registry import load_venues
 from catalog.model import Paper
 from tests.conftest import REPO, require
 
+pytestmark = pytest.mark.slow  # pdflatex and bibtex, seconds a document
+
 VENUES = load_venues(REPO / "data" / "venues.yaml")
 TERMS = bibtex.load_protected_terms(REPO / "data" / "protected-terms.txt")
 STYLES = ("plain", "alpha", "plainnat")

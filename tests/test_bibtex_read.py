@@ -13,7 +13,7 @@ from catalog.data import reader
 from catalog.data.registry import Venue, load_venues
 from catalog.errors import CatalogError
 from catalog.model import normalize_title
-from tests.conftest import REPO, SEED_CATALOG, SHARED, needs_shared, used_venues
+from tests.conftest import REPO, SEED_CATALOG, SHARED, used_venues
 
 VENUES = load_venues(REPO / "data" / "venues.yaml")
 # Without the well-known venues no paper uses yet: for tests of how unknown venues are proposed.
@@ -41,7 +41,6 @@ def entry_lines(text: str) -> dict[int, str]:
     return out
 
 
-@needs_shared
 def test_every_entry_of_recommender_bib_is_read_or_reported_with_its_line() -> None:
     text = RECOMMENDER.read_text(encoding="utf-8")
     records = read_bib(text, "recommender.bib", VENUES)
@@ -65,7 +64,6 @@ def test_every_entry_of_recommender_bib_is_read_or_reported_with_its_line() -> N
             ]
 
 
-@needs_shared
 def test_recommender_bib_quirks_are_understood() -> None:
     records = {r.key: r for r in read_bib_file(RECOMMENDER, VENUES)}
     wide = records["cheng2016wide"].paper
@@ -95,7 +93,6 @@ def test_recommender_bib_quirks_are_understood() -> None:
     )
 
 
-@needs_shared
 def test_recommender_bib_venues_resolve_against_the_registry() -> None:
     """Against the venues the catalog uses, the rest of recommender.bib's venues are proposed."""
     records = {r.key: r for r in read_bib_file(RECOMMENDER, USED)}
@@ -152,7 +149,6 @@ def test_recommender_bib_venues_resolve_against_the_registry() -> None:
     )
 
 
-@needs_shared
 def test_recommender_bib_resolves_well_known_venues_in_the_shipped_registry() -> None:
     records = {r.key: r for r in read_bib_file(RECOMMENDER, VENUES)}
     known = {
@@ -173,7 +169,6 @@ def test_recommender_bib_resolves_well_known_venues_in_the_shipped_registry() ->
     assert record.new_venue and record.paper.venue == "IJCV"
 
 
-@needs_shared
 def test_seed_papers_in_recommender_bib_are_the_catalogs_papers() -> None:
     catalog = reader.load(SEED_CATALOG)
     by_doi = {p.doi: p for p in catalog if p.doi}
@@ -199,7 +194,6 @@ def test_seed_papers_in_recommender_bib_are_the_catalogs_papers() -> None:
     }
 
 
-@needs_shared
 def test_seed_papers_bib_reads_as_the_catalog() -> None:
     """The reference bibliography, with its publishers' booktitles, gives our papers exactly."""
     catalog = {p.key: p for p in reader.load(SEED_CATALOG)}

@@ -61,6 +61,7 @@ def assert_same(original: Paper, back: Paper | None) -> None:
         assert getattr(back, name) == getattr(original, name), name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "options", OPTIONS, ids=lambda o: "-".join(map(str, o.values())) or "default"
 )
@@ -162,6 +163,7 @@ def papers(draw) -> Paper:
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(papers(), st.sampled_from(OPTIONS))
 def test_hostile_papers_read_back_the_same(paper: Paper, options: dict) -> None:
@@ -173,6 +175,7 @@ def test_hostile_papers_read_back_the_same(paper: Paper, options: dict) -> None:
     assert_same(paper, back.get(paper.key))
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.lists(papers(), min_size=1, max_size=4, unique_by=lambda p: p.key))
 def test_any_export_parses_in_pybtex_and_bibtexparser(batch: list[Paper]) -> None:

@@ -278,6 +278,7 @@ def test_browser_fixture_fails_without_playwright_when_tools_are_required(tmp_pa
             "-p",
             "no:cacheprovider",
             "-rfs",
+            "--all",
             f"{REPO / 'tests' / 'test_browser.py'}::test_home_page_shows_its_charts",
         ],
         cwd=REPO,

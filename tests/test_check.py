@@ -149,6 +149,7 @@ def test_near_duplicate_titles(tmp_path):
     assert any("b2023two: title nearly the same as a2023one" in m for m in found)
 
 
+@pytest.mark.slow
 def test_near_duplicates_are_those_all_pairs_find():
     """The buckets leave out no pair that scoring every pair finds: on a synthetic catalog
     whose titles share most of their words, and on short titles."""
@@ -476,6 +477,7 @@ _EDITS = {
 }
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(
     before=st.fixed_dictionaries({}, optional=_EDITS),

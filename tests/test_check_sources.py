@@ -1,14 +1,19 @@
-"""check's rules on sources: links that name another paper's id, aggregators as the only
-record, on small catalogs written into tmp_path."""
+"""check's rules on sources: links that name another paper's id, links that are no primary
+record (on no host of data/records.yaml), on small catalogs written into tmp_path."""
 
 from __future__ import annotations
+
+import shutil
 
 import pytest
 
 from catalog.check import sources
 from catalog.check.rules import check
+from catalog.data.records import Records
 from catalog.edit import writer
-from tests.conftest import VENUES, write_catalog
+from tests.conftest import REPO, VENUES, write_catalog
+
+RECORDS = REPO / "data" / "records.yaml"
 
 PAPER = """\
 2022:
@@ -23,7 +28,9 @@ PAPER = """\
 
 
 def problems(tmp_path, links: str, venues: str = VENUES) -> list[str]:
+    """check's messages on a catalog of PAPER with these sources and the shipped records."""
     paths = write_catalog(tmp_path, PAPER.format(sources=links), venues=venues)
+    shutil.copy(RECORDS, paths.records)
     return [p.message for p in check(paths)]
 
 
@@ -67,7 +74,7 @@ def test_a_link_that_agrees_with_the_paper_is_no_problem(tmp_path, link):
     ],
 )
 def test_a_link_to_another_paper_is_reported(tmp_path, link, message):
-    found = problems(tmp_path, f'"https://example.org/tiles", "{link}"')
+    found = problems(tmp_path, f'"https://dblp.org/rec/conf/asplos/Tester22", "{link}"')
     assert len(found) == 1
     assert message in found[0]
 
@@ -77,46 +84,75 @@ def test_a_paper_without_that_kind_of_id_is_not_contradicted(tmp_path):
         '      arxiv: "2104.05158"\n', ""
     )
     paths = write_catalog(tmp_path, body.format(sources='"https://arxiv.org/abs/2401.08895"'))
+    shutil.copy(RECORDS, paths.records)
     assert check(paths) == []
 
 
-def test_an_aggregator_as_the_only_source_is_reported(tmp_path):
-    found = problems(
-        tmp_path, '"https://paperswithcode.com/paper/tiles", "https://www.scribd.com/doc/1"'
-    )
-    assert len(found) == 1
-    assert found[0].startswith("only source is an aggregator (paperswithcode.com is a list")
-    assert "scribd.com is a site re-hosting documents" in found[0]
+def test_a_source_on_an_unlisted_host_is_reported_with_its_host(tmp_path):
+    found = problems(tmp_path, '"https://arxiv.org/abs/2104.05158", "https://www.mendeley.com/c/1"')
+    assert found == ["source on mendeley.com is not a primary record: https://www.mendeley.com/c/1"]
 
 
-def test_an_aggregator_beside_a_primary_record_is_fine(tmp_path):
-    links = '"https://paperswithcode.com/paper/tiles", "https://arxiv.org/abs/2104.05158"'
-    assert problems(tmp_path, links) == []
+def test_each_unlisted_source_is_reported_even_beside_a_primary_record(tmp_path):
+    links = '"https://paperswithcode.com/paper/tiles", "https://s.bingheai.cn/x", "https://doi.org/10.5555/3470496.0001"'
+    found = problems(tmp_path, links)
+    assert [m.split(" is not")[0] for m in found] == [
+        "source on paperswithcode.com",
+        "source on s.bingheai.cn",
+    ]
 
 
-def test_researchr_lists_papers_but_hosts_conference_sites():
-    assert sources.aggregator("https://researchr.org/publication/Tester22") is not None
-    assert sources.aggregator("https://conf.researchr.org/home/icse-2024") is None
-    assert sources.aggregator("https://en.wikiwand.com/en/Tiles") is not None
-    assert sources.aggregator("https://notfriendlywiki.com/x") is None
+def test_the_finding_names_the_rule_and_the_registry(tmp_path):
+    paths = write_catalog(tmp_path, PAPER.format(sources='"https://proxy25.life/abs/2104.05158"'))
+    shutil.copy(RECORDS, paths.records)
+    (finding,) = check(paths)
+    assert finding.line == 3 and finding.where == "2022 › ASPLOS › tester2022tiles"
+    assert not finding.blocking
+    assert "name the publisher, proceedings, arXiv, DBLP, doi.org" in finding.hint
+    assert finding.hint.endswith(f"add the host to {paths.display(paths.records)} after review")
 
 
-def test_every_aggregator_has_a_reason():
-    assert sources.AGGREGATORS
-    assert all(len(reason.split()) >= 3 for reason in sources.AGGREGATORS.values())
+@pytest.mark.parametrize(
+    "link",
+    [
+        "https://web3.arxiv.org/abs/2104.05158",  # arxiv.org lists itself alone
+        "https://arxiv.org.proxy25.life/abs/2104.05158",
+        "https://notgithub.com/example/tiles",
+        "https://researchr.org/publication/Tester22",
+        "http://127.0.0.1/abs/2104.05158",
+    ],
+)
+def test_look_alike_hosts_are_not_primary(tmp_path, link):
+    assert len(problems(tmp_path, f'"{link}"')) == 1
 
 
-def test_a_venue_whose_only_source_is_an_aggregator_is_reported(tmp_path):
+def test_a_venue_naming_a_source_that_is_no_record_is_reported_on_its_line(tmp_path):
     venues = VENUES + (
         "TOIS:\n  kind: journal\n  name: ACM Transactions on Information Systems\n"
-        "  sources: ['https://friendlywiki.com/article/index.php?title=TOIS']\n"
+        "  sources: ['https://friendlywiki.com/article/index.php?title=TOIS', "
+        "'https://tois.acm.org/charter.html']\n"
     )
-    found = [p for p in check(write_catalog(tmp_path, venues=venues)) if p.where == "TOIS"]
-    assert len(found) == 1
-    assert "only source is an aggregator (friendlywiki.com is a mirror of Wikipedia" in str(
-        found[0]
-    )
-    assert found[0].file.endswith("venues.yaml")
+    paths = write_catalog(tmp_path, venues=venues)
+    shutil.copy(RECORDS, paths.records)
+    (found,) = check(paths)
+    assert found.where == "TOIS"
+    assert found.file.endswith("venues.yaml")
+    assert found.line == VENUES.count("\n") + 1
+    assert found.message.startswith("source on friendlywiki.com is not a primary record")
+
+
+def test_without_a_records_file_every_source_is_unlisted_and_the_file_is_named(tmp_path):
+    paths = write_catalog(tmp_path, PAPER.format(sources='"https://arxiv.org/abs/2104.05158"'))
+    found = check(paths)
+    assert [p.message for p in found] == [
+        "source on arxiv.org is not a primary record: https://arxiv.org/abs/2104.05158",
+        "no records file, so no source is a known primary record",
+    ]
+    assert found[1].file == paths.display(paths.records)
+
+
+def test_a_catalog_without_sources_needs_no_records_file(paths):
+    assert check(paths) == []
 
 
 def test_an_edit_that_adds_a_contradicting_source_is_refused(tmp_path):
@@ -151,6 +187,6 @@ def test_papers_check_reports_it_with_its_line(tmp_path, monkeypatch):
 @pytest.mark.parametrize(
     "link", ["https://[broken/abs/1", "https://arxiv.org/abs/", "https://doi.org/", "http://x"]
 )
-def test_odd_links_name_no_id_and_raise_nothing(link):
+def test_odd_links_name_no_id_and_are_no_record(link):
     assert sources.linked_ids(link) == (None, None)
-    assert sources.aggregator(link) is None
+    assert sources.unlisted(link, Records()) is not None

@@ -429,6 +429,7 @@ def invoke() -> Iterator[Callable[[list[str]], Result]]:
         yield lambda args: runner.invoke(app, args)
 
 
+@pytest.mark.slow
 @settings(
     max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
@@ -531,6 +532,7 @@ def _papers(paths: Paths, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_the_process_exits_with_its_status_and_all_its_output(paths: Paths) -> None:
     """The command as its own process: whatever it printed arrives, every exit status
     stays."""

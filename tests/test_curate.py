@@ -236,6 +236,7 @@ def test_edit_without_change(cli, editor) -> None:
 # ---------------------------------------------------------------- real processes
 
 
+@pytest.mark.slow
 def test_two_tag_processes_at_the_same_moment_both_land(paths: Paths) -> None:
     base = [
         sys.executable,
@@ -291,6 +292,7 @@ def test_status_and_rm_dry_run_show_the_diff_and_write_nothing(cli, paths):
     assert (paths.catalog.read_bytes(), paths.reading.read_bytes()) == (before, reading)
 
 
+@pytest.mark.slow
 def test_an_edit_as_its_own_process(paths: Paths) -> None:
     """`papers status` as its own process: options, help and errors."""
 

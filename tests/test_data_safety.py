@@ -72,6 +72,7 @@ def test_a_rename_writes_the_vocabulary_with_both_names_first(
     assert "\nmoe:" not in "\n" + last and "mixture-of-experts:" in last
 
 
+@pytest.mark.slow
 def test_a_kill_after_each_file_leaves_a_catalog_check_accepts(paths: Paths) -> None:
     """`papers tags --rename` killed after its first, then its second file: each time
     check finds no problem, and the rename run again finishes it."""
@@ -178,7 +179,7 @@ def test_a_service_that_drips_its_reply_is_cut_at_the_deadline(
     import threading
     import time
 
-    from catalog.ingest import services
+    from catalog.ingest import services, webclient
 
     class Drip(http.server.BaseHTTPRequestHandler):
         def do_GET(self) -> None:
@@ -195,10 +196,10 @@ def test_a_service_that_drips_its_reply_is_cut_at_the_deadline(
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Drip)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     monkeypatch.setenv("PAPERS_CROSSREF_URL", f"http://127.0.0.1:{server.server_address[1]}")
-    monkeypatch.setattr(services, "DEADLINE", 1.0)
+    monkeypatch.setattr(webclient, "DEADLINE", 1.0)
     started = time.monotonic()
     try:
-        with pytest.raises(services.FetchError, match="took longer than"):
+        with pytest.raises(webclient.FetchError, match="took longer than"):
             services.crossref("10.9999/drip")
     finally:
         server.shutdown()

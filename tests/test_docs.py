@@ -82,6 +82,7 @@ def test_each_command_is_registered_by_the_module_cli_imports_for_it():
 
 EVERY_MODULE = [
     "adding",
+    "authors",
     "bib",
     "curate",
     "demo",
@@ -125,6 +126,7 @@ def test_a_command_imports_only_its_module(tmp_path, argv, modules):
     assert run.stderr.splitlines()[-1] == repr(modules), run.stderr
 
 
+@pytest.mark.slow
 def test_the_installed_command_runs_reading_and_other_commands(tmp_path):
     import subprocess
     import sys
@@ -186,6 +188,28 @@ def test_readme_link_resolves(target):
     assert (REPO / path).exists(), f"README.md links {path}, which does not exist"
     if anchor:
         assert anchor in slugs(path), f"README.md links {target}: {path} has no such heading"
+
+
+# "issue 21", "issues 21-24", "#21", "PR 3": the project's tracker, which users never see.
+_ISSUE = re.compile(r"\b(?:issues?|PRs?|pull requests?)\s*#?\d+|(?<![\w&/])#\d+\b", re.I)
+USER_DOCS = [REPO / "README.md", *sorted((REPO / "docs" / "pages").glob("*.md"))]
+
+
+@pytest.mark.parametrize("page", USER_DOCS, ids=[p.name for p in USER_DOCS])
+def test_user_docs_cite_no_issue_numbers(page):
+    found = [
+        f"{page.name}:{number}: {hit.group()}"
+        for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1)
+        for hit in _ISSUE.finditer(line)
+    ]
+    assert not found, f"say what changed, not its issue number: {found}"
+
+
+def test_the_issue_pattern():
+    for cited in ("after issue 21", "issues 21-24", "Issue #8", "see #12", "PR 3"):
+        assert _ISSUE.search(cited), cited
+    for fine in ("&#8212;", "page.html#21", "20 issues", "#the-site-commands"):
+        assert not _ISSUE.search(fine), fine
 
 
 @pytest.mark.slow

@@ -229,6 +229,7 @@ def run(paths: Paths, op: Op) -> object:
         return "error", str(err).replace(str(paths.data_dir), "DATA")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [12, 56, 78])
 def test_fifty_random_edits_leave_the_index_a_full_build_would(tmp_path: Path, seed: int) -> None:
     paths = synthetic(tmp_path / "cat")
@@ -271,6 +272,7 @@ def _lines_of(text: str, key: str) -> range:
     return range(start, end + 1)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", ODD_KEYS)
 @pytest.mark.parametrize("edit", ["tag", "untag", "dates", "title"])
 def test_odd_layouts_edit_only_the_papers_own_lines(tmp_path: Path, key: str, edit: str) -> None:

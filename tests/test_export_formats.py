@@ -129,6 +129,7 @@ def _biber(folder: Path, text: str) -> Path:
     return folder / "read.bib"
 
 
+@pytest.mark.slow
 def test_biber_reads_the_biblatex_without_a_warning(cli, tmp_path: Path) -> None:
     """biber, biblatex's own reader, in tool mode: it checks every entry against
     biblatex's data model and writes back what it read."""
@@ -308,6 +309,7 @@ def _strings(value: object):
 _RIS_LINE = re.compile(r"^(?:[A-Z][A-Z0-9]  - .*|)$")
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(papers_st)
 def test_hostile_fields_stay_plain_text_and_inert(rows) -> None:
@@ -366,6 +368,7 @@ def test_bibtex_export_imports_no_other_format(paths) -> None:
     assert out.read_text(encoding="utf-8").count("@") == len(KEYS)
 
 
+@pytest.mark.slow
 def test_the_seed_catalog_reads_back_in_every_format(run, tmp_path: Path) -> None:
     """The frozen first papers of the shipped catalog, through each reader."""
     bib = run("export")

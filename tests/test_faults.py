@@ -157,6 +157,7 @@ for tag in sys.argv[4].split(","):
 """
 
 
+@pytest.mark.slow
 def test_two_catalogs_in_one_folder_share_registries_without_losing_a_tag(tmp_path: Path) -> None:
     first = write_catalog(tmp_path)
     second = Paths(first.data_dir / "other.yaml", tmp_path / "build" / "other.db")
@@ -227,6 +228,7 @@ def test_tag_reports_success_with_a_damaged_index_and_repairs_it(cli, paths: Pat
     assert "caching" in query.get(database.connect(paths), "he2021fastmoe").tags
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "args",
     [["search", "embedding"], ["show", "he2021fastmoe"], ["list"], ["export"], ["tags"], ["queue"]],
@@ -252,6 +254,7 @@ BOMB = "".join(
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("victim", ["tags.yaml", "venues.yaml", "papers.yaml"])
 def test_an_alias_bomb_in_any_data_file_is_refused_at_once(paths: Paths, victim: str) -> None:
     target = paths.data_dir / victim
@@ -303,6 +306,7 @@ def test_tag_on_a_catalog_that_is_not_utf8_is_refused_untouched(
     assert paths.catalog.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_the_catalog_path_a_folder_is_a_message(paths: Paths, tmp_path: Path) -> None:
     folder = tmp_path / "folder.yaml"
     folder.mkdir()
@@ -383,6 +387,7 @@ def test_a_hostile_title_stays_text_in_a_new_note(paths: Paths) -> None:
 # ---------------------------------------------------------------- 15. readers and a first build
 
 
+@pytest.mark.slow
 def test_readers_and_writers_together_on_a_fresh_index(tmp_path: Path) -> None:
     paths = write_catalog(tmp_path)
     (paths.db.parent).mkdir(parents=True)
@@ -454,6 +459,7 @@ while True:
 """
 
 
+@pytest.mark.slow
 def test_sigkill_at_random_points_never_tears_the_catalog(tmp_path: Path) -> None:
     paths = write_catalog(tmp_path)
     without = paths.catalog.read_bytes()

@@ -2,7 +2,7 @@
 
 The server answers in each service's own format (Crossref works JSON, arXiv Atom
 XML, DBLP search JSON); nothing leaves the machine. Metadata of real papers in
-these replies is the verified metadata of ../shared/reference/seed-papers.bib;
+these replies is the verified metadata of tests/data/shared/reference/seed-papers.bib;
 other replies describe made-up papers with made-up names.
 """
 
@@ -19,7 +19,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from catalog.data.registry import Venue
-from catalog.ingest import services
+from catalog.ingest import services, webclient
 
 
 class Online:
@@ -164,7 +164,7 @@ def online(monkeypatch: pytest.MonkeyPatch) -> Iterator[Online]:
 def offline(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every service at a loopback port where nothing listens."""
     base = f"http://127.0.0.1:{free_port()}"
-    for env, _ in services.SERVICES.values():
+    for env, _ in webclient.SERVICES.values():
         monkeypatch.setenv(env, base)
 
 
@@ -237,7 +237,7 @@ def test_crossref_venue_by_full_name_and_fields(online: Online) -> None:
 
 
 def test_crossref_unknown_doi(online: Online) -> None:
-    with pytest.raises(services.FetchError, match=r"Crossref has no record of DOI 10\.1/none"):
+    with pytest.raises(webclient.FetchError, match=r"Crossref has no record of DOI 10\.1/none"):
         services.crossref("10.1/none")
 
 
@@ -251,14 +251,14 @@ def test_arxiv_entry_is_parsed_from_atom(online: Online) -> None:
 
 
 def test_arxiv_unknown_id_and_error_entry(online: Online) -> None:
-    with pytest.raises(services.FetchError, match=r"arXiv has no record of arXiv id 2399\.99999"):
+    with pytest.raises(webclient.FetchError, match=r"arXiv has no record of arXiv id 2399\.99999"):
         services.arxiv("2399.99999")
     online.arxiv["bad"] = (
         "<entry><id>http://arxiv.org/api/errors#incorrect_id_format_for_bad"
         "</id><title>Error</title><summary>incorrect id format for bad"
         "</summary></entry>"
     )
-    with pytest.raises(services.FetchError, match="arXiv says: incorrect id format for bad"):
+    with pytest.raises(webclient.FetchError, match="arXiv says: incorrect id format for bad"):
         services.arxiv("bad")
 
 
@@ -305,7 +305,7 @@ def test_dblp_search_and_published_version(online: Online) -> None:
 
 
 def test_no_network_says_so_and_suggests_bibtex(offline: None) -> None:
-    with pytest.raises(services.FetchError) as err:
+    with pytest.raises(webclient.FetchError) as err:
         services.crossref("10.1145/3600006.3613142")
     assert "cannot reach Crossref" in str(err.value)
     assert "papers add --bibtex FILE" in str(err.value)

@@ -11,6 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pybtex.database
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -98,6 +99,7 @@ papers_st = st.lists(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(papers_st)
 def test_pybtex_reads_every_hostile_entry_with_its_key(rows) -> None:
@@ -129,6 +131,7 @@ def _compile(folder: Path, bib: str, with_url: bool) -> tuple[str, str]:
     return log, bbl
 
 
+@pytest.mark.slow
 @settings(
     max_examples=4,
     deadline=None,
@@ -149,6 +152,7 @@ def test_latex_never_reads_a_file_the_data_names(tmp_path_factory, rows) -> None
         assert bbl.count("\\bibitem") == len(papers)
 
 
+@pytest.mark.slow
 def test_the_reported_doi_injection_is_inert(tmp_path: Path) -> None:
     """The reproducer: add --doi '10.1234/\\input{/some/file}' once reached pdflatex as is."""
     for tool in ("pdflatex", "bibtex"):

@@ -11,9 +11,9 @@ import pytest
 from catalog.check.rules import check
 from catalog.data import reader
 from catalog.data.registry import load_venues
-from catalog.ingest import importer, lists
+from catalog.ingest import importer, lists, outcomes
 from catalog.paths import Paths
-from tests.conftest import SHARED, needs_shared
+from tests.conftest import SHARED
 from tests.test_fetch import Online, atom_entry, online  # noqa: F401 (fixture)
 
 TESTDATA = SHARED / "testdata"
@@ -25,13 +25,12 @@ BLOG = TESTDATA.parent / "seed" / "blog-excerpts.txt"
 # ---------------------------------------------------------------- BibTeX
 
 
-@needs_shared
 def test_recommender_bib_imports_new_papers_and_skips_the_seed_ones(shipped: Paths) -> None:
     seed = {p.key for p in reader.load(shipped.catalog)}
     registry = set(load_venues(shipped.venues))
     report = importer.import_file(shipped, RECOMMENDER)
     assert len(report.outcomes) == 32  # every entry accounted for
-    by_action = {a: [o for o in report.outcomes if o.action == a] for a in importer.ACTIONS}
+    by_action = {a: [o for o in report.outcomes if o.action == a] for a in outcomes.ACTIONS}
     duplicates = {o.key for o in by_action["duplicate"]}
     assert duplicates == {
         "sima2022ekko",
@@ -78,7 +77,6 @@ def test_recommender_bib_imports_new_papers_and_skips_the_seed_ones(shipped: Pat
     assert not [p for p in check(shipped) if p.blocking or "unknown" in p.message]
 
 
-@needs_shared
 def test_importing_twice_adds_nothing_the_second_time(shipped: Paths) -> None:
     importer.import_file(shipped, RECOMMENDER)
     after_first = shipped.catalog.read_bytes()
@@ -87,7 +85,6 @@ def test_importing_twice_adds_nothing_the_second_time(shipped: Paths) -> None:
     assert shipped.catalog.read_bytes() == after_first
 
 
-@needs_shared
 def test_import_cli_summary_and_json(run, shipped: Paths) -> None:
     result = run("import", str(RECOMMENDER), "--dry-run")
     assert result.exit_code == 0, result.output
@@ -114,7 +111,6 @@ def test_import_cli_summary_and_json(run, shipped: Paths) -> None:
     assert {o["line"] for o in data["outcomes"]} >= {1, 141, 363}
 
 
-@needs_shared
 def test_no_new_venues_refuses_entries_from_unknown_venues(shipped_used: Paths) -> None:
     # A registry without KDD, RecSys, ...: their entries are refused too.
     venues_before = shipped_used.venues.read_bytes()
@@ -126,7 +122,6 @@ def test_no_new_venues_refuses_entries_from_unknown_venues(shipped_used: Paths) 
     assert added <= {"OSDI", "MLSys", "PPoPP", "arXiv"}
 
 
-@needs_shared
 def test_merge_fills_what_the_catalog_lacks(shipped: Paths) -> None:
     report = importer.import_file(shipped, RECOMMENDER, merge=True)
     merged = {o.key: o for o in report.outcomes if o.action == "merged"}
@@ -202,7 +197,6 @@ def test_import_tag_applies_to_added_papers(shipped: Paths, tmp_path: Path) -> N
 # ---------------------------------------------------------------- Markdown lists
 
 
-@needs_shared
 def test_dlrm_list_finds_its_8_papers_and_no_more() -> None:
     parsed = lists.parse(DLRM_LIST.read_text(encoding="utf-8"))
     assert len(parsed.entries) == 8
@@ -222,7 +216,6 @@ def test_dlrm_list_finds_its_8_papers_and_no_more() -> None:
     assert 40 in parsed.skipped  # the acronym bullet is not a paper
 
 
-@needs_shared
 def test_dlrm_list_import_merges_known_and_files_the_rest_in_the_inbox(run, shipped: Paths) -> None:
     before = shipped.catalog.read_bytes()
     result = run("import", str(DLRM_LIST), "--json")
@@ -247,7 +240,6 @@ def test_dlrm_list_import_merges_known_and_files_the_rest_in_the_inbox(run, ship
     assert {c["title"].split(":")[0] for c in json.loads(listed.stdout)} == set(reasons)
 
 
-@needs_shared
 def test_list_merge_records_urls_the_catalog_lacks(shipped: Paths) -> None:
     report = importer.import_file(shipped, DLRM_LIST, merge=True)
     merged = {o.key: o.fields for o in report.outcomes if o.action == "merged"}
@@ -256,7 +248,6 @@ def test_list_merge_records_urls_the_catalog_lacks(shipped: Paths) -> None:
     assert papers["kurniawan2023evstore"].url == "https://dl.acm.org/doi/10.1145/3575693.3575718"
 
 
-@needs_shared
 def test_blog_year_lists_are_split_and_all_recognised(shipped: Paths) -> None:
     report = importer.import_file(shipped, BLOG)
     assert len(report.outcomes) == 19

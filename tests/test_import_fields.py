@@ -521,6 +521,7 @@ HOSTILE = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(HOSTILE))
 def test_the_field_readers_stay_linear(name: str) -> None:
     with hang_guard():

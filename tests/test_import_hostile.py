@@ -13,7 +13,7 @@ import pytest
 
 from catalog.bib.parser import read_bib
 from catalog.data import reader
-from catalog.ingest import importer, lists, services
+from catalog.ingest import importer, lists, services, webclient
 from catalog.model import CONTROL_OR_NEWLINE_RE, DOI_RE, is_http_url
 from catalog.paths import Paths
 from tests.test_fetch import Online, online  # noqa: F401 (fixture)
@@ -54,6 +54,7 @@ MARKDOWN_LINES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(MARKDOWN_LINES))
 def test_every_markdown_line_parses_in_linear_time(name: str) -> None:
     with hang_guard():
@@ -71,6 +72,7 @@ BIB_VALUES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(BIB_VALUES))
 def test_every_bib_field_reads_in_linear_time(name: str) -> None:
     value = BIB_VALUES[name]
@@ -265,7 +267,7 @@ def test_a_malformed_crossref_reply_is_a_fetch_error(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(Online, "reply", lambda self, path, query: (200, "application/json", body))
-    with pytest.raises(services.FetchError, match="Crossref sent a reply"):
+    with pytest.raises(webclient.FetchError, match="Crossref sent a reply"):
         services.crossref("10.1/x")
 
 
@@ -284,7 +286,7 @@ def test_a_malformed_dblp_reply_is_a_fetch_error(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(Online, "reply", lambda self, path, query: (200, "application/json", body))
-    with pytest.raises(services.FetchError, match="DBLP sent a reply"):
+    with pytest.raises(webclient.FetchError, match="DBLP sent a reply"):
         services.dblp_search("a title")
 
 
@@ -306,7 +308,7 @@ def test_a_malformed_arxiv_reply_is_a_message(
     monkeypatch.setattr(Online, "reply", lambda self, path, query: (200, "application/xml", body))
     try:
         record = services.arxiv("2101.00001")
-    except services.FetchError as err:
+    except webclient.FetchError as err:
         assert "arXiv" in str(err)
     else:
         assert record.year is None and record.arxiv is None

@@ -480,6 +480,7 @@ HOSTILE_SHAPES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(HOSTILE_SHAPES))
 def test_the_new_shapes_parse_in_linear_time(name: str) -> None:
     with hang_guard():

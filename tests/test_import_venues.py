@@ -115,3 +115,30 @@ def test_the_shipped_registry_has_no_split_venue() -> None:
     assert registry_problems(
         {"A": Venue("A", "journal", "J. X"), "B": Venue("B", "journal", "J X")}, "v.yaml"
     )
+
+
+def test_check_reports_what_venues_add_refuses(tmp_path: Path) -> None:
+    """One rule set: a hand-edited entry venues add would refuse is a problem of check's,
+    at its line."""
+    venues = (
+        "OSDI:\n  kind: conference\n  name: Operating Systems Design and Implementation\n"
+        '"EVIL\\n":\n  kind: conference\n  name: Evil One\n'
+        'EVIL2:\n  kind: conference\n  name: Evil Two\n  aliases: ["E\\e[31mVIL"]\n'
+        'EVIL3:\n  kind: conference\n  name: Evil Three\n  publisher: "Evil \\u202EPress"\n'
+        'EVIL4:\n  kind: conference\n  name: Evil Four\n  sources: ["javascript:alert(1)"]\n'
+        "Index:\n  kind: conference\n  name: Evil Five\n"
+        "osdi:\n  kind: conference\n  name: Evil Six\n"
+        "EVIL7:\n  kind: conference\n  name: Evil Seven 2024\n"
+    )
+    papers = "2020:\n  OSDI:\n    - key: a2020x\n      title: A Title\n      authors: [Ann Lee]\n"
+    problems = [str(p) for p in check(write_catalog(tmp_path, papers, venues))]
+    for expected in (
+        r"venues.yaml:4: EVIL\n: 'EVIL\n' is not a venue short name",
+        r"venues.yaml:7: EVIL2: alias 'E\x1b[31mVIL' is not one line of text",
+        r"venues.yaml:11: EVIL3: publisher 'Evil \u202ePress' is not one line of text",
+        "venues.yaml:15: EVIL4: source 'javascript:alert(1)' is not an http(s) link",
+        "venues.yaml:19: Index: short name 'Index' is the name of a list page",
+        "venues.yaml:22: osdi: already in the registry as OSDI",
+        "venues.yaml:25: EVIL7: name 'Evil Seven 2024' holds a year",
+    ):
+        assert any(expected in p for p in problems), (expected, problems)

@@ -197,6 +197,7 @@ latex_pieces = st.lists(
 ).map("".join)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(latex_pieces)
 def test_reading_any_latex_gives_text(latex: str) -> None:
@@ -213,6 +214,7 @@ words = st.text(
 plain_text = st.lists(words, min_size=1, max_size=8).map(" ".join)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(plain_text)
 def test_escape_then_read_is_the_identity(text: str) -> None:
@@ -220,6 +222,7 @@ def test_escape_then_read_is_the_identity(text: str) -> None:
     assert to_text(protect_title(text, ["Ekko", "C++"])) == text
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(plain_text)
 def test_ascii_then_read_is_the_identity_where_latex_can_spell_it(text: str) -> None:
@@ -311,6 +314,7 @@ dense_titles = (
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(st.one_of(dense_titles, plain_text))
 def test_protected_title_reads_back_and_braces_wrap_only_runs_or_terms(title: str) -> None:
@@ -321,6 +325,7 @@ def test_protected_title_reads_back_and_braces_wrap_only_runs_or_terms(title: st
         assert text in TERMS or _RUN.fullmatch(text), (title, latex, group)
 
 
+@pytest.mark.slow
 @settings(max_examples=2000, deadline=None)
 @given(
     st.text(
@@ -357,6 +362,7 @@ hostile_titles = st.lists(
 ).map("".join)
 
 
+@pytest.mark.slow
 @settings(max_examples=2000, deadline=None)
 @given(st.one_of(hostile_titles, dense_titles, plain_text))
 def test_title_protector_writes_what_protect_title_writes(title: str) -> None:

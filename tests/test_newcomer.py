@@ -119,12 +119,17 @@ def test_venues_add_writes_a_registry_entry(cli, paths: Paths):
         (["osdi", "--kind", "conference", "--name", "Another"], "already in the registry"),
         (
             ["PVLDB2", "--kind", "journal", "--name", "Proceedings of the VLDB Endowment"],
-            "already in the registry as PVLDB",
+            "same venue as PVLDB",
         ),
         (["NEW", "--kind", "talk", "--name", "A Venue"], "is not a kind"),
         (["NEW", "--kind", "workshop", "--name", "A Venue 2024"], "holds a year"),
         (["1BAD", "--kind", "workshop", "--name", "A Venue"], "not a venue short name"),
         (["NEW", "--kind", "workshop", "--name", "A\x1b[31mVenue"], "one line of text"),
+        (["NEW", "--kind", "workshop", "--name", "A", "--alias", "A\x1b[31mV"], "one line of text"),
+        (["NEW", "--kind", "workshop", "--name", "A", "--publisher", "A \u202eB"], "one line"),
+        (["NEW", "--kind", "workshop", "--name", "A", "--source", "javascript:alert(1)"], "http"),
+        (["EVIL\n", "--kind", "workshop", "--name", "A Venue"], "not a venue short name"),
+        (["Index", "--kind", "workshop", "--name", "A Venue"], "name of a list page"),
     ],
 )
 def test_venues_add_refuses_what_the_registry_would_not_hold(cli, paths: Paths, args, message):

@@ -158,7 +158,28 @@ def test_attach_keeps_only_pdfs_and_never_replaces_another_silently(
     assert cli("attach", "nosuch2020key", str(mine)).exit_code == 1
     missing = cli("attach", "lai2023adaembed", str(tmp_path / "missing.pdf"))
     assert missing.exit_code == 1 and "no such file" in missing.output
-    assert cli("attach", "lai2023adaembed", str(tmp_path)).exit_code == 1  # a folder
+    folder = cli("attach", "lai2023adaembed", str(tmp_path))
+    assert folder.exit_code == 1 and "is a folder, not a PDF file" in folder.output
+
+
+def test_attach_says_what_a_special_file_is_and_refuses_a_huge_one(cli, paths, tmp_path):
+    import os
+
+    fifo = tmp_path / "fifo.pdf"
+    os.mkfifo(fifo)  # opened without a writer: a wait that would never end
+    sparse = tmp_path / "huge.pdf"
+    with open(sparse, "wb") as handle:
+        handle.write(PDF)
+        handle.truncate(2 << 30)  # 2 GiB that take no room, and no time to check
+    for source, said in (
+        (fifo, "is a named pipe (FIFO), not a PDF file"),
+        (Path("/dev/zero"), "is a device, not a PDF file"),
+        (sparse, "is 2.0 GiB, more than the 1 GiB papers keeps of one file"),
+    ):
+        result = cli("attach", "lai2023adaembed", str(source))
+        assert result.exit_code == 1 and said in result.output, result.output
+        assert "no such file" not in result.output
+    assert not paths.pdfs.exists()
 
 
 def test_open_takes_the_best_public_link(cli, paths: Paths, monkeypatch: pytest.MonkeyPatch):

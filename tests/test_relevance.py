@@ -19,7 +19,7 @@ import pytest
 from catalog.index import database, query
 from catalog.ingest import importer
 from catalog.paths import Paths
-from tests.conftest import REPO, SEED_CATALOG, SHARED, needs_shared
+from tests.conftest import REPO, SEED_CATALOG, SHARED
 
 # References of a deep-learning textbook, as its .bib lists them: titles only, no tags and
 # no summary. Several share the field's words (embedding, cache, sharding, memory) without
@@ -187,7 +187,6 @@ def test_the_metrics():
     assert recall_at(["x"] * 10 + ["a"], ["a"]) == 0.0
 
 
-@needs_shared
 @pytest.mark.parametrize("text", list(RELEVANCE))
 def test_curated_papers_lead(scores, text):
     recall, ndcg, found = scores[text]
@@ -195,7 +194,6 @@ def test_curated_papers_lead(scores, text):
     assert ndcg >= 0.8, f"{text!r}: nDCG@10 {ndcg:.2f}, top ten {found}"
 
 
-@needs_shared
 def test_mean_scores(scores):
     # Plain bm25 without stemming or the curation boost: 0.88 and 0.82 on this set.
     recalls = [r for r, _, _ in scores.values()]
@@ -204,7 +202,6 @@ def test_mean_scores(scores):
     assert sum(ndcgs) / len(ndcgs) >= 0.95
 
 
-@needs_shared
 def test_plural_finds_what_singular_finds(scores):
     for singular, plural in (("embedding", "embeddings"), ("caching", "cache")):
         assert set(scores[singular][2]) == set(scores[plural][2])

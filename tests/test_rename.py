@@ -40,6 +40,7 @@ def carriers(text: str, tag: str) -> int:
     return sum(tag in m["tags"].split(", ") for m in _TAGS_LINE.finditer(text))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("new", ["cache-x", "zz-caching"])
 def test_a_rename_changes_only_the_tag_lines_and_the_index_is_a_full_build(
     tmp_path: Path, new: str
@@ -72,6 +73,7 @@ def test_a_rename_changes_only_the_tag_lines_and_the_index_is_a_full_build(
     assert_index_is_a_full_build(paths, tmp_path / "fresh-back")
 
 
+@pytest.mark.slow
 def test_a_rename_into_a_tag_a_paper_has_leaves_it_once(tmp_path: Path) -> None:
     paths = synthetic(tmp_path / "cat", size=300)
     database.refresh(paths)
@@ -88,6 +90,7 @@ def test_a_rename_into_a_tag_a_paper_has_leaves_it_once(tmp_path: Path) -> None:
     assert_index_is_a_full_build(paths, tmp_path / "fresh")
 
 
+@pytest.mark.slow
 def test_a_rename_that_cannot_write_leaves_the_index_as_it_was(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -368,13 +368,26 @@ def test_link_problems_name_file_and_line(paths):
     assert re.search(r"n\.md:4: .*unknown paper 'he2021fastmo' .*did you mean", text[1])
 
 
-def test_slugs_and_clashes(paths):
+def test_names_alike_get_pages_of_their_own(paths):
     data = data_for(paths)
     assert links.slug("arXiv") == "arxiv" and links.slug("a:b") == "a-b"
-    assert render.slug_clashes(data) == []
     data.papers.append(Paper("he2021:fastmoe", "T", ["A"], 2021, "arXiv"))
     data.papers.append(Paper("he2021-fastmoe", "T", ["A"], 2021, "arXiv"))
-    assert "would share the page papers/he2021-fastmoe.md" in render.slug_clashes(data)[0]
+    data.papers.append(Paper("He2021-fastmoe", "T", ["A"], 2021, "A.B"))
+    data.papers.append(Paper("index", "T", ["A"], 2021, "A-B"))
+    data.papers.append(Paper("Index", "T", ["Index"], 2021, "Index", tags=["index"]))
+    pages = render.generate(data)
+    keys = ["he2021:fastmoe", "he2021-fastmoe", "He2021-fastmoe", "index", "Index"]
+    uris = [links.paper_uri(k) for k in keys]
+    assert len(set(uris)) == len(uris) and all(u in pages for u in uris)
+    assert links.paper_uri("he2021-fastmoe") == "papers/he2021-fastmoe.md"
+    assert "papers/index.md" not in uris and "papers/index.md" in pages
+    venues = [data.venue_uri(v) for v in ("A.B", "A-B", "Index", "arXiv")]
+    assert len(set(venues)) == 4 and "venues/index.md" not in venues
+    assert data.venue_uri("arXiv") == "venues/arxiv.md"
+    assert links.tag_uri("index") != "tags/index.md" and links.tag_uri("index") in pages
+    person = data.people.spelled("Index")
+    assert person is not None and person.uri != "authors/index.md" and person.uri in pages
 
 
 def test_bibtex_block_uses_the_real_exporter(paths):
@@ -468,6 +481,7 @@ def test_cli_related(cli):
 # ---------------------------------------------------------------- charts
 
 
+@pytest.mark.slow
 def test_charts_are_reproducible_svg_with_alt_text(paths):
     papers = data_for(paths).papers
     first = charts.render_all(papers)

@@ -117,15 +117,43 @@ def test_never_the_repository_itself():
             outdir.check_site_dir(target, paths, [REPO / "site"])
 
 
+# Runs `papers site build` with an audit hook that stops the process (SIGSTOP) when it
+# opens its first HTML page for writing outside the output folder, that is, in the
+# build's staging folder: the test then knows the build is under way, wherever the
+# machine's load puts it, and presses Ctrl-C exactly there. A test run started in the
+# background inherits SIGINT ignored, so the build first takes it back as a terminal has it.
+_STOP_AT_FIRST_PAGE = """
+import os, runpy, signal, sys
+signal.signal(signal.SIGINT, signal.default_int_handler)
+out, note = sys.argv[1], sys.argv[2]
+sys.argv = ["papers", *sys.argv[3:]]
+stopped = False
+
+def stop_at_first_page(event, args):
+    global stopped
+    if stopped or event != "open" or not isinstance(args[0], (str, os.PathLike)):
+        return
+    path, mode = os.fspath(args[0]), args[1] or ""
+    if path.endswith(".html") and "w" in mode and not path.startswith(out + os.sep):
+        stopped = True
+        with open(note, "w", encoding="utf-8") as f:
+            f.write(path)
+        os.kill(os.getpid(), signal.SIGSTOP)
+
+sys.addaudithook(stop_at_first_page)
+runpy.run_module("catalog", run_name="__main__")
+"""
+
+
 @pytest.mark.slow
 def test_ctrl_c_during_a_build_keeps_the_previous_site(cli, paths, tmp_path):
     """A build stopped half-way says so, exits 130 and leaves the last good site."""
     import signal
-    import time
 
     out = tmp_path / "out"
     assert build(cli, out).exit_code == 0
     before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    note = tmp_path / "stopped-at"
     env = {
         **os.environ,
         "PYTHONPATH": str(REPO),
@@ -133,27 +161,85 @@ def test_ctrl_c_during_a_build_keeps_the_previous_site(cli, paths, tmp_path):
         "PAPERS_DB": str(paths.db),
         "NO_MKDOCS_2_WARNING": "1",
     }
+    command = ["site", "build", "-o", str(out)]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "catalog", "site", "build", "-o", str(out)],
+        [sys.executable, "-c", _STOP_AT_FIRST_PAGE, str(out), str(note), *command],
         cwd=REPO,
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
-    # Wait until mkdocs writes into the new build's folder, then press Ctrl-C.
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and proc.poll() is None:
-        if any(s.is_dir() and any(s.rglob("*.html")) for s in tmp_path.glob(".out.building-*")):
-            break
-        time.sleep(0.02)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=120)
+    try:
+        _, status = os.waitpid(proc.pid, os.WUNTRACED)  # until it stops itself, or ends
+        assert os.WIFSTOPPED(status), f"the build ended before writing a page: {status}"
+        # Stopped mid-build: a page is being written beside the output, which is untouched.
+        page = Path(note.read_text(encoding="utf-8"))
+        assert page.parent.is_dir() and out not in page.parents
+        assert {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()} == (
+            before
+        )
+        proc.send_signal(signal.SIGINT)  # pending until the build runs on
+        proc.send_signal(signal.SIGCONT)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
     assert proc.returncode == 130, err
     assert "interrupted" in err and "Traceback" not in err
     after = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
     assert after == before
-    assert list(tmp_path.glob(".out.*")) == []  # the half-built folder is gone
-    # And the next build replaces the site whole, leaving nothing beside it.
+    # The half-built folder is gone; the builds' lock file stays beside the site.
+    assert [p.name for p in tmp_path.glob(".out.*")] == [".out.lock"]
+    assert not page.exists()
+    # And the next build replaces the site whole, leaving nothing else beside it.
     assert build(cli, out).exit_code == 0
-    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".out")) == []
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".out")] == [".out.lock"]
+
+
+def _site(folder: Path, page: str) -> Path:
+    folder.mkdir(parents=True)
+    (folder / "index.html").write_text(page, encoding="utf-8")
+    return folder
+
+
+def test_the_swap_is_one_exchange_and_the_old_site_goes(tmp_path):
+    out = _site(tmp_path / "out", "old")
+    outdir.mark_site_dir(out)
+    with outdir.building(out):
+        staging = outdir.staging_dir(out)
+        (staging / "index.html").write_text("new", encoding="utf-8")
+        outdir.mark_site_dir(staging)
+        outdir.swap_in(staging, out)
+    assert (out / "index.html").read_text(encoding="utf-8") == "new"
+    assert not (out / outdir.STAGING_MARKER).exists() and (out / outdir.MARKER).is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".out.lock", "out"]
+
+
+def test_a_later_build_removes_what_killed_ones_left(tmp_path):
+    out = _site(tmp_path / "out", "live")
+    left = [
+        _site(tmp_path / ".out.building-999999", "the site an exchange put aside"),
+        _site(tmp_path / ".out.previous-999998", "the site of two renames"),
+        _site(tmp_path / ".out.building-999997", "half built"),
+    ]
+    outdir.mark_site_dir(left[0])
+    outdir.mark_site_dir(left[1])
+    (left[2] / outdir.STAGING_MARKER).write_text("x", encoding="utf-8")
+    mine = _site(tmp_path / ".out.building-mine", "not marked: not ours to remove")
+    staging = outdir.staging_dir(out)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([staging.name, mine.name, "out"])
+
+
+def test_a_second_build_of_one_folder_is_refused(cli, tmp_path):
+    from catalog.errors import LockTimeoutError
+
+    out = tmp_path / "out"
+    with outdir.building(out):
+        with pytest.raises(LockTimeoutError, match="another papers process"), outdir.building(out):
+            pass
+        result = build(cli, out)
+    assert result.exit_code == 1, result.output
+    assert "another papers process is writing it" in result.output
+    assert not out.exists()

@@ -45,3 +45,26 @@ def test_shipped_catalog_stems_the_fields_words(tmp_path):
     assert found("embeddings") == found("embedding")
     assert found("cache") == found("caching") == found("caches")
     assert found("recommender") == found("recommendation") == found("recommendations")
+
+
+def test_shipped_people_one_page_each(tmp_path):
+    """Issue 30's bar for people: every person authors.yaml joins is one page, and the two
+    Hao Wangs of yu2026taming are two."""
+    from catalog.data import authors
+    from catalog.site.people import People
+
+    papers = load(REPO / "data" / "papers.yaml")
+    known = authors.load(REPO / "data" / "authors.yaml")
+    people = People(papers, known)
+    for entry in known.entries.values():
+        if entry.claims:
+            continue
+        pages = {people.spelled(s).uri for s in entry.spellings if people.spelled(s)}
+        assert len(pages) == 1, (entry.key, pages)
+    taming = next(p for p in papers if p.key == "yu2026taming")
+    rutgers, stevens = people.at(taming, 3), people.at(taming, 4)
+    assert taming.authors[3] == taming.authors[4] == "Hao Wang"
+    assert (rutgers.uri, stevens.uri) == (
+        "authors/hao-wang-rutgers.md",
+        "authors/hao-wang-stevens.md",
+    )

@@ -5,6 +5,7 @@ papers by made-up people), with malformed, slow, redirecting and wrong-paper rep
 from __future__ import annotations
 
 import json
+import shutil
 import threading
 import time
 from collections.abc import Iterator
@@ -19,10 +20,10 @@ from typer.testing import CliRunner
 from catalog.check.rules import check
 from catalog.cli import app
 from catalog.data import reader
-from catalog.ingest import polite, services
+from catalog.ingest import polite, services, webclient
 from catalog.paths import Paths
 from catalog.update import updater
-from tests.conftest import TAGS, VENUES, write_catalog
+from tests.conftest import REPO, TAGS, VENUES, write_catalog
 
 DATA = Path(__file__).parent / "data" / "update"
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -164,10 +165,10 @@ def online(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Services
     thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     state.base = base = f"http://127.0.0.1:{server.server_address[1]}"
-    for service, (env, _) in services.SERVICES.items():
+    for service, (env, _) in webclient.SERVICES.items():
         monkeypatch.setenv(env, f"{base}/{service}")
-    monkeypatch.setattr(services, "PACE", dict.fromkeys(services.PACE, 0.0))
-    monkeypatch.setattr(services, "PACE_OTHER", 0.0)
+    monkeypatch.setattr(webclient, "PACE", dict.fromkeys(webclient.PACE, 0.0))
+    monkeypatch.setattr(webclient, "PACE_OTHER", 0.0)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setenv("PAPERS_CONTACT", "curator@example.org")
     try:
@@ -179,8 +180,12 @@ def online(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Services
 
 @pytest.fixture
 def catalog(tmp_path: Path, online: Services) -> Paths:
+    """The made-up catalog, with the shipped registry of primary records (update records
+    in sources the pages it read: arXiv's and doi.org's)."""
     text = (DATA / "papers.yaml").read_text(encoding="utf-8").replace("{web}", online.base + "/web")
-    return write_catalog(tmp_path / "catalog", text, VENUES, TAGS)
+    paths = write_catalog(tmp_path / "catalog", text, VENUES, TAGS)
+    shutil.copy(REPO / "data" / "records.yaml", paths.records)
+    return paths
 
 
 def run(paths: Paths, *args: str):
@@ -312,7 +317,7 @@ def test_a_query_narrows_the_papers_asked_about(catalog, online):
 
 def test_offline_says_so_in_one_line_and_fails(tmp_path, monkeypatch):
     paths = write_catalog(tmp_path, (DATA / "papers.yaml").read_text(encoding="utf-8"))
-    for env, _ in services.SERVICES.values():
+    for env, _ in webclient.SERVICES.values():
         monkeypatch.setenv(env, "http://127.0.0.1:9")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     result = run(paths)
@@ -375,7 +380,7 @@ def test_a_long_retry_after_is_not_waited_for(catalog, online):
 def test_a_bad_arxiv_reply_is_reported_and_the_rest_goes_on(
     catalog, online, monkeypatch, mode, error
 ):
-    monkeypatch.setattr(services, "DEADLINE", 1.0)
+    monkeypatch.setattr(webclient, "DEADLINE", 1.0)
     online.modes["arxiv"] = mode
     result = run(catalog, "--json", "--no-cache")
     assert result.exit_code == 0, result.output
@@ -421,9 +426,9 @@ def test_a_doi_already_on_another_paper_is_not_given(tmp_path, online):
 
 
 def test_pace_spaces_requests_to_one_host(monkeypatch, online):
-    monkeypatch.setattr(services, "PACE", {**services.PACE, "doi": 0.3})
+    monkeypatch.setattr(webclient, "PACE", {**webclient.PACE, "doi": 0.3})
     polite.last_request.clear()
-    with services.politely(None, 0):
+    with webclient.politely(None, 0):
         services.doi_target("10.5555/datacite.2022")
         services.doi_target("10.5555/datacite.2022")
     times = [t for t, path, _ in online.requests if path.startswith("/doi")]
@@ -431,10 +436,10 @@ def test_pace_spaces_requests_to_one_host(monkeypatch, online):
 
 
 def test_retry_after_reads_seconds_and_dates():
-    assert services.retry_after("7") == 7.0
-    assert services.retry_after("Wed, 21 Oct 2015 07:28:00 GMT") == 0.0  # in the past
-    assert services.retry_after("soon") is None
-    assert services.retry_after(None) is None
+    assert webclient.retry_after("7") == 7.0
+    assert webclient.retry_after("Wed, 21 Oct 2015 07:28:00 GMT") == 0.0  # in the past
+    assert webclient.retry_after("soon") is None
+    assert webclient.retry_after(None) is None
 
 
 def test_cache_folder_is_the_users_not_the_catalogs(monkeypatch, tmp_path):

@@ -38,6 +38,7 @@ def changed_lines(before: str, after: str) -> list[int]:
 # ---------------------------------------------------------------- round trips
 
 
+@pytest.mark.slow
 def test_ruamel_round_trip_of_shipped_catalog_is_byte_identical() -> None:
     text = (SHIPPED / "papers.yaml").read_text(encoding="utf-8")
     yaml = document.yaml_rt()
@@ -56,6 +57,7 @@ def test_ruamel_round_trip_of_shipped_registries_is_byte_identical(name: str) ->
     assert document.parse_registry(text, name).render() == text
 
 
+@pytest.mark.slow
 def test_blocks_render_back_byte_identical_and_each_paper_round_trips() -> None:
     text = (SHIPPED / "papers.yaml").read_text(encoding="utf-8")
     doc = document.parse_catalog(text, "papers.yaml")
@@ -392,6 +394,7 @@ def test_a_held_lock_makes_a_second_writer_wait_then_give_up(
         thread.join()
 
 
+@pytest.mark.slow
 def test_concurrent_writer_processes_both_land(paths: Paths) -> None:
     script = """
 import sys

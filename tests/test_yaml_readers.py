@@ -21,6 +21,7 @@ def both(text: str) -> tuple[object, object]:
     return yaml.load(text, Loader=yaml.SafeLoader), YAML(typ="safe", pure=True).load(text)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "path",
     sorted((REPO / "data").glob("*.yaml")) + sorted((REPO / "tests" / "data").glob("*.yaml")),
@@ -31,6 +32,7 @@ def test_shipped_yaml_reads_the_same_in_yaml_1_1_and_1_2(path: Path) -> None:
     assert one == two
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(
     st.lists(

@@ -281,7 +281,7 @@ def write(n: int, folder: Path, seed: int = 1) -> Path:
 
     data = folder / "data"
     data.mkdir(parents=True, exist_ok=True)
-    for name in ("venues.yaml", "tags.yaml", "protected-terms.txt"):
+    for name in ("venues.yaml", "tags.yaml", "records.yaml", "protected-terms.txt"):
         if (REPO / "data" / name).exists():
             shutil.copy(REPO / "data" / name, data / name)
     # Not a book's venue: a chapter needs its book's title and publisher too.

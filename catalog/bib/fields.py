@@ -69,14 +69,16 @@ VENUE_WORDS_RE = re.compile(
     re.IGNORECASE,
 )
 MONTH_RE = re.compile(
-    r"^(?:" + "|".join([*MONTHS.values(), *MONTHS, "sept"]) + r")\.?$", re.IGNORECASE
+    r"^(?:" + "|".join([*MONTHS.values(), *MONTHS, "sept"]) + r")\.?\Z", re.IGNORECASE
 )
-ARXIV_ID = r"(\d{4}\.\d{4,5}(?:v\d+)?|[a-z\-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?)"
+# An old-style id's archive ('cond-mat', 'hep-th') is a short word: bounded, a search of
+# a long run of letters does not read the run again from each 'arxiv' in it.
+ARXIV_ID = r"(\d{4}\.\d{4,5}(?:v\d+)?|[a-z\-]{1,20}(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?)"
 _ARXIV_TEXT_RE = re.compile(
     r"arxiv(?:\s++preprint)?\s*+(?::\s*+)?(?:arxiv\s*+:\s*+)?" + ARXIV_ID, re.IGNORECASE
 )
 _ARXIV_URL_RE = re.compile(r"arxiv\.org/(?:abs|pdf)/" + ARXIV_ID, re.IGNORECASE)
-CORR_RE = re.compile(r"^(?:abs/)?" + ARXIV_ID + "$")
+CORR_RE = re.compile(r"^(?:abs/)?" + ARXIV_ID + r"\Z")
 ARXIV_VENUE_RE = re.compile(r"^\s*(?:arxiv\b|corr\b)", re.IGNORECASE)
 URL_RE = re.compile(r"^\s*<?(?:https?://|www\.)", re.IGNORECASE)
 URL_INSIDE_RE = re.compile(r"\b(?:https?|ftp)://|\bwww\.[a-z0-9-]+\.", re.IGNORECASE)
@@ -98,12 +100,12 @@ PUBLICATION_SERIES = frozenset(
     }
 )
 _MACRO_RE = re.compile(r"[A-Za-z_][\w\-:.+/']*")
-YEAR_RE = re.compile(r"^\d{4}$")
+YEAR_RE = re.compile(r"^\d{4}\Z")
 # DBLP tells apart people of one name with a number: 'Hao Zhang 0001'. Not part of the name.
 DBLP_NUMBER_RE = re.compile(r"(?<!\s)\s+\d{4}(?=\s*+(?:,|$))")
 # BibLaTeX's date (what Zotero's BibLaTeX export writes instead of year): 2022, 2022-09-12,
 # a range 2021-10/2021-11.
-DATE_RE = re.compile(r"^(\d{4})(?:-\d{2}){0,2}(?:/\S*)?$")
+DATE_RE = re.compile(r"^(\d{4})(?:-\d{2}){0,2}(?:/\S*)?\Z")
 ENTRY_START_RE = re.compile(
     r"^[ \t]*+@\s*+([A-Za-z]++)\s*+(?:[{(]\s*+)?([^,\s{}()]*)", re.MULTILINE
 )
@@ -261,7 +263,7 @@ def arxiv_id(fields: dict[str, str]) -> str | None:
     eprint = fields.get("eprint", "")
     prefix = fields.get("archiveprefix", fields.get("eprinttype", "arxiv")).lower()
     if eprint and prefix == "arxiv":
-        m = re.match(r"^(?:arxiv:)?" + ARXIV_ID + "$", eprint.strip(), re.IGNORECASE)
+        m = re.match(r"^(?:arxiv:)?" + ARXIV_ID + r"\Z", eprint.strip(), re.IGNORECASE)
         if m:
             return m.group(1)
     from_doi = arxiv_doi(read_doi(fields.get("doi")))
@@ -332,7 +334,7 @@ VENUE_FIELDS = (
     ("publisher", "book"),
 )
 IN_CONTAINER = frozenset({"inproceedings", "conference", "incollection", "inbook"})
-NEGATIVE_RE = re.compile(r"^-\d+$")
+NEGATIVE_RE = re.compile(r"^-\d+\Z")
 # A title's last word and the period after it; abbreviations keep theirs.
 _ONE_YEAR_RE = re.compile(r"(?<!\d)((?:1[5-9]|20)\d{2})(?!\d)")
 
@@ -345,11 +347,11 @@ def one_year(raw: str) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
-ET_AL_RE = re.compile(r"^[{\s]*(?:others|et\.?[\s~]*al\.?)[}\s.]*$", re.IGNORECASE)
-YEAR_SUFFIX_RE = re.compile(r"^((?:1[5-9]|20)\d{2})[a-z]$")
+ET_AL_RE = re.compile(r"^[{\s]*(?:others|et\.?[\s~]*al\.?)[}\s.]*\Z", re.IGNORECASE)
+YEAR_SUFFIX_RE = re.compile(r"^((?:1[5-9]|20)\d{2})[a-z]\Z")
 # ACM's article-number pages: '12:1--12:7' is article 12, pages 1 to 7.
-_ARTICLE_PAGES_RE = re.compile(r"^(\w+):(\d+)\s*(?:--|–|-)\s*(?:\1:)?(\d+)$")
-_NUMBER_RE = re.compile(r"^\d+$")
+_ARTICLE_PAGES_RE = re.compile(r"^(\w+):(\d+)\s*(?:--|–|-)\s*(?:\1:)?(\d+)\Z")
+_NUMBER_RE = re.compile(r"^\d+\Z")
 
 
 def page_fields(fields: dict[str, str]) -> tuple[str | None, str | None, str | None]:
@@ -387,17 +389,18 @@ def _last_page(first: str, last: str) -> str:
     return last
 
 
-_TRAILING_SUFFIX_RE = re.compile(r"^([^,]+?\s+[^,\s]+)\s+(Jr\.?|Sr\.?|II|III|IV)$")
+_SUFFIXES = frozenset({"Jr", "Jr.", "Sr", "Sr.", "II", "III", "IV"})
 
 
 def suffix_first(name: str) -> str:
     """'Frederick A. Matsen IV' as 'Matsen, IV, Frederick A.': BibTeX would take 'IV' for the
-    family name; a generation suffix written last is the Jr part."""
-    m = _TRAILING_SUFFIX_RE.match(name.strip())
-    if not m:
+    family name; a generation suffix written last is the Jr part. (Words split in code: a
+    pattern of blanks and words around each other read a long run of blanks every way.)"""
+    words = name.split()
+    if len(words) < 3 or words[-1] not in _SUFFIXES or "," in name:
         return name
-    parts = split_name(m.group(1))
-    return f"{parts.von_last}, {m.group(2)}, {parts.first}" if parts.first else name
+    parts = split_name(" ".join(words[:-1]))
+    return f"{parts.von_last}, {words[-1]}, {parts.first}" if parts.first else name
 
 
 def primary_class(value: str) -> str | None:

@@ -466,7 +466,7 @@ _SPACES_RE = re.compile(r"[ \t\r\n]+")
 _ENTITY_RE = re.compile(r"(?<!\\)&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 _MATH_BRACE_RE = re.compile(r"(?<!\\)\$\\[{}]\$")
 _OPEN_QUOTES_RE = re.compile(r"(?<!`)``\s+")
-_CLOSE_QUOTES_RE = re.compile(r"\s+''(?!')")
+_CLOSE_QUOTES_RE = re.compile(r"(?<!\s)\s++''(?!')")  # from a run's start: read once
 
 
 def _web_markup(latex: str) -> str:

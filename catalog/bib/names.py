@@ -100,12 +100,15 @@ def _same(a: Name, b: Name) -> bool:
 
 # ------------------------------------------------------------------ pages
 
-_RANGE_RE = re.compile(r"^\s*(\S+?)\s*(?:--|–|—|-)\s*(\S+)\s*$")
+_RANGE_RE = re.compile(r"^\s*(\S+?)\s*(?:--|–|—|-)\s*(\S+)\s*\Z")
+# No range of pages is longer ('e1234567--e1234599', '12:1--12:7'): a longer text is not
+# read as one, as the pattern tries each dash of a long word against all that follows it.
+_MAX_RANGE = 100
 
 
 def page_range(pages: str) -> tuple[str, str] | None:
     """('281', '294') from '281-294', '281--294' or '281–294'; None for a single page."""
-    m = _RANGE_RE.match(pages)
+    m = _RANGE_RE.match(pages) if len(pages) <= _MAX_RANGE else None
     return (m.group(1), m.group(2)) if m else None
 
 

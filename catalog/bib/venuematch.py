@@ -20,11 +20,17 @@ _ORGS = frozenset({"ACM", "IEEE", "USENIX", "SIAM", "SPIE"})
 # A word with a capital after its first letter; possessive, so a long capital word is read
 # once, not split every way (the patterns below must stay linear: issue 8, item 13).
 _ACRONYM = r"([A-Za-z](?=[a-z&]*+[A-Z])[A-Za-z&]*+)"
+# Where an acronym may start: a letter at a word boundary ('\b'). Each run of letters and
+# '&' is tried once, at its start, skipping to its first such letter (after its leading
+# '&'s, or after its first '&' where a digit or other word character stands before the
+# run): a later letter of the run matches only when the first does, and trying each one
+# read 80 KB of 'A&' 40,000 times.
+_WORD_START = r"(?:(?<![\w&])&*+|(?<=[^\WA-Za-z])[A-Za-z]*+&++)"
 _ACRONYM_RES = (
     re.compile(r"\(\s*+\{?" + _ACRONYM + r"\}?(?:[\s\-]*+(?:['’]\s*+)?(?:\d{2}|\d{4}))?\s*+\)"),
-    re.compile(r"\b" + _ACRONYM + r"\s*['’]\s*\d{2}\b"),
-    re.compile(r"\b" + _ACRONYM + r"-?(?:\d{2}|\d{4})\b"),
-    re.compile(r"\b" + _ACRONYM + r"\s+(?:19|20)\d{2}\b"),
+    re.compile(_WORD_START + _ACRONYM + r"\s*['’]\s*\d{2}\b"),
+    re.compile(_WORD_START + _ACRONYM + r"-?(?:\d{2}|\d{4})\b"),
+    re.compile(_WORD_START + _ACRONYM + r"\s+(?:19|20)\d{2}\b"),
 )
 _ORDINAL_WORDS = "first|second|third|fourth|fifth|sixth|seventh|eighth|ninth"
 _NOISE_RES = (
@@ -161,9 +167,9 @@ def norm_venue(text: str) -> str:
 
 
 _SEPARATOR_RE = re.compile(r"((?<!\s)\s*+[,.;]\s*+)")
-_YEAR_SEGMENT_RE = re.compile(r"^(?:(?:19|20)\d{2}|proceedings|proc)$", re.IGNORECASE)
+_YEAR_SEGMENT_RE = re.compile(r"^(?:(?:19|20)\d{2}|proceedings|proc)\Z", re.IGNORECASE)
 _ACRONYM_YEAR_RE = re.compile(
-    "^" + _ACRONYM + r"\s*+(?:['’`]\s*+\d{2}|-\s*+\d{2}|-?\s*+(?:19|20)\d{2})$"
+    "^" + _ACRONYM + r"\s*+(?:['’`]\s*+\d{2}|-\s*+\d{2}|-?\s*+(?:19|20)\d{2})\Z"
 )
 _INVERTED_RE = re.compile(r"^(.+?)[,.]\s+([A-Z][^,.;]*\b(?:on|of|for|in))\.?$")
 
@@ -203,26 +209,41 @@ def clean_venue(text: str, journal: bool = False) -> str:
     return text
 
 
-_DATE_SEGMENT_RE = re.compile(
-    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
-    r"(?=[\s\d\-–]|$).*\d|\d.*\b(?:jan|feb|mar|apr|may|jun|jul|aug|"
-    r"sep|oct|nov|dec)[a-z]*\b",
-    re.IGNORECASE,
-)
-# Words of a venue's name, never of a place: what stays before a place and date.
+# A date in a segment: a month then a digit, or a digit then a month, on one line
+# ('June 28 - July 2', '28 June'). Found by _has_date, not by one pattern with '.*' between
+# them, which was tried again from every month and digit of a long segment.
+_MONTH = r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
+_MONTH_BEFORE_RE = re.compile(_MONTH + r"\.?(?=[\s\d\-–]|$)", re.IGNORECASE)
+_MONTH_AFTER_RE = re.compile(_MONTH + r"\b", re.IGNORECASE)
+_DIGIT_RE = re.compile(r"\d")
+# Words of a venue's name, never of a place: what stays before a place and date. (An
+# acronym with a year is a word of at most 40 characters, so a long run of capitals and
+# dashes is not read again from each capital in it.)
 _NAME_WORD_RE = re.compile(
     r"\b(?:conference|symposium|workshop|proceedings|proc|congress|"
     r"meeting|forum|colloquium|summit|journal|transactions|annual|"
-    r"international|(?-i:[A-Z]{2,})\S*\s*+['’]?\d{2,4})\b",
+    r"international|(?-i:[A-Z]{2})\S{0,40}?\s*+['’]?\d{2,4})\b",
     re.IGNORECASE,
 )
+
+
+def _has_date(segment: str) -> bool:
+    """Whether a line of the segment has a month before a digit or a digit before a month."""
+    for line in segment.split("\n"):
+        month = _MONTH_BEFORE_RE.search(line)
+        if month and _DIGIT_RE.search(line, month.end()):
+            return True
+        digit = _DIGIT_RE.search(line)
+        if digit and any(m.start() > digit.start() for m in _MONTH_AFTER_RE.finditer(line)):
+            return True
+    return False
 
 
 def _drop_place_and_date(parts: list[str]) -> list[str]:
     """Name segments (alternating with their separators) up to a place and date: the
     segments after the last one that names the venue, when a date ('June 7-13') follows."""
     segments = parts[::2]
-    date = next((i for i, seg in enumerate(segments) if i and _DATE_SEGMENT_RE.search(seg)), None)
+    date = next((i for i, seg in enumerate(segments) if i and _has_date(seg)), None)
     if date is None:
         return parts
     keep = max(i for i in range(date) if i == 0 or _NAME_WORD_RE.search(segments[i]))

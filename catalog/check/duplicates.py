@@ -24,7 +24,7 @@ from catalog.model import (
     read_doi,
 )
 
-_VERSION_RE = re.compile(r"v\d+$")
+_VERSION_RE = re.compile(r"v\d+\Z")
 # Fields merge may fill when the catalog lacks them; never key, title, authors.
 MERGEABLE: tuple[str, ...] = (
     "doi",

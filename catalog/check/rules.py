@@ -10,6 +10,7 @@ from collections.abc import Callable, Collection, Iterable
 
 from catalog.check import duplicates, sources, titles
 from catalog.data import reader, yamlfile
+from catalog.data.records import Records, load_records
 from catalog.data.registry import (
     Venue,
     is_preprint,
@@ -73,8 +74,10 @@ def findings(paths: Paths, require_sources: bool = False) -> list[Finding]:
         return sorted(problems + list(map(_fields, err.problems)))
     problems += _papers_findings(papers, filename, venues, vocabulary)
     problems += _unknown_distinct(papers, filename)
-    problems += map(_fields, registry_problems(venues, paths.display(paths.venues)))
-    problems += _venue_sources(venues, paths.display(paths.venues))
+    lines = yamlfile.load_mapping_with_lines(paths.venues)[1]
+    problems += map(_fields, registry_problems(venues, paths.display(paths.venues), lines))
+    problems += _records_findings(paths, papers, venues)
+    problems += _venue_dois(paths, venues)
     problems += _author_aliases(paths, papers)
     if require_sources:
         problems += [
@@ -104,30 +107,16 @@ def findings(paths: Paths, require_sources: bool = False) -> list[Finding]:
 
 
 def _author_aliases(paths: Paths, papers: list[Paper]) -> list[Finding]:
-    """authors.yaml's problems, and spellings it lists that no paper uses (a typo there
-    would silently join nothing)."""
-    from catalog.data.registry import load_authors
+    """authors.yaml's problems: those that keep it from being read, else those against
+    the papers (catalog.check.people)."""
+    from catalog.check import people
+    from catalog.data import authors
 
     try:
-        aliases = load_authors(paths.authors)
+        found = authors.load(paths.authors, paths.display(paths.authors))
     except InvalidCatalogError as err:
         return list(map(_fields, err.problems))
-    if not aliases:
-        return []
-    used = {name for p in papers for name in p.authors}
-    lines = yamlfile.load_mapping_with_lines(paths.authors)[1]
-    return [
-        (
-            paths.display(paths.authors),
-            lines.get(person, 0),
-            person,
-            f"'{spelling}' is the name of no author in the catalog",
-            "write it as papers.yaml writes it, or remove it",
-            False,
-        )
-        for spelling, person in aliases.items()
-        if spelling not in used and spelling != person
-    ]
+    return list(map(_fields, people.problems(found, papers, paths.display())))
 
 
 def check_papers(
@@ -270,23 +259,88 @@ def _distinct(paper: Paper) -> Iterable[tuple[str, str]]:
 
 
 def _sources(paper: Paper) -> Iterable[tuple[str, str]]:
-    """Source links naming another paper's arXiv id or DOI; aggregators as the only source."""
+    """Source links naming another paper's arXiv id or DOI."""
     if paper.sources:
         yield from sources.contradictions(paper.sources, paper.arxiv, paper.doi)
-        yield from sources.only_aggregators(paper.sources)
 
 
-def _venue_sources(venues: dict[str, Venue], filename: str) -> list[Finding]:
-    """Registry entries whose only sources are aggregators."""
-    out: list[Finding] = []
-    for short, venue in venues.items():
-        given = venue.extra.get("sources")
-        if isinstance(given, list) and all(isinstance(url, str) for url in given):
-            out += [
-                (filename, 0, short, msg, hint, False)
-                for msg, hint in sources.only_aggregators(given)
-            ]
-    return out
+def _records_findings(paths: Paths, papers: list[Paper], venues: dict[str, Venue]) -> list[Finding]:
+    """The records registry's own problems, and each source of a paper or a venue that is
+    no primary record (on no host the registry lists). check's alone: an edit is not
+    refused for it, as the registry is reviewed apart from the catalog."""
+    shown = paths.display(paths.records)
+    try:
+        records = load_records(paths.records, shown)
+    except InvalidCatalogError as err:  # (no list to judge by: the sources wait for it)
+        return [_fields(dataclasses.replace(p, blocking=False)) for p in err.problems]
+    hint = sources.not_primary_hint(shown)
+    filename = paths.display()
+    unlisted = [
+        (
+            filename,
+            paper.line,
+            reader.where(paper.year, paper.venue, paper.key),
+            message,
+            hint,
+            False,
+        )
+        for paper in papers
+        for url in paper.sources
+        if is_http_url(url) and (message := sources.unlisted(url, records))
+    ]
+    unlisted += _venue_sources(paths, venues, records, hint)
+    if unlisted and not records.found:
+        unlisted.append(
+            (
+                shown,
+                0,
+                "",
+                "no records file, so no source is a known primary record",
+                "copy data/records.yaml of the catalog shipped with papers (papers demo "
+                "copies it), keep the hosts you trust and add your own",
+                False,
+            )
+        )
+    return list(map(_fields, records.problems)) + unlisted
+
+
+def _venue_sources(
+    paths: Paths, venues: dict[str, Venue], records: Records, hint: str
+) -> list[Finding]:
+    """Registry entries naming a source that is no primary record."""
+    found = [
+        (short, message, hint)
+        for short, venue in venues.items()
+        if isinstance(given := venue.extra.get("sources"), list)
+        for url in given
+        if isinstance(url, str) and is_http_url(url)
+        if (message := sources.unlisted(url, records))
+    ]
+    return _on_venue_lines(paths, found)
+
+
+def _venue_dois(paths: Paths, venues: dict[str, Venue]) -> list[Finding]:
+    """Registry entries whose dois mark (read by the completeness report) is not true or
+    false."""
+    found = [
+        (
+            short,
+            f"dois is not true or false: {str(venue.extra['dois'])[:40]!r}",
+            "write dois: false for a venue whose papers get no DOI, or leave it out",
+        )
+        for short, venue in venues.items()
+        if not isinstance(venue.extra.get("dois", False), bool)
+    ]
+    return _on_venue_lines(paths, found)
+
+
+def _on_venue_lines(paths: Paths, found: list[tuple[str, str, str]]) -> list[Finding]:
+    """(venue, message, hint) findings placed on their entries' lines in the registry."""
+    if not found:
+        return []
+    lines = yamlfile.load_mapping_with_lines(paths.venues)[1]
+    shown = paths.display(paths.venues)
+    return [(shown, lines.get(short, 0), short, msg, why, False) for short, msg, why in found]
 
 
 def _unknown_distinct(papers: list[Paper], filename: str) -> list[Finding]:
@@ -362,7 +416,7 @@ def _controls(paper: Paper, names: tuple[str, ...] = FIELDS) -> Iterable[tuple[s
             )
 
 
-_UNNAMED_RE = re.compile(r"^[{\s]*(?:others|et\.?[\s~]*al\.?|al\.?,\s*et)[}\s.]*$", re.IGNORECASE)
+_UNNAMED_RE = re.compile(r"^[{\s]*(?:others|et\.?[\s~]*al\.?|al\.?,\s*et)[}\s.]*\Z", re.IGNORECASE)
 
 
 def names_no_one(author: str) -> bool:

@@ -1,5 +1,5 @@
 """Rules on the sources a paper or venue names: links whose arXiv id or DOI contradicts
-the paper's own, and records that are only copies of other records (aggregators)."""
+the paper's own, and links that are no primary record (on no host of data/records.yaml)."""
 
 from __future__ import annotations
 
@@ -8,25 +8,7 @@ from collections.abc import Iterable
 from urllib.parse import unquote
 
 from catalog.check.duplicates import norm_arxiv, norm_doi
-
-# Sites that copy or list what others published, each with why it is no record of its
-# own: fine beside a primary record, never as the only one. An entry names a host (and
-# its subdomains), or a host and the path under which the site lists papers.
-AGGREGATORS: dict[str, str] = {
-    "friendlywiki.com": "a mirror of Wikipedia articles",
-    "wikiwand.com": "a reader that re-serves Wikipedia articles",
-    "dbpedia.org": "a database extracted from Wikipedia",
-    "vdocuments.site": "a site re-hosting documents users upload, of unknown provenance",
-    "vdocuments.mx": "a site re-hosting documents users upload, of unknown provenance",
-    "docslib.org": "a site re-hosting documents users upload, of unknown provenance",
-    "slidelegend.com": "a site re-hosting documents users upload, of unknown provenance",
-    "pdfslide.net": "a site re-hosting documents users upload, of unknown provenance",
-    "pdfslide.us": "a site re-hosting documents users upload, of unknown provenance",
-    "scribd.com": "a site re-hosting documents users upload, of unknown provenance",
-    "paperswithcode.com": "a list of papers whose metadata is copied from arXiv and others",
-    "researchtrend.ai": "a list of papers whose metadata is copied from arXiv and others",
-    "researchr.org/publication": "a bibliography whose entries are copied from other indexes",
-}
+from catalog.data.records import Records
 
 _ARXIV_HOSTS = ("arxiv.org", "ar5iv.org", "ar5iv.labs.arxiv.org")
 _ARXIV_PATH_RE = re.compile(
@@ -50,7 +32,7 @@ def _parts(url: str) -> tuple[str, str]:
     m = _LINK_RE.match(url)
     if not m:
         return "", ""
-    return m.group(1).lower().removeprefix("www."), m.group(2)
+    return m.group(1).lower().removeprefix("www.").rstrip("."), m.group(2)
 
 
 def linked_ids(url: str) -> tuple[str | None, str | None]:
@@ -95,34 +77,20 @@ def contradictions(
             )
 
 
-# AGGREGATORS by site: (the path under which it lists papers, why it is an aggregator).
-_BY_SITE: dict[str, list[tuple[str, str]]] = {}
-for _entry, _reason in AGGREGATORS.items():
-    _site, _, _under = _entry.partition("/")
-    _BY_SITE.setdefault(_site, []).append(("/" + _under, f"{_site} is {_reason}"))
-
-
-def aggregator(url: str) -> str | None:
-    """Why a link is an aggregator's page (AGGREGATORS), or None for any other link."""
+def unlisted(url: str, records: Records) -> str | None:
+    """Why a link is no primary record: its host is on no entry of the records registry,
+    or only under other paths; None for a page of a listed host."""
     host, path = _parts(url)
-    labels = host.split(".")
-    for start in range(len(labels) - 1):  # the host, then each domain above it
-        for under, reason in _BY_SITE.get(".".join(labels[start:]), ()):
-            if path.startswith(under):
-                return reason
-    return None
+    if records.lookup(host, path) is not None:
+        return None
+    under = records.paths_under(host)
+    where = f" (the records list it only under {', '.join(under)})" if under else ""
+    return f"source on {host or 'no host'} is not a primary record{where}: {url[:80]}"
 
 
-def only_aggregators(sources: list[str]) -> Iterable[tuple[str, str]]:
-    """(message, hint) when every source given is an aggregator's page."""
-    if not sources or aggregator(sources[0]) is None:  # (most papers: at once)
-        return
-    reasons = [aggregator(url) for url in sources]
-    if all(reasons):
-        yield (
-            "only source is an aggregator ("
-            + "; ".join(dict.fromkeys(r or "" for r in reasons))
-            + ")",
-            "add the primary record its fields were checked against (the publisher's, "
-            "the proceedings', arXiv's or DBLP's page)",
-        )
+def not_primary_hint(registry: str) -> str:
+    """What to do about a source that is no primary record (registry: the records file)."""
+    return (
+        "name the publisher, proceedings, arXiv, DBLP, doi.org, the conference's site or "
+        f"the authors' own page, or add the host to {registry} after review"
+    )

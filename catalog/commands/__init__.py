@@ -41,6 +41,7 @@ MODULES = {
     **dict.fromkeys(("export", "cite", "bib-check"), "bib"),
     "inbox": "inbox",
     "venues": "venues",
+    "authors": "authors",
     "demo": "demo",
     "update": "update",
     **dict.fromkeys(("site", "notes", "related"), "site"),

@@ -23,6 +23,7 @@ from catalog.commands import (
     state,
 )
 from catalog.errors import CatalogError, UsageError
+from catalog.paths import file_stem_key
 
 
 @command("note")
@@ -92,7 +93,8 @@ def rm(
     with writer.edit(state.paths, dry_run=dry_run) as session:
         for paper in papers:
             session.delete(paper.key)
-    notes = [k for k in keys if (state.paths.readings / f"{k}.md").exists()]
+    kept = {file_stem_key(p.stem) for p in state.paths.readings.glob("*.md")}
+    notes = [k for k in keys if k in kept]
     if as_json:
         echo_json({"removed": keys, "notes_kept": notes, "dry_run": dry_run})
         return
@@ -101,10 +103,11 @@ def rm(
         return
     for key in keys:
         echo(f"removed {key}")
+    from catalog.edit.notes import note_path
+
     for key in notes:
-        echo(
-            f"kept its reading note {state.paths.display(state.paths.readings)}/{key}.md", err=True
-        )
+        note = note_path(state.paths, key)
+        echo(f"kept its reading note {state.paths.display(note)}", err=True)
 
 
 @command("edit")

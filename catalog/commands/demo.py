@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from pathlib import Path
@@ -17,7 +18,7 @@ from catalog.paths import SHIPPED_VENUES, Paths, resolve
 # the example lists the README imports.
 _BESIDE_DATA = ("site", "overrides", "examples")
 # A mkdocs.yml list item naming a Python file (the hook), which stays in the original.
-_HOOK_RE = re.compile(r"^(\s*-\s*)(\S+\.py)\s*$", re.MULTILINE)
+_HOOK_RE = re.compile(r"^([ \t]*-[ \t]*)(\S+\.py)[ \t]*$", re.MULTILINE)
 
 
 @command("demo")
@@ -38,8 +39,7 @@ def demo(
       papers status sima2022ekko read    # changes the copy only
     """
     source = state.found() or resolve(SHIPPED_VENUES.parent / "papers.yaml")
-    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
-        raise UsageError(f"{folder} is not a new or empty folder; name one papers may fill")
+    _check_destination(source, folder)
     copied = _copy(source, folder)
     count = _papers(copied)
     if as_json:
@@ -49,6 +49,32 @@ def demo(
         f"copied the catalog ({count} papers) into {folder}: cd there to try any "
         "command; the original is not touched"
     )
+
+
+def _copied(source: Paths) -> list[Path]:
+    """The folders a copy is made of: data/ and those beside it."""
+    beside = [source.root / name for name in _BESIDE_DATA]
+    return [source.data_dir, *(p for p in beside if p.is_dir())]
+
+
+def _check_destination(source: Paths, folder: Path) -> None:
+    """UsageError unless folder is a new or empty folder outside what is copied."""
+    if folder.is_symlink() and not folder.exists():
+        raise UsageError(
+            f"{folder} is a symbolic link to {os.readlink(folder)}, which does not exist; "
+            "name a new or empty folder"
+        )
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise UsageError(f"{folder} is not a new or empty folder; name one papers may fill")
+    target = folder.resolve()
+    for copied in _copied(source):
+        inside = copied.resolve()
+        if target == inside or inside in target.parents:
+            raise UsageError(
+                f"{folder} is inside {copied}, which the copy is made of (it would copy "
+                "itself into itself); name a folder outside the catalog, such as "
+                "/tmp/papers-tour"
+            )
 
 
 def _copy(source: Paths, folder: Path) -> Paths:

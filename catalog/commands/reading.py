@@ -325,6 +325,18 @@ def check(
             help="Also report papers whose metadata name no public record (sources).",
         ),
     ] = False,
+    completeness: Annotated[
+        bool,
+        typer.Option(
+            "--completeness",
+            help="Report instead what the records lack (DOI, pages, volume, number, "
+            "abstract), by publisher; exit 0.",
+        ),
+    ] = False,
+    verbose: Annotated[
+        bool,
+        typer.Option("--verbose", "-v", help="With --completeness: list the papers lacking each."),
+    ] = False,
 ) -> None:
     """Report every problem in the catalog, its registries and notes; exit 1 if any.
 
@@ -332,7 +344,17 @@ def check(
     Examples:
       papers check
       papers check --require-sources --json
+      papers check --completeness -v
     """
+    if completeness:
+        if require_sources:
+            raise UsageError(
+                "--completeness is a report of its own: give it without --require-sources"
+            )
+        _completeness(as_json, verbose)
+        return
+    if verbose:
+        raise UsageError("-v lists the papers of --completeness: give both, or neither")
     from catalog.check.rules import findings
     from catalog.errors import Problem, describe
 
@@ -354,6 +376,43 @@ def check(
         raise typer.Exit(1)
     if not as_json:
         echo(f"{state.paths.display()}: no problems", err=True)
+
+
+def _completeness(as_json: bool, verbose: bool) -> None:
+    """`check --completeness`: the table of what is missing (with -v, the papers), or JSON."""
+    from catalog.check.completeness import completeness
+
+    report = completeness(state.paths)
+    if as_json:
+        echo_json(report.to_dict())
+        return
+    rows = [
+        (
+            group,
+            [f"{len(g.missing)}/{g.expected}" if g.expected else "-" for g in group.gaps.values()],
+        )
+        for group in [*report.groups, report.total]
+    ]
+    width = min(40, max(len(group.publisher) for group, _ in rows))
+    widths = [
+        max(len(name), *(len(cells[i]) for _, cells in rows))
+        for i, name in enumerate(report.fields)
+    ]
+    echo("missing / expected, by publisher (-v lists the papers)")
+    head = "  ".join(f"{n:>{w}}" for n, w in zip(report.fields, widths, strict=True))
+    echo(f"{'publisher':{width}}  papers  {head}")
+    for group, cells in rows:
+        name = group.publisher
+        label = name if len(name) <= width else name[: width - 1] + "…"
+        line = "  ".join(f"{c:>{w}}" for c, w in zip(cells, widths, strict=True))
+        echo(f"{label:{width}}  {group.papers:6}  {line}")
+    if verbose:
+        for name in report.fields:
+            missing = report.total.gaps[name].missing
+            echo(f"\nmissing {name} ({len(missing)}):")
+            for group in report.groups:
+                if group.gaps[name].missing:
+                    echo(f"  {group.publisher}: {' '.join(group.gaps[name].missing)}")
 
 
 @command("index")

@@ -11,10 +11,11 @@ from catalog.errors import Problem
 from catalog.hints import hint_for
 from catalog.paths import Paths
 
-# [[key]] or [[key|link text]]; keys never contain ']' or '|'.
-LINK_RE = re.compile(r"\[\[([^\]|\s]+)(?:\|([^\]]*))?\]\]")
+# [[key]] or [[key|link text]]; keys never contain '[', ']' or '|', and link text never
+# holds '[[' or ']': each scan stops where the next link could start, so a line of
+# 80,000 '[[' is read in one pass, not once from each of them.
+LINK_RE = re.compile(r"\[\[([^\[\]|\s]+)(?:\|((?:[^\[\]]|\[(?!\[))*+))?\]\]")
 _TITLE_RE = re.compile(r"^#\s+(.+?)\s*$", re.MULTILINE)
-_COMMENT_RE = re.compile(r"<!--.*?-->", re.DOTALL)
 
 
 @dataclass
@@ -49,9 +50,18 @@ def _masked(text: str) -> str:
     """The text with HTML comments blanked out (same length, line breaks kept).
 
     Every character str.splitlines breaks at is kept (U+2028 too), so the masked
-    text has as many lines as the text.
+    text has as many lines as the text. A comment that is never closed is left as it
+    is; the search for '-->' runs once, not again from every later '<!--'.
     """
-    return _COMMENT_RE.sub(lambda m: _NOT_BREAK_RE.sub(" ", m.group()), text)
+    pieces, at = [], 0
+    while (start := text.find("<!--", at)) >= 0:
+        end = text.find("-->", start + 4)
+        if end < 0:
+            break
+        end += 3
+        pieces += [text[at:start], _NOT_BREAK_RE.sub(" ", text[start:end])]
+        at = end
+    return "".join(pieces) + text[at:]
 
 
 def _lines(text: str) -> Iterator[tuple[int, str, str, bool]]:

@@ -29,7 +29,7 @@ from catalog.model import (
 
 # Each written field's kind (model.SPECS): a list, true/false, or one text.
 _KIND = {name: SPECS[name].kind for name in FIELDS}
-_YEAR_RE = re.compile(r"^\d{4}$")
+_YEAR_RE = re.compile(r"^\d{4}\Z")
 # A line that starts a new top-level key: not indented, not a comment, not a list item.
 # Searched as a newline and its next character (re scans for that without testing
 # every position, as '^' in MULTILINE mode would). ASCII blanks only, so that the

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -155,7 +155,7 @@ _VENUE_STOP = frozenset(
 _ORDINAL_RE = re.compile(
     r"^(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|"
     r"tenth|eleventh|twelfth|(?:thir|four|fif|six|seven|eigh|nine)teenth|twentieth|"
-    r"thirtieth|fortieth|fiftieth)$"
+    r"thirtieth|fortieth|fiftieth)\Z"
 )
 
 
@@ -225,7 +225,7 @@ def resolve_name(text: str, venues: dict[str, Venue], loose: bool = False) -> st
 # Who runs a venue, not what it is: 'Conference on Knowledge Discovery and Data Mining' is
 # the ACM SIGKDD one, 'International Conference on Data Engineering' the IEEE one.
 _ORGANISERS = frozenset({"acm", "ieee", "usenix", "siam", "cvf", "ifip"})
-_SIG_RE = re.compile(r"^sig[a-z]+$")
+_SIG_RE = re.compile(r"^sig[a-z]+\Z")
 
 
 def _split_organisers(name: str) -> tuple[frozenset[str], str]:
@@ -252,79 +252,143 @@ def _resolve_loosely(text: str, venues: dict[str, Venue]) -> str | None:
 
 
 _URL_NAME_RE = re.compile(r"\b(?:https?|ftp)://|\bwww\.[a-z0-9-]+\.", re.IGNORECASE)
+# Short names as the registry writes them: ASPLOS, DLP-KDD, arXiv, ES-FoMO.
+SHORT_RE = re.compile(r"[A-Za-z][A-Za-z0-9&+.-]{0,31}")
+MAX_VENUE_NAME = 300
+_YEAR_IN_NAME_RE = re.compile(r"\b(1[89]|20)\d\d\b")
 
 
-def registry_problems(venues: dict[str, Venue], filename: str) -> list[Problem]:
-    """Registry entries that split one venue (the same normalised name twice) or that are
-    not a venue at all (a URL for a name)."""
+def registry_problems(
+    venues: dict[str, Venue],
+    filename: str,
+    lines: dict[str, int] | None = None,
+    only: str | None = None,
+) -> list[Problem]:
+    """Every problem of the registry's entries (of the entry only, when given; at their
+    lines, when given): a short name that is not one, a name, publisher or alias that is
+    not one line of plain text (a control character, a bidi override), a source that is
+    not an http(s) link, a URL for a name, and two entries of one venue (one short name
+    but for case, or the same normalised name). `venues add` refuses an entry with any of
+    them; `check` reports them."""
     out: list[Problem] = []
+    for short, found in _entries_problems(venues):
+        if only is None or short == only:
+            where = short if short.isprintable() else ascii(short)[1:-1]  # 'EVIL\n': one line
+            line = (lines or {}).get(short, 0)
+            out += [Problem(filename, line, where, message, hint) for message, hint in found]
+    return out
+
+
+def _entries_problems(venues: dict[str, Venue]) -> Iterator[tuple[str, list[tuple[str, str]]]]:
+    """Each entry's short name and its problems, its own and beside the others'."""
     seen: dict[str, str] = {}
+    shorts: dict[str, str] = {}
+    aliases = {
+        venue_key(str(alias)): short
+        for short, venue in reversed(venues.items())
+        for alias in _aliases(venue)
+    }
     for short, venue in venues.items():
-        for text in (venue.short, venue.name):
-            if _URL_NAME_RE.search(text):
-                out.append(
-                    Problem(
-                        filename,
-                        0,
-                        short,
-                        f"venue name is a URL: {text[:60]!r}",
-                        "a link is not a venue; file the paper under its real "
-                        "venue and remove this entry",
-                    )
+        found = entry_problems(venue)
+        other = shorts.setdefault(short.casefold(), short)
+        if other != short:
+            found.append(
+                (
+                    f"already in the registry as {other} (short names alike but for case)",
+                    f"keep one entry; file the papers under {other}",
                 )
-                break
+            )
         key = venue_key(venue.name)
-        if key in seen and seen[key] != short:
-            out.append(
-                Problem(
-                    filename,
-                    0,
-                    short,
+        owner = aliases.get(key, short) if key else short
+        if owner != short:
+            found.append(
+                (
+                    f"same venue as {owner}, which has '{venue.name}' for an alias",
+                    f"keep one entry; file the papers under {owner}",
+                )
+            )
+        elif key in seen and seen[key] != short:
+            found.append(
+                (
                     f"same venue as {seen[key]} ('{venue.name}' and '{venues[seen[key]].name}')",
                     f"keep one entry; add this name to the aliases of {seen[key]}",
                 )
             )
         elif key:
             seen[key] = short
-    return out
+        yield short, found
 
 
-def load_authors(path: Path) -> dict[str, str]:
-    """Spelling -> the person's name, from authors.yaml ('Name: [other spelling, ...]');
-    no file, no aliases. A spelling given to two people stops with its line."""
-    if not path.is_file():
-        return {}
-    data, lines = yamlfile.load_mapping_with_lines(path)
-    out: dict[str, str] = {}
-    problems = []
-    for name, spellings in data.items():
-        if isinstance(spellings, str):
-            spellings = [spellings]
-        if not isinstance(spellings, list) or not all(isinstance(s, str) for s in spellings):
-            problems.append(
-                Problem(
-                    str(path),
-                    lines[name],
-                    name,
-                    "expected a list of other spellings of this name",
-                    f"write '{name}: [Other Spelling, ...]'",
-                    True,
+def _aliases(venue: Venue) -> list[object]:
+    """An entry's aliases as written (one alias alone counts as a list of it)."""
+    aliases = venue.extra.get("aliases") or []
+    return list(aliases) if isinstance(aliases, list) else [aliases]
+
+
+def entry_problems(venue: Venue) -> list[tuple[str, str]]:
+    """(message, hint) for each problem of one registry entry's own fields."""
+    from catalog.model import has_controls, is_http_url
+    from catalog.paths import RESERVED_NAMES
+
+    out: list[tuple[str, str]] = []
+    short = venue.short
+    if not SHORT_RE.fullmatch(short):
+        out.append(
+            (
+                f"{short[:40]!r} is not a venue short name: letters, digits and '-&+.', a letter "
+                "first, at most 32",
+                "name it as papers.yaml files papers under it (e.g. OSDI, DLP-KDD)",
+            )
+        )
+    elif short.casefold() in RESERVED_NAMES | {"index"}:
+        out.append(
+            (
+                f"short name '{short}' is the name of a list page or one Windows reserves",
+                "choose another short name",
+            )
+        )
+    texts: list[tuple[str, object]] = [("name", venue.name), ("publisher", venue.publisher or "")]
+    texts += [("alias", a) for a in _aliases(venue)]
+    for label, text in texts:
+        if not isinstance(text, str):
+            out.append((f"{label} {text!r} is not text", f"write the {label} as text"))
+        elif has_controls(text):
+            out.append(
+                (
+                    f"{label} {text[:60]!r} is not one line of text (a control character or a "
+                    "line break)",
+                    "write it as one line of plain text",
                 )
             )
-            continue
-        for spelling in [name, *spellings]:
-            other = out.setdefault(spelling, name)
-            if other != name:
-                problems.append(
-                    Problem(
-                        str(path),
-                        lines[name],
-                        name,
-                        f"'{spelling}' is listed for both '{other}' and '{name}'",
-                        "keep it under the one person it names",
-                        True,
-                    )
+    if not venue.name.strip() or len(venue.name) > MAX_VENUE_NAME:
+        out.append(
+            (
+                f"name is empty or longer than {MAX_VENUE_NAME} characters",
+                "give the venue's full name, without year or edition",
+            )
+        )
+    elif _YEAR_IN_NAME_RE.search(venue.name):
+        out.append(
+            (
+                f"name {venue.name[:80]!r} holds a year",
+                "give the venue's name without year or edition (the year goes on each paper)",
+            )
+        )
+    url = next((t for t in (short, venue.name) if _URL_NAME_RE.search(t)), None)
+    if url:
+        out.append(
+            (
+                f"venue name is a URL: {url[:60]!r}",
+                "a link is not a venue; file the paper under its real venue and remove this entry",
+            )
+        )
+    sources = venue.extra.get("sources") or []
+    for url in sources if isinstance(sources, list) else [sources]:
+        if not isinstance(url, str) or not is_http_url(url):
+            out.append(
+                (
+                    f"source {str(url)[:60]!r} is not an http(s) link",
+                    "give the public page the entry was checked against",
                 )
-    if problems:
-        raise InvalidCatalogError(problems)
+            )
     return out

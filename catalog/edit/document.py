@@ -56,7 +56,7 @@ def _dump(yaml: YAML, data: Any) -> str:
 
 # What a value may hold to be written plain: nothing a YAML 1.1 or 1.2 reader takes for
 # syntax in a flow list ('?' too: PyYAML's pure-Python parser stops at it).
-_PLAIN_OK = re.compile(r"^[A-Za-z0-9À-ɏḀ-ỿ][^,:#\[\]{}&*!|>'\"%@`?]*$")
+_PLAIN_OK = re.compile(r"^[A-Za-z0-9À-ɏḀ-ỿ][^,:#\[\]{}&*!|>'\"%@`?]*\Z")
 
 
 def flow_list(values: list[str]) -> Any:

@@ -8,10 +8,12 @@ edit as an operation; its new text is the text as read with the operations repla
 every line no operation touched (comments, order, quotes, a byte-order mark, the line
 endings) is copied as it was.
 
-Replaying lets a multi-file write show any file at an interim stage: `grown` (what the
-edit adds, nothing it removes yet) or `shrunk` (what it removes, nothing it adds yet).
-catalog.edit.writer writes such a stage before the catalog and the final text after it,
-so that a kill between two files leaves every file naming only what the others hold.
+Replaying lets a multi-file write show a file at an interim stage, written before the
+catalog (write_in_order, below) and the final text after it, so that a kill
+between two files leaves every file naming only what the others hold: a registry is
+`grown` (what the edit adds, nothing it removes yet: papers may name what it gains); a
+file that names papers is `named` (every edit but those naming a paper the catalog does
+not hold yet: what it loses, and what it gains about papers already there).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from catalog import files
 from catalog.data import yamlfile
 from catalog.edit.document import (
     Block,
@@ -37,7 +40,7 @@ from catalog.paths import Paths
 if TYPE_CHECKING:
     from ruamel.yaml import YAML
 
-Stage = Literal["grown", "shrunk", "final"]
+Stage = Literal["grown", "named"]
 Where = str  # "sorted", "end", "top" or "before:NAME"
 
 
@@ -48,6 +51,7 @@ class _Op:
 
     removes: bool
     apply: Callable[[Document], None]
+    names: str | None = None  # the catalog key the entry names, in a file that names papers
 
 
 class KeyedFile:
@@ -117,12 +121,13 @@ class KeyedFile:
         at: Where = "sorted",
         replace: str | None = None,
         flow: bool = False,
+        names: str | None = None,
     ) -> None:
         """Write an entry: in place when it exists, else at the given place (sorted by name,
         at the end, at the top, or before the entry named by 'before:NAME'). replace: an
         entry renamed to this one (its comments come along; it is removed). flow: a
-        mapping written on one line."""
-        self.put_lines(name, self._render(name, value, flow), section, at, replace)
+        mapping written on one line. names: the paper's key the entry names."""
+        self.put_lines(name, self._render(name, value, flow), section, at, replace, names)
 
     def put_lines(
         self,
@@ -131,26 +136,29 @@ class KeyedFile:
         section: str | None = None,
         at: Where = "sorted",
         replace: str | None = None,
+        names: str | None = None,
     ) -> None:
         """put() with the entry's lines already written (at column 0)."""
-        self._record(False, lambda doc: _put(doc, name, head, section, at, replace))
+        self._record(False, lambda doc: _put(doc, name, head, section, at, replace), names)
         if replace is not None and replace != name:
             self._record(True, lambda doc: _remove(doc, replace, section))
 
     def put_item(self, name: str, section: str, at: Where = "top") -> None:
-        """Put a name in a section's list (moved there if it is in the list already)."""
+        """Put a paper's key in a section's list (moved there if it is in the list)."""
         self._record(True, lambda doc: _remove(doc, name, section))
         head = [f"- {key_text(name)}\n"]
-        self._record(False, lambda doc: _put(doc, name, head, section, at, None))
+        self._record(False, lambda doc: _put(doc, name, head, section, at, None), name)
 
     def remove(self, name: str, section: str | None = None) -> None:
         """Remove an entry (or a section's item, every time it is listed); comments above
         it stay in the file."""
         self._record(True, lambda doc: _remove(doc, name, section))
 
-    def _record(self, removes: bool, apply: Callable[[Document], None]) -> None:
+    def _record(
+        self, removes: bool, apply: Callable[[Document], None], names: str | None = None
+    ) -> None:
         apply(self.doc)
-        self._ops.append(_Op(removes, apply))
+        self._ops.append(_Op(removes, apply, names))
 
     def _render(self, name: str, value: Any, flow: bool) -> list[str]:
         """An entry's lines at column 0 (placed at the file's own indent by _put)."""
@@ -176,22 +184,26 @@ class KeyedFile:
 
     # -- writing
 
-    def interim(self) -> str | None:
-        """The text written before the catalog (at this file's stage); None when that
-        stage holds no edit."""
-        if not any(op.removes == (self.stage == "shrunk") for op in self._ops):
+    def interim(self, held: Callable[[str], bool]) -> str | None:
+        """The text written before the catalog (this file's stage; held: whether the
+        catalog holds a key before the write); None when that stage holds no edit."""
+        early = [op for op in self._ops if self._early(op, held)]
+        if not early:
             return None
-        return self.render(self.stage)
-
-    def render(self, stage: Stage = "final") -> str:
-        """The file's text at a stage: the text as read with the edits of that stage."""
-        if stage == "final":
-            return self.doc.render()
         doc = self._cut()
-        for op in self._ops:
-            if op.removes == (stage == "shrunk"):
-                op.apply(doc)
+        for op in early:
+            op.apply(doc)
         return doc.render()
+
+    def _early(self, op: _Op, held: Callable[[str], bool]) -> bool:
+        """Whether an edit goes into the text written before the catalog."""
+        if self.stage == "grown":
+            return not op.removes
+        return op.removes or op.names is None or held(op.names)
+
+    def render(self) -> str:
+        """The file's new text: the text as read with every edit."""
+        return self.doc.render()
 
 
 def _dump(yaml: YAML, data: Any) -> str:
@@ -263,8 +275,8 @@ def _insert(siblings: list[Block], block: Block, at: Where) -> None:
         at = "end"
     if at == "end" or not siblings:
         last = siblings[-1].lead if siblings else []
-        if not block.lead and last == _blank(last):  # the blank lines that part entries
-            block.lead = list(last)
+        if not block.lead:  # the blank lines that part entries (not the last one's comments)
+            block.lead = _blank(last)
         siblings.append(block)
         return
     if at == "top":
@@ -309,3 +321,41 @@ def _cut_out(doc: Document, siblings: list[Block], at: int, section: str | None)
         parent.tail = block.lead + parent.tail
     else:
         doc.trailer = block.lead + doc.trailer
+
+
+# The catalog's step: its path, the pieces of its new bytes, and the test that the file
+# a write takes out of its place is the one the session read.
+CatalogStep = tuple[Path, list[files.Piece], Callable[[Path], bool]]
+
+
+def write_in_order(
+    parts: list[KeyedFile], catalog: CatalogStep | None, held: Callable[[str], bool]
+) -> list[Path]:
+    """Write the changed files so that every prefix of the writes agrees: each file at
+    its interim stage (a registry grown by what papers will name; a file that names papers
+    with every edit but those naming a paper the catalog does not hold yet: held says
+    which it holds), then the catalog, then each file as it ends. Each write replaces the
+    bytes the previous one left, or ConcurrentEditError. Returns the paths written."""
+    changed = [p for p in parts if p.changed]
+    found = {p.path: p.data for p in changed}
+    written: list[Path] = []
+
+    def write(path: Path, text: str, newline: str) -> None:
+        new = files.encoded(text, newline)
+        if new == found[path]:
+            return  # this step's text is already there (a file that only grew)
+        files.atomic_write(path, text, newline, expected=found[path])
+        found[path] = new
+        if path not in written:
+            written.append(path)
+
+    for part in changed:
+        if (text := part.interim(held)) is not None:
+            write(part.path, text, part.newline)
+    if catalog is not None:
+        path, pieces, unchanged = catalog
+        files.atomic_write(path, pieces, expected=unchanged)
+        written.append(path)
+    for part in changed:
+        write(part.path, part.render(), part.newline)
+    return written

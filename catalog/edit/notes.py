@@ -9,7 +9,7 @@ from pathlib import Path
 from catalog import files
 from catalog.errors import CatalogError, ConcurrentEditError
 from catalog.model import Paper
-from catalog.paths import Paths
+from catalog.paths import Paths, key_file_stem
 
 # Characters that Markdown or HTML would read as markup in a line of plain text.
 _MARKUP = {"&": "&amp;", "<": "&lt;", ">": "&gt;", **{c: "\\" + c for c in "\\`*_{}[]()#+!"}}
@@ -71,7 +71,7 @@ def _note_key(key: str) -> str:
 def note_path(paths: Paths, key: str) -> Path:
     """data/readings/KEY.md for a valid key; never a path outside data/readings/."""
     folder = paths.readings.resolve()
-    path = (folder / f"{_note_key(key)}.md").resolve()
+    path = (folder / f"{key_file_stem(_note_key(key))}.md").resolve()
     if path.parent != folder:
         raise CatalogError(
             f"the note of '{key}' would be written outside {paths.display(paths.readings)}; refused"

@@ -35,10 +35,11 @@ class ReadingSession:
 
     def __init__(self, paths: Paths):
         self.paths = paths
-        # A file that names papers: what it loses is written before the catalog, what it
-        # gains after (so it never names a paper the catalog lacks).
+        # A file that names papers: what it gains about a paper the catalog does not hold
+        # yet is written after the catalog, the rest before (it never names a paper the
+        # catalog lacks, and loses nothing the catalog gave up).
         self.file = KeyedFile(
-            paths, paths.reading, HEADER, nested=frozenset(SECTIONS), stage="shrunk"
+            paths, paths.reading, HEADER, nested=frozenset(SECTIONS), stage="named"
         )
         self.name = self.file.shown
         self.state = readingstate.parse(self.file.text, self.name)  # refuses an unreadable file
@@ -90,7 +91,8 @@ class ReadingSession:
             return  # the same state: its line stays as the reader wrote it
         self._refuse_twice(entry.key)
         fields = ", ".join(f"{name}: {value}" for name, value in entry.to_dict().items())
-        self.file.put_lines(entry.key, [f"{key_text(entry.key)}: {{{fields}}}\n"], "papers", "end")
+        head = [f"{key_text(entry.key)}: {{{fields}}}\n"]
+        self.file.put_lines(entry.key, head, "papers", "end", names=entry.key)
         self._written.add(entry.key)
         self.state.entries[entry.key] = replace(entry, line=0)
 

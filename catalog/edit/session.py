@@ -13,12 +13,10 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from catalog import files
 from catalog.data import yamlfile
 from catalog.data.registry import Venue
 from catalog.edit.document import (
@@ -35,19 +33,20 @@ from catalog.edit.document import (
     shift_lines,
     yaml_rt,
 )
-from catalog.edit.keyed import KeyedFile
+from catalog.edit.keyed import KeyedFile, write_in_order
 from catalog.edit.rewrite import Rewrite, rewrite
 from catalog.edit.snapshot import Papers, Snapshot
 from catalog.edit.source import Source
 from catalog.edit.validation import (
     EditCheck,
+    InvalidEditError,
 )
 from catalog.errors import (
     CatalogError,
     PaperNotFound,
     Problem,
 )
-from catalog.files import OpenFile, encoded
+from catalog.files import OpenFile
 from catalog.hints import hint_for
 from catalog.model import (
     FIELDS,
@@ -60,7 +59,7 @@ from catalog.model import (
 from catalog.paths import Paths
 
 _LISTS = set(LIST_FIELDS)
-TAG_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+TAG_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*\Z")
 
 if TYPE_CHECKING:
     from ruamel.yaml import YAML
@@ -540,10 +539,22 @@ class Session:
         others = {p: t for p, t in texts.items() if isinstance(t, str)}
         assert catalog is None or isinstance(catalog, Rewrite)
         warnings = check.check(catalog, others, self.venues, self.vocabulary)
+        if self.paths.authors in others:
+            self._judge_authors(others[self.paths.authors])
         for dependent in (self._reading, self._keymap, self._inbox):
             if dependent is not None and dependent.file.path in others:
                 dependent.check(others[dependent.file.path], self._has_paper)
         return warnings
+
+    def _judge_authors(self, text: str) -> None:
+        """Refuse a new authors.yaml that adds a problem `papers check` would report."""
+        from catalog.check.people import judge
+
+        before = self.registry(self.paths.authors).text
+        shown = self.paths.display(self.paths.authors)
+        added = judge(before, text, self.papers.values(), shown, self.filename)
+        if added:
+            raise InvalidEditError(added)
 
     def _has_paper(self, key: str) -> bool:
         return key in self.papers
@@ -568,7 +579,7 @@ class Session:
         step = None
         if isinstance(catalog, Rewrite):
             step = (self.paths.catalog, catalog.parts, self.source.unchanged)
-        result.changed = write_in_order(self._parts(), step)
+        result.changed = write_in_order(self._parts(), step, self.snapshot.has)
         if isinstance(catalog, Rewrite):
             self.written = catalog
         return result
@@ -586,42 +597,6 @@ class Session:
             name = self.paths.display(path)
             out.extend(difflib.unified_diff(lines_of(old), lines_of(new), name, name))
         return "".join(out)
-
-
-# The catalog's step: its path, the pieces of its new bytes, and the test that the file
-# a write takes out of its place is the one the session read.
-CatalogStep = tuple[Path, list[files.Piece], Callable[[Path], bool]]
-
-
-def write_in_order(parts: list[KeyedFile], catalog: CatalogStep | None) -> list[Path]:
-    """Write the changed files so that every prefix of the writes agrees: each file at
-    its interim stage (a registry grown by what papers will name, a file that names papers
-    shrunk by what will leave), then the catalog, then each file as it ends. Each write
-    replaces the bytes the previous one left, or ConcurrentEditError. Returns the paths
-    written."""
-    changed = [p for p in parts if p.changed]
-    found = {p.path: p.data for p in changed}
-    written: list[Path] = []
-
-    def write(path: Path, text: str, newline: str) -> None:
-        new = encoded(text, newline)
-        if new == found[path]:
-            return  # this step's text is already there (a file that only grew)
-        files.atomic_write(path, text, newline, expected=found[path])
-        found[path] = new
-        if path not in written:
-            written.append(path)
-
-    for part in changed:
-        if (text := part.interim()) is not None:
-            write(part.path, text, part.newline)
-    if catalog is not None:
-        path, pieces, unchanged = catalog
-        files.atomic_write(path, pieces, expected=unchanged)
-        written.append(path)
-    for part in changed:
-        write(part.path, part.render(), part.newline)
-    return written
 
 
 def _model_value(name: str, value: Any) -> Any:

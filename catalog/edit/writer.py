@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 
 from catalog import files
 from catalog.data import yamlfile
-from catalog.edit.session import Session, write_in_order
+from catalog.edit.keyed import write_in_order
+from catalog.edit.session import Session
 from catalog.edit.validation import InvalidEditError
 from catalog.errors import CatalogError, LockTimeoutError, Problem
 from catalog.model import DEFAULT_STATUS, STATUSES, is_date
@@ -99,9 +100,11 @@ def _refresh_index(paths: Paths, session: Session | None = None) -> list[Problem
 
     try:
         written = session.written if session is not None else None
-        if session is None or written is None:
-            database.refresh(paths)
-        elif not database.apply(paths, session.snapshot.digest, written):
+        if (
+            session is None
+            or written is None
+            or not database.apply(paths, session.snapshot.digest, written)
+        ):
             database.refresh(paths)
         return []
     except (sqlite3.Error, OSError):
@@ -151,7 +154,7 @@ def edit_reading(paths: Paths, dry_run: bool = False) -> Iterator[ReadingSession
         if text == session.file.text:
             return
         session.check(text)
-        if not dry_run and write_in_order([session.file], None):
+        if not dry_run and write_in_order([session.file], None, lambda key: True):
             _refresh_index(paths)
 
 

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from catalog import files
-from catalog.paths import Paths
+from catalog.paths import Paths, file_stem_key
 
 _META = "personal"
 # A note changed this recently may change again within the file system clock's
@@ -81,7 +81,7 @@ def fill(conn: sqlite3.Connection, paths: Paths, current: str) -> None:
             body = files.read_file(Path(note.path)).decode("utf-8", errors="replace")
         except OSError:
             continue
-        notes.append((note.name[:-3], note.path, body))
+        notes.append((file_stem_key(note.name[:-3]) or note.name[:-3], note.path, body))
     conn.execute("delete from notes")
     conn.executemany("insert into notes values (?, ?, ?)", notes)
     add_words(conn, " ".join(body for _, _, body in notes).split())

@@ -40,7 +40,7 @@ class Hit:
 
 
 # A one-word prefix term as terms.fts_term writes it, with or without a column filter.
-_PREFIX_TERM_RE = re.compile(r'^(?P<column>\{\w+\} : )?"(?P<word>[^" ]+)"\*$')
+_PREFIX_TERM_RE = re.compile(r'^(?P<column>\{\w+\} : )?"(?P<word>[^" ]+)"\*\Z')
 # A prefix that begins more words than this is short enough for porter's stems to
 # begin with it too ("emb*"): it is left as it is.
 _MAX_WIDENED = 50

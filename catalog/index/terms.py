@@ -45,8 +45,8 @@ FILTERS = (
 # a match ranks a curated paper higher (catalog.index.query.CURATED_BOOST).
 CURATED_COLUMNS = ("title", "tags", "summary")
 
-_YEAR_RANGE_RE = re.compile(r"^(\d{4})?\.\.(\d{4})?$")
-_BARE_YEARS_RE = re.compile(r"^(\d{4}\.\.(\d{4})?|\.\.\d{4})$")  # 2021..2023, 2021.., ..2020
+_YEAR_RANGE_RE = re.compile(r"^(\d{4})?\.\.(\d{4})?\Z")
+_BARE_YEARS_RE = re.compile(r"^(\d{4}\.\.(\d{4})?|\.\.\d{4})\Z")  # 2021..2023, 2021.., ..2020
 _WORD_CHARS_RE = re.compile(r"[\w*]+", re.UNICODE)
 
 

@@ -128,15 +128,15 @@ class Keymap:
 
     def __init__(self, paths: Paths):
         self.paths = paths
-        # It names the catalog's papers: what it loses goes before the catalog is written,
-        # what it gains after.
-        self.file = KeyedFile(paths, keymap_path(paths), HEADER, stage="shrunk")
+        # It names the catalog's papers: a line naming a paper the catalog does not hold
+        # yet is written after the catalog, the rest before.
+        self.file = KeyedFile(paths, keymap_path(paths), HEADER, stage="named")
 
     def record(self, renamed: dict[str, str]) -> None:
         """Add these old -> new keys (a key BibTeX would refuse is not recorded)."""
         for old, new in sorted(renamed.items()):
             if is_key(old) and is_key(new):
-                self.file.put(old, new)
+                self.file.put(old, new, names=new)
 
     def forget(self, key: str) -> None:
         """Remove the lines that name a catalog key (its paper is leaving)."""

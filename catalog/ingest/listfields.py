@@ -12,7 +12,7 @@ from catalog.model import arxiv_doi, kept_doi
 # quantifiers that can take the same characters, possessive runs where they could, and
 # trailing '#'s or spaces stripped in code rather than by a lazy group.
 _ARXIV_LABEL_RE = re.compile(
-    r"^arxiv(?:[:\s]+(\d{4}\.\d{4,5})(v\d+)?)?(?:\s*['’]?(\d{2}|\d{4}))?$", re.IGNORECASE
+    r"^arxiv(?:[:\s]+(\d{4}\.\d{4,5})(v\d+)?)?(?:\s*['’]?(\d{2}|\d{4}))?\Z", re.IGNORECASE
 )
 _VENUE = r"([A-Za-z][\w&\-/.]*(?:\s[A-Za-z][\w&\-]*){0,2})"
 # 'OSDI'23', 'OSDI '23', 'ATC’ 21', 'ICML' 2022', 'ECIR'2016': an apostrophe says "year"
@@ -20,8 +20,8 @@ _VENUE_YY_RE = re.compile(_VENUE + r"\s*['’]\s?(\d{2}|\d{4})$")
 # 'OSDI 25' with no apostrophe is a venue and year only as a heading ('## OSDI 25')
 _HEADING_YY_RE = re.compile(_VENUE + r"\s(\d{2})$")
 _VENUE_YYYY_RE = re.compile(_VENUE + r"\s+((?:19|20)\d{2})$")
-YEAR_RE = re.compile(r"^(?:19|20)\d{2}$")
-_WORKSHOP_AT_RE = re.compile(r"^([A-Za-z][\w\-]*)@([A-Za-z][\w\-]*)\s*['’]?\s*(\d{4}|\d{2})$")
+YEAR_RE = re.compile(r"^(?:19|20)\d{2}\Z")
+_WORKSHOP_AT_RE = re.compile(r"^([A-Za-z][\w\-]*)@([A-Za-z][\w\-]*)\s*['’]?\s*(\d{4}|\d{2})\Z")
 # Sites whose pages are not papers: a repository, a video, a course, a dataset page.
 NOT_PAPER_HOSTS = (
     ("github.com", "a GitHub repository"),
@@ -40,8 +40,8 @@ NOT_PAPER_HOSTS = (
     ("medium.com", "a blog post"),
     ("pypi.org", "a software package"),
 )
-MARKER_RE = re.compile(r"^([A-Za-z][A-Za-z0-9\-]*)['’](\d{2})[.,;]?$")
-ARXIV_WORD_RE = re.compile(r"^arxiv[.,;]?$", re.IGNORECASE)
+MARKER_RE = re.compile(r"^([A-Za-z][A-Za-z0-9\-]*)['’](\d{2})[.,;]?\Z")
+ARXIV_WORD_RE = re.compile(r"^arxiv[.,;]?\Z", re.IGNORECASE)
 _ARXIV_URL_RE = re.compile(r"arxiv\.org/(?:abs/|pdf/|ftp/arxiv/papers/\d{4}/)(\d{4}\.\d{4,5})")
 _DOI_URL_RE = re.compile(
     r"(?:doi\.org/|/doi/(?:abs/|pdf/|full/|epdf/)?)"
@@ -104,7 +104,7 @@ _NAME_PARTICLES = frozenset(
         "el",
     }
 )
-_NAME_WORD_RE = re.compile(r"^[^\W\d_](?:[^\W\d_]|['’.\-])*$")
+_NAME_WORD_RE = re.compile(r"^[^\W\d_](?:[^\W\d_]|['’.\-])*\Z")
 MAX_PARTS = 6  # lines a record of hard-broken lines may have
 
 
@@ -169,7 +169,7 @@ def parse_label(text: str) -> tuple[str, int | None, str | None] | None:
 
 # A tag with a note after its year: 'NeurIPS'25 Spotlight', 'ICML 2024 (Oral)', 'KDD'19 best paper'
 _NOTE_AFTER_YEAR_RE = re.compile(
-    r"^(.+?(?:['’]\s?\d{2}|\s(?:19|20)\d{2}))[\s,(-]+[A-Za-z][\w\s)-]{0,30}$"
+    r"^(.+?(?:['’]\s?\d{2}|\s(?:19|20)\d{2}))[\s,(-]+[A-Za-z][\w\s)-]{0,30}\Z"
 )
 
 

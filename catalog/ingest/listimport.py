@@ -17,14 +17,8 @@ from typing import TYPE_CHECKING
 from catalog.check import duplicates, titles
 from catalog.data.registry import Venue, resolve_name
 from catalog.errors import Problem
-from catalog.ingest.importer import (
-    ImportInputError,
-    Outcome,
-    Progress,
-    Report,
-    Run,
-    run_import,
-)
+from catalog.ingest.importer import ImportInputError, Progress, Run, run_import
+from catalog.ingest.outcomes import Outcome, Report
 from catalog.model import Paper
 from catalog.paths import Paths
 
@@ -61,14 +55,25 @@ def resolve_list_venue(label: str, venues: dict[str, Venue]) -> str:
         if found in venues:
             return found
     # 'Transactions on Machine Learning Research (TMLR)': the short name in parentheses
-    paren = re.fullmatch(r"(.+?)\s*\(([^()]+)\)", label)
-    if paren:
-        found = resolve_list_venue(paren.group(2).strip(), venues)
+    short = _in_parentheses(label)
+    if short:
+        found = resolve_list_venue(short.strip(), venues)
         if found in venues:
             return found
     # 'SIGKDD', 'The Web Conference', 'Adv. Neural Inf. Process. Syst.': a registry alias,
     # full name or abbreviation of it
     return resolve_name(label, venues) or label
+
+
+def _in_parentheses(label: str) -> str | None:
+    """What the parentheses that end a label hold ('TMLR' of 'Transactions on ... (TMLR)'),
+    when something stands before them and they hold no parenthesis. (Cut at the last '(',
+    not matched by a pattern, which tried each split of a long label and took minutes.)"""
+    head, _, inner = label.removesuffix(")").rpartition("(")
+    if not label.endswith(")") or not inner or ")" in inner:
+        return None
+    words = head.rstrip() or head[:1]  # blanks may stand between, not a line break
+    return inner if words and "\n" not in words else None
 
 
 def import_markdown(
@@ -198,13 +203,14 @@ def _retitled(title: str, other: str) -> bool:
 def _fetch_authors(paper: Paper, venues: dict[str, Venue]) -> tuple[Paper, str]:
     """The paper with authors (and DOI) from arXiv or DBLP, or a reason why not."""
     from catalog.ingest import services
+    from catalog.ingest.webclient import FetchError
 
     try:
         if paper.arxiv:
             record: services.Record | None = services.lookup_arxiv(paper.arxiv)
         else:
             record = services.find_by_title(paper.title, paper.year or None)
-    except services.FetchError as err:  # offline, or the service failed: the inbox keeps it
+    except FetchError as err:  # offline, or the service failed: the inbox keeps it
         return paper, f"needs metadata: {err}"
     if record is None or not record.authors:
         return paper, "needs metadata: no matching record on arXiv or DBLP"

@@ -1,13 +1,13 @@
 """The one reader of a list entry: its fields found wherever they stand. Pure.
 
-markdown-it-py reads the entry's inline text: each link (or HTML anchor) and each bold
-run becomes one mark in the text, with its text and href kept, so no pattern of ours
-decides what a link is. The text is then cut into pieces at its brackets and separators
-('. ', ', ', ' - ', ' | ', ';'), and each piece is judged on its own: a venue tag
-('OSDI'23', 'NSDI 2022', 'NAIC @ SIGCOMM'25', 'NeurIPS'25 Spotlight', 'OSDI18' for a
-registry venue), a year, a person's name, 'et al.', a link word. The title is a linked
-or bold title, else the first run of pieces that are none of these. What is found is
-kept; what is missing is said ('no title', 'no venue, year or link') rather than guessed.
+The entry's inline text comes from listinline (each link and bold run one mark, its
+text and href kept, so no pattern of ours decides what a link is). The text is then cut
+into pieces at its brackets and separators ('. ', ', ', ' - ', ' | ', ';'), and each
+piece is judged on its own: a venue tag ('OSDI'23', 'NSDI 2022', 'NAIC @ SIGCOMM'25',
+'NeurIPS'25 Spotlight', 'OSDI18' for a registry venue), a year, a person's name,
+'et al.', a link word. The title is a linked or bold title, else the first run of pieces
+that are none of these. What is found is kept; what is missing is said ('no title', 'no
+venue, year or link') rather than guessed.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from typing import cast
 
 from catalog.ingest.listfields import (
@@ -37,6 +36,7 @@ from catalog.ingest.listfields import (
     with_ids,
     year_of,
 )
+from catalog.ingest.listinline import MARK, Inline, render
 from catalog.model import kept_url
 
 Label = tuple[str, int | None, str | None]
@@ -45,156 +45,27 @@ _PIECE_RE = re.compile(r"\[[^\[\]]*\]|\([^()]*\)|[^\[\]()]+|[\[\]()]")
 # '. ' ends a field, but not after 'vs', 'al', 'etc' or an initial ('J. Smith')
 # and each link or bold run is a piece of its own, unless the title goes on after it
 # ('[Widget](url): A Made-Up Autoscaler')
+# (A separator that starts with blanks starts where they start: tried again from each
+# blank of a long run, it would read the run once per blank.)
 _SEPARATOR_RE = re.compile(
-    r"(?<!\bvs)(?<!\bal)(?<!\betc)(?<!\b[A-Z])\.\s+(?=\S)|,\s+|\s+[-–—|]\s+|\s*;\s*|\s+/\s+"
+    r"(?<!\bvs)(?<!\bal)(?<!\betc)(?<!\b[A-Z])\.\s+(?=\S)|,\s+"
+    r"|(?<!\s)(?:\s+[-–—|]\s+|\s+;\s*|\s+/\s+)|;\s*"
     r"|(?=[\ue000-\uf8ff])|(?<=[\ue000-\uf8ff])(?!\s*:)"
 )
-# A tag anywhere in a piece: 'Proceedings of KDD'08', 'in RecSys'18'
-_TAG_IN_RE = re.compile(r"(?<![\w'])([A-Za-z][\w&\-.@]*)\s?['’]\s?(\d{2})(?!\d)")
-_GLUED_RE = re.compile(r"^([A-Za-z][A-Za-z\-]*?)['’]?(\d{2}|(?:19|20)\d{2})$")  # 'OSDI18'
-_ET_AL_RE = re.compile(r"^(?:et\.?\s?al\.?|etc\.?|(?:and\s)?others)$", re.IGNORECASE)
+_SPACED_COLON_RE = re.compile(r"(?<!\s)\s++:")
+# A tag anywhere in a piece: 'Proceedings of KDD'08', 'in RecSys'18'. The pattern takes a
+# whole run of a tag's characters (a run is tried once, not again from each '@' or '.'
+# in it: 80 KB of 'a@' would take minutes); _tag_in finds where in the run the tag starts.
+_TAG_CHARS = "&-.@"
+_TAG_IN_RE = re.compile(r"(?<![\w&\-.@])([\w&\-.@]++)(?=\s?['’]\s?(\d{2})(?!\d))")
+_GLUED_RE = re.compile(r"^([A-Za-z][A-Za-z\-]*?)['’]?(\d{2}|(?:19|20)\d{2})\Z")  # 'OSDI18'
+_ET_AL_RE = re.compile(r"^(?:et\.?\s?al\.?|etc\.?|(?:and\s)?others)\Z", re.IGNORECASE)
 _AUTHOR_LABEL = r"(?:authors?|by|作者|저자)(?:\s*\([^()]*\))?"
 _LABELLED_RE = re.compile(r"^" + _AUTHOR_LABEL + r"\s*:\s*", re.IGNORECASE)
 # A line of a record that says what it holds: 'Author(Institute): ...', 'KeyWords: ...'
 _FIELD_LINE_RE = re.compile(r"^\s*([A-Za-z][\w ()]{0,30}|[^\x00-\x7f]{1,6})\s*:\s+(.*)$")
-_AUTHOR_LINE_RE = re.compile(r"^" + _AUTHOR_LABEL + r"$", re.IGNORECASE)
+_AUTHOR_LINE_RE = re.compile(r"^" + _AUTHOR_LABEL + r"\Z", re.IGNORECASE)
 _BR_SPLIT_RE = re.compile(r"<br\s*/?>", re.IGNORECASE)
-
-
-# ---------------------------------------------------------------- the entry's inline text
-
-# Each link and each bold run of an entry stands in its text as one character of Unicode's
-# private use area, so cutting the text at separators never cuts inside one.
-_MARK = 0xE000
-
-
-@dataclass
-class Inline:
-    """An entry's text as CommonMark reads it, each link and bold run as one mark."""
-
-    text: str
-    groups: list[tuple[str, str | None]]  # per mark: its text and href (None: bold)
-
-    def group(self, piece: str) -> tuple[str, str | None] | None:
-        """The link or bold run a piece is, when it is one alone (brackets and quotes
-        around it aside)."""
-        core = piece.strip(" \t\"'“”[]()")
-        if len(core) == 1 and _MARK <= ord(core) < _MARK + len(self.groups):
-            return self.groups[ord(core) - _MARK]
-        return None
-
-    def bare(self) -> str:
-        """The text without its links and bold runs."""
-        return "".join(c for c in self.text if not _MARK <= ord(c) < _MARK + len(self.groups))
-
-    def plain(self, piece: str) -> str:
-        """A piece with each mark as its text."""
-        return "".join(
-            self.groups[ord(c) - _MARK][0] if _MARK <= ord(c) < _MARK + len(self.groups) else c
-            for c in piece
-        )
-
-    def hrefs(self, piece: str) -> list[str]:
-        """The hrefs of the links in a piece whose text is not a link's label."""
-        return [
-            href
-            for c in piece
-            if _MARK <= ord(c) < _MARK + len(self.groups)
-            for text, href in [self.groups[ord(c) - _MARK]]
-            if href is not None and clean_title(text).casefold() not in LINK_LABELS
-        ]
-
-
-class _Tag(HTMLParser):
-    """One inline HTML tag: what it is to an entry's text."""
-
-    kind = "html_inline"
-    href = ""
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "a":
-            self.kind, self.href = "link_open", dict(attrs).get("href") or ""
-        elif tag == "br":
-            self.kind = "br"
-
-    def handle_endtag(self, tag: str) -> None:
-        self.kind = "link_close" if tag == "a" else self.kind
-
-
-def html_tag(content: str) -> tuple[str, str]:
-    """('link_open', href), ('link_close', ''), ('br', '') or ('html_inline', '')."""
-    tag = _Tag()
-    tag.feed(content)
-    tag.close()
-    return tag.kind, "".join(tag.href.split())
-
-
-def links_of(text: str) -> list[tuple[str, str]]:
-    """Every link (Markdown or HTML anchor) as markdown-it-py reads it: its text ('[[pdf]](u)'
-    gives 'pdf') and href ('' when empty)."""
-    return [(t, h) for t, h in render(text).groups if h is not None]
-
-
-def italics(line: str) -> str | None:
-    """The text of a line that is all in italics ('*A B, C D*'), else None."""
-    from catalog.ingest.lists import markdown
-
-    children = markdown().parseInline(line.strip())[0].children or []
-    inner = children[1:-1]
-    if len(children) < 3 or (children[0].type, children[-1].type) != ("em_open", "em_close"):
-        return None
-    return "".join(c.content for c in inner) if all(c.type == "text" for c in inner) else None
-
-
-def plain_text(text: str) -> str:
-    """Inline Markdown as its plain text: link texts kept, HTML tags and marks gone."""
-    inline = render(text)
-    return inline.plain(inline.text).replace(" | ", " ")
-
-
-def render(body: str) -> Inline:
-    """The entry's inline text through markdown-it-py: links and bold runs as marks, a
-    link labelled with a link word set apart by ' | ', a line break as ' | '."""
-    from catalog.ingest.lists import markdown
-
-    # characters of the private use area are the marks: one in the text is dropped
-    body = "".join(c for c in body if not _MARK <= ord(c) <= 0xF8FF)
-    groups: list[tuple[str, str | None]] = []
-    out: list[str] = []
-    # open links and bold runs: (href, None for bold; their text so far)
-    stack: list[tuple[str | None, list[str]]] = []
-    for token in markdown().parseInline(body)[0].children or []:
-        kind, href = token.type, str(token.attrGet("href") or "")
-        if kind == "html_inline":  # an HTML anchor is a link like a Markdown one
-            kind, href = html_tag(token.content)
-        if kind in ("link_open", "strong_open"):
-            stack.append((href if kind == "link_open" else None, []))
-            continue
-        if kind in ("link_close", "strong_close") and stack:
-            target, parts = stack.pop()
-            text = " ".join("".join(parts).split())
-            if stack or (target is None and any(ord(c) >= _MARK for c in text)):
-                piece = text  # bold inside a link, or a link inside bold: as the text
-            else:
-                # '**_Top-2 Gating_ - Title**': an emphasised note before a bold title
-                text = re.sub(r"^\x02[^\x02]*\x02\s+[-–—]\s+", "", text).replace("\x02", "")
-                bracketed = target is not None and text[:1] == "[" and text[-1:] == "]"
-                groups.append((text[1:-1].strip() if bracketed else text, target))  # '[[pdf]](u)'
-                piece = chr(_MARK + len(groups) - 1)
-                if target is not None and clean_title(text.strip("[]")).casefold() in LINK_LABELS:
-                    piece = f" | {piece} | "
-        elif kind in ("em_open", "em_close"):
-            piece = "\x02" if stack and stack[-1][0] is None else ""
-        elif kind in ("softbreak", "hardbreak"):
-            piece = " " if kind == "softbreak" else " | "
-        elif kind == "br":
-            piece = " | "
-        else:  # text, code, an image's alt text; nothing of other HTML or a stray close
-            piece = token.content if kind in ("text", "code_inline", "image") else ""
-        (stack[-1][1] if stack else out).append(piece)
-    for target, parts in stack:  # a link or bold never closed: its text as written
-        out.append(("[" if target is not None else "**") + "".join(parts))
-    return Inline("".join(out).replace("\x02", ""), groups)
 
 
 @dataclass
@@ -267,7 +138,7 @@ def find(body: str, known: Collection[str]) -> Found:
         previous = (kind, in_group)
     if run and not found.title:
         title = text[run[0][0] : run[-1][1]]
-        found.title = clean_title(re.sub(r"\s+:", ":", inline.plain(title)))
+        found.title = clean_title(_SPACED_COLON_RE.sub(":", inline.plain(title)))
         found.href = next(iter(inline.hrefs(title)), None)
     found.url = found.href if found.href and found.href.startswith("http") else None
     words = [h for t, h in inline.groups if h and clean_title(t).casefold() in LINK_WORDS]
@@ -387,9 +258,17 @@ def _glued(text: str, known: Collection[str]) -> Label | None:
 
 
 def _tag_in(text: str) -> Label | None:
-    """A 'VENUE'YY' tag inside a longer piece ('Proceedings of KDD'08')."""
-    m = _TAG_IN_RE.search(text)
-    return (m.group(1), year_of(m.group(2)), None) if m else None
+    """A 'VENUE'YY' tag inside a longer piece ('Proceedings of KDD'08'): the first run
+    followed by a year where a tag starts, at an ASCII letter that follows no word
+    character or apostrophe (after '&', '-', '.' or '@' inside the run, it may)."""
+    for m in _TAG_IN_RE.finditer(text):
+        start, run = m.start(), m.group(1)
+        for i, c in enumerate(run):
+            if not (c.isascii() and c.isalpha()):
+                continue
+            if run[i - 1] in _TAG_CHARS if i else text[start - 1 : start] != "'":
+                return run[i:], year_of(m.group(2)), None
+    return None
 
 
 def pieces(text: str, known: Collection[str] = ()) -> list[tuple[int, int, bool]]:
@@ -418,7 +297,7 @@ def _tail_tag(
         if len(words) <= k:
             break
         tail = " ".join(words[-k:])
-        label = parse_label(tail) if all(ord(c) < _MARK for c in tail) else None
+        label = parse_label(tail) if all(ord(c) < MARK for c in tail) else None
         if label is None or label[1] is None:
             continue
         if "'" in tail or "’" in tail or label[0] == "arXiv" or label[0].casefold() in known:

@@ -32,16 +32,14 @@ from catalog.ingest.listfields import (
     Parsed,
     names_of,
 )
+from catalog.ingest.listinline import italics, links_of, plain_text
 from catalog.ingest.listpieces import (
     blog_line,
     entry_of_found,
     find,
-    italics,
     labelled_names,
-    links_of,
     only_links,
     paper_url,
-    plain_text,
     title_line,
 )
 from catalog.ingest.listtables import html_blocks, read_table
@@ -106,7 +104,7 @@ def _records(lines: list[tuple[int, str]]) -> list[tuple[int, str, list[int]]]:
 def _breaks(inline: Token) -> dict[int, str]:
     """The lines of a paragraph that end in a hard line break (a backslash, two spaces,
     '<br>'), as the parser reads them, each with the text of its break."""
-    from catalog.ingest.listpieces import html_tag
+    from catalog.ingest.listinline import html_tag
 
     ends: dict[int, str] = {}
     line = 0

@@ -24,7 +24,8 @@ from catalog.ingest.listfields import (
     names_of,
     parse_label,
 )
-from catalog.ingest.listpieces import entry_of, links_of, paper_url, pieces, plain_text, render
+from catalog.ingest.listinline import links_of, plain_text, render
+from catalog.ingest.listpieces import entry_of, paper_url, pieces
 
 Row = tuple[int, list[str]]
 # Header words of each column role, English and Chinese ('论文' paper, '会议' conference,
@@ -55,7 +56,7 @@ _HEADER_WORDS = (
     ("authors", ("author", "authors", "作者", "저자")),
     ("link", ("link", "links", "pdf", "url", "code", "链接", "링크", "원문")),
 )
-_DATE_RE = re.compile(r"^(?:19|20)\d{2}(?:[.\-/]\d{1,2}){0,2}$")  # '2019', '2019.08'
+_DATE_RE = re.compile(r"^(?:19|20)\d{2}(?:[.\-/]\d{1,2}){0,2}\Z")  # '2019', '2019.08'
 
 
 @dataclass

@@ -11,16 +11,17 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import stat
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 from urllib.parse import urlsplit
 
 from catalog import files
 from catalog.errors import CatalogError
-from catalog.model import KEY_RE, Paper, is_http_url
-from catalog.paths import Paths
+from catalog.model import Paper, is_http_url
+from catalog.paths import Paths, key_file_stem
 
 # A PDF's header ('%PDF-1.7') may follow a little junk: readers look in the first KiB.
 PDF_MAGIC = b"%PDF-"
@@ -35,10 +36,12 @@ class PdfError(CatalogError):
 
 
 def pdf_path(paths: Paths, key: str) -> Path:
-    """data/pdfs/KEY.pdf for a valid key; never a path outside that folder."""
-    if not KEY_RE.fullmatch(key):
-        raise PdfError(f"'{key}' is not a valid key; fix it in the catalog first")
-    return paths.pdfs / f"{key}.pdf"
+    """data/pdfs/KEY.pdf for a valid key (named by key_file_stem); never a path outside
+    that folder."""
+    try:
+        return paths.pdfs / f"{key_file_stem(key)}.pdf"
+    except CatalogError as err:
+        raise PdfError(str(err)) from None
 
 
 def local_pdf(paths: Paths, key: str) -> Path | None:
@@ -62,40 +65,86 @@ def _folder(paths: Paths) -> Path:
     return folder
 
 
-def _digest(path: Path) -> str:
+def _digest(path: Path | BinaryIO) -> str:
+    """The SHA-256 of a file, by its path or from the start of an open one."""
     h = hashlib.sha256()
-    with open(path, "rb") as handle:
+    with open(path, "rb") if isinstance(path, Path) else contextlib.nullcontext(path) as handle:
+        handle.seek(0)
         for block in iter(lambda: handle.read(1 << 20), b""):
             h.update(block)
     return h.hexdigest()
 
 
+# What a path that is not a regular file is, to say so.
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+@contextlib.contextmanager
+def _source(source: Path) -> Iterator[BinaryIO]:
+    """The file to attach, open for reading: a regular file of at most files.MAX_READ
+    bytes, judged before a byte is read (a pipe is opened without waiting for a writer,
+    a sparse file is refused by its size); PdfError says what it is otherwise."""
+    try:
+        fd = os.open(source, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise PdfError(f"{source}: no such file (give the PDF's path)") from None
+    except OSError as err:
+        raise PdfError(f"{source}: cannot read it ({err.strerror})") from None
+    try:
+        info = os.fstat(fd)
+        kind = next((name for test, name in _KINDS if test(info.st_mode)), None)
+        if kind is not None or not stat.S_ISREG(info.st_mode):
+            raise PdfError(f"{source} is {kind or 'not a regular file'}, not a PDF file")
+        if info.st_size > files.MAX_READ:
+            raise PdfError(
+                f"{source} is {info.st_size / (1 << 30):.1f} GiB, more than the "
+                f"{files.MAX_READ >> 30} GiB papers keeps of one file; nothing was kept"
+            )
+        handle = os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+    with handle:
+        yield handle
+
+
 def attach(paths: Paths, key: str, source: Path, replace: bool = False) -> tuple[Path, bool]:
     """Copy a PDF into data/pdfs/KEY.pdf; (its path, whether anything was written)."""
     target = pdf_path(paths, key)
-    if not source.is_file():  # checked first: opening a pipe would wait for a writer
-        raise PdfError(f"{source}: no such file (give the PDF's path)")
-    try:
-        with open(source, "rb") as handle:
+    with _source(source) as handle:
+        try:
             head = handle.read(_HEADER_SPAN)
-    except OSError as err:
-        raise PdfError(f"{source}: cannot read it ({err.strerror})") from None
-    if not looks_like_pdf(head):
-        raise PdfError(f"{source}: not a PDF (it does not start with %PDF-); nothing was kept")
-    if target.exists() and source.resolve() == target.resolve():
-        return target, False
-    if target.exists() and _digest(target) == _digest(source):
-        return target, False
-    if target.exists() and not replace:
-        raise PdfError(
-            f"{key} already has a different PDF ({paths.display(target)}); pass --replace "
-            "to put this one in its place"
-        )
-    _folder(paths)
+        except OSError as err:
+            raise PdfError(f"{source}: cannot read it ({err.strerror})") from None
+        if not looks_like_pdf(head):
+            raise PdfError(f"{source}: not a PDF (it does not start with %PDF-); nothing was kept")
+        if target.exists() and source.resolve() == target.resolve():
+            return target, False
+        if target.exists() and _digest(target) == _digest(handle):
+            return target, False
+        if target.exists() and not replace:
+            raise PdfError(
+                f"{key} already has a different PDF ({paths.display(target)}); pass --replace "
+                "to put this one in its place"
+            )
+        _folder(paths)
+        _copy(handle, target)
+    return target, True
+
+
+def _copy(handle: BinaryIO, target: Path) -> None:
+    """The open file's bytes, from its start, atomically in target's place."""
     tmp = files.temp_path(target)
     try:
-        with open(source, "rb") as src, open(tmp, "wb") as out:
-            for block in iter(lambda: src.read(1 << 20), b""):
+        handle.seek(0)
+        with open(tmp, "wb") as out:
+            for block in iter(lambda: handle.read(1 << 20), b""):
                 out.write(block)
             out.flush()
             os.fsync(out.fileno())
@@ -104,7 +153,6 @@ def attach(paths: Paths, key: str, source: Path, replace: bool = False) -> tuple
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
-    return target, True
 
 
 def best_link(paper: Paper) -> str | None:
@@ -126,7 +174,7 @@ def _is_pdf_url(url: str | None) -> bool:
 
 def sources(paper: Paper) -> list[tuple[str, str]]:
     """Where an open-access PDF of the paper may be had, best first: arXiv, a PDF URL."""
-    from catalog.ingest.services import base_url
+    from catalog.ingest.webclient import base_url
 
     found = []
     if paper.arxiv:
@@ -142,7 +190,7 @@ Progress = Callable[[int, int | None], object]
 def download(paths: Paths, paper: Paper, progress: Progress | None = None) -> Path:
     """Download the paper's open-access PDF into data/pdfs/KEY.pdf (arXiv first); PdfError
     naming every source tried and why it failed."""
-    from catalog.ingest.services import FetchError
+    from catalog.ingest.webclient import FetchError
 
     target = pdf_path(paths, paper.key)
     tried = sources(paper)
@@ -195,7 +243,13 @@ def _http_get(
     seconds and max_bytes; progress(done, total) after each chunk. FetchError otherwise."""
     import httpx
 
-    from catalog.ingest.services import MAX_REDIRECTS, TIMEOUT, FetchError, user_agent
+    from catalog.ingest.webclient import (
+        MAX_REDIRECTS,
+        TIMEOUT,
+        FetchError,
+        bad_redirect,
+        user_agent,
+    )
 
     ends = time.monotonic() + deadline
     try:
@@ -212,6 +266,8 @@ def _http_get(
                     _stream(response, sink, label, max_bytes, ends, progress)
                     return str(response.headers.get("content-type", ""))
             raise FetchError(f"{label} redirected more than {MAX_REDIRECTS} times")
+    except httpx.InvalidURL as err:
+        raise FetchError(bad_redirect(label, err)) from None
     except (httpx.TransportError, OSError) as err:
         raise FetchError(f"cannot reach {label} ({type(err).__name__}: {err})") from None
 
@@ -225,7 +281,7 @@ def _stream(
     progress: Callable[[int, int | None], object] | None,
 ) -> None:
     """A response's body into sink within the size cap and the deadline."""
-    from catalog.ingest.services import FetchError
+    from catalog.ingest.webclient import FetchError
 
     length = response.headers.get("content-length", "")
     total = int(length) if length.isdigit() else None

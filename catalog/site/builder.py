@@ -23,7 +23,7 @@ from catalog.site.hook import (
     use_markdown,
 )
 from catalog.site.links import SiteError, note_uri
-from catalog.site.outdir import check_site_dir, mark_site_dir, staging_dir, swap_in
+from catalog.site.outdir import building, check_site_dir, mark_site_dir, staging_dir, swap_in
 from catalog.site.render import generate, is_html_page, note_page
 from catalog.site.sitedata import flag, load, safe_url
 
@@ -97,7 +97,8 @@ def build(
             )
             out = Path(config.site_dir)
             check_site_dir(out, paths, source_folders(config))
-            _build_and_swap(config, out)
+            with building(out):
+                _build_and_swap(config, out)
     except (MkDocsException, SystemExit) as err:
         detail = "".join(f"\n  {m}" for m in collect.messages)
         raise SiteError(f"site build failed: {err}{detail}") from None
@@ -153,20 +154,27 @@ def write_sources(paths: Paths, out: Path, config_file: Path | None = None) -> i
     and Markdown with raw HTML (mkdocs today, a successor later) can build them.
     Returns the number of files written.
     """
-    import shutil
-
-    import yaml
     from mkdocs.config import load_config
-
-    from catalog.data.notes import load_notes
-    from catalog.index import database
 
     config_file = config_file or default_config(paths)
     with _catalog_env(paths):
         config = load_config(str(config_file))
     check_site_dir(out, paths, source_folders(config))
+    with building(out):
+        return _write_sources(paths, out, config_file, config)
+
+
+def _write_sources(paths: Paths, out: Path, config_file: Path, config: Any) -> int:
+    """write_sources under the output folder's lock."""
+    import shutil
+
+    import yaml
+
+    from catalog.data.notes import load_notes
+    from catalog.index import database
+
     if out.exists():
-        shutil.rmtree(out)  # only a folder we marked, or an empty one (checked above)
+        shutil.rmtree(out)  # only a folder we marked, or an empty one (checked before)
     docs = out / "docs"
     database.refresh(paths)
     notes = load_notes(paths)
@@ -244,7 +252,7 @@ def _plain_yaml(config_file: Path) -> str:
                 return json.dumps(os.environ[name])
         return names[-1]
 
-    return re.sub(r"!ENV\s*\[([^\]]*)\]", value, text)
+    return re.sub(r"!ENV\s*\[([^\[\]]*)\]", value, text)  # stops at a '[': one pass
 
 
 def serve(paths: Paths, config_file: Path | None = None, dev_addr: str = "127.0.0.1:8000") -> None:

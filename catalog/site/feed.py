@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from catalog.model import Paper
-from catalog.site.links import paper_uri, plain, slug, tag_uri, url
+from catalog.paths import page_name
+from catalog.site.links import paper_uri, plain, tag_uri, url
 from catalog.site.sitedata import SiteData
 
 FEED_DIR = "feeds"
@@ -31,7 +32,7 @@ def _x(text: str) -> str:
 
 
 def tag_feed_uri(tag: str) -> str:
-    return f"{FEED_DIR}/tag-{slug(tag)}.xml"
+    return f"{FEED_DIR}/tag-{page_name(tag)}.xml"
 
 
 def _when(text: str) -> datetime:

@@ -75,7 +75,7 @@ def home_charts(data: SiteData) -> str:
 
 _CHART_SLOT_RE = re.compile(r"<!-- papers-chart:([\w-]+) -->")
 _SVG_START_RE = re.compile(r"<svg\b")
-_WIDTH_RE = re.compile(r'<svg\b[^>]*?\bwidth="([\d.]+pt)"')
+_WIDTH_RE = re.compile(r'<svg\b[^<>]*?\bwidth="([\d.]+pt)"')
 
 
 def inline_chart(chart: Chart) -> str:

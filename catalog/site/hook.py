@@ -24,7 +24,6 @@ from catalog.site.render import (
     is_html_page,
     link_papers,
     note_page,
-    slug_clashes,
 )
 from catalog.site.sitedata import SiteData, flag, load, safe_url
 
@@ -162,8 +161,6 @@ def on_files(files: Files, *, config: MkDocsConfig) -> Files:
     _build.data = data
     for problem in problems:
         log.warning("%s", problem)
-    for clash in slug_clashes(data):
-        log.warning("%s", clash)
     _use_catalog_notes(files, config, _build.paths, _build.notes)
     count = 0
     for uri, content in generate(data).items():

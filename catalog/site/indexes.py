@@ -13,10 +13,8 @@ from catalog.site.links import (
     note_uri,
     plural,
     tag_uri,
-    venue_uri,
     year_uri,
 )
-from catalog.site.people import sort_key
 from catalog.site.sitedata import SiteData, by_year
 
 
@@ -47,7 +45,7 @@ def venues_index(data: SiteData) -> str:
         lines.append("No papers yet.")
     for short in sorted(counts, key=str.lower):
         venue = data.venues.get(short)
-        label = f"[{md(short)}]({href(uri, venue_uri(short))})"
+        label = f"[{md(short)}]({href(uri, data.venue_uri(short))})"
         lines.append(
             f"| {_cell(label)} | {counts[short]} | {_cell(md(venue.name) if venue else '')} "
             f"| {_cell(md(venue.kind)) if venue else ''} |"
@@ -114,8 +112,7 @@ def note_opening(note: Note, data: SiteData, sentences: int = 2) -> str:
 def authors_index(data: SiteData) -> str:
     """Every author, by family name, with their paper count."""
     uri = AUTHORS_INDEX
-    people = {id(p): p for p in data.people.values()}.values()
-    ordered = sorted(people, key=lambda p: (sort_key(p.name), p.name))
+    ordered = data.people.everyone
     lines = [
         "# Authors",
         "",
@@ -127,5 +124,16 @@ def authors_index(data: SiteData) -> str:
         lines += ["| Author | Papers |", "|---|--:|"]
     for person in ordered:
         label = f"[{md(person.name)}]({href(uri, person.uri)})"
+        if data.people.namesakes(person):  # one of several people with one name
+            label += (
+                " ("
+                + (
+                    "; ".join(
+                        f"author {n} of {md(paper.short_title)}" for paper, n in person.places
+                    )
+                    or "not told apart"
+                )
+                + ")"
+            )
         lines.append(f"| {_cell(label)} | {len(person.papers)} |")
     return "\n".join(lines) + "\n"

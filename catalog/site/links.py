@@ -7,11 +7,12 @@ import json
 import logging
 import posixpath
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from urllib.parse import quote
 
 from catalog.data.notes import Note
 from catalog.errors import CatalogError
+from catalog.paths import RESERVED_NAMES, page_name
 
 LOG_NAME = "mkdocs.plugins.papers"  # under "mkdocs", so --strict counts our warnings
 log = logging.getLogger(LOG_NAME)
@@ -46,7 +47,7 @@ _SLUG_RE = re.compile(r"[^a-z0-9_-]+")
 # Python-Markdown's backslash-escapable characters that could start markup inline.
 _MD_ESCAPE_RE = re.compile(r"([\\`*_{}\[\]()#+!|~])")
 HEADING_RE = re.compile(r"^(#{1,4})(?=\s)")
-DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}\Z")
 
 
 class SiteError(CatalogError):
@@ -80,24 +81,46 @@ def md(text: str) -> str:
 
 
 def slug(name: str) -> str:
-    """A file-name-safe, lower-case form of a key, venue or tag."""
+    """A readable, file-name-safe, lower-case form of a venue's or an author's name (not
+    one name's alone: unique_stems tells apart the names that share one)."""
     return _SLUG_RE.sub("-", name.lower()).strip("-") or "-"
 
 
+def unique_stems(names: Iterable[str], base: Callable[[str], str]) -> dict[str, str]:
+    """Each name's page name: base(name), or base(name)-2, -3 ... where a name before it
+    (in the order given) took that one. Never a list page's name ('index') or one Windows
+    reserves, so every name has a page of its own."""
+    taken = {*RESERVED_NAMES, "index"}
+    out: dict[str, str] = {}
+    for name in names:
+        if name in out:
+            continue
+        first = stem = base(name)
+        n = 1
+        while stem in taken:
+            n += 1
+            stem = f"{first}-{n}"
+        taken.add(stem)
+        out[name] = stem
+    return out
+
+
+def venue_stems(venues: Iterable[str]) -> dict[str, str]:
+    """Each venue's page name: its short name in lower case ('osdi'), told apart from
+    another venue's where two share one ('A.B' and 'A-B'), the same in every build."""
+    return unique_stems(sorted(set(venues), key=lambda v: (slug(v), v)), slug)
+
+
 def paper_uri(key: str) -> str:
-    return f"papers/{slug(key)}.md"
+    return f"papers/{page_name(key)}.md"
 
 
 def year_uri(year: int) -> str:
     return f"years/{year}.md"
 
 
-def venue_uri(venue: str) -> str:
-    return f"venues/{slug(venue)}.md"
-
-
 def tag_uri(tag: str) -> str:
-    return f"tags/{slug(tag)}.md"
+    return f"tags/{page_name(tag)}.md"
 
 
 def bib_uri(page_uri: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from catalog.model import Paper
@@ -20,10 +20,8 @@ from catalog.site.links import (
     paper_uri,
     plain,
     plural,
-    slug,
     tag_uri,
     url,
-    venue_uri,
     year_uri,
 )
 from catalog.site.markup import (
@@ -88,7 +86,7 @@ def year_page(year: int, papers: Sequence[Paper], data: SiteData) -> str:
         nav_line(uri, data, [("All papers", ALL_URI), ("Years", "years/index.md")], steps),
         f"<p>{plural(len(papers), 'paper')} at {plural(len(venues), 'venue')}: "
         + ", ".join(
-            f'<a href="#venue-{slug(v)}">{esc(v)}</a> {n}'
+            f'<a href="#venue-{data.venue_stems[v]}">{esc(v)}</a> {n}'
             for v, n in sorted(venues.items(), key=lambda x: x[0].lower())
         )
         + ".</p>",
@@ -100,9 +98,8 @@ def year_page(year: int, papers: Sequence[Paper], data: SiteData) -> str:
         item = paper_item(p, uri, data)
         if p.venue not in seen:  # an anchor at each venue's first paper
             seen.add(p.venue)
-            item = item.replace(
-                '<li class="pp-entry">', f'<li class="pp-entry" id="venue-{slug(p.venue)}">', 1
-            )
+            anchor_id = f'id="venue-{data.venue_stems[p.venue]}"'
+            item = item.replace('<li class="pp-entry">', f'<li class="pp-entry" {anchor_id}>', 1)
         out.append(item)
     out.append("</ul>")
     return front(f"Papers of {year}", out)
@@ -110,7 +107,7 @@ def year_page(year: int, papers: Sequence[Paper], data: SiteData) -> str:
 
 def venue_page(venue: str, papers: Sequence[Paper], data: SiteData) -> str:
     """Papers at one venue, by year."""
-    uri = venue_uri(venue)
+    uri = data.venue_uri(venue)
     registry = data.venues.get(venue)
     out = [
         f"<h1>{esc(venue)}</h1>",
@@ -168,6 +165,7 @@ def author_page(person: Person, data: SiteData) -> str:
     others = [s for s in person.spellings if s != person.name]
     if others:
         out.append(f"<p>Also written as {', '.join(esc(s) for s in others)}.</p>")
+    out += _namesakes(person, data, to)
     out.append(_bib_link(uri, person.papers, data))
     coauthors = person.coauthors(data.people)
     if coauthors:
@@ -183,6 +181,29 @@ def author_page(person: Person, data: SiteData) -> str:
     # Out of the search index: its text is its papers', which their own pages hold, and
     # indexing a thousand such pages cost more than all the rest of the search index.
     return front(person.name, with_contents(out), searchable=False)
+
+
+def _namesakes(person: Person, data: SiteData, to: Callable[[str], str]) -> list[str]:
+    """For one of several people with one name: what tells them apart, their papers."""
+    others = data.people.namesakes(person)
+    if not others:
+        return []
+
+    def which(p: Person) -> str:
+        if p.places:
+            return "; ".join(
+                f'author {n} of <a href="{to(paper_uri(paper.key))}">{esc(paper.short_title)}</a>'
+                for paper, n in p.places
+            )
+        return f"{plural(len(p.papers), 'paper')} where authors.yaml tells no namesake apart"
+
+    return [
+        f'<p class="pp-namesakes">{esc(person.name)} is the name of '
+        f"{len(others) + 1} people in the catalog, told apart by their papers. This page: "
+        f"{which(person)}. The others: "
+        + "; ".join(f'<a href="{to(p.uri)}">{esc(p.name)}</a> ({which(p)})' for p in others)
+        + ".</p>"
+    ]
 
 
 def _js_literal(value: Any) -> str:
@@ -212,6 +233,7 @@ def papers_data(data: SiteData) -> str:
                 "u": url(ALL_URI, paper_uri(p.key), data.directory_urls),
                 "t": plain(p.title),
                 "a": [plain(a) for a in p.authors],
+                **_namesake_links(p, data),
                 "e": p.et_al,
                 "y": p.year,
                 "v": p.venue,
@@ -225,11 +247,26 @@ def papers_data(data: SiteData) -> str:
         )
     tags = {t: url(ALL_URI, tag_uri(t), data.directory_urls) for p in data.papers for t in p.tags}
     people = {
-        plain(name): url(ALL_URI, person.uri, data.directory_urls)
-        for name, person in data.people.items()
+        plain(spelling): url(ALL_URI, person.uri, data.directory_urls)
+        for person in data.people.everyone
+        for spelling in person.spellings
+        if data.people.spelled(spelling) is person
     }
     value = {"papers": records, "tags": tags, "authors": people}
     return f"window.PAPERS_DATA={_js_literal(value)};\n"
+
+
+def _namesake_links(paper: Paper, data: SiteData) -> dict[str, dict[str, str]]:
+    """{"o": {index: page}} for the authors whose page is not their spelling's (one of
+    several people with one name, told apart in authors.yaml); {} for most papers."""
+    out = {
+        str(i): url(ALL_URI, person.uri, data.directory_urls)
+        for i, (spelling, person) in enumerate(
+            zip(paper.authors, data.people.of(paper), strict=True)
+        )
+        if person is not None and data.people.spelled(spelling) is not person
+    }
+    return {"o": out} if out else {}
 
 
 def bib_data(data: SiteData) -> str:

@@ -32,8 +32,7 @@ def authors_html(
 ) -> str:
     """The author list, each name a link to its person's page."""
     names = []
-    for author in paper.authors:
-        person = data.people.get(author)
+    for author, person in zip(paper.authors, data.people.of(paper), strict=True):
         names.append(f'<a href="{to(person.uri)}">{esc(author)}</a>' if person else esc(author))
     if limit is not None and len(names) > limit:
         return ", ".join(names[:limit]) + " et al."

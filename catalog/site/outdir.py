@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from catalog import files
 from catalog.paths import Paths
 from catalog.site.links import SiteError
 
@@ -22,6 +24,8 @@ _MARKER_TEXT = (
 # A build writes into a hidden folder beside its output, marked by this file, and swaps
 # it in when done: stopped half-way (Ctrl-C), it leaves the previous site as it was.
 STAGING_MARKER = ".papers-staging"
+# How long a build waits for another build of the same output folder to finish.
+BUILD_LOCK_TIMEOUT = 0.0
 
 
 def _role(path: Path, paths: Paths) -> str:
@@ -104,13 +108,33 @@ def mark_site_dir(site_dir: Path) -> None:
     (site_dir / MARKER).write_text(_MARKER_TEXT, encoding="utf-8")
 
 
+@contextlib.contextmanager
+def building(site_dir: Path) -> Iterator[None]:
+    """Hold the lock of site_dir (beside it, hidden) while a build writes it: a second
+    build of the same folder is refused (LockTimeoutError) rather than let it delete the
+    first one's staging folder. Call it once check_site_dir has allowed the folder: the
+    folder that holds it is made if missing."""
+    site_dir.resolve().parent.mkdir(parents=True, exist_ok=True)
+    with files.locked([site_dir], BUILD_LOCK_TIMEOUT, f"the site {site_dir}"):
+        yield
+
+
+def _leftovers(site_dir: Path) -> Iterator[Path]:
+    """Folders beside site_dir that builds killed before they could clean up left: a
+    staging folder, or the previous site it was swapped with (each carries our marker)."""
+    parent = site_dir.resolve().parent
+    for pattern in (f".{site_dir.name}.building-*", f".{site_dir.name}.previous-*"):
+        for old in parent.glob(pattern):
+            if (old / STAGING_MARKER).is_file() or (old / MARKER).is_file():
+                yield old
+
+
 def staging_dir(site_dir: Path) -> Path:
     """A new, marked folder beside site_dir to build into; leftovers of builds that were
-    killed before they could clean up (only folders carrying our marker) go first."""
+    killed before they could clean up go first. Call it under building(site_dir)."""
+    for old in _leftovers(site_dir):
+        shutil.rmtree(old, ignore_errors=True)
     parent = site_dir.resolve().parent
-    for old in parent.glob(f".{site_dir.name}.building-*"):
-        if (old / STAGING_MARKER).is_file():
-            shutil.rmtree(old, ignore_errors=True)
     staging = parent / f".{site_dir.name}.building-{os.getpid()}"
     staging.mkdir(parents=True)
     (staging / STAGING_MARKER).write_text("a site being built by papers\n", encoding="utf-8")
@@ -118,13 +142,18 @@ def staging_dir(site_dir: Path) -> Path:
 
 
 def swap_in(staging: Path, site_dir: Path) -> None:
-    """The finished build in staging becomes site_dir; the previous site is removed."""
+    """The finished build in staging becomes site_dir in one atomic step (the two folders
+    are exchanged), and the previous site, now in staging, is removed. Killed at any
+    point, the old site or the new one is in place, and the next build removes what is
+    left beside it."""
     (staging / STAGING_MARKER).unlink()
     out = site_dir.resolve()
-    if out.exists():
+    if not out.exists():
+        staging.rename(out)
+    elif files.exchange(staging, out):
+        shutil.rmtree(staging)
+    else:  # no atomic exchange on this system: two renames, with a gap between them
         old = out.parent / f".{out.name}.previous-{os.getpid()}"
         out.rename(old)
         staging.rename(out)
         shutil.rmtree(old)
-    else:
-        staging.rename(out)

@@ -32,7 +32,6 @@ from catalog.site.links import (
     plain,
     tag_uri,
     url,
-    venue_uri,
     year_uri,
 )
 from catalog.site.listpages import (
@@ -135,7 +134,7 @@ def paper_page(paper: Paper, data: SiteData) -> str:
         return url(uri, target, data.directory_urls)
 
     venue = data.venues.get(paper.venue)
-    venue_text = f'<a href="{to(venue_uri(paper.venue))}">{esc(paper.venue)}</a>'
+    venue_text = f'<a href="{to(data.venue_uri(paper.venue))}">{esc(paper.venue)}</a>'
     if venue and venue.name != paper.venue:
         venue_text += f": {esc(venue.name)}"
     venue_text += f', <a href="{to(year_uri(paper.year))}">{paper.year}</a>'
@@ -173,7 +172,8 @@ def paper_page(paper: Paper, data: SiteData) -> str:
     # Venue and year lead the page's searchable text, in the summary's paragraph (a
     # search result previews one): a result shows them, and "EuroSys 2022" finds it.
     where = (
-        f'<span class="pp-where"><a href="{to(venue_uri(paper.venue))}">{esc(paper.venue)}</a> '
+        f'<span class="pp-where"><a href="{to(data.venue_uri(paper.venue))}">'
+        f"{esc(paper.venue)}</a> "
         f'<a href="{to(year_uri(paper.year))}">{paper.year}</a></span>'
     )
     out.append(f'<p class="pp-summary">{where} {esc(paper.summary or "")}</p>')
@@ -291,14 +291,13 @@ def generate(data: SiteData) -> dict[str, str]:
         for tag in dict.fromkeys(paper.tags):
             by_tag.setdefault(tag, []).append(paper)
     for venue, group in by_venue.items():
-        pages[venue_uri(venue)] = venue_page(venue, group, data)
-        lists[venue_uri(venue)] = group
+        pages[data.venue_uri(venue)] = venue_page(venue, group, data)
+        lists[data.venue_uri(venue)] = group
     for tag, group in by_tag.items():
         pages[tag_uri(tag)] = tag_page(tag, group, data)
         lists[tag_uri(tag)] = group
     pages.update(feeds(data, by_tag))
-    persons = {id(p): p for p in data.people.values()}.values()
-    for person in persons:
+    for person in data.people.everyone:
         pages[person.uri] = author_page(person, data)
         lists[person.uri] = person.papers
     for uri, group in lists.items():
@@ -325,19 +324,3 @@ def chart_file(svg: str, site_url: str | None) -> str:
     made to lead from there (to the published site when its address is known)."""
     base = site_url.rstrip("/") + "/" if site_url else "../../"
     return _SVG_LINK_RE.sub(lambda m: f'xlink:href="{html.escape(base)}{m.group(1)}"', svg)
-
-
-def slug_clashes(data: SiteData) -> list[str]:
-    """Messages for names that would share one page (e.g. keys 'a:b' and 'a-b')."""
-    seen: dict[str, str] = {}
-    clashes = []
-    names = (
-        [(paper_uri(p.key), p.key) for p in data.papers]
-        + [(venue_uri(p.venue), p.venue) for p in data.papers]
-        + [(tag_uri(t), t) for p in data.papers for t in p.tags]
-    )
-    for uri, name in names:
-        other = seen.setdefault(uri, name)
-        if other != name:
-            clashes.append(f"'{other}' and '{name}' would share the page {uri}; rename one")
-    return sorted(set(clashes))

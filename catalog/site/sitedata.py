@@ -3,21 +3,22 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 from pathlib import Path
 from typing import Any
 
+from catalog.data.authors import Authors
 from catalog.data.notes import Note
-from catalog.data.registry import Venue, load_authors
+from catalog.data.registry import Venue
 from catalog.errors import CatalogError, Problem
 from catalog.model import DEFAULT_STATUS, Paper
-from catalog.paths import Paths
+from catalog.paths import Paths, file_stem_key
 from catalog.site.charts import Chart
 from catalog.site.history import Added, added_dates
-from catalog.site.links import tag_uri, url, venue_uri, year_uri
-from catalog.site.people import Person, people_of
+from catalog.site.links import tag_uri, url, venue_stems, year_uri
+from catalog.site.people import People
 
 # ---------------------------------------------------------------- the data of one build
 
@@ -45,7 +46,7 @@ class SiteData:
     readings: dict[str, Reading] = field(default_factory=dict)
     related: dict[str, list[tuple[str, float]]] = field(default_factory=dict)
     bibtex: dict[str, str] = field(default_factory=dict)
-    aliases: dict[str, str] = field(default_factory=dict)  # spelling -> name (authors.yaml)
+    authors: Authors = field(default_factory=Authors)  # data/authors.yaml: who is who
     added: dict[str, Added] = field(default_factory=dict)  # when each paper came in
     charts: list[Chart] = field(default_factory=list)
     directory_urls: bool = True  # mkdocs's use_directory_urls, for URLs we write ourselves
@@ -68,9 +69,9 @@ class SiteData:
         return {p.key: p for p in self.papers}
 
     @cached_property
-    def people(self) -> dict[str, Person]:
-        """Each author spelling in the catalog -> the person (authors.yaml joins them)."""
-        return people_of(self.papers, self.aliases)
+    def people(self) -> People:
+        """The authors as people (authors.yaml joins spellings and tells namesakes apart)."""
+        return People(self.papers, self.authors)
 
     @cached_property
     def backlinks(self) -> dict[str, list[Note]]:
@@ -81,6 +82,15 @@ class SiteData:
     def status_of(self, key: str) -> tuple[str, str | None]:
         """A paper's reading status and the day it was read (to-read when not listed)."""
         return self.statuses.get(key, (DEFAULT_STATUS, None))
+
+    @cached_property
+    def venue_stems(self) -> dict[str, str]:
+        """Each venue's page name (venue_stems: never one shared by two venues)."""
+        return venue_stems(p.venue for p in self.papers)
+
+    def venue_uri(self, venue: str) -> str:
+        """The page of a venue with papers in the catalog."""
+        return f"venues/{self.venue_stems[venue]}.md"
 
     def venue_name(self, short: str) -> str:
         venue = self.venues.get(short)
@@ -156,6 +166,7 @@ def load(
 ) -> tuple[SiteData, list[Problem]]:
     """The site's data from the catalog's index, registries, notes and (when readings, the
     site's show_readings setting) the reader's reading notes."""
+    from catalog.data import authors
     from catalog.data.notes import load_notes
     from catalog.data.registry import load_tags, load_venues
     from catalog.index import database, query
@@ -178,7 +189,7 @@ def load(
     )
     data.directory_urls = directory_urls
     data.statuses = statuses
-    data.aliases = load_authors(paths.authors)
+    data.authors = authors.load(paths.authors, paths.display(paths.authors))
     timings["load"] = time.perf_counter() - started
     started = time.perf_counter()
     data.added = added_dates(papers, paths.catalog)
@@ -193,7 +204,7 @@ def load(
         from catalog.site.charts import render_all
 
         started = time.perf_counter()
-        data.charts = render_all(papers, partial(_chart_link, directory_urls))
+        data.charts = render_all(papers, partial(_chart_link, directory_urls, data.venue_uri))
         timings["charts"] = time.perf_counter() - started
     return data, problems + link_problems(data, paths)
 
@@ -205,7 +216,7 @@ def flag(value: object) -> bool:
     return value is True
 
 
-def _chart_link(directory_urls: bool, kind: str, name: str) -> str:
+def _chart_link(directory_urls: bool, venue_uri: Callable[[str], str], kind: str, name: str) -> str:
     """Where a chart's bar or label leads, from the home page that shows the chart."""
     target = {
         "year": lambda: year_uri(int(name)),
@@ -222,8 +233,9 @@ def _readings(paths: Paths, papers: Sequence[Paper]) -> dict[str, Reading]:
     keys = {p.key for p in papers}
     out = {}
     for path in sorted(folder.glob("*.md")):
-        if path.stem in keys:
-            out[path.stem] = Reading(path, path.read_text(encoding="utf-8"))
+        key = file_stem_key(path.stem)
+        if key in keys:
+            out[key] = Reading(path, path.read_text(encoding="utf-8"))
     return out
 
 

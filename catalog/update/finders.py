@@ -17,9 +17,10 @@ from typing import Any
 from catalog.check import titles
 from catalog.check.duplicates import norm_arxiv, norm_doi
 from catalog.data.registry import Venue, is_preprint
-from catalog.ingest import services
-from catalog.ingest.services import FetchError, NoRecordError, Record, UnreachableError
-from catalog.model import Paper, fold, last_name, normalize_title
+from catalog.ingest import services, webclient
+from catalog.ingest.services import Record
+from catalog.ingest.webclient import FetchError, NoRecordError, UnreachableError
+from catalog.model import Paper, fold, kept_url, last_name, normalize_title
 
 # How many arXiv ids one API query asks for (arXiv's own examples use up to a few hundred;
 # fewer keeps each reply small).
@@ -56,7 +57,7 @@ class Finding:
         return out
 
 
-class OfflineError(services.FetchError):
+class OfflineError(FetchError):
     """No service could be reached at all."""
 
 
@@ -365,9 +366,9 @@ def _check_link(paper: Paper, url: str, asker: Asker) -> Finding | None:
     """Follow a url's permanent redirects (301, 308) to where it stands now, if it does."""
     hops: list[str] = []
     current = url
-    for _ in range(services.MAX_REDIRECTS + 1):
+    for _ in range(webclient.MAX_REDIRECTS + 1):
         try:
-            answer = services.probe(current)
+            answer = webclient.probe(current)
         except UnreachableError as err:
             asker.unreachable(err)
             return _gone(paper, url, [*hops, f"{err.host}: {err.reason}"], "does not resolve")
@@ -384,7 +385,7 @@ def _check_link(paper: Paper, url: str, asker: Asker) -> Finding | None:
         current = answer.location
     if not hops or answer.status != 200:
         return None
-    kept, _ = services.kept_url(current)
+    kept, _ = kept_url(current)
     return Finding(
         paper.key,
         "url-moved",

@@ -78,14 +78,14 @@ def update(
     progress: Progress | None = None,
 ) -> Report:
     """Ask the records about the chosen papers; with write, apply what they confirm."""
-    from catalog.ingest import services
+    from catalog.ingest import webclient
 
     papers = selected(paths, query)
     venues = load_venues(paths.venues)
     asker = Asker()
     report = Report(len(papers))
     step = progress or (lambda stage, count: lambda: None)
-    with services.politely(cache, CACHE_TTL):
+    with webclient.politely(cache, CACHE_TTL):
         stages = [
             ("arXiv", lambda tick: arxiv_findings(papers, venues, asker, tick)),
             ("Crossref", lambda tick: doi_findings(papers, asker, tick)),

@@ -104,7 +104,8 @@
     names.forEach(function (name, i) {
       if (i) div.appendChild(document.createTextNode(
         i === names.length - 1 && p.a.length <= 6 && !p.e ? " and " : ", "));
-      var target = data.authors && data.authors[name];
+      // p.o: the page of an author who is one of several people with one name.
+      var target = (p.o && p.o[i]) || (data.authors && data.authors[name]);
       div.appendChild(target ? link(target, name) : el("span", null, name));
     });
     if (p.a.length > 6) div.appendChild(document.createTextNode(" et al."));
