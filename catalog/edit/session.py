@@ -539,25 +539,17 @@ class Session:
         others = {p: t for p, t in texts.items() if isinstance(t, str)}
         assert catalog is None or isinstance(catalog, Rewrite)
         warnings = check.check(catalog, others, self.venues, self.vocabulary)
-        if self.paths.authors in others:
-            self._judge_authors(others[self.paths.authors])
+        if self.paths.authors in others:  # judged as `papers check` would judge it
+            from catalog.check.people import judge
+
+            path = self.paths.authors
+            before, new, shown = self.registry(path).text, others[path], self.paths.display(path)
+            if added := judge(before, new, self.papers.values(), shown, self.filename):
+                raise InvalidEditError(added)
         for dependent in (self._reading, self._keymap, self._inbox):
             if dependent is not None and dependent.file.path in others:
-                dependent.check(others[dependent.file.path], self._has_paper)
+                dependent.check(others[dependent.file.path], self.papers.__contains__)
         return warnings
-
-    def _judge_authors(self, text: str) -> None:
-        """Refuse a new authors.yaml that adds a problem `papers check` would report."""
-        from catalog.check.people import judge
-
-        before = self.registry(self.paths.authors).text
-        shown = self.paths.display(self.paths.authors)
-        added = judge(before, text, self.papers.values(), shown, self.filename)
-        if added:
-            raise InvalidEditError(added)
-
-    def _has_paper(self, key: str) -> bool:
-        return key in self.papers
 
     def commit(self, dry_run: bool = False) -> WriteResult:
         """Validate and write every changed file atomically, in an order every step of
@@ -580,8 +572,7 @@ class Session:
         if isinstance(catalog, Rewrite):
             step = (self.paths.catalog, catalog.parts, self.source.unchanged)
         result.changed = write_in_order(self._parts(), step, self.snapshot.has)
-        if isinstance(catalog, Rewrite):
-            self.written = catalog
+        self.written = catalog if isinstance(catalog, Rewrite) else None
         return result
 
     def diff(self, texts: dict[Path, str | Rewrite]) -> str:

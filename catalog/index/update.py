@@ -219,18 +219,31 @@ def apply(paths: Paths, old_digest: str, change: Change, stamps: dict[str, list[
         conn.close()
 
 
+def _clash(conn: sqlite3.Connection, change: Change) -> bool:
+    """Whether the papers read again repeat a key, or take one a paper outside the blocks
+    read again holds (a paper read alone replaces its own row)."""
+    keys = [p.key for p in change.papers]
+    if len(set(keys)) != len(keys):
+        return True
+    asked = sorted(set(keys) - change.heads)
+    reread = sorted(change.reread)
+    marks = ",".join("?" * len(reread))
+    for at in range(0, len(asked), 500):  # a bounded number of parameters per query
+        part = asked[at : at + 500]
+        found = conn.execute(
+            f"select 1 from papers where key in ({','.join('?' * len(part))})"
+            f" and chunk not in ({marks}) limit 1",
+            [*part, *reread],
+        ).fetchone()
+        if found:
+            return True
+    return False
+
+
 def _change(conn: sqlite3.Connection, change: Change, stamps: dict[str, list[int]]) -> int | None:
     """Make the rows those of the changed file (in the caller's transaction); the number
     of papers, or None when the papers read again clash with the others' keys."""
-    keys = [p.key for p in change.papers]
-    marks = ",".join("?" * len(change.reread))
-    others = {
-        r[0]
-        for r in conn.execute(
-            f"select key from papers where chunk not in ({marks})", sorted(change.reread)
-        )
-    }
-    if len(set(keys)) != len(keys) or (others - change.heads) & set(keys):
+    if _clash(conn, change):
         return None
     starts = dict(conn.execute("select label, start from chunks").fetchall())
     old_shifts = line_shifts(conn)
