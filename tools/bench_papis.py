@@ -11,9 +11,11 @@ info.yaml. papis builds its own cache first (`papis list --all`) and papers its 
 (`papers index`), untimed. Then, in turn, each contender tags one paper and untags it
 (two whole processes, timed as one run): papers from this checkout, papers from the
 checkout given by --before (its own copy of the catalog and its own index), and papis
-(`papis tag --add`/`--remove --batch ref:KEY`) up to --papis-max papers. The ratios
-are medians of the rounds' ratios, so that a machine whose speed drifts gives a fair
-ratio. Peak memory is the larger of the two processes' resident sets.
+(`papis tag --add`/`--remove --batch ref:KEY`) up to --papis-max papers; and the
+write's floor, Python copying the catalog into a new file with a sync and a rename,
+twice (any atomic replace of the file costs that). The ratios are medians of the
+rounds' ratios, so that a machine whose speed drifts gives a fair ratio. Peak memory
+is the larger of the two processes' resident sets.
 """
 
 from __future__ import annotations
@@ -98,6 +100,19 @@ def one_key(papers: list[dict]) -> str:
 
 Runner = Callable[[], bench.Run]
 
+# The write's floor: Python copying the catalog to a new file, syncing it and renaming
+# it into place beside it (what any atomic replace of the file costs), run in a clean
+# interpreter.
+COPY_FLOOR = """
+import os, shutil, sys
+source, copy = sys.argv[1], sys.argv[2]
+with open(source, "rb") as a, open(copy + ".tmp", "wb") as b:
+    shutil.copyfileobj(a, b, 1 << 20)
+    b.flush()
+    os.fsync(b.fileno())
+os.replace(copy + ".tmp", copy)
+"""
+
 
 def tag_untag(tag: list[str], untag: list[str], env: dict[str, str]) -> Runner:
     """A run that tags, then untags: their wall and CPU summed, the larger peak."""
@@ -126,6 +141,10 @@ def contenders(
         cli = [sys.executable, "-m", "catalog.cli"]
         bench.run([*cli, "index"], env)
         out[name] = tag_untag([*cli, "tag", key, "-t", tag], [*cli, "untag", key, "-t", tag], env)
+        if name == "papers":
+            copy = catalog.parent.parent / "floor.yaml"  # beside data/, not in it
+            floor = [sys.executable, "-I", "-c", COPY_FLOOR, str(catalog), str(copy)]
+            out["copy floor"] = tag_untag(floor, floor, env)
     if papis is not None:
         library = papis_library(papers, folder)
         env = papis_env(folder, library)
