@@ -26,6 +26,7 @@ import shutil
 import statistics
 import sys
 import tempfile
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 
@@ -49,6 +50,7 @@ def papis_library(papers: list[dict], folder: Path) -> Path:
             "year": paper["year"],
             "journal": paper["venue"],
             "tags": paper["tags"],
+            "papis_id": uuid.uuid4().hex,  # as papis adds on first sight (no rewrite then)
             "abstract": paper["abstract"],
             **{k: paper[k] for k in ("doi", "arxiv") if k in paper},
         }
@@ -114,11 +116,14 @@ os.replace(copy + ".tmp", copy)
 """
 
 
-def tag_untag(tag: list[str], untag: list[str], env: dict[str, str]) -> Runner:
-    """A run that tags, then untags: their wall and CPU summed, the larger peak."""
+def tag_untag(
+    tag: list[str], untag: list[str], env: dict[str, str], cwd: Path | None = None
+) -> Runner:
+    """A run that tags, then untags: their wall and CPU summed, the larger peak. cwd: the
+    checkout a papers runs in (`python -m` imports from its folder first)."""
 
     def go() -> bench.Run:
-        a, b = bench.run(tag, env), bench.run(untag, env)
+        a, b = bench.run(tag, env, cwd=cwd), bench.run(untag, env, cwd=cwd)
         return bench.Run(a.wall + b.wall, a.cpu + b.cpu, max(a.peak, b.peak))
 
     return go
@@ -139,8 +144,9 @@ def contenders(
         catalog = synth.write(size, folder / name.replace(" ", "-"))
         env = papers_env(checkout, catalog)
         cli = [sys.executable, "-m", "catalog.cli"]
-        bench.run([*cli, "index"], env)
-        out[name] = tag_untag([*cli, "tag", key, "-t", tag], [*cli, "untag", key, "-t", tag], env)
+        bench.run([*cli, "index"], env, cwd=checkout)
+        tagging = ([*cli, "tag", key, "-t", tag], [*cli, "untag", key, "-t", tag])
+        out[name] = tag_untag(*tagging, env, cwd=checkout)
         if name == "papers":
             copy = catalog.parent.parent / "floor.yaml"  # beside data/, not in it
             floor = [sys.executable, "-I", "-c", COPY_FLOOR, str(catalog), str(copy)]
