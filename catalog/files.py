@@ -14,8 +14,11 @@ import os
 import re
 import signal
 import stat
-from collections.abc import Iterable, Iterator
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from catalog.errors import CatalogError, ConcurrentEditError, LockTimeoutError
 
@@ -61,22 +64,41 @@ def remove_dead_temporaries(folder: Path, name: str | None = None) -> list[Path]
     return removed
 
 
+@dataclass(frozen=True)
+class Kept:
+    """Bytes begin..end of a file open for reading, written again as they are (an edit
+    copies the lines it did not change instead of reading them into memory)."""
+
+    source: OpenFile
+    begin: int
+    end: int
+
+
+Piece = str | bytes | Kept
+
+
 def atomic_write(
-    path: Path, text: str | Iterable[str], newline: str = "\n", expected: bytes | None = None
+    path: Path,
+    text: str | Iterable[Piece],
+    newline: str = "\n",
+    expected: bytes | Callable[[Path], bool] | None = None,
 ) -> None:
-    """Replace the file with text (a string, or strings written one after the other) so
-    that a reader or a crash sees the old file or the new one. A symbolic link is
-    followed: its target is replaced and the link kept. newline is written for each
-    '\\n' (a CRLF file stays CRLF). expected: the bytes the file must hold (b'' for no
-    file) when it is replaced; else ConcurrentEditError and the file is left as the other
-    program wrote it. The comparison is made on the very file the new one replaced (an
-    atomic exchange), so an editor's save just before the replace is never lost."""
+    """Replace the file with text (a string, or pieces written one after the other:
+    strings, bytes, spans of an open file) so that a reader or a crash sees the old file
+    or the new one. A symbolic link is followed: its target is replaced and the link
+    kept. newline is written for each '\\n' of a string (a CRLF file stays CRLF).
+    expected: the bytes the file must hold (b'' for no file) when it is replaced, or a
+    test of the file taken out (given its path); else ConcurrentEditError and the file is
+    left as the other program wrote it. The test is made on the very file the new one
+    replaced (an atomic exchange), so an editor's save just before the replace is never
+    lost."""
     parts = [text.replace("\r\n", "\n")] if isinstance(text, str) else text
     target = path.resolve()
     tmp = temp_path(target)
     try:
-        with open(tmp, "w", encoding="utf-8", newline=newline) as handle:
-            handle.writelines(parts)
+        with open(tmp, "wb") as handle:
+            for part in parts:
+                _write_piece(handle, part, newline)
             handle.flush()
             os.fsync(handle.fileno())
         with contextlib.suppress(OSError):
@@ -94,9 +116,29 @@ def atomic_write(
     _crash_point("after-rename")
 
 
-def _replace_if_unchanged(tmp: Path, target: Path, expected: bytes, shown: Path) -> None:
-    """Put tmp in target's place if target still holds expected; tmp is gone after."""
-    if not expected:  # a new file: created only if nobody made one meanwhile
+def _write_piece(handle: BinaryIO, piece: Piece, newline: str) -> None:
+    if isinstance(piece, str):
+        handle.write(encoded(piece, newline) if newline != "\n" else piece.encode("utf-8"))
+    elif isinstance(piece, bytes):
+        handle.write(piece)
+    else:
+        at = piece.begin
+        while at < piece.end:
+            block = piece.source.read(at, min(piece.end, at + _COPY_BLOCK))
+            handle.write(block)
+            at += len(block)
+
+
+# Bytes copied at a time from a file an edit keeps most of.
+_COPY_BLOCK = 1 << 20
+
+
+def _replace_if_unchanged(
+    tmp: Path, target: Path, expected: bytes | Callable[[Path], bool], shown: Path
+) -> None:
+    """Put tmp in target's place if target still holds expected (or passes its test);
+    tmp is gone after."""
+    if expected == b"":  # a new file: created only if nobody made one meanwhile
         try:
             os.link(tmp, target)
         except FileExistsError:
@@ -107,13 +149,19 @@ def _replace_if_unchanged(tmp: Path, target: Path, expected: bytes, shown: Path)
             os.replace(tmp, target)
         tmp.unlink(missing_ok=True)
         return
+    if isinstance(expected, bytes):
+        wanted = expected
+
+        def expected(path: Path) -> bool:
+            return _current(path) == wanted
+
     if not exchange(tmp, target):  # no atomic exchange here: compare, then replace
-        if _current(target) != expected:
+        if not expected(target):
             raise _changed(shown)
         os.replace(tmp, target)
         return
     # tmp now holds what target held at the instant of the exchange.
-    if _current(tmp) != expected:
+    if not expected(tmp):
         exchange(tmp, target)  # give the other program's file back its place
         raise _changed(shown)
     tmp.unlink()
@@ -162,6 +210,19 @@ def read_file(path: Path, limit: int = MAX_READ) -> bytes:
     socket is refused before anything is read (opened without waiting for a writer), and
     so is a bigger file: NotAFileError says which. FileNotFoundError and other OSErrors
     pass on."""
+    handle = _open_regular(path, limit)
+    try:
+        with os.fdopen(handle, "rb", closefd=False) as stream:
+            data = stream.read(limit + 1)
+    finally:
+        os.close(handle)
+    if len(data) > limit:  # it grew while being read
+        raise NotAFileError(f"{path}: larger than {limit >> 20} MiB, more than papers reads")
+    return data
+
+
+def _open_regular(path: Path, limit: int) -> int:
+    """A descriptor of a regular file of at most limit bytes (read_file's checks)."""
     handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     try:
         info = os.fstat(handle)
@@ -171,13 +232,46 @@ def read_file(path: Path, limit: int = MAX_READ) -> bytes:
             raise NotAFileError(f"{path}: not a regular file (a device, pipe or socket)")
         if info.st_size > limit:
             raise NotAFileError(f"{path}: larger than {limit >> 20} MiB, more than papers reads")
-        with os.fdopen(handle, "rb", closefd=False) as stream:
-            data = stream.read(limit + 1)
-    finally:
+    except BaseException:
         os.close(handle)
-    if len(data) > limit:  # it grew while being read
-        raise NotAFileError(f"{path}: larger than {limit >> 20} MiB, more than papers reads")
-    return data
+        raise
+    return handle
+
+
+class OpenFile:
+    """A regular file held open for reading, with read_file's checks: its stat when it was
+    opened, and its bytes read where they are needed (a big catalog is not read whole to
+    change one paper). A save by rename after it was opened leaves it reading the file it
+    opened."""
+
+    def __init__(self, path: Path, limit: int = MAX_READ):
+        self.path = path
+        self.fd = _open_regular(path, limit)
+        self.stat = os.fstat(self.fd)
+        self.stat_ns = time.time_ns()  # when its stat was taken
+        self.size = self.stat.st_size
+
+    def read(self, begin: int = 0, end: int | None = None) -> bytes:
+        """Its bytes begin..end (to its size as opened when end is None)."""
+        end = self.size if end is None else end
+        parts = []
+        while begin < end:
+            part = os.pread(self.fd, min(end - begin, MAX_READ), begin)
+            if not part:
+                break  # it shrank since it was opened
+            parts.append(part)
+            begin += len(part)
+        return b"".join(parts)
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            os.close(self.fd)
+
+    def __enter__(self) -> OpenFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def encoded(text: str, newline: str = "\n") -> bytes:

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from catalog.data.reader import split_chunks
+from catalog.data.reader import cut, split_chunks
 from catalog.errors import InvalidCatalogError
 from catalog.index import database, freshness, query, schema
 from catalog.index import rows as rows_module
@@ -177,10 +177,26 @@ def test_unreadable_catalog_names_the_file(tmp_path):
 
 def test_split_chunks_keeps_every_byte():
     chunks = split_chunks(PAPERS)
-    assert [c.label for c in chunks] == ["2023", "2021"]
+    assert [c.label for c in chunks] == ["", "2023", "2021"]  # '': the comments before
     assert "".join(c.text for c in chunks) == PAPERS
-    assert chunks[0].text.startswith("# A tiny catalog")
+    assert chunks[0].text == "# A tiny catalog for tests.\n"
+    assert chunks[1].text.startswith("2023:\n")
     assert split_chunks("{2023: {}}") is None
+
+
+def test_bytes_and_text_are_cut_at_the_same_lines():
+    text = PAPERS.replace("Storage", "St\u00f6rage \u00e9\u00e9").replace("\n", "\r\n")
+    data = text.encode("utf-8")
+    by_text, by_bytes = cut(text), cut(data)
+    assert by_text is not None and by_bytes is not None
+    assert [(c.label, c.line) for c in by_text] == [("", 1), ("2023", 2), ("2021", 17)]
+    assert [(c.label, c.line) for c in by_bytes] == [(c.label, c.line) for c in by_text]
+    assert [text[c.begin : c.end].encode() for c in by_text] == [
+        data[c.begin : c.end] for c in by_bytes
+    ]
+    # An NBSP is no blank for YAML: its line starts a top-level key, no plain one.
+    odd = text + "\u00a0line: a value\r\n"
+    assert cut(odd) is None and cut(odd.encode("utf-8")) is None
 
 
 def test_datasette_can_open_it(paths):

@@ -116,12 +116,16 @@ print(json.dumps([time.perf_counter() - started, usage.ru_utime + usage.ru_stime
 """
 
 
-def run(args: list[str], env: dict[str, str], ok: tuple[int, ...] = (0,)) -> Run:
-    """Run a command to its end, its output thrown away; its own rusage via wait4."""
+def run(
+    args: list[str], env: dict[str, str], ok: tuple[int, ...] = (0,), cwd: Path | None = None
+) -> Run:
+    """Run a command to its end, its output thrown away; its own rusage via wait4. cwd:
+    the folder it runs in (`python -m` imports from there first)."""
     with tempfile.NamedTemporaryFile() as errors:
         launched = subprocess.run(
             [sys.executable, "-c", LAUNCHER, errors.name, *args],
             env=env,
+            cwd=cwd,
             capture_output=True,
             text=True,
             check=True,

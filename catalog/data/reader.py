@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import AnyStr
 
 from catalog.data import yamlfile
 from catalog.errors import InvalidCatalogError, Problem
@@ -23,7 +24,6 @@ from catalog.model import (
     SPECS,
     STATUSES,
     Paper,
-    content_digest,
     is_date,
 )
 
@@ -32,74 +32,101 @@ _KIND = {name: SPECS[name].kind for name in FIELDS}
 _YEAR_RE = re.compile(r"^\d{4}\Z")
 # A line that starts a new top-level key: not indented, not a comment, not a list item.
 # Searched as a newline and its next character (re scans for that without testing
-# every position, as '^' in MULTILINE mode would).
-_TOP_KEY_RE = re.compile(r"\n[^\s#\-]")
-_TOP_KEY_FIRST_RE = re.compile(r"[^\s#\-]")
+# every position, as '^' in MULTILINE mode would). ASCII blanks only, so that the
+# file's bytes and its decoded text are cut at the same lines.
+_TOP_KEY = r"\n[^ \t\n\r\f\v#\-]"
+_TOP_KEY_RE, _FIRST_KEY_RE = re.compile(_TOP_KEY), re.compile(_TOP_KEY[2:])
+_TOP_KEY_BYTES_RE, _FIRST_KEY_BYTES_RE = (
+    re.compile(_TOP_KEY.encode()),
+    re.compile(_TOP_KEY[2:].encode()),
+)
+# What no block can be cut around: a document marker, a directive, a tab.
+_UNCUT = ("\n---", "---", "%", "\t")
+
+
+@dataclass(frozen=True)
+class Cut:
+    """Where one top-level block lies in a text or in the file's bytes: its label ('' for
+    the comments that lead into the first block), its first line (1-based), and its start
+    and end (characters of the text, bytes of the file)."""
+
+    label: str
+    line: int
+    begin: int
+    end: int
 
 
 @dataclass(frozen=True)
 class Chunk:
-    """One top-level block of the file (normally one year)."""
+    """One top-level block of the text (normally one year)."""
 
     label: str
     start: int  # 1-based line of its first line
     text: str
 
-    @functools.cached_property
-    def digest(self) -> str:
-        return content_digest(self.text.encode("utf-8"))
-
 
 def split_chunks(text: str) -> list[Chunk] | None:
     """Top-level blocks of a block-style mapping; None when the file can't be cut safely."""
-    chunks = _split_chunks(text)
-    return None if chunks is None else list(chunks)
+    cuts = cut(text)
+    return None if cuts is None else [Chunk(c.label, c.line, text[c.begin : c.end]) for c in cuts]
 
 
-@functools.lru_cache(maxsize=2)
-def _split_chunks(text: str) -> tuple[Chunk, ...] | None:
-    """Kept for speed: an edit cuts the old and the new text more than once, and misses
-    its 1 s target at 10,000 papers when each cut starts over."""
-    bounds = _bounds(text)
-    if bounds is None:
+def cut(buf: str | bytes) -> list[Cut] | None:
+    """Where the top-level blocks of a block-style mapping lie, every character (or byte)
+    in one of them; None when the file can't be cut safely. The file's bytes and its text
+    are cut at the same lines, with the same labels."""
+    if isinstance(buf, str):
+        return _cut(buf, "\n", _UNCUT, _TOP_KEY_RE, _FIRST_KEY_RE)
+    marks = tuple(m.encode() for m in _UNCUT)
+    return _cut(buf, b"\n", marks, _TOP_KEY_BYTES_RE, _FIRST_KEY_BYTES_RE)
+
+
+def _cut(
+    buf: AnyStr,
+    nl: AnyStr,
+    marks: tuple[AnyStr, ...],
+    top: re.Pattern[AnyStr],
+    first_key: re.Pattern[AnyStr],
+) -> list[Cut] | None:
+    if marks[0] in buf or buf.startswith((marks[1], marks[2])) or marks[3] in buf:
         return None
-    return tuple(Chunk(label, line, text[begin:end]) for label, line, begin, end in bounds)
-
-
-def _bounds(text: str) -> list[tuple[str, int, int, int]] | None:
-    """(label, first line, start, end) of each top-level block; None when the file can't
-    be cut safely."""
-    if "\n---" in text or text.startswith(("---", "%")) or "\t" in text:
-        return None
-    starts = [m.start() + 1 for m in _TOP_KEY_RE.finditer(text)]
-    if _TOP_KEY_FIRST_RE.match(text):
+    starts: list[int] = [m.start() + 1 for m in top.finditer(buf)]
+    if first_key.match(buf):
         starts.insert(0, 0)
-    if not starts:
-        return []
-    bounds = []
-    # Leading comments belong to the first block so no text is lost.
-    edges = [0, *starts[1:], len(text)]
+    cuts = []
     line = 1
-    for i, (begin, end) in enumerate(itertools.pairwise(edges)):
-        head = starts[0] if i == 0 else begin
-        stop = text.find("\n", head)
-        first = text[head : stop if stop >= 0 else len(text)]
-        if not first[0].isalnum() or (not first.rstrip().endswith(":") and ": " not in first):
+    lead = starts[0] if starts else len(buf)
+    if lead:  # the comments and blank lines before the first block
+        cuts.append(Cut("", 1, 0, lead))
+        line += buf.count(nl, 0, lead)
+    for begin, end in itertools.pairwise([*starts, len(buf)]):
+        stop = buf.find(nl, begin)
+        first = buf[begin : stop if stop >= 0 else len(buf)]
+        label = _label(first if isinstance(first, str) else first.decode("utf-8", "replace"))
+        if label is None:
             return None  # not a plain 'key:' line: parse the whole file instead
-        label = first.split(":", 1)[0].strip().strip("'\"")
-        bounds.append((label, line, begin, end))
-        line += text.count("\n", begin, end)
-    return bounds
+        cuts.append(Cut(label, line, begin, end))
+        line += buf.count(nl, begin, end)
+    return cuts
+
+
+def _label(first: str) -> str | None:
+    """The key a block's first line names ('2023' of '2023:'), None if no plain key."""
+    if not (first[0].isascii() and first[0].isalnum()):
+        return None
+    if not first.rstrip().endswith(":") and ": " not in first:
+        return None
+    return first.split(":", 1)[0].strip().strip("'\"")
 
 
 def blocks(text: str) -> Iterator[Chunk] | None:
     """The blocks of split_chunks, each cut from the text only when it is reached (a big
     catalog's text is not copied whole); None when the text can't be cut or two blocks
     share a label (then only the whole file says which one YAML keeps)."""
-    bounds = _bounds(text)
-    if bounds is None or len({b[0] for b in bounds}) != len(bounds):
+    cuts = cut(text)
+    if cuts is None or len({c.label for c in cuts}) != len(cuts):
         return None
-    return (Chunk(label, line, text[begin:end]) for label, line, begin, end in bounds)
+    return (Chunk(c.label, c.line, text[c.begin : c.end]) for c in cuts)
 
 
 def where(year: object, venue: object = "", key: object = "") -> str:
@@ -110,29 +137,43 @@ def where(year: object, venue: object = "", key: object = "") -> str:
 def parse(text: str, filename: str, line_offset: int = 0) -> tuple[list[Paper], list[Problem]]:
     """Papers and problems (blocking ones flagged) from catalog text: PyYAML's node tree,
     walked into Papers and every problem."""
-    papers, problems = _parse_block(text, filename, line_offset)
+    papers, problems, _ = _parse_block(text, filename, line_offset)
     return list(papers), list(problems)
+
+
+def parse_spans(
+    text: str, filename: str, line_offset: int = 0
+) -> tuple[list[Paper], list[Problem], list[int]]:
+    """parse(), and for each paper the number of lines its text runs past its first line
+    (where the index finds its lines again: catalog.edit.document cuts them out)."""
+    papers, problems, spans = _parse_block(text, filename, line_offset)
+    return list(papers), list(problems), list(spans)
 
 
 @functools.lru_cache(maxsize=1)
 def _parse_block(
     text: str, filename: str, line_offset: int
-) -> tuple[tuple[Paper, ...], tuple[Problem, ...]]:
+) -> tuple[tuple[Paper, ...], tuple[Problem, ...], tuple[int, ...]]:
     """Kept for speed: an edit validates a changed year block, then the index reads the
     same block again; an edit at 10,000 papers misses its 1 s target reading it twice."""
-    papers, problems = _parse(text, filename, line_offset)
-    return tuple(papers), tuple(problems)
-
-
-def _parse(text: str, filename: str, line_offset: int) -> tuple[list[Paper], list[Problem]]:
     try:
         root = yamlfile.compose(text, filename, line_offset)
     except InvalidCatalogError as err:
-        return [], err.problems
+        return (), tuple(err.problems), ()
     walker = _Walker(filename, line_offset)
     if root is not None:
         walker.walk_root(root)
-    return walker.papers, walker.problems
+    return tuple(walker.papers), tuple(walker.problems), tuple(walker.spans)
+
+
+def end_line(node: yamlfile.Node) -> int:
+    """0-based last line holding the node's own text."""
+    if isinstance(node, yamlfile.MappingNode) and node.value and not node.flow_style:
+        return end_line(node.value[-1][1])
+    if isinstance(node, yamlfile.SequenceNode) and node.value and not node.flow_style:
+        return end_line(node.value[-1])
+    mark = node.end_mark
+    return mark.line - 1 if mark.column == 0 and mark.line > node.start_mark.line else mark.line
 
 
 def parse_blocks(
@@ -243,6 +284,7 @@ class _Walker:
         self.filename = filename
         self.offset = line_offset
         self.papers: list[Paper] = []
+        self.spans: list[int] = []  # each paper's lines past its first (parse_spans)
         self.problems: list[Problem] = []
         # (key, field, value) of each retired field found (model.RETIRED_FIELDS)
         self.retired: list[tuple[str, str, str | None]] = []
@@ -329,6 +371,7 @@ class _Walker:
             paper = self.walk_paper(year, venue, item)
             if paper:
                 self.papers.append(paper)
+                self.spans.append(end_line(item) - item.start_mark.line)
 
     def walk_paper(self, year: int, venue: str, node: yamlfile.Node) -> Paper | None:
         if not isinstance(node, yamlfile.MappingNode):

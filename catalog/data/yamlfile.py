@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -156,10 +158,20 @@ def _refuse_aliases(root: Node, filename: str, line_offset: int) -> None:
 def read_bytes(path: Path, filename: str) -> bytes:
     """A data file's bytes; InvalidCatalogError for a folder or an unreadable file
     (FileNotFoundError is left to the caller, who knows what the missing file is for)."""
-    from catalog.files import NotAFileError, read_file
+    from catalog.files import read_file
+
+    with read_errors(filename):
+        data = read_file(path)
+    return data
+
+
+@contextlib.contextmanager
+def read_errors(filename: str) -> Iterator[None]:
+    """read_bytes' errors around any read of a data file (catalog.files.OpenFile too)."""
+    from catalog.files import NotAFileError
 
     try:
-        return read_file(path)
+        yield
     except FileNotFoundError:
         raise
     except NotAFileError as err:

@@ -113,6 +113,31 @@ def _resolves(text: str) -> bool:
 # ---------------------------------------------------------------- text blocks
 
 
+@dataclass(frozen=True)
+class Origin:
+    """Where a block lies in the file as read: bytes begin..end, its first line (1-based)
+    and how many lines it has (None: not counted yet)."""
+
+    begin: int
+    end: int
+    line: int
+    lines: int | None
+
+
+@dataclass(frozen=True)
+class Old:
+    """Lines of the file as read, to be written again as they are: bytes begin..end from
+    line `line`; whole: they start a top-level block of the file (its key's line)."""
+
+    begin: int
+    end: int
+    line: int
+    whole: bool
+
+
+Piece = str | Old  # or a Block: a paper cut out of a year not read (catalog.edit.source)
+
+
 @dataclass
 class Block:
     """Whole lines of a file: the comments leading into an entry, its own lines, its children."""
@@ -127,7 +152,12 @@ class Block:
     doc: Any = None  # ruamel data when loaded for editing
     dirty: bool = False
     tail: list[str] = field(default_factory=list)  # lines after its children (a year read alone)
-    lazy: bool = False  # a year block not yet cut: head holds all its lines
+    # A year block not read yet (its lines are the file's, where origin says), and the
+    # papers cut out of it by the lines the index gives (catalog.edit.source).
+    lazy: bool = False
+    origin: Origin | None = None
+    cuts: list[Block] = field(default_factory=list)
+    place: tuple[int, str] | None = None  # a paper cut out of a lazy year: its year, venue
 
     def render(self, out: list[str]) -> None:
         out.extend(self.lead)
@@ -136,12 +166,33 @@ class Block:
             child.render(out)
         out.extend(self.tail)
 
+    def pieces(self, out: list[Piece | Block]) -> None:
+        """Its lines as pieces of the new file: new text, the file's lines kept as they
+        are (a lazy year), and the papers cut out of a lazy year (each one piece)."""
+        out.extend(self.lead)
+        if self.lazy and self.origin is not None:
+            at, line = self.origin.begin, self.origin.line
+            for paper in self.cuts:
+                where = paper.origin
+                assert where is not None and where.lines is not None
+                if where.begin > at:
+                    out.append(Old(at, where.begin, line, at == self.origin.begin))
+                out.append(paper)
+                at, line = where.end, where.line + where.lines
+            if at < self.origin.end:
+                out.append(Old(at, self.origin.end, line, at == self.origin.begin))
+        else:
+            out.extend(self.head)
+            for child in self.children:
+                child.pieces(out)
+        out.extend(self.tail)
+
 
 @dataclass
 class Document:
     """A YAML file cut into blocks; render() gives back the same bytes until edited."""
 
-    header: list[str]
+    header: list[Any]  # lines, or the file's first lines kept (Old) in a lazy document
     blocks: list[Block]
     trailer: list[str]
     final_newline: bool = True
@@ -153,6 +204,14 @@ class Document:
         out.extend(self.trailer)
         text = "".join(out)
         return text if self.final_newline or not text.endswith("\n") else text[:-1]
+
+    def pieces(self) -> list[Piece | Block]:
+        """The new file in pieces (Block.pieces), header and trailer included."""
+        out: list[Piece | Block] = list(self.header)
+        for block in self.blocks:
+            block.pieces(out)
+        out.extend(self.trailer)
+        return out
 
 
 def lines_of(text: str) -> list[str]:
@@ -170,16 +229,6 @@ def _lines(text: str) -> tuple[list[str], bool]:
     if last:
         lines.append(last + "\n")
     return lines, not last
-
-
-def _end_line(node: yamlfile.Node) -> int:
-    """0-based last line holding the node's own text."""
-    if isinstance(node, yamlfile.MappingNode) and node.value and not node.flow_style:
-        return _end_line(node.value[-1][1])
-    if isinstance(node, yamlfile.SequenceNode) and node.value and not node.flow_style:
-        return _end_line(node.value[-1])
-    mark = node.end_mark
-    return mark.line - 1 if mark.column == 0 and mark.line > node.start_mark.line else mark.line
 
 
 def _is_empty(node: yamlfile.Node) -> bool:
@@ -259,44 +308,6 @@ def _document(blocks: list[Block], rest: list[str], final: bool) -> Document:
     return Document(header, blocks, rest, final)
 
 
-def parse_catalog_lazily(text: str, filename: str) -> Document:
-    """papers.yaml cut into year blocks only; a year is cut further when an edit needs it
-    (so an edit of one paper reads one year, not the whole file)."""
-    chunks = reader.split_chunks(text)
-    if (
-        not chunks
-        or len({c.label for c in chunks}) != len(chunks)
-        or not all(c.label.isdigit() for c in chunks)
-    ):
-        return parse_catalog(text, filename)
-    lines, final = _lines(text)
-    first = next(
-        i for i, ln in enumerate(lines) if ln[:1] not in ("", " ", "#", "-", "\n") and ln.strip()
-    )
-    bounds = [c.start - 1 for c in chunks[1:]] + [len(lines)]
-    blocks = []
-    begin = first
-    for chunk, end in zip(chunks, bounds, strict=True):
-        blocks.append(Block(chunk.label, [], lines[begin:end], 0, lazy=True))
-        begin = end
-    return Document(lines[:first], blocks, [], final)
-
-
-def expand(block: Block, filename: str) -> None:
-    """Cut a lazily read year block into venues and papers, in place."""
-    if not block.lazy:
-        return
-    doc = parse_catalog("".join(block.head), filename)
-    if len(doc.blocks) != 1 or doc.blocks[0].key != block.key:
-        raise WriteError(f"{filename}: cannot cut the block of year {block.key}")
-    year = doc.blocks[0]
-    block.lead = block.lead + doc.header + year.lead
-    block.head, block.children = year.head, year.children
-    block.child_indent, block.open, block.indent = year.child_indent, year.open, year.indent
-    block.tail = doc.trailer + block.tail
-    block.lazy = False
-
-
 def _keyed(
     cutter: _Cutter, key_node: yamlfile.Node, value: yamlfile.Node, lines: list[str]
 ) -> Block:
@@ -307,7 +318,7 @@ def _keyed(
         and not value.flow_style
         and value.value
     )
-    end = key_node.end_mark.line if nested or _is_empty(value) else _end_line(value)
+    end = key_node.end_mark.line if nested or _is_empty(value) else reader.end_line(value)
     lead, head = cutter.take(start, _trim_blank_tail(lines, start, end))
     label = yamlfile.name_of(key_node)
     return Block(
@@ -325,7 +336,7 @@ def _paper_block(cutter: _Cutter, item: yamlfile.Node, lines: list[str]) -> Bloc
             line = item.start_mark.line + 1
             raise WriteError(f"cannot find the '- ' of the entry at line {line}")
         dash = lines[start].rfind("-")
-    end = _trim_blank_tail(lines, start, _end_line(item))
+    end = _trim_blank_tail(lines, start, reader.end_line(item))
     lead, head = cutter.take(start, end)
     key = ""
     if isinstance(item, yamlfile.MappingNode):
@@ -361,7 +372,7 @@ def parse_registry(text: str, filename: str, nested: frozenset[str] = frozenset(
             blocks.append(_section(cutter, key_node, value, lines))
             continue
         start = key_node.start_mark.line
-        end = _trim_blank_tail(lines, start, max(_end_line(value), key_node.end_mark.line))
+        end = _trim_blank_tail(lines, start, max(reader.end_line(value), key_node.end_mark.line))
         lead, head = cutter.take(start, end)
         blocks.append(Block(yamlfile.name_of(key_node), lead, head, key_node.start_mark.column))
     return _document(blocks, lines[cutter.pos :], final)
@@ -410,18 +421,6 @@ def _separator(siblings: list[Block]) -> list[str]:
         if line.strip():
             break
         blank.append(line)
-    return blank
-
-
-def blank_after_lazy_years(siblings: list[Block]) -> list[str]:
-    """The blank lines that part years read alone (kept at the end of each year's lines),
-    so that a new year keeps the file's spacing."""
-    blank: list[str] = []
-    if len(siblings) > 1 and siblings[0].lazy:
-        for line in reversed(siblings[0].head):
-            if line.strip():
-                break
-            blank.append(line)
     return blank
 
 

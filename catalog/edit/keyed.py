@@ -323,7 +323,9 @@ def _cut_out(doc: Document, siblings: list[Block], at: int, section: str | None)
         doc.trailer = block.lead + doc.trailer
 
 
-CatalogStep = tuple[Path, str, bytes, str]  # the catalog: path, new text, bytes read, newline
+# The catalog's step: its path, the pieces of its new bytes, and the test that the file
+# a write takes out of its place is the one the session read.
+CatalogStep = tuple[Path, list[files.Piece], Callable[[Path], bool]]
 
 
 def write_in_order(
@@ -336,19 +338,24 @@ def write_in_order(
     bytes the previous one left, or ConcurrentEditError. Returns the paths written."""
     changed = [p for p in parts if p.changed]
     found = {p.path: p.data for p in changed}
-    steps = [(p.path, text, p.newline) for p in changed if (text := p.interim(held)) is not None]
-    if catalog is not None:
-        path, text, data, newline = catalog
-        found[path] = data
-        steps.append((path, text, newline))
-    steps += [(p.path, p.render(), p.newline) for p in changed]
     written: list[Path] = []
-    for path, text, newline in steps:
+
+    def write(path: Path, text: str, newline: str) -> None:
         new = files.encoded(text, newline)
         if new == found[path]:
-            continue  # this step's text is already there (a file that only grew)
+            return  # this step's text is already there (a file that only grew)
         files.atomic_write(path, text, newline, expected=found[path])
         found[path] = new
         if path not in written:
             written.append(path)
+
+    for part in changed:
+        if (text := part.interim(held)) is not None:
+            write(part.path, text, part.newline)
+    if catalog is not None:
+        path, pieces, unchanged = catalog
+        files.atomic_write(path, pieces, expected=unchanged)
+        written.append(path)
+    for part in changed:
+        write(part.path, part.render(), part.newline)
     return written

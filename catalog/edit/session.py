@@ -23,21 +23,20 @@ from catalog.edit.document import (
     Block,
     Document,
     WriteError,
-    blank_after_lazy_years,
-    expand,
     insert_sorted,
     key_text,
     lines_of,
     load_paper,
     new_paper_block,
-    parse_catalog_lazily,
     render_paper,
     set_field,
     shift_lines,
     yaml_rt,
 )
 from catalog.edit.keyed import KeyedFile, write_in_order
+from catalog.edit.rewrite import Rewrite, rewrite
 from catalog.edit.snapshot import Papers, Snapshot
+from catalog.edit.source import Source
 from catalog.edit.validation import (
     EditCheck,
     InvalidEditError,
@@ -47,6 +46,7 @@ from catalog.errors import (
     PaperNotFound,
     Problem,
 )
+from catalog.files import OpenFile
 from catalog.hints import hint_for
 from catalog.model import (
     FIELDS,
@@ -88,34 +88,36 @@ class Session:
     the reader's file, the key map and the inbox each a KeyedFile, read on first use."""
 
     def __init__(self, paths: Paths, indexed: bool = True):
-        """indexed: False for a catalog that has no index and needs none (the merge
-        driver's scratch copy): its papers are read from the text."""
+        """indexed: False to read a scratch catalog's papers from its text, no index."""
         from catalog.data.registry import load_tags, load_venues
-        from catalog.index.database import catalog_stamp
 
         self.paths = paths
         self.filename = paths.display()
         self._yaml: YAML | None = None
-        stamp = catalog_stamp(paths)
         try:
-            data = yamlfile.read_bytes(paths.catalog, self.filename)
+            with yamlfile.read_errors(self.filename):
+                self.file = OpenFile(paths.catalog)
         except FileNotFoundError:
             raise CatalogError(
                 f"{self.filename}: catalog file not found (create it, or point "
                 "--catalog / PAPERS_CATALOG at your catalog)"
             ) from None
-        self.data = data
+        try:
+            self.snapshot = Snapshot(paths, self.file, self.filename, indexed)
+        except BaseException:
+            self.file.close()
+            raise
+        self.source = Source(self.file, self.snapshot.layout, self.filename)
+        self._data: bytes | None = None
         self._text: str | None = None
-        self.newline = yamlfile.newline_of(data)  # written back as the file has it (CRLF stays)
-        # The file's stat before it was read, if still the same after (the index may vouch
-        # for bytes by their stat instead of their hash).
-        same = stamp if catalog_stamp(paths) == stamp else None
-        self.snapshot = Snapshot(paths, data, same, self.filename, lambda: self.text, indexed)
+        # Written back as the file has it (CRLF stays): its first line's end.
+        self.newline = yamlfile.newline_of(self.file.read(0, 1 << 16))
         self.venues: dict[str, Venue] = load_venues(paths.venues)
         self.vocabulary: dict[str, str] = load_tags(paths.tags)
         self.papers = Papers(self.snapshot)  # current papers: the snapshot's, edits over it
         self._doc: Document | None = None
         self._where: dict[str, tuple[Block, Block, Block]] = {}
+        self._cut: dict[str, Block] = {}  # papers cut out of years not read
         self._registries: dict[Path, KeyedFile] = {}
         self._reading: ReadingSession | None = None
         self._keymap: Keymap | None = None
@@ -125,6 +127,11 @@ class Session:
         self.vocab_before = dict(self.vocabulary)
         self.result = WriteResult()
         self._replacement: str | None = None
+        self.written: Rewrite | None = None  # the catalog as this session wrote it
+
+    def close(self) -> None:
+        """Let go of the catalog file."""
+        self.file.close()
 
     @property
     def yaml(self) -> YAML:
@@ -168,24 +175,25 @@ class Session:
         return self._inbox
 
     @property
+    def data(self) -> bytes:
+        """The catalog's bytes as read (read whole on first use)."""
+        if self._data is None:
+            self._data = self.file.read()
+        return self._data
+
+    @property
     def text(self) -> str:
-        """The catalog's text as read (decoded on first use)."""
+        """The catalog's text as read (read whole and decoded on first use)."""
         if self._text is None:
             self._text = yamlfile.decode(self.data, self.filename)
         return self._text
 
     @property
     def doc(self) -> Document:
-        """The catalog cut into year blocks (on first use)."""
+        """The catalog cut into year blocks, read when an edit needs them (on first use)."""
         if self._doc is None:
-            doc = parse_catalog_lazily(self.text, self.filename)
-            if doc.render() != self.text:  # pragma: no cover - a bug in the cutter
-                raise WriteError(
-                    f"{self.filename}: cannot edit this file without changing "
-                    "other lines; please report it"
-                )
-            self._doc = doc
-            for year in doc.blocks:
+            self._doc = self.source.document()
+            for year in self._doc.blocks:
                 self._register(year)
         return self._doc
 
@@ -193,20 +201,35 @@ class Session:
         for venue in year.children:
             for paper in venue.children:
                 self._where[paper.key] = (year, venue, paper)
+                self._cut.pop(paper.key, None)
 
-    def _year_block(self, year: int) -> Block | None:
-        doc = self.doc
-        block = next((b for b in doc.blocks if b.key == str(year)), None)
-        if block is not None and block.lazy:
-            expand(block, self.filename)
+    def _year_block(self, year: int, read: bool = True) -> Block | None:
+        """A year's block; read and cut into venues and papers unless read is False."""
+        block = next((b for b in self.doc.blocks if b.key == str(year)), None)
+        if block is not None and block.lazy and read:
+            self.source.expand(self.doc, block)
             self._register(block)
         return block
 
     def _locate(self, key: str) -> tuple[Block, Block, Block]:
-        """The year, venue and paper blocks of a paper, cutting its year when needed."""
+        """The year, venue and paper blocks of a paper, reading its year when needed."""
         if key not in self._where:
             self._year_block(self.paper(key).year)
         return self._where[key]
+
+    def _paper_block(self, key: str) -> Block:
+        """A paper's block to edit its fields: cut out of its year by the lines the
+        snapshot says are its own when the year is not read (the year stays unread)."""
+        if key in self._where:
+            return self._where[key][2]
+        if key not in self._cut:
+            paper = self.paper(key)
+            year = self._year_block(paper.year, read=False)
+            if year is None or not year.lazy:
+                return self._locate(key)[2]
+            line, span = self.snapshot.place(key)
+            self._cut[key] = self.source.cut_paper(year, key, line, span, paper.venue)
+        return self._cut[key]
 
     # -- reading
 
@@ -235,7 +258,7 @@ class Session:
 
     def _put(self, key: str, paper: Paper, new: Paper, changes: dict[str, Any]) -> Paper:
         """update() once the new paper is made: its block's changed fields set."""
-        block = self._locate(key)[2]
+        block = self._paper_block(key)
         data = load_paper(self.yaml, block)
         for name, value in changes.items():
             if getattr(paper, name) != getattr(new, name):
@@ -248,7 +271,7 @@ class Session:
     def drop_retired(self, key: str) -> list[str]:
         """Remove the reading state an older catalog wrote on a paper (model.RETIRED_FIELDS:
         it lives in data/reading.yaml now); the names removed."""
-        block = self._locate(key)[2]
+        block = self._paper_block(key)
         data = load_paper(self.yaml, block)
         names = [name for name in RETIRED_FIELDS if name in data]
         for name in names:
@@ -332,7 +355,7 @@ class Session:
         if year_block is None:
             indent = self.doc.blocks[0].indent if self.doc.blocks else 0
             year_block = Block(str(year), [], [" " * indent + f"{year}:\n"], indent)
-            blank = blank_after_lazy_years(self.doc.blocks)
+            blank = self.source.spacing(self.doc)
             if not self.doc.blocks and self.doc.header and not self.doc.header[-1].endswith("\n"):
                 self.doc.header[-1] += "\n"
 
@@ -474,58 +497,60 @@ class Session:
         """Replace the whole catalog text (papers edit): validated like any other edit."""
         self._replacement = text
 
-    def render(self) -> dict[Path, str]:
-        """The new text of every file this session changed."""
-        out: dict[Path, str] = {}
-        if self._replacement is not None:
-            if self._replacement != self.text:
-                out[self.paths.catalog] = self._replacement
-            return out
+    def render(self) -> dict[Path, str | Rewrite]:
+        """The new text of every file this session changed (the catalog's as a Rewrite:
+        lines kept from the file, and what changed)."""
+        out: dict[Path, str | Rewrite] = {}
         for part in self._parts():
             if part.changed and (text := part.render()) != part.text:
                 out[part.path] = text
-        if self._catalog_changed:
-            for year in self.doc.blocks:
-                for venue in year.children:  # a lazy year has none: it was not edited
-                    for paper in venue.children:
-                        render_paper(self.yaml, paper)
-            text = self.doc.render()
-            if text != self.text:
-                out[self.paths.catalog] = text
+        if self._replacement is not None:
+            doc = self.source.replaced(self._replacement, self.newline)
+        elif self._catalog_changed:
+            doc = self.doc
+            for block in self._dirty(doc):
+                render_paper(self.yaml, block)
+        else:
+            return out
+        new = rewrite(doc.pieces(), self.source, self.newline, doc.final_newline)
+        if new.layout.digest != self.snapshot.digest:
+            out[self.paths.catalog] = new
         return out
+
+    def _dirty(self, doc: Document) -> list[Block]:
+        """The paper blocks an edit changed: those cut out of years not read, and the
+        papers of the years read (a year not read has none)."""
+        found = [b for b in self._cut.values() if b.dirty]
+        for year in doc.blocks:
+            for venue in year.children:
+                found.extend(p for p in venue.children if p.dirty)
+        return found
 
     def _parts(self) -> list[KeyedFile]:
         """Every file of the session but the catalog, registries first."""
         dependents = (self._reading, self._keymap, self._inbox)
         return [*self._registries.values(), *(d.file for d in dependents if d is not None)]
 
-    def _check(self) -> EditCheck:
-        return EditCheck(
-            self.paths, lambda: self.text, self.snapshot, self.venues_before, self.vocab_before
-        )
-
-    def validate(self, texts: dict[Path, str]) -> list[Problem]:
+    def validate(self, texts: dict[Path, str | Rewrite]) -> list[Problem]:
         """Refuse an edit that adds problems; return the warnings it adds."""
-        warnings = self._check().check(texts, self.venues, self.vocabulary)
-        if self.paths.authors in texts:
-            self._judge_authors(texts[self.paths.authors])
+        check = EditCheck(
+            self.paths, self.snapshot, self.source.text, self.venues_before, self.vocab_before
+        )
+        catalog = texts.get(self.paths.catalog)
+        others = {p: t for p, t in texts.items() if isinstance(t, str)}
+        assert catalog is None or isinstance(catalog, Rewrite)
+        warnings = check.check(catalog, others, self.venues, self.vocabulary)
+        if self.paths.authors in others:  # judged as `papers check` would judge it
+            from catalog.check.people import judge
+
+            path = self.paths.authors
+            before, new, shown = self.registry(path).text, others[path], self.paths.display(path)
+            if added := judge(before, new, self.papers.values(), shown, self.filename):
+                raise InvalidEditError(added)
         for dependent in (self._reading, self._keymap, self._inbox):
-            if dependent is not None and dependent.file.path in texts:
-                dependent.check(texts[dependent.file.path], self._has_paper)
+            if dependent is not None and dependent.file.path in others:
+                dependent.check(others[dependent.file.path], self.papers.__contains__)
         return warnings
-
-    def _judge_authors(self, text: str) -> None:
-        """Refuse a new authors.yaml that adds a problem `papers check` would report."""
-        from catalog.check.people import judge
-
-        before = self.registry(self.paths.authors).text
-        shown = self.paths.display(self.paths.authors)
-        added = judge(before, text, self.papers.values(), shown, self.filename)
-        if added:
-            raise InvalidEditError(added)
-
-    def _has_paper(self, key: str) -> bool:
-        return key in self.papers
 
     def commit(self, dry_run: bool = False) -> WriteResult:
         """Validate and write every changed file atomically, in an order every step of
@@ -537,17 +562,21 @@ class Session:
             return result
         result.warnings = self.validate(texts)
         if self._reading is not None:
-            self._reading.written = texts.get(self.paths.reading)
+            written = texts.get(self.paths.reading)
+            self._reading.written = written if isinstance(written, str) else None
         if dry_run:
             result.diff = self.diff(texts)
             result.changed = list(texts)
             return result
-        catalog = self.paths.catalog
-        step = (catalog, texts[catalog], self.data, self.newline) if catalog in texts else None
+        catalog = texts.get(self.paths.catalog)
+        step = None
+        if isinstance(catalog, Rewrite):
+            step = (self.paths.catalog, catalog.parts, self.source.unchanged)
         result.changed = write_in_order(self._parts(), step, self.snapshot.has)
+        self.written = catalog if isinstance(catalog, Rewrite) else None
         return result
 
-    def diff(self, texts: dict[Path, str]) -> str:
+    def diff(self, texts: dict[Path, str | Rewrite]) -> str:
         """A unified diff of the files as read and these new texts."""
         import difflib
 
@@ -555,6 +584,8 @@ class Session:
         out: list[str] = []
         for path, new in texts.items():
             old = self.text if path == self.paths.catalog else read.get(path, "")
+            if isinstance(new, Rewrite):
+                new = self.source.text(new)
             name = self.paths.display(path)
             out.extend(difflib.unified_diff(lines_of(old), lines_of(new), name, name))
         return "".join(out)

@@ -2,19 +2,22 @@
 
 Kept for speed: parsing the whole file makes a one-paper edit of a 10,000-paper catalog
 miss its 1 s target (tools/bench.py). When the index holds the file's bytes, papers come
-from it: an edit reads the papers it changes and a brief of every paper (key, year,
-line, title, identifiers) for the duplicate checks. Without a matching index the whole
-file is parsed once, as `papers check` reads it.
+from it: an edit reads the papers it changes (and where their lines are), and, when it
+changes what the duplicate checks read, a brief of every paper (key, year, line, title,
+identifiers). Without a matching index the whole file is parsed once, as `papers check`
+reads it.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator, MutableMapping
+from collections.abc import Iterable, Iterator, MutableMapping
 from dataclasses import dataclass
 
-from catalog.data import reader
+from catalog.data import reader, yamlfile
 from catalog.errors import InvalidCatalogError
+from catalog.files import OpenFile
+from catalog.index.freshness import Layout
 from catalog.model import Paper
 from catalog.paths import Paths
 
@@ -35,43 +38,34 @@ class Brief:
 
 
 class Snapshot:
-    """The papers of the catalog bytes a session read (never changed by the session)."""
+    """The papers of the catalog file a session holds open (never changed by the
+    session), and how its bytes are cut into top-level blocks (layout)."""
 
-    def __init__(
-        self,
-        paths: Paths,
-        data: bytes,
-        stamp: list[int] | None,
-        filename: str,
-        text: Callable[[], str],
-        indexed: bool = True,
-    ):
-        """stamp: the file's stat before data was read (None if it changed meanwhile);
-        text: the decoded bytes, called only when the index cannot serve the papers;
-        indexed: False to read the text without asking the index (a scratch catalog)."""
+    def __init__(self, paths: Paths, file: OpenFile, filename: str, indexed: bool = True):
+        """indexed: False to read the text without asking the index (a scratch catalog)."""
         from catalog.index import database
 
         self._paths = paths
         self._all: dict[str, Paper] | None = None
+        self._places: dict[str, tuple[int, int]] = {}
         self._briefs: list[Brief] | None = None
         self._cache: dict[str, Paper] = {}
         self._keyset: set[str] | None = None
         self._shifts: dict[str, int] | None = None
-        meta = database.holding(paths, data, stamp) if indexed else None
-        # The digest of the bytes read, when the index holds them (an edit hands it back).
-        self.digest: str | None = meta.get("digest") if meta else None
-        if meta is None:
-            papers, problems = reader.parse(text(), filename)
+        held = database.holding(paths, file.stat, file.read) if indexed else None
+        self.indexed = held is not None
+        if held is None:
+            data = file.read()
+            papers, problems, spans = reader.parse_spans(yamlfile.decode(data, filename), filename)
             problems += reader.duplicate_keys(papers, filename)
             blocking = [p for p in problems if p.blocking]
             if blocking:
                 raise InvalidCatalogError(blocking)
             self._all = {p.key: p for p in papers}
-
-    @property
-    def indexed(self) -> bool:
-        """True when papers come from the index (which holds exactly the bytes read)."""
-        return self.digest is not None
+            self._places = {p.key: (p.line, span) for p, span in zip(papers, spans, strict=True)}
+            held = database.layout(data)
+        self.layout: Layout = held
+        self.digest = held.digest  # of the bytes read
 
     def _connect(self) -> _Connection:
         return _Connection(self._paths)
@@ -104,6 +98,28 @@ class Snapshot:
                 self._keyset = {b.key for b in self._briefs}
             return key in self._keyset
         return self.get(key) is not None
+
+    def place(self, key: str) -> tuple[int, int]:
+        """Where a paper's text is in the file: its first line and how many lines it runs
+        past it."""
+        if key not in self._places:
+            with self._connect() as conn:
+                row = conn.execute(
+                    "select line, span, chunk from papers where key = ?", (key,)
+                ).fetchone()
+            if row is None:
+                raise KeyError(key)
+            self._places[key] = (row[0] + self.shifts().get(row[2], 0), row[1])
+        return self._places[key]
+
+    def keys_in(self, years: set[str]) -> set[str]:
+        """The keys of the papers in these year blocks."""
+        if self._all is not None:
+            return {p.key for p in self._all.values() if str(p.year) in years}
+        marks = ",".join("?" * len(years))
+        with self._connect() as conn:
+            rows = conn.execute(f"select key from papers where chunk in ({marks})", list(years))
+            return {r[0] for r in rows}
 
     def years(self) -> dict[str, str]:
         """Every key and the year (block label) of its paper."""

@@ -1,11 +1,11 @@
 """Whether a write session's new texts may be written: `papers check`'s rules, on what
 the edit changed only.
 
-An edit re-reads the year blocks it changed, checks the papers whose fields differ, and
-compares them with the papers that could duplicate them; papers of untouched years are
-the ones the session read (their lines only moved). An edit is refused when it adds a
-problem the catalog did not have; a near-duplicate title is only a warning (two papers
-may share a title).
+An edit reads again the papers it rendered and the year blocks whose structure it
+changed (catalog.edit.rewrite), checks the papers whose fields differ, and compares them
+with the papers that could duplicate them; every other paper is the one the session read
+(its lines only moved). An edit is refused when it adds a problem the catalog did not
+have; a near-duplicate title is only a warning (two papers may share a title).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from pathlib import Path
 from catalog.check.titles import NEAR_DUPLICATE_MESSAGE
 from catalog.data import reader
 from catalog.data.registry import Venue
+from catalog.edit.rewrite import Rewrite
 from catalog.edit.snapshot import Brief, Snapshot
 from catalog.errors import CatalogError, InvalidCatalogError, Problem
 from catalog.model import Paper
@@ -39,12 +40,11 @@ class InvalidEditError(CatalogError):
 
 @dataclass
 class _Reading:
-    """A new catalog text as validation reads it: papers of the year blocks it re-read
-    (fresh), the year blocks kept from before with how far their lines moved, problems."""
+    """A new catalog as validation reads it: the papers read again (fresh), the keys of
+    the papers read before that they replace (or that are gone), the problems found."""
 
     fresh: list[Paper] = field(default_factory=list)
-    kept: set[str] = field(default_factory=set)
-    shifts: dict[str, int] = field(default_factory=dict)
+    replaced: set[str] = field(default_factory=set)
     problems: list[Problem] = field(default_factory=list)
 
 
@@ -60,49 +60,54 @@ class EditCheck:
     def __init__(
         self,
         paths: Paths,
-        text: Callable[[], str],
         snapshot: Snapshot,
+        whole_text: Callable[[Rewrite], str],
         venues_before: dict[str, Venue],
         vocab_before: dict[str, str],
     ):
         self.paths = paths
         self.filename = paths.display()
-        self._text = text
         self.snapshot = snapshot
+        self.whole_text = whole_text  # a new catalog as one text (to report a duplicate key)
         self.venues_before = venues_before
         self.vocab_before = vocab_before
 
-    @property
-    def text(self) -> str:
-        return self._text()
-
     def check(
-        self, texts: dict[Path, str], venues: dict[str, Venue], vocabulary: dict[str, str]
+        self,
+        catalog: Rewrite | None,
+        texts: dict[Path, str],
+        venues: dict[str, Venue],
+        vocabulary: dict[str, str],
     ) -> list[Problem]:
-        """Refuse new texts that add problems (InvalidEditError); return the warnings they
-        add. venues and vocabulary are the registries as the session left them."""
-        new_text = texts.get(self.paths.catalog)
-        read = self._parse(new_text) if new_text is not None else _Reading()
+        """Refuse a new catalog and registry texts that add problems (InvalidEditError);
+        return the warnings they add. venues and vocabulary are the registries as the
+        session left them."""
+        read = self._read(catalog) if catalog is not None else _Reading()
         blocking = [p for p in read.problems if p.blocking]
         if blocking:
             raise InvalidEditError(blocking)
         venues, vocabulary = self._registries(texts, venues, vocabulary)
         # Only papers the edit changed can gain problems: run the check rules on them, and
         # compare them with the others by DOI, arXiv id and title (check's duplicate rules),
-        # so an edit costs little even in a big catalog. Papers in year
-        # blocks the edit did not touch are the ones read before (only their lines moved).
+        # so an edit costs little even in a big catalog. Papers the edit did not read
+        # again are the ones read before (only their lines moved).
         before = {p.key: p for p in self.snapshot.full(p.key for p in read.fresh)}
         changed, fields = _differences(read.fresh, before)
         keys = {p.key for p in changed}
+        fresh = {p.key for p in read.fresh}
 
         def others() -> list[Paper | Brief]:
             rest: list[Paper | Brief] = [
-                b for b in self.snapshot.briefs() if str(b.year) in read.kept and b.key not in keys
+                b
+                for b in self.snapshot.briefs()
+                if b.key not in read.replaced and b.key not in keys
             ]
             return rest + [p for p in read.fresh if p.key not in keys]
 
         def line(paper: Paper | Brief) -> int:
-            return paper.line + read.shifts.get(str(paper.year), 0)
+            if paper.key in fresh or catalog is None:
+                return paper.line
+            return catalog.moved(str(paper.year), paper.line)
 
         return self._judge(changed, fields, before, others, venues, vocabulary, line)
 
@@ -193,43 +198,23 @@ class EditCheck:
             out.add("venue")
         return out
 
-    def _parse(self, text: str) -> _Reading:
-        """The new text read as check reads it, re-reading only the year blocks that changed;
-        the others' papers are the ones read before, whose lines moved by shifts[year]."""
-        old_chunks, new_chunks = reader.split_chunks(self.text), reader.split_chunks(text)
-        labels = [c.label for c in new_chunks or []]
-        if (
-            not old_chunks
-            or not new_chunks
-            or len(set(labels)) != len(labels)
-            or len({c.label for c in old_chunks}) != len(old_chunks)
-        ):
-            return self._parse_whole(text)
-        old = {c.label: c for c in old_chunks}
-        year_of = self.snapshot.years()
-        known = set(year_of.values())
-        reading = _Reading()
-        for chunk in new_chunks:
-            was = old.get(chunk.label)
-            if was is not None and was.text == chunk.text and chunk.label in known:
-                reading.kept.add(chunk.label)
-                reading.shifts[chunk.label] = chunk.start - was.start
-                continue
-            found, trouble = reader.parse(chunk.text, self.filename, chunk.start - 1)
-            reading.fresh.extend(found)
-            reading.problems.extend(trouble)
-        fresh_keys = [p.key for p in reading.fresh]
-        if len(set(fresh_keys)) != len(fresh_keys) or any(
-            year_of.get(key) in reading.kept for key in fresh_keys
-        ):
-            return self._parse_whole(text)  # a duplicate key: reported as check reports it
-        return reading
-
-    def _parse_whole(self, text: str) -> _Reading:
-        papers, problems = reader.parse(text, self.filename)
-        return _Reading(
-            fresh=papers, problems=problems + reader.duplicate_keys(papers, self.filename)
-        )
+    def _read(self, new: Rewrite) -> _Reading:
+        """The new catalog as check reads it: the papers read again, and those of the
+        file read before that they replace."""
+        if new.whole:
+            problems = new.problems + reader.duplicate_keys(new.papers, self.filename)
+            replaced = set(self.snapshot.ordered_keys())
+            return _Reading(new.papers, replaced, problems)
+        replaced = set(new.heads)
+        if new.reread:
+            replaced |= self.snapshot.keys_in(new.reread)
+        keys = [p.key for p in new.papers]
+        if len(set(keys)) != len(keys) or any(
+            k not in replaced and self.snapshot.has(k) for k in keys
+        ):  # a duplicate key: reported as check reports it
+            papers, problems = reader.parse_all(self.whole_text(new), self.filename)
+            return _Reading(papers, replaced, problems)
+        return _Reading(new.papers, replaced, list(new.problems))
 
     def _findings(
         self,

@@ -79,23 +79,33 @@ def edit(paths: Paths, dry_run: bool = False, refresh: bool = True) -> Iterator[
         for folder in {p.resolve().parent for p in _data_files(paths)}:
             files.remove_dead_temporaries(folder)
         session = Session(paths)
-        yield session
-        session.result = session.commit(dry_run)
+        try:
+            yield session
+            session.result = session.commit(dry_run)
+        finally:
+            session.close()
         if refresh and not dry_run and session.result.changed:
-            session.result.warnings += _refresh_index(paths)
+            session.result.warnings += _refresh_index(paths, session)
 
 
-def _refresh_index(paths: Paths) -> list[Problem]:
+def _refresh_index(paths: Paths, session: Session | None = None) -> list[Problem]:
     """Bring the index up to date after a write (still under the lock, so writers do not
-    race each other's index updates). The write has happened and is what the user hears
-    about: an index that cannot follow is rebuilt, or, failing that, a warning says so
-    (the index is derived; the next command refreshes it again)."""
+    race each other's index updates): with what the session says it changed when the
+    index held the file it read, else by a refresh. The write has happened and is what
+    the user hears about: an index that cannot follow is rebuilt, or, failing that, a
+    warning says so (the index is derived; the next command refreshes it again)."""
     import sqlite3
 
     from catalog.index import database
 
     try:
-        database.refresh(paths)
+        written = session.written if session is not None else None
+        if (
+            session is None
+            or written is None
+            or not database.apply(paths, session.snapshot.digest, written)
+        ):
+            database.refresh(paths)
         return []
     except (sqlite3.Error, OSError):
         with contextlib.suppress(CatalogError, sqlite3.Error, OSError):

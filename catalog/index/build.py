@@ -2,7 +2,7 @@
 
 The tables come from catalog.index.schema (the model's one table of fields), the rows
 from catalog.index.rows, written with insert_all one year block at a time (one block's
-YAML tree in memory, not the whole file's); then the secondary indexes and the
+text and YAML tree in memory, not the whole file's); then the secondary indexes and the
 full-text index (enable_fts, with the triggers that keep it in step with later edits).
 """
 
@@ -11,15 +11,14 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
-from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from catalog import files
 from catalog.errors import IndexPathError, InvalidCatalogError
 from catalog.index import freshness, schema
+from catalog.index.freshness import Layout
 from catalog.index.rows import Rows, rows_of, words
-from catalog.model import Paper
 from catalog.paths import Paths
 
 if TYPE_CHECKING:
@@ -27,15 +26,16 @@ if TYPE_CHECKING:
 
 
 def build(
-    paths: Paths, text: str, text_digest: str, registry: str, stamps: dict[str, list[int]]
+    paths: Paths, data: bytes, layout: Layout, registry: str, stamps: dict[str, list[int]]
 ) -> tuple[int, list[str]]:
-    """A new index in a temporary file, renamed over the old one (the caller holds the
-    index's lock); (papers, years) it holds."""
+    """A new index of the catalog's bytes (cut as layout says) in a temporary file,
+    renamed over the old one (the caller holds the index's lock); (papers, years) it
+    holds."""
     target = paths.db.resolve()
     tmp = files.temp_path(target)
     try:
-        result = _build_into(tmp, paths, text)
-        _finish(tmp, text_digest, registry, stamps, result[0])
+        result = _build_into(tmp, paths, data, layout)
+        _finish(tmp, layout.digest, registry, stamps, result[0])
         os.replace(tmp, target)
     except BaseException as err:
         with contextlib.suppress(OSError):
@@ -52,7 +52,7 @@ def build(
     return result
 
 
-def _build_into(tmp: Path, paths: Paths, text: str) -> tuple[int, list[str]]:
+def _build_into(tmp: Path, paths: Paths, data: bytes, layout: Layout) -> tuple[int, list[str]]:
     """Tables, rows, indexes and full-text search in a new file."""
     import sqlite_utils
 
@@ -78,7 +78,7 @@ def _build_into(tmp: Path, paths: Paths, text: str) -> tuple[int, list[str]]:
             {"tag": t, "description": d} for t, d in vocabulary.items()
         )
         venue_names = {short: v.name for short, v in venues.items()}
-        count, years = _insert_catalog(db, text, paths.display(), venue_names)
+        count, years = _insert_catalog(db, data, layout, paths.display(), venue_names)
         schema.index_and_search(db)
         with conn:
             personal.fill(conn, paths, personal.digest(paths))
@@ -113,55 +113,69 @@ class _BlockUnreadable(Exception):
 
 
 def _insert_catalog(
-    db: sqlite_utils.Database, text: str, filename: str, venue_names: dict[str, str]
+    db: sqlite_utils.Database,
+    data: bytes,
+    layout: Layout,
+    filename: str,
+    venue_names: dict[str, str],
 ) -> tuple[int, set[str]]:
-    """Insert every paper (and the year blocks' digests); (papers, years) inserted.
-    InvalidCatalogError with every blocking problem, as a read of the whole file finds
-    them, when the catalog cannot be read."""
-    from catalog.data import reader
+    """Insert every paper and the blocks the file is cut into (where each lies, its
+    digest); (papers, years) inserted. InvalidCatalogError with every blocking problem,
+    as a read of the whole file finds them, when the catalog cannot be read."""
+    from catalog.data import reader, yamlfile
 
-    try:
-        return _insert_blocks(db, reader.parse_blocks(text, filename), filename, venue_names)
-    except _BlockUnreadable:
-        pass
-    papers, problems = reader.parse(text, filename)
-    problems += reader.duplicate_keys(papers, filename)
-    blocking = [p for p in problems if p.blocking]
-    if blocking:
-        raise InvalidCatalogError(blocking)
-    # A file that reads whole but not in blocks (a quoted value running over a line
-    # that looks like a top-level key): rows as the whole file gives them, and no year
-    # blocks recorded. With them, a later change to one block would be read alone, as
-    # it does not read in the file (a paper made of another's title), and writers would
-    # patch bytes inside a value: every refresh of such a file is a full build. (The
-    # blocks read before the one that did not are gone first.)
-    for name in ("tags", "authors", "papers", "words"):
-        db.execute(f'delete from "{name}"')
-    insert(db, rows_of(papers, venue_names))
-    return len(papers), {str(p.year) for p in papers}
+    readable = layout.blocks
+    if readable:
+        try:
+            count, years = _insert_blocks(db, data, layout, filename, venue_names)
+        except _BlockUnreadable:
+            readable = False
+    if not readable:
+        # A file that reads whole but not in blocks (a quoted value running over a line
+        # that looks like a top-level key): rows as the whole file gives them, and its
+        # blocks marked unreadable alone. Read alone, a later change to one block would
+        # read as it does not in the file (a paper made of another's title): every
+        # refresh of such a file is a full build. (The blocks read before the one that
+        # did not are gone first.)
+        papers, problems, spans = reader.parse_spans(yamlfile.decode(data, filename), filename)
+        problems += reader.duplicate_keys(papers, filename)
+        blocking = [p for p in problems if p.blocking]
+        if blocking:
+            raise InvalidCatalogError(blocking)
+        for name in ("tags", "authors", "papers", "words"):
+            db.execute(f'delete from "{name}"')
+        insert(db, rows_of(papers, venue_names, spans))
+        count, years = len(papers), {str(p.year) for p in papers}
+    db.table("chunks").insert_all(layout.rows())
+    db.table("meta").insert({"key": "blocks", "value": "read" if readable else "whole"})
+    return count, years
 
 
 def _insert_blocks(
     db: sqlite_utils.Database,
-    blocks: Iterable[tuple[Any, list[Paper], list]],
+    data: bytes,
+    layout: Layout,
     filename: str,
     venue_names: dict[str, str],
 ) -> tuple[int, set[str]]:
-    from catalog.data import reader
+    """Insert the papers one block at a time, each block's text decoded and read alone
+    (_BlockUnreadable when one has a blocking problem: the whole file decides)."""
+    from catalog.data import reader, yamlfile
 
     first_lines: dict[str, int] = {}
     count = 0
     years: set[str] = set()
-    chunks = []
-    for chunk, papers, problems in blocks:
+    for c in layout.cuts:
+        try:
+            text = yamlfile.decode(data[c.begin : c.end], filename)
+        except InvalidCatalogError:
+            raise _BlockUnreadable from None  # the whole file's reading names its line
+        papers, problems, spans = reader.parse_spans(text, filename, c.line - 1)
         if any(p.blocking for p in problems) or reader.duplicate_keys(
             papers, filename, first_lines
         ):
             raise _BlockUnreadable
-        insert(db, rows_of(papers, venue_names))
-        if chunk is not None:
-            chunks.append({"label": chunk.label, "digest": chunk.digest, "start": chunk.start})
+        insert(db, rows_of(papers, venue_names, spans))
         count += len(papers)
         years.update(str(p.year) for p in papers)
-    db.table("chunks").insert_all(chunks)
     return count, years

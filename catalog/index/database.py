@@ -12,15 +12,17 @@ from __future__ import annotations
 import os
 import sqlite3
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from catalog import files
 from catalog.errors import IndexPathError, InvalidCatalogError
 from catalog.index import freshness
+from catalog.index.freshness import Layout, uri
 from catalog.index.freshness import file_digest as file_digest  # writers compare theirs
-from catalog.index.freshness import uri
+from catalog.index.freshness import layout as layout  # writers cut bytes the index lacks
+from catalog.index.update import Change, update
 from catalog.index.update import line_shifts as line_shifts  # readers turn stored lines
-from catalog.index.update import update
 from catalog.paths import Paths
 
 # catalog.data.reader (and with it PyYAML) is imported only when something must be parsed:
@@ -186,52 +188,86 @@ def _refresh_catalog(paths: Paths, force: bool = False) -> RefreshResult:
             if count is not None:
                 return RefreshResult("fresh", count)
         stamps = freshness.stamps(paths)  # before reading: a write after this changes it
-        data, text = _read_catalog(paths)
-        text_digest = file_digest(data)
+        data = _read_catalog(paths)
+        layout = freshness.layout(data)
         registry = freshness.registry_digest(paths)
         if not force and state == "ours":
             try:
-                done = update(paths, text, text_digest, registry, stamps)
+                done = update(paths, data, layout, registry, stamps)
             except sqlite3.DatabaseError:
                 done = None  # a damaged index: rebuilt below, like any other
             if done is not None:
                 return RefreshResult(*done)
         from catalog.index.build import build
 
-        count, years = build(paths, text, text_digest, registry, stamps)
+        count, years = build(paths, data, layout, registry, stamps)
         return RefreshResult("built", count, years)
 
 
-def catalog_stamp(paths: Paths) -> list[int]:
-    """The catalog file's stat stamp, as the index records it."""
-    return freshness.stamp(paths.catalog)
+def apply(paths: Paths, old_digest: str, change: Change) -> bool:
+    """Bring the index up to date with what a writer made of the catalog bytes of this
+    digest, and the reader's tables with their files; False when it holds other bytes
+    (the caller refreshes it). The files' stamps are taken now, after the write."""
+    from catalog.index.update import apply as apply_change
+
+    stamps = freshness.stamps(paths)
+    with files.locked([paths.db], INDEX_LOCK_TIMEOUT, _describe(paths)):
+        if probe(paths) != "ours" or not apply_change(paths, old_digest, change, stamps):
+            return False
+    _refresh_personal(paths)
+    return True
 
 
-def holding(paths: Paths, data: bytes, stamp: list[int] | None) -> dict[str, str] | None:
-    """The index's meta when it holds exactly these catalog bytes, after bringing it up to
-    date when it lags; None when it cannot be made to (a writer then reads the bytes
-    itself). stamp: the file's stat taken before data was read and unchanged after (None
-    if it changed), which spares hashing the bytes when the index recorded it."""
+def holding(paths: Paths, stat: os.stat_result, read: Callable[[], bytes]) -> Layout | None:
+    """How the index cuts the catalog's bytes, when it holds exactly those of the file a
+    writer opened with this stat (read: its bytes, read once and only when its stat
+    cannot tell), after bringing the index up to date when it lags; None when it cannot
+    be made to (the writer then reads the bytes itself)."""
+    stamp = freshness.stamp_of(stat)
+    found: list[bytes] = []
+
+    def data() -> bytes:
+        if not found:
+            found.append(read())
+        return found[0]
+
     try:
         if probe(paths) == "ours":
-            meta = freshness.read_meta(paths)
-            if freshness.holds(meta, data, stamp):
-                return meta
+            held = _held(paths, stamp, data)
+            if held is not None:
+                return held
         refresh(paths)
-        meta = freshness.read_meta(paths)
+        return _held(paths, stamp, data)
     except (OSError, sqlite3.Error):
         return None
-    return meta if freshness.holds(meta, data, stamp) else None
 
 
-def _read_catalog(paths: Paths) -> tuple[bytes, str]:
+def _held(paths: Paths, stamp: list[int], data: Callable[[], bytes]) -> Layout | None:
+    from catalog.data.reader import Cut
+
+    conn = sqlite3.connect(uri(paths.db, "ro"), uri=True)
+    try:
+        conn.execute("begin")  # the meta and the blocks as one writer left them
+        meta = freshness.meta(conn)
+        rows = conn.execute(
+            "select label, digest, start, offset, size from chunks order by offset"
+        ).fetchall()
+    finally:
+        conn.close()
+    if not freshness.holds(meta, data, stamp):
+        return None
+    cuts = [Cut(label, start, offset, offset + size) for label, _, start, offset, size in rows]
+    digests = [r[1] for r in rows]
+    return Layout(cuts, digests, meta["digest"], meta.get("blocks") == "read")
+
+
+def _read_catalog(paths: Paths) -> bytes:
     from catalog.data import reader, yamlfile
 
     try:
-        data = yamlfile.read_bytes(paths.catalog, paths.display())
+        return yamlfile.read_bytes(paths.catalog, paths.display())
     except FileNotFoundError:
         raise InvalidCatalogError([reader.missing(paths.display())]) from None
-    return data, yamlfile.decode(data, paths.display())
 
 
 def rebuild(paths: Paths) -> RefreshResult:

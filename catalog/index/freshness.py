@@ -2,8 +2,10 @@
 
 The index keeps in its meta table the digest of the catalog's bytes and of the
 registries (with the schema version), and the files' stat taken when it last looked
-('stamps', 'stamped'). A command that finds the stat unchanged, and taken well after
-the files' last write, trusts it; otherwise it hashes the bytes.
+('stamps', 'stamped'). A command that finds the stat unchanged, and taken when a later
+write must change it, trusts it; otherwise it hashes the bytes. The catalog's digest is
+made of its top-level blocks' digests (`Layout`): a writer that changed one block hashes
+that block, not the file.
 """
 
 from __future__ import annotations
@@ -13,7 +15,10 @@ import json
 import os
 import sqlite3
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from catalog import files
@@ -21,6 +26,9 @@ from catalog.errors import CatalogError, LockTimeoutError
 from catalog.index.schema import SCHEMA_VERSION
 from catalog.model import content_digest
 from catalog.paths import Paths
+
+if TYPE_CHECKING:
+    from catalog.data.reader import Cut
 
 # A stat stamp is trusted only once the files are older than this when it is taken: a
 # write within the file system clock's resolution could otherwise keep the same stamp.
@@ -33,9 +41,51 @@ def uri(path: Path, mode: str) -> str:
     return f"file:{quote(str(path.resolve()))}?mode={mode}"
 
 
+@dataclass(frozen=True)
+class Layout:
+    """The catalog's bytes as the index keeps them: cut into top-level blocks (one piece
+    when they cannot be cut), each block's digest, and the file's, made of theirs."""
+
+    cuts: list[Cut]
+    digests: list[str]
+    digest: str
+    blocks: bool  # cut into blocks with a label each (a year read alone can be re-read)
+
+    def rows(self) -> list[dict[str, str | int]]:
+        """The index's chunks table: each block, where it lies, its digest."""
+        return [
+            {
+                "label": c.label,
+                "digest": d,
+                "start": c.line,
+                "offset": c.begin,
+                "size": c.end - c.begin,
+            }
+            for c, d in zip(self.cuts, self.digests, strict=True)
+        ]
+
+
+def layout(data: bytes) -> Layout:
+    """The blocks of the catalog's bytes and their digests."""
+    from catalog.data.reader import Cut, cut
+
+    cuts = cut(data)
+    blocks = cuts is not None and len({c.label for c in cuts}) == len(cuts)
+    if cuts is None:
+        cuts = [Cut("", 1, 0, len(data))] if data else []
+    view = memoryview(data)
+    digests = [content_digest(view[c.begin : c.end]) for c in cuts]
+    return Layout(cuts, digests, combined(digests), blocks)
+
+
+def combined(digests: list[str]) -> str:
+    """The file's digest, of its blocks' digests in file order."""
+    return content_digest("\n".join(digests).encode("ascii"))
+
+
 def file_digest(data: bytes) -> str:
     """The digest the index keeps of the catalog's bytes (a writer compares it to its own)."""
-    return content_digest(data)
+    return layout(data).digest
 
 
 def stamp(path: Path) -> list[int]:
@@ -43,9 +93,13 @@ def stamp(path: Path) -> list[int]:
     missing). Equal stamps mean the same bytes, unless the file was written again within
     the clock's resolution; trusted guards against that."""
     try:
-        st = os.stat(path)
+        return stamp_of(os.stat(path))
     except OSError:
         return [0, 0, 0, 0]
+
+
+def stamp_of(st: os.stat_result) -> list[int]:
+    """stamp() of a stat already taken."""
     return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
 
 
@@ -62,13 +116,17 @@ def stamps(paths: Paths) -> dict[str, list[int]]:
 
 
 def trusted(taken: dict[str, list[int]], taken_ns: int) -> bool:
-    """A stamp taken well after the files' last change: a later write changes it. Well
-    after: a second, or, where the file system keeps times finer than a second (their
+    """Stamps that a later write must change: each file missing, or its modification time
+    older than its change time (a write sets both to the time it runs, so the
+    modification time then moves), or both well in the past when the stamps were taken:
+    a second, or, where the file system keeps times finer than a second (their
     nanoseconds are not all zero: ext4, xfs, btrfs, tmpfs), 50 ms, since a write then
     gets a time at most one clock tick (<= 10 ms) old."""
-    newest = max(max(s[1], s[2]) for s in taken.values())
     fine = all(s[1] % 1_000_000_000 and s[2] % 1_000_000_000 for s in taken.values() if any(s))
-    return taken_ns - newest > (_RACY_FINE_NS if fine else _RACY_NS)
+    window = _RACY_FINE_NS if fine else _RACY_NS
+    return all(
+        not any(s) or s[1] < s[2] or taken_ns - max(s[1], s[2]) > window for s in taken.values()
+    )
 
 
 def registry_digest(paths: Paths) -> str:
@@ -124,16 +182,16 @@ def fresh(paths: Paths) -> int | None:
     return count
 
 
-def holds(found: dict[str, str], data: bytes, taken: list[int] | None) -> bool:
-    """Whether an index with this meta holds exactly these catalog bytes (taken: their
-    file's stat before they were read, None if it changed; it spares hashing them when
-    the index recorded it)."""
+def holds(found: dict[str, str], data: Callable[[], bytes], taken: list[int]) -> bool:
+    """Whether an index with this meta holds exactly the catalog bytes of a file opened
+    with the stamp taken (data: its bytes, read only when the index did not record that
+    stamp, trusted, and they must be hashed)."""
     if found.get("schema") != SCHEMA_VERSION:
         return False
     recorded = json.loads(found.get("stamps") or "{}").get("catalog")
-    if taken and recorded == taken and trusted({"catalog": taken}, int(found["stamped"])):
+    if recorded == taken and trusted({"catalog": taken}, int(found["stamped"])):
         return True
-    return found.get("digest") == file_digest(data)
+    return found.get("digest") == file_digest(data())
 
 
 def _restamp(paths: Paths, now: dict[str, list[int]]) -> None:

@@ -36,13 +36,14 @@ class Rows:
         yield from (("papers", self.papers), ("authors", self.authors), ("tags", self.tags))
 
 
-def rows_of(papers: Iterable[Paper], venue_names: dict[str, str]) -> Rows:
-    """The rows of these papers (venue_names: each venue's full name, searched)."""
+def rows_of(papers: Sequence[Paper], venue_names: dict[str, str], spans: Sequence[int]) -> Rows:
+    """The rows of these papers (venue_names: each venue's full name, searched; spans:
+    how many lines each paper's text runs past its first, reader.parse_spans)."""
     out = Rows()
     add = out.tokens.update
     venues: set[str] = set()
-    for p in papers:
-        out.papers.append(paper_row(p, venue_names))
+    for p, span in zip(papers, spans, strict=True):
+        out.papers.append(paper_row(p, venue_names, span))
         out.authors.extend(
             {"paper": p.key, "position": i, "name": a, "folded": fold_name(a)}
             for i, a in enumerate(p.authors)
@@ -71,8 +72,9 @@ _LISTS = tuple(name for name, spec in SPECS.items() if spec.kind == "list")
 _BOOLS = tuple(name for name, spec in SPECS.items() if spec.kind == "bool")
 
 
-def paper_row(p: Paper, venue_names: dict[str, str]) -> dict[str, Any]:
-    """A paper as a row of the papers table: a column for each field, and the derived ones."""
+def paper_row(p: Paper, venue_names: dict[str, str], span: int) -> dict[str, Any]:
+    """A paper as a row of the papers table: a column for each field, and the derived ones
+    (span: how many lines its text runs past its first)."""
     row = dict(vars(p))
     for name in _LISTS:
         row[name] = _json_list(row[name])
@@ -80,6 +82,7 @@ def paper_row(p: Paper, venue_names: dict[str, str]) -> dict[str, Any]:
         row[name] = int(row[name])
     row["venue_name"] = venue_names.get(p.venue)
     row["chunk"] = str(p.year)
+    row["span"] = span
     row["folded"] = _folded(p)
     return row
 

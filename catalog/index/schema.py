@@ -19,9 +19,11 @@ if TYPE_CHECKING:
 
 # Columns the index adds to a paper's fields: its venue's full name (searched), its year
 # block (a stored line plus the block's shift is the paper's line in the file:
-# catalog.index.update), and title and authors with ß, ø, ł ... spelled out (searched:
-# "preusser" finds "Preußer"; the unicode61 tokenizer strips accents but keeps such letters).
-DERIVED: dict[str, type] = {"venue_name": str, "chunk": str, "folded": str}
+# catalog.index.update), how many lines its text runs past that line (span: where a
+# writer finds its lines, catalog.edit.document), and title and authors with ß, ø, ł ...
+# spelled out (searched: "preusser" finds "Preußer"; the unicode61 tokenizer strips
+# accents but keeps such letters).
+DERIVED: dict[str, type] = {"venue_name": str, "chunk": str, "span": int, "folded": str}
 PAPER_COLUMNS: dict[str, type] = {
     **{name: spec.column for name, spec in SPECS.items()},
     **DERIVED,
@@ -35,10 +37,16 @@ TOKENIZE = "porter unicode61 remove_diacritics 2"
 # holds every distinct word of the searched text, folded but not stemmed: a prefix such
 # as "embedd*" is widened to the words it begins ("embedding"), since porter would
 # compare it with the stem "embed" and miss. reading and notes are the reader's own
-# (catalog.index.personal fills them): data/reading.yaml and data/readings/*.md.
+# (catalog.index.personal fills them): data/reading.yaml and data/readings/*.md. chunks
+# are the catalog file's top-level blocks (catalog.data.reader.cut), every byte in one:
+# where each lies, in lines and bytes, and its digest (the file's is made from theirs).
 TABLES: dict[str, tuple[dict[str, type], str | tuple[str, ...], bool]] = {
     "meta": ({"key": str, "value": str}, "key", False),
-    "chunks": ({"label": str, "digest": str, "start": int}, "label", False),
+    "chunks": (
+        {"label": str, "digest": str, "start": int, "offset": int, "size": int},
+        "offset",
+        False,
+    ),
     "venues": ({"short": str, "kind": str, "name": str, "publisher": str}, "short", False),
     "vocabulary": ({"tag": str, "description": str}, "tag", False),
     "words": ({"word": str}, "word", False),
@@ -60,7 +68,7 @@ TABLES: dict[str, tuple[dict[str, type], str | tuple[str, ...], bool]] = {
 INDEXES = (("papers", "year"), ("tags", "tag"), ("authors", "folded"))
 # What the description above does not say (the tokenizer's options, the triggers, how
 # lines are kept): bumped by hand when that changes.
-LAYOUT = "12"  # 12: built by sqlite-utils from the model's table
+LAYOUT = "13"  # 13: blocks by their bytes, the file's digest made of theirs
 
 
 def version(tables: dict[str, tuple[dict[str, type], str | tuple[str, ...], bool]]) -> str:

@@ -1,10 +1,13 @@
-"""An index brought up to date in place: only the year blocks whose text changed.
+"""An index brought up to date in place: only the rows of papers that changed.
 
-A refresh after an edit re-reads the changed year blocks and rewrites only the rows of
-papers that changed (the full-text index follows by the triggers enable_fts made). It
-writes through plain SQL, as catalog.index.build's sqlite-utils tables have them:
-importing sqlite-utils (and numpy, which it imports) costs a one-paper edit more than
-its whole index update (tools/bench.py). None means: build the index anew instead.
+After a hand edit, a refresh re-reads the year blocks whose bytes changed (`update`);
+after papers' own write, the writer says what it changed (`apply`: the papers it read
+again, and where the other papers' lines moved), so nothing is read again. Either way
+only the rows of papers that changed are rewritten (the full-text index follows by the
+triggers enable_fts made), through plain SQL, as catalog.index.build's sqlite-utils
+tables have them: importing sqlite-utils (and numpy, which it imports) costs a one-paper
+edit more than its whole index update (tools/bench.py). None or False means: build the
+index anew instead.
 """
 
 from __future__ import annotations
@@ -12,10 +15,11 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from catalog.index import freshness
+from catalog.index.freshness import Layout
 from catalog.index.rows import Rows, paper_row, rows_of, words
 from catalog.index.schema import PAPER_COLUMNS, SCHEMA_VERSION
 from catalog.model import Paper
@@ -30,11 +34,28 @@ _SHIFTS = "shifts"
 _COLUMNS = ", ".join(f'"{c}"' for c in PAPER_COLUMNS)
 
 
+@dataclass
+class Change:
+    """What a writer made of the catalog bytes the index held: how the new file's blocks
+    lie (layout); the papers it read again, with their spans; the year blocks whose rows
+    all go for the papers read again in them (reread: read again whole, or gone); the
+    papers read again alone (heads: their rows go for their new ones); and for the other
+    blocks, which lines of the old file moved by how many (label: [(first, end, by)])."""
+
+    layout: Layout
+    papers: list[Paper] = field(default_factory=list)
+    spans: list[int] = field(default_factory=list)
+    reread: set[str] = field(default_factory=set)
+    heads: set[str] = field(default_factory=set)
+    moves: dict[str, list[tuple[int, int, int]]] = field(default_factory=dict)
+
+
 def update(
-    paths: Paths, text: str, text_digest: str, registry: str, stamps: dict[str, list[int]]
+    paths: Paths, data: bytes, layout: Layout, registry: str, stamps: dict[str, list[int]]
 ) -> tuple[str, int, list[str]] | None:
-    """Bring an index of this schema up to date: ('updated' or 'fresh', papers, year
-    blocks re-read), or None when a full build is needed."""
+    """Bring an index of this schema up to date with the catalog's bytes (cut as layout
+    says): ('updated' or 'fresh', papers, year blocks re-read), or None when a full build
+    is needed."""
     conn = sqlite3.connect(freshness.uri(paths.db, "rw"), uri=True)
     try:
         meta = freshness.meta(conn)
@@ -45,11 +66,13 @@ def update(
             with conn:
                 if not _replace_registries(conn, paths, registry):
                     return None
-        if meta.get("digest") == text_digest:
+        if meta.get("digest") == layout.digest:
             with conn:
                 freshness.set_stamps(conn, stamps)
             return ("updated" if registries_changed else "fresh"), int(meta.get("papers", 0)), []
-        return _update(conn, paths, text, text_digest, stamps)
+        if meta.get("blocks") != "read" or not layout.blocks:
+            return None  # read whole: only a full build reads it as the file does
+        return _update(conn, paths, data, layout, stamps)
     finally:
         conn.close()
 
@@ -125,71 +148,171 @@ def _stored(papers: Iterable[Paper], shifts: dict[str, int]) -> list[Paper]:
 def _update(
     conn: sqlite3.Connection,
     paths: Paths,
-    text: str,
-    text_digest: str,
+    data: bytes,
+    layout: Layout,
     stamps: dict[str, list[int]],
 ) -> tuple[str, int, list[str]] | None:
-    """Re-parse only the changed year blocks; None when a full build is needed instead."""
-    from catalog.data import reader
+    """Re-read only the year blocks whose bytes changed; None when a full build is needed."""
+    from catalog.data import reader, yamlfile
+    from catalog.errors import InvalidCatalogError
 
-    chunks = reader.split_chunks(text)
-    if chunks is None or len({c.label for c in chunks}) != len(chunks):
-        return None
     conn.execute("begin immediate")  # one writer; re-read state under the lock
     try:
-        stored = {r[0]: (r[1], r[2]) for r in conn.execute("select * from chunks")}
-        if not stored:
+        stored = dict(conn.execute("select label, digest from chunks").fetchall())
+        cuts = layout.cuts
+        changed = [c for c, d in zip(cuts, layout.digests, strict=True) if stored.get(c.label) != d]
+        gone = set(stored) - {c.label for c in cuts}
+        if not stored or len(changed) + len(gone) > max(1, len(cuts) * _REBUILD_SHARE):
             conn.rollback()
             return None
-        changed = [c for c in chunks if stored.get(c.label, ("",))[0] != c.digest]
-        gone = set(stored) - {c.label for c in chunks}
-        if len(changed) + len(gone) > max(1, len(chunks) * _REBUILD_SHARE):
-            conn.rollback()
-            return None
-        papers = []
+        change = Change(layout, reread={c.label for c in changed} | gone)
         for chunk in changed:
-            found, problems = reader.parse(chunk.text, paths.display(), chunk.start - 1)
+            try:
+                text = yamlfile.decode(data[chunk.begin : chunk.end], paths.display())
+            except InvalidCatalogError:
+                conn.rollback()
+                return None  # the full build names the line as the whole file has it
+            found, problems, spans = reader.parse_spans(text, paths.display(), chunk.line - 1)
             if any(p.blocking for p in problems):
                 conn.rollback()
                 return None  # the full build reports every problem in file order
-            papers.extend(found)
-        touched = [c.label for c in changed] + sorted(gone)
-        marks = ",".join("?" * len(touched))
-        others = {
-            r[0]
-            for r in conn.execute(f"select key from papers where chunk not in ({marks})", touched)
-        }
-        keys = [p.key for p in papers]
-        if len(set(keys)) != len(keys) or others & set(keys):
+            change.papers += found
+            change.spans += spans
+        count = _change(conn, change, stamps)
+        if count is None:
             conn.rollback()
             return None
-        # A block that moved keeps its rows: its shift takes up the move (a new block
-        # starts with none).
-        old_shifts = line_shifts(conn)
-        shifts = {
-            c.label: old_shifts.get(c.label, 0) + c.start - stored[c.label][1]
-            for c in chunks
-            if c.label in stored
-        }
-        venue_names = dict(conn.execute("select short, name from venues").fetchall())
-        _replace_changed_rows(conn, _stored(papers, shifts), touched, venue_names)
-        conn.execute("delete from chunks")
-        conn.executemany(
-            "insert into chunks values (?, ?, ?)", [(c.label, c.digest, c.start) for c in chunks]
-        )
-        count = conn.execute("select count(*) from papers").fetchone()[0]
-        freshness.set_meta(conn, text_digest, freshness.meta(conn)["registry"], count)
-        _set_shifts(conn, shifts)
-        freshness.set_stamps(conn, stamps)
         conn.commit()
     except BaseException:
         conn.rollback()
         raise
-    return "updated", count, touched
+    return "updated", count, sorted(change.reread)
+
+
+def apply(paths: Paths, old_digest: str, change: Change, stamps: dict[str, list[int]]) -> bool:
+    """Bring an index that holds the catalog bytes of this digest up to date with what a
+    writer made of them; False, and nothing changed, when it holds other bytes (or a
+    file not read in blocks): a refresh then does it."""
+    conn = sqlite3.connect(freshness.uri(paths.db, "rw"), uri=True)
+    try:
+        conn.execute("begin immediate")
+        meta = freshness.meta(conn)
+        done = None
+        if (
+            meta.get("schema") == SCHEMA_VERSION
+            and meta.get("digest") == old_digest
+            and meta.get("blocks") == "read"
+            and change.layout.blocks
+        ):
+            registry = freshness.registry_digest(paths)
+            if meta.get("registry") == registry or _replace_registries(conn, paths, registry):
+                done = _change(conn, change, stamps)
+        if done is None:
+            conn.rollback()
+            return False
+        conn.commit()
+        return True
+    except BaseException:
+        conn.rollback()
+        raise
+    finally:
+        conn.close()
+
+
+def _clash(conn: sqlite3.Connection, change: Change) -> bool:
+    """Whether the papers read again repeat a key, or take one a paper outside the blocks
+    read again holds (a paper read alone replaces its own row)."""
+    keys = [p.key for p in change.papers]
+    if len(set(keys)) != len(keys):
+        return True
+    asked = sorted(set(keys) - change.heads)
+    reread = sorted(change.reread)
+    marks = ",".join("?" * len(reread))
+    for at in range(0, len(asked), 500):  # a bounded number of parameters per query
+        part = asked[at : at + 500]
+        found = conn.execute(
+            f"select 1 from papers where key in ({','.join('?' * len(part))})"
+            f" and chunk not in ({marks}) limit 1",
+            [*part, *reread],
+        ).fetchone()
+        if found:
+            return True
+    return False
+
+
+def _change(conn: sqlite3.Connection, change: Change, stamps: dict[str, list[int]]) -> int | None:
+    """Make the rows those of the changed file (in the caller's transaction); the number
+    of papers, or None when the papers read again clash with the others' keys."""
+    if _clash(conn, change):
+        return None
+    starts = dict(conn.execute("select label, start from chunks").fetchall())
+    old_shifts = line_shifts(conn)
+    shifts: dict[str, int] = {}
+    for label, ranges in change.moves.items():
+        base = old_shifts.get(label, 0)
+        moves = {by for _, _, by in ranges}
+        if len(moves) == 1:  # the block moved as one: its shift takes up the move
+            shifts[label] = base + moves.pop()
+            continue
+        shifts[label] = base
+        conn.executemany(
+            "update papers set line = line + ? where chunk = ? and line >= ? and line < ?",
+            [(by, label, first - base, end - base) for first, end, by in ranges if by],
+        )
+    for c in change.layout.cuts:  # a block read again keeps the rows that did not change
+        if c.label not in shifts:
+            shifts[c.label] = old_shifts.get(c.label, 0) + c.line - starts.get(c.label, c.line)
+    venue_names = dict(conn.execute("select short, name from venues").fetchall())
+    alone = [i for i, p in enumerate(change.papers) if p.key in change.heads]
+    gone = [(change.papers[i].key,) for i in alone]
+    for name in ("authors", "tags"):
+        conn.executemany(f"delete from {name} where paper = ?", gone)
+    conn.executemany("delete from papers where key = ?", gone)
+    papers = _stored(change.papers, shifts)
+    _insert(
+        conn,
+        rows_of([papers[i] for i in alone], venue_names, [change.spans[i] for i in alone]),
+    )
+    rest = [i for i in range(len(papers)) if papers[i].key not in change.heads]
+    if change.reread:
+        _replace_changed_rows(
+            conn,
+            [papers[i] for i in rest],
+            [change.spans[i] for i in rest],
+            sorted(change.reread),
+            venue_names,
+        )
+    count: int = conn.execute("select count(*) from papers").fetchone()[0]
+    _record(conn, change.layout, shifts, count, stamps)
+    return count
+
+
+def _record(
+    conn: sqlite3.Connection,
+    layout: Layout,
+    shifts: dict[str, int],
+    count: int,
+    stamps: dict[str, list[int]],
+) -> None:
+    """Record what the index now holds: the file's blocks, its digest, the lines' shifts,
+    the files' stamps."""
+    conn.execute("delete from chunks")
+    conn.executemany(
+        "insert into chunks (label, digest, start, offset, size) "
+        "values (:label, :digest, :start, :offset, :size)",
+        layout.rows(),
+    )
+    freshness.set_meta(conn, layout.digest, freshness.meta(conn)["registry"], count)
+    _set_shifts(conn, shifts)
+    freshness.set_stamps(conn, stamps)
 
 
 def _replace_changed_rows(
-    conn: sqlite3.Connection, papers: list[Paper], chunks: list[str], venue_names: dict[str, str]
+    conn: sqlite3.Connection,
+    papers: list[Paper],
+    spans: list[int],
+    chunks: list[str],
+    venue_names: dict[str, str],
 ) -> None:
     """Make the rows of these chunks those of papers (lines as stored), writing only the
     papers whose row changed: a one-paper edit re-indexes one paper, not its whole year."""
@@ -206,8 +329,9 @@ def _replace_changed_rows(
         conn.row_factory = None
     moved: list[tuple[int, str]] = []
     fresh: list[Paper] = []
-    for paper in papers:
-        row = paper_row(paper, venue_names)
+    fresh_spans: list[int] = []
+    for paper, span in zip(papers, spans, strict=True):
+        row = paper_row(paper, venue_names, span)
         was = old.pop(paper.key, None)
         if was is not None and {**was, "line": row["line"]} == row:
             if was["line"] != row["line"]:
@@ -216,12 +340,13 @@ def _replace_changed_rows(
         if was is not None:
             old[paper.key] = was  # changed: its old rows go, the new ones come
         fresh.append(paper)
+        fresh_spans.append(span)
     gone = [(key,) for key in old]
     for name in ("authors", "tags"):
         conn.executemany(f"delete from {name} where paper = ?", gone)
     conn.executemany("delete from papers where key = ?", gone)
     conn.executemany("update papers set line = ? where key = ?", moved)
-    _insert(conn, rows_of(fresh, venue_names))
+    _insert(conn, rows_of(fresh, venue_names, fresh_spans))
 
 
 def _insert(conn: sqlite3.Connection, rows: Rows) -> None:

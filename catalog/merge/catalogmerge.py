@@ -30,6 +30,7 @@ from catalog.edit.document import (
     set_field,
     shift_lines,
 )
+from catalog.edit.rewrite import Rewrite
 from catalog.edit.session import Session
 from catalog.edit.validation import InvalidEditError
 from catalog.errors import CatalogError, Problem
@@ -90,10 +91,12 @@ def merge_catalog(base: str, ours: str, theirs: str, beside: Path | None = None)
         texts_of = Texts(base, ours, theirs)
         conflicts = _apply(session, old, mine, yours, texts_of)
         texts = session.render()
-        text = texts.get(paths.catalog, session.text)
+        rendered = texts.get(paths.catalog)
+        text = session.source.text(rendered) if isinstance(rendered, Rewrite) else session.text
         if texts_of.verbatim or texts_of.header_changed:
             text = texts_of.apply(text)
-            texts = {paths.catalog: text} if text != session.text else {}
+            session.replace_text(text)
+            texts = session.render()
         if conflicts:
             return Result(_mark(text, conflicts, session), conflicts)
         try:
