@@ -177,8 +177,7 @@ class Session:
     @property
     def data(self) -> bytes:
         """The catalog's bytes as read (read whole on first use)."""
-        if self._data is None:
-            self._data = self.file.read()
+        self._data = self.file.read() if self._data is None else self._data
         return self._data
 
     @property
