@@ -29,6 +29,9 @@ WEIGHTS = (10.0, 3.0, 5.0, 1.0, 2.0, 0.5)
 # summary) that matches in what it is about (terms.CURATED_COLUMNS) has its score
 # multiplied by this; between curated papers the column weights decide.
 CURATED_BOOST = 2.0
+# A paper whose text has the query's words side by side (terms.Plan.near) is about what
+# they name together: its score is multiplied by this.
+NEAR_BOOST = 2.0
 MARK_START, MARK_END = "\x02", "\x03"
 
 
@@ -106,7 +109,14 @@ def search(conn: sqlite3.Connection, text: str, limit: int | None = None) -> Hit
             f"p.*, bm25(papers_fts, {weights}) * (case when (p.tags != '[]' or "
             "p.summary is not null) and p.rowid in "
             "(select rowid from papers_fts where papers_fts match ?) "
-            f"then {CURATED_BOOST} else 1.0 end) as score, p.title as marked"
+            f"then {CURATED_BOOST} else 1.0 end)"
+            + (
+                " * (case when p.rowid in (select rowid from papers_fts where papers_fts "
+                f"match ?) then {NEAR_BOOST} else 1.0 end)"
+                if steps.near
+                else ""
+            )
+            + " as score, p.title as marked"
         )
         source = (
             "from papers_fts join papers p on p.rowid = papers_fts.rowid where papers_fts match ?"
@@ -122,7 +132,8 @@ def search(conn: sqlite3.Connection, text: str, limit: int | None = None) -> Hit
             params.append(" OR ".join(steps.excluded))
     source += "".join(f" and {clause}" for clause in where)
     sql = f"select {columns} {source} order by {order}"
-    selected = [steps.curated, *params] if match else list(params)
+    ranking = [steps.curated, *([steps.near] if steps.near else [])]
+    selected = [*ranking, *params] if match else list(params)
     if limit is not None:
         sql += " limit ?"
         selected.append(limit)

@@ -97,6 +97,14 @@ class Plan:
         return expr
 
     @property
+    def near(self) -> str | None:
+        """The query's plain words (two or more, outside any OR or group) within a word or
+        two of each other, in any order: a paper saying "embedding cache" is about one,
+        while one with "embedding" in its title and "cache" in its abstract may not be."""
+        found = re.findall(r'(?:^| AND )("[^" ]+")(?= AND |$)', self.positive or "")
+        return f"NEAR({' '.join(dict.fromkeys(found))}, 2)" if len(set(found)) > 1 else None
+
+    @property
     def curated(self) -> str | None:
         """The positive terms, matched in the curated columns only."""
         expr = self.positive
