@@ -112,19 +112,25 @@ def dialog_results(page: Any, text: str) -> list[str]:
     box = page.locator("input.md-search__input")
     box.click()
     box.fill("")
-    box.press_sequentially(text, delay=15)
     meta = page.locator(".md-search-result__meta")
+    for _ in range(40):  # the last query's results gone
+        if not meta.inner_text().endswith(("documents", "document")):
+            break
+        page.wait_for_timeout(50)
+    box.press_sequentially(text, delay=15)
     seen, same = "", 0
     for _ in range(120):  # results follow each key typed: wait until they settle
         page.wait_for_timeout(150)
         now = meta.inner_text()
         same = same + 1 if now == seen and now.endswith(("documents", "document")) else 0
         seen = now
-        if same == 3:
+        if same == 4:
             break
     links = page.locator(".md-search-result__item > .md-search-result__link")
     hrefs = [links.nth(i).get_attribute("href") or "" for i in range(links.count())]
-    return [h.split("/papers/")[1].split("/")[0] if "/papers/" in h else h for h in hrefs]
+    # A paper's page and one of its sections are one paper to the reader.
+    pages = [h.split("/papers/")[1].split("/")[0] if "/papers/" in h else h for h in hrefs]
+    return list(dict.fromkeys(pages))
 
 
 def box_results(page: Any, text: str, titles: dict[str, str]) -> list[str]:
