@@ -47,4 +47,11 @@ def stems(text: str | None) -> str | None:
     """The text as its words' stems, one space apart (what the full-text index holds)."""
     if not text:
         return None
-    return " ".join(map(stem, words(text)))
+    # No word spans a blank, and most pieces between blanks repeat ("the", "Embedding,"):
+    # each distinct piece is cut and stemmed once, not the whole text every time.
+    return " ".join(filter(None, map(_piece_stems, text.split())))
+
+
+@functools.lru_cache(maxsize=1 << 17)
+def _piece_stems(piece: str) -> str:
+    return " ".join(map(stem, words(piece)))
