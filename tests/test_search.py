@@ -42,7 +42,7 @@ def keys(conn, text: str) -> list[str]:
         ("status:read", {"lai2023adaembed"}),
         ("status:to-read embedding", {"kurniawan2023evstore"}),
         ("title:cach*", {"kurniawan2023evstore"}),
-        # Porter stemming: "cache" and "Caching" share the stem "cach".
+        # Snowball stems: "cache" and "Caching" share the stem "cach".
         ("title:cache*", {"kurniawan2023evstore"}),
         ("title:cache", {"kurniawan2023evstore"}),
         ("embeddings", {"kurniawan2023evstore", "lai2023adaembed"}),

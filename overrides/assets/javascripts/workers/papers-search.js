@@ -114,11 +114,23 @@
   var runQuery = lunr.Index.prototype.query;
   lunr.Index.prototype.query = function (fn) {
     var index = this;
-    return runQuery.call(this, function (query) {
+    var results = runQuery.call(this, function (query) {
       query.ppIndex = index;
       return fn.call(this, query);
     });
+    return rankPapersFirst(results);
   };
+
+  // `papers search` lists papers; here a list page (a tag, a year, a venue, a note)
+  // that has the words as well scores this share of what it would: the papers come
+  // first unless a list page matches much better.
+  var LIST_PAGE = 0.3;
+  function rankPapersFirst(results) {
+    results.forEach(function (r) {
+      if (!/^papers\/[^/]+\/(#.*)?$/.test(r.ref)) r.score *= LIST_PAGE;
+    });
+    return results.sort(function (a, b) { return b.score - a.score; });
+  }
 
   var parse = lunr.QueryParser.prototype.parse;
   lunr.QueryParser.prototype.parse = function () {
