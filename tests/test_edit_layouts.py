@@ -110,7 +110,7 @@ def tables(paths: Paths) -> dict[str, object]:
             "f.rowid where papers_fts match ? order by p.key",
             (q,),
         ).fetchall()
-        for q in ("caching", "tags:moe", "renamed*", "fresh*", "edited")
+        for q in ("caching", "tags_stems:moe", "renamed*", "fresh*", "edit")
     ]
     out["meta"] = conn.execute(
         "select * from meta where key in ('digest', 'registry', 'schema', 'papers') order by key"

@@ -15,6 +15,7 @@ from catalog.data.reader import cut, split_chunks
 from catalog.errors import InvalidCatalogError
 from catalog.index import database, freshness, query, schema
 from catalog.index import rows as rows_module
+from catalog.index.words import stems
 from catalog.model import FIELDS, SPECS, Paper
 from tests.conftest import PAPERS, REPO, VENUES, write_catalog
 
@@ -85,7 +86,8 @@ def registry_rows(paths) -> list[tuple]:
     out += conn.execute("select key, venue_name from papers order by key").fetchall()
     out += conn.execute(
         "select p.key from papers p join papers_fts f on f.rowid = p.rowid "
-        "where papers_fts match 'Renamed' order by p.key"
+        "where papers_fts match ? order by p.key",
+        (stems("Renamed"),),  # the index holds stems (catalog.index.words)
     ).fetchall()
     return out
 

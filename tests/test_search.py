@@ -42,7 +42,7 @@ def keys(conn, text: str) -> list[str]:
         ("status:read", {"lai2023adaembed"}),
         ("status:to-read embedding", {"kurniawan2023evstore"}),
         ("title:cach*", {"kurniawan2023evstore"}),
-        # Porter stemming: "cache" and "Caching" share the stem "cach".
+        # Snowball stems: "cache" and "Caching" share the stem "cach".
         ("title:cache*", {"kurniawan2023evstore"}),
         ("title:cache", {"kurniawan2023evstore"}),
         ("embeddings", {"kurniawan2023evstore", "lai2023adaembed"}),
@@ -382,19 +382,27 @@ def test_prefix_query(text, wider):
 
 
 def test_cli_search_offers_the_prefix_when_a_word_finds_nothing(cli):
-    # "embed" stems to "emb", which no indexed word has; "embed*" finds both papers.
-    result = cli("search", "embed")
+    # "embedd" is no word and no stem of one; "embedd*" finds both papers.
+    result = cli("search", "embedd")
     assert result.exit_code == 0, result.output
-    assert result.stderr == "no papers match 'embed'; showing 'embed*'\n"
+    assert result.stderr == "no papers match 'embedd'; showing 'embedd*'\n"
     assert {line.split()[0] for line in result.stdout.splitlines()} == {
         "kurniawan2023evstore",
         "lai2023adaembed",
     }
-    scripted = cli("search", "embed", "--keys")
-    assert scripted.stdout == "" and "did you mean 'embed*'?" in scripted.stderr
-    assert cli("search", "embed", "--json").stdout == "[]\n"
+    scripted = cli("search", "embedd", "--keys")
+    assert scripted.stdout == "" and "did you mean 'embedd*'?" in scripted.stderr
+    assert cli("search", "embedd", "--json").stdout == "[]\n"
     none = cli("search", "zzzq")
     assert none.exit_code == 1 and none.stderr == "no papers match 'zzzq'\n"
+
+
+def test_embed_finds_embedding_papers_as_they_are(cli):
+    # Snowball cuts "embed" to "emb" but "embedding" to "embed": catalog.index.words
+    # pins embed's stem, so the word finds them without falling back to a prefix.
+    result = cli("search", "embed", "--keys")
+    assert result.exit_code == 0 and result.stderr == ""
+    assert set(result.stdout.split()) == {"kurniawan2023evstore", "lai2023adaembed"}
 
 
 def test_prefixes_widen_to_words_added_by_an_edit(paths):

@@ -180,11 +180,11 @@ def test_cli_says_when_the_limit_cut_the_results(cli):
 
 
 def test_cli_search_counts_what_the_prefix_found(cli):
-    # 'embed' finds nothing; the table shows what 'embed*' finds, cut to the limit.
-    shown = cli("search", "embed", "-n", "1")
+    # 'embedd' finds nothing; the table shows what 'embedd*' finds, cut to the limit.
+    shown = cli("search", "embedd", "-n", "1")
     assert shown.exit_code == 0
     assert (
-        shown.stderr == "no papers match 'embed'; showing 'embed*'\n1 of 2 papers (use --limit)\n"
+        shown.stderr == "no papers match 'embedd'; showing 'embedd*'\n1 of 2 papers (use --limit)\n"
     )
 
 

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from catalog import files
+from catalog.index.words import stems
 from catalog.paths import Paths, file_stem_key
 
 _META = "personal"
@@ -81,8 +82,9 @@ def fill(conn: sqlite3.Connection, paths: Paths, current: str) -> None:
             body = files.read_file(Path(note.path)).decode("utf-8", errors="replace")
         except OSError:
             continue
-        notes.append((file_stem_key(note.name[:-3]) or note.name[:-3], note.path, body))
+        key = file_stem_key(note.name[:-3]) or note.name[:-3]
+        notes.append((key, note.path, body, stems(body)))
     conn.execute("delete from notes")
-    conn.executemany("insert into notes values (?, ?, ?)", notes)
-    add_words(conn, " ".join(body for _, _, body in notes).split())
+    conn.executemany("insert into notes values (?, ?, ?, ?)", notes)
+    add_words(conn, " ".join(body for _, _, body, _ in notes).split())
     conn.execute("insert or replace into meta values (?, ?)", (_META, current))

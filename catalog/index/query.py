@@ -14,19 +14,24 @@ from typing import Any
 from catalog.errors import PaperNotFound, QueryError
 from catalog.hints import hint_for
 from catalog.index.rows import columns, paper_of, papers_of
-from catalog.index.terms import Plan, check_names, parse, plan
+from catalog.index.terms import Plan, Query, check_names, parse, plan, query_stems
 from catalog.index.terms import prefix_query as prefix_query  # the search command widens
+from catalog.index.words import WORD_RE, stem
 from catalog.model import DEFAULT_STATUS, Paper, fold
 
 # bm25 weights, in FTS column order (catalog.index.schema.FTS_COLUMNS): title, authors, tags,
-# summary, venue_name, folded, abstract.
-WEIGHTS = (10.0, 3.0, 5.0, 1.0, 2.0, 3.0, 0.5)
+# summary, venue_name, abstract. The title and the curator's tags say what a paper is
+# about; an abstract mentions much in passing.
+WEIGHTS = (10.0, 3.0, 5.0, 1.0, 2.0, 0.5)
 # Tags and summaries are the curator's word on what a paper is about. bm25 alone favours
 # short, title-only records (an imported bibliography's "Caffe: ... Feature Embedding"
 # over EVStore, whose summary makes it longer), so a curated paper (one with tags or a
 # summary) that matches in what it is about (terms.CURATED_COLUMNS) has its score
 # multiplied by this; between curated papers the column weights decide.
 CURATED_BOOST = 2.0
+# A paper whose text has the query's words side by side (terms.Plan.near) is about what
+# they name together: its score is multiplied by this.
+NEAR_BOOST = 2.0
 MARK_START, MARK_END = "\x02", "\x03"
 
 
@@ -41,32 +46,46 @@ class Hit:
 
 # A one-word prefix term as terms.fts_term writes it, with or without a column filter.
 _PREFIX_TERM_RE = re.compile(r'^(?P<column>\{\w+\} : )?"(?P<word>[^" ]+)"\*\Z')
-# A prefix that begins more words than this is short enough for porter's stems to
-# begin with it too ("emb*"): it is left as it is.
+# A prefix that begins more words than this is short enough for their stems to begin
+# with it too ("emb*"): it is left as it is.
 _MAX_WIDENED = 50
 
 
 def _widen(conn: sqlite3.Connection, term: str) -> str:
-    """A prefix term widened to the indexed words it begins: porter stems the words
-    ("embedding" -> "embed") but not a prefix, so "embedd*" alone would miss them."""
+    """A prefix term widened to the stems of the indexed words it begins: the index
+    holds stems ("embedding" -> "embed"), which "embedd*" alone would miss."""
     m = _PREFIX_TERM_RE.match(term)
     if not m:
         return term
     low = fold(m.group("word"))
     high = low[:-1] + chr(ord(low[-1]) + 1)
-    words = [
+    found = [
         r[0]
         for r in conn.execute(
             "select word from words where word >= ? and word < ? limit ?",
             (low, high, _MAX_WIDENED + 1),
         )
     ]
-    if not words or len(words) > _MAX_WIDENED:
+    if not found or len(found) > _MAX_WIDENED:
         return term
+    stemmed = dict.fromkeys(stem(w) for w in found)
     alternatives = " OR ".join(
-        [term.removeprefix(m.group("column") or ""), *(f'"{w}"' for w in words)]
+        [term.removeprefix(m.group("column") or ""), *(f'"{w}"' for w in stemmed)]
     )
     return f"{m.group('column') or ''}({alternatives})"
+
+
+def _marked(title: str, query: Query) -> str:
+    """The title with the words the query's positive words and prefixes match marked."""
+    wanted, prefixes = query_stems(query)
+
+    def mark(m: re.Match[str]) -> str:
+        word = fold(m.group(0))
+        if stem(word) in wanted or any(word.startswith(p) for p in prefixes):
+            return MARK_START + m.group(0) + MARK_END
+        return m.group(0)
+
+    return WORD_RE.sub(mark, title) if wanted or prefixes else title
 
 
 class Hits(list[Hit]):
@@ -90,8 +109,14 @@ def search(conn: sqlite3.Connection, text: str, limit: int | None = None) -> Hit
             f"p.*, bm25(papers_fts, {weights}) * (case when (p.tags != '[]' or "
             "p.summary is not null) and p.rowid in "
             "(select rowid from papers_fts where papers_fts match ?) "
-            f"then {CURATED_BOOST} else 1.0 end) as score, "
-            f"highlight(papers_fts, 0, '{MARK_START}', '{MARK_END}') as marked"
+            f"then {CURATED_BOOST} else 1.0 end)"
+            + (
+                " * (case when p.rowid in (select rowid from papers_fts where papers_fts "
+                f"match ?) then {NEAR_BOOST} else 1.0 end)"
+                if steps.near
+                else ""
+            )
+            + " as score, p.title as marked"
         )
         source = (
             "from papers_fts join papers p on p.rowid = papers_fts.rowid where papers_fts match ?"
@@ -107,7 +132,8 @@ def search(conn: sqlite3.Connection, text: str, limit: int | None = None) -> Hit
             params.append(" OR ".join(steps.excluded))
     source += "".join(f" and {clause}" for clause in where)
     sql = f"select {columns} {source} order by {order}"
-    selected = [steps.curated, *params] if match else list(params)
+    ranking = [steps.curated, *([steps.near] if steps.near else [])]
+    selected = [*ranking, *params] if match else list(params)
     if limit is not None:
         sql += " limit ?"
         selected.append(limit)
@@ -121,7 +147,7 @@ def search(conn: sqlite3.Connection, text: str, limit: int | None = None) -> Hit
             f"cannot search for {text!r}: {err} (quote unusual words, e.g. '\"c++\"')"
         ) from None
     shifts = _shifts(conn)
-    hits = Hits(Hit(paper_of(r, shifts), r["marked"], r["score"]) for r in rows)
+    hits = Hits(Hit(paper_of(r, shifts), _marked(r["marked"], query), r["score"]) for r in rows)
     hits.total = total
     if match and "{" not in match:  # a column filter (title:x) is the fields' alone
         _add_note_hits(conn, steps, hits, limit, shifts)

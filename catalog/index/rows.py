@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 from json.encoder import encode_basestring as _encode_string
 from typing import Any
 
-from catalog.model import SPECS, Paper, fold, has_undecomposable
+from catalog.index.schema import STEMMED
+from catalog.index.words import stems
+from catalog.model import SPECS, Paper, fold
 
 # A word of the searched text, for the words table (catalog.index.schema).
 _WORD_RE = re.compile(r"[^\W_]+")
@@ -83,7 +85,16 @@ def paper_row(p: Paper, venue_names: dict[str, str], span: int) -> dict[str, Any
     row["venue_name"] = venue_names.get(p.venue)
     row["chunk"] = str(p.year)
     row["span"] = span
-    row["folded"] = _folded(p)
+    searched = {
+        "title": p.title,
+        "authors": " ".join(p.authors),
+        "tags": " ".join(p.tags),
+        "summary": p.summary,
+        "venue_name": row["venue_name"],
+        "abstract": p.abstract,
+    }
+    for name, column in STEMMED.items():
+        row[column] = stems(searched[name])
     return row
 
 
@@ -91,15 +102,6 @@ def words(tokens: Iterable[str]) -> set[str]:
     """The folded words of these whitespace-separated tokens (for the words table)."""
     # Folded and cut into words once per distinct token, not once per paper.
     return {w for token in set(tokens) for w in _WORD_RE.findall(fold_name(token))}
-
-
-def _folded(paper: Paper) -> str | None:
-    text = " ".join([paper.title, *paper.authors])
-    if not has_undecomposable(text):
-        return None
-    # fold works letter by letter and a space stays a space, so the parts fold apart:
-    # a name the catalog repeats is folded once.
-    return " ".join([fold(paper.title), *map(fold_name, paper.authors)])
 
 
 @functools.lru_cache(maxsize=1 << 16)

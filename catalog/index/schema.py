@@ -17,29 +17,42 @@ from catalog.model import SPECS, digest
 if TYPE_CHECKING:
     import sqlite_utils
 
-# Columns the index adds to a paper's fields: its venue's full name (searched), its year
-# block (a stored line plus the block's shift is the paper's line in the file:
+# The searched text, as the stems of its words (catalog.index.words: Snowball English,
+# which SQLite's own porter tokenizer cannot be swapped for): each searched field's
+# column of stems, by field. Folded first, so "preusser" finds "Preußer" and "cech" "Čech".
+STEMMED = {
+    "title": "title_stems",
+    "authors": "authors_stems",
+    "tags": "tags_stems",
+    "summary": "summary_stems",
+    "venue_name": "venue_stems",
+    "abstract": "abstract_stems",
+}
+# Columns the index adds to a paper's fields: its venue's full name, its year block (a
+# stored line plus the block's shift is the paper's line in the file:
 # catalog.index.update), how many lines its text runs past that line (span: where a
-# writer finds its lines, catalog.edit.document), and title and authors with ß, ø, ł ...
-# spelled out (searched: "preusser" finds "Preußer"; the unicode61 tokenizer strips
-# accents but keeps such letters).
-DERIVED: dict[str, type] = {"venue_name": str, "chunk": str, "span": int, "folded": str}
+# writer finds its lines, catalog.edit.document), and the searched columns of stems.
+DERIVED: dict[str, type] = {
+    "venue_name": str,
+    "chunk": str,
+    "span": int,
+    **{column: str for column in STEMMED.values()},
+}
 PAPER_COLUMNS: dict[str, type] = {
     **{name: spec.column for name, spec in SPECS.items()},
     **DERIVED,
 }
-# The searched columns; catalog.index.search.WEIGHTS follows this order.
-FTS_COLUMNS = ["title", "authors", "tags", "summary", "venue_name", "folded", "abstract"]
-# Porter stemming over unicode61: "embeddings" finds "embedding", "cache" finds "caching",
-# and accents still fold ("cech" finds "Čech").
-TOKENIZE = "porter unicode61 remove_diacritics 2"
+# The searched columns; catalog.index.query.WEIGHTS follows this order.
+FTS_COLUMNS = list(STEMMED.values())
+# The text is stemmed already: the tokenizer only cuts it at blanks.
+TOKENIZE = "unicode61 remove_diacritics 2"
 # The other tables: columns, primary key, the papers key they refer to. The words table
 # holds every distinct word of the searched text, folded but not stemmed: a prefix such
-# as "embedd*" is widened to the words it begins ("embedding"), since porter would
-# compare it with the stem "embed" and miss. reading and notes are the reader's own
-# (catalog.index.personal fills them): data/reading.yaml and data/readings/*.md. chunks
-# are the catalog file's top-level blocks (catalog.data.reader.cut), every byte in one:
-# where each lies, in lines and bytes, and its digest (the file's is made from theirs).
+# as "embedd*" is widened to the stems of the words it begins ("embedding": "embed"),
+# since the index holds stems and "embedd*" begins none. reading and notes are the reader's own
+# (catalog.index.personal fills them): data/reading.yaml and data/readings/*.md.
+# chunks are the catalog file's top-level blocks (catalog.data.reader.cut), every byte in
+# one: where each lies, in lines and bytes, and its digest (the file's is made from theirs).
 TABLES: dict[str, tuple[dict[str, type], str | tuple[str, ...], bool]] = {
     "meta": ({"key": str, "value": str}, "key", False),
     "chunks": (
@@ -62,13 +75,13 @@ TABLES: dict[str, tuple[dict[str, type], str | tuple[str, ...], bool]] = {
         "key",
         False,
     ),
-    "notes": ({"key": str, "path": str, "body": str}, "key", False),
+    "notes": ({"key": str, "path": str, "body": str, "body_stems": str}, "key", False),
 }
 # Made after the rows: one sort each instead of a b-tree grown a row at a time.
 INDEXES = (("papers", "year"), ("tags", "tag"), ("authors", "folded"))
 # What the description above does not say (the tokenizer's options, the triggers, how
 # lines are kept): bumped by hand when that changes.
-LAYOUT = "13"  # 13: blocks by their bytes, the file's digest made of theirs
+LAYOUT = "14"  # 14: Snowball stems in columns of their own; blocks by their bytes
 
 
 def version(tables: dict[str, tuple[dict[str, type], str | tuple[str, ...], bool]]) -> str:
@@ -96,7 +109,7 @@ def index_and_search(db: sqlite_utils.Database) -> None:
     step with later edits."""
     for table, column in INDEXES:
         db.table(table).create_index([column])
-    for table, searched in (("papers", FTS_COLUMNS), ("notes", ["body"])):
+    for table, searched in (("papers", FTS_COLUMNS), ("notes", ["body_stems"])):
         db.table(table).enable_fts(
             searched, fts_version="FTS5", tokenize=TOKENIZE, create_triggers=True
         )

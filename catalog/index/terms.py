@@ -1,6 +1,6 @@
 """The search language's terms and filters, turned into SQL over the index.
 
-embedding cache          both words, in any form (Porter stems), in any field; bm25
+embedding cache          both words, in any form (Snowball stems), in any field; bm25
                          with column weights, curated papers (tags, summary) first
 "parameter server"       a phrase
 emb*                     a prefix
@@ -27,7 +27,9 @@ from typing import Any
 from catalog.errors import QueryError
 from catalog.hints import hint_for
 from catalog.index import syntax
-from catalog.model import DEFAULT_STATUS, STATUSES, fold, has_undecomposable
+from catalog.index.schema import STEMMED
+from catalog.index.words import stem, words
+from catalog.model import DEFAULT_STATUS, STATUSES, fold
 
 FILTERS = (
     "year",
@@ -43,11 +45,10 @@ FILTERS = (
 )
 # Tags and summaries are the curator's word on what a paper is about: the columns where
 # a match ranks a curated paper higher (catalog.index.query.CURATED_BOOST).
-CURATED_COLUMNS = ("title", "tags", "summary")
+CURATED_COLUMNS = tuple(STEMMED[name] for name in ("title", "tags", "summary"))
 
 _YEAR_RANGE_RE = re.compile(r"^(\d{4})?\.\.(\d{4})?\Z")
 _BARE_YEARS_RE = re.compile(r"^(\d{4}\.\.(\d{4})?|\.\.\d{4})\Z")  # 2021..2023, 2021.., ..2020
-_WORD_CHARS_RE = re.compile(r"[\w*]+", re.UNICODE)
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,14 @@ class Plan:
         return expr
 
     @property
+    def near(self) -> str | None:
+        """The query's plain words (two or more, outside any OR or group) within a word or
+        two of each other, in any order: a paper saying "embedding cache" is about one,
+        while one with "embedding" in its title and "cache" in its abstract may not be."""
+        found = re.findall(r'(?:^| AND )("[^" ]+")(?= AND |$)', self.positive or "")
+        return f"NEAR({' '.join(dict.fromkeys(found))}, 2)" if len(set(found)) > 1 else None
+
+    @property
     def curated(self) -> str | None:
         """The positive terms, matched in the curated columns only."""
         expr = self.positive
@@ -103,16 +112,16 @@ class Plan:
 
 
 def fts_term(text: str, prefix_ok: bool = True, column: str | None = None) -> str | None:
-    """A user's word or phrase as a safe FTS5 string; None if it has no searchable text."""
+    """A user's word or phrase as a safe FTS5 string of stems (catalog.index.words, as
+    the index holds them; a prefix's last word stays as typed); None if it has no
+    searchable text. column: a searched field's name (title, summary, abstract)."""
     prefix = prefix_ok and text.endswith("*")
-    if has_undecomposable(text):
-        text = fold(text)  # "Preußer" is indexed as "preusser" in the folded column
-    words = [w.strip("*") for w in _WORD_CHARS_RE.findall(text)]
-    words = [w for w in words if w]
-    if not words:
+    found = words(text)
+    if not found:
         return None
-    quoted = '"' + " ".join(words).replace('"', '""') + '"' + ("*" if prefix else "")
-    return f"{{{column}}} : {quoted}" if column else quoted
+    stemmed = [stem(w) for w in found[:-1]] + [found[-1] if prefix else stem(found[-1])]
+    quoted = '"' + " ".join(stemmed) + '"' + ("*" if prefix else "")
+    return f"{{{STEMMED[column]}}} : {quoted}" if column else quoted
 
 
 def parse(text: str) -> Query:
@@ -204,6 +213,23 @@ def _sql(node: object, widen: Callable[[str], str]) -> tuple[str, list[Any]]:
     parts = [_sql(c, widen) for c in node.children]
     joiner = " and " if isinstance(node, syntax.All) else " or "
     return "(" + joiner.join(s for s, _ in parts) + ")", [p for _, ps in parts for p in ps]
+
+
+def query_stems(query: Query) -> tuple[set[str], set[str]]:
+    """The stems of the query's words and phrases, and its prefixes (folded): what a
+    title shows marked. A word written with '-' or after NOT is left out."""
+    wanted, prefixes = set[str](), set[str]()
+    negate_next = False
+    for token in syntax.tokens(query.text):
+        negated, negate_next = token.negated or negate_next, token.kind == "NOT"
+        searched = token.kind in ("word", "phrase") or token.field in ("title", "summary")
+        if negated or not searched or _BARE_YEARS_RE.match(token.text):
+            continue
+        found = words(token.text)
+        if found and token.kind != "phrase" and token.text.endswith("*"):
+            prefixes.add(found.pop())
+        wanted.update(map(stem, found))
+    return wanted, prefixes
 
 
 def prefix_query(text: str) -> str | None:

@@ -22,6 +22,7 @@ from catalog.index import freshness
 from catalog.index.freshness import Layout
 from catalog.index.rows import Rows, paper_row, rows_of, words
 from catalog.index.schema import PAPER_COLUMNS, SCHEMA_VERSION
+from catalog.index.words import stems
 from catalog.model import Paper
 from catalog.paths import Paths
 
@@ -102,7 +103,10 @@ def _replace_registries(conn: sqlite3.Connection, paths: Paths, registry: str) -
     for short in set(old) | set(venues):
         name = venues[short].name if short in venues else None
         if old.get(short) != name:
-            conn.execute("update papers set venue_name = ? where venue = ?", (name, short))
+            conn.execute(
+                "update papers set venue_name = ?, venue_stems = ? where venue = ?",
+                (name, stems(name), short),
+            )
     add_words(conn, " ".join(v.name for v in venues.values()).split())
     conn.execute("insert or replace into meta values ('registry', ?)", (registry,))
     return True

@@ -214,20 +214,47 @@
       if (p._stems) return;
       var words = W.words([p.t, p.a.join(" "), p.g.join(" "), p.s, p.n, p.b].join(" "));
       p._words = words;
-      p._stems = new Set(words.map(W.stem));
+      p._stemList = words.map(W.stem);
+      p._stems = new Set(p._stemList);
     });
   }
 
-  // Papers with every word (in any form: stems compare), as `papers search WORDS`; if
-  // none has them all, papers with words that begin so, as the command then tries.
+  // The query's terms as `papers search` reads them: each quoted phrase, and each
+  // word between blanks, as its stems ("near-memory" is the phrase "near memory").
+  function terms(query) {
+    var W = window.papersWords, out = [];
+    String(query).replace(/"([^"]*)"?|[^\s"]+/g, function (m, quoted) {
+      var stems = W.words(quoted === undefined ? m : quoted).map(W.stem);
+      if (stems.length) out.push(stems);
+      return m;
+    });
+    return out;
+  }
+
+  // Whether the paper has these stems side by side, in this order.
+  function hasPhrase(p, stems) {
+    if (stems.length === 1) return p._stems.has(stems[0]);
+    if (!stems.every(function (s) { return p._stems.has(s); })) return false;
+    var list = p._stemList;
+    for (var i = 0; i + stems.length <= list.length; i++) {
+      var j = 0;
+      while (j < stems.length && list[i + j] === stems[j]) j++;
+      if (j === stems.length) return true;
+    }
+    return false;
+  }
+
+  // Papers with every word (in any form: stems compare) and phrase, as `papers search
+  // WORDS`; if none has them all, papers with words that begin so, as the command then
+  // tries.
   function byWords(papers, query) {
     var W = window.papersWords;
     var typed = W.words(query);
     if (!typed.length) return papers;
     indexWords(papers);
-    var stems = typed.map(W.stem);
+    var wanted = terms(query);
     var found = papers.filter(function (p) {
-      return stems.every(function (s) { return p._stems.has(s); });
+      return wanted.every(function (stems) { return hasPhrase(p, stems); });
     });
     if (found.length) return found;
     return papers.filter(function (p) {

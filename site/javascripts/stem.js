@@ -1,118 +1,156 @@
 /* Words as `papers search` matches them: the text cut at every character that is not
-   a letter or digit, folded to lower case without accents, and each word reduced by
-   Porter's stemmer, the algorithm of SQLite's porter tokenizer that the catalog's
-   index uses. "embeddings" and "embedding" are one word here as they are there.
-   tests/test_browser.py compares this stemmer with SQLite's on every indexed word.
-   Written from Porter's 1980 description; no library. */
+   a letter or digit, folded to lower case without accents, and each word reduced to
+   its Snowball English stem, with the few stems catalog/index/words.py pins for this
+   field (PINNED). The catalog's index holds the same stems (PyStemmer), so the
+   All-papers box and the search dialog find what `papers search` finds.
+   tests/test_stems.py compares this stemmer with PyStemmer on every word of the
+   catalog. Written from the published description of the algorithm; no library. */
 (function () {
   "use strict";
 
-  function isConsonant(w, i) {
-    var c = w[i];
-    if ("aeiou".indexOf(c) >= 0) return false;
-    if (c === "y") return i === 0 || !isConsonant(w, i - 1);
-    return true;
-  }
+  var PINNED = { generative: "generative", generatively: "generative", embed: "embed",
+    embeds: "embed" };
+  var EXCEPTIONS = { skis: "ski", skies: "sky", dying: "die", lying: "lie", tying: "tie",
+    idly: "idl", gently: "gentl", ugly: "ugli",
+    early: "earli", only: "onli", singly: "singl", sky: "sky", news: "news", howe: "howe",
+    atlas: "atlas", cosmos: "cosmos", bias: "bias", andes: "andes" };
+  var AFTER_1A = ["inning", "outing", "canning", "herring", "earring", "proceed", "exceed",
+    "succeed"];
+  // Words beginning so have R1 right after the prefix (the algorithm's own exceptions).
+  var R1_PREFIXES = ["gener", "commun", "arsen", "past", "univers", "later", "emerg",
+    "organ", "inter"];
 
-  // m in [C](VC){m}[V]: how many vowel-consonant runs the stem w[0..end) has.
-  function measure(w, end) {
-    var m = 0, i = 0;
-    while (i < end && isConsonant(w, i)) i++;
-    while (i < end) {
-      while (i < end && !isConsonant(w, i)) i++;
-      if (i >= end) break;
-      while (i < end && isConsonant(w, i)) i++;
-      m++;
+  function isVowel(c) { return "aeiouy".indexOf(c) >= 0; }
+
+  // Where the region after the first non-vowel that follows a vowel begins, from i.
+  function regionAfter(w, i) {
+    for (; i < w.length - 1; i++) {
+      if (isVowel(w[i]) && !isVowel(w[i + 1])) return i + 2;
     }
-    return m;
+    return w.length;
   }
 
-  function hasVowel(w, end) {
-    for (var i = 0; i < end; i++) if (!isConsonant(w, i)) return true;
-    return false;
+  // A short syllable ends w[0..end): non-vowel, vowel, non-vowel other than w, x, Y;
+  // or, at the word's start, vowel then non-vowel.
+  function shortSyllable(w, end) {
+    if (end === 2) return isVowel(w[0]) && !isVowel(w[1]);
+    return end >= 3 && !isVowel(w[end - 3]) && isVowel(w[end - 2]) &&
+      !isVowel(w[end - 1]) && "wxY".indexOf(w[end - 1]) < 0;
   }
 
-  function doubleConsonant(w, end) {
-    return end >= 2 && w[end - 1] === w[end - 2] && isConsonant(w, end - 1);
-  }
+  function endsWith(w, s) { return w.length >= s.length && w.slice(-s.length) === s; }
 
-  // *o: the stem ends consonant-vowel-consonant, the last not w, x or y.
-  function cvc(w, end) {
-    return end >= 3 && isConsonant(w, end - 3) && !isConsonant(w, end - 2) &&
-      isConsonant(w, end - 1) && "wxy".indexOf(w[end - 1]) < 0;
-  }
-
-  function ends(w, suffix) {
-    return w.length > suffix.length && w.slice(-suffix.length) === suffix;
-  }
-
-  // The first rule whose suffix ends the word decides: its stem must have measure > min.
-  function replaceFirst(w, rules, min) {
-    for (var i = 0; i < rules.length; i += 2) {
-      if (ends(w, rules[i])) {
-        var stem = w.length - rules[i].length;
-        return measure(w, stem) > min ? w.slice(0, stem) + rules[i + 1] : w;
-      }
-    }
-    return w;
-  }
-
-  var STEP2 = ["ational", "ate", "tional", "tion", "enci", "ence", "anci", "ance", "izer",
-    "ize", "logi", "log", "bli", "ble", "alli", "al", "entli", "ent", "eli", "e", "ousli",
-    "ous", "ization", "ize", "ation", "ate", "ator", "ate", "alism", "al", "iveness", "ive",
-    "fulness", "ful", "ousness", "ous", "aliti", "al", "iviti", "ive", "biliti", "ble"];
-  var STEP3 = ["icate", "ic", "ative", "", "alize", "al", "iciti", "ic", "ical", "ic",
-    "ful", "", "ness", ""];
-  var STEP4 = ["al", "ance", "ence", "er", "ic", "able", "ible", "ant", "ement", "ment",
-    "ent", "ion", "ou", "ism", "ate", "iti", "ous", "ive", "ize"];
-
-  function step1(w) {
-    if (ends(w, "sses") || ends(w, "ies")) w = w.slice(0, -2);
-    else if (ends(w, "s") && !ends(w, "ss")) w = w.slice(0, -1);
-    var again = false;
-    if (ends(w, "eed")) {
-      if (measure(w, w.length - 3) > 0) w = w.slice(0, -1);
-    } else if (ends(w, "ed") && hasVowel(w, w.length - 2)) {
-      w = w.slice(0, -2); again = true;
-    } else if (ends(w, "ing") && hasVowel(w, w.length - 3)) {
-      w = w.slice(0, -3); again = true;
-    }
-    if (again) {
-      if (/(at|bl|iz)$/.test(w)) w += "e";
-      else if (doubleConsonant(w, w.length) && !/[lsz]$/.test(w)) w = w.slice(0, -1);
-      else if (measure(w, w.length) === 1 && cvc(w, w.length)) w += "e";
-    }
-    if (ends(w, "y") && hasVowel(w, w.length - 1)) w = w.slice(0, -1) + "i";
-    return w;
-  }
-
-  function step4(w) {
-    // The longest of these suffixes that ends the word (the list is checked longest
-    // first among those sharing an ending), removed where the stem's measure is > 1.
+  // The longest of these suffixes that ends w, or "".
+  function longest(w, suffixes) {
     var best = "";
-    STEP4.forEach(function (s) { if (ends(w, s) && s.length > best.length) best = s; });
-    if (!best) return w;
-    var stem = w.length - best.length;
-    if (measure(w, stem) <= 1) return w;
-    if (best === "ion" && !/[st]$/.test(w.slice(0, stem))) return w;
-    return w.slice(0, stem);
+    suffixes.forEach(function (s) {
+      if (s.length > best.length && endsWith(w, s)) best = s;
+    });
+    return best;
   }
 
-  function step5(w) {
-    if (ends(w, "e")) {
-      var m = measure(w, w.length - 1);
-      if (m > 1 || (m === 1 && !cvc(w, w.length - 1))) w = w.slice(0, -1);
+  function step1a(w) {
+    var s = longest(w, ["sses", "ied", "ies", "s", "us", "ss"]);
+    if (s === "sses") return w.slice(0, -2);
+    if (s === "ied" || s === "ies") return w.slice(0, -3) + (w.length > 4 ? "i" : "ie");
+    if (s === "s") {
+      // Removed when a vowel comes before the letter before the s.
+      for (var i = 0; i < w.length - 2; i++) if (isVowel(w[i])) return w.slice(0, -1);
     }
-    if (ends(w, "ll") && measure(w, w.length) > 1) w = w.slice(0, -1);
     return w;
+  }
+
+  function step1b(w, r1) {
+    var s = longest(w, ["eed", "eedly", "ed", "edly", "ing", "ingly"]);
+    if (!s) return w;
+    if (s === "eed" || s === "eedly") {
+      return w.length - s.length >= r1 ? w.slice(0, -s.length) + "ee" : w;
+    }
+    var stem = w.slice(0, -s.length);
+    if (!/[aeiouy]/.test(stem)) return w;
+    if (/(at|bl|iz)$/.test(stem)) return stem + "e";
+    // A double is undone ("bidd" -> "bid"), but not after an a, e or o that begins a
+    // three-letter stem ("add", "ebb", "err").
+    if (/(bb|dd|ff|gg|mm|nn|pp|rr|tt)$/.test(stem)) {
+      return stem.length === 3 && "aeo".indexOf(stem[0]) >= 0 ? stem : stem.slice(0, -1);
+    }
+    if (r1 >= stem.length && shortSyllable(stem, stem.length)) return stem + "e";
+    return stem;
+  }
+
+  function step1c(w) {
+    var n = w.length;
+    if (n > 2 && (w[n - 1] === "y" || w[n - 1] === "Y") && !isVowel(w[n - 2])) {
+      return w.slice(0, -1) + "i";
+    }
+    return w;
+  }
+
+  var STEP2 = { tional: "tion", enci: "ence", anci: "ance", abli: "able", entli: "ent",
+    izer: "ize", ization: "ize", ational: "ate", ation: "ate", ator: "ate", alism: "al",
+    aliti: "al", alli: "al", fulness: "ful", ousli: "ous", ousness: "ous", iveness: "ive",
+    iviti: "ive", biliti: "ble", bli: "ble", ogi: "og", fulli: "ful", lessli: "less",
+    li: "" };
+  var STEP2_KEYS = Object.keys(STEP2);
+
+  function step2(w, r1) {
+    var s = longest(w, STEP2_KEYS);
+    var at = w.length - s.length;
+    if (!s || at < r1) return w;
+    if (s === "ogi" && w[at - 1] !== "l") return w;
+    if (s === "li" && "cdeghkmnrt".indexOf(w[at - 1]) < 0) return w;
+    return w.slice(0, at) + STEP2[s];
+  }
+
+  var STEP3 = { tional: "tion", ational: "ate", alize: "al", icate: "ic", iciti: "ic",
+    ical: "ic", ful: "", ness: "", ative: "" };
+  var STEP3_KEYS = Object.keys(STEP3);
+
+  function step3(w, r1, r2) {
+    var s = longest(w, STEP3_KEYS);
+    var at = w.length - s.length;
+    if (!s || at < r1 || (s === "ative" && at < r2)) return w;
+    return w.slice(0, at) + STEP3[s];
+  }
+
+  var STEP4 = ["al", "ance", "ence", "er", "ic", "able", "ible", "ant", "ement", "ment",
+    "ent", "ism", "ate", "iti", "ous", "ive", "ize", "ion"];
+
+  function step4(w, r2) {
+    var s = longest(w, STEP4);
+    var at = w.length - s.length;
+    if (!s || at < r2) return w;
+    if (s === "ion" && "st".indexOf(w[at - 1]) < 0) return w;
+    return w.slice(0, at);
+  }
+
+  function step5(w, r1, r2) {
+    var n = w.length;
+    if (w[n - 1] === "e" && (n - 1 >= r2 || (n - 1 >= r1 && !shortSyllable(w, n - 1)))) {
+      return w.slice(0, -1);
+    }
+    if (w[n - 1] === "l" && n - 1 >= r2 && w[n - 2] === "l") return w.slice(0, -1);
+    return w;
+  }
+
+  function snowball(word) {
+    if (word.length <= 2) return word;
+    if (EXCEPTIONS.hasOwnProperty(word)) return EXCEPTIONS[word];
+    // A y at the start or after a vowel is a consonant: Y while the steps run.
+    var w = word.replace(/^y/, "Y").replace(/([aeiouy])y/g, "$1Y");
+    var r1 = w.length;
+    R1_PREFIXES.forEach(function (p) { if (r1 === w.length && w.indexOf(p) === 0) r1 = p.length; });
+    if (r1 === w.length) r1 = regionAfter(w, 0);
+    var r2 = regionAfter(w, r1);
+    w = step1a(w);
+    if (AFTER_1A.indexOf(w) >= 0) return w;
+    w = step1c(step1b(w, r1));
+    w = step5(step4(step3(step2(w, r1), r1, r2), r2), r1, r2);
+    return w.replace(/Y/g, "y");
   }
 
   function stem(word) {
-    if (word.length < 3 || word.length > 64 || !/^[a-z0-9]+$/.test(word)) return word;
-    var w = step1(word);
-    w = replaceFirst(w, STEP2, 0);
-    w = replaceFirst(w, STEP3, 0);
-    return step5(step4(w));
+    return PINNED.hasOwnProperty(word) ? PINNED[word] : snowball(word);
   }
 
   function fold(text) {
@@ -125,5 +163,8 @@
     return fold(text).match(/[\p{L}\p{N}]+/gu) || [];
   }
 
-  window.papersWords = { stem: stem, words: words, fold: fold };
+  var api = { stem: stem, words: words, fold: fold };
+  if (typeof window !== "undefined") window.papersWords = api;
+  if (typeof self !== "undefined") self.papersWords = api;
+  if (typeof module !== "undefined") module.exports = api;
 })();

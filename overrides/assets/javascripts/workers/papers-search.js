@@ -1,6 +1,7 @@
 /* The site search's worker: Material for MkDocs' own search worker, with queries
-   that stem. The page names it in place of Material's (papers-search-setup.js),
-   with Material's worker file name after the '#'; it sits in the same folder.
+   that stem as `papers search` does and rank as it does. The page names it in place
+   of Material's (papers-search-setup.js), with Material's worker file name after the
+   '#'; it sits in the same folder.
 
    Why not the stemmer option of the search plugin (pipeline: [stemmer, ...])?
    Material appends '*' to every word typed, so that "embed" finds "embedding",
@@ -8,11 +9,19 @@
    hold stems ("embed") while the query stays a raw prefix ("embedding*"), which
    then finds only the few words that stemming left long enough. So the index
    stays as Material builds it (whole words), and each query word becomes the
-   prefix it shares with its stem: "recommender" and "recommendation" both
-   become "recommend*", "cache" and "caching" "cach*", "embeddings" "embed*".
-   That prefix is never longer than the word typed, so whatever the plain
-   prefix search found is still found. Words in quotes (Material makes them
-   required terms, "+word") are stemmed alike. */
+   prefix it shares with its stem, by the catalog's own stemmer (Snowball English,
+   javascripts/stem.js): "recommender" and "recommendation" both become
+   "recommend*", "cache" and "caching" "cach*", "embeddings" "embed*", while
+   "generative" stays "generative*" (not "gener*": generic, generation). That
+   prefix is never longer than the word typed, so whatever the plain prefix
+   search found is still found. Words in quotes (Material makes them required
+   terms, "+word") are stemmed alike.
+
+   As in `papers search`, a page must have every word typed (Material would list
+   pages with any of them, "embedding cache" a KV-cache paper first, "Missing:
+   embed"); the title weighs most (the plugin's field boosts). The grey
+   suggestion completes only the word being typed: a word the index holds whole
+   is not narrowed to a longer one ("cache" never becomes "cachedattention"). */
 (function () {
   "use strict";
 
@@ -22,15 +31,16 @@
     throw new Error("papers-search.js: load it as papers-search.js#search.HASH.min.js");
   }
   importScripts(name);
+  importScripts("../../../javascripts/stem.js"); // the catalog's stemmer: papersWords
 
   var lunr = self.lunr; // Material's worker exposes the lunr it indexes with
   // Another Material version without it: its search as it comes, unstemmed (the
   // browser tests fail then, rather than the site's search).
-  if (!lunr || !lunr.Query || !lunr.stemmer) return;
+  if (!lunr || !lunr.Query || !lunr.Index || !self.papersWords) return;
   var MIN = 3; // a stem prefix shorter than this ("us" for "use") is not used
 
   function stem(word) {
-    return lunr.stemmer(new lunr.Token(word)).toString();
+    return self.papersWords.stem(word);
   }
 
   function isStopWord(word) {
@@ -45,8 +55,13 @@
     return n >= MIN ? word.slice(0, n) : word;
   }
 
+  // The word typed for each stem prefix of the last query parsed ("cach" for "cache"):
+  // Material looks up its suggestion with the parsed terms.
+  var typed = {};
+
   // A clause as lunr's query parser makes it from the typed query, rewritten to
-  // the stem's prefix. Fuzzy (~) and boosted (^) terms are left as typed.
+  // the stem's prefix and, unless excluded, required. Fuzzy (~) and boosted (^)
+  // terms are left as typed.
   function rewrite(clause) {
     if (clause.editDistance || clause.boost !== 1) return;
     var term = clause.term;
@@ -54,9 +69,25 @@
     if (word === term) {
       // A term without wildcard: a required or excluded word ("+word", "-word").
       if (term.indexOf("*") !== -1 || clause.presence === lunr.Query.presence.OPTIONAL) return;
-      if (isStopWord(term)) return;
     }
-    clause.term = stemPrefix(word) + "*";
+    if (isStopWord(word)) return;
+    var prefix = stemPrefix(word);
+    typed[prefix] = word;
+    clause.term = prefix + "*";
+    clause.usePipeline = false;
+    if (clause.presence === lunr.Query.presence.OPTIONAL) {
+      clause.presence = lunr.Query.presence.REQUIRED;
+    }
+  }
+
+  // Material's suggestion lookup (title words beginning with each term): the word as
+  // typed, whole when the index holds it whole, else a prefix of the words to come.
+  function suggestion(clause, index) {
+    var word = typed[clause.term.replace(/\*$/, "")];
+    if (!word) return;
+    var whole = index && Object.prototype.hasOwnProperty.call(index.invertedIndex, word);
+    clause.term = whole ? word : word + "*";
+    clause.wildcard = whole ? lunr.Query.wildcard.NONE : lunr.Query.wildcard.TRAILING;
     clause.usePipeline = false;
   }
 
@@ -64,10 +95,11 @@
   // separator): "moe:" or "Fleche:" would otherwise be read as a field name, and
   // "(cache)" as a word that no page holds. Each such character becomes a space, one
   // for one, so the positions Material's worker reads from the lexer stay right.
-  // Kept: letters, digits, lunr's operators (+ - * ~ ^) and a dot between digits.
+  // Kept: letters, digits, lunr's operators (+ - * ~ ^) and a dot between digits; a
+  // hyphen inside a word separates, as in the index ("all-to-all" is not "all -to").
   // A '*' right after punctuation goes too (Material appends one to each word typed:
   // "fleche:*" must not leave a lone "*", which matches every page).
-  var PUNCTUATION = /(?:[^\s\w*+~^.\-\u00c0-\uffff]|_|\.(?!\d))+\**/g;
+  var PUNCTUATION = /(?:[^\s\w*+~^.\-\u00c0-\uffff]|_|\.(?!\d)|(?<=[^\s+~^*-])-)+\**/g;
   var Lexer = lunr.QueryLexer;
   function CleanLexer(str) {
     Lexer.call(this, String(str).replace(PUNCTUATION, function (m) {
@@ -78,11 +110,40 @@
   Object.keys(Lexer).forEach(function (name) { CleanLexer[name] = Lexer[name]; });
   lunr.QueryLexer = CleanLexer;
 
+  // The index a query runs on, for the suggestion lookup to ask what words it holds.
+  var runQuery = lunr.Index.prototype.query;
+  lunr.Index.prototype.query = function (fn) {
+    var index = this;
+    var results = runQuery.call(this, function (query) {
+      query.ppIndex = index;
+      return fn.call(this, query);
+    });
+    return rankPapersFirst(results);
+  };
+
+  // `papers search` lists papers; here a list page (a tag, a year, a venue, a note)
+  // that has the words as well scores this share of what it would: the papers come
+  // first unless a list page matches much better.
+  var LIST_PAGE = 0.3;
+  function rankPapersFirst(results) {
+    results.forEach(function (r) {
+      if (!/^papers\/[^/]+\/(#.*)?$/.test(r.ref)) r.score *= LIST_PAGE;
+    });
+    return results.sort(function (a, b) { return b.score - a.score; });
+  }
+
+  var parse = lunr.QueryParser.prototype.parse;
+  lunr.QueryParser.prototype.parse = function () {
+    typed = {};
+    return parse.apply(this, arguments);
+  };
+
   var addClause = lunr.Query.prototype.clause;
   lunr.Query.prototype.clause = function (clause) {
     // The parser hands over clauses without a wildcard flag; Material's own
-    // lookups (title suggestions) set one, and their terms are stemmed already.
+    // lookups (title suggestions) set one, with the terms the parser made.
     var parsed = !("wildcard" in clause);
+    if (!parsed) suggestion(clause, this.ppIndex);
     addClause.call(this, clause);
     if (parsed) rewrite(clause);
     return this;
