@@ -10,11 +10,12 @@ that has everything.
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from catalog.index.words import stem
+from catalog.index.words import words as field_words
 from catalog.model import Paper, fold
 
 if TYPE_CHECKING:
@@ -22,7 +23,6 @@ if TYPE_CHECKING:
     from scipy.sparse import csr_matrix
     from sklearn.feature_extraction.text import CountVectorizer
 
-_WORD_RE = re.compile(r"[a-z0-9]+")
 _STOPWORDS_TEXT = """
 a about above across after against all also an and any are as at be been before being
 between both but by can could did do does doing during each few for from further had has
@@ -39,18 +39,10 @@ STOPWORDS = frozenset(_STOPWORDS_TEXT.split())
 FIELD_WEIGHTS = {"title": 1.0, "body": 1.0, "tags": 1.5, "authors": 0.5}
 
 
-def _stem(word: str) -> str:
-    """A crude plural fold, so 'embeddings' and 'embedding' count as one term."""
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
-
-
 def words(text: str) -> list[str]:
-    """The field's words of a text: folded, stop words dropped, plurals folded."""
-    return [_stem(w) for w in _WORD_RE.findall(fold(text)) if w not in STOPWORDS and len(w) > 1]
+    """The field's words of a text as search stems them (catalog.index.words), stop words
+    dropped: suggest, related and search read one vocabulary."""
+    return [stem(w) for w in field_words(text) if w not in STOPWORDS and len(w) > 1]
 
 
 def terms(text: str) -> list[str]:
