@@ -28,6 +28,8 @@ PINNED = {
     "generatively": "generative",
     "embed": "embed",
     "embeds": "embed",
+    # Snowball keeps an s after a u ("gpus"): the field's processors in the plural.
+    **{f"{unit}s": unit for unit in ("gpu", "tpu", "cpu", "npu", "dpu", "ipu", "xpu")},
 }
 _STEMMER = Stemmer.Stemmer("english")
 

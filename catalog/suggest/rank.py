@@ -54,6 +54,19 @@ def fit_and_score(
     catalog. With every catalog row positive, the candidates are the negatives, cross-fitted:
     each fifth of them is scored by a model trained on the other four fifths, as a model
     scoring its own negatives would put every one of them below the catalog."""
+
+    scores, weights = _fit_and_score(catalog, positive, candidates)
+    # A candidate that shares no word with the catalog gives the model nothing to go on:
+    # it scores 0, above every one whose words the target's negatives share. It ranks last.
+    unknown = candidates.getnnz(axis=1) == 0
+    if unknown.any() and not unknown.all():
+        scores[unknown] = scores[~unknown].min() - 1.0
+    return scores, weights
+
+
+def _fit_and_score(
+    catalog: csr_matrix, positive: np.ndarray, candidates: csr_matrix
+) -> tuple[np.ndarray, np.ndarray]:
     import numpy as np
     from scipy.sparse import vstack
 

@@ -10,6 +10,10 @@
 
   var PINNED = { generative: "generative", generatively: "generative", embed: "embed",
     embeds: "embed" };
+  // Snowball keeps an s after a u ("gpus"): the field's processors in the plural.
+  ["gpu", "tpu", "cpu", "npu", "dpu", "ipu", "xpu"].forEach(function (unit) {
+    PINNED[unit + "s"] = unit;
+  });
   var EXCEPTIONS = { skis: "ski", skies: "sky", dying: "die", lying: "lie", tying: "tie",
     idly: "idl", gently: "gentl", ugly: "ugli",
     early: "earli", only: "onli", singly: "singl", sky: "sky", news: "news", howe: "howe",
