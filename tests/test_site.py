@@ -172,7 +172,7 @@ def test_odd_titles_and_names_are_text_not_markup(tmp_path):
     assert title.startswith('title: "FastMoE: &lt;Fast&gt; &amp; ')
     assert heading == (
         '<h1 id="title">FastMoE: &lt;Fast&gt; &amp; *Mixture* of [Experts] &amp; '
-        "Müller&#x27;s `GPU` | 50%</h1>"
+        "Müller&#39;s `GPU` | 50%</h1>"
     )
     assert "Müller, Jørn" in page and "&lt;b&gt;Bold&lt;/b&gt;" in page
     year = listpages.year_page(2021, [paper], data)

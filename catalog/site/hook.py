@@ -201,9 +201,12 @@ def site_settings(config: MkDocsConfig) -> dict[str, Any]:
 
 
 def use_markdown(data: SiteData, config: MkDocsConfig) -> None:
-    """Reading notes converted with the site's own Markdown extensions (SiteData.note_html)."""
+    """Reading notes converted with the site's own Markdown extensions (SiteData.note_html),
+    pages rendered with the theme folder's templates (catalog.site.templates)."""
     data.markdown_extensions = list(config.markdown_extensions)
     data.mdx_configs = dict(config.mdx_configs)
+    if config.theme.custom_dir:
+        data.template_dir = Path(config.theme.custom_dir)
 
 
 def _use_catalog_notes(files: Files, config: MkDocsConfig, paths: Paths, notes: list[Note]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import logging
@@ -68,10 +69,16 @@ def plain(text: str) -> str:
     text with neither is shown as it is (a dollar or brace of its own stays: '{{ 7*7 }}',
     '${x}')."""
     if "\\" in text or ("{" in text and _PROTECTED_WORD_RE.search(text)):
-        from catalog.bib.latex import to_text
-
-        return to_text(text)
+        return _to_text(text)
     return text
+
+
+@functools.lru_cache(maxsize=4096)
+def _to_text(text: str) -> str:
+    """bib.latex.to_text, once per text: an abstract shows in up to ten lists."""
+    from catalog.bib.latex import to_text
+
+    return to_text(text)
 
 
 def md(text: str) -> str:
