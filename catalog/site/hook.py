@@ -26,6 +26,7 @@ from catalog.site.render import (
     note_page,
 )
 from catalog.site.sitedata import SiteData, flag, load, safe_url
+from catalog.site.weight import squeeze
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -266,7 +267,8 @@ def on_page_content(html: str, *, page: Page, config: MkDocsConfig, files: Files
 
 @event_priority(-100)  # the page as written, after any other plugin's change
 def on_post_page(output: str, *, page: Page, config: MkDocsConfig) -> str:
-    """Count the pages mkdocs writes (it skips an empty one) as an index.html."""
+    """Count the pages mkdocs writes (it skips an empty one) as an index.html; drop the
+    templates' indentation (catalog.site.weight)."""
     if _build is not None and output.strip() and page.file.dest_uri.endswith("index.html"):
         _build.pages_written += 1
-    return output
+    return squeeze(output)

@@ -8,14 +8,19 @@ from collections import Counter
 from catalog.data.notes import Link, Note
 from catalog.site.links import (
     AUTHORS_INDEX,
+    front,
     href,
     md,
     note_uri,
+    plain,
     plural,
     tag_uri,
     year_uri,
 )
+from catalog.site.people import Person
+from catalog.site.shelves import person_url
 from catalog.site.sitedata import SiteData, by_year
+from catalog.site.templates import render
 
 
 def _cell(text: str) -> str:
@@ -110,30 +115,23 @@ def note_opening(note: Note, data: SiteData, sentences: int = 2) -> str:
 
 
 def authors_index(data: SiteData) -> str:
-    """Every author, by family name, with their paper count."""
+    """Every author, by family name, with their paper count (authors-index.html)."""
     uri = AUTHORS_INDEX
     ordered = data.people.everyone
-    lines = [
-        "# Authors",
-        "",
-        f"{plural(len(ordered), 'author')} of the catalog's papers, by family name. Two "
-        "spellings of a name are shown as one person only where data/authors.yaml says so.",
-        "",
-    ]
-    if ordered:
-        lines += ["| Author | Papers |", "|---|--:|"]
-    for person in ordered:
-        label = f"[{md(person.name)}]({href(uri, person.uri)})"
-        if data.people.namesakes(person):  # one of several people with one name
-            label += (
-                " ("
-                + (
-                    "; ".join(
-                        f"author {n} of {md(paper.short_title)}" for paper, n in person.places
-                    )
-                    or "not told apart"
-                )
-                + ")"
-            )
-        lines.append(f"| {_cell(label)} | {len(person.papers)} |")
-    return "\n".join(lines) + "\n"
+
+    def which(person: Person) -> str | None:
+        """What tells one of several people with one name apart; None for the rest."""
+        if not data.people.namesakes(person):
+            return None
+        return "; ".join(f"author {n} of {plain(p.short_title)}" for p, n in person.places)
+
+    body = render(
+        "authors-index.html",
+        data.template_dir,
+        count=plural(len(ordered), "author"),
+        people=[
+            (p.name, person_url(uri, p, data.directory_urls), which(p), len(p.papers))
+            for p in ordered
+        ],
+    )
+    return front("Authors", [body])

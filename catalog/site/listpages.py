@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from markupsafe import Markup
@@ -34,6 +34,7 @@ from catalog.site.markup import (
     with_contents,
 )
 from catalog.site.people import Person
+from catalog.site.shelves import anchor, person_url, shelf_title
 from catalog.site.sitedata import SiteData, by_year
 from catalog.site.templates import render
 
@@ -131,36 +132,58 @@ def tag_page(tag: str, papers: Sequence[Paper], data: SiteData) -> str:
     return front(f"Tag: {tag}", [with_contents(body, data)], meta=feed_meta)
 
 
-def author_page(person: Person, data: SiteData) -> str:
-    """One author's papers in the catalog, by year, with the people they wrote with
-    (author.html)."""
-    uri = person.uri
+def shelf_page(uri: str, people: Sequence[Person], data: SiteData) -> str:
+    """The people of one shelf (catalog.site.shelves), each with their papers, newest
+    first, then their co-authors (shelf.html). Entries are brief (venue, year, title):
+    a paper of eight authors is on up to eight shelves, and its page has the rest."""
 
     def to(target: str) -> str:
         return url(uri, target, data.directory_urls)
 
+    def link(person: Person) -> str:
+        return person_url(uri, person, data.directory_urls)
+
     def places(p: Person) -> list[tuple[str, str, int]]:
         return [(paper.short_title, to(paper_uri(paper.key)), n) for paper, n in p.places]
 
+    def newest(papers: Sequence[Paper]) -> list[Paper]:
+        return [p for group in by_year(papers).values() for p in group]
+
+    title = shelf_title(uri)
     body = render(
-        "author.html",
+        "shelf.html",
         data.template_dir,
-        person=person,
+        title=title,
         trail=trail(uri, data, [("All papers", ALL_URI), ("Authors", AUTHORS_INDEX)]),
-        count=plural(len(person.papers), "paper"),
-        spellings=[s for s in person.spellings if s != person.name],
-        places=places(person),
-        namesakes=[
-            (p.name, to(p.uri), places(p), plural(len(p.papers), "paper"))
-            for p in data.people.namesakes(person)
+        people=[
+            {
+                "id": anchor(person),
+                "name": person.name,
+                "count": plural(len(person.papers), "paper"),
+                "spellings": [s for s in person.spellings if s != person.name],
+                "places": places(person),
+                "namesakes": [
+                    (p.name, link(p), places(p), plural(len(p.papers), "paper"))
+                    for p in data.people.namesakes(person)
+                ],
+                "entries": [paper_item(p, uri, data, brief=True) for p in newest(person.papers)],
+                **_coauthors(person, data, link),
+            }
+            for person in people
         ],
-        bib=_bib(uri, data),
-        coauthors=[(p.name, to(p.uri), n) for p, n in person.coauthors(data.people)],
-        groups=_groups(person.papers, uri, data),
     )
-    # Out of the search index: its text is its papers', which their own pages hold, and
-    # indexing a thousand such pages cost more than all the rest of the search index.
-    return front(person.name, [with_contents(body, data)], searchable=False)
+    return front(title, [with_contents(body, data)])
+
+
+def _coauthors(person: Person, data: SiteData, link: Callable[[Person], str]) -> dict[str, object]:
+    """A person's co-authors of more than one paper, linked, and how many shared one
+    (a person of one paper: none, as that paper's page lists its authors)."""
+    everyone = person.coauthors(data.people)
+    if len(person.papers) < 2:
+        return {"coauthors": [], "others": ""}
+    several = [(p.name, link(p), n) for p, n in everyone if n > 1]
+    once = len(everyone) - len(several)
+    return {"coauthors": several, "others": plural(once, "other") if once else ""}
 
 
 def _js_literal(value: Any) -> str:
@@ -204,7 +227,7 @@ def papers_data(data: SiteData) -> str:
         )
     tags = {t: url(ALL_URI, tag_uri(t), data.directory_urls) for p in data.papers for t in p.tags}
     people = {
-        plain(spelling): url(ALL_URI, person.uri, data.directory_urls)
+        plain(spelling): person_url(ALL_URI, person, data.directory_urls)
         for person in data.people.everyone
         for spelling in person.spellings
         if data.people.spelled(spelling) is person
@@ -217,7 +240,7 @@ def _namesake_links(paper: Paper, data: SiteData) -> dict[str, dict[str, str]]:
     """{"o": {index: page}} for the authors whose page is not their spelling's (one of
     several people with one name, told apart in authors.yaml); {} for most papers."""
     out = {
-        str(i): url(ALL_URI, person.uri, data.directory_urls)
+        str(i): person_url(ALL_URI, person, data.directory_urls)
         for i, (spelling, person) in enumerate(
             zip(paper.authors, data.people.of(paper), strict=True)
         )

@@ -19,6 +19,7 @@ from catalog.site.links import (
     tag_uri,
     url,
 )
+from catalog.site.shelves import anchor, shelf
 from catalog.site.sitedata import SiteData, safe_url
 from catalog.site.templates import render, template
 
@@ -26,9 +27,10 @@ from catalog.site.templates import render, template
 def authors_of(
     paper: Paper, data: SiteData, to: Callable[[str], str]
 ) -> list[tuple[str, str | None]]:
-    """The paper's authors as (name, their person's page or None), for the authors macro."""
+    """The paper's authors as (name, their person's section or None), for the authors
+    macro."""
     return [
-        (author, to(person.uri) if person else None)
+        (author, f"{to(shelf(person))}#{anchor(person)}" if person else None)
         for author, person in zip(paper.authors, data.people.of(paper), strict=True)
     ]
 
@@ -123,18 +125,22 @@ def trail(uri: str, data: SiteData, links: list[tuple[str, str]]) -> list[tuple[
     return [(label, url(uri, target, data.directory_urls)) for label, target in links]
 
 
-def paper_item(paper: Paper, from_uri: str, data: SiteData, compact: bool = False) -> Markup:
+def paper_item(
+    paper: Paper, from_uri: str, data: SiteData, compact: bool = False, brief: bool = False
+) -> Markup:
     """One paper as a list entry that stands on its own (overrides/papers/entry.html):
-    citing ten papers takes no visit to ten pages."""
+    citing ten papers takes no visit to ten pages. Compact: no tags, links or toggles;
+    brief: venue, year and title alone."""
     # Every link in it is relative, and pages in one folder sit at the same depth.
-    cache_key = (paper.key, posixpath.dirname(from_uri) + ("?compact" if compact else ""))
+    mode = "?brief" if brief else "?compact" if compact else ""
+    cache_key = (paper.key, posixpath.dirname(from_uri) + mode)
     cached = data.entries.get(cache_key)
     if cached is None:
-        cached = data.entries[cache_key] = _render_item(paper, from_uri, data, compact)
+        cached = data.entries[cache_key] = _render_item(paper, from_uri, data, compact, brief)
     return Markup(cached)
 
 
-def _render_item(paper: Paper, from_uri: str, data: SiteData, compact: bool) -> str:
+def _render_item(paper: Paper, from_uri: str, data: SiteData, compact: bool, brief: bool) -> str:
     def to(target: str) -> str:
         return url(from_uri, target, data.directory_urls)
 
@@ -151,5 +157,6 @@ def _render_item(paper: Paper, from_uri: str, data: SiteData, compact: bool) -> 
         tags=[(t, to(tag_uri(t))) for t in paper.tags],
         links=paper_links(paper),
         compact=compact,
+        brief=brief,
         has_bib=paper.key in data.bibtex,
     )

@@ -38,10 +38,10 @@ from catalog.site.links import (
 )
 from catalog.site.listpages import (
     all_papers_page,
-    author_page,
     bib_data,
     bibtex_of,
     papers_data,
+    shelf_page,
     tag_page,
     venue_page,
     year_page,
@@ -54,6 +54,7 @@ from catalog.site.markup import (
     trail,
     with_contents,
 )
+from catalog.site.shelves import shelves
 from catalog.site.sitedata import SiteData, by_year, safe_url
 from catalog.site.templates import render
 
@@ -209,7 +210,7 @@ def _source_label(link: str) -> str:
 
 def is_html_page(uri: str) -> bool:
     """Whether a generated page is written as HTML: papers and the per-year/venue/tag lists."""
-    return uri == ALL_URI or (
+    return uri in (ALL_URI, AUTHORS_INDEX) or (
         uri.startswith(("papers/", "years/", "venues/", "tags/", "authors/"))
         and (not uri.endswith("/index.md"))
     )
@@ -237,9 +238,8 @@ def generate(data: SiteData) -> dict[str, str]:
         pages[tag_uri(tag)] = tag_page(tag, group, data)
         lists[tag_uri(tag)] = group
     pages.update(feeds(data, by_tag))
-    for person in data.people.everyone:
-        pages[person.uri] = author_page(person, data)
-        lists[person.uri] = person.papers
+    for uri, people in shelves(data.people.everyone).items():
+        pages[uri] = shelf_page(uri, people, data)
     for uri, group in lists.items():
         pages[bib_uri(uri)] = bibtex_of(group, data)
     pages[ALL_URI] = all_papers_page(data)
