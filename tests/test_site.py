@@ -278,7 +278,7 @@ def test_all_papers_page_and_its_data(paths):
         "../papers/lai2023adaembed/",
         "../papers/he2021fastmoe/",
     ] or items == ["kurniawan2023evstore/", "lai2023adaembed/", "he2021fastmoe/"]
-    assert '<script src="../assets/papers-data.js"></script>' in page
+    assert '<script src="../assets/papers-data.js" defer></script>' in page
     js = pages["assets/papers-data.js"]
     assert js.startswith("window.PAPERS_DATA={") and js.endswith("};\n")
     records = json.loads(js[len("window.PAPERS_DATA=") : -2])
@@ -641,3 +641,20 @@ def test_code_and_checked_are_shown_by_show_json_the_page_and_all_papers(cli, pa
     assert "code is not an http(s) link" in cli("check").stdout
     site = data_for(paths)
     assert "javascript:" not in render.paper_page(site.by_key["he2021fastmoe"], site)
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        (
+            "finely segmenting the experts into $mN$ ones",
+            "finely segmenting the experts into mN ones",
+        ),
+        ("from length $10^2$ to $10^4-10^5$", "from length 10^2 to 10^4-10^5"),
+        ("by up to $29.6x$.", "by up to 29.6x."),
+        ("costs $5 and $10", "costs $5 and $10"),
+        ("a template ${x} and {{ 7*7 }}", "a template ${x} and {{ 7*7 }}"),
+    ],
+)
+def test_inline_math_is_read_as_latex_and_a_dollar_of_its_own_stays(text, shown):
+    assert links.plain(text) == shown

@@ -153,13 +153,17 @@ def test_notes_index_shows_openings_and_counts_the_note_lists_its_papers(tmp_pat
     paths.notes.mkdir(parents=True, exist_ok=True)
     (paths.notes / "caching.md").write_text(
         "# Caching embeddings\n\nWhy caches matter. [[kurniawan2023evstore]] caches lookups; "
+        "[a `note`](other.md) says more; "
         "[[lai2023adaembed|AdaEmbed]] prunes rows. A third sentence stays out.\n\n## More\n",
         encoding="utf-8",
     )
     notes = load_notes(paths)
     data, _ = sitedata.load(paths, notes, with_charts=False)
     index = render.generate(data)["notes/index.md"]
-    assert "Why caches matter. EVStore caches lookups; AdaEmbed prunes rows." in index
+    # Links read as their words: no Markdown shows (issue 34).
+    assert (
+        "Why caches matter. EVStore caches lookups; a note says more; AdaEmbed prunes rows."
+    ) in index
     assert "third sentence" not in index and "*Discusses 2 papers.*" in index
     assert "papers/" not in index  # the papers are on the note's own page
     page = render.note_page(notes[0].path.read_text(), "notes/caching.md", notes[0], data)
@@ -176,3 +180,16 @@ def test_metadata_sources_say_what_they_are(tmp_path):
     page = render.paper_page(paper, data)
     assert '<a href="https://github.com/org/repo">github.com/org/repo</a>' in page
     assert "javascript:alert(1)</li>" in page and 'href="javascript' not in page
+
+
+def test_feeds_say_when_their_links_are_relative(people_catalog, caplog):
+    data, _ = sitedata.load(people_catalog, with_charts=False)
+    with caplog.at_level("INFO", logger="mkdocs.plugins.papers"):
+        feed.feeds(data, {})
+    assert "set site_url in mkdocs.yml (or PAPERS_SITE_URL)" in caplog.text
+    caplog.clear()
+    data.site_url = "https://example.org/papers/"
+    with caplog.at_level("INFO", logger="mkdocs.plugins.papers"):
+        out = feed.feeds(data, {})
+    assert "site_url" not in caplog.text
+    assert 'href="https://example.org/papers/feeds/all.xml" rel="self"' in out[feed.ALL_FEED]

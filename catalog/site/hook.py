@@ -17,7 +17,7 @@ from catalog.errors import CatalogError
 from catalog.paths import CATALOG_ENV, Paths
 from catalog.site.home import fill_charts, fill_home
 from catalog.site.links import NAV_PAGES, log, note_uri
-from catalog.site.markup import toc_of
+from catalog.site.markup import page_toc
 from catalog.site.outdir import check_site_dir, mark_site_dir
 from catalog.site.render import (
     generate,
@@ -256,12 +256,7 @@ def on_page_content(html: str, *, page: Page, config: MkDocsConfig, files: Files
     if _build is None or page.file.src_uri not in _build.html:
         return html
     body = _build.html.pop(page.file.src_uri)
-    page.toc = get_toc(
-        [
-            {"level": 2, "id": anchor, "name": title, "children": []}
-            for anchor, title in toc_of(body)
-        ]
-    )
+    page.toc = get_toc(page_toc(body))
     return body
 
 

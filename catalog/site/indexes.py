@@ -98,8 +98,13 @@ def notes_index(data: SiteData) -> str:
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 
 
+# A Markdown link or image ('[text](target "title")'), read as its text.
+_MD_LINK_RE = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+
+
 def note_opening(note: Note, data: SiteData, sentences: int = 2) -> str:
-    """The first sentences of a note's first paragraph, as Markdown-safe text."""
+    """The first sentences of a note's first paragraph as text (its links and [[key]]
+    links read as their words), made safe as Markdown."""
     from catalog.data.notes import replace_links
 
     text = note.path.read_text(encoding="utf-8") if note.path.is_file() else ""
@@ -110,7 +115,8 @@ def note_opening(note: Note, data: SiteData, sentences: int = 2) -> str:
         paper = data.by_key.get(link.key)
         return link.text or (paper.short_title if paper else link.key)
 
-    plain_text = " ".join(replace_links(first, label).split())
+    words = _MD_LINK_RE.sub(r"\1", replace_links(first, label))
+    plain_text = " ".join(words.replace("`", "").split())
     return md(" ".join(_SENTENCE_END_RE.split(plain_text)[:sentences]))
 
 

@@ -42,7 +42,7 @@ ARXIV_ABS = "https://arxiv.org/abs/"
 ARXIV_PDF = "https://arxiv.org/pdf/"
 LATEST = 10
 # Markers in the hand-written home page (site/index.md) that the hook fills in.
-MARKERS = ("counts", "charts", "latest", "notes")
+MARKERS = ("search", "counts", "charts", "latest", "notes")
 MARKER_RE = re.compile(r"<!--\s*papers:(\w+)\s*-->")
 _SLUG_RE = re.compile(r"[^a-z0-9_-]+")
 # Python-Markdown's backslash-escapable characters that could start markup inline.
@@ -62,13 +62,22 @@ class SiteError(CatalogError):
 _PROTECTED_WORD_RE = re.compile(r"(?<![${])\{([^\s{}$\\]+)\}(?!})")
 
 
+# Inline math as arXiv abstracts write it ('$mN$', '$10^{4}$', '$29.6x$'): a span between
+# dollars with no space in it, standing alone; '$5 and $10' or '${x}' is no such span.
+_MATH_RE = re.compile(r"(?<![\w$])\$[^\s$]+\$(?![\w$])")
+
+
 def plain(text: str) -> str:
     """Catalog text as a page shows it. LaTeX left in it (a command such as '\\&' or
-    '$1.5\\times$' of an arXiv abstract, a word in braces as BibTeX protects capitals:
-    '{GPU}') is read by the one reader of LaTeX, bib.latex.to_text, as import reads a .bib;
-    text with neither is shown as it is (a dollar or brace of its own stays: '{{ 7*7 }}',
-    '${x}')."""
-    if "\\" in text or ("{" in text and _PROTECTED_WORD_RE.search(text)):
+    '$1.5\\times$' of an arXiv abstract, inline math such as '$K_s$', a word in braces as
+    BibTeX protects capitals: '{GPU}') is read by the one reader of LaTeX,
+    bib.latex.to_text, as import reads a .bib; text with none of these is shown as it
+    is (a dollar or brace of its own stays: '{{ 7*7 }}', '${x}', '$5 and $10')."""
+    if (
+        "\\" in text
+        or ("{" in text and _PROTECTED_WORD_RE.search(text))
+        or ("$" in text and _MATH_RE.search(text))
+    ):
         return _to_text(text)
     return text
 

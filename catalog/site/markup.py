@@ -6,6 +6,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable
+from typing import TypedDict
 
 from markupsafe import Markup
 
@@ -79,9 +80,34 @@ _H2_RE = re.compile(r'<h2 id="([^"]+)"[^>]*>(.*?)<a class="headerlink"')
 CONTENTS_SLOT = "<!-- pp-contents -->"
 
 
+_H1_RE = re.compile(r'<h1 id="([^"]+)">(.*?)</h1>')
+
+
 def toc_of(page_html: str) -> list[tuple[str, str]]:
     """(anchor, title) of each h2 of a page we rendered as HTML, for its table of contents."""
     return _H2_RE.findall(page_html)
+
+
+class TocEntry(TypedDict):
+    """One entry of a table of contents, as mkdocs's get_toc reads it."""
+
+    level: int
+    id: str
+    name: str
+    children: list[TocEntry]
+
+
+def page_toc(page_html: str) -> list[TocEntry]:
+    """A page's table of contents as mkdocs's toc extension gives it: the h1 with the
+    h2s under it. The theme's skip link goes to its first entry, the page's title."""
+    sections: list[TocEntry] = [
+        {"level": 2, "id": anchor, "name": title, "children": []}
+        for anchor, title in toc_of(page_html)
+    ]
+    h1 = _H1_RE.search(page_html)
+    if h1 is None:
+        return sections
+    return [{"level": 1, "id": h1.group(1), "name": h1.group(2), "children": sections}]
 
 
 def with_contents(page_html: str, data: SiteData) -> str:
