@@ -213,7 +213,7 @@ def test_namesakes_told_apart_get_a_page_each_that_says_how(namesakes):
     assert '<a href="wa/#hao-wang">Hao Wang</a> (not told apart)</td>' in index
     # All papers' data: the spelling's section, and the namesakes' own where they differ.
     script = listpages.papers_data(data)
-    value = json.loads(script[len("window.PAPERS_DATA=") : -2])
+    value = json.loads(json.loads(script[len("window.PAPERS_DATA=JSON.parse(") : -3]))
     assert value["authors"]["Hao Wang"] == "../authors/wa/#hao-wang"
     record = next(r for r in value["papers"] if r["k"] == "a2024two")
     assert record["o"] == {"1": "../authors/wa/#hao-wang-east", "2": "../authors/wa/#hao-wang-west"}

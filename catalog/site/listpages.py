@@ -233,7 +233,10 @@ def papers_data(data: SiteData) -> str:
         if data.people.spelled(spelling) is person
     }
     value = {"papers": records, "tags": tags, "authors": people}
-    return f"window.PAPERS_DATA={_js_literal(value)};\n"
+    # A JSON string read by JSON.parse: browsers read it in about half the time of the
+    # same value written as a script's object literal, and the page waits for neither.
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return f"window.PAPERS_DATA=JSON.parse({_js_literal(text)});\n"
 
 
 def _namesake_links(paper: Paper, data: SiteData) -> dict[str, dict[str, str]]:
