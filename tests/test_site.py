@@ -222,14 +222,17 @@ def test_lists_and_indexes(paths):
         '<a href="../../authors/ch/#mosharaf-chowdhury">Mosharaf Chowdhury</a></div>'
     ) in year
     assert 'rel="next">2023' not in year and 'href="../2021/" rel="prev">← 2021</a>' in year
-    assert render.is_html_page("years/2023.md") and not render.is_html_page("years/index.md")
+    assert render.is_html_page("years/2023.md") and not render.is_html_page("notes/index.md")
     assert render.is_html_page("papers/index.md")
     assert '<span class="pp-venue" title="USENIX' in pages["tags/training.md"]
     assert 'id="year-2023"' in pages["tags/training.md"]
     venues = pages["venues/index.md"]
     # The count right after the venue, where a phone shows it without scrolling.
-    assert "| Venue | Papers | Full name | Kind |" in venues
-    assert "| [OSDI](osdi.md) | 1 | USENIX Symposium" in venues
+    assert (
+        '<th>Venue</th><th style="text-align: right">Papers</th><th>Full name</th><th>Kind</th>'
+    ) in venues
+    assert '<td><a href="osdi/">OSDI</a></td><td style="text-align: right">1</td>' in venues
+    assert '<td style="text-align: right">1</td><td>USENIX Symposium' in venues
     # Registry venues without papers are the curator's business, not the reader's.
     assert "PVLDB" not in venues
     assert "<p>Embedding tables.</p>" in pages["tags/embedding.md"]
@@ -237,7 +240,9 @@ def test_lists_and_indexes(paths):
         "<p>USENIX Symposium on Operating Systems Design and Implementation: conference, "
         "published by USENIX Association.</p>" in pages["venues/osdi.md"]
     )
-    assert "| [embedding](embedding.md) | 2 |" in pages["tags/index.md"]
+    assert (
+        '<td><a href="embedding/">embedding</a></td><td style="text-align: right">2</td>'
+    ) in pages["tags/index.md"]
 
 
 def test_entries_stand_on_their_own(paths):

@@ -209,8 +209,9 @@ def _source_label(link: str) -> str:
 
 
 def is_html_page(uri: str) -> bool:
-    """Whether a generated page is written as HTML: papers and the per-year/venue/tag lists."""
-    return uri in (ALL_URI, AUTHORS_INDEX) or (
+    """Whether a generated page is written as HTML: all but the notes index."""
+    indexes = ("years/index.md", "venues/index.md", "tags/index.md")
+    return uri in (ALL_URI, AUTHORS_INDEX, *indexes) or (
         uri.startswith(("papers/", "years/", "venues/", "tags/", "authors/"))
         and (not uri.endswith("/index.md"))
     )
