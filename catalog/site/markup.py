@@ -76,6 +76,9 @@ def book_text(paper: Paper, venue: Venue | None) -> str:
 
 
 _H2_RE = re.compile(r'<h2 id="([^"]+)"[^>]*>(.*?)<a class="headerlink"')
+# The most sections the theme's table of contents lists: an authors page has a hundred
+# people, and the theme lays out and watches every entry of its sidebar.
+MAX_TOC = 40
 # Where a page's template puts its list of sections (with_contents fills it).
 CONTENTS_SLOT = "<!-- pp-contents -->"
 
@@ -104,6 +107,8 @@ def page_toc(page_html: str) -> list[TocEntry]:
         {"level": 2, "id": anchor, "name": title, "children": []}
         for anchor, title in toc_of(page_html)
     ]
+    if len(sections) > MAX_TOC:
+        sections = []  # a wall of names: the page's own list (pp-contents) shows them
     h1 = _H1_RE.search(page_html)
     if h1 is None:
         return sections
@@ -125,6 +130,7 @@ def with_contents(page_html: str, data: SiteData) -> str:
             "contents.html",
             data.template_dir,
             sections=[(anchor, Markup(title)) for anchor, title in sections],
+            everywhere=len(sections) > MAX_TOC,  # the theme lists none of them (page_toc)
         )
     return page_html.replace(CONTENTS_SLOT, contents, 1)
 
