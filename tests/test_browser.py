@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import http.server
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -225,10 +226,24 @@ class _Links(HTMLParser):
                 self.links.append(value)
 
 
+def _ids(page: str, known: dict[str, set[str]]) -> set[str]:
+    """The ids a page's elements carry (what a link's #fragment can lead to)."""
+    if page not in known:
+        try:
+            with urlopen(page) as response:
+                text = response.read().decode("utf-8")
+        except HTTPError:
+            text = ""
+        known[page] = set(re.findall(r'\sid="([^"]+)"', text))
+    return known[page]
+
+
 def test_no_page_has_a_broken_internal_link(site_url):
-    """Crawl every page reachable from the home page; every local link must answer."""
+    """Crawl every page reachable from the home page; every local link must answer, and
+    lead to an element where it names one (an author's section on their shelf)."""
     seen_pages: set[str] = set()
     checked: dict[str, int] = {}
+    ids: dict[str, set[str]] = {}
     queue = [site_url]
     broken = []
     while queue:
@@ -241,9 +256,11 @@ def test_no_page_has_a_broken_internal_link(site_url):
         parser = _Links()
         parser.feed(text)
         for link in parser.links:
-            target, _ = urldefrag(urljoin(url, link))
+            target, fragment = urldefrag(urljoin(url, link))
             if urlparse(target).netloc != urlparse(site_url).netloc:
                 continue
+            if fragment and target.endswith("/") and fragment not in _ids(target, ids):
+                broken.append(f"{url} -> {link} (no #{fragment} there)")
             if target not in checked:
                 try:
                     with urlopen(target) as response:
@@ -317,6 +334,8 @@ PAGE_TYPES = {
     "tags": "tags/",
     "notes": "notes/",
     "note": "notes/embedding-systems/",
+    "authors": "authors/",
+    "author": "authors/zh/",
 }
 
 

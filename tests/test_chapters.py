@@ -356,9 +356,10 @@ def test_site_shows_the_book_on_the_paper_page_and_in_lists(cli, paths: Paths) -
         "Dora Editor, Sample &amp; Sons"
     ) in other
     script = listpages.papers_data(data)
-    assert (
-        '"c":"In Handbook of Made-Up Recommenders, edited by Carla Editor, Jörg Müller '
-        'and Dirk van der Sample, Example Press, chapter 3"'
-    ) in script
+    value = json.loads(json.loads(script[len("window.PAPERS_DATA=JSON.parse(") : -3]))
+    assert {r.get("c") for r in value["papers"]} >= {
+        "In Handbook of Made-Up Recommenders, edited by Carla Editor, Jörg Müller "
+        "and Dirk van der Sample, Example Press, chapter 3"
+    }
     plain = render.paper_page(data.by_key["kurniawan2023evstore"], data)
     assert "<strong>Book:</strong>" not in plain and "pp-book" not in plain

@@ -17,6 +17,7 @@ from catalog.errors import InvalidCatalogError
 from catalog.model import Paper, digest
 from catalog.site import listpages, render, sitedata
 from catalog.site.people import People, address, plain
+from catalog.site.shelves import anchor, shelf
 from tests.conftest import write_catalog
 
 # Two people named Hao Wang are authors 2 and 3 of a2024two; b2024one's Hao Wang is
@@ -193,33 +194,32 @@ def test_namesakes_told_apart_get_a_page_each_that_says_how(namesakes):
     assert (east.uri, west.uri) == ("authors/hao-wang-east.md", "authors/hao-wang-west.md")
     rest = data.people.spelled("Hao Wang")
     assert rest.uri == "authors/hao-wang.md" and [p.key for p in rest.papers] == ["b2024one"]
-    # The paper's page links each author to their own page.
+    # The paper's page links each author to their own section of the "wa" shelf.
     page = pages["papers/a2024two.md"]
-    assert '<a href="../../authors/hao-wang-east/">Hao Wang</a>' in page
-    assert '<a href="../../authors/hao-wang-west/">Hao Wang</a>' in page
-    # Each page names the person and what tells them from the others: their papers.
-    mine = pages[east.uri]
-    assert "<h1>Hao Wang</h1>" in mine
+    assert '<a href="../../authors/wa/#hao-wang-east">Hao Wang</a>' in page
+    assert '<a href="../../authors/wa/#hao-wang-west">Hao Wang</a>' in page
+    # Each section names the person and what tells them from the others: their papers.
+    shelf = pages["authors/wa.md"]
+    mine = shelf[shelf.index('<h2 id="hao-wang-east">') : shelf.index('<h2 id="hao-wang-west">')]
     assert "Hao Wang is the name of 3 people in the catalog" in mine
-    assert 'This page: author 2 of <a href="../../papers/a2024two/">Two Namesakes</a>' in mine
-    assert '<a href="../hao-wang-west/">Hao Wang</a> (author 3 of' in mine
+    assert 'This one: author 2 of <a href="../../papers/a2024two/">Two Namesakes</a>' in mine
+    assert '<a href="#hao-wang-west">Hao Wang</a> (author 3 of' in mine
     assert "(1 paper where authors.yaml tells no namesake apart)" in mine
-    assert '<a href="../hao-wang-west/">Hao Wang</a> (1)' in mine  # a co-author
     index = pages["authors/index.md"]
     assert (
-        '<a href="hao-wang-east/">Wang, Hao</a> <span class="pp-n">(1)</span> '
+        '<a href="wa/#hao-wang-east">Wang, Hao</a> <span class="pp-n">(1)</span> '
         '<span class="pp-which">(author 2 of Two Namesakes)</span>'
     ) in index
     assert (
-        '<a href="hao-wang/">Wang, Hao</a> <span class="pp-n">(1)</span> '
+        '<a href="wa/#hao-wang">Wang, Hao</a> <span class="pp-n">(1)</span> '
         '<span class="pp-which">(not told apart)</span>'
     ) in index
-    # All papers' data: the spelling's page, and the namesakes' own where they differ.
+    # All papers' data: the spelling's section, and the namesakes' own where they differ.
     script = listpages.papers_data(data)
-    value = json.loads(script[len("window.PAPERS_DATA=") : -2])
-    assert value["authors"]["Hao Wang"] == "../authors/hao-wang/"
+    value = json.loads(json.loads(script[len("window.PAPERS_DATA=JSON.parse(") : -3]))
+    assert value["authors"]["Hao Wang"] == "../authors/wa/#hao-wang"
     record = next(r for r in value["papers"] if r["k"] == "a2024two")
-    assert record["o"] == {"1": "../authors/hao-wang-east/", "2": "../authors/hao-wang-west/"}
+    assert record["o"] == {"1": "../authors/wa/#hao-wang-east", "2": "../authors/wa/#hao-wang-west"}
     assert "o" not in next(r for r in value["papers"] if r["k"] == "b2024one")
 
 
@@ -247,8 +247,8 @@ def test_a_hostile_name_in_authors_yaml_is_inert_on_the_pages(namesakes):
         encoding="utf-8",
     )
     _, pages = _site(namesakes)
-    assert "<script>alert" not in pages["authors/x-y.md"]
-    assert "<script>alert" not in pages["authors/index.md"].replace("\\<script>", "")
+    assert "<script>alert" not in pages["authors/wa.md"]
+    assert "<script>alert" not in pages["authors/index.md"]
 
 
 # ---------------------------------------------------------------- stable addresses
@@ -282,7 +282,7 @@ def test_a_new_coauthor_whose_name_folds_alike_moves_no_page(tmp_path, first, ne
     after = {p.name: p.uri for p in data.people.everyone}
     assert {name: after[name] for name in before} == before
     pages = render.generate(data)
-    assert all(uri in pages for uri in after.values())
+    assert all(f'<h2 id="{anchor(p)}">' in pages[shelf(p)] for p in data.people.everyone)
     if newcomer != first:
         assert len(set(after.values())) == len(after) == 3
 

@@ -244,10 +244,12 @@ def test_shipped_catalog_builds_strict(tmp_path):
                 in page
             )
         authors = re.search(r'<p class="pp-authors">(.*?)</p>', page).group(1)
-        links = re.findall(r'<a href="\.\./\.\./authors/([^/"]+)/">', authors)
+        links = re.findall(r'<a href="\.\./\.\./authors/([^/"]+)/#([^"]+)">', authors)
         assert len(links) == len([a for a in paper.authors if a != "others"]), paper.key
-        for name in links:
-            assert f"papers/{paper.key}/" in (out / "authors" / name / "index.html").read_text()
+        for shelf, anchor in links:
+            text = (out / "authors" / shelf / "index.html").read_text()
+            section = text[text.index(f'<h2 id="{anchor}">') :].split("<h2 ", 1)[0]
+            assert f"papers/{paper.key}/" in section
     assert (out / "authors" / "index.html").is_file()
     # The feeds parse as Atom.
     for path in (out / "feeds").glob("*.xml"):

@@ -110,12 +110,14 @@ def test_author_pages_keep_alike_names_apart_unless_the_list_joins_them(people_c
     assert accented is not plain
     assert plain.uri == "authors/jose-silva.md"
     assert accented.uri == f"authors/jose-silva-{digest('José Silva')[:8]}.md"
-    lee = pages["authors/ann-lee.md"]
+    shelf = pages["authors/le.md"]
+    lee = shelf[shelf.index('<h2 id="ann-lee">') :]
     assert "2 papers in the catalog." in lee
-    assert '<a href="../jose-silva/">' in lee and f'<a href="../{accented.uri[8:-3]}/">' in lee
-    assert "Bo Chen</a> (1)" in lee and "(2)" not in lee.split("Co-authors")[1].split("</p>")[0]
+    # Co-authors of more than one paper are linked; those of one are counted.
+    assert "Co-authors: 3 others on one paper each." in lee
     assert (
-        '<a href="ann-lee/">Lee, Ann</a> <span class="pp-n">(2)</span>' in pages["authors/index.md"]
+        '<a href="le/#ann-lee">Lee, Ann</a> <span class="pp-n">(2)</span>'
+        in pages["authors/index.md"]
     )
     # The reviewed alias list makes them one.
     (people_catalog.data_dir / "authors.yaml").write_text(
@@ -125,11 +127,12 @@ def test_author_pages_keep_alike_names_apart_unless_the_list_joins_them(people_c
     pages = render.generate(data)
     silva = data.people.spelled("José Silva")
     assert silva is data.people.spelled("Jose Silva")
-    assert silva.uri == accented.uri  # the person's page: a function of its name
-    page = pages[silva.uri]
-    assert "2 papers in the catalog." in page and "Also written as Jose Silva." in page
-    assert "authors/jose-silva.md" not in pages
-    assert "Ann Lee</a> (2)" in page
+    assert silva.uri == accented.uri  # the person's address: a function of its name
+    shelf = pages["authors/si.md"]
+    page = shelf[shelf.index(f'<h2 id="{accented.uri[8:-3]}">') :]
+    assert "2 papers in the catalog; also written as Jose Silva." in page
+    assert '<h2 id="jose-silva">' not in shelf
+    assert '<a href="../le/#ann-lee">Ann Lee</a> (2)' in page
 
 
 def test_a_spelling_listed_for_two_people_is_refused(people_catalog):
@@ -150,13 +153,17 @@ def test_notes_index_shows_openings_and_counts_the_note_lists_its_papers(tmp_pat
     paths.notes.mkdir(parents=True, exist_ok=True)
     (paths.notes / "caching.md").write_text(
         "# Caching embeddings\n\nWhy caches matter. [[kurniawan2023evstore]] caches lookups; "
+        "[a `note`](other.md) says more; "
         "[[lai2023adaembed|AdaEmbed]] prunes rows. A third sentence stays out.\n\n## More\n",
         encoding="utf-8",
     )
     notes = load_notes(paths)
     data, _ = sitedata.load(paths, notes, with_charts=False)
     index = render.generate(data)["notes/index.md"]
-    assert "Why caches matter. EVStore caches lookups; AdaEmbed prunes rows." in index
+    # Links read as their words: no Markdown shows (issue 34).
+    assert (
+        "Why caches matter. EVStore caches lookups; a note says more; AdaEmbed prunes rows."
+    ) in index
     assert "third sentence" not in index and "*Discusses 2 papers.*" in index
     assert "papers/" not in index  # the papers are on the note's own page
     page = render.note_page(notes[0].path.read_text(), "notes/caching.md", notes[0], data)
@@ -173,3 +180,16 @@ def test_metadata_sources_say_what_they_are(tmp_path):
     page = render.paper_page(paper, data)
     assert '<a href="https://github.com/org/repo">github.com/org/repo</a>' in page
     assert "javascript:alert(1)</li>" in page and 'href="javascript' not in page
+
+
+def test_feeds_say_when_their_links_are_relative(people_catalog, caplog):
+    data, _ = sitedata.load(people_catalog, with_charts=False)
+    with caplog.at_level("INFO", logger="mkdocs.plugins.papers"):
+        feed.feeds(data, {})
+    assert "set site_url in mkdocs.yml (or PAPERS_SITE_URL)" in caplog.text
+    caplog.clear()
+    data.site_url = "https://example.org/papers/"
+    with caplog.at_level("INFO", logger="mkdocs.plugins.papers"):
+        out = feed.feeds(data, {})
+    assert "site_url" not in caplog.text
+    assert 'href="https://example.org/papers/feeds/all.xml" rel="self"' in out[feed.ALL_FEED]

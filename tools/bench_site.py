@@ -2,6 +2,7 @@
 
     python tools/bench_site.py                     # shipped catalog, 1,000, 5,000, 10,000 papers
     python tools/bench_site.py --sizes 1000 --plain    # one size, no plain-page baseline
+    python tools/bench_site.py --sizes 1000 5000 --runs 3   # paired runs, medians
 
 Each build runs in a fresh Python process (so peak RSS is that build's own)
 doing what `papers site build` does: mkdocs build --strict with our hook. The
@@ -11,8 +12,11 @@ generation, charts and related papers add to mkdocs's own work. The target is
 a 1,000-paper site in under twice the 1,000-plain-page time; issues 11 and 12 ask
 for 1,000 papers in 7 s, 5,000 in 30 s and 10,000 in 60 s (whole process, 2 cores).
 Besides wall seconds it prints CPU seconds (user + system), which a machine shared
-with other work inflates far less. Page weights are per page type, raw and
-gzip-compressed (as a web server sends them).
+with other work inflates far less. With --runs N the plain build and the site build
+of each size run in turn N times (paired: each pair sees the same load), and each
+figure is the median, the ratios the median of the pairs' ratios. Page weights are
+per page type, raw and gzip-compressed (as a web server sends them); the site's
+total is its bytes and its size on disk (4 KB blocks, as du counts).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import logging
 import os
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -117,6 +122,9 @@ def child(kind: str, target: str, out: str) -> None:
     seconds = time.perf_counter() - started
     cpu = time.process_time() - cpu_started
     pages = sum(1 for _ in Path(out).rglob("index.html"))
+    files = [p.stat().st_size for p in Path(out).rglob("*") if p.is_file()]
+    total_mb = sum(files) / 1e6
+    disk_mb = sum(-(-size // 4096) * 4096 for size in files) / 1e6
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(
         json.dumps(
@@ -125,6 +133,8 @@ def child(kind: str, target: str, out: str) -> None:
                 "cpu": cpu,
                 "peak_mb": peak_mb,
                 "pages": pages,
+                "total_mb": total_mb,
+                "disk_mb": disk_mb,
                 "generate_s": generated.get("seconds"),
                 "warnings": len(warnings),
                 "weights": page_weights(Path(out)) if kind == "site" else {},
@@ -190,6 +200,15 @@ def measure(kind: str, target: Path, work: Path) -> dict:
     return json.loads(run.stdout.strip().splitlines()[-1])
 
 
+def _median(runs: list[dict]) -> dict:
+    """Each number's median over runs; the rest (weights) from the first."""
+    out = dict(runs[0])
+    for key, value in runs[0].items():
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            out[key] = statistics.median(r[key] for r in runs)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -206,6 +225,7 @@ def main() -> None:
         default=None,
         help="plain-page baselines (default: the same sizes as --sizes)",
     )
+    parser.add_argument("--runs", type=int, default=1, help="paired runs per size (median)")
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -216,36 +236,48 @@ def main() -> None:
     rows = []
     with tempfile.TemporaryDirectory(prefix="bench-site-") as tmp:
         work = Path(tmp)
-        for n in args.sizes if args.plain is None else args.plain:
-            config = _plain_site(work / f"plain{n}", n)
-            rows.append(
-                (f"mkdocs-material alone, {n} plain pages", n, measure("plain", config, work))
-            )
+        plain_sizes = args.sizes if args.plain is None else args.plain
         rows.append(
             ("site, shipped catalog", None, measure("site", REPO / "data" / "papers.yaml", work))
         )
-        for n in args.sizes:
-            catalog = synth.write(n, work / f"synth{n}")
-            rows.append((f"site, {n:,} synthetic papers", n, measure("site", catalog, work)))
+        for n in sorted(set(args.sizes) | set(plain_sizes)):
+            config = _plain_site(work / f"plain{n}", n) if n in plain_sizes else None
+            catalog = synth.write(n, work / f"synth{n}") if n in args.sizes else None
+            plains, sites = [], []
+            for _ in range(args.runs):  # in turn: each pair sees the same machine load
+                if config:
+                    plains.append(measure("plain", config, work))
+                if catalog:
+                    sites.append(measure("site", catalog, work))
+            if plains:
+                rows.append((f"mkdocs-material alone, {n} plain pages", n, _median(plains)))
+            if sites:
+                site = _median(sites)
+                if plains:
+                    for key in ("seconds", "cpu"):
+                        site[f"{key}_ratio"] = statistics.median(
+                            s[key] / p[key] for s, p in zip(sites, plains, strict=True)
+                        )
+                rows.append((f"site, {n:,} synthetic papers", n, site))
     print(
         f"{'build':42} {'pages':>6} {'seconds':>8} {'cpu s':>7} {'peak MB':>8} "
-        f"{'ours s':>7} {'ratio':>6}"
+        f"{'ours s':>7} {'MB':>6} {'disk MB':>8} {'wall x':>7} {'cpu x':>6}"
     )
-    plain = {n: r for label, n, r in rows if label.startswith("mkdocs")}
-    for label, n, r in rows:
-        ratio = (
-            f"{r['cpu'] / plain[n]['cpu']:.2f}" if n in plain and label.startswith("site") else ""
-        )
+    for label, _n, r in rows:
         ours = f"{r['generate_s']:.2f}" if r["generate_s"] is not None else ""
+        wall_x = f"{r['seconds_ratio']:.2f}" if "seconds_ratio" in r else ""
+        cpu_x = f"{r['cpu_ratio']:.2f}" if "cpu_ratio" in r else ""
         print(
             f"{label:42} {r['pages']:6} {r['seconds']:8.2f} {r['cpu']:7.2f} "
-            f"{r['peak_mb']:8.0f} {ours:>7} {ratio:>6}"
+            f"{r['peak_mb']:8.0f} {ours:>7} {r['total_mb']:6.1f} {r['disk_mb']:8.1f} "
+            f"{wall_x:>7} {cpu_x:>6}"
         )
         if r["warnings"]:
             print(f"  ({r['warnings']} warnings)")
     print(
-        "ours s: our hook's page generation, related papers and charts, inside 'seconds'; "
-        "ratio: site CPU time / plain-page CPU time for the same count"
+        f"medians of {args.runs} run(s); ours s: our hook's page generation, related papers "
+        "and charts, inside 'seconds'; wall x, cpu x: site / plain pages of the same count, "
+        "paired"
     )
     print("\npage weight (HTML or file, KB: median / largest, median gzipped, count)")
     for label, _, r in rows:

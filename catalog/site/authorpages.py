@@ -1,19 +1,17 @@
-"""The people pages: the authors index (letters, a filter box, each person's paper
-count, by family name) and each author's page (their papers first, by year; the people
-they wrote with after, compact), filled into overrides/partials/papers-author*.html."""
+"""The authors index: every person under the letter of their family name, with a filter
+box and each one's paper count (overrides/papers/authors-index.html); each name leads to
+the person's section of their shelf (catalog.site.shelves)."""
 
 from __future__ import annotations
 
-import html
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from catalog.model import fold
-from catalog.site.links import ALL_URI, AUTHORS_INDEX, front, paper_uri, plural, url
-from catalog.site.markup import nav_line, paper_item
-from catalog.site.partials import render, trusted
+from catalog.site.links import AUTHORS_INDEX, front, plural, url
 from catalog.site.people import Person, family_first, sort_key
-from catalog.site.sitedata import SiteData, by_year
+from catalog.site.shelves import person_url
+from catalog.site.sitedata import SiteData
+from catalog.site.templates import render
 
 PEOPLE_JS = "javascripts/people.js"
 LETTERS = [chr(c) for c in range(ord("A"), ord("Z") + 1)] + ["#"]
@@ -62,7 +60,7 @@ def authors_index(data: SiteData) -> str:
     for person in data.people.everyone:
         letters[letter_of(person.name)].people.append(
             {
-                "href": url(uri, person.uri, data.directory_urls),
+                "href": person_url(uri, person, data.directory_urls),
                 "label": family_first(person.name),
                 "folded": fold(" ".join(dict.fromkeys([person.name, *person.spellings]))),
                 "count": len(person.papers),
@@ -70,83 +68,10 @@ def authors_index(data: SiteData) -> str:
             }
         )
     body = render(
-        "papers-authors.html",
+        "authors-index.html",
+        data.template_dir,
         total=plural(len(data.people.everyone), "author"),
         letters=list(letters.values()),
         script=url(uri, PEOPLE_JS, data.directory_urls),
     )
     return front("Authors", [body])
-
-
-def author_page(person: Person, data: SiteData) -> str:
-    """One author's papers in the catalog, newest year first, then their co-authors.
-
-    The entries are compact (venue, year, title, authors, summary): a paper's links,
-    abstract and BibTeX are on its own page, and two thousand author pages repeating
-    them weighed more than the rest of the site.
-    """
-    from catalog.site.listpages import _bib_link
-
-    uri = person.uri
-
-    def to(target: str) -> str:
-        return url(uri, target, data.directory_urls)
-
-    years = sorted({p.year for p in person.papers})
-    span = f"in {years[0]}" if len(years) == 1 else f"from {years[0]} to {years[-1]}"
-    coauthors = [
-        {"href": to(p.uri), "name": p.name, "count": n} for p, n in person.coauthors(data.people)
-    ]
-    body = render(
-        "papers-author.html",
-        name=person.name,
-        trail=trusted(nav_line(uri, data, [("All papers", ALL_URI), ("Authors", AUTHORS_INDEX)])),
-        summary=f"{plural(len(person.papers), 'paper')} in the catalog. Published {span}.",
-        spellings=[s for s in person.spellings if s != person.name],
-        namesakes=trusted(_namesakes(person, data, to)),
-        downloads=trusted(_bib_link(uri, person.papers, data)),
-        years=[
-            {
-                "year": year,
-                "entries": [trusted(paper_item(p, uri, data, compact=True)) for p in group],
-            }
-            for year, group in by_year(person.papers).items()
-        ],
-        coauthors=coauthors,
-        shown=COAUTHORS_SHOWN,
-    )
-    # In search by name (and spellings): the lists are out of it, their papers' pages
-    # hold that text.
-    # The tags are printed as given, as the title is: escaped here.
-    names = dict.fromkeys(html.escape(n, quote=False) for n in (person.name, *person.spellings))
-    return front(person.name, [body], tuple(names))
-
-
-def _namesakes(person: Person, data: SiteData, to: Callable[[str], str]) -> str:
-    """For one of several people with one name: what tells them apart, their papers."""
-    others = data.people.namesakes(person)
-    if not others:
-        return ""
-
-    def which(p: Person) -> list[dict[str, object]]:
-        return [
-            {"href": to(paper_uri(paper.key)), "title": paper.short_title, "n": n}
-            for paper, n in p.places
-        ]
-
-    return render(
-        "papers-namesakes.html",
-        name=person.name,
-        count=len(others) + 1,
-        this=which(person),
-        this_papers=plural(len(person.papers), "paper"),
-        others=[
-            {
-                "href": to(p.uri),
-                "name": p.name,
-                "places": which(p),
-                "papers": plural(len(p.papers), "paper"),
-            }
-            for p in others
-        ],
-    )

@@ -18,8 +18,8 @@ from catalog.bib import formats
 from catalog.model import Paper
 from catalog.paths import page_name
 from catalog.site.links import bib_uri, plural, url
-from catalog.site.partials import render
 from catalog.site.sitedata import SiteData
+from catalog.site.templates import render
 
 
 @dataclass(frozen=True)
@@ -128,7 +128,7 @@ def paper_links(paper: Paper, data: SiteData) -> str:
         }
         for d in DOWNLOADS
     ]
-    return render("papers-downloads.html", label="Download", links=links)
+    return render("downloads.html", data.template_dir, label="Download", links=links)
 
 
 def list_links(page_uri: str, papers: Sequence[Paper], data: SiteData) -> str:
@@ -145,4 +145,4 @@ def list_links(page_uri: str, papers: Sequence[Paper], data: SiteData) -> str:
         for d in kinds
     ]
     label = "Cite this paper" if len(papers) == 1 else f"Cite these {plural(len(papers), 'paper')}"
-    return render("papers-downloads.html", label=label, links=links)
+    return render("downloads.html", data.template_dir, label=label, links=links)

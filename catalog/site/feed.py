@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 
 from catalog.model import Paper
 from catalog.paths import page_name
-from catalog.site.links import paper_uri, plain, tag_uri, url
+from catalog.site.links import log, paper_uri, plain, tag_uri, url
 from catalog.site.sitedata import SiteData
 
 FEED_DIR = "feeds"
@@ -94,6 +94,14 @@ def atom(papers: Sequence[Paper], data: SiteData, feed_uri: str, title: str, pag
 
 def feeds(data: SiteData, by_tag: dict[str, list[Paper]]) -> dict[str, str]:
     """Every feed: {path in the site: Atom text}."""
+    if not data.site_url:
+        # Not a warning: a site built to be opened from a folder has no address, and
+        # --strict stops at warnings. Relative links are valid Atom, but some readers
+        # resolve them against the page that named the feed rather than the feed.
+        log.info(
+            "feeds: links are relative to each feed file, as the site's address is not "
+            "known; set site_url in mkdocs.yml (or PAPERS_SITE_URL) for absolute links"
+        )
     out = {ALL_FEED: atom(data.papers, data, ALL_FEED, "papers: latest additions", "index.md")}
     for tag, papers in by_tag.items():
         uri = tag_feed_uri(tag)

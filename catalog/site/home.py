@@ -1,13 +1,15 @@
-"""The home page's generated sections: counts, charts, latest additions and notes."""
+"""The home page's generated sections: search, counts, charts, latest additions and notes."""
 
 from __future__ import annotations
 
-import html
 import re
 from collections import Counter
 
+from markupsafe import Markup
+
 from catalog.site.charts import Chart
 from catalog.site.links import (
+    ALL_URI,
     CHART_DIR,
     LATEST,
     MARKER_RE,
@@ -18,8 +20,10 @@ from catalog.site.links import (
     paper_uri,
     plural,
     safe_href,
+    url,
 )
 from catalog.site.sitedata import SiteData
+from catalog.site.templates import render
 
 
 def home_counts(data: SiteData) -> str:
@@ -51,31 +55,29 @@ def home_counts(data: SiteData) -> str:
                 if status[s]
             )
         )
-    return "\n".join(f"- {f}" for f in facts)
+    # One line, so the first screen has room for the search and the latest papers.
+    return " · ".join(facts) + "."
 
 
 def home_charts(data: SiteData) -> str:
-    """The charts with captions; each SVG goes in inline in on_page_content (inline, so
-    its bars can link to their pages and its text can follow the colour scheme)."""
+    """The charts with captions (home-charts.html)."""
     if not data.charts:
         return "No charts: the catalog is empty."
-    blocks = []
-    for chart in data.charts:
-        # The chart's own text (axis numbers, labels) stays out of the search index.
-        blocks.append(
-            '<figure class="papers-chart">\n'
-            '<div class="papers-chart-frame" data-search-exclude>'
-            f"<!-- papers-chart:{chart.name} --></div>\n"
-            f"<figcaption>{html.escape(chart.caption)} "
-            f'(<a href="{CHART_DIR}/{chart.name}.svg">SVG</a>)</figcaption>\n'
-            "</figure>"
-        )
-    return "\n\n".join(blocks)
+    return render("home-charts.html", data.template_dir, charts=data.charts, chart_dir=CHART_DIR)
+
+
+def home_search(data: SiteData) -> str:
+    """The search button and the link to All papers (home-search.html)."""
+    return render(
+        "home-search.html",
+        data.template_dir,
+        all_papers=url("index.md", ALL_URI, data.directory_urls),
+        count=plural(len(data.papers), "paper"),
+    )
 
 
 _CHART_SLOT_RE = re.compile(r"<!-- papers-chart:([\w-]+) -->")
 _SVG_START_RE = re.compile(r"<svg\b")
-_WIDTH_RE = re.compile(r'<svg\b[^<>]*?\bwidth="([\d.]+pt)"')
 
 
 def inline_chart(chart: Chart) -> str:
@@ -86,10 +88,8 @@ def inline_chart(chart: Chart) -> str:
     prefix = chart.name + "-"
     svg = re.sub(r'\bid="', f'id="{prefix}', svg)
     svg = svg.replace("url(#", f"url(#{prefix}").replace('xlink:href="#', f'xlink:href="#{prefix}')
-    # Never wider than drawn (its labels would grow past the text's), narrower on a phone.
-    width = _WIDTH_RE.search(svg)
-    limit = f' style="max-width: {width.group(1)}"' if width else ""
-    start = f'<svg role="img" aria-label="{html.escape(chart.alt)}" class="papers-chart-svg"{limit}'
+    # As wide as the page's text (extra.css), narrower on a phone.
+    start = Markup('<svg role="img" aria-label="{}" class="papers-chart-svg"').format(chart.alt)
     return _SVG_START_RE.sub(lambda _: start, svg, count=1)  # a function: alt is not a pattern
 
 
@@ -147,6 +147,7 @@ def fill_home(markdown: str, data: SiteData) -> str:
     sections = {
         "counts": home_counts,
         "charts": home_charts,
+        "search": home_search,
         "latest": home_latest,
         "notes": home_notes,
     }

@@ -17,7 +17,7 @@ from catalog.errors import CatalogError
 from catalog.paths import CATALOG_ENV, Paths
 from catalog.site.home import fill_charts, fill_home
 from catalog.site.links import NAV_PAGES, log, note_uri
-from catalog.site.markup import toc_of
+from catalog.site.markup import page_toc
 from catalog.site.outdir import check_site_dir, mark_site_dir
 from catalog.site.render import (
     generate,
@@ -26,6 +26,7 @@ from catalog.site.render import (
     note_page,
 )
 from catalog.site.sitedata import SiteData, flag, load, safe_url
+from catalog.site.weight import squeeze
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -202,9 +203,12 @@ def site_settings(config: MkDocsConfig) -> dict[str, Any]:
 
 
 def use_markdown(data: SiteData, config: MkDocsConfig) -> None:
-    """Reading notes converted with the site's own Markdown extensions (SiteData.note_html)."""
+    """Reading notes converted with the site's own Markdown extensions (SiteData.note_html),
+    pages rendered with the theme folder's templates (catalog.site.templates)."""
     data.markdown_extensions = list(config.markdown_extensions)
     data.mdx_configs = dict(config.mdx_configs)
+    if config.theme.custom_dir:
+        data.template_dir = Path(config.theme.custom_dir)
 
 
 def _use_catalog_notes(files: Files, config: MkDocsConfig, paths: Paths, notes: list[Note]) -> None:
@@ -253,18 +257,14 @@ def on_page_content(html: str, *, page: Page, config: MkDocsConfig, files: Files
     if _build is None or page.file.src_uri not in _build.html:
         return html
     body = _build.html.pop(page.file.src_uri)
-    page.toc = get_toc(
-        [
-            {"level": 2, "id": anchor, "name": title, "children": []}
-            for anchor, title in toc_of(body)
-        ]
-    )
+    page.toc = get_toc(page_toc(body))
     return body
 
 
 @event_priority(-100)  # the page as written, after any other plugin's change
 def on_post_page(output: str, *, page: Page, config: MkDocsConfig) -> str:
-    """Count the pages mkdocs writes (it skips an empty one) as an index.html."""
+    """Count the pages mkdocs writes (it skips an empty one) as an index.html; drop the
+    templates' indentation (catalog.site.weight)."""
     if _build is not None and output.strip() and page.file.dest_uri.endswith("index.html"):
         _build.pages_written += 1
-    return output
+    return squeeze(output)

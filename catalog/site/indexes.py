@@ -7,49 +7,67 @@ from collections import Counter
 
 from catalog.data.notes import Link, Note
 from catalog.site.links import (
+    front,
     href,
     md,
     note_uri,
     plural,
     tag_uri,
+    url,
     year_uri,
 )
 from catalog.site.sitedata import SiteData, by_year
+from catalog.site.templates import render
 
 
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|")
+def _table(
+    uri: str,
+    title: str,
+    columns: list[tuple[str, bool]],
+    rows: list[list[object]],
+    data: SiteData,
+    empty: str = "No papers yet.",
+) -> str:
+    """An index page (index-table.html): columns are (name, numeric)."""
+    body = render(
+        "index-table.html", data.template_dir, title=title, columns=columns, rows=rows, empty=empty
+    )
+    return front(title, [body])
 
 
 def years_index(data: SiteData) -> str:
     """Every year with its paper and venue counts."""
     uri = "years/index.md"
-    lines = ["# Papers by year", "", "| Year | Papers | Venues |", "|---|--:|--:|"]
-    for year, group in by_year(data.papers).items():
-        lines.append(
-            f"| [{year}]({href(uri, year_uri(year))}) | {len(group)} "
-            f"| {len({p.venue for p in group})} |"
-        )
-    return "\n".join(lines) + "\n"
+    rows: list[list[object]] = [
+        [
+            (str(year), url(uri, year_uri(year), data.directory_urls)),
+            len(group),
+            len({p.venue for p in group}),
+        ]
+        for year, group in by_year(data.papers).items()
+    ]
+    return _table(
+        uri, "Papers by year", [("Year", False), ("Papers", True), ("Venues", True)], rows, data
+    )
 
 
 def venues_index(data: SiteData) -> str:
     """Every venue with papers: its paper count (first, so a phone shows it) and name."""
     uri = "venues/index.md"
     counts = Counter(p.venue for p in data.papers)
-    lines = ["# Papers by venue", ""]
-    if counts:
-        lines += ["| Venue | Papers | Full name | Kind |", "|---|--:|---|---|"]
-    else:
-        lines.append("No papers yet.")
+    rows: list[list[object]] = []
     for short in sorted(counts, key=str.lower):
         venue = data.venues.get(short)
-        label = f"[{md(short)}]({href(uri, data.venue_uri(short))})"
-        lines.append(
-            f"| {_cell(label)} | {counts[short]} | {_cell(md(venue.name) if venue else '')} "
-            f"| {_cell(md(venue.kind)) if venue else ''} |"
+        rows.append(
+            [
+                (short, url(uri, data.venue_uri(short), data.directory_urls)),
+                counts[short],
+                venue.name if venue else "",
+                venue.kind if venue else "",
+            ]
         )
-    return "\n".join(lines) + "\n"
+    columns = [("Venue", False), ("Papers", True), ("Full name", False), ("Kind", False)]
+    return _table(uri, "Papers by venue", columns, rows, data)
 
 
 def tags_index(data: SiteData) -> str:
@@ -57,13 +75,16 @@ def tags_index(data: SiteData) -> str:
     uri = "tags/index.md"
     counts = Counter(t for p in data.papers for t in dict.fromkeys(p.tags))
     names = sorted(set(counts) | set(data.vocabulary), key=lambda t: (-counts[t], t))
-    lines = ["# Papers by tag", "", "| Tag | Papers | Description |", "|---|--:|---|"]
-    for tag in names:
-        label = f"[{md(tag)}]({href(uri, tag_uri(tag))})" if counts[tag] else md(tag)
-        lines.append(
-            f"| {_cell(label)} | {counts[tag]} | {_cell(md(data.vocabulary.get(tag, '')))} |"
-        )
-    return "\n".join(lines) + "\n"
+    rows: list[list[object]] = [
+        [
+            (tag, url(uri, tag_uri(tag), data.directory_urls) if counts[tag] else None),
+            counts[tag],
+            data.vocabulary.get(tag, ""),
+        ]
+        for tag in names
+    ]
+    columns = [("Tag", False), ("Papers", True), ("Description", False)]
+    return _table(uri, "Papers by tag", columns, rows, data)
 
 
 def notes_index(data: SiteData) -> str:
@@ -92,8 +113,13 @@ def notes_index(data: SiteData) -> str:
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 
 
+# A Markdown link or image ('[text](target "title")'), read as its text.
+_MD_LINK_RE = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+
+
 def note_opening(note: Note, data: SiteData, sentences: int = 2) -> str:
-    """The first sentences of a note's first paragraph, as Markdown-safe text."""
+    """The first sentences of a note's first paragraph as text (its links and [[key]]
+    links read as their words), made safe as Markdown."""
     from catalog.data.notes import replace_links
 
     text = note.path.read_text(encoding="utf-8") if note.path.is_file() else ""
@@ -104,5 +130,6 @@ def note_opening(note: Note, data: SiteData, sentences: int = 2) -> str:
         paper = data.by_key.get(link.key)
         return link.text or (paper.short_title if paper else link.key)
 
-    plain_text = " ".join(replace_links(first, label).split())
+    words = _MD_LINK_RE.sub(r"\1", replace_links(first, label))
+    plain_text = " ".join(words.replace("`", "").split())
     return md(" ".join(_SENTENCE_END_RE.split(plain_text)[:sentences]))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import logging
@@ -42,7 +43,7 @@ ARXIV_ABS = "https://arxiv.org/abs/"
 ARXIV_PDF = "https://arxiv.org/pdf/"
 LATEST = 10
 # Markers in the hand-written home page (site/index.md) that the hook fills in.
-MARKERS = ("counts", "charts", "latest", "notes")
+MARKERS = ("search", "counts", "charts", "latest", "notes")
 MARKER_RE = re.compile(r"<!--\s*papers:(\w+)\s*-->")
 _SLUG_RE = re.compile(r"[^a-z0-9_-]+")
 # Python-Markdown's backslash-escapable characters that could start markup inline.
@@ -62,6 +63,14 @@ def plain(text: str) -> str:
     """Catalog text as a page shows it: LaTeX left in it read as text (bib.latex.readable,
     the rule the plain-text citation formats share)."""
     return readable(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _to_text(text: str) -> str:
+    """bib.latex.to_text, once per text: an abstract shows in up to ten lists."""
+    from catalog.bib.latex import to_text
+
+    return to_text(text)
 
 
 def md(text: str) -> str:

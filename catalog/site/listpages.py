@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
+
+from markupsafe import Markup
 
 from catalog.model import Paper
 from catalog.site.feed import tag_feed_uri
 from catalog.site.links import (
     ALL_URI,
+    AUTHORS_INDEX,
     DATA_JS,
     STEM_JS,
     front,
@@ -23,16 +26,16 @@ from catalog.site.links import (
     year_uri,
 )
 from catalog.site.markup import (
-    anchor,
     book_text,
-    esc,
-    h2,
-    nav_line,
     paper_item,
     paper_links,
+    trail,
     with_contents,
 )
+from catalog.site.people import Person
+from catalog.site.shelves import anchor, person_url, shelf_title
 from catalog.site.sitedata import SiteData, by_year
+from catalog.site.templates import render
 
 
 def _bib_link(uri: str, papers: Sequence[Paper], data: SiteData) -> str:
@@ -42,101 +45,141 @@ def _bib_link(uri: str, papers: Sequence[Paper], data: SiteData) -> str:
     return list_links(uri, papers, data)
 
 
-def _entries(papers: Sequence[Paper], from_uri: str, data: SiteData) -> list[str]:
-    """A list of entries; it repeats the papers' own text, so search skips it."""
+def _groups(papers: Sequence[Paper], uri: str, data: SiteData) -> list[tuple[int, list[Markup]]]:
+    """The papers' entries by year, newest first (macros.html, by_year)."""
     return [
-        '<ul class="pp-list" data-search-exclude>',
-        *(paper_item(p, from_uri, data) for p in papers),
-        "</ul>",
+        (year, [paper_item(p, uri, data) for p in group]) for year, group in by_year(papers).items()
     ]
 
 
 def year_page(year: int, papers: Sequence[Paper], data: SiteData) -> str:
-    """Papers of one year in one dense list, by venue then title."""
+    """Papers of one year in one dense list, by venue then title (year.html)."""
     uri = year_uri(year)
     group = sorted(papers, key=lambda p: (p.venue.lower(), p.title.lower(), p.key))
     years = sorted({p.year for p in data.papers})
     at = years.index(year)
-    step = []
-    if at > 0:
-        step.append(
-            f'<a href="{url(uri, year_uri(years[at - 1]), data.directory_urls)}" '
-            f'rel="prev">← {years[at - 1]}</a>'
-        )
-    if at + 1 < len(years):
-        step.append(
-            f'<a href="{url(uri, year_uri(years[at + 1]), data.directory_urls)}" '
-            f'rel="next">{years[at + 1]} →</a>'
-        )
-    steps = f'<span class="pp-steps">{" ".join(step)}</span>' if step else ""
+
+    def step(other: int) -> tuple[int, str]:
+        return other, url(uri, year_uri(other), data.directory_urls)
+
     venues = Counter(p.venue for p in papers)
-    out = [
-        f"<h1>Papers of {year}</h1>",
-        nav_line(uri, data, [("All papers", ALL_URI), ("Years", "years/index.md")], steps),
-        f"<p>{plural(len(papers), 'paper')} at {plural(len(venues), 'venue')}: "
-        + ", ".join(
-            f'<a href="#venue-{data.venue_stems[v]}">{esc(v)}</a> {n}'
-            for v, n in sorted(venues.items(), key=lambda x: x[0].lower())
-        )
-        + ".</p>",
-        _bib_link(uri, group, data),
-    ]
-    out.append('<ul class="pp-list" data-search-exclude>')
+    items: list[Markup] = []
     seen: set[str] = set()
     for p in group:
         item = paper_item(p, uri, data)
         if p.venue not in seen:  # an anchor at each venue's first paper
             seen.add(p.venue)
-            anchor_id = f'id="venue-{data.venue_stems[p.venue]}"'
-            item = item.replace('<li class="pp-entry">', f'<li class="pp-entry" {anchor_id}>', 1)
-        out.append(item)
-    out.append("</ul>")
-    return front(f"Papers of {year}", out)
+            start = Markup('<li class="pp-entry" id="venue-{}">').format(data.venue_stems[p.venue])
+            item = item.replace(Markup('<li class="pp-entry">'), start, 1)
+        items.append(item)
+    body = render(
+        "year.html",
+        data.template_dir,
+        year=year,
+        trail=trail(uri, data, [("All papers", ALL_URI), ("Years", "years/index.md")]),
+        prev=step(years[at - 1]) if at > 0 else None,
+        next=step(years[at + 1]) if at + 1 < len(years) else None,
+        count=plural(len(papers), "paper"),
+        venue_count=plural(len(venues), "venue"),
+        venues=[
+            (v, f"venue-{data.venue_stems[v]}", n)
+            for v, n in sorted(venues.items(), key=lambda x: x[0].lower())
+        ],
+        downloads=Markup(_bib_link(uri, papers, data)),
+        items=items,
+    )
+    return front(f"Papers of {year}", [body])
 
 
 def venue_page(venue: str, papers: Sequence[Paper], data: SiteData) -> str:
-    """Papers at one venue, by year."""
+    """Papers at one venue, by year (venue.html)."""
     uri = data.venue_uri(venue)
-    registry = data.venues.get(venue)
-    out = [
-        f"<h1>{esc(venue)}</h1>",
-        nav_line(uri, data, [("All papers", ALL_URI), ("Venues", "venues/index.md")]),
-    ]
-    if registry:
-        publisher = f", published by {esc(registry.publisher)}" if registry.publisher else ""
-        out.append(f"<p>{esc(registry.name)}: {esc(registry.kind)}{publisher}.</p>")
-    out.append(f"<p>{plural(len(papers), 'paper')} in the catalog.</p>")
-    out.append(_bib_link(uri, papers, data))
-    for year, group in by_year(papers).items():
-        out.append(h2(f"year-{year}", str(year), searchable=False))
-        out += _entries(group, uri, data)
-    return front(venue, with_contents(out))
+    body = render(
+        "venue.html",
+        data.template_dir,
+        venue=venue,
+        registry=data.venues.get(venue),
+        trail=trail(uri, data, [("All papers", ALL_URI), ("Venues", "venues/index.md")]),
+        count=plural(len(papers), "paper"),
+        downloads=Markup(_bib_link(uri, papers, data)),
+        groups=_groups(papers, uri, data),
+    )
+    return front(venue, [with_contents(body, data)])
 
 
 def tag_page(tag: str, papers: Sequence[Paper], data: SiteData) -> str:
-    """Papers with one tag, by year."""
+    """Papers with one tag, by year (tag.html)."""
     uri = tag_uri(tag)
-    out = [
-        f"<h1>Tag: {esc(tag)}</h1>",
-        nav_line(uri, data, [("All papers", ALL_URI), ("Tags", "tags/index.md")]),
-    ]
-    if data.vocabulary.get(tag):
-        out.append(f"<p>{esc(data.vocabulary[tag])}.</p>")
-    out.append(f"<p>{plural(len(papers), 'paper')}.</p>")
-    out.append(_bib_link(uri, papers, data))
-    feed = url(uri, tag_feed_uri(tag), data.directory_urls)
-    out.append(
-        f'<p class="pp-tools" data-search-exclude><a href="{feed}" type="application/atom+xml">'
-        f"Subscribe to new papers tagged {esc(tag)}</a> (Atom feed)</p>"
+    body = render(
+        "tag.html",
+        data.template_dir,
+        tag=tag,
+        trail=trail(uri, data, [("All papers", ALL_URI), ("Tags", "tags/index.md")]),
+        description=data.vocabulary.get(tag),
+        count=plural(len(papers), "paper"),
+        downloads=Markup(_bib_link(uri, papers, data)),
+        feed=url(uri, tag_feed_uri(tag), data.directory_urls),
+        groups=_groups(papers, uri, data),
     )
-    for year, group in by_year(papers).items():
-        out.append(h2(f"year-{year}", str(year), searchable=False))
-        out += _entries(group, uri, data)
     feed_meta: dict[str, str | list[str]] = {
         "feed": tag_feed_uri(tag),
         "feed_title": f"papers: latest additions tagged {plain(tag)}",
     }
-    return front(f"Tag: {tag}", with_contents(out), meta=feed_meta)
+    return front(f"Tag: {tag}", [with_contents(body, data)], meta=feed_meta)
+
+
+def shelf_page(uri: str, people: Sequence[Person], data: SiteData) -> str:
+    """The people of one shelf (catalog.site.shelves), each with their papers, newest
+    first, then their co-authors (shelf.html). Entries are brief (venue, year, title):
+    a paper of eight authors is on up to eight shelves, and its page has the rest."""
+
+    def to(target: str) -> str:
+        return url(uri, target, data.directory_urls)
+
+    def link(person: Person) -> str:
+        return person_url(uri, person, data.directory_urls)
+
+    def places(p: Person) -> list[tuple[str, str, int]]:
+        return [(paper.short_title, to(paper_uri(paper.key)), n) for paper, n in p.places]
+
+    def newest(papers: Sequence[Paper]) -> list[Paper]:
+        return [p for group in by_year(papers).values() for p in group]
+
+    title = shelf_title(uri)
+    body = render(
+        "shelf.html",
+        data.template_dir,
+        title=title,
+        trail=trail(uri, data, [("All papers", ALL_URI), ("Authors", AUTHORS_INDEX)]),
+        people=[
+            {
+                "id": anchor(person),
+                "name": person.name,
+                "count": plural(len(person.papers), "paper"),
+                "spellings": [s for s in person.spellings if s != person.name],
+                "places": places(person),
+                "namesakes": [
+                    (p.name, link(p), places(p), plural(len(p.papers), "paper"))
+                    for p in data.people.namesakes(person)
+                ],
+                "entries": [paper_item(p, uri, data, brief=True) for p in newest(person.papers)],
+                **_coauthors(person, data, link),
+            }
+            for person in people
+        ],
+    )
+    return front(title, [with_contents(body, data)])
+
+
+def _coauthors(person: Person, data: SiteData, link: Callable[[Person], str]) -> dict[str, object]:
+    """A person's co-authors of more than one paper, linked, and how many shared one
+    (a person of one paper: none, as that paper's page lists its authors)."""
+    everyone = person.coauthors(data.people)
+    if len(person.papers) < 2:
+        return {"coauthors": [], "others": ""}
+    several = [(p.name, link(p), n) for p, n in everyone if n > 1]
+    once = len(everyone) - len(several)
+    return {"coauthors": several, "others": plural(once, "other") if once else ""}
 
 
 def _js_literal(value: Any) -> str:
@@ -180,7 +223,7 @@ def papers_data(data: SiteData) -> str:
         )
     tags = {t: url(ALL_URI, tag_uri(t), data.directory_urls) for p in data.papers for t in p.tags}
     people = {
-        plain(spelling): url(ALL_URI, person.uri, data.directory_urls)
+        plain(spelling): person_url(ALL_URI, person, data.directory_urls)
         for person in data.people.everyone
         for spelling in person.spellings
         if data.people.spelled(spelling) is person
@@ -188,14 +231,17 @@ def papers_data(data: SiteData) -> str:
     from catalog.site.downloads import offered
 
     value = {"papers": records, "tags": tags, "authors": people, "cite": offered()}
-    return f"window.PAPERS_DATA={_js_literal(value)};\n"
+    # A JSON string read by JSON.parse: browsers read it in about half the time of the
+    # same value written as a script's object literal, and the page waits for neither.
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return f"window.PAPERS_DATA=JSON.parse({_js_literal(text)});\n"
 
 
 def _namesake_links(paper: Paper, data: SiteData) -> dict[str, dict[str, str]]:
     """{"o": {index: page}} for the authors whose page is not their spelling's (one of
     several people with one name, told apart in authors.yaml); {} for most papers."""
     out = {
-        str(i): url(ALL_URI, person.uri, data.directory_urls)
+        str(i): person_url(ALL_URI, person, data.directory_urls)
         for i, (spelling, person) in enumerate(
             zip(paper.authors, data.people.of(paper), strict=True)
         )
@@ -217,29 +263,16 @@ def all_papers_page(data: SiteData) -> str:
     papers.js reads DATA_JS, shows the filters and renders full entries lazily.
     """
     uri = ALL_URI
-    out = ["<h1>All papers</h1>"]
-    if not data.papers:
-        out.append("<p>The catalog has no papers yet.</p>")
-        return front("All papers", out)
-    years = sorted({p.year for p in data.papers})
-    out.append(
-        f'<p id="pp-count">{plural(len(data.papers), "paper")} from {years[0]} to '
-        f"{years[-1]}, newest first.</p>"
+    years = sorted({p.year for p in data.papers}) or [0]
+    ordered = sorted(data.papers, key=lambda p: (-p.year, p.venue.lower(), p.title.lower()))
+    body = render(
+        "all.html",
+        data.template_dir,
+        count=plural(len(data.papers), "paper"),
+        first_year=years[0],
+        last_year=years[-1],
+        suggest_url=data.suggest_url,
+        papers=[(p, url(uri, paper_uri(p.key), data.directory_urls)) for p in ordered],
+        scripts=[url(uri, script, data.directory_urls) for script in (STEM_JS, DATA_JS)],
     )
-    if data.suggest_url:
-        out.append(f"<p>Missing a paper? {anchor(data.suggest_url, 'Suggest one')}.</p>")
-    # The filters' room is kept from the start, so the list does not jump when they come.
-    out.append("<script>document.documentElement.classList.add('pp-js')</script>")
-    out.append('<div id="pp-filters" data-search-exclude></div>')
-    out.append('<ul class="pp-list pp-plain" id="pp-all" data-search-exclude>')
-    for p in sorted(data.papers, key=lambda p: (-p.year, p.venue.lower(), p.title.lower())):
-        out.append(
-            f'<li><span class="pp-venue">{esc(p.venue)}</span> '
-            f'<span class="pp-year">{p.year}</span> '
-            f'<a class="pp-title" href="{url(uri, paper_uri(p.key), data.directory_urls)}">'
-            f"{esc(p.title)}</a></li>"
-        )
-    out.append("</ul>")
-    out.append(f'<script src="{url(uri, STEM_JS, data.directory_urls)}"></script>')
-    out.append(f'<script src="{url(uri, DATA_JS, data.directory_urls)}"></script>')
-    return front("All papers", out)
+    return front("All papers", [body])

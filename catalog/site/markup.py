@@ -1,12 +1,14 @@
-"""HTML pieces every generated page shares: escaped text, links, headings, the trail,
-a paper's authors, book and links, and a paper's entry in a list."""
+"""What the generated pages share, for their templates (overrides/papers/): a paper's
+authors, book and links, a paper's entry in a list, the sections of a page."""
 
 from __future__ import annotations
 
-import html
 import posixpath
 import re
 from collections.abc import Callable
+from typing import TypedDict
+
+from markupsafe import Markup
 
 from catalog.data.registry import Venue
 from catalog.model import OTHERS, Paper
@@ -15,72 +17,73 @@ from catalog.site.links import (
     ARXIV_PDF,
     paper_uri,
     plain,
-    safe_href,
     tag_uri,
     url,
 )
+from catalog.site.shelves import anchor, shelf
 from catalog.site.sitedata import SiteData, safe_url
+from catalog.site.templates import render, template
 
 
-def esc(text: str) -> str:
-    """Plain text for HTML, quotes included (safe in attributes too)."""
-    return html.escape(plain(text), quote=True)
+def authors_of(
+    paper: Paper, data: SiteData, to: Callable[[str], str]
+) -> list[tuple[str, str | None]]:
+    """The paper's authors as (name, their person's section or None), for the authors
+    macro."""
+    return [
+        (author, f"{to(shelf(person))}#{anchor(person)}" if person else None)
+        for author, person in zip(paper.authors, data.people.of(paper), strict=True)
+    ]
 
 
 def authors_html(
     paper: Paper, data: SiteData, to: Callable[[str], str], limit: int | None = None
-) -> str:
-    """The author list, each name a link to its person's page."""
-    names = []
-    for author, person in zip(paper.authors, data.people.of(paper), strict=True):
-        names.append(f'<a href="{to(person.uri)}">{esc(author)}</a>' if person else esc(author))
-    if limit is not None and len(names) > limit:
-        return ", ".join(names[:limit]) + " et al."
-    if paper.et_al:
-        return ", ".join(names) + " and others"
-    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+) -> Markup:
+    """The author list, each name a link to its person's page (macros.html, authors)."""
+    macro = template("macros.html", data.template_dir).module.authors  # type: ignore[attr-defined]
+    return Markup(macro(authors_of(paper, data, to), paper.et_al, limit))
 
 
-def book_html(paper: Paper, venue: Venue | None) -> str:
-    """A chapter's book: 'In <em>Title</em>, edited by A and B, Publisher' ('' if none)."""
-    return _book(paper, venue, esc, lambda t: f"<em>{esc(t)}</em>")
-
-
-def book_text(paper: Paper, venue: Venue | None) -> str:
-    """The same as plain text, for the All-papers page's data (rendered as text)."""
-    return _book(paper, venue, plain, plain)
-
-
-def _book(
-    paper: Paper, venue: Venue | None, text: Callable[[str], str], title: Callable[[str], str]
-) -> str:
+def book_parts(paper: Paper, venue: Venue | None) -> tuple[str, str]:
+    """A chapter's book title and what follows it (', edited by A and B, Publisher,
+    chapter 3') as plain text; ('', '') if the paper is no chapter."""
     if not paper.booktitle:
-        return ""
-    out = f"In {title(paper.booktitle)}"
-    editors = ["others" if e == OTHERS else text(e) for e in paper.editors]
+        return "", ""
+    rest = ""
+    editors = ["others" if e == OTHERS else plain(e) for e in paper.editors]
     if editors:
-        out += ", edited by " + (
+        rest += ", edited by " + (
             ", ".join(editors[:-1]) + " and " + editors[-1] if len(editors) > 1 else editors[0]
         )
     publisher = paper.publisher or (venue.publisher if venue else None)
     if publisher:
-        out += f", {text(publisher)}"
+        rest += f", {plain(publisher)}"
     if paper.chapter:
-        out += f", chapter {text(paper.chapter)}"
-    return out
+        rest += f", chapter {plain(paper.chapter)}"
+    return plain(paper.booktitle), rest
 
 
-def h2(anchor: str, title: str, searchable: bool = True) -> str:
-    """A section heading with its permalink, as Material writes one."""
-    # Sections that only repeat other pages' text stay out of the search index.
-    exclude = "" if searchable else " data-search-exclude"
-    return (
-        f'<h2 id="{anchor}"{exclude}>{title}<a class="headerlink" href="#{anchor}" '
-        'title="Permanent link">&para;</a></h2>'
-    )
+def book_html(paper: Paper, venue: Venue | None) -> Markup:
+    """A chapter's book: 'In <em>Title</em>, edited by A and B, Publisher' ('' if none)."""
+    title, rest = book_parts(paper, venue)
+    return Markup("In <em>{}</em>{}").format(title, rest) if title else Markup("")
+
+
+def book_text(paper: Paper, venue: Venue | None) -> str:
+    """The same as plain text, for the All-papers page's data (rendered as text)."""
+    title, rest = book_parts(paper, venue)
+    return f"In {title}{rest}" if title else ""
 
 
 _H2_RE = re.compile(r'<h2 id="([^"]+)"[^>]*>(.*?)<a class="headerlink"')
+# The most sections the theme's table of contents lists: an authors page has a hundred
+# people, and the theme lays out and watches every entry of its sidebar.
+MAX_TOC = 40
+# Where a page's template puts its list of sections (with_contents fills it).
+CONTENTS_SLOT = "<!-- pp-contents -->"
+
+
+_H1_RE = re.compile(r'<h1 id="([^"]+)">(.*?)</h1>')
 
 
 def toc_of(page_html: str) -> list[tuple[str, str]]:
@@ -88,23 +91,48 @@ def toc_of(page_html: str) -> list[tuple[str, str]]:
     return _H2_RE.findall(page_html)
 
 
-def with_contents(out: list[str]) -> list[str]:
-    """The page with its sections listed after the trail (out[1]), for narrow screens.
+class TocEntry(TypedDict):
+    """One entry of a table of contents, as mkdocs's get_toc reads it."""
+
+    level: int
+    id: str
+    name: str
+    children: list[TocEntry]
+
+
+def page_toc(page_html: str) -> list[TocEntry]:
+    """A page's table of contents as mkdocs's toc extension gives it: the h1 with the
+    h2s under it. The theme's skip link goes to its first entry, the page's title."""
+    sections: list[TocEntry] = [
+        {"level": 2, "id": anchor, "name": title, "children": []}
+        for anchor, title in toc_of(page_html)
+    ]
+    if len(sections) > MAX_TOC:
+        sections = []  # a wall of names: the page's own list (pp-contents) shows them
+    h1 = _H1_RE.search(page_html)
+    if h1 is None:
+        return sections
+    return [{"level": 1, "id": h1.group(1), "name": h1.group(2), "children": sections}]
+
+
+def with_contents(page_html: str, data: SiteData) -> str:
+    """The page with its sections listed where its template says (CONTENTS_SLOT).
 
     Below 60em the theme shows a page's table of contents only inside the nav
     drawer, under the page's nav entry; generated pages have none, so there the
     reader would have no way to their sections. The list is hidden where the
     theme's own table of contents shows (extra.css).
     """
-    sections = toc_of("".join(out))
-    if len(sections) < 2:
-        return out
-    links = " · ".join(f'<a href="#{anchor}">{title}</a>' for anchor, title in sections)
-    contents = (
-        f'<nav class="pp-contents" aria-label="On this page" data-search-exclude>'
-        f"On this page: {links}</nav>"
-    )
-    return [*out[:2], contents, *out[2:]]
+    sections = toc_of(page_html)
+    contents = ""
+    if len(sections) >= 2:
+        contents = render(
+            "contents.html",
+            data.template_dir,
+            sections=[(anchor, Markup(title)) for anchor, title in sections],
+            everywhere=len(sections) > MAX_TOC,  # the theme lists none of them (page_toc)
+        )
+    return page_html.replace(CONTENTS_SLOT, contents, 1)
 
 
 def paper_links(paper: Paper) -> list[tuple[str, str]]:
@@ -124,78 +152,43 @@ def paper_links(paper: Paper) -> list[tuple[str, str]]:
     return out
 
 
-def anchor(target: str, text: str, cls: str = "") -> str:
-    """A link to an http(s) or site target (anything else is made harmless)."""
-    attr = f' class="{cls}"' if cls else ""
-    return f'<a href="{esc(safe_href(target))}"{attr}>{text}</a>'
+def trail(uri: str, data: SiteData, links: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A page's trail (macros.html, trail) with each target made a URL from the page."""
+    return [(label, url(uri, target, data.directory_urls)) for label, target in links]
 
 
-def nav_line(uri: str, data: SiteData, trail: list[tuple[str, str]], extra: str = "") -> str:
-    """Where a generated page sits (they are not in the nav): links up, and on."""
-    parts = [
-        f'<a href="{url(uri, target, data.directory_urls)}">{esc(label)}</a>'
-        for label, target in trail
-    ]
-    return (
-        f'<nav class="pp-trail" aria-label="Where this page is" data-search-exclude>'
-        f"{' › '.join(parts)}{extra}</nav>"
-    )
-
-
-def paper_item(paper: Paper, from_uri: str, data: SiteData, compact: bool = False) -> str:
-    """One paper as a list entry that stands on its own.
-
-    Venue badge and year, the title linked to its page, authors, summary, tags,
-    links, and toggles for the abstract and the BibTeX entry: citing ten papers
-    takes no visit to ten pages.
-    """
+def paper_item(
+    paper: Paper, from_uri: str, data: SiteData, compact: bool = False, brief: bool = False
+) -> Markup:
+    """One paper as a list entry that stands on its own (overrides/papers/entry.html):
+    citing ten papers takes no visit to ten pages. Compact: no tags, links or toggles;
+    brief: venue, year and title alone."""
     # Every link in it is relative, and pages in one folder sit at the same depth.
-    cache_key = (paper.key, posixpath.dirname(from_uri) + ("?compact" if compact else ""))
+    mode = "?brief" if brief else "?compact" if compact else ""
+    cache_key = (paper.key, posixpath.dirname(from_uri) + mode)
     cached = data.entries.get(cache_key)
     if cached is None:
-        cached = data.entries[cache_key] = _render_item(paper, from_uri, data, compact)
-    return cached
+        cached = data.entries[cache_key] = _render_item(paper, from_uri, data, compact, brief)
+    return Markup(cached)
 
 
-def _render_item(paper: Paper, from_uri: str, data: SiteData, compact: bool) -> str:
+def _render_item(paper: Paper, from_uri: str, data: SiteData, compact: bool, brief: bool) -> str:
     def to(target: str) -> str:
         return url(from_uri, target, data.directory_urls)
 
-    # A year's page does not repeat its year on every entry, nor a venue's its venue.
-    folder = posixpath.dirname(from_uri)
-    venue_name = data.venue_name(paper.venue)
-    head = ""
-    if folder != "venues":
-        head += f'<span class="pp-venue" title="{esc(venue_name)}">{esc(paper.venue)}</span> '
-    if folder != "years":
-        head += f'<span class="pp-year">{paper.year}</span> '
-    head += f'<a class="pp-title" href="{to(paper_uri(paper.key))}">{esc(paper.title)}</a>'
-
-    out = [
-        f'<li class="pp-entry">{head}',
-        f'<div class="pp-authors">{authors_html(paper, data, to, 6)}</div>',
-    ]
-    book = book_html(paper, data.venues.get(paper.venue))
-    if book:
-        out.append(f'<div class="pp-book">{book}</div>')
-    if paper.summary:
-        out.append(f'<div class="pp-summary">{esc(paper.summary)}</div>')
-    if compact:
-        return "".join(out) + "</li>"
-    meta = [f'<a class="pp-tag" href="{to(tag_uri(t))}">{esc(t)}</a>' for t in paper.tags]
-    meta += [anchor(target, label, "pp-link") for label, target in paper_links(paper)]
-    if meta:
-        out.append(f'<div class="pp-meta">{" ".join(meta)}</div>')
-    if paper.abstract:
-        out.append(
-            '<details class="pp-toggle"><summary>Abstract</summary>'
-            f"<p>{esc(paper.abstract)}</p></details>"
-        )
-    if paper.key in data.bibtex:
-        # Filled by papers.js from BIB_JS when opened; without scripts, a link to it.
-        out.append(
-            f'<details class="pp-toggle" data-bib="{esc(paper.key)}"><summary>BibTeX</summary>'
-            f'<p><a href="{to(paper_uri(paper.key))}#cite">On the paper\'s page</a></p>'
-            "</details>"
-        )
-    return "".join(out) + "</li>"
+    return render(
+        "entry.html",
+        data.template_dir,
+        p=paper,
+        to=to,
+        page=paper_uri(paper.key),
+        folder=posixpath.dirname(from_uri),
+        venue_name=data.venue_name(paper.venue),
+        authors=authors_of(paper, data, to),
+        book=book_html(paper, data.venues.get(paper.venue)),
+        tags=[(t, to(tag_uri(t))) for t in paper.tags],
+        links=paper_links(paper),
+        compact=compact,
+        brief=brief,
+        has_bib=paper.key in data.bibtex,
+    )

@@ -6,10 +6,12 @@ from __future__ import annotations
 import html
 import re
 
+from markupsafe import Markup
+
 from catalog.data.notes import Link, Note
 from catalog.model import Paper
 from catalog.site import downloads
-from catalog.site.authorpages import author_page, authors_index
+from catalog.site.authorpages import authors_index
 from catalog.site.citation import citation_meta
 from catalog.site.feed import feeds
 from catalog.site.indexes import (
@@ -39,22 +41,22 @@ from catalog.site.listpages import (
     all_papers_page,
     bib_data,
     papers_data,
+    shelf_page,
     tag_page,
     venue_page,
     year_page,
 )
 from catalog.site.markup import (
-    anchor,
-    authors_html,
+    authors_of,
     book_html,
-    esc,
-    h2,
-    nav_line,
     paper_item,
     paper_links,
+    trail,
     with_contents,
 )
+from catalog.site.shelves import shelves
 from catalog.site.sitedata import SiteData, by_year, safe_url
+from catalog.site.templates import render
 
 
 def link_papers(text: str, from_uri: str, data: SiteData, final_urls: bool = False) -> str:
@@ -106,26 +108,14 @@ def _demote(text: str, levels: int) -> str:
     return "\n".join(out)
 
 
-def _bibtex_html(entry: str) -> str:
-    """A BibTeX entry as a code block that Material gives a copy button.
-
-    Not syntax-highlighted: colouring costs more, in highlighting and in indexing
-    the markup for search, than all the rest of a paper page.
-    """
-    code = html.escape(entry.strip(), quote=False)
-    return f'<div class="highlight"><pre><code class="language-bibtex">{code}\n</code></pre></div>'
-
-
 def paper_page(paper: Paper, data: SiteData) -> str:
-    """The page of one paper: its title in front matter, then its body as HTML.
+    """The page of one paper (overrides/papers/paper.html): its title in front matter,
+    then its body as HTML.
 
     Paper pages are by far the most numerous, and Python-Markdown would spend
     more time parsing them than mkdocs spends on everything else, so they (and
     the year, venue and tag lists of them) are written as HTML, which the hook
     hands to mkdocs in place of Markdown (see is_html_page).
-
-    The summary comes first, so it is what a search result shows; the facts
-    after it are kept out of the search index.
     """
     uri = paper_uri(paper.key)
 
@@ -133,91 +123,40 @@ def paper_page(paper: Paper, data: SiteData) -> str:
         return url(uri, target, data.directory_urls)
 
     venue = data.venues.get(paper.venue)
-    venue_text = f'<a href="{to(data.venue_uri(paper.venue))}">{esc(paper.venue)}</a>'
-    if venue and venue.name != paper.venue:
-        venue_text += f": {esc(venue.name)}"
-    venue_text += f', <a href="{to(year_uri(paper.year))}">{paper.year}</a>'
-    if paper.pages:
-        venue_text += f", pages {esc(paper.pages)}"
-    facts = [("Venue", venue_text)]
-    book = book_html(paper, venue)
-    if book:
-        facts.append(("Book", book))
-    links = [
-        anchor(target, label if label != "DOI" else f"DOI {esc(paper.doi or '')}")
-        for label, target in paper_links(paper)
-    ]
-    if links:
-        facts.append(("Links", " · ".join(links)))
-    if paper.tags:
-        facts.append(
-            ("Tags", ", ".join(f'<a href="{to(tag_uri(t))}">{esc(t)}</a>' for t in paper.tags))
-        )
-    if data.show_status:
-        status, read_on = data.status_of(paper.key)
-        read = f" (read on {esc(read_on)})" if read_on else ""
-        facts.append(("Reading status", esc(status.replace("-", " ")) + read))
-    facts.append(("Key", f"<code>{esc(paper.key)}</code>"))
-    sources = [s for s in (getattr(paper, "sources", None) or []) if isinstance(s, str)]
-    if sources:  # where the metadata came from (a field the model may grow)
-        shown = [anchor(s, esc(_source_label(s))) if safe_url(s) else esc(s) for s in sources]
-        facts.append(("Metadata from", ", ".join(shown)))
-    # The h1 first: Material's search makes the page's one entry of it and what follows
-    # (anything before it would make a second entry, and the title would show twice).
-    out = [
-        f'<h1 id="title">{esc(paper.title)}</h1>',
-        nav_line(uri, data, [("All papers", ALL_URI)]),
-    ]
-    # Venue and year lead the page's searchable text, in the summary's paragraph (a
-    # search result previews one): a result shows them, and "EuroSys 2022" finds it.
-    where = (
-        f'<span class="pp-where"><a href="{to(data.venue_uri(paper.venue))}">'
-        f"{esc(paper.venue)}</a> "
-        f'<a href="{to(year_uri(paper.year))}">{paper.year}</a></span>'
-    )
-    out.append(f'<p class="pp-summary">{where} {esc(paper.summary or "")}</p>')
-    out.append(f'<p class="pp-authors">{authors_html(paper, data, to)}</p>')
-    out.append('<ul class="pp-facts" data-search-exclude>')
-    out += [f"<li><strong>{name}:</strong> {value}</li>" for name, value in facts]
-    out.append("</ul>")
-    if paper.abstract:
-        out += [h2("abstract", "Abstract"), f"<p>{esc(paper.abstract)}</p>"]
     reading = data.readings.get(paper.key)
+    note = None
     if reading and reading.text.strip():
         # Its own sections start at "##" (the template says so): they nest under ours.
         text = _demote(link_papers(reading.text.strip(), uri, data, final_urls=True), 1)
-        out += [h2("reading-note", "Reading note"), data.note_html(text)]
-    bib = data.bibtex.get(paper.key)
-    if bib:
-        out += [
-            h2("cite", "Cite", searchable=False),
-            _bibtex_html(bib),
-            downloads.paper_links(paper, data),
-        ]
-    out.append(h2("related-papers", "Related papers", searchable=False))
+        note = Markup(data.note_html(text))  # sanitized (SiteData.note_html)
     related = [data.by_key[k] for k, _ in data.related.get(paper.key, []) if k in data.by_key]
-    if related:
-        # Compact (no links or toggles): every paper page carries five, and the year,
-        # venue and tag lists and All papers carry the full entries.
-        out += [
-            '<ul class="pp-list pp-related" data-search-exclude>',
-            *(paper_item(p, uri, data, compact=True) for p in related),
-            "</ul>",
-        ]
-    else:
-        out.append("<p>No paper in the catalog is close enough in wording.</p>")
-    out.append(h2("discussed-in", "Discussed in", searchable=False))
-    notes = data.backlinks.get(paper.key, [])
-    if notes:
-        out.append("<ul>")
-        out += [f'<li><a href="{to(note_uri(n))}">{esc(n.title)}</a></li>' for n in notes]
-        out.append("</ul>")
-    else:
-        out.append("<p>No note discusses this paper yet.</p>")
+    sources = [s for s in (getattr(paper, "sources", None) or []) if isinstance(s, str)]
+    body = render(
+        "paper.html",
+        data.template_dir,
+        p=paper,
+        venue=venue,
+        venue_url=to(data.venue_uri(paper.venue)),
+        year_url=to(year_uri(paper.year)),
+        trail=trail(uri, data, [("All papers", ALL_URI)]),
+        authors=authors_of(paper, data, to),
+        book=book_html(paper, venue),
+        links=paper_links(paper),
+        tags=[(t, to(tag_uri(t))) for t in paper.tags],
+        status=data.status_of(paper.key) if data.show_status else None,
+        # Where the metadata came from (a field the model may grow).
+        sources=[(_source_label(s), s) if safe_url(s) else (s, None) for s in sources],
+        abstract=plain(paper.abstract or ""),
+        reading=note,
+        bibtex=data.bibtex.get(paper.key, "").strip(),
+        downloads=Markup(downloads.paper_links(paper, data)),
+        related=[paper_item(p, uri, data, compact=True) for p in related],
+        notes=[(n.title, to(note_uri(n))) for n in data.backlinks.get(paper.key, [])],
+    )
     # Venue and year as the search entry's tags: "EuroSys 2022" ranks its papers first.
     return front(
         paper.title,
-        with_contents(out),
+        [with_contents(body, data)],
         (paper.venue, str(paper.year)),
         citation_meta(paper, data),
     )
@@ -235,8 +174,9 @@ def _source_label(link: str) -> str:
 
 
 def is_html_page(uri: str) -> bool:
-    """Whether a generated page is written as HTML: papers and the per-year/venue/tag lists."""
-    return uri in (ALL_URI, AUTHORS_INDEX) or (
+    """Whether a generated page is written as HTML: all but the notes index."""
+    indexes = ("years/index.md", "venues/index.md", "tags/index.md")
+    return uri in (ALL_URI, AUTHORS_INDEX, *indexes) or (
         uri.startswith(("papers/", "years/", "venues/", "tags/", "authors/"))
         and (not uri.endswith("/index.md"))
     )
@@ -264,9 +204,8 @@ def generate(data: SiteData) -> dict[str, str]:
         pages[tag_uri(tag)] = tag_page(tag, group, data)
         lists[tag_uri(tag)] = group
     pages.update(feeds(data, by_tag))
-    for person in data.people.everyone:
-        pages[person.uri] = author_page(person, data)
-        lists[person.uri] = person.papers
+    for uri, people in shelves(data.people.everyone).items():
+        pages[uri] = shelf_page(uri, people, data)
     pages.update(downloads.files(data, lists))
     pages[ALL_URI] = all_papers_page(data)
     pages[DATA_JS] = papers_data(data)

@@ -68,6 +68,9 @@ class SiteData:
     # these defaults are the extensions mkdocs itself always adds.
     markdown_extensions: list[Any] = field(default_factory=lambda: list(MKDOCS_EXTENSIONS))
     mdx_configs: dict[str, Any] = field(default_factory=dict)
+    # The theme's folder of template overrides (mkdocs.yml's custom_dir), where a site
+    # owner's overrides/papers/*.html replace ours (catalog.site.templates).
+    template_dir: Path | None = None
 
     @cached_property
     def by_key(self) -> dict[str, Paper]:

@@ -453,17 +453,23 @@
       base.forEach(function (p) {
         if (matches(p, "venue")) byVenue[p.v] = (byVenue[p.v] || 0) + 1;
       });
-      var tags = chosenTags();
+      var tags = chosenTags(), any = mode.value === "any", kept = 0;
       base.forEach(function (p) {
         if (!matches(p, "tags")) return;
         var has = function (t) { return p.g.indexOf(t) >= 0; };
+        // "all": the papers ticking a tag would leave. "any": those shown now (kept)
+        // and the ones a tag would add: its papers that have none of the chosen tags.
+        if (any && tags.some(has)) { kept++; return; }
         p.g.forEach(function (t) {
-          // "all": the papers this tag would leave; "any": those it would add or keep.
-          if (mode.value === "any" || tags.every(has)) byTag[t] = (byTag[t] || 0) + 1;
+          if (any || tags.every(has)) byTag[t] = (byTag[t] || 0) + 1;
         });
       });
+      if (any) tagNames.forEach(function (t) { byTag[t] = (byTag[t] || 0) + kept; });
+      // A venue no paper would match is shown but cannot be chosen (unless it is).
       venueOptions.forEach(function (o) {
-        o.textContent = o.value + " (" + (byVenue[o.value] || 0) + ")";
+        var n = byVenue[o.value] || 0;
+        o.textContent = o.value + " (" + n + ")";
+        o.disabled = !n && o.value !== venue.value;
       });
       anyVenue.textContent = "any venue";
       tagChecks.forEach(function (b) {
@@ -508,7 +514,21 @@
       });
     });
 
-    [from, to, venue, sort, mode].concat(tagChecks).forEach(function (c) {
+    // Arrow keys run through a list's options, each a change: the first makes a step
+    // in history, the next ones refine it until the list loses focus. A choice made
+    // with the mouse is always a step.
+    [from, to, venue, sort, mode].forEach(function (c) {
+      var stepping = false, byKey = false;
+      c.addEventListener("keydown", function () { byKey = true; });
+      c.addEventListener("change", function () {
+        apply();
+        remember(!(byKey && stepping));
+        stepping = byKey;
+        byKey = false;
+      });
+      c.addEventListener("blur", function () { stepping = false; });
+    });
+    tagChecks.forEach(function (c) {
       c.addEventListener("change", function () { apply(); remember(true); });
     });
     // The first key typed makes a step in history; the next ones refine that step.
@@ -559,8 +579,24 @@
     });
   }
 
+  // The home page's search button opens the theme's search, as its header icon does.
+  function searchButtons() {
+    var toggle = document.getElementById("__search");
+    var input = document.querySelector("[data-md-component=search-query]");
+    document.querySelectorAll(".pp-open-search").forEach(function (button) {
+      if (!toggle || !input) return;
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        toggle.checked = true;
+        toggle.dispatchEvent(new Event("change"));
+        input.focus();
+      });
+    });
+  }
+
   function start() {
     nameSearchDialog();
+    searchButtons();
     unlandmarkCodeButtons();
     if ("MutationObserver" in window && document.querySelector("pre > code")) {
       new MutationObserver(unlandmarkCodeButtons)
