@@ -51,15 +51,6 @@ def test_each_paper_page_offers_its_own_files(paths, cli):
     assert json.loads(csl) == [item]
 
 
-def test_an_authors_list_offers_bibtex_only(paths):
-    data = data_for(paths)
-    pages = render.generate(data)
-    person = data.people.everyone[0]
-    page = pages[person.uri]
-    assert page.count('class="pp-download"') == 1 and ">BibTeX</a>" in page
-    assert pages[downloads.list_file(person.uri, downloads.DOWNLOADS[0])].startswith("@")
-
-
 def test_the_data_scripts_join_into_the_export_of_any_set(paths):
     data = data_for(paths)
     pages = render.generate(data)

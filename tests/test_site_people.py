@@ -47,7 +47,7 @@ def test_the_index_has_letters_counts_and_a_filter_box_by_family_name(tmp_path):
     index = pages["authors/index.md"]
     labels = re.findall(r'<li data-name="[^"]*"><a href="[^"]+">([^<]+)</a>', index)
     assert labels == ["Álvarez, Bob", "Borel, Émile", "Casas, Diego de las", "Zed, Ann"]
-    assert '<a href="ann-zed/">Zed, Ann</a> <span class="pp-n">(2)</span>' in index
+    assert '<a href="ze/#ann-zed">Zed, Ann</a> <span class="pp-n">(2)</span>' in index
     # A letter with people links to its section; one without is no link.
     assert '<a href="#letter-a" title="1 author">A</a>' in index
     assert '<section class="pp-letter" id="letter-a">' in index
@@ -58,14 +58,22 @@ def test_the_index_has_letters_counts_and_a_filter_box_by_family_name(tmp_path):
     assert render.is_html_page("authors/index.md")
 
 
-def test_an_author_page_starts_with_the_papers_and_is_in_search(tmp_path):
+def _section(pages: dict[str, str], person) -> tuple[str, str]:
+    """A person's shelf page and their section of it."""
+    from catalog.site import shelves
+
+    page = pages[shelves.shelf(person)]
+    start = page.index(f'<h2 id="{shelves.anchor(person)}">')
+    end = page.find('<section class="pp-person">', start)
+    return page, page[start : end if end > 0 else None]
+
+
+def test_an_author_section_starts_with_the_papers_and_is_in_search(tmp_path):
     data, pages = _pages(tmp_path)
-    zed = data.people.spelled("Ann Zed")
-    page = pages[zed.uri]
-    assert "search:\n  exclude: true" not in page  # found by search, by name
-    assert 'tags: ["Ann Zed"]' in page
-    assert page.index('class="pp-list"') < page.index('id="coauthors"')
-    assert "2 papers in the catalog. Published in 2023." in page
+    page, zed = _section(pages, data.people.spelled("Ann Zed"))
+    assert "search:\n  exclude: true" not in page  # found by search, by the heading
+    assert zed.index('class="pp-list"') < zed.index('class="pp-coauthors"')
+    assert "2 papers in the catalog." in zed
 
 
 def test_many_coauthors_stay_compact(tmp_path):
@@ -82,7 +90,7 @@ def test_many_coauthors_stay_compact(tmp_path):
 
     paths = write_catalog(tmp_path, papers=papers, venues=VENUES, tags="")
     data, _ = sitedata.load(paths, with_charts=False)
-    page = render.generate(data)[data.people.spelled("Ann Zed").uri]
-    shown, more = page.split('<details class="pp-more"', 1)
-    assert shown.split('id="coauthors"')[1].count("<a href") == 12
-    assert "21 more co-authors" in more
+    _, zed = _section(render.generate(data), data.people.spelled("Ann Zed"))
+    coauthors = zed.split('class="pp-coauthors"', 1)[1]
+    assert coauthors.count("<a href") == 0  # none shared more than one paper
+    assert "33 others on one paper each" in coauthors

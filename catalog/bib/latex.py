@@ -528,15 +528,23 @@ def to_text(latex: str) -> str:
 
 # A word in braces, as BibTeX titles protect capitals ('{GPU}'), not after a '$' or '{'.
 _PROTECTED_WORD_RE = re.compile(r"(?<![${])\{([^\s{}$\\]+)\}(?!})")
+# Inline math as arXiv abstracts write it ('$mN$', '$10^{4}$', '$29.6x$'): a span between
+# dollars with no space in it, standing alone; '$5 and $10' or '${x}' is no such span.
+_MATH_RE = re.compile(r"(?<![\w$])\$[^\s$]{1,200}\$(?![\w$])")
 
 
 @functools.lru_cache(maxsize=4096)  # a site shows an abstract in several places and formats
 def readable(text: str) -> str:
     """Catalog text as plain text. LaTeX left in it (a command such as '\\&' or
-    '$1.5\\times$' of an arXiv abstract, a word in braces as BibTeX protects capitals:
-    '{GPU}') is read by to_text, as import reads a .bib; text with neither is kept as it
-    is (a dollar or brace of its own stays: '{{ 7*7 }}', '${x}'). The site's pages and
-    the plain-text formats (CSL-JSON, RIS) show a field so."""
-    if "\\" in text or ("{" in text and _PROTECTED_WORD_RE.search(text)):
+    '$1.5\\times$' of an arXiv abstract, inline math such as '$K_s$', a word in braces as
+    BibTeX protects capitals: '{GPU}') is read by to_text, as import reads a .bib; text
+    with none of these is kept as it is (a dollar or brace of its own stays: '{{ 7*7 }}',
+    '${x}', '$5 and $10'). The site's pages and the plain-text formats (CSL-JSON, RIS)
+    show a field so."""
+    if (
+        "\\" in text
+        or ("{" in text and _PROTECTED_WORD_RE.search(text))
+        or ("$" in text and _MATH_RE.search(text))
+    ):
         return to_text(text)
     return text
