@@ -10,6 +10,7 @@ that has everything.
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -124,8 +125,21 @@ def fit(items: Iterable[Item]) -> Space:
         df = np.bincount(counts.indices, minlength=counts.shape[1])
         space.vectorizers[name] = vectorizer
         space.idf[name] = np.log(max(len(items), 1) / np.maximum(df, 1))
-        space.names += [f"{name}: {t}" for t in vectorizer.get_feature_names_out()]
+        terms_of = vectorizer.get_feature_names_out()
+        if name in ("title", "body"):  # shown as people write them, not as stems
+            shown = _spelled(items)
+            terms_of = [" ".join(shown.get(w, w) for w in t.split(" ")) for t in terms_of]
+        space.names += [f"{name}: {t}" for t in terms_of]
     return space
+
+
+def _spelled(items: Sequence[Item]) -> dict[str, str]:
+    """Each stem's most frequent word in the items' titles and bodies ('cach': 'cache')."""
+    seen: dict[str, Counter[str]] = {}
+    for item in items:
+        for w in field_words(f"{item.title} {item.body}"):
+            seen.setdefault(stem(w), Counter())[w] += 1
+    return {s: count.most_common(1)[0][0] for s, count in seen.items()}
 
 
 def alike(papers: Sequence[Paper], candidates: Sequence[Item]) -> list[Item]:
