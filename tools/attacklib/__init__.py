@@ -119,6 +119,14 @@ def add_paper(root: Path, yaml_lines: str, year: str = "2023", venue: str = "OSD
     path.write_text(text, encoding="utf-8")
 
 
+# A citation file a paper page carries as a data: link (catalog/site/downloads.py): a
+# type no browser runs, its text percent-encoded; any other data: link is live.
+_INERT_DATA_RE = re.compile(
+    r"data:(application/x-bibtex|application/x-research-info-systems|"
+    r"application/vnd\.citationstyles\.csl\+json);charset=utf-8,[^\s\"'<>]*\Z"
+)
+
+
 class _Live(HTMLParser):
     """What would run in a built page: payload-calling scripts and handlers, and links
     with a scheme other than http(s). Every payload here calls alert(), so the theme's
@@ -135,9 +143,10 @@ class _Live(HTMLParser):
             value = value or ""
             if name.startswith("on") and "alert" in value:
                 self.found.append(f"<{tag} {name}={value[:40]}>")
-            if name in ("href", "src", "action", "formaction") and re.match(
-                r"\s*(javascript|data|vbscript):", value, re.I
-            ):
+            live = re.match(r"\s*(javascript|data|vbscript):", value, re.I) and (
+                _INERT_DATA_RE.match(value) is None
+            )
+            if name in ("href", "src", "action", "formaction") and live:
                 self.found.append(f"<{tag} {name}={value[:40]}>")
 
     def handle_endtag(self, tag: str) -> None:
