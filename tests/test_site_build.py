@@ -248,7 +248,7 @@ def test_shipped_catalog_builds_strict(tmp_path):
         assert len(links) == len([a for a in paper.authors if a != "others"]), paper.key
         for shelf, anchor in links:
             text = (out / "authors" / shelf / "index.html").read_text()
-            section = text[text.index(f'<h2 id="{anchor}">') :].split("<h2 ", 1)[0]
+            section = text[text.index(f'<h2 id="{anchor}">') :].split("<h2 ", 2)[1]
             assert f"papers/{paper.key}/" in section
     assert (out / "authors" / "index.html").is_file()
     # The feeds parse as Atom.
@@ -389,6 +389,11 @@ def test_published_settings_from_the_environment(paths, tmp_path):
     assert (REPO / ".github" / "workflows" / "pages.yml").is_file()
 
 
+def squeezed(html: str) -> str:
+    """HTML with white space between tags dropped and other runs of it made one space."""
+    return re.sub(r"\s+", " ", re.sub(r">\s+<", "><", html))
+
+
 def test_sources_as_files_build_without_the_hook(cli, paths, tmp_path):
     """`papers site sources` writes pages a plain mkdocs.yml (no hook) builds alike."""
     write_note(paths)
@@ -425,8 +430,8 @@ def test_sources_as_files_build_without_the_hook(cli, paths, tmp_path):
         "notes/caching/index.html",
     ):
         mine, theirs = article((plain / page).read_text()), article((hooked / page).read_text())
-        # The same content; only whitespace between blocks may differ.
-        assert re.sub(r"\s+", " ", mine) == re.sub(r"\s+", " ", theirs), page
+        # The same content; only whitespace between blocks may differ (none, or some).
+        assert squeezed(mine) == squeezed(theirs), page
     # A second run replaces its own folder; a folder with other files is refused.
     assert cli("site", "sources", "-o", str(src)).exit_code == 0
     (tmp_path / "mine").mkdir()

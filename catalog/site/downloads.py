@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 from catalog.bib import formats
 from catalog.model import Paper
@@ -69,6 +69,14 @@ def paper_file(key: str, download: Download) -> str:
 def paper_text(paper: Paper, download: Download, data: SiteData) -> str:
     """One paper's file of a format: its piece as a file of its own, as export writes it."""
     return formats.join(download.fmt, [pieces(data)[download.fmt][paper.key]])
+
+
+def is_citation_data(link: str) -> bool:
+    """Whether a link is a citation file data_uri made: one of DOWNLOADS' types, which no
+    browser runs, its text percent-encoded (any other data: link in a page is a defect)."""
+    head, sep, body = link.partition(";charset=utf-8,")
+    mimes = {f"data:{d.mime}" for d in DOWNLOADS}
+    return bool(sep) and head in mimes and quote(unquote(body), safe="") == body
 
 
 def data_uri(text: str, download: Download) -> str:

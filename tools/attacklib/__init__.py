@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 
+from catalog.site.downloads import is_citation_data
+
 REPO = Path(__file__).resolve().parent.parent.parent
 TRACEBACK = "Traceback (most recent call last)"
 # The catalog each case attacks a copy of (the tests point it at their small seed catalog).
@@ -119,14 +121,6 @@ def add_paper(root: Path, yaml_lines: str, year: str = "2023", venue: str = "OSD
     path.write_text(text, encoding="utf-8")
 
 
-# A citation file a paper page carries as a data: link (catalog/site/downloads.py): a
-# type no browser runs, its text percent-encoded; any other data: link is live.
-_INERT_DATA_RE = re.compile(
-    r"data:(application/x-bibtex|application/x-research-info-systems|"
-    r"application/vnd\.citationstyles\.csl\+json);charset=utf-8,[^\s\"'<>]*\Z"
-)
-
-
 class _Live(HTMLParser):
     """What would run in a built page: payload-calling scripts and handlers, and links
     with a scheme other than http(s). Every payload here calls alert(), so the theme's
@@ -143,8 +137,10 @@ class _Live(HTMLParser):
             value = value or ""
             if name.startswith("on") and "alert" in value:
                 self.found.append(f"<{tag} {name}={value[:40]}>")
-            live = re.match(r"\s*(javascript|data|vbscript):", value, re.I) and (
-                _INERT_DATA_RE.match(value) is None
+            # A citation file a paper page carries as a data: link is of a type no
+            # browser runs (catalog.site.downloads); any other is live.
+            live = re.match(r"\s*(javascript|data|vbscript):", value, re.I) and not (
+                is_citation_data(value)
             )
             if name in ("href", "src", "action", "formaction") and live:
                 self.found.append(f"<{tag} {name}={value[:40]}>")
