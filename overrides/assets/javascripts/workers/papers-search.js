@@ -13,13 +13,15 @@
    javascripts/stem.js): "recommender" and "recommendation" both become
    "recommend*", "cache" and "caching" "cach*", "embeddings" "embed*", while
    "generative" stays "generative*" (not "gener*": generic, generation). That
-   prefix is never longer than the word typed, so whatever the plain prefix
-   search found is still found. Words in quotes (Material makes them required
-   terms, "+word") are stemmed alike.
+   prefix only narrows the index's words to look at: the clause then finds those
+   with the word's stem ("cach*" would find Cachew too), and, for a word the index
+   does not hold whole (one still being typed), those it begins. Words in quotes
+   (Material makes them required terms, "+word") are stemmed alike.
 
    As in `papers search`, a page must have every word typed (Material would list
    pages with any of them, "embedding cache" a KV-cache paper first, "Missing:
-   embed"); the title weighs most (the plugin's field boosts). The grey
+   embed"); the title weighs most (the plugin's field boosts) and a paper's page
+   more than a list's (each page's `search: boost`, catalog/site/links.py). The grey
    suggestion completes only the word being typed: a word the index holds whole
    is not narrowed to a longer one ("cache" never becomes "cachedattention"). */
 (function () {
