@@ -752,6 +752,25 @@ def test_dialog_keeps_generative_apart(page, site_url):
     )
 
 
+def test_dialog_finds_a_words_stem_not_a_longer_name(page, site_url):
+    """ "cache" finds what "caching" finds (one stem), as `papers search` does, and
+    not the longer names a cut word finds ("cach": Cachew, CachedAttention); the
+    stem prefix "cach*" once made all three the same."""
+    page.goto(site_url)
+    cache = _found(_search(page, "cache")[0])
+    assert cache == _found(_search(page, "caching")[0])
+    assert 0 < cache < _found(_search(page, "cach")[0])
+    assert _found(_search(page, "embedd")[0]) > 0  # a cut word finds what it begins
+
+
+def test_dialog_lists_papers_before_list_pages(page, site_url):
+    """A paper's page weighs most (its `search: boost`), as `papers search` lists
+    papers: "parameter server" opens with papers, not its tag page or a note."""
+    page.goto(site_url)
+    _, links = _search(page, "parameter server")
+    assert all("/papers/" in h for h in links[:3]), links[:3]
+
+
 def test_relevance_set_on_the_site(browser, site_url):
     """The relevance set (tests/data/relevance.yaml): the All-papers box shows for every
     query the papers `papers search` finds, and the dialog's precision@10 holds."""
@@ -763,9 +782,10 @@ def test_relevance_set_on_the_site(browser, site_url):
     differ = [t for t in wanted if set(site["box"][t]) != set(every[t])]
     assert differ == []
     dialog = [relevance.precision(site["dialog"][t], r) for t, r in wanted.items()]
-    # Measured 0.63 (0.48 with Porter prefixes and any word enough); the dialog lists
-    # notes and tag pages among the papers, which the set does not judge.
-    assert sum(dialog) / len(dialog) >= 0.55
+    # Measured 0.70 (0.63 with stem prefixes and list pages weighed by the worker, 0.48
+    # with Porter prefixes and any word enough); the dialog still lists notes among the
+    # papers, which the set does not judge.
+    assert sum(dialog) / len(dialog) >= 0.65
 
 
 @pytest.mark.parametrize("typed", ["moe", "fleche", "Fleche:"])

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from catalog.model import fold
-from catalog.site.links import AUTHORS_INDEX, front, plural, url
+from catalog.site.links import AUTHORS_INDEX, LIST_BOOST, front, plural, url
 from catalog.site.people import Person, family_first, sort_key
 from catalog.site.shelves import person_url
 from catalog.site.sitedata import SiteData
@@ -74,4 +74,4 @@ def authors_index(data: SiteData) -> str:
         letters=list(letters.values()),
         script=url(uri, PEOPLE_JS, data.directory_urls),
     )
-    return front("Authors", [body])
+    return front("Authors", [body], boost=LIST_BOOST)

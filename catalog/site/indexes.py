@@ -7,6 +7,7 @@ from collections import Counter
 
 from catalog.data.notes import Link, Note
 from catalog.site.links import (
+    LIST_BOOST,
     front,
     href,
     md,
@@ -32,7 +33,7 @@ def _table(
     body = render(
         "index-table.html", data.template_dir, title=title, columns=columns, rows=rows, empty=empty
     )
-    return front(title, [body])
+    return front(title, [body], boost=LIST_BOOST)
 
 
 def years_index(data: SiteData) -> str:

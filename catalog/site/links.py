@@ -42,6 +42,11 @@ STEM_JS = "javascripts/stem.js"
 ARXIV_ABS = "https://arxiv.org/abs/"
 ARXIV_PDF = "https://arxiv.org/pdf/"
 LATEST = 10
+# Weights in the site's search dialog (Material's `search: boost`), which lists pages:
+# `papers search` lists papers only, so a paper's page weighs most, a hand-written note
+# (no boost) less and a list of papers (a tag, year, venue, author, an index) least.
+PAPER_BOOST = 1e4
+LIST_BOOST = 0.5
 # Markers in the hand-written home page (site/index.md) that the hook fills in.
 MARKERS = ("search", "counts", "charts", "latest", "notes")
 MARKER_RE = re.compile(r"<!--\s*papers:(\w+)\s*-->")
@@ -147,9 +152,11 @@ def front(
     search_tags: Sequence[str] = (),
     meta: dict[str, str | list[str]] | None = None,
     searchable: bool = True,
+    boost: float = 1.0,
 ) -> str:
-    """A page: its title (the words its search entry is tagged with, and other meta
-    values for the template) in front matter, then its Markdown lines.
+    """A page: its title (the words its search entry is tagged with, its weight in the
+    site's search, and other meta values for the template) in front matter, then its
+    Markdown lines.
 
     mkdocs would take the title from the first heading and Material would print
     it into <title> unescaped ('|striptags' turns &lt; back into <); a title in
@@ -162,6 +169,9 @@ def front(
         head += f"tags: [{', '.join(_yaml_string(plain(t)) for t in search_tags)}]\n"
     if not searchable:
         head += "search:\n  exclude: true\n"
+    elif boost != 1.0:
+        # Material's search multiplies the page's score by it (every section's).
+        head += f"search:\n  boost: {boost:g}\n"
     for name, value in (meta or {}).items():
         if isinstance(value, str):
             head += f"{name}: {_yaml_string(value)}\n"

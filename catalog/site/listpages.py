@@ -16,6 +16,7 @@ from catalog.site.links import (
     ALL_URI,
     AUTHORS_INDEX,
     DATA_JS,
+    LIST_BOOST,
     STEM_JS,
     front,
     paper_uri,
@@ -88,7 +89,7 @@ def year_page(year: int, papers: Sequence[Paper], data: SiteData) -> str:
         downloads=Markup(_bib_link(uri, papers, data)),
         items=items,
     )
-    return front(f"Papers of {year}", [body])
+    return front(f"Papers of {year}", [body], boost=LIST_BOOST)
 
 
 def venue_page(venue: str, papers: Sequence[Paper], data: SiteData) -> str:
@@ -104,7 +105,7 @@ def venue_page(venue: str, papers: Sequence[Paper], data: SiteData) -> str:
         downloads=Markup(_bib_link(uri, papers, data)),
         groups=_groups(papers, uri, data),
     )
-    return front(venue, [with_contents(body, data)])
+    return front(venue, [with_contents(body, data)], boost=LIST_BOOST)
 
 
 def tag_page(tag: str, papers: Sequence[Paper], data: SiteData) -> str:
@@ -125,7 +126,7 @@ def tag_page(tag: str, papers: Sequence[Paper], data: SiteData) -> str:
         "feed": tag_feed_uri(tag),
         "feed_title": f"papers: latest additions tagged {plain(tag)}",
     }
-    return front(f"Tag: {tag}", [with_contents(body, data)], meta=feed_meta)
+    return front(f"Tag: {tag}", [with_contents(body, data)], meta=feed_meta, boost=LIST_BOOST)
 
 
 def shelf_page(uri: str, people: Sequence[Person], data: SiteData) -> str:
@@ -168,7 +169,7 @@ def shelf_page(uri: str, people: Sequence[Person], data: SiteData) -> str:
             for person in people
         ],
     )
-    return front(title, [with_contents(body, data)])
+    return front(title, [with_contents(body, data)], boost=LIST_BOOST)
 
 
 def _coauthors(person: Person, data: SiteData, link: Callable[[Person], str]) -> dict[str, object]:
@@ -275,4 +276,4 @@ def all_papers_page(data: SiteData) -> str:
         papers=[(p, url(uri, paper_uri(p.key), data.directory_urls)) for p in ordered],
         scripts=[url(uri, script, data.directory_urls) for script in (STEM_JS, DATA_JS)],
     )
-    return front("All papers", [body])
+    return front("All papers", [body], boost=LIST_BOOST)

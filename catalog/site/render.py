@@ -27,6 +27,7 @@ from catalog.site.links import (
     CHART_DIR,
     DATA_JS,
     HEADING_RE,
+    PAPER_BOOST,
     front,
     href,
     md,
@@ -159,6 +160,7 @@ def paper_page(paper: Paper, data: SiteData) -> str:
         [with_contents(body, data)],
         (paper.venue, str(paper.year)),
         citation_meta(paper, data),
+        boost=PAPER_BOOST,
     )
 
 

@@ -13,13 +13,15 @@
    javascripts/stem.js): "recommender" and "recommendation" both become
    "recommend*", "cache" and "caching" "cach*", "embeddings" "embed*", while
    "generative" stays "generative*" (not "gener*": generic, generation). That
-   prefix is never longer than the word typed, so whatever the plain prefix
-   search found is still found. Words in quotes (Material makes them required
-   terms, "+word") are stemmed alike.
+   prefix only narrows the index's words to look at: the clause then finds those
+   with the word's stem ("cach*" would find Cachew too), and, for a word the index
+   does not hold whole (one still being typed), those it begins. Words in quotes
+   (Material makes them required terms, "+word") are stemmed alike.
 
    As in `papers search`, a page must have every word typed (Material would list
    pages with any of them, "embedding cache" a KV-cache paper first, "Missing:
-   embed"); the title weighs most (the plugin's field boosts). The grey
+   embed"); the title weighs most (the plugin's field boosts) and a paper's page
+   more than a list's (each page's `search: boost`, catalog/site/links.py). The grey
    suggestion completes only the word being typed: a word the index holds whole
    is not narrowed to a longer one ("cache" never becomes "cachedattention"). */
 (function () {
@@ -75,10 +77,55 @@
     typed[prefix] = word;
     clause.term = prefix + "*";
     clause.usePipeline = false;
+    clause.ppTerms = sameStem(word, prefix, this.ppIndex);
     if (clause.presence === lunr.Query.presence.OPTIONAL) {
       clause.presence = lunr.Query.presence.REQUIRED;
     }
   }
+
+  // The index's words, sorted, for the lookups below (once per index).
+  function sortedTerms(index) {
+    if (!index.ppSorted) index.ppSorted = Object.keys(index.invertedIndex).sort();
+    return index.ppSorted;
+  }
+
+  // The index's words that begin with prefix, in order.
+  function withPrefix(index, prefix) {
+    var terms = sortedTerms(index), lo = 0, hi = terms.length;
+    while (lo < hi) {
+      var mid = (lo + hi) >> 1;
+      if (terms[mid] < prefix) lo = mid + 1; else hi = mid;
+    }
+    var out = [];
+    for (var i = lo; i < terms.length && terms[i].lastIndexOf(prefix, 0) === 0; i++) {
+      out.push(terms[i]);
+    }
+    return out;
+  }
+
+  // The words a typed word finds, as `papers search` finds them: the index's words
+  // with its stem ("cache" finds cached and caching, not Cachew, whose stem is
+  // "cachew"), and, unless the index holds the word whole (then it is typed to its
+  // end), the words that begin with it ("embe" finds embedding). Undefined without
+  // an index: the plain stem prefix.
+  function sameStem(word, prefix, index) {
+    if (!index || !index.invertedIndex) return undefined;
+    var wanted = stem(word);
+    var found = withPrefix(index, prefix).filter(function (t) { return stem(t) === wanted; });
+    if (Object.prototype.hasOwnProperty.call(index.invertedIndex, word)) return found;
+    return found.concat(withPrefix(index, word)).sort().filter(function (t, i, all) {
+      return t !== all[i - 1];
+    });
+  }
+
+  // A clause rewritten above finds exactly its words (lunr would expand the prefix).
+  var fromClause = lunr.TokenSet.fromClause;
+  lunr.TokenSet.fromClause = function (clause) {
+    if (!clause.ppTerms) return fromClause.call(this, clause);
+    return clause.ppTerms.length
+      ? lunr.TokenSet.fromArray(clause.ppTerms)
+      : lunr.TokenSet.fromString(clause.term.replace(/\*$/, ""));
+  };
 
   // Material's suggestion lookup (title words beginning with each term): the word as
   // typed, whole when the index holds it whole, else a prefix of the words to come.
@@ -114,23 +161,11 @@
   var runQuery = lunr.Index.prototype.query;
   lunr.Index.prototype.query = function (fn) {
     var index = this;
-    var results = runQuery.call(this, function (query) {
+    return runQuery.call(this, function (query) {
       query.ppIndex = index;
       return fn.call(this, query);
     });
-    return rankPapersFirst(results);
   };
-
-  // `papers search` lists papers; here a list page (a tag, a year, a venue, a note)
-  // that has the words as well scores this share of what it would: the papers come
-  // first unless a list page matches much better.
-  var LIST_PAGE = 0.3;
-  function rankPapersFirst(results) {
-    results.forEach(function (r) {
-      if (!/^papers\/[^/]+\/(#.*)?$/.test(r.ref)) r.score *= LIST_PAGE;
-    });
-    return results.sort(function (a, b) { return b.score - a.score; });
-  }
 
   var parse = lunr.QueryParser.prototype.parse;
   lunr.QueryParser.prototype.parse = function () {
@@ -145,7 +180,7 @@
     var parsed = !("wildcard" in clause);
     if (!parsed) suggestion(clause, this.ppIndex);
     addClause.call(this, clause);
-    if (parsed) rewrite(clause);
+    if (parsed) rewrite.call(this, clause);
     return this;
   };
 })();
