@@ -999,6 +999,22 @@ def test_all_papers_paints_its_first_entries_before_any_data(browser, site_url):
         context.close()
 
 
+def test_all_papers_filter_button_brings_the_filters_and_focus(browser, site_url):
+    """The button standing in for the filters, pressed as a screen reader does (a click
+    alone, no pointer or key): the filters come and the Words box has the focus."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        page.goto(urljoin(site_url, "papers/"))
+        assert page.locator("form.pp-form").count() == 0
+        page.evaluate("document.querySelector('#pp-filters button.pp-show-filters').click()")
+        page.locator("form.pp-form").wait_for()
+        assert page.locator("#pp-filters button.pp-show-filters").count() == 0
+        page.wait_for_function("document.activeElement.matches('form.pp-form input')")
+    finally:
+        context.close()
+
+
 def test_back_from_a_paper_returns_to_the_same_place(browser, site_url):
     context = browser.new_context(viewport={"width": 1366, "height": 900})
     try:

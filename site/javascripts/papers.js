@@ -633,11 +633,18 @@
   // its first entries in full, and parsing the data never holds up its first paint.
   function loadData(root, done) {
     var sources = (root.getAttribute("data-scripts") || "").split(" ").filter(Boolean);
-    var started = false;
+    var started = false, asked = false;
     var events = ["pointermove", "pointerdown", "touchstart", "keydown", "focusin", "wheel",
       "scroll"];
     function next() {
-      if (!sources.length) return window.PAPERS_DATA && done();
+      if (!sources.length) {
+        if (!window.PAPERS_DATA) return;
+        done();
+        // The button standing in for the filters is gone: the Words box takes its focus.
+        var words = root.querySelector("input");
+        if (asked && words) words.focus();
+        return;
+      }
       var script = document.createElement("script");
       script.src = sources.shift();
       script.onload = next;
@@ -649,6 +656,8 @@
       events.forEach(function (e) { window.removeEventListener(e, go, true); });
       next();
     }
+    var button = root.querySelector(".pp-show-filters");
+    if (button) button.addEventListener("click", function () { asked = true; go(); });
     if (location.hash || (history.state && history.state.ppRendered)) return go();
     events.forEach(function (e) { window.addEventListener(e, go, { capture: true, passive: true }); });
   }
