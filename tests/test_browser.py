@@ -378,6 +378,8 @@ def test_axe_finds_no_serious_violation(browser, site_url, scheme, size):
         found = []
         for name, path in PAGE_TYPES.items():
             page.goto(urljoin(site_url, path))
+            if name == "all-papers":
+                _reader_acts(page)  # the filters too
             found += _axe(page, script, name)
             if name in ("home", "paper"):
                 meta, _ = _search(page, "cache")
@@ -386,6 +388,14 @@ def test_axe_finds_no_serious_violation(browser, site_url, scheme, size):
         assert found == [], "\n".join(found)
     finally:
         context.close()
+
+
+def _reader_acts(page) -> None:
+    """A reader's first move on All papers (the pointer moves): the page loads its data
+    then and shows the filters."""
+    page.mouse.move(5, 5)
+    page.mouse.move(20, 20)
+    page.locator("form.pp-form").wait_for()
 
 
 def _choose_tags(form, tags: list[str], match: str = "all") -> None:
@@ -443,7 +453,7 @@ def test_all_papers_filters_give_the_right_papers(browser, site_url, size):
         page.goto(urljoin(site_url, "papers/"))
         papers = _catalog_papers()
         entries = page.locator("#pp-all > li.pp-entry")
-        entries.first.wait_for()
+        _reader_acts(page)
         assert page.locator("#pp-count").inner_text() == f"{len(papers)} of {len(papers)} papers."
         form = page.locator("form.pp-form")
         _choose_tags(form, ["caching"])
@@ -521,7 +531,7 @@ def test_all_papers_without_javascript_and_from_file(browser, site_url, tmp_path
     try:
         page = context.new_page()
         page.goto((out / "papers" / "index.html").as_uri())
-        page.locator("form.pp-form").wait_for()
+        _reader_acts(page)
         page.locator("form.pp-form").get_by_label("Words", exact=True).fill("fleche")
         assert page.locator("#pp-all > li.pp-entry a.pp-title").all_inner_texts() == [PAPER_TITLE]
     finally:
@@ -847,6 +857,7 @@ def test_words_box_agrees_with_papers_search(browser, site_url):
     try:
         page = context.new_page()
         page.goto(urljoin(site_url, "papers/"))
+        _reader_acts(page)
         box = page.locator("form.pp-form").get_by_label("Words", exact=True)
         by_title = {p.title: p.key for p in _catalog_papers()}
         for query in WORD_QUERIES:
@@ -890,6 +901,7 @@ def test_site_stemmer_is_the_indexs(browser, site_url):
     try:
         page = context.new_page()
         page.goto(urljoin(site_url, "papers/"))
+        _reader_acts(page)
         ours = page.evaluate("ws => ws.map(w => window.papersWords.stem(w))", words)
     finally:
         context.close()
@@ -906,6 +918,7 @@ def test_filters_follow_the_address_and_history(browser, site_url):
         page = context.new_page()
         base = urljoin(site_url, "papers/")
         page.goto(base)
+        _reader_acts(page)
         form = page.locator("form.pp-form")
         count = page.locator("#pp-count")
         total = len(_catalog_papers())
@@ -966,8 +979,58 @@ def test_all_papers_does_not_jump_on_a_phone(browser, site_url):
         )
         page.goto(urljoin(site_url, "papers/"))
         page.locator("#pp-all > li.pp-entry").first.wait_for()
+        page.wait_for_timeout(300)
+        # A scroll (no input that excuses a shift) brings the data and the filters.
+        page.evaluate("window.scrollBy(0, 1)")
+        page.locator("form.pp-form").wait_for()
         page.wait_for_timeout(500)
         assert page.evaluate("window.__cls") < 0.05
+    finally:
+        context.close()
+
+
+def test_all_papers_paints_its_first_entries_before_any_data(browser, site_url):
+    """The page comes with its newest entries in full and loads no data until the reader
+    acts; then the filters come and those entries stay as they are (no re-render)."""
+    from catalog.site.links import plain
+
+    papers = _catalog_papers()
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    try:
+        page = context.new_page()
+        asked: list[str] = []
+        page.on("request", lambda r: asked.append(r.url))
+        page.goto(urljoin(site_url, "papers/"))
+        page.wait_for_load_state("networkidle")
+        assert not [u for u in asked if "papers-data.js" in u or "stem.js" in u]
+        entries = page.locator("#pp-all > li.pp-entry")
+        written = entries.count()
+        assert 10 <= written < len(papers)
+        assert page.locator("#pp-all > li").count() == len(papers)
+        newest = sorted(papers, key=lambda p: (-p.year, plain(p.title).lower()))[:written]
+        assert entries.locator("a.pp-title").all_inner_texts() == [plain(p.title) for p in newest]
+        assert entries.first.locator(".pp-authors a").count() > 0
+        page.evaluate("document.querySelector('#pp-all > li.pp-entry').ppMark = 1")
+        _reader_acts(page)
+        assert page.evaluate("document.querySelector('#pp-all > li.pp-entry').ppMark") == 1
+        assert page.locator("#pp-count").inner_text() == f"{len(papers)} of {len(papers)} papers."
+        assert page.locator("#pp-all > li:not(.pp-entry):not(.pp-more)").count() == 0
+    finally:
+        context.close()
+
+
+def test_all_papers_filter_button_brings_the_filters_and_focus(browser, site_url):
+    """The button standing in for the filters, pressed as a screen reader does (a click
+    alone, no pointer or key): the filters come and the Words box has the focus."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        page.goto(urljoin(site_url, "papers/"))
+        assert page.locator("form.pp-form").count() == 0
+        page.evaluate("document.querySelector('#pp-filters button.pp-show-filters').click()")
+        page.locator("form.pp-form").wait_for()
+        assert page.locator("#pp-filters button.pp-show-filters").count() == 0
+        page.wait_for_function("document.activeElement.matches('form.pp-form input')")
     finally:
         context.close()
 
@@ -978,7 +1041,7 @@ def test_back_from_a_paper_returns_to_the_same_place(browser, site_url):
         page = context.new_page()
         page.goto(urljoin(site_url, "papers/"))
         entries = page.locator("#pp-all > li.pp-entry")
-        entries.first.wait_for()
+        _reader_acts(page)
         # Far down the list: past the first batches the script renders.
         while entries.count() < 150:
             page.locator("#pp-all > li.pp-more").scroll_into_view_if_needed()

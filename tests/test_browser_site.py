@@ -34,6 +34,8 @@ def tab(browser):
 
 def _all_papers(page, site_url: str):
     page.goto(urljoin(site_url, "papers/"))
+    page.mouse.move(5, 5)  # a reader's first move brings the data and the filters
+    page.mouse.move(20, 20)
     form = page.locator("form.pp-form")
     form.wait_for()
     return form

@@ -157,6 +157,8 @@ def site_rankings(browser: Any, base: str) -> dict[str, dict[str, list[str]]]:
     try:
         page = context.new_page()
         page.goto(base + "papers/")
+        page.mouse.move(5, 5)  # a reader's first move brings the filters and their data
+        page.mouse.move(20, 20)
         for text in load():
             out["box"][text] = box_results(page, text, titles)
         page.goto(base)

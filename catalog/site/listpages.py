@@ -38,6 +38,9 @@ from catalog.site.shelves import anchor, person_url, shelf_title
 from catalog.site.sitedata import SiteData, by_year
 from catalog.site.templates import render
 
+# Entries the All-papers page writes in full; papers.js renders as many at a time (BATCH).
+FULL_ENTRIES = 20
+
 
 def _bib_link(uri: str, papers: Sequence[Paper], data: SiteData) -> str:
     """Links to the files of a list page's papers (written by generate)."""
@@ -260,12 +263,15 @@ def bib_data(data: SiteData) -> str:
 def all_papers_page(data: SiteData) -> str:
     """Every paper on one page, filterable by year range, venue, tag and text.
 
-    Without JavaScript it is a plain list, newest first; with it, site/javascripts/
-    papers.js reads DATA_JS, shows the filters and renders full entries lazily.
+    Newest first: the first FULL_ENTRIES in full, the rest as plain lines; site/
+    javascripts/papers.js loads DATA_JS when the reader first acts, shows
+    the filters and renders the rest in full as the reader scrolls.
     """
     uri = ALL_URI
     years = sorted({p.year for p in data.papers}) or [0]
-    ordered = sorted(data.papers, key=lambda p: (-p.year, p.venue.lower(), p.title.lower()))
+    # The order of the script's default sort (newest first, then by title), so the
+    # entries written here are the ones it would show and stay as they are.
+    ordered = sorted(data.papers, key=lambda p: (-p.year, plain(p.title).lower()))
     body = render(
         "all.html",
         data.template_dir,
@@ -273,7 +279,10 @@ def all_papers_page(data: SiteData) -> str:
         first_year=years[0],
         last_year=years[-1],
         suggest_url=data.suggest_url,
-        papers=[(p, url(uri, paper_uri(p.key), data.directory_urls)) for p in ordered],
+        full=[paper_item(p, uri, data) for p in ordered[:FULL_ENTRIES]],
+        papers=[
+            (p, url(uri, paper_uri(p.key), data.directory_urls)) for p in ordered[FULL_ENTRIES:]
+        ],
         scripts=[url(uri, script, data.directory_urls) for script in (STEM_JS, DATA_JS)],
     )
     return front("All papers", [body], boost=LIST_BOOST)

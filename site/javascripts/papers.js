@@ -2,6 +2,8 @@
    entry's BibTeX when its toggle is opened, and runs the All-papers page: filters
    (year range, venue, tags, words), sorting, lazy rendering of full entries from
    window.PAPERS_DATA (assets/papers-data.js), and the citations of the papers shown.
+   The page comes with its first entries in full; the data is loaded when the reader
+   first acts (see loadData), and those entries stay as they are.
 
    Our own code, no library, no network beyond the site's own files: it works from
    file:// as from a server (data comes as scripts, never fetched). Entries are built
@@ -447,6 +449,24 @@
       if (!observer && rendered < shown.length) more();
     }
 
+    // The full entries the page came with, if they are the first ones to show now: kept
+    // (the plain lines after them go), so the list does not change under the reader.
+    // Once only: after that the list is the script's own.
+    var fresh = true;
+    function written() {
+      if (!fresh) return 0;
+      fresh = false;
+      var items = Array.from(list.children);
+      var full = items.filter(function (li) { return li.classList.contains("pp-entry"); });
+      var same = full.length <= shown.length && full.every(function (li, i) {
+        var a = li.querySelector("a.pp-title");
+        return a && items[i] === li && a.getAttribute("href") === shown[i].u;
+      });
+      if (!same) return 0;
+      items.slice(full.length).forEach(function (li) { list.removeChild(li); });
+      return full.length;
+    }
+
     function counts(base) {
       // What each venue and each tag would give with the other filters as they are.
       var byVenue = {}, byTag = {};
@@ -485,10 +505,10 @@
       shown = base.filter(function (p) { return matches(p); });
       shown.sort(compare(sort.value));
       counts(base);
-      list.textContent = "";
+      rendered = written();
+      if (!rendered) list.textContent = "";
       list.classList.remove("pp-plain");
       list.appendChild(sentinel);
-      rendered = 0;
       more();
       count.textContent = shown.length + " of " + papers.length + " papers" +
         (shown.length ? "." : ": no paper matches; widen the filters.");
@@ -604,8 +624,42 @@
     }
     var root = document.getElementById("pp-filters");
     var list = document.getElementById("pp-all");
-    if (!root || !list || !window.PAPERS_DATA) return;
-    setup(root, list, window.PAPERS_DATA);
+    if (root && list) loadData(root, function () { setup(root, list, window.PAPERS_DATA); });
+  }
+
+  // The All-papers data scripts (the words' stemmer, then the data), loaded at once when
+  // the address or history asks for a filtered or scrolled list, else on the reader's
+  // first sign of life (a pointer moved, a touch, a key, a scroll): the page comes with
+  // its first entries in full, and parsing the data never holds up its first paint.
+  function loadData(root, done) {
+    var sources = (root.getAttribute("data-scripts") || "").split(" ").filter(Boolean);
+    var started = false, asked = false;
+    var events = ["pointermove", "pointerdown", "touchstart", "keydown", "focusin", "wheel",
+      "scroll"];
+    function next() {
+      if (!sources.length) {
+        if (!window.PAPERS_DATA) return;
+        done();
+        // The button standing in for the filters is gone: the Words box takes its focus.
+        var words = root.querySelector("input");
+        if (asked && words) words.focus();
+        return;
+      }
+      var script = document.createElement("script");
+      script.src = sources.shift();
+      script.onload = next;
+      document.head.appendChild(script);
+    }
+    function go() {
+      if (started) return;
+      started = true;
+      events.forEach(function (e) { window.removeEventListener(e, go, true); });
+      next();
+    }
+    var button = root.querySelector(".pp-show-filters");
+    if (button) button.addEventListener("click", function () { asked = true; go(); });
+    if (location.hash || (history.state && history.state.ppRendered)) return go();
+    events.forEach(function (e) { window.addEventListener(e, go, { capture: true, passive: true }); });
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
