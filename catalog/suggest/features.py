@@ -125,21 +125,25 @@ def fit(items: Iterable[Item]) -> Space:
         df = np.bincount(counts.indices, minlength=counts.shape[1])
         space.vectorizers[name] = vectorizer
         space.idf[name] = np.log(max(len(items), 1) / np.maximum(df, 1))
-        terms_of = vectorizer.get_feature_names_out()
-        if name in ("title", "body"):  # shown as people write them, not as stems
-            shown = _spelled(items)
-            terms_of = [" ".join(shown.get(w, w) for w in t.split(" ")) for t in terms_of]
-        space.names += [f"{name}: {t}" for t in terms_of]
+        space.names += [f"{name}: {t}" for t in vectorizer.get_feature_names_out()]
     return space
 
 
-def _spelled(items: Sequence[Item]) -> dict[str, str]:
-    """Each stem's most frequent word in the items' titles and bodies ('cach': 'cache')."""
+def shown(names: Sequence[str], items: Sequence[Item]) -> list[str]:
+    """The space's column names with each stem of a title or body term written as the
+    items most often write it ('title: embed cach' -> 'title: embedding cache')."""
     seen: dict[str, Counter[str]] = {}
     for item in items:
         for w in field_words(f"{item.title} {item.body}"):
             seen.setdefault(stem(w), Counter())[w] += 1
-    return {s: count.most_common(1)[0][0] for s, count in seen.items()}
+    spelled = {s: count.most_common(1)[0][0] for s, count in seen.items()}
+    out = []
+    for name in names:
+        field_name, _, term = name.partition(": ")
+        if field_name in ("title", "body"):
+            term = " ".join(spelled.get(w, w) for w in term.split(" "))
+        out.append(f"{field_name}: {term}")
+    return out
 
 
 def alike(papers: Sequence[Paper], candidates: Sequence[Item]) -> list[Item]:

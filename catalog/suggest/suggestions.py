@@ -117,9 +117,10 @@ def suggest(
     scores, weights = rank.fit_and_score(catalog, positive, rows)
     order = _order(scores)[: count if count is not None else len(candidates)]
     finder = duplicates.Finder.of(ordered)
+    names = features.shown(space.names, known)
     out = []
     for place, i in enumerate(order, 1):
-        why = rank.explain(catalog, positive, rows[i], weights, space.names)
+        why = rank.explain(catalog, positive, rows[i], weights, names)
         match = finder.find(candidates[i].as_paper())
         out.append(
             Suggestion(
