@@ -21,7 +21,7 @@ from citeproc import formatter as citeproc_formatter
 from citeproc.source.json import CiteProcJSON
 from hypothesis import HealthCheck, given, settings
 
-from catalog.bib import biblatex, bibtex, csljson, ris
+from catalog.bib import biblatex, bibtex, csljson, formats
 from catalog.model import CONTROL_RE
 from tests.conftest import PAPERS, REPO, VENUES, require, write_catalog
 from tests.test_hostile_export import VENUES as HOSTILE_VENUES
@@ -316,7 +316,7 @@ def test_hostile_fields_stay_plain_text_and_inert(rows) -> None:
     papers = [hostile_paper(i, *row) for i, row in enumerate(rows)]
     keys = sorted(p.key for p in papers)
     # CSL-JSON: valid JSON, every string one line of plain text.
-    items = json.loads(csljson.export(papers, HOSTILE_VENUES))
+    items = json.loads(formats.export("csl-json", papers, HOSTILE_VENUES))
     assert [i["id"] for i in items] == keys
     for item in items:
         for text in _strings(item):
@@ -328,7 +328,7 @@ def test_hostile_fields_stay_plain_text_and_inert(rows) -> None:
         assert all(a for a in item["author"])  # no empty name
     _bibliography(items)  # citeproc renders whatever the fields hold
     # RIS: every line a tag line (or the blank between records), read back whole.
-    text = ris.export(papers, HOSTILE_VENUES)
+    text = formats.export("ris", papers, HOSTILE_VENUES)
     assert all(_RIS_LINE.match(line) for line in text.split("\n")), text
     records = rispy.loads(text)
     assert [r["id"] for r in records] == keys

@@ -135,12 +135,3 @@ def pieces(
     """Each paper's item as its line of the file, sorted by key (JOINT joins them)."""
     # One item a line: a file under git diffs paper by paper.
     return ["  " + json.dumps(i, ensure_ascii=False) for i in items(papers, venues, options)]
-
-
-def export(
-    papers: Iterable[Paper], venues: dict[str, Venue], options: ExportOptions = ExportOptions()
-) -> str:
-    """The CSL-JSON text (a list of items) for papers, sorted by key."""
-    lines = pieces(papers, venues, options)
-    before, between, after, empty = JOINT
-    return before + between.join(lines) + after if lines else empty

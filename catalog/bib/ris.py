@@ -90,12 +90,3 @@ def pieces(
     """Each paper's RIS record, sorted by key (JOINT joins them)."""
     items = csljson.items(papers, venues, options)
     return [str(rispy.dumps([record(i)], implementation=_Writer)) for i in items]
-
-
-def export(
-    papers: Iterable[Paper], venues: dict[str, Venue], options: ExportOptions = ExportOptions()
-) -> str:
-    """The RIS text for papers, sorted by key."""
-    before, between, after, empty = JOINT
-    records = pieces(papers, venues, options)
-    return before + between.join(records) + after if records else empty
