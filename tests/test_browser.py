@@ -9,12 +9,10 @@ under PAPERS_REQUIRE_TOOLS=1, as in CI): a browser is never downloaded.
 from __future__ import annotations
 
 import functools
-import http.server
 import os
 import re
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
@@ -49,37 +47,10 @@ PAPER_TITLE = "Fleche: An Efficient GPU Embedding Cache for Personalized Recomme
 @pytest.fixture(scope="module")
 def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The shipped catalog's site, freshly built and served on a free local port."""
-    tmp = tmp_path_factory.mktemp("browser")
-    out = tmp / "site"
-    env = {
-        **os.environ,
-        "PAPERS_CATALOG": str(REPO / "data" / "papers.yaml"),
-        "PAPERS_DB": str(tmp / "catalog.db"),
-        "NO_MKDOCS_2_WARNING": "1",
-    }
-    run = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert run.returncode == 0, run.stdout + run.stderr
+    import relevance
 
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, format: str, *args: object) -> None:
-            pass
-
-    handler = functools.partial(Quiet, directory=str(out))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with relevance.served_site(tmp_path_factory.mktemp("browser")) as url:
+        yield url
 
 
 def _playwright() -> Any:

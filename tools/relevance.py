@@ -86,7 +86,7 @@ def served_site(folder: Path) -> Iterator[str]:
         env=env,
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=300,
     )
     if run.returncode:
         raise RuntimeError(run.stdout + run.stderr)
