@@ -131,6 +131,27 @@ def test_abstract_is_searched_below_curated_fields(tmp_path):
     assert keys(conn, "summary:wombat") == []
 
 
+def test_latex_is_searched_as_the_pages_show_it(tmp_path):
+    # The site's Words box has the text as pages show it: the index holds the same words,
+    # so a LaTeX command is no word and a protected word is one.
+    papers = TWO_CURATED.replace(
+        'summary: "Keeps tables in flash."',
+        'summary: "Keeps tables in flash."\n'
+        "      abstract: 'A $1.5\\times$ speedup, \\textbf{wombat} placement.'",
+    )
+    conn = database.connect(write_catalog(tmp_path, papers))
+    assert keys(conn, "wombat") == ["alpha2023store"]
+    assert keys(conn, "textbf") == []
+    assert keys(conn, "speedup") == ["alpha2023store"]
+
+
+def test_the_sites_ranking_is_the_searchs():
+    rank = query.ranking()
+    assert rank["weights"] == list(query.WEIGHTS)
+    assert rank["columns"][rank["curatedColumns"][1]] == "tags"
+    assert (rank["curated"], rank["near"]) == (query.CURATED_BOOST, query.NEAR_BOOST)
+
+
 def test_accents_are_ignored(paths):
     text = paths.catalog.read_text().replace("Ruipu Wang", "Ruipu Wäng Čech")
     paths.catalog.write_text(text)

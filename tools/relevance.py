@@ -7,8 +7,8 @@
 
 precision@10: the share of the first ten results (of all, when fewer come) that the
 set lists for the query; recall@10: the share of the set's papers (at most ten) among
-them. The All-papers box lists what it finds newest first, not ranked: beside its
-precision the table says whether it shows the same papers as the CLI.
+them. The All-papers box ranks as the CLI does: beside its precision the table says
+whether it shows the same papers as the CLI, all of them, in the same order ("=CLI").
 """
 
 from __future__ import annotations
@@ -197,7 +197,7 @@ def measure(site: bool) -> list[dict[str, Any]]:
         if pages:
             box, dialog = pages["box"][text], pages["dialog"][text]
             row["box"] = (precision(box, relevant), recall(box, relevant))
-            row["same"] = set(box) == set(every[text])
+            row["same"] = box == every[text]
             row["dialog"] = (precision(dialog, relevant), recall(dialog, relevant))
         rows.append(row)
     return rows

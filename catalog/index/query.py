@@ -14,7 +14,17 @@ from typing import Any
 from catalog.errors import PaperNotFound, QueryError
 from catalog.hints import hint_for
 from catalog.index.rows import columns, paper_of, papers_of
-from catalog.index.terms import Plan, Query, check_names, parse, plan, query_stems
+from catalog.index.schema import STEMMED
+from catalog.index.terms import (
+    CURATED_COLUMNS,
+    NEAR_DISTANCE,
+    Plan,
+    Query,
+    check_names,
+    parse,
+    plan,
+    query_stems,
+)
 from catalog.index.terms import prefix_query as prefix_query  # the search command widens
 from catalog.index.words import WORD_RE, stem
 from catalog.model import DEFAULT_STATUS, Paper, fold
@@ -33,6 +43,8 @@ CURATED_BOOST = 2.0
 # they name together: its score is multiplied by this.
 NEAR_BOOST = 2.0
 MARK_START, MARK_END = "\x02", "\x03"
+# FTS5's bm25 constants (fixed in SQLite's fts5_aux.c), for the site's ranking().
+BM25_K1, BM25_B = 1.2, 0.75
 
 
 @dataclass
@@ -49,6 +61,25 @@ _PREFIX_TERM_RE = re.compile(r'^(?P<column>\{\w+\} : )?"(?P<word>[^" ]+)"\*\Z')
 # A prefix that begins more words than this is short enough for their stems to begin
 # with it too ("emb*"): it is left as it is.
 _MAX_WIDENED = 50
+
+
+def ranking() -> dict[str, object]:
+    """How search ranks, for the site's All-papers box to rank as this module does: the
+    searched fields in the index's column order with their bm25 weights, FTS5's bm25
+    constants, the boosts and which columns count as curated, the NEAR distance, and
+    how many words a prefix may begin before it is left unwidened."""
+    names = list(STEMMED)
+    return {
+        "columns": names,
+        "weights": list(WEIGHTS),
+        "k1": BM25_K1,
+        "b": BM25_B,
+        "curated": CURATED_BOOST,
+        "curatedColumns": [list(STEMMED.values()).index(c) for c in CURATED_COLUMNS],
+        "near": NEAR_BOOST,
+        "nearDistance": NEAR_DISTANCE,
+        "widened": _MAX_WIDENED,
+    }
 
 
 def _widen(conn: sqlite3.Connection, term: str) -> str:

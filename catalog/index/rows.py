@@ -45,19 +45,18 @@ def rows_of(papers: Sequence[Paper], venue_names: dict[str, str], spans: Sequenc
     add = out.tokens.update
     venues: set[str] = set()
     for p, span in zip(papers, spans, strict=True):
-        out.papers.append(paper_row(p, venue_names, span))
+        searched = _searched(p)
+        out.papers.append(_row(p, venue_names, span, searched))
         out.authors.extend(
             {"paper": p.key, "position": i, "name": a, "folded": fold_name(a)}
             for i, a in enumerate(p.authors)
         )
         out.tags.extend({"paper": p.key, "tag": t} for t in dict.fromkeys(p.tags))
-        add(p.title.split())
-        add(p.authors)
+        add(searched["title"].split())
+        add(searched["authors"].split())
         add(p.tags)
-        if p.summary:
-            add(p.summary.split())
-        if p.abstract:
-            add(p.abstract.split())
+        add(searched["summary"].split())
+        add(searched["abstract"].split())
         venues.add(p.venue)
     add(name for name in map(venue_names.get, venues) if name)
     return out
@@ -77,6 +76,13 @@ _BOOLS = tuple(name for name, spec in SPECS.items() if spec.kind == "bool")
 def paper_row(p: Paper, venue_names: dict[str, str], span: int) -> dict[str, Any]:
     """A paper as a row of the papers table: a column for each field, and the derived ones
     (span: how many lines its text runs past its first)."""
+    return _row(p, venue_names, span, _searched(p))
+
+
+def _row(
+    p: Paper, venue_names: dict[str, str], span: int, searched: dict[str, str]
+) -> dict[str, Any]:
+    """paper_row, with the paper's searched text read already (_searched)."""
     row = dict(vars(p))
     for name in _LISTS:
         row[name] = _json_list(row[name])
@@ -85,17 +91,25 @@ def paper_row(p: Paper, venue_names: dict[str, str], span: int) -> dict[str, Any
     row["venue_name"] = venue_names.get(p.venue)
     row["chunk"] = str(p.year)
     row["span"] = span
-    searched = {
-        "title": p.title,
-        "authors": " ".join(p.authors),
-        "tags": " ".join(p.tags),
-        "summary": p.summary,
-        "venue_name": row["venue_name"],
-        "abstract": p.abstract,
-    }
+    text = {**searched, "venue_name": row["venue_name"]}
     for name, column in STEMMED.items():
-        row[column] = stems(searched[name])
+        row[column] = stems(text[name])
     return row
+
+
+def _searched(p: Paper) -> dict[str, str]:
+    """A paper's searched fields as its pages show them (LaTeX read as text: '$\\times$'
+    is no word "times"), so the site's Words box, which has the pages' text, ranks on
+    the very words the index holds."""
+    from catalog.bib.latex import readable  # rows are made by build and update, not search
+
+    return {
+        "title": readable(p.title),
+        "authors": " ".join(map(readable, p.authors)),
+        "tags": " ".join(p.tags),
+        "summary": readable(p.summary or ""),
+        "abstract": readable(p.abstract or ""),
+    }
 
 
 def words(tokens: Iterable[str]) -> set[str]:

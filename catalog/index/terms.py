@@ -47,6 +47,8 @@ FILTERS = (
 # a match ranks a curated paper higher (catalog.index.query.CURATED_BOOST).
 CURATED_COLUMNS = tuple(STEMMED[name] for name in ("title", "tags", "summary"))
 
+# How many other words may stand between the query's words for Plan.near to hold.
+NEAR_DISTANCE = 2
 _YEAR_RANGE_RE = re.compile(r"^(\d{4})?\.\.(\d{4})?\Z")
 _BARE_YEARS_RE = re.compile(r"^(\d{4}\.\.(\d{4})?|\.\.\d{4})\Z")  # 2021..2023, 2021.., ..2020
 
@@ -102,7 +104,8 @@ class Plan:
         two of each other, in any order: a paper saying "embedding cache" is about one,
         while one with "embedding" in its title and "cache" in its abstract may not be."""
         found = re.findall(r'(?:^| AND )("[^" ]+")(?= AND |$)', self.positive or "")
-        return f"NEAR({' '.join(dict.fromkeys(found))}, 2)" if len(set(found)) > 1 else None
+        near = " ".join(dict.fromkeys(found))
+        return f"NEAR({near}, {NEAR_DISTANCE})" if len(set(found)) > 1 else None
 
     @property
     def curated(self) -> str | None:

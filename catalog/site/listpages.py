@@ -232,9 +232,16 @@ def papers_data(data: SiteData) -> str:
         for spelling in person.spellings
         if data.people.spelled(spelling) is person
     }
+    from catalog.index.query import ranking
     from catalog.site.downloads import offered
 
-    value = {"papers": records, "tags": tags, "authors": people, "cite": offered()}
+    value = {
+        "papers": records,
+        "tags": tags,
+        "authors": people,
+        "cite": offered(),
+        "rank": ranking(),  # the Words box ranks as `papers search` does
+    }
     # A JSON string read by JSON.parse: browsers read it in about half the time of the
     # same value written as a script's object literal, and the page waits for neither.
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))

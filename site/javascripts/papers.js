@@ -208,66 +208,187 @@
     return out;
   }
 
-  // Each paper's words, stemmed, as `papers search` indexes them: title, authors, tags,
-  // summary, venue name and abstract. Computed on the first search by words.
-  function indexWords(papers) {
-    var W = window.papersWords;
-    papers.forEach(function (p) {
-      if (p._stems) return;
-      var words = W.words([p.t, p.a.join(" "), p.g.join(" "), p.s, p.n, p.b].join(" "));
-      p._words = words;
-      p._stemList = words.map(W.stem);
-      p._stems = new Set(p._stemList);
+  // ---------------------------------------------------------------- words, ranked
+
+  // The Words box finds and ranks what `papers search WORDS` finds, in its order: the
+  // index's bm25 (SQLite FTS5's formula, fts5_aux.c) with its column weights, the
+  // boosts for a curated paper and for the words side by side, and the ties newest
+  // first, then by key. How it ranks comes with the data (data.rank, written from
+  // catalog/index/query.py's ranking() when the site is built): one set of numbers.
+
+  // Each searched field's text as the index reads it (catalog/index/rows.py).
+  var FIELDS = {
+    title: function (p) { return p.t; },
+    authors: function (p) { return p.a.join(" "); },
+    tags: function (p) { return p.g.join(" "); },
+    summary: function (p) { return p.s; },
+    venue_name: function (p) { return p.n; },
+    abstract: function (p) { return p.b; }
+  };
+
+  // Each paper's stems by column, in the index's column order, and the catalog's
+  // folded words (the index's words table, for prefixes). Made on the first search.
+  function searchIndex(data) {
+    if (data.ppIndex) return data.ppIndex;
+    var W = window.papersWords, total = 0, folded = new Set();
+    data.papers.forEach(function (p) {
+      p._cols = data.rank.columns.map(function (name) {
+        var words = W.words(FIELDS[name](p) || "");
+        words.forEach(function (w) { folded.add(w); });
+        return words.map(W.stem);
+      });
+      p._size = p._cols.reduce(function (n, c) { return n + c.length; }, 0);
+      total += p._size;
     });
+    data.ppIndex = { avgdl: total / data.papers.length, words: Array.from(folded).sort() };
+    return data.ppIndex;
   }
 
-  // The query's terms as `papers search` reads them: each quoted phrase, and each
-  // word between blanks, as its stems ("near-memory" is the phrase "near memory").
-  function terms(query) {
+  // The query's terms as `papers search` reads them (catalog/index/terms.py): each
+  // quoted phrase, and each word between blanks, as its stems ("near-memory" is the
+  // phrase "near memory"); a word ending in * (or every word, with prefix) begins a
+  // word: its last word is kept as typed. A term is its phrases, any one of which does.
+  function terms(query, prefix) {
     var W = window.papersWords, out = [];
     String(query).replace(/"([^"]*)"?|[^\s"]+/g, function (m, quoted) {
-      var stems = W.words(quoted === undefined ? m : quoted).map(W.stem);
-      if (stems.length) out.push(stems);
+      var words = W.words(quoted === undefined ? m : quoted);
+      if (!words.length) return m;
+      var open = quoted === undefined && (prefix || /\*$/.test(m));
+      var stems = words.map(function (w, i) {
+        return open && i === words.length - 1 ? w : W.stem(w);
+      });
+      out.push([{ stems: stems, prefix: open, plain: !open && stems.length === 1 }]);
       return m;
     });
     return out;
   }
 
-  // Whether the paper has these stems side by side, in this order.
-  function hasPhrase(p, stems) {
-    if (stems.length === 1) return p._stems.has(stems[0]);
-    if (!stems.every(function (s) { return p._stems.has(s); })) return false;
-    var list = p._stemList;
-    for (var i = 0; i + stems.length <= list.length; i++) {
+  // A prefix of one word also stands for the stems of the words it begins (the index
+  // holds "embed" for "embedding", which "embedd*" begins), unless it begins too many.
+  function widen(term, index, most) {
+    var phrase = term[0];
+    if (!phrase.prefix || phrase.stems.length !== 1) return term;
+    var low = phrase.stems[0], words = index.words, found = [];
+    var i = lowerBound(words, low);
+    for (; i < words.length && words[i].lastIndexOf(low, 0) === 0; i++) found.push(words[i]);
+    if (!found.length || found.length > most) return term;
+    var stems = Array.from(new Set(found.map(window.papersWords.stem)));
+    return term.concat(stems.map(function (s) { return { stems: [s], prefix: false }; }));
+  }
+
+  function lowerBound(sorted, value) {
+    var lo = 0, hi = sorted.length;
+    while (lo < hi) {
+      var mid = (lo + hi) >> 1;
+      if (sorted[mid] < value) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+  }
+
+  // Where in one column's stems the phrase stands: each start position.
+  function places(col, phrase) {
+    var out = [], n = phrase.stems.length, last = phrase.stems[n - 1];
+    for (var i = 0; i + n <= col.length; i++) {
       var j = 0;
-      while (j < stems.length && list[i + j] === stems[j]) j++;
-      if (j === stems.length) return true;
+      while (j < n - 1 && col[i + j] === phrase.stems[j]) j++;
+      if (j === n - 1 && (phrase.prefix ? col[i + j].lastIndexOf(last, 0) === 0
+        : col[i + j] === last)) out.push(i);
+    }
+    return out;
+  }
+
+  // Whether one column has every near word within `distance` words of the others
+  // (FTS5's NEAR of one-word phrases: all in a window of distance + 2 words).
+  function near(col, stems, distance) {
+    var at = [];
+    stems.forEach(function (s, k) {
+      col.forEach(function (c, i) { if (c === s) at.push([i, k]); });
+    });
+    at.sort(function (x, y) { return x[0] - y[0]; });
+    for (var a = 0; a < at.length; a++) {
+      var seen = new Set();
+      for (var z = a; z < at.length && at[z][0] - at[a][0] <= distance + 1; z++) {
+        seen.add(at[z][1]);
+      }
+      if (seen.size === stems.length) return true;
     }
     return false;
   }
 
-  // Papers with every word (in any form: stems compare) and phrase, as `papers search
-  // WORDS`; if none has them all, papers with words that begin so, as the command then
-  // tries.
-  function byWords(papers, query) {
-    var W = window.papersWords;
-    var typed = W.words(query);
-    if (!typed.length) return papers;
-    indexWords(papers);
-    var wanted = terms(query);
-    var found = papers.filter(function (p) {
-      return wanted.every(function (stems) { return hasPhrase(p, stems); });
+  // The papers with every term, best first, with their scores (lower is better).
+  function ranked(papers, data, query, prefix) {
+    var index = searchIndex(data), rank = data.rank;
+    var found = terms(query, prefix).map(function (t) { return widen(t, index, rank.widened); });
+    var phrases = [].concat.apply([], found);
+    // Each paper's count of each phrase, weighted by column; a paper with every term.
+    var hits = phrases.map(function () { return 0; }), matched = [];
+    papers.forEach(function (p) {
+      var freq = phrases.map(function (phrase, k) {
+        var f = 0, any = false;
+        p._cols.forEach(function (col, c) {
+          var n = places(col, phrase).length;
+          if (n) any = true;
+          for (var i = 0; i < n; i++) f += rank.weights[c];
+        });
+        if (any) hits[k]++;
+        return f;
+      });
+      var at = 0, every = found.every(function (term) {
+        var some = term.some(function (_, j) { return freq[at + j] > 0; });
+        at += term.length;
+        return some;
+      });
+      if (every) matched.push({ p: p, freq: freq });
     });
-    if (found.length) return found;
-    return papers.filter(function (p) {
-      return typed.every(function (w) {
-        return p._words.some(function (x) { return x.lastIndexOf(w, 0) === 0; });
+    var count = papers.length;
+    var idf = hits.map(function (n) {
+      var v = Math.log((count - n + 0.5) / (n + 0.5));
+      return v <= 0 ? 1e-6 : v;
+    });
+    var nearStems = Array.from(new Set(found.filter(function (t) {
+      return t.length === 1 && t[0].plain;
+    }).map(function (t) { return t[0].stems[0]; })));
+    matched.forEach(function (m) {
+      var p = m.p, score = 0, k1 = rank.k1, b = rank.b;
+      m.freq.forEach(function (f, k) {
+        score += idf[k] * ((f * (k1 + 1.0)) / (f + k1 * (1 - b + b * p._size / index.avgdl)));
+      });
+      m.score = -1.0 * score;
+      if ((p.g.length || p.s) && curatedHas(p, found, rank.curatedColumns)) {
+        m.score *= rank.curated;
+      }
+      if (nearStems.length > 1 && p._cols.some(function (col) {
+        return near(col, nearStems, rank.nearDistance);
+      })) m.score *= rank.near;
+    });
+    matched.sort(function (x, y) {
+      if (x.score !== y.score) return x.score - y.score;
+      if (x.p.y !== y.p.y) return y.p.y - x.p.y;
+      return x.p.k < y.p.k ? -1 : x.p.k > y.p.k ? 1 : 0;
+    });
+    return matched.map(function (m) { return m.p; });
+  }
+
+  // Whether every term stands in the curated columns (title, tags, summary).
+  function curatedHas(p, found, columns) {
+    return found.every(function (term) {
+      return term.some(function (phrase) {
+        return columns.some(function (c) { return places(p._cols[c], phrase).length > 0; });
       });
     });
   }
 
-  var SORTS = [["year", "newest first"], ["year-asc", "oldest first"], ["venue", "venue"],
-    ["title", "title"]];
+  // Papers with every word (in any form: stems compare) and phrase, best first, as
+  // `papers search WORDS`; if none has them all, papers with words that begin so, as
+  // the command then tries. null when the query has no words.
+  function byWords(papers, data, query) {
+    if (!window.papersWords.words(query).length) return null;
+    var found = ranked(papers, data, query, false);
+    return found.length ? found : ranked(papers, data, query, true);
+  }
+
+  var SORTS = [["rank", "best match first"], ["year", "newest first"],
+    ["year-asc", "oldest first"], ["venue", "venue"], ["title", "title"]];
 
   function compare(key) {
     function title(p, q) {
@@ -276,7 +397,7 @@
     }
     return function (p, q) {
       if (key === "year-asc" && p.y !== q.y) return p.y - q.y;
-      if (key === "year" && p.y !== q.y) return q.y - p.y;
+      if ((key === "year" || key === "rank") && p.y !== q.y) return q.y - p.y;
       if (key === "venue") {
         var a = p.v.toLowerCase(), b = q.v.toLowerCase();
         if (a !== b) return a < b ? -1 : 1;
@@ -389,14 +510,14 @@
       if (venue.value) parts.push("venue=" + encodeURIComponent(venue.value));
       chosenTags().forEach(function (t) { parts.push("tag=" + encodeURIComponent(t)); });
       if (mode.value !== "all") parts.push("match=" + mode.value);
-      if (sort.value !== "year") parts.push("sort=" + sort.value);
+      if (sort.value !== "rank") parts.push("sort=" + sort.value);
       return parts.length ? "#" + parts.join("&") : "";
     }
 
     // The filters as the address says; what it says that no filter can take is reported.
     function fromHash() {
       var ignored = [];
-      text.value = ""; from.value = lo; to.value = hi; venue.value = ""; sort.value = "year";
+      text.value = ""; from.value = lo; to.value = hi; venue.value = ""; sort.value = "rank";
       mode.value = "all";
       tagChecks.forEach(function (b) { b.checked = false; });
       var choose = function (select, value, name, why) {
@@ -416,7 +537,7 @@
           if (box) box.checked = true;
           else ignored.push("tag=" + value + " (no paper has that tag)");
         } else if (name === "match") choose(mode, value, name, "all or any");
-        else if (name === "sort") choose(sort, value, name, "year, year-asc, venue or title");
+        else if (name === "sort") choose(sort, value, name, "rank, year, year-asc, venue or title");
         else ignored.push(name + (value ? "=" + value : "") + " (not a filter)");
       });
       notice.textContent = ignored.length ?
@@ -501,9 +622,10 @@
     }
 
     function apply() {
-      var base = byWords(papers, text.value);
+      var found = byWords(papers, data, text.value), base = found || papers;
       shown = base.filter(function (p) { return matches(p); });
-      shown.sort(compare(sort.value));
+      // Best match first keeps the ranking; without words it is newest first.
+      if (!found || sort.value !== "rank") shown.sort(compare(sort.value));
       counts(base);
       rendered = written();
       if (!rendered) list.textContent = "";
@@ -556,7 +678,7 @@
     text.addEventListener("input", function () { apply(); remember(!typing); typing = true; });
     text.addEventListener("change", function () { typing = false; });
     reset.addEventListener("click", function () {
-      text.value = ""; from.value = lo; to.value = hi; venue.value = ""; sort.value = "year";
+      text.value = ""; from.value = lo; to.value = hi; venue.value = ""; sort.value = "rank";
       mode.value = "all";
       tagChecks.forEach(function (b) { b.checked = false; });
       apply(); remember(true);
