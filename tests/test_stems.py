@@ -27,6 +27,7 @@ STEM_JS = REPO / "site" / "javascripts" / "stem.js"
         ("generative", "general"),
         ("server", "serving", "service"),
         ("partition", "partial", "particular"),
+        ("accelerator", "accelerating"),
     ],
 )
 def test_words_of_the_field_stay_apart(apart):
@@ -43,6 +44,8 @@ def test_words_of_the_field_stay_apart(apart):
         ("expert", "experts"),
         ("generative", "generatively"),
         ("offload", "offloading", "offloaded"),
+        ("accelerator", "accelerators"),
+        ("accelerate", "accelerated", "accelerating", "acceleration"),
     ],
 )
 def test_forms_of_a_word_meet(together):

@@ -81,8 +81,8 @@ TABLES: dict[str, tuple[dict[str, type], str | tuple[str, ...], bool]] = {
 INDEXES = (("papers", "year"), ("tags", "tag"), ("authors", "folded"))
 # What the description above does not say (the tokenizer's options, the triggers, how
 # lines are kept): bumped by hand when that changes.
-# 16: the searched text as pages show it (LaTeX read); 15: Snowball stems in columns of
-# their own (14: no GPU pins); blocks by bytes.
+# 16: the searched text as pages show it (LaTeX read), accelerator pinned; 15: Snowball
+# stems in columns of their own (14: no GPU pins); blocks by bytes.
 LAYOUT = "16"
 
 

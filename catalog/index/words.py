@@ -22,12 +22,16 @@ from catalog.model import fold
 WORD_RE = re.compile(r"[^\W_]+")
 # Stems Snowball gets wrong for this field: generative ("generat") would meet
 # generation, generate and generator ("MTIA: First Generation Silicon"); embed ("emb")
-# would miss embedding and embedded ("embed").
+# would miss embedding and embedded ("embed"); an accelerator is hardware ("acceler"
+# would meet every paper "accelerating" something: "recommendation inference
+# accelerator" listed a compiler and a GPU library among the chips).
 PINNED = {
     "generative": "generative",
     "generatively": "generative",
     "embed": "embed",
     "embeds": "embed",
+    "accelerator": "accelerator",
+    "accelerators": "accelerator",
     # Snowball keeps an s after a u ("gpus"): the field's processors in the plural.
     **{f"{unit}s": unit for unit in ("gpu", "tpu", "cpu", "npu", "dpu", "ipu", "xpu")},
 }

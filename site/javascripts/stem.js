@@ -9,7 +9,7 @@
   "use strict";
 
   var PINNED = { generative: "generative", generatively: "generative", embed: "embed",
-    embeds: "embed" };
+    embeds: "embed", accelerator: "accelerator", accelerators: "accelerator" };
   // Snowball keeps an s after a u ("gpus"): the field's processors in the plural.
   ["gpu", "tpu", "cpu", "npu", "dpu", "ipu", "xpu"].forEach(function (unit) {
     PINNED[unit + "s"] = unit;
