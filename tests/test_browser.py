@@ -765,10 +765,11 @@ def test_relevance_set_on_the_site(browser, site_url):
     differ = {t: (site["box"][t][:10], every[t][:10]) for t in wanted if site["box"][t] != every[t]}
     assert differ == {}
     dialog = [relevance.precision(site["dialog"][t], r) for t, r in wanted.items()]
-    # Measured 0.70 (0.63 with stem prefixes and list pages weighed by the worker, 0.48
-    # with Porter prefixes and any word enough); the dialog still lists notes among the
-    # papers, which the set does not judge.
-    assert sum(dialog) / len(dialog) >= 0.65
+    # Measured 0.72 with a page's sections one result, as the dialog lists them (0.70
+    # counting each section apart; 0.63 with stem prefixes and list pages weighed by the
+    # worker, 0.48 with Porter prefixes and any word enough); the dialog lists notes after
+    # the papers, which the set does not judge.
+    assert sum(dialog) / len(dialog) >= 0.7
 
 
 @pytest.mark.parametrize("typed", ["moe", "fleche", "Fleche:"])

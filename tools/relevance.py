@@ -108,7 +108,8 @@ def served_site(folder: Path) -> Iterator[str]:
 
 def dialog_results(page: Any, text: str) -> list[str]:
     """The pages the search dialog lists for a query typed as a reader types it, in
-    order: a paper page as its key, any other page as its address."""
+    order: a paper page as its key, any other page as its address (a page's sections
+    with it)."""
     box = page.locator("input.md-search__input")
     box.click()
     box.fill("")
@@ -128,8 +129,13 @@ def dialog_results(page: Any, text: str) -> list[str]:
             break
     links = page.locator(".md-search-result__item > .md-search-result__link")
     hrefs = [links.nth(i).get_attribute("href") or "" for i in range(links.count())]
-    # A paper's page and one of its sections are one paper to the reader.
-    pages = [h.split("/papers/")[1].split("/")[0] if "/papers/" in h else h for h in hrefs]
+    # A page and its sections are one result to the reader (the dialog lists them as one
+    # item): a paper's page is its key, any other page its address without the
+    # highlight and the section.
+    pages = [
+        h.split("/papers/")[1].split("/")[0] if "/papers/" in h else h.split("?")[0].split("#")[0]
+        for h in hrefs
+    ]
     return list(dict.fromkeys(pages))
 
 
