@@ -230,12 +230,18 @@
   // folded words (the index's words table, for prefixes). Made on the first search.
   function searchIndex(data) {
     if (data.ppIndex) return data.ppIndex;
-    var W = window.papersWords, total = 0, folded = new Set();
+    var W = window.papersWords, total = 0, folded = new Set(), stems = new Map();
+    // Each distinct word stemmed once: most words of the abstracts repeat.
+    var stem = function (w) {
+      var s = stems.get(w);
+      if (s === undefined) { s = W.stem(w); stems.set(w, s); }
+      return s;
+    };
     data.papers.forEach(function (p) {
       p._cols = data.rank.columns.map(function (name) {
         var words = W.words(FIELDS[name](p) || "");
         words.forEach(function (w) { folded.add(w); });
-        return words.map(W.stem);
+        return words.map(stem);
       });
       p._size = p._cols.reduce(function (n, c) { return n + c.length; }, 0);
       total += p._size;
