@@ -287,8 +287,9 @@ def test_all_papers_page_and_its_data(paths):
     assert page.count('<li class="pp-entry">') == 3
     assert 'class="pp-authors"' in page
     assert "<script src=" not in page
-    assert 'data-scripts="../javascripts/stem.js ../assets/papers-data.js"' in page or (
-        'data-scripts="../../javascripts/stem.js ../../assets/papers-data.js"' in page
+    scripts = "javascripts/stem.js {0}javascripts/rank.js {0}assets/papers-data.js"
+    assert f'data-scripts="../{scripts.format("../")}"' in page or (
+        f'data-scripts="../../{scripts.format("../../")}"' in page
     )
     js = pages["assets/papers-data.js"]
     assert js.startswith('window.PAPERS_DATA=JSON.parse("{') and js.endswith('}");\n')

@@ -39,6 +39,7 @@ BIB_JS = "assets/papers-bib.js"
 # Where the "BibTeX of these N papers" files of the year, venue, tag and author pages go.
 BIB_DIR = "assets/bib"
 STEM_JS = "javascripts/stem.js"
+RANK_JS = "javascripts/rank.js"  # the Words box's search, on stem.js
 ARXIV_ABS = "https://arxiv.org/abs/"
 ARXIV_PDF = "https://arxiv.org/pdf/"
 LATEST = 10

@@ -17,6 +17,7 @@ from catalog.site.links import (
     AUTHORS_INDEX,
     DATA_JS,
     LIST_BOOST,
+    RANK_JS,
     STEM_JS,
     front,
     paper_uri,
@@ -290,6 +291,6 @@ def all_papers_page(data: SiteData) -> str:
         papers=[
             (p, url(uri, paper_uri(p.key), data.directory_urls)) for p in ordered[FULL_ENTRIES:]
         ],
-        scripts=[url(uri, script, data.directory_urls) for script in (STEM_JS, DATA_JS)],
+        scripts=[url(uri, script, data.directory_urls) for script in (STEM_JS, RANK_JS, DATA_JS)],
     )
     return front("All papers", [body], boost=LIST_BOOST)
