@@ -17,7 +17,6 @@ from catalog.bib.fields import (
     URL_INSIDE_RE,
     URL_RE,
     VENUE_FIELDS,
-    VENUE_WORDS_RE,
     WEB_TYPES,
     WEB_WORDS_RE,
     arxiv_id,
@@ -30,6 +29,7 @@ from catalog.bib.venuematch import (
     join_acronyms,
     kind_of,
     named_venue,
+    names_venue,
     no_venue,
     same_words,
     short_name,
@@ -203,7 +203,7 @@ class VenueReader:
         )
         if not container:
             return linked
-        return bool(WEB_WORDS_RE.search(container)) and not VENUE_WORDS_RE.search(container)
+        return bool(WEB_WORDS_RE.search(container)) and not names_venue(container)
 
     def chapter(self, record: BibRecord, book: str) -> Venue | None:
         """A chapter's venue: the registry venue its book is (a conference's proceedings,

@@ -57,6 +57,36 @@ _NOISE_RES = (
 )
 
 
+# The words that say a text names a venue, by the kind of venue each says: the one rule
+# for "is this a venue's name" (a blog's "Review" is a venue, "OpenAI" is not) and for
+# "which kind" ('ACM SIGOPS Operating Systems Review', 'Ann. Math.' are journals).
+VENUE_WORDS = {
+    "journal": r"journal|transactions|review|notices|newsletter|newsl\.|letters|magazine|"
+    r"bulletin|annals|ann\.|j\.",
+    "conference": r"conference|symposium|congress|meeting|forum|colloquium|summit",
+    "workshop": r"workshops?",
+    "proceedings": r"proceedings|proc\.",
+    "preprint": r"arxiv|preprint|rxiv",
+}
+
+
+def _words_re(*kinds: str) -> re.Pattern[str]:
+    """A pattern finding a word of these kinds of venue (all kinds when none given)."""
+    words = "|".join(VENUE_WORDS[k] for k in kinds or tuple(VENUE_WORDS))
+    return re.compile(r"\b(?:" + words + r")(?!\w)", re.IGNORECASE)
+
+
+VENUE_NAME_RE = _words_re()
+_JOURNAL_RE = _words_re("journal")
+_CONFERENCE_RE = _words_re("conference")
+_WORKSHOP_RE = _words_re("workshop")
+
+
+def names_venue(text: str) -> bool:
+    """True when a text says it is a venue's name: a journal, proceedings, a conference..."""
+    return bool(VENUE_NAME_RE.search(text[:300]))  # a venue's name is short
+
+
 @dataclass
 class RegistryIndex:
     """The venue registry indexed for reading: by acronym, by name, by long name inside text."""
@@ -147,21 +177,10 @@ class RegistryIndex:
         """The registry's 'Conference on X' for a booktitle naming only its field, X
         ('Neural Information Processing Systems'); never for a workshop, journal, ..."""
         name = clean_venue(booktitle)
-        if not name or _KIND_WORD_RE.search(name) or _acronyms(booktitle):
+        if not name or names_venue(name) or _acronyms(booktitle):
             return None  # 'Machine Learning: ECML-98' is ECML's, not ICML's
         short = resolve_name(f"Conference on {name}", self.venues, loose=True)
         return self.venues[short] if short else None
-
-
-_KIND_WORD_RE = re.compile(
-    r"\b(?:conference|symposium|workshops?|meeting|congress|forum|"
-    r"colloquium|summit|journal|transactions|letters|magazine|review|"
-    r"proceedings)\b",
-    re.IGNORECASE,
-)
-
-
-_WORKSHOP_RE = re.compile(r"\bworkshops?\b", re.IGNORECASE)
 
 
 def norm_venue(text: str) -> str:
@@ -224,9 +243,8 @@ _DIGIT_RE = re.compile(r"\d")
 # acronym with a year is a word of at most 40 characters, so a long run of capitals and
 # dashes is not read again from each capital in it.)
 _NAME_WORD_RE = re.compile(
-    r"\b(?:conference|symposium|workshop|proceedings|proc|congress|"
-    r"meeting|forum|colloquium|summit|journal|transactions|annual|"
-    r"international|(?-i:[A-Z]{2})\S{0,40}?\s*+['’]?\d{2,4})\b",
+    VENUE_NAME_RE.pattern + r"|\b(?:proc|annual|international|"
+    r"(?-i:[A-Z]{2})\S{0,40}?\s*+['’]?\d{2,4})\b",
     re.IGNORECASE,
 )
 
@@ -327,18 +345,6 @@ def _best(proposed: list[Venue]) -> Venue:
         proposed,
         key=lambda v: (bool(re.search(r"[a-z]", v.name)), names.count(v.name), len(v.name)),
     )
-
-
-_WORKSHOP_RE = re.compile(r"\bworkshops?\b", re.IGNORECASE)
-_CONFERENCE_RE = re.compile(r"\b(?:conference|symposium)\b", re.IGNORECASE)
-
-
-# Words of a journal's name: 'ACM SIGOPS Operating Systems Review', 'Ann. Math.'
-_JOURNAL_RE = re.compile(
-    r"\b(?:journal|transactions|review|notices|newsletter|newsl\.|letters|magazine|"
-    r"bulletin|annals|ann\.|j\.)(?!\w)",
-    re.IGNORECASE,
-)
 
 
 def kind_of(name: str, kind: str) -> str:
@@ -489,11 +495,6 @@ _NEWS_RE = re.compile(
     r"economist|atlantic|new yorker|venturebeat|blog|substack)(?!\w)",
     re.IGNORECASE,
 )
-_VENUE_NAME_RE = re.compile(
-    r"\b(?:journal|transactions|proceedings|proc\.|conference|symposium|workshop|letters|"
-    r"review|notices|annals|bulletin|magazine|congress|meeting|arxiv|preprint|rxiv)(?!\w)",
-    re.IGNORECASE,
-)
 # Servers of preprints a @misc may name: what such an entry is, when it names no venue.
 _PREPRINT_SERVER_RE = re.compile(
     r"\b(?:arxiv|\w*rxiv|ssrn|research square|preprints\.org|hal|openreview|zenodo)\b",
@@ -505,7 +506,7 @@ def no_venue(container: str, kind: str) -> str | None:
     """Why an entry's venue field names no venue (an organisation, a newspaper, a blog, or
     for a @misc anything but a preprint server or a named venue); None when it may."""
     container = container[:300]  # a venue's name is short; 80 KB of one is read no further
-    if kind in ("book", "thesis", "report") or _VENUE_NAME_RE.search(container):
+    if kind in ("book", "thesis", "report") or names_venue(container):
         return None  # a publisher, school or institution is what these name
     if _ORGANISATION_RE.search(container):
         return f"'{container}' names an organisation, not a venue"
