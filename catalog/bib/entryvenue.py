@@ -24,15 +24,18 @@ from catalog.bib.fields import (
 from catalog.bib.names import BibRecord
 from catalog.bib.venuematch import (
     RegistryIndex,
+    capitalise_organisers,
     clean_venue,
     container_of,
     join_acronyms,
+    key_acronym,
     kind_of,
     named_venue,
     names_venue,
     no_venue,
     same_words,
     short_name,
+    without_report_words,
 )
 from catalog.data.registry import CHAPTER_VENUE, Venue, same_venue_name, venue_key
 from catalog.errors import Problem
@@ -47,6 +50,7 @@ class VenueReader:
         self.problem = problem
         self.proposals: list[tuple[BibRecord, Venue, str]] = []  # entries proposing a venue
         self.initials: set[str] = set()  # short names made from a name's initials
+        self.guessed: set[str] = set()  # short names whose capitals a citation key left open
 
     def not_a_paper(self, record: BibRecord) -> bool:
         """True (with the reason noted) for a web page or software, and for an entry other
@@ -128,15 +132,46 @@ class VenueReader:
         # A publication series (PMLR, LNCS) names no venue: the booktitle's acronym does.
         if acronym and acronym.upper() in PUBLICATION_SERIES:
             acronym = None
-        short = acronym or (acronyms[0] if acronyms else "")
+        return self.new_venue(record, container, kind, acronym or (acronyms[0] if acronyms else ""))
+
+    def new_venue(self, record: BibRecord, container: str, kind: str, short: str) -> Venue | None:
+        """The venue an entry names that the registry lacks, proposed from its fields: its
+        name without proceedings wording, the kind the name says, and the short name the
+        entry gives (an acronym in its venue or series, a workshop's host conference, or
+        spelled by its key); else one is made from the name when all are proposed."""
         # A journal's own name may start 'Proceedings of the' (PNAS, PACMPL) or 'The'.
-        name = clean_venue(container, journal=kind_of(container, kind) == "journal")
+        name = capitalise_organisers(
+            clean_venue(container, journal=kind_of(container, kind) == "journal")
+        )
         if not re.search(r"[a-z]", name):  # nothing but an acronym: "Proceedings of the ADKDD'17"
             name = short or name or container
         kind = kind_of(name, kind)
-        short = short or name
-        publisher = fields.get("publisher") if kind not in ("book",) else None
-        proposed = Venue(short, kind, name, publisher or None)
+        if kind == "report":  # 'Technical Report, University of X': the institution
+            name = without_report_words(name)
+            if not name:
+                record.problems.append(
+                    self.problem(
+                        record.line,
+                        record.key,
+                        f"'{container}' names no institution",
+                        "give the institution that published the report",
+                    )
+                )
+                return None
+        if not short and kind in ("conference", "workshop", "journal"):
+            host = self.registry.host_of(name) if kind == "workshop" else None
+            spelled = key_acronym(record.key[:200], name) if host is None else None
+            if host is not None:
+                short = f"{host.short} Workshop"
+            elif spelled is not None:
+                known = self.registry.acronyms.get(spelled[0].lower())
+                if known is not None:  # the key and the name both say it is this venue
+                    return self.settle(record, self.registry.venues[known], False, container)
+                short = spelled[0]
+                if spelled[1]:
+                    self.guessed.add(short)
+        publisher = record.fields.get("publisher") if kind not in ("book",) else None
+        proposed = Venue(short or name, kind, name, publisher or None)
         return self.settle(record, proposed, True, container)
 
     def misfiled(self, record: BibRecord, container: str, kind: str) -> tuple[str, str]:
@@ -276,10 +311,16 @@ class VenueReader:
             if record.paper is not None:
                 record.paper.venue = venue.short
             named = f" ({venue.name})" if venue.name != venue.short else ""
-            made = " (its short name made from the initials: check it)"
+            made = (
+                " (its short name made from the initials: check it)"
+                if venue.short in self.initials
+                else " (its short name spelled from the citation key: check its capitals)"
+                if venue.short in self.guessed
+                else ""
+            )
             hint = (
                 f"add {venue.kind} '{venue.short}'{named} to data/venues.yaml"
-                f"{made if venue.short in self.initials else ''}, or this name "
+                f"{made}, or this name "
                 "to the aliases of the venue it is"
             )
             if venue.short == CHAPTER_VENUE and venue.kind == "collection":

@@ -67,6 +67,7 @@ VENUE_WORDS = {
     "workshop": r"workshops?",
     "proceedings": r"proceedings|proc\.",
     "preprint": r"arxiv|preprint|rxiv",
+    "report": r"technical\s+reports?|tech\.\s*rep(?:ort|\.)?",
 }
 
 
@@ -80,6 +81,7 @@ VENUE_NAME_RE = _words_re()
 _JOURNAL_RE = _words_re("journal")
 _CONFERENCE_RE = _words_re("conference")
 _WORKSHOP_RE = _words_re("workshop")
+_REPORT_RE = _words_re("report")
 
 
 def names_venue(text: str) -> bool:
@@ -181,6 +183,16 @@ class RegistryIndex:
             return None  # 'Machine Learning: ECML-98' is ECML's, not ICML's
         short = resolve_name(f"Conference on {name}", self.venues, loose=True)
         return self.venues[short] if short else None
+
+    def host_of(self, workshop: str) -> Venue | None:
+        """The registry conference whose workshops a name says it is: the conference's name
+        then 'Workshops' ('IEEE/CVF Conference on Computer Vision and Pattern Recognition
+        Workshops', 'ICML Workshop'); never for a 'Workshop on X'."""
+        words = workshop.rsplit(None, 1)
+        if len(words) != 2 or not _WORKSHOP_RE.fullmatch(words[1]):
+            return None
+        _, venue = self.by_container(words[0])
+        return venue if venue is not None and venue.kind == "conference" else None
 
 
 def norm_venue(text: str) -> str:
@@ -332,6 +344,8 @@ def named_venue(proposed: list[Venue]) -> Venue:
     when the best-named one gives none (DBLP's 2008 PLDI names no acronym, its 2018 one
     does)."""
     best = _best(proposed)
+    if best.publisher is None:  # the best-named entry may be the one that names none
+        best = replace(best, publisher=next((v.publisher for v in proposed if v.publisher), None))
     if _is_acronym(best.short):
         return best
     acronyms = Counter(v.short for v in proposed if _is_acronym(v.short))
@@ -339,17 +353,26 @@ def named_venue(proposed: list[Venue]) -> Venue:
 
 
 def _best(proposed: list[Venue]) -> Venue:
-    """A descriptive name first (words, not just the acronym), then the commonest, longest."""
-    names = [v.name for v in proposed]
+    """A descriptive name first (words, not just the acronym), then the commonest, longest,
+    and of one name's spellings the one with most capitals ('Neural Computation', not
+    Google Scholar's 'Neural computation')."""
+    names = [v.name.casefold() for v in proposed]
     return max(
         proposed,
-        key=lambda v: (bool(re.search(r"[a-z]", v.name)), names.count(v.name), len(v.name)),
+        key=lambda v: (
+            bool(re.search(r"[a-z]", v.name)),
+            names.count(v.name.casefold()),
+            len(v.name),
+            sum(c.isupper() for c in v.name),
+        ),
     )
 
 
 def kind_of(name: str, kind: str) -> str:
     """The kind a proposed venue's name says it is: a Workshop is a workshop, a Review or
     Notices a journal (whatever the entry's type), a Conference a conference."""
+    if kind in ("journal", "preprint") and _REPORT_RE.search(name):
+        return "report"  # 'Technical Report, Université de Montréal' filed as a journal
     if kind in ("conference", "journal", "preprint") and _WORKSHOP_RE.search(name):
         return "workshop"
     conference = _CONFERENCE_RE.search(name)
@@ -358,6 +381,25 @@ def kind_of(name: str, kind: str) -> str:
     if kind in ("journal", "preprint") and conference:
         return "conference"
     return kind
+
+
+def without_report_words(name: str) -> str:
+    """A report's venue without 'Technical Report': the institution that published it."""
+    left = _REPORT_RE.sub(" ", name)
+    return name if left == name else left.strip(" ,.;:-")
+
+
+_ORGANISER_CASE_RE = re.compile(
+    r"\b(?:acm|ieee|usenix|siam|spie|sig(?:plan|ops|mod|kdd|comm|arch|graph|ir|metrics|"
+    r"mobile|ecom|soft|cse|micro|chi|mm|sac|bed|ada|mis|web))\b",
+    re.IGNORECASE,
+)
+
+
+def capitalise_organisers(name: str) -> str:
+    """A name with its organisers written as they write themselves: 'Acm Sigplan Notices'
+    is 'ACM SIGPLAN Notices' (Google Scholar's exports write them in title case)."""
+    return _ORGANISER_CASE_RE.sub(lambda m: m.group().upper(), name)
 
 
 # The organisers' words a venue's acronym leaves out ('IEEE Transactions on Neural
@@ -397,6 +439,69 @@ def short_name(name: str, taken: Collection[str]) -> tuple[str, bool]:
         if made.casefold() not in {t.casefold() for t in taken}:
             return made, True
     return "-".join(words) or name, False
+
+
+# Words a venue's acronym may leave out when a citation key spells it ('ACM SIGPLAN
+# International Conference on Programming Language Design and Implementation': pldi).
+_SKIPPABLE_RE = re.compile(
+    r"^(?:acm|ieee|usenix|siam|sig[a-z]+|annual|international|conference|symposium|"
+    r"workshop|proceedings|journal)$",
+    re.IGNORECASE,
+)
+_KEY_TOKEN_RE = re.compile(r"[A-Za-z]{3,12}")
+_NAME_WORDS_RE = re.compile(r"[A-Za-z]+")
+
+
+def key_acronym(key: str, name: str) -> tuple[str, bool] | None:
+    """The acronym a citation key gives for a venue's name, spelled with the name's own
+    letters: a word of the key ('DBLP:conf/corl/HuangXS20', 'corl/2020/huang') that is a
+    capitalised word of the name ('SIGMOD'), or that the name's words spell in order, each
+    giving its first letters, a small word at most its first in lower case, and only small
+    or organisers' words none ('Conference on Robot Learning': 'CoRL', 'Symposium on
+    Cloud Computing': 'SoCC'); and whether its capitals were guessed. None if no word does."""
+    words = _NAME_WORDS_RE.findall(name)[:30]
+    if all(_SKIPPABLE_RE.match(w) or w.casefold() in _SMALL_WORDS for w in words):
+        return None
+    for token in _KEY_TOKEN_RE.findall(key):
+        same = [w for w in words if w.casefold() == token.casefold() and _is_acronym(w)]
+        if same:
+            return same[0], False
+        pieces = _spell(token.lower(), words)
+        if pieces is not None and sum(bool(p) for p in pieces) >= 2:
+            # capitals are a guess where a word gave more than its first letter
+            guessed = any((len(p) > 1 and not p.isupper()) or p.islower() for p in pieces)
+            return "".join(pieces), guessed
+    return None
+
+
+def _spell(token: str, words: list[str]) -> list[str] | None:
+    """The letters each word gives to spell token ('' for a word left out), as an acronym
+    writes them: a small word's in lower case ('on' in SoCC), a capitalised word's as
+    written ('SIG'), another's first letter in capitals ('Co' in CoRL); or None."""
+    failed: set[tuple[int, int]] = set()  # (letters spelled, words used) that lead nowhere
+
+    def walk(at: int, index: int) -> list[str] | None:
+        if index == len(words):
+            return [] if at == len(token) else None
+        if (at, index) in failed:
+            return None
+        word = words[index]
+        small = word.casefold() in _SMALL_WORDS
+        for size in range(1, min(1 if small else len(word), len(token) - at) + 1):
+            if word[:size].lower() != token[at : at + size]:
+                break
+            rest = walk(at + size, index + 1)
+            if rest is not None:
+                piece = word[:size] if word[:size].isupper() else word[:size].capitalize()
+                return [word[:size].lower() if small else piece, *rest]
+        if small or _SKIPPABLE_RE.match(word):
+            rest = walk(at, index + 1)
+            if rest is not None:
+                return ["", *rest]
+        failed.add((at, index))
+        return None
+
+    return walk(0, 0)
 
 
 # Words an acronym leaves out ('International Conference on Data Mining' is ICDM).
