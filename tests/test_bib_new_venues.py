@@ -67,6 +67,15 @@ def test_a_new_venues_short_name_is_the_one_its_key_gives(
     assert "initials" not in hint(record)
 
 
+def test_an_ieee_doi_names_the_journal_in_its_own_capitals() -> None:
+    record = one(
+        "@article{campos2021, title = {A Paper}, author = {Doe, Jane}, year = 2021, journal = "
+        "{IEEE Transactions on Robotics}, doi = {10.1109/TRO.2021.3075644}}\n"
+    )
+    assert record.venue is not None and record.venue.short == "TRO"
+    assert "check" not in hint(record)
+
+
 def test_without_an_acronym_anywhere_the_initials_are_flagged() -> None:
     record = one(paper("pmlr-v155-doe21a", "booktitle", "Conference on Robot Learning"))
     assert record.venue is not None and record.venue.short == "CRL"

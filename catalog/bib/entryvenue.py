@@ -138,7 +138,7 @@ class VenueReader:
         """The venue an entry names that the registry lacks, proposed from its fields: its
         name without proceedings wording, the kind the name says, and the short name the
         entry gives (an acronym in its venue or series, a workshop's host conference, or
-        spelled by its key); else one is made from the name when all are proposed."""
+        spelled by its key or DOI); else one is made from the name when all are proposed."""
         # A journal's own name may start 'Proceedings of the' (PNAS, PACMPL) or 'The'.
         name = capitalise_organisers(
             clean_venue(container, journal=kind_of(container, kind) == "journal")
@@ -160,7 +160,8 @@ class VenueReader:
                 return None
         if not short and kind in ("conference", "workshop", "journal"):
             host = self.registry.host_of(name) if kind == "workshop" else None
-            spelled = key_acronym(record.key[:200], name) if host is None else None
+            named_by = f"{record.key[:200]} {record.fields.get('doi', '')[:200]}"
+            spelled = key_acronym(named_by, name) if host is None else None
             if host is not None:
                 short = f"{host.short} Workshop"
             elif spelled is not None:

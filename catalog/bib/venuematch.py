@@ -453,12 +453,13 @@ _NAME_WORDS_RE = re.compile(r"[A-Za-z]+")
 
 
 def key_acronym(key: str, name: str) -> tuple[str, bool] | None:
-    """The acronym a citation key gives for a venue's name, spelled with the name's own
-    letters: a word of the key ('DBLP:conf/corl/HuangXS20', 'corl/2020/huang') that is a
-    capitalised word of the name ('SIGMOD'), or that the name's words spell in order, each
-    giving its first letters, a small word at most its first in lower case, and only small
-    or organisers' words none ('Conference on Robot Learning': 'CoRL', 'Symposium on
-    Cloud Computing': 'SoCC'); and whether its capitals were guessed. None if no word does."""
+    """The acronym a citation key or DOI gives for a venue's name (IEEE's DOIs name it:
+    '10.1109/TRO.2021.1'), in the capitals they write it in, if any; and whether its
+    capitals were guessed. It is a word of the key ('DBLP:conf/corl/HuangXS20',
+    'corl/2020/huang') that is a capitalised word of the name ('SIGMOD'), or that the
+    name's words spell in order, each giving its first letters, a small word at most its
+    first in lower case, and only small or organisers' words none ('Conference on Robot
+    Learning': 'CoRL', 'Symposium on Cloud Computing': 'SoCC'). None if no word does."""
     words = _NAME_WORDS_RE.findall(name)[:30]
     if all(_SKIPPABLE_RE.match(w) or w.casefold() in _SMALL_WORDS for w in words):
         return None
@@ -468,6 +469,8 @@ def key_acronym(key: str, name: str) -> tuple[str, bool] | None:
             return same[0], False
         pieces = _spell(token.lower(), words)
         if pieces is not None and sum(bool(p) for p in pieces) >= 2:
+            if not token.islower():  # written with capitals: as the key or DOI writes it
+                return token, False
             # capitals are a guess where a word gave more than its first letter
             guessed = any((len(p) > 1 and not p.isupper()) or p.islower() for p in pieces)
             return "".join(pieces), guessed
