@@ -193,3 +193,14 @@ def test_a_misc_with_a_link_is_a_paper_only_where_it_names_a_venue(
         f"howpublished = {{{howpublished}}}, url = {{https://example.org/tool}}}}\n"
     )
     assert (record.paper is not None) is kept
+
+
+def test_a_stray_comma_after_a_name_is_dropped_not_the_entry() -> None:
+    # 'Li, Jinyu, and Gu, Guangye' refused a whole entry of eleven authors
+    record = one(
+        "@article{x, title = {A Paper}, author = {Doe, Jane and Li, Jinyu, and Gu, Guangye},"
+        " year = 2022, journal = {Journal of Widget Research}}\n"
+    )
+    assert record.paper is not None
+    assert record.paper.authors == ["Jane Doe", "Jinyu Li", "Guangye Gu"]
+    assert not [p for p in record.problems if p.blocking]
