@@ -76,6 +76,12 @@ def test_an_ieee_doi_names_the_journal_in_its_own_capitals() -> None:
     assert "check" not in hint(record)
 
 
+@pytest.mark.parametrize("doi", ["10.1016/j.ins.2020.03.010", "10.1371/journal.pone.0093949"])
+def test_a_publishers_code_in_a_doi_is_no_acronym(doi: str) -> None:
+    assert key_acronym("ruas2020", "Information Sciences", doi) is None
+    assert key_acronym("ruas2020", "PLOS ONE", doi) is None
+
+
 def test_without_an_acronym_anywhere_the_initials_are_flagged() -> None:
     record = one(paper("pmlr-v155-doe21a", "booktitle", "Conference on Robot Learning"))
     assert record.venue is not None and record.venue.short == "CRL"

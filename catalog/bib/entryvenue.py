@@ -160,8 +160,8 @@ class VenueReader:
                 return None
         if not short and kind in ("conference", "workshop", "journal"):
             host = self.registry.host_of(name) if kind == "workshop" else None
-            named_by = f"{record.key[:200]} {record.fields.get('doi', '')[:200]}"
-            spelled = key_acronym(named_by, name) if host is None else None
+            doi = record.fields.get("doi", "")[:200]
+            spelled = key_acronym(record.key[:200], name, doi) if host is None else None
             if host is not None:
                 short = f"{host.short} Workshop"
             elif spelled is not None:

@@ -452,9 +452,10 @@ _KEY_TOKEN_RE = re.compile(r"[A-Za-z]{3,12}")
 _NAME_WORDS_RE = re.compile(r"[A-Za-z]+")
 
 
-def key_acronym(key: str, name: str) -> tuple[str, bool] | None:
-    """The acronym a citation key or DOI gives for a venue's name (IEEE's DOIs name it:
-    '10.1109/TRO.2021.1'), in the capitals they write it in, if any; and whether its
+def key_acronym(key: str, name: str, doi: str = "") -> tuple[str, bool] | None:
+    """The acronym a citation key or DOI gives for a venue's name (IEEE's DOIs name it in
+    capitals: '10.1109/TRO.2021.1'; a DOI's word in lower case is a publisher's code,
+    'j.ins', 'journal.pone'), in the capitals they write it in, if any; and whether its
     capitals were guessed. It is a word of the key ('DBLP:conf/corl/HuangXS20',
     'corl/2020/huang') that is a capitalised word of the name ('SIGMOD'), or that the
     name's words spell in order, each giving its first letters, a small word at most its
@@ -463,7 +464,9 @@ def key_acronym(key: str, name: str) -> tuple[str, bool] | None:
     words = _NAME_WORDS_RE.findall(name)[:30]
     if all(_SKIPPABLE_RE.match(w) or w.casefold() in _SMALL_WORDS for w in words):
         return None
-    for token in _KEY_TOKEN_RE.findall(key):
+    tokens = _KEY_TOKEN_RE.findall(key)
+    tokens += [t for t in _KEY_TOKEN_RE.findall(doi) if not t.islower()]
+    for token in tokens:
         same = [w for w in words if w.casefold() == token.casefold() and _is_acronym(w)]
         if same:
             return same[0], False
