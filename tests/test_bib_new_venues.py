@@ -210,3 +210,36 @@ def test_a_stray_comma_after_a_name_is_dropped_not_the_entry() -> None:
     assert record.paper is not None
     assert record.paper.authors == ["Jane Doe", "Jinyu Li", "Guangye Gu"]
     assert not [p for p in record.problems if p.blocking]
+
+
+def test_one_conference_with_and_without_annual_international_is_one_venue() -> None:
+    read = records(
+        paper(
+            "a",
+            "booktitle",
+            "Proceedings of the 11th Annual International ACM/IEEE Joint Conference on "
+            "Digital Libraries",
+        )
+        + paper(
+            "b",
+            "booktitle",
+            "Proceedings of the ACM/IEEE-CS Joint Conference on Digital Libraries (JCDL)",
+        )
+    )
+    assert {r.venue.short for r in read if r.venue} == {"JCDL"}
+
+
+def test_an_article_published_only_by_a_university_is_its_report() -> None:
+    record = one(paper("x", "publisher", "Cornell University", "article"))
+    assert record.venue is not None and record.paper is not None
+    assert (record.venue.kind, record.venue.name) == ("report", "Cornell University")
+
+
+def test_a_university_press_is_a_publisher_not_an_institution() -> None:
+    record = one(paper("x", "publisher", "Cambridge University Press", "article"))
+    assert record.venue is not None and record.venue.kind == "book"
+
+
+def test_a_report_of_a_preprint_server_is_a_preprint() -> None:
+    record = one(paper("x", "institution", "Preprints", "techreport"))
+    assert record.venue is not None and record.venue.kind == "preprint"

@@ -27,6 +27,8 @@ from catalog.bib.venuematch import (
     capitalise_organisers,
     clean_venue,
     container_of,
+    core_key,
+    is_institution,
     join_acronyms,
     key_acronym,
     kind_of,
@@ -81,6 +83,8 @@ class VenueReader:
         container = container_of(record)
         if etype in KINDS and etype not in CHAPTERS:
             container, kind = self.misfiled(record, container, kind)
+            if kind == "book" and etype != "book" and is_institution(container):
+                kind = "report"  # an @article with only 'publisher = {Cornell University}'
         arxiv_named = bool(container) and bool(ARXIV_VENUE_RE.match(container))
         # A misc (or unpublished, online) entry with an arXiv id and no journal or
         # booktitle is a preprint, whatever howpublished says.
@@ -172,6 +176,8 @@ class VenueReader:
                 if spelled[1]:
                     self.guessed.add(short)
         publisher = record.fields.get("publisher") if kind not in ("book",) else None
+        if publisher and same_words(publisher, container):
+            publisher = None  # the venue itself ('publisher = {Cornell University}')
         proposed = Venue(short or name, kind, name, publisher or None)
         return self.settle(record, proposed, True, container)
 
@@ -289,7 +295,7 @@ class VenueReader:
         by_name: dict[str, int] = {}  # a short name or normalised name -> its group
         dotted: list[int] = []  # groups named by an abbreviation
         for _, venue, _ in self.proposals:
-            names = {venue.short, venue_key(venue.name)} - {""}
+            names = {venue.short, venue_key(venue.name), core_key(venue.name)} - {""}
             group = next((by_name[n] for n in names if n in by_name), None)
             if group is None:  # 'ACM Trans. Inf. Syst.' and its full name, in either order
                 candidates = range(len(groups)) if "." in venue.name else dotted

@@ -12,7 +12,7 @@ from catalog.bib.fields import KINDS, MISC_CONTAINERS, URL_INSIDE_RE, URL_RE
 from catalog.bib.names import (
     BibRecord,
 )
-from catalog.data.registry import CHAPTER_VENUE, Venue, is_preprint, resolve_name
+from catalog.data.registry import CHAPTER_VENUE, Venue, is_preprint, resolve_name, venue_key
 from catalog.model import (
     fold,
 )
@@ -66,7 +66,7 @@ VENUE_WORDS = {
     "conference": r"conference|symposium|congress|meeting|forum|colloquium|summit",
     "workshop": r"workshops?",
     "proceedings": r"proceedings|proc\.",
-    "preprint": r"arxiv|preprint|rxiv",
+    "preprint": r"arxiv|preprints?|rxiv",
     "report": r"technical\s+reports?|tech\.\s*rep(?:ort|\.)?",
 }
 
@@ -82,6 +82,7 @@ _JOURNAL_RE = _words_re("journal")
 _CONFERENCE_RE = _words_re("conference")
 _WORKSHOP_RE = _words_re("workshop")
 _REPORT_RE = _words_re("report")
+_PREPRINT_RE = _words_re("preprint")
 
 
 def names_venue(text: str) -> bool:
@@ -373,6 +374,8 @@ def kind_of(name: str, kind: str) -> str:
     Notices a journal (whatever the entry's type), a Conference a conference."""
     if kind in ("journal", "preprint") and _REPORT_RE.search(name):
         return "report"  # 'Technical Report, Université de Montréal' filed as a journal
+    if kind == "report" and _PREPRINT_RE.search(name):
+        return "preprint"  # a @techreport whose institution is 'Preprints', a server
     if kind in ("conference", "journal", "preprint") and _WORKSHOP_RE.search(name):
         return "workshop"
     conference = _CONFERENCE_RE.search(name)
@@ -582,6 +585,19 @@ def join_acronyms(groups: list[list[Venue]]) -> list[list[Venue]]:
     return out
 
 
+# Words two spellings of one proposed venue may differ by ('Annual International ACM/IEEE
+# Joint Conference on Digital Libraries', 'ACM/IEEE-CS Joint Conference on ...').
+# Organisers stay: 'ACM Transactions on X' is not 'IEEE Transactions on X'.
+_INCIDENTAL_WORDS = frozenset({"annual", "international", "cs"})
+
+
+def core_key(name: str) -> str:
+    """A proposed venue's name without 'Annual', 'International' and IEEE's '-CS' (''
+    if fewer than three words are left): one venue however a file's entries spell it."""
+    words = [w for w in venue_key(name).split() if w not in _INCIDENTAL_WORDS]
+    return " ".join(words) if len(words) >= 3 else ""
+
+
 def same_words(a: str, b: str) -> bool:
     """True if one text's words start the other's (a publisher field holding the title)."""
     x, y = norm_venue(a), norm_venue(b)
@@ -626,3 +642,13 @@ def no_venue(container: str, kind: str) -> str | None:
     if kind == "preprint" and not _PREPRINT_SERVER_RE.search(container):
         return f"a @misc entry whose '{container}' names no venue or preprint server"
     return None
+
+
+_PUBLISHER_RE = re.compile(r"\b(?:press|publish\w*|verlag|books?)\b", re.IGNORECASE)
+
+
+def is_institution(name: str) -> bool:
+    """True for a university, laboratory or company that is no publisher of books: what an
+    article naming only it ('publisher = {Cornell University}') is a report of."""
+    name = name[:300]
+    return bool(_ORGANISATION_RE.search(name)) and not _PUBLISHER_RE.search(name)
