@@ -243,3 +243,8 @@ def test_a_university_press_is_a_publisher_not_an_institution() -> None:
 def test_a_report_of_a_preprint_server_is_a_preprint() -> None:
     record = one(paper("x", "institution", "Preprints", "techreport"))
     assert record.venue is not None and record.venue.kind == "preprint"
+
+
+def test_a_journal_named_by_two_capitalised_words_is_named_by_both() -> None:
+    record = one(paper("x", "journal", "PLOS ONE", "article"))
+    assert record.venue is not None and record.venue.short == "PLOS-ONE"

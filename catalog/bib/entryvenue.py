@@ -35,6 +35,7 @@ from catalog.bib.venuematch import (
     named_venue,
     names_venue,
     no_venue,
+    norm_venue,
     same_words,
     short_name,
     without_report_words,
@@ -176,7 +177,7 @@ class VenueReader:
                 if spelled[1]:
                     self.guessed.add(short)
         publisher = record.fields.get("publisher") if kind not in ("book",) else None
-        if publisher and same_words(publisher, container):
+        if publisher and norm_venue(publisher) == norm_venue(container):
             publisher = None  # the venue itself ('publisher = {Cornell University}')
         proposed = Venue(short or name, kind, name, publisher or None)
         return self.settle(record, proposed, True, container)

@@ -413,10 +413,10 @@ _ORGANISER_WORDS = frozenset({"acm", "ieee", "iee", "usenix", "siam", "annual"})
 def short_name(name: str, taken: Collection[str]) -> tuple[str, bool]:
     """A short name for a new venue the entries give no acronym for, as the registry writes
     them: a name of one or two words joined by '-' ('Neural-Computation', as
-    'IEEE-Access'), the acronym a name of up to three words holds ('PhD Thesis, CMU'), else
-    the initials of three to six words ('International Journal of Computer Vision': IJCV)
-    unless taken; and whether it was made from initials. An abbreviated name ('Ann.
-    Math.') is short already."""
+    'IEEE-Access'), the acronym a name of up to three words holds ('PhD Thesis, CMU'; the
+    whole name where it holds two: 'PLOS-ONE'), else the initials of three to six words
+    ('International Journal of Computer Vision': IJCV) unless taken; and whether it was
+    made from initials. An abbreviated name ('Ann. Math.') is short already."""
     if re.search(r"\w\.\s", name + " "):
         return name, False  # 'Ann. Math.', 'SIGOPS Oper. Syst. Rev.': a short form already
     words = re.findall(r"[^\W\d_][\w']*", name)
@@ -428,8 +428,10 @@ def short_name(name: str, taken: Collection[str]) -> tuple[str, bool]:
         and w.casefold() not in _ORGANISER_WORDS
         and not w.startswith("SIG")
     ]
-    if len(words) <= 3 and capitals:
+    if len(words) <= 3 and len(capitals) == 1:
         return capitals[0], False  # 'PhD Thesis, CMU', 'JOSA A': the acronym it holds
+    if len(words) <= 3 and capitals:
+        return "-".join(words), False  # 'PLOS ONE': no one word of it is the journal
     kept = [
         w
         for w in words
