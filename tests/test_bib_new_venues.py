@@ -8,7 +8,8 @@ import pytest
 
 from catalog.bib.bibtex import read_bib
 from catalog.bib.names import BibRecord
-from catalog.bib.venuematch import key_acronym, names_venue
+from catalog.bib.venuematch import names_venue
+from catalog.bib.venuenames import key_acronym
 from catalog.data.registry import Venue, load_venues
 from tests.conftest import REPO
 

@@ -24,21 +24,23 @@ from catalog.bib.fields import (
 from catalog.bib.names import BibRecord
 from catalog.bib.venuematch import (
     RegistryIndex,
-    capitalise_organisers,
     clean_venue,
     container_of,
-    core_key,
     is_institution,
-    join_acronyms,
-    key_acronym,
     kind_of,
-    named_venue,
     names_venue,
     no_venue,
     norm_venue,
     same_words,
-    short_name,
     without_report_words,
+)
+from catalog.bib.venuenames import (
+    capitalise_organisers,
+    core_key,
+    join_acronyms,
+    key_acronym,
+    named_venue,
+    short_name,
 )
 from catalog.data.registry import CHAPTER_VENUE, Venue, same_venue_name, venue_key
 from catalog.errors import Problem
