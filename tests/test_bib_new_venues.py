@@ -249,3 +249,12 @@ def test_a_report_of_a_preprint_server_is_a_preprint() -> None:
 def test_a_journal_named_by_two_capitalised_words_is_named_by_both() -> None:
     record = one(paper("x", "journal", "PLOS ONE", "article"))
     assert record.venue is not None and record.venue.short == "PLOS-ONE"
+
+
+def test_a_wiki_page_filed_as_an_article_is_not_a_paper() -> None:
+    record = one(
+        "@article{x, title = {Discounted Cumulative Gain}, author = {{Wiki contributors}}, "
+        "year = 2022, journal = {Wikipedia}, url = {https://en.wikipedia.org/w/index.php}}\n"
+    )
+    assert record.paper is None and not record.new_venue
+    assert any("names a wiki" in p.message for p in record.problems)

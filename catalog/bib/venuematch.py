@@ -386,6 +386,7 @@ _NEWS_RE = re.compile(
     r"economist|atlantic|new yorker|venturebeat|blog|substack)(?!\w)",
     re.IGNORECASE,
 )
+_WIKI_RE = re.compile(r"\b(?:wikipedia|wiki)\b", re.IGNORECASE)
 # Servers of preprints a @misc may name: what such an entry is, when it names no venue.
 _PREPRINT_SERVER_RE = re.compile(
     r"\b(?:arxiv|\w*rxiv|ssrn|research square|preprints\.org|hal|openreview|zenodo)\b",
@@ -394,8 +395,8 @@ _PREPRINT_SERVER_RE = re.compile(
 
 
 def no_venue(container: str, kind: str) -> str | None:
-    """Why an entry's venue field names no venue (an organisation, a newspaper, a blog, or
-    for a @misc anything but a preprint server or a named venue); None when it may."""
+    """Why an entry's venue field names no venue (an organisation, a newspaper, a blog, a
+    wiki, or for a @misc anything but a preprint server or a named venue); None when it may."""
     container = container[:300]  # a venue's name is short; 80 KB of one is read no further
     if kind in ("book", "thesis", "report") or names_venue(container):
         return None  # a publisher, school or institution is what these name
@@ -403,6 +404,8 @@ def no_venue(container: str, kind: str) -> str | None:
         return f"'{container}' names an organisation, not a venue"
     if _NEWS_RE.search(container):
         return f"'{container}' names a newspaper or blog, not a venue"
+    if _WIKI_RE.search(container):
+        return f"'{container}' names a wiki, not a venue"
     if kind == "preprint" and not _PREPRINT_SERVER_RE.search(container):
         return f"a @misc entry whose '{container}' names no venue or preprint server"
     return None
