@@ -17,7 +17,6 @@ from catalog.bib.fields import (
     URL_INSIDE_RE,
     URL_RE,
     VENUE_FIELDS,
-    VENUE_WORDS_RE,
     WEB_TYPES,
     WEB_WORDS_RE,
     arxiv_id,
@@ -27,11 +26,20 @@ from catalog.bib.venuematch import (
     RegistryIndex,
     clean_venue,
     container_of,
-    join_acronyms,
+    is_institution,
     kind_of,
-    named_venue,
+    names_venue,
     no_venue,
+    norm_venue,
     same_words,
+    without_report_words,
+)
+from catalog.bib.venuenames import (
+    capitalise_organisers,
+    core_key,
+    join_acronyms,
+    key_acronym,
+    named_venue,
     short_name,
 )
 from catalog.data.registry import CHAPTER_VENUE, Venue, same_venue_name, venue_key
@@ -47,6 +55,7 @@ class VenueReader:
         self.problem = problem
         self.proposals: list[tuple[BibRecord, Venue, str]] = []  # entries proposing a venue
         self.initials: set[str] = set()  # short names made from a name's initials
+        self.guessed: set[str] = set()  # short names whose capitals a citation key left open
 
     def not_a_paper(self, record: BibRecord) -> bool:
         """True (with the reason noted) for a web page or software, and for an entry other
@@ -77,6 +86,8 @@ class VenueReader:
         container = container_of(record)
         if etype in KINDS and etype not in CHAPTERS:
             container, kind = self.misfiled(record, container, kind)
+            if kind == "book" and etype != "book" and is_institution(container):
+                kind = "report"  # an @article with only 'publisher = {Cornell University}'
         arxiv_named = bool(container) and bool(ARXIV_VENUE_RE.match(container))
         # A misc (or unpublished, online) entry with an arXiv id and no journal or
         # booktitle is a preprint, whatever howpublished says.
@@ -128,15 +139,49 @@ class VenueReader:
         # A publication series (PMLR, LNCS) names no venue: the booktitle's acronym does.
         if acronym and acronym.upper() in PUBLICATION_SERIES:
             acronym = None
-        short = acronym or (acronyms[0] if acronyms else "")
+        return self.new_venue(record, container, kind, acronym or (acronyms[0] if acronyms else ""))
+
+    def new_venue(self, record: BibRecord, container: str, kind: str, short: str) -> Venue | None:
+        """The venue an entry names that the registry lacks, proposed from its fields: its
+        name without proceedings wording, the kind the name says, and the short name the
+        entry gives (an acronym in its venue or series, a workshop's host conference, or
+        spelled by its key or DOI); else one is made from the name when all are proposed."""
         # A journal's own name may start 'Proceedings of the' (PNAS, PACMPL) or 'The'.
-        name = clean_venue(container, journal=kind_of(container, kind) == "journal")
+        name = capitalise_organisers(
+            clean_venue(container, journal=kind_of(container, kind) == "journal")
+        )
         if not re.search(r"[a-z]", name):  # nothing but an acronym: "Proceedings of the ADKDD'17"
             name = short or name or container
         kind = kind_of(name, kind)
-        short = short or name
-        publisher = fields.get("publisher") if kind not in ("book",) else None
-        proposed = Venue(short, kind, name, publisher or None)
+        if kind == "report":  # 'Technical Report, University of X': the institution
+            name = without_report_words(name)
+            if not name:
+                record.problems.append(
+                    self.problem(
+                        record.line,
+                        record.key,
+                        f"'{container}' names no institution",
+                        "give the institution that published the report",
+                    )
+                )
+                return None
+        if not short and kind in ("conference", "workshop", "journal"):
+            host = self.registry.host_of(name) if kind == "workshop" else None
+            doi = record.fields.get("doi", "")[:200]
+            spelled = key_acronym(record.key[:200], name, doi) if host is None else None
+            if host is not None:
+                short = f"{host.short} Workshop"
+            elif spelled is not None:
+                known = self.registry.acronyms.get(spelled[0].lower())
+                if known is not None:  # the key and the name both say it is this venue
+                    return self.settle(record, self.registry.venues[known], False, container)
+                short = spelled[0]
+                if spelled[1]:
+                    self.guessed.add(short)
+        publisher = record.fields.get("publisher") if kind not in ("book",) else None
+        if publisher and norm_venue(publisher) == norm_venue(container):
+            publisher = None  # the venue itself ('publisher = {Cornell University}')
+        proposed = Venue(short or name, kind, name, publisher or None)
         return self.settle(record, proposed, True, container)
 
     def misfiled(self, record: BibRecord, container: str, kind: str) -> tuple[str, str]:
@@ -203,7 +248,7 @@ class VenueReader:
         )
         if not container:
             return linked
-        return bool(WEB_WORDS_RE.search(container)) and not VENUE_WORDS_RE.search(container)
+        return bool(WEB_WORDS_RE.search(container)) and not names_venue(container)
 
     def chapter(self, record: BibRecord, book: str) -> Venue | None:
         """A chapter's venue: the registry venue its book is (a conference's proceedings,
@@ -253,7 +298,7 @@ class VenueReader:
         by_name: dict[str, int] = {}  # a short name or normalised name -> its group
         dotted: list[int] = []  # groups named by an abbreviation
         for _, venue, _ in self.proposals:
-            names = {venue.short, venue_key(venue.name)} - {""}
+            names = {venue.short, venue_key(venue.name), core_key(venue.name)} - {""}
             group = next((by_name[n] for n in names if n in by_name), None)
             if group is None:  # 'ACM Trans. Inf. Syst.' and its full name, in either order
                 candidates = range(len(groups)) if "." in venue.name else dotted
@@ -276,10 +321,16 @@ class VenueReader:
             if record.paper is not None:
                 record.paper.venue = venue.short
             named = f" ({venue.name})" if venue.name != venue.short else ""
-            made = " (its short name made from the initials: check it)"
+            made = (
+                " (its short name made from the initials: check it)"
+                if venue.short in self.initials
+                else " (its short name spelled from the citation key: check its capitals)"
+                if venue.short in self.guessed
+                else ""
+            )
             hint = (
                 f"add {venue.kind} '{venue.short}'{named} to data/venues.yaml"
-                f"{made if venue.short in self.initials else ''}, or this name "
+                f"{made}, or this name "
                 "to the aliases of the venue it is"
             )
             if venue.short == CHAPTER_VENUE and venue.kind == "collection":

@@ -55,17 +55,12 @@ KINDS: dict[str, tuple[str, tuple[str, ...]]] = {
 MISC_CONTAINERS = ("journal", "booktitle", "howpublished", "publisher", "organization")
 CHAPTERS = frozenset({"inbook", "incollection"})
 # Entry types that are never papers, and words that name a web page or software where a
-# venue would be ("Website", "... - PyTorch Tutorials 1.11.0+cu102 documentation").
+# venue would be ("Website", "... - PyTorch Tutorials 1.11.0+cu102 documentation"), unless
+# the text names a venue (venuematch.names_venue: "Journal of Open Source Software").
 WEB_TYPES = frozenset({"online", "electronic", "webpage", "www", "software"})
 WEB_WORDS_RE = re.compile(
     r"^\s*(?:online|internet|web|software)\s*$|\b(?:web\s*(?:site|page)s?|home\s*page|"
     r"documentation|docs|tutorials?|blog|github|gitlab|wiki)\b|\b\d+\.\d+\.\d+",
-    re.IGNORECASE,
-)
-# ... unless the text names a journal or proceedings ("Journal of Open Source Software").
-VENUE_WORDS_RE = re.compile(
-    r"\b(?:journal|transactions|proceedings|conference|symposium|"
-    r"workshop|letters|magazine)\b",
     re.IGNORECASE,
 )
 MONTH_RE = re.compile(

@@ -528,6 +528,16 @@ class _Reader:
         for i, name in enumerate(names, 1):
             # DBLP's homonym number ('Wei Wang 0001', 'Wang 0001, Wei') ends the family
             # name: looked for before the comma only, never in a given name.
+            if name.endswith(","):  # 'Li, Jinyu, and Gu, Guangye': a stray comma, not a part
+                name = name.rstrip(", ")
+                record.problems.append(
+                    self.problem(
+                        record.line,
+                        record.key,
+                        f"{role} {i}: the comma after '{to_text(name)}' dropped",
+                        blocking=False,
+                    )
+                )
             family, comma, given = name.partition(",")
             name = suffix_first(DBLP_NUMBER_RE.sub("", family) + comma + given)
             try:

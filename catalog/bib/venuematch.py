@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections import Counter
-from collections.abc import Collection
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from catalog.bib.fields import KINDS, MISC_CONTAINERS, URL_INSIDE_RE, URL_RE
 from catalog.bib.names import (
@@ -57,6 +55,39 @@ _NOISE_RES = (
 )
 
 
+# The words that say a text names a venue, by the kind of venue each says: the one rule
+# for "is this a venue's name" (a blog's "Review" is a venue, "OpenAI" is not) and for
+# "which kind" ('ACM SIGOPS Operating Systems Review', 'Ann. Math.' are journals).
+VENUE_WORDS = {
+    "journal": r"journal|transactions|review|notices|newsletter|newsl\.|letters|magazine|"
+    r"bulletin|annals|ann\.|j\.",
+    "conference": r"conference|symposium|congress|meeting|forum|colloquium|summit",
+    "workshop": r"workshops?",
+    "proceedings": r"proceedings|proc\.",
+    "preprint": r"arxiv|preprints?|rxiv",
+    "report": r"technical\s+reports?|tech\.\s*rep(?:ort|\.)?",
+}
+
+
+def _words_re(*kinds: str) -> re.Pattern[str]:
+    """A pattern finding a word of these kinds of venue (all kinds when none given)."""
+    words = "|".join(VENUE_WORDS[k] for k in kinds or tuple(VENUE_WORDS))
+    return re.compile(r"\b(?:" + words + r")(?!\w)", re.IGNORECASE)
+
+
+VENUE_NAME_RE = _words_re()
+_JOURNAL_RE = _words_re("journal")
+_CONFERENCE_RE = _words_re("conference")
+_WORKSHOP_RE = _words_re("workshop")
+_REPORT_RE = _words_re("report")
+_PREPRINT_RE = _words_re("preprint")
+
+
+def names_venue(text: str) -> bool:
+    """True when a text says it is a venue's name: a journal, proceedings, a conference..."""
+    return bool(VENUE_NAME_RE.search(text[:300]))  # a venue's name is short
+
+
 @dataclass
 class RegistryIndex:
     """The venue registry indexed for reading: by acronym, by name, by long name inside text."""
@@ -76,7 +107,7 @@ class RegistryIndex:
                     self.acronyms.setdefault(acronym.lower(), short)
             aliases = [str(a) for a in venue.extra.get("aliases") or []]
             for alias in aliases:
-                if _is_acronym(alias):
+                if is_acronym(alias):
                     self.acronyms.setdefault(alias.lower(), short)
             texts = [
                 venue.name,
@@ -147,21 +178,20 @@ class RegistryIndex:
         """The registry's 'Conference on X' for a booktitle naming only its field, X
         ('Neural Information Processing Systems'); never for a workshop, journal, ..."""
         name = clean_venue(booktitle)
-        if not name or _KIND_WORD_RE.search(name) or _acronyms(booktitle):
+        if not name or names_venue(name) or _acronyms(booktitle):
             return None  # 'Machine Learning: ECML-98' is ECML's, not ICML's
         short = resolve_name(f"Conference on {name}", self.venues, loose=True)
         return self.venues[short] if short else None
 
-
-_KIND_WORD_RE = re.compile(
-    r"\b(?:conference|symposium|workshops?|meeting|congress|forum|"
-    r"colloquium|summit|journal|transactions|letters|magazine|review|"
-    r"proceedings)\b",
-    re.IGNORECASE,
-)
-
-
-_WORKSHOP_RE = re.compile(r"\bworkshops?\b", re.IGNORECASE)
+    def host_of(self, workshop: str) -> Venue | None:
+        """The registry conference whose workshops a name says it is: the conference's name
+        then 'Workshops' ('IEEE/CVF Conference on Computer Vision and Pattern Recognition
+        Workshops', 'ICML Workshop'); never for a 'Workshop on X'."""
+        words = workshop.rsplit(None, 1)
+        if len(words) != 2 or not _WORKSHOP_RE.fullmatch(words[1]):
+            return None
+        _, venue = self.by_container(words[0])
+        return venue if venue is not None and venue.kind == "conference" else None
 
 
 def norm_venue(text: str) -> str:
@@ -197,7 +227,7 @@ def clean_venue(text: str, journal: bool = False) -> str:
         if _YEAR_SEGMENT_RE.match(stripped) and not (journal and not stripped.isdigit()):
             continue
         m = _ACRONYM_YEAR_RE.match(stripped)
-        if m and _is_acronym(m.group(1)):
+        if m and is_acronym(m.group(1)):
             tail = "".join(parts[2 * i + 2 :]).strip(" ,.;")
             if _INVERTED_RE.match(f"x, {tail}"):
                 kept.append(tail)
@@ -224,9 +254,8 @@ _DIGIT_RE = re.compile(r"\d")
 # acronym with a year is a word of at most 40 characters, so a long run of capitals and
 # dashes is not read again from each capital in it.)
 _NAME_WORD_RE = re.compile(
-    r"\b(?:conference|symposium|workshop|proceedings|proc|congress|"
-    r"meeting|forum|colloquium|summit|journal|transactions|annual|"
-    r"international|(?-i:[A-Z]{2})\S{0,40}?\s*+['’]?\d{2,4})\b",
+    VENUE_NAME_RE.pattern + r"|\b(?:proc|annual|international|"
+    r"(?-i:[A-Z]{2})\S{0,40}?\s*+['’]?\d{2,4})\b",
     re.IGNORECASE,
 )
 
@@ -262,7 +291,8 @@ def _tidy(text: str) -> str:
     return text.strip(" ,:;-")
 
 
-def _is_acronym(word: str) -> bool:
+def is_acronym(word: str) -> bool:
+    """True for a word written as an acronym: two capitals or more, no organiser's name."""
     return " " not in word and sum(c.isupper() for c in word) >= 2 and word.upper() not in _ORGS
 
 
@@ -273,7 +303,7 @@ def _series_acronym(series: str) -> str | None:
     if digits in (2, 4):
         text = text[:-digits]
     acronym = text.rstrip().rstrip("'’`").strip()
-    return acronym if _is_acronym(acronym) else None
+    return acronym if is_acronym(acronym) else None
 
 
 # After 'ACM SIGPLAN 2008': the venue's own name follows, so SIGPLAN is its organiser.
@@ -288,7 +318,7 @@ def _acronyms(text: str) -> list[str]:
     found: list[tuple[int, str]] = []
     for pattern in _ACRONYM_RES:
         for m in pattern.finditer(text):
-            if _is_acronym(m.group(1)) and not _ORGANISER_RE.match(text, m.end()):
+            if is_acronym(m.group(1)) and not _ORGANISER_RE.match(text, m.end()):
                 found.append((m.start(1), m.group(1)))
     seen: dict[str, None] = {}
     for _, acronym in sorted(found):
@@ -309,41 +339,13 @@ def container_of(record: BibRecord) -> str:
     return html.unescape(names[0]) if names else ""  # 'Knowledge Discovery &amp; Data Mining'
 
 
-def named_venue(proposed: list[Venue]) -> Venue:
-    """The venue a group of proposals is: the best name, under the acronym the entries give
-    when the best-named one gives none (DBLP's 2008 PLDI names no acronym, its 2018 one
-    does)."""
-    best = _best(proposed)
-    if _is_acronym(best.short):
-        return best
-    acronyms = Counter(v.short for v in proposed if _is_acronym(v.short))
-    return replace(best, short=acronyms.most_common(1)[0][0]) if acronyms else best
-
-
-def _best(proposed: list[Venue]) -> Venue:
-    """A descriptive name first (words, not just the acronym), then the commonest, longest."""
-    names = [v.name for v in proposed]
-    return max(
-        proposed,
-        key=lambda v: (bool(re.search(r"[a-z]", v.name)), names.count(v.name), len(v.name)),
-    )
-
-
-_WORKSHOP_RE = re.compile(r"\bworkshops?\b", re.IGNORECASE)
-_CONFERENCE_RE = re.compile(r"\b(?:conference|symposium)\b", re.IGNORECASE)
-
-
-# Words of a journal's name: 'ACM SIGOPS Operating Systems Review', 'Ann. Math.'
-_JOURNAL_RE = re.compile(
-    r"\b(?:journal|transactions|review|notices|newsletter|newsl\.|letters|magazine|"
-    r"bulletin|annals|ann\.|j\.)(?!\w)",
-    re.IGNORECASE,
-)
-
-
 def kind_of(name: str, kind: str) -> str:
     """The kind a proposed venue's name says it is: a Workshop is a workshop, a Review or
     Notices a journal (whatever the entry's type), a Conference a conference."""
+    if kind in ("journal", "preprint") and _REPORT_RE.search(name):
+        return "report"  # 'Technical Report, Université de Montréal' filed as a journal
+    if kind == "report" and _PREPRINT_RE.search(name):
+        return "preprint"  # a @techreport whose institution is 'Preprints', a server
     if kind in ("conference", "journal", "preprint") and _WORKSHOP_RE.search(name):
         return "workshop"
     conference = _CONFERENCE_RE.search(name)
@@ -354,115 +356,10 @@ def kind_of(name: str, kind: str) -> str:
     return kind
 
 
-# The organisers' words a venue's acronym leaves out ('IEEE Transactions on Neural
-# Networks' is TNN, 'ACM Computing Surveys' CSUR).
-_ORGANISER_WORDS = frozenset({"acm", "ieee", "iee", "usenix", "siam", "annual"})
-
-
-def short_name(name: str, taken: Collection[str]) -> tuple[str, bool]:
-    """A short name for a new venue the entries give no acronym for, as the registry writes
-    them: a name of one or two words joined by '-' ('Neural-Computation', as
-    'IEEE-Access'), the acronym a name of up to three words holds ('PhD Thesis, CMU'), else
-    the initials of three to six words ('International Journal of Computer Vision': IJCV)
-    unless taken; and whether it was made from initials. An abbreviated name ('Ann.
-    Math.') is short already."""
-    if re.search(r"\w\.\s", name + " "):
-        return name, False  # 'Ann. Math.', 'SIGOPS Oper. Syst. Rev.': a short form already
-    words = re.findall(r"[^\W\d_][\w']*", name)
-    capitals = [
-        w
-        for w in words
-        if len(w) >= 3
-        and w.isupper()
-        and w.casefold() not in _ORGANISER_WORDS
-        and not w.startswith("SIG")
-    ]
-    if len(words) <= 3 and capitals:
-        return capitals[0], False  # 'PhD Thesis, CMU', 'JOSA A': the acronym it holds
-    kept = [
-        w
-        for w in words
-        if w.casefold() not in _SMALL_WORDS | _ORGANISER_WORDS and not re.match(r"SIG[A-Z]", w)
-    ]
-    if len(kept) > 6:
-        return name, False  # no acronym is that long: the name, for review
-    if len(kept) >= 3:
-        made = "".join(w[0].upper() for w in kept)
-        if made.casefold() not in {t.casefold() for t in taken}:
-            return made, True
-    return "-".join(words) or name, False
-
-
-# Words an acronym leaves out ('International Conference on Data Mining' is ICDM).
-_SMALL_WORDS = frozenset({"of", "on", "and", "in", "for", "the", "at", "to", "a", "an", "&"})
-_GENERIC_WORDS = frozenset(
-    {
-        "acm",
-        "ieee",
-        "usenix",
-        "siam",
-        "proceedings",
-        "international",
-        "annual",
-        "conference",
-        "symposium",
-        "workshop",
-        "journal",
-    }
-)
-
-
-def initials(name: str) -> set[str]:
-    """The acronyms a full name may go by: its words' initials, with and without the
-    organisers' and generic words ('IEEE International Conference on Data Mining':
-    'IICDM', 'ICDM', 'DM')."""
-    words = [w for w in re.findall(r"[A-Za-z]+|&", name) if w.casefold() not in _SMALL_WORDS]
-    if len(words) < 2:
-        return set()
-    found = set()
-    for drop in (
-        frozenset(),
-        _GENERIC_WORDS - {"international", "conference", "symposium", "workshop", "journal"},
-        _GENERIC_WORDS,
-    ):
-        kept = [w for w in words if w.casefold() not in drop]
-        if len(kept) >= 2:
-            found.add("".join(w[0] for w in kept).upper())
-    return found
-
-
-def acronym_of(name: str, acronym: str) -> bool:
-    """True when acronym ('ICDM', 'ITiCSE': its capitals) is the initials of name."""
-    caps = "".join(c for c in acronym if c.isupper())
-    return len(caps) >= 3 and _is_acronym(acronym) and caps in initials(name)
-
-
-def join_acronyms(groups: list[list[Venue]]) -> list[list[Venue]]:
-    """Groups of proposals named only by an acronym ('ITiCSE') joined to the group whose
-    full name it abbreviates ('Conference on Innovation and Technology in Computer Science
-    Education'): one venue met both ways in one import is one venue."""
-
-    def bare(group: list[Venue]) -> str | None:
-        """The one acronym a group is named by, if it has no full name."""
-        shorts = {v.short for v in group}
-        only = next(iter(shorts))
-        named = any(v.name not in ("", v.short) for v in group)
-        return only if len(shorts) == 1 and _is_acronym(only) and not named else None
-
-    out = [g for g in groups if bare(g) is None]
-    for group in groups:
-        acronym = bare(group)
-        if acronym is None:
-            continue
-        home = next(
-            (g for g in out if bare(g) is None and any(acronym_of(v.name, acronym) for v in g)),
-            None,
-        )
-        if home is None:
-            out.append(group)
-        else:
-            home += group
-    return out
+def without_report_words(name: str) -> str:
+    """A report's venue without 'Technical Report': the institution that published it."""
+    left = _REPORT_RE.sub(" ", name)
+    return name if left == name else left.strip(" ,.;:-")
 
 
 def same_words(a: str, b: str) -> bool:
@@ -489,11 +386,7 @@ _NEWS_RE = re.compile(
     r"economist|atlantic|new yorker|venturebeat|blog|substack)(?!\w)",
     re.IGNORECASE,
 )
-_VENUE_NAME_RE = re.compile(
-    r"\b(?:journal|transactions|proceedings|proc\.|conference|symposium|workshop|letters|"
-    r"review|notices|annals|bulletin|magazine|congress|meeting|arxiv|preprint|rxiv)(?!\w)",
-    re.IGNORECASE,
-)
+_WIKI_RE = re.compile(r"\b(?:wikipedia|wiki)\b", re.IGNORECASE)
 # Servers of preprints a @misc may name: what such an entry is, when it names no venue.
 _PREPRINT_SERVER_RE = re.compile(
     r"\b(?:arxiv|\w*rxiv|ssrn|research square|preprints\.org|hal|openreview|zenodo)\b",
@@ -502,15 +395,27 @@ _PREPRINT_SERVER_RE = re.compile(
 
 
 def no_venue(container: str, kind: str) -> str | None:
-    """Why an entry's venue field names no venue (an organisation, a newspaper, a blog, or
-    for a @misc anything but a preprint server or a named venue); None when it may."""
+    """Why an entry's venue field names no venue (an organisation, a newspaper, a blog, a
+    wiki, or for a @misc anything but a preprint server or a named venue); None when it may."""
     container = container[:300]  # a venue's name is short; 80 KB of one is read no further
-    if kind in ("book", "thesis", "report") or _VENUE_NAME_RE.search(container):
+    if kind in ("book", "thesis", "report") or names_venue(container):
         return None  # a publisher, school or institution is what these name
     if _ORGANISATION_RE.search(container):
         return f"'{container}' names an organisation, not a venue"
     if _NEWS_RE.search(container):
         return f"'{container}' names a newspaper or blog, not a venue"
+    if _WIKI_RE.search(container):
+        return f"'{container}' names a wiki, not a venue"
     if kind == "preprint" and not _PREPRINT_SERVER_RE.search(container):
         return f"a @misc entry whose '{container}' names no venue or preprint server"
     return None
+
+
+_PUBLISHER_RE = re.compile(r"\b(?:press|publish\w*|verlag|books?)\b", re.IGNORECASE)
+
+
+def is_institution(name: str) -> bool:
+    """True for a university, laboratory or company that is no publisher of books: what an
+    article naming only it ('publisher = {Cornell University}') is a report of."""
+    name = name[:300]
+    return bool(_ORGANISATION_RE.search(name)) and not _PUBLISHER_RE.search(name)

@@ -269,7 +269,7 @@ class Run:
             return found
         # 'IEEE International Conference on Data Mining' for a registry 'ICDM' that an
         # earlier import added by its acronym alone, or 'ITiCSE' for a venue added by name
-        from catalog.bib.venuematch import acronym_of
+        from catalog.bib.venuenames import acronym_of
 
         for short, venue in self.session.venues.items():
             bare = venue.name in ("", short)
