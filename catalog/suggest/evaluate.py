@@ -4,8 +4,8 @@ For each note and each tag: five folds of the target's papers; each fold is held
 the model is trained on the rest of the target's papers (positives) against the rest of
 the catalog, and ranks every paper not trained on as positive. P@10 and recall@10 count
 the held-out papers in its top 10. The baseline ranks by similarity to the positives'
-TF-IDF centroid in the word fields alone (features.WORD_FIELDS), whatever else the
-model reads. A tag is measured without the tag itself among the features.
+TF-IDF centroid in the word fields alone (features.BASELINE_WEIGHTS), whatever else
+the model reads. A tag is measured without the tag itself among the features.
 
 With a list: a tenth of the catalog is taken out of it and mixed into the list's
 candidates, given as a list gives them (title only); the rest of the catalog ranks them
@@ -74,7 +74,7 @@ def _held_out(
     ordered = sorted(papers, key=lambda p: p.key)
     items = [_item(p, drop_tag) for p in ordered]
     matrix = features.fit(items).matrix(items)
-    words = features.fit(items, features.WORD_FIELDS).matrix(items)
+    words = features.fit(items, features.BASELINE_WEIGHTS).matrix(items)
     rows = [i for i, p in enumerate(ordered) if p.key in members]
     sums = np.zeros(4)
     for fold_rows in _folds(len(rows), random.Random(SEED)):
@@ -144,7 +144,7 @@ def mixed_back(
     space = features.fit(known)
     catalog, rows = space.matrix(known), space.matrix(items)
     scores, _ = rank.fit_and_score(catalog, np.ones(len(kept), dtype=bool), rows, space.columns())
-    words = features.fit(known, features.WORD_FIELDS)
+    words = features.fit(known, features.BASELINE_WEIGHTS)
     base = rank.centroid_scores(words.matrix(known), words.matrix(items))
     top = max(1, len(pool) // 10)
 
