@@ -183,7 +183,7 @@ def test_related_comes_from_the_suggest_space():
         reader.Paper("c", "Garden birds", ["S T"], 2022, "OSDI"),
     ]
     items = [features.item_of(p) for p in papers]
-    matrix = features.fit(items).matrix(items)
+    matrix = features.fit(items, features.SIMILARITY_WEIGHTS).matrix(items)
     expected = float((matrix[0] @ matrix[1].T).toarray()[0, 0])
     assert related.related_all(papers)["a"] == [("b", round(expected, 9))]
 

@@ -46,6 +46,9 @@ FIELD_WEIGHTS = {
     "name": 0.5,
     "year": 0.5,
 }
+# Related papers (cosine, nothing learned) read no year: a year is no likeness of
+# content, and a paper of few words was related to its contemporaries by it.
+SIMILARITY_WEIGHTS = {k: v for k, v in FIELD_WEIGHTS.items() if k != "year"}
 # The TF-IDF centroid the model is measured against reads the words alone, weighed as
 # when it was first measured (0.33 on the notes), whatever the model reads.
 BASELINE_WEIGHTS = {"title": 1.0, "body": 1.0, "tags": 1.5, "authors": 0.5}
