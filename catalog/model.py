@@ -149,8 +149,7 @@ class Paper:
     @property
     def short_title(self) -> str:
         """The system name before a colon ('EVStore'), else the whole title."""
-        head, sep, _ = self.title.partition(":")
-        return head.strip() if sep and len(head) <= 40 else self.title
+        return system_name(self.title) or self.title
 
 
 # Every field of the table and what it says of it, in the table's order.
@@ -376,6 +375,12 @@ _UNDECOMPOSABLE_RE = re.compile("[" + "".join(chr(c) for c in _UNDECOMPOSABLE) +
 def has_undecomposable(text: str) -> bool:
     """True if the text has a letter (ß, ø, ł, ...) that accent-stripping leaves alone."""
     return not text.isascii() and _UNDECOMPOSABLE_RE.search(text) is not None
+
+
+def system_name(title: str) -> str:
+    """The system name a title gives before a colon ('EVStore'), else ''."""
+    head, sep, _ = title.partition(":")
+    return head.strip() if sep and len(head) <= 40 else ""
 
 
 def fold(text: str) -> str:

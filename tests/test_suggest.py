@@ -144,6 +144,38 @@ def test_field_words_are_search_stems_and_bigrams():
     ]
 
 
+def test_a_system_name_is_near_its_kin_by_letters():
+    """FasterMoE and FastMoE share no word, but their names share letter groups."""
+    items = [
+        features.Item("FasterMoE: Modeling and Optimizing Training"),
+        features.Item("FastMoE: A Fast Mixture-of-Expert Training System"),
+        features.Item("Bagpipe: Accelerating Deep Recommendation Model Training"),
+    ]
+    space = features.fit(items, {"name": 1.0})
+    matrix = space.matrix(items)
+    assert (matrix[0] @ matrix[1].T).toarray()[0, 0] > 0
+    assert (matrix[0] @ matrix[2].T).toarray()[0, 0] == 0
+
+
+def test_a_candidate_is_read_as_a_paper_is():
+    """Authors folded as the catalog's are, and the year, so both can match."""
+    found = candidates.Candidate("T", "x", authors=["Jürgen Müller"], year=2022)
+    paper = reader.Paper("k", "T", ["Jürgen Müller"], 2022, "OSDI")
+    assert found.item.authors == features.item_of(paper).authors == ("jurgen muller",)
+    assert found.item.year == features.item_of(paper).year == 2022
+
+
+def test_the_year_is_read_only_against_a_part_of_the_catalog():
+    """Against the whole catalog the candidates are the negatives: their years would tell
+    a list's years from the catalog's, not fit."""
+    papers = [reader.Paper("k", "Embedding cache", ["A B"], 2022, "OSDI")]
+    dated = [features.Item("x", year=2020), features.Item("y", year=2021)]
+    assert [i.year for i in features.alike(papers, dated, whole=False)] == [2022]
+    assert [i.year for i in features.alike(papers, dated, whole=True)] == [None]
+    undated = [features.Item("x"), features.Item("y", year=2021)]
+    assert [i.year for i in features.alike(papers, undated, whole=False)] == [None]
+
+
 def test_related_comes_from_the_suggest_space():
     papers = [
         reader.Paper("a", "Embedding cache", ["X Y"], 2022, "OSDI", summary="GPU cache"),
@@ -151,7 +183,7 @@ def test_related_comes_from_the_suggest_space():
         reader.Paper("c", "Garden birds", ["S T"], 2022, "OSDI"),
     ]
     items = [features.item_of(p) for p in papers]
-    matrix = features.fit(items).matrix(items)
+    matrix = features.fit(items, features.SIMILARITY_WEIGHTS).matrix(items)
     expected = float((matrix[0] @ matrix[1].T).toarray()[0, 0])
     assert related.related_all(papers)["a"] == [("b", round(expected, 9))]
 

@@ -1,7 +1,8 @@
 """Related papers: cosine similarity in the feature space of `papers suggest`.
 
 One model of the catalog's words (catalog.suggest.features: title, summary,
-tags, authors, each TF-IDF) serves suggest, its measure and related papers. The
+tags, authors, the system name, each TF-IDF; related papers leave out the year)
+serves suggest, its measure and related papers. The
 all-pairs product is computed in blocks of rows, so memory stays bounded by the block.
 """
 
@@ -29,7 +30,7 @@ def _matrix(papers: Sequence[Paper]) -> tuple[list[str], csr_matrix]:
 
     ordered = sorted(papers, key=lambda p: p.key)
     items = [features.item_of(p) for p in ordered]
-    return [p.key for p in ordered], features.fit(items).matrix(items)
+    return [p.key for p in ordered], features.fit(items, features.SIMILARITY_WEIGHTS).matrix(items)
 
 
 def _top(keys: list[str], row: int, scores: np.ndarray, count: int) -> list[tuple[str, float]]:

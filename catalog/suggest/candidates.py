@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from catalog.errors import CatalogError
-from catalog.model import Paper
+from catalog.model import Paper, fold
 from catalog.paths import Paths
 from catalog.suggest.features import Item
 
@@ -35,7 +35,7 @@ class Candidate:
     @property
     def item(self) -> Item:
         """The candidate as the model reads it."""
-        return Item(self.title, self.abstract, (), tuple(a.casefold() for a in self.authors))
+        return Item(self.title, self.abstract, (), tuple(fold(a) for a in self.authors), self.year)
 
     def as_paper(self) -> Paper:
         """A probe for the catalog's duplicate finder."""

@@ -4,7 +4,8 @@ For each note and each tag: five folds of the target's papers; each fold is held
 the model is trained on the rest of the target's papers (positives) against the rest of
 the catalog, and ranks every paper not trained on as positive. P@10 and recall@10 count
 the held-out papers in its top 10. The baseline ranks by similarity to the positives'
-TF-IDF centroid. A tag is measured without the tag itself among the features.
+TF-IDF centroid in the word fields alone (features.BASELINE_WEIGHTS), whatever else
+the model reads. A tag is measured without the tag itself among the features.
 
 With a list: a tenth of the catalog is taken out of it and mixed into the list's
 candidates, given as a list gives them (title only); the rest of the catalog ranks them
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from catalog.data.notes import Note
 from catalog.model import Paper
@@ -73,6 +74,7 @@ def _held_out(
     ordered = sorted(papers, key=lambda p: p.key)
     items = [_item(p, drop_tag) for p in ordered]
     matrix = features.fit(items).matrix(items)
+    words = features.fit(items, features.BASELINE_WEIGHTS).matrix(items)
     rows = [i for i, p in enumerate(ordered) if p.key in members]
     sums = np.zeros(4)
     for fold_rows in _folds(len(rows), random.Random(SEED)):
@@ -81,7 +83,7 @@ def _held_out(
         train[[r for r in rows if r not in held]] = True
         weights = rank.linear_weights(matrix, train.astype(np.float64))
         model = np.asarray(matrix @ weights).ravel()
-        base = rank.centroid_scores(matrix[train], matrix)
+        base = rank.centroid_scores(words[train], words)
         for at, scores in enumerate((model, base)):
             scores = np.where(train, -np.inf, np.round(scores, 9))
             top = np.argsort(-scores, kind="stable")[:TOP]
@@ -96,9 +98,7 @@ def _item(paper: Paper, drop_tag: str | None) -> features.Item:
     item = features.item_of(paper)
     if drop_tag is None:
         return item
-    return features.Item(
-        item.title, item.body, tuple(t for t in item.tags if t != drop_tag), item.authors
-    )
+    return replace(item, tags=tuple(t for t in item.tags if t != drop_tag))
 
 
 def held_out(
@@ -140,11 +140,12 @@ def mixed_back(
     rng.shuffle(pool)
     is_hidden = np.array([flag for _, flag in pool])
     items = [item for item, _ in pool]
-    known = features.alike(kept, items)
+    known = features.alike(kept, items, whole=True)
     space = features.fit(known)
     catalog, rows = space.matrix(known), space.matrix(items)
-    scores, _ = rank.fit_and_score(catalog, np.ones(len(kept), dtype=bool), rows)
-    base = rank.centroid_scores(catalog, rows)
+    scores, _ = rank.fit_and_score(catalog, np.ones(len(kept), dtype=bool), rows, space.columns())
+    words = features.fit(known, features.BASELINE_WEIGHTS)
+    base = rank.centroid_scores(words.matrix(known), words.matrix(items))
     top = max(1, len(pool) // 10)
 
     def counted(values: np.ndarray) -> int:

@@ -1,10 +1,10 @@
 """The field's words and the feature space every ranking shares: TF-IDF by field.
 
 The words are this module's own tokenizer (folded, stop words out, plurals folded, with
-the bigrams of each field). Each field (title, summary, tags, authors) is
-counted by scikit-learn's CountVectorizer, weighted by TF-IDF, scaled to unit length and
-given its weight, so a candidate that has only a title is still comparable with a paper
-that has everything.
+the bigrams of each field). Each field (title, summary, tags, authors, the system name
+before a title's colon as character n-grams, the year) is counted by scikit-learn's
+CountVectorizer, weighted by TF-IDF, scaled to unit length and given its weight, so a
+candidate that has only a title is still comparable with a paper that has everything.
 """
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from catalog.index.words import stem
 from catalog.index.words import words as field_words
-from catalog.model import Paper, fold
+from catalog.model import Paper, fold, system_name
 
 if TYPE_CHECKING:
     import numpy as np
@@ -35,9 +35,26 @@ which while who whom why will with within without would you your using based new
 STOPWORDS = frozenset(_STOPWORDS_TEXT.split())
 
 # How much each field counts once it is scaled to unit length. Measured with
-# `papers suggest --eval` on the shipped catalog's notes: tags and authors lift P@10 of
-# the linear model, a heavier title or body did not (docs/pages/suggest.md).
-FIELD_WEIGHTS = {"title": 1.0, "body": 1.0, "tags": 1.5, "authors": 0.5}
+# `papers suggest --eval` on the shipped catalog's notes (docs/pages/benchmarks.md):
+# tags, authors, the year and the system name lift P@10 of the linear model, a heavier
+# title or body did not.
+FIELD_WEIGHTS = {
+    "title": 1.0,
+    "body": 1.0,
+    "tags": 1.5,
+    "authors": 1.0,
+    "name": 0.5,
+    "year": 0.5,
+}
+# Related papers (cosine, nothing learned) read no year: a year is no likeness of
+# content, and a paper of few words was related to its contemporaries by it.
+SIMILARITY_WEIGHTS = {k: v for k, v in FIELD_WEIGHTS.items() if k != "year"}
+# The TF-IDF centroid the model is measured against reads the words alone, weighed as
+# when it was first measured (0.33 on the notes), whatever the model reads.
+BASELINE_WEIGHTS = {"title": 1.0, "body": 1.0, "tags": 1.5, "authors": 0.5}
+WORD_FIELDS = tuple(BASELINE_WEIGHTS)
+# Fields that are not words a reader would recognise as a reason (n-grams, years).
+UNSHOWN = frozenset({"name", "year"})
 
 
 def words(text: str) -> list[str]:
@@ -59,7 +76,8 @@ class Item:
     title: str
     body: str = ""
     tags: tuple[str, ...] = ()
-    authors: tuple[str, ...] = ()
+    authors: tuple[str, ...] = ()  # folded (catalog.model.fold)
+    year: int | None = None
 
 
 def item_of(paper: Paper, tags: bool = True) -> Item:
@@ -71,7 +89,15 @@ def item_of(paper: Paper, tags: bool = True) -> Item:
         paper.summary or "",
         tuple(paper.tags) if tags else (),
         tuple(fold(a) for a in paper.authors),
+        paper.year or None,
     )
+
+
+def _years(year: int | None) -> list[str]:
+    """A year and the two two-year spans holding it, so neighbouring years share one."""
+    if not year:
+        return []
+    return [str(year), f"{year - 1}-{year}", f"{year}-{year + 1}"]
 
 
 def _field(item: Item, name: str) -> list[str]:
@@ -80,7 +106,24 @@ def _field(item: Item, name: str) -> list[str]:
         return terms(item.title)
     if name == "body":
         return terms(item.body)
+    if name == "year":
+        return _years(item.year)
     return list(item.tags if name == "tags" else item.authors)
+
+
+def _name(item: Item) -> str:
+    """The system name a title gives, folded ('fastermoe'), for character n-grams."""
+    return fold(system_name(item.title))
+
+
+def _vectorizer(name: str) -> CountVectorizer:
+    """The counter of one field: character n-grams of the system name, so FasterMoE is
+    near FastMoE; the field's terms for every other field."""
+    from sklearn.feature_extraction.text import CountVectorizer
+
+    if name == "name":
+        return CountVectorizer(analyzer="char_wb", ngram_range=(3, 5), preprocessor=_name)
+    return CountVectorizer(analyzer=lambda item: _field(item, name))
 
 
 @dataclass
@@ -90,6 +133,13 @@ class Space:
     vectorizers: dict[str, CountVectorizer] = field(default_factory=dict)
     idf: dict[str, np.ndarray] = field(default_factory=dict)
     names: list[str] = field(default_factory=list)  # 'title: embedding cache', per column
+    weights: dict[str, float] = field(default_factory=lambda: dict(FIELD_WEIGHTS))
+
+    def columns(self, fields: Iterable[str] = WORD_FIELDS) -> np.ndarray:
+        """A mask of the columns of these fields."""
+        import numpy as np
+
+        return np.array([n.partition(": ")[0] in fields for n in self.names], dtype=bool)
 
     def matrix(self, items: Sequence[Item]) -> csr_matrix:
         """The items' rows: each field TF-IDF, unit length, weighted; whole rows unit length."""
@@ -104,20 +154,19 @@ class Space:
             counts = vectorizer.transform(items).astype(np.float64)
             counts.data = 1.0 + np.log(counts.data)
             weighted = normalize(counts @ diags(self.idf[name]))
-            blocks.append(weighted * FIELD_WEIGHTS[name])
+            blocks.append(weighted * self.weights[name])
         return normalize(hstack(blocks, format="csr"))
 
 
-def fit(items: Iterable[Item]) -> Space:
-    """The space of a catalog's items. A term in every item weighs nothing: it cannot tell
-    papers apart."""
+def fit(items: Iterable[Item], weights: dict[str, float] = FIELD_WEIGHTS) -> Space:
+    """The space of a catalog's items in the fields weighed. A term in every item weighs
+    nothing: it cannot tell papers apart."""
     import numpy as np
-    from sklearn.feature_extraction.text import CountVectorizer
 
     items = list(items)
-    space = Space()
-    for name in FIELD_WEIGHTS:
-        vectorizer = CountVectorizer(analyzer=lambda item, name=name: _field(item, name))
+    space = Space(weights=dict(weights))
+    for name in weights:
+        vectorizer = _vectorizer(name)
         try:
             counts = vectorizer.fit_transform(items)
         except ValueError:  # no item has a word in this field
@@ -146,12 +195,27 @@ def shown(names: Sequence[str], items: Sequence[Item]) -> list[str]:
     return out
 
 
-def alike(papers: Sequence[Paper], candidates: Sequence[Item]) -> list[Item]:
+def alike(papers: Sequence[Paper], candidates: Sequence[Item], whole: bool) -> list[Item]:
     """The papers read with only the fields most candidates have (a list gives titles, a
     feed abstracts and authors, none gives tags): a model of the whole papers would lean
-    on words the candidates never show (measured with `papers suggest LIST --eval`)."""
+    on words the candidates never show (measured with `papers suggest LIST --eval`).
+
+    The year only when the target is a part of the catalog (`whole` false): against the
+    whole catalog the candidates are the negatives, and their years tell the list's years
+    from the catalog's rather than fit; an entry without one then lost to every dated one
+    (the hidden papers, given by title, fell from 68% to 12% in the top tenth)."""
     items = [item_of(p) for p in papers]
     half = len(candidates) / 2
     body = sum(bool(c.body) for c in candidates) > half
     authors = sum(bool(c.authors) for c in candidates) > half
-    return [Item(i.title, i.body if body else "", (), i.authors if authors else ()) for i in items]
+    year = not whole and sum(bool(c.year) for c in candidates) > half
+    return [
+        replace(
+            i,
+            body=i.body if body else "",
+            tags=(),
+            authors=i.authors if authors else (),
+            year=i.year if year else None,
+        )
+        for i in items
+    ]

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from catalog.suggest.features import UNSHOWN
+
 if TYPE_CHECKING:
     import numpy as np
     from scipy.sparse import csr_matrix
@@ -48,17 +50,19 @@ def centroid_scores(positives: csr_matrix, rows: csr_matrix) -> np.ndarray:
 
 
 def fit_and_score(
-    catalog: csr_matrix, positive: np.ndarray, candidates: csr_matrix
+    catalog: csr_matrix, positive: np.ndarray, candidates: csr_matrix, words: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """(scores of the candidates, feature weights) for a target given as a row mask of the
-    catalog. With every catalog row positive, the candidates are the negatives, cross-fitted:
-    each fifth of them is scored by a model trained on the other four fifths, as a model
+    catalog; `words` marks the columns that are words (features.Space.columns). With
+    every catalog row positive, the candidates are the negatives, cross-fitted: each fifth
+    of them is scored by a model trained on the other four fifths, as a model
     scoring its own negatives would put every one of them below the catalog."""
 
     scores, weights = _fit_and_score(catalog, positive, candidates)
     # A candidate that shares no word with the catalog gives the model nothing to go on:
-    # it scores 0, above every one whose words the target's negatives share. It ranks last.
-    unknown = candidates.getnnz(axis=1) == 0
+    # it scores 0, above every one whose words the target's negatives share. It ranks last,
+    # whatever its year (`words` marks the columns of words).
+    unknown = candidates[:, words].getnnz(axis=1) == 0
     if unknown.any() and not unknown.all():
         scores[unknown] = scores[~unknown].min() - 1.0
     return scores, weights
@@ -104,9 +108,11 @@ def explain(
     nearest = [int(i) for i in np.argsort(-similarity, kind="stable")[:count]]
     contribution = row.multiply(weights).tocsr()
     order = np.argsort(-contribution.data, kind="stable")
-    top = [
-        names[contribution.indices[i]].split(": ", 1)[1]
-        for i in order[: count + 2]
-        if contribution.data[i] > 0
+    found = [names[contribution.indices[i]].split(": ", 1) for i in order]
+    shown = [
+        (term, contribution.data[i])
+        for i, (field_name, term) in zip(order, found, strict=True)
+        if field_name not in UNSHOWN
     ]
+    top = [term for term, weight in shown[: count + 2] if weight > 0]
     return Why([(i, float(similarity[i])) for i in nearest if similarity[i] > 0], top)

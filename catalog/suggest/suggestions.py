@@ -110,11 +110,11 @@ def suggest(
         return []
     ordered = sorted(papers, key=lambda p: p.key)
     items = [c.item for c in candidates]
-    known = features.alike(ordered, items)
+    positive = np.array([p.key in goal.keys for p in ordered])
+    known = features.alike(ordered, items, whole=bool(positive.all()))
     space = features.fit(known)
     catalog, rows = space.matrix(known), space.matrix(items)
-    positive = np.array([p.key in goal.keys for p in ordered])
-    scores, weights = rank.fit_and_score(catalog, positive, rows)
+    scores, weights = rank.fit_and_score(catalog, positive, rows, space.columns())
     order = _order(scores)[: count if count is not None else len(candidates)]
     finder = duplicates.Finder.of(ordered)
     names = features.shown(space.names, known)
