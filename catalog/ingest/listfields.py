@@ -288,7 +288,19 @@ def plain_names(text: str) -> list[str] | None:
 
 
 def year_of(text: str) -> int:
-    return int(text) if len(text) == 4 else 2000 + int(text)
+    """The year of '2019', '19' or '98' ('50' to '99' are of the 1900s)."""
+    if len(text) == 4:
+        return int(text)
+    return (1900 if int(text) >= 50 else 2000) + int(text)
+
+
+def bracket_tag(text: str, known: Collection[str]) -> tuple[str, int | None, str | None] | None:
+    """'[KDD 18]', '[DLP-KDD 19]': a venue and a two-digit year with no apostrophe, read as a
+    tag only inside brackets and only for a venue's short name (a title may end in a number)."""
+    short = _HEADING_YY_RE.match(text.strip("[]() \t"))
+    if short and venue_like(short.group(1), known):
+        return short.group(1), year_of(short.group(2)), None
+    return None
 
 
 def clean_title(text: str) -> str:
@@ -364,6 +376,11 @@ _NOT_PAPER_SECTION = frozenset(
         "acknowledegments",
     }
 )
+# Of those, the words of software: a paper on it gives its own venue and year
+_SOFTWARE = frozenset(
+    {"tool", "tools", "toolkit", "toolkits", "library", "libraries", "repository"}
+    | {"repositories", "repos", "project", "projects", "implementation", "implementations"}
+)
 _PAPER_SECTION = frozenset(
     {"paper", "papers", "survey", "surveys", "publication", "publications", "articles", "preprints"}
 )
@@ -434,6 +451,12 @@ class Context:
             next((s for _, s in sorted(self.sections.items(), reverse=True) if s is not None), None)
             or None
         )
+
+    @property
+    def software(self) -> bool:
+        """The not-papers section names software alone ('### GNN Libraries', '## Tools')."""
+        words = set(re.findall(r"[^\W\d_]+", (self.section or "").casefold()))
+        return bool(words & _NOT_PAPER_SECTION) and words & _NOT_PAPER_SECTION <= _SOFTWARE
 
     @property
     def venue(self) -> str | None:

@@ -27,6 +27,7 @@ from catalog.ingest.listfields import (
     YEAR_RE,
     Context,
     Entry,
+    bracket_tag,
     cited,
     clean_title,
     looks_like_title,
@@ -38,7 +39,7 @@ from catalog.ingest.listfields import (
     year_of,
 )
 from catalog.ingest.listinline import MARK, Inline, render
-from catalog.model import kept_url
+from catalog.model import kept_url, link_ids
 
 Label = tuple[str, int | None, str | None]
 # A piece: a bracket or parenthesis group, or the text between separators.
@@ -67,6 +68,9 @@ _LABELLED_RE = re.compile(r"^" + _AUTHOR_LABEL + r"\s*:\s*", re.IGNORECASE)
 _FIELD_LINE_RE = re.compile(r"^\s*([A-Za-z][\w ()]{0,30}|[^\x00-\x7f]{1,6})\s*:\s+(.*)$")
 _AUTHOR_LINE_RE = re.compile(r"^" + _AUTHOR_LABEL + r"\Z", re.IGNORECASE)
 _BR_SPLIT_RE = re.compile(r"<br\s*/?>", re.IGNORECASE)
+# A title copied from a file name, where a colon cannot stand: 'DeepFM_A Factorization-Machine
+# based ...', 'DeepWalk- Online Learning ...'
+_COLON_STAND_IN_RE = re.compile(r"(?<=[A-Za-z0-9])(?:_|-\s)\s*(?=[A-Z])")
 
 
 @dataclass
@@ -151,6 +155,9 @@ def find(body: str, known: Collection[str]) -> Found:
     found.url = found.href if found.href and found.href.startswith("http") else None
     words = [h for t, h in inline.groups if h and clean_title(t).casefold() in LINK_WORDS]
     found.url = found.url or next((u for u in words if u.startswith("http")), None)
+    # a link naming a DOI or an arXiv id is the paper's, whatever its text ('[[AI Open]](doi)')
+    ids = [h for _t, h in inline.groups if h and h.startswith("http") and any(link_ids(h))]
+    found.url = found.url or next(iter(ids), None)
     _people(found, names, labelled, grouped)
     _reference(found, found.title if found.marked else inline.plain(text))
     return found
@@ -209,7 +216,10 @@ def _judge(
     ('title', (text, href)), a link's label ('link') or a note ('note')."""
     group = inline.group(piece)
     if group is None:
-        return judge(inline.plain(piece), known)
+        kind, value = judge(inline.plain(piece), known)
+        if kind == "text" and in_group and (tag := bracket_tag(inline.plain(piece), known)):
+            return "label", tag  # '[KDD 18]'
+        return kind, value
     text, href = group
     title = clean_title(text)
     if href is not None and title.casefold() in LINK_LABELS:
@@ -455,7 +465,7 @@ def entry_of(
     context: Context,
 ) -> tuple[Entry | None, str]:
     """An entry with its venue and year from the label, else from the headings above."""
-    title = clean_title(title)
+    title = _COLON_STAND_IN_RE.sub(": ", clean_title(title)) if " " in title else clean_title(title)
     if title.casefold().strip("[]") in LINK_LABELS:
         return None, f"'{title}' is a link's label, not a paper's title"
     if not looks_like_title(title, labelled=label is not None):

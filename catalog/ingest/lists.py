@@ -133,7 +133,9 @@ class _Reader:
 
     def add(self, entry: Entry) -> bool:
         """Keep an entry, unless a heading above says its section is not papers."""
-        if self.context.section is not None:
+        published = bool(entry.venue and entry.year and entry.venue != self.context.venue)
+        if self.context.section is not None and not (published and self.context.software):
+            # a row with its own venue and year under '### GNN Libraries' is a paper on one
             self.skip(
                 entry.line,
                 f"listed under '{self.context.section}', a section that is not papers",

@@ -18,6 +18,7 @@ from html.parser import HTMLParser
 from catalog.ingest.listfields import (
     CELL_LINK_WORDS,
     LINK_LABELS,
+    YEAR_RE,
     Context,
     Entry,
     cited,
@@ -181,6 +182,27 @@ def roles(header: list[str], body: list[list[str]], context: Context) -> Columns
     return found
 
 
+def _text_title(cell: str, context: Context) -> str:
+    """A title cell of text: the title the one reader finds in it, decorations left out; the
+    whole cell when what follows that title is plain words ('...: Provider Fairness,
+    Temporal Stability, and Recency', where a line's reader would see a name)."""
+    found = find(cell, context.known)
+    plain = clean_title(_plain(cell))
+    rest = plain[len(found.title) :] if plain.startswith(found.title) else ""
+    words = rest and not links_of(cell) and "<" not in cell
+    if found.title and words and found.label is None and not re.search(r"[\[\]()@|]", rest):
+        return plain
+    return found.title
+
+
+def _venue_year(text: str) -> tuple[str, int | None, None]:
+    """A venue cell's name and the year after it ('Proceedings of the IEEE 2023')."""
+    head, _, last = text.rpartition(" ")
+    if head.strip(" ,") and YEAR_RE.match(last):
+        return head.strip(" ,"), int(last), None
+    return text, None, None
+
+
 def _venue_cell(cell: str, context: Context) -> bool:
     text = _plain(cell)
     label = parse_label(text)
@@ -225,13 +247,13 @@ def table_row(
         linked = lead is not None and lead[1] is not None
         # a cell of text: its title as the one reader finds it in a line ('🔥[**Nick**]
         # Title(@Org)' gives 'Title'), else the cell's words
-        title = lead[0] if lead and linked else find(cell, context.known).title
+        title = lead[0] if lead and linked else _text_title(cell, context)
         title = title or _drop_link_words(_plain(cell))
         url = lead[1] if lead and linked else None
     nickname = _plain(_cell(cells, columns.name)) or None
     venue_text = _plain(_cell(cells, columns.venue))
     if label is None and venue_text and venue_text not in "-—":
-        label = parse_label(venue_text) or (venue_text, None, None)
+        label = parse_label(venue_text) or _venue_year(venue_text)
     year_text = _plain(_cell(cells, columns.year))
     year_m = re.search(r"(?:19|20)\d{2}", year_text)
     if year_m and (label is None or label[1] is None):
