@@ -523,6 +523,9 @@ HOSTILE = {
     "link-tags": "- [" + "[a] " * (N // 4) + "](https://x.org)\n",
     "colon-stand-in": "- [KDD'18] [A" + "_" * N + " b](https://x.org)\n",
     "hyphen-stand-in": "- [KDD'18] [A-" + " " * N + "b](https://x.org)\n",
+    "cited-venue": "- [A Made-Up Title](https://x.org)\n  - In A" + " (" * N + "\n",
+    "cited-acronym": "- [A Made-Up Title](https://x.org)\n  - In (" + "A-" * (N // 2) + "\n",
+    "cited-names": "- [A Made-Up Title](https://x.org)\n  - " + "Ab, C., " * (N // 8) + "2019\n",
     "venue-cell": "| Venue | Title |\n|---|---|\n| A" + " " * N + "2020 | A Made-Up Title |\n",
 }
 

@@ -117,3 +117,104 @@ def test_a_title_cell_with_a_series_of_capitalised_words_is_whole() -> None:
             2024,
         )
     ]
+
+
+CITED_ITEMS = (
+    "## Serving\n\n"
+    "- Made-Up Serving of Models for Science. [[Paper]](https://example.org/serve.pdf)\n"
+    "  - Example, A., Sample, B. and Placeholder, C., 2019, May.\n"
+    "  - In 2019 IEEE International Parallel and Distributed Processing Symposium (IPDPS)"
+    " (pp. 283-292). IEEE.\n"
+    "- Made-Up Autoscaling of Inference Services [[Paper]](https://example.org/auto.pdf)\n"
+    "  - Example, Ann, Bo Sample, and Cy Placeholder.\n"
+    "  - In Proceedings of the International Conference for High Performance Computing,"
+    " Networking, Storage and Analysis, pp. 1-23. 2019.\n"
+    "  - Summary: a made-up autoscaler.\n"
+    "- Made-Up Prediction Serving on Dataflow [[Paper]](https://example.org/flow.pdf)\n"
+    "  - arXiv preprint arXiv:2399.00007 (2023).\n"
+    "- Made-Up Cost-Aware Serving [[Paper]](https://example.org/cost.pdf)\n"
+    "  - In 2019 {USENIX} Annual Technical Conference ({USENIX}{ATC} 19) (pp. 1-9).\n"
+)
+
+
+def test_the_citation_lines_under_an_entry_are_its_fields() -> None:
+    # 'In Proceedings of ..., pp. 1-23. 2019.' and 'Family, I., ..., 2019, May.' under a
+    # title: its authors, venue and year, never papers of their own
+    parsed = parse(CITED_ITEMS)
+    got = [(e.title, e.authors, e.venue, e.year) for e in parsed.entries]
+    assert got == [
+        (
+            "Made-Up Serving of Models for Science",
+            ["A. Example", "B. Sample", "C. Placeholder"],
+            "IPDPS",
+            2019,
+        ),
+        (
+            "Made-Up Autoscaling of Inference Services",
+            ["Ann Example", "Bo Sample", "Cy Placeholder"],
+            "International Conference for High Performance Computing, Networking, Storage"
+            " and Analysis",
+            2019,
+        ),
+        ("Made-Up Prediction Serving on Dataflow", [], "arXiv", 2023),
+        ("Made-Up Cost-Aware Serving", [], "ATC", 2019),
+    ]
+    assert parsed.entries[2].arxiv == "2399.00007"
+
+
+def test_a_title_alone_is_a_paper_when_the_items_under_it_give_its_fields() -> None:
+    parsed = parse(
+        "- Made-Up Serverless Tuning of Video Pipelines\n"
+        "  - Ann Example, Bo Sample, and Cy Placeholder (*SoCC 2021*)\n"
+        "- Made-Up Line With Nothing Under It\n"
+    )
+    assert [(e.title, e.authors, e.venue, e.year) for e in parsed.entries] == [
+        (
+            "Made-Up Serverless Tuning of Video Pipelines",
+            ["Ann Example", "Bo Sample", "Cy Placeholder"],
+            "SoCC",
+            2021,
+        )
+    ]
+    assert {n.line for n in parsed.not_papers if n.listed} == {3}
+
+
+def test_a_venue_line_under_no_paper_is_no_paper() -> None:
+    parsed = parse(
+        "- Made. up: a line whose title does not read [[Paper]](https://example.org/p.pdf)\n"
+        "  - Proceedings of the VLDB Endowment 11.5 (2018): 607-620.\n"
+    )
+    assert parsed.entries == []
+
+
+def test_a_quoted_reference_gives_its_venue_and_names_before_it() -> None:
+    parsed = parse(
+        '- Example, Ann, et al. "A Made-Up Cache for Mobile Vision." Proceedings of the 24th'
+        " Annual International Conference on Mobile Computing and Networking. 2018."
+        " [[Paper]](https://example.org/c.pdf)\n"
+        '- Ann Example, Bo Sample, et al. "MadeBench: A Made-Up Benchmark Suite".'
+        " [[Paper]](https://example.org/b.pdf)\n"
+    )
+    got = [(e.title, e.authors, e.et_al, e.venue, e.year) for e in parsed.entries]
+    assert got == [
+        (
+            "A Made-Up Cache for Mobile Vision",
+            ["Ann Example"],
+            True,
+            "Annual International Conference on Mobile Computing and Networking",
+            2018,
+        ),
+        ("MadeBench: A Made-Up Benchmark Suite", ["Ann Example", "Bo Sample"], True, None, None),
+    ]
+
+
+def test_an_acronym_spelled_out_before_it_is_no_venue() -> None:
+    # 'Tensor Comprehensions (TC)': TC is a registry venue, but here only the words' initials
+    parsed = parse(
+        "- Made-Up TC: Tensor Comprehensions (TC) is a made-up library."
+        " [[GitHub]](https://github.com/example/tc)\n"
+        "- A Made-Up Study of Tensor Layouts (TC) [[Paper]](https://example.org/tc.pdf)\n"
+    )
+    assert [(e.title, e.venue) for e in parsed.entries] == [
+        ("A Made-Up Study of Tensor Layouts", "TC")
+    ]

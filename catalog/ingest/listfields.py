@@ -513,7 +513,7 @@ class Cited:
 
     authors: list[str]
     et_al: bool
-    year: int
+    year: int | None  # None: a quoted title with no year after it
     title: str
 
 
@@ -524,7 +524,7 @@ def cited(text: str) -> Cited | None:
     m = _CITED_YEAR_RE.search(text[:2000])
     if m is None:
         return _quoted(text[:2000])
-    names, et_al = _family_initials(text[: m.start()])
+    names, et_al = family_initials(text[: m.start()])
     if not names:
         return _quoted(text[:2000])
     rest = text[m.end() :]
@@ -534,7 +534,7 @@ def cited(text: str) -> Cited | None:
     return Cited(names, et_al, int(m.group(1)), title) if looks_like_title(title) else None
 
 
-def _family_initials(block: str) -> tuple[list[str], bool]:
+def family_initials(block: str) -> tuple[list[str], bool]:
     """'Berg, R. V. D., Kipf, T. N., ... & Welling, M.': the names as 'R. V. D. Berg'."""
     et_al = "..." in block or "…" in block
     block = block.replace("...", ",").replace("…", ",")
@@ -571,6 +571,6 @@ def _quoted(text: str) -> Cited | None:
         names, et_al = names_of(f"{given.strip()} {family.strip()}," + ",".join(rest))
     year = _YEAR_IN_RE.search(text, m.end())
     title = clean_title(m.group(1))
-    if not names or year is None or not looks_like_title(title):
+    if not names or not looks_like_title(title):
         return None
-    return Cited(names, et_al, int(year.group(1)), title)
+    return Cited(names, et_al, int(year.group(1)) if year else None, title)

@@ -17,6 +17,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import cast
 
+from catalog.ingest.listcite import venue_of
 from catalog.ingest.listfields import (
     ARXIV_WORD_RE,
     DATE_RE,
@@ -172,6 +173,9 @@ def _reference(found: Found, text: str) -> None:
     found.title, found.authors, found.et_al = ref.title, ref.authors, ref.et_al
     found.first_author = None
     found.year = found.year or ref.year
+    at = text.find(ref.title)
+    if found.label is None and at >= 0:  # '"Title." Proceedings of the ... Conference. 2018.'
+        found.label = venue_of(text[at + len(ref.title) :].lstrip(' ."”'), opener=False)
 
 
 def _people(found: Found, names: list[str], labelled: list[str], grouped: list[str]) -> None:
@@ -192,6 +196,9 @@ def _judged(
     ('..., *WWW*, 2018.') or restating the tag's ('[ABCD'14] ..., *ABCD*, 2014.') is the
     venue."""
     out = [(a, b, g, *_judge(text[a:b], inline, g, known)) for a, b, g in pieces(text, known)]
+    for i, (a, b, g, kind, value) in enumerate(out):
+        if kind == "venue" and g and _spelled_out(text[max(0, a - 200) : a], str(value)):
+            out[i] = (a, b, g, "text", None)  # 'Tensor Comprehensions (TC)': no venue
     tag = next((cast(Label, v) for *_s, k, v in out if k == "label"), None)
     for i, (a, b, g, kind, _value) in enumerate(out):
         plain = clean_title(inline.plain(text[a:b]))
@@ -207,6 +214,12 @@ def _judged(
         ):
             out[i] = (a, b, g, "venue", plain)
     return out
+
+
+def _spelled_out(before: str, acronym: str) -> bool:
+    """Whether the words just before an acronym are what it stands for."""
+    words = re.findall(r"[A-Za-z][\w\-]*", before)[-len(acronym) :]
+    return len(words) == len(acronym) and "".join(w[0] for w in words).upper() == acronym.upper()
 
 
 def _judge(
@@ -346,10 +359,15 @@ def _cut(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return [(a, b) for a, b in spans if text[a:b].strip()]
 
 
-def entry_of_found(number: int, body: str, context: Context) -> tuple[Entry | None, str]:
+NO_FIELDS = "no venue, year or link to a paper"
+
+
+def entry_of_found(
+    number: int, body: str, context: Context, bare: bool = False
+) -> tuple[Entry | None, str]:
     """An entry from the fields found in its text: a paper when its title reads as one and
     it gives a venue, a year, authors or a link to the paper (or, under a heading that
-    gives both, a link at all)."""
+    gives both, a link at all); bare, a title alone is enough (its fields may follow)."""
     found = find(body, context.known)
     if found.unclosed:
         return None, "a link that is never closed"
@@ -361,8 +379,8 @@ def entry_of_found(number: int, body: str, context: Context) -> tuple[Entry | No
     headed = found.href is not None and bool(context.venue and context.year)
     if found.href and not found.url and not (label or headed):
         return None, "a link within the site, not to a paper"
-    if not found.title or not (label or found.url or found.authors or headed):
-        return None, _near_miss(body) or "no venue, year or link to a paper"
+    if not found.title or not (label or found.url or found.authors or headed or bare):
+        return None, _near_miss(body) or NO_FIELDS
     entry, reason = entry_of(number, found.title, label, found.url, body, context)
     if entry is not None:
         entry.venue = entry.venue or None
