@@ -218,3 +218,24 @@ def test_an_acronym_spelled_out_before_it_is_no_venue() -> None:
     assert [(e.title, e.venue) for e in parsed.entries] == [
         ("A Made-Up Study of Tensor Layouts", "TC")
     ]
+
+
+def test_one_arxiv_id_under_a_wholly_other_title_is_a_duplicate(paths, tmp_path) -> None:
+    # the same arXiv id is the same paper, whichever title: reported, naming the record
+    from catalog.ingest import importer, inbox
+
+    source = tmp_path / "mislinked.md"
+    source.write_text(
+        "# MoE\n\n- A Made-Up Switch of Experts [[11 Jan 2021]](https://arxiv.org/abs/2399.00021)\n"
+        "- A Made-Up Router Choosing Tokens [[18 Feb 2022]](https://arxiv.org/abs/2399.00021)\n",
+        encoding="utf-8",
+    )
+    report = importer.import_file(paths, source)
+    filed = inbox.load(paths)
+    assert [c.title for c in filed] == ["A Made-Up Switch of Experts"]
+    second = report.outcomes[1]
+    assert second.action == "duplicate" and second.key == filed[0].id
+    assert "2399.00021" in second.reason and "A Made-Up Switch of Experts" in second.reason
+    again = importer.import_file(paths, source)  # a re-import adds nothing
+    assert len(inbox.load(paths)) == 1
+    assert [o.action for o in again.outcomes] == ["inbox", "duplicate"]
