@@ -239,3 +239,28 @@ def test_one_arxiv_id_under_a_wholly_other_title_is_a_duplicate(paths, tmp_path)
     again = importer.import_file(paths, source)  # a re-import adds nothing
     assert len(inbox.load(paths)) == 1
     assert [o.action for o in again.outcomes] == ["inbox", "duplicate"]
+
+
+def test_a_named_workshop_at_a_conference_is_never_the_conference() -> None:
+    text = (
+        "- [ML for Made-Up Systems workshop @ NeurIPS'24] [MadeFusion: A Made-Up Kernel Fusion]"
+        "(https://openreview.net/forum?id=x)\n"
+        "- [MadeNLP @ EMNLP'22] [A Made-Up Elephant of a Model](https://example.org/e.pdf)\n"
+    )
+    assert fields(text) == [
+        ("MadeFusion: A Made-Up Kernel Fusion", "NeurIPS Workshop", 2024),
+        ("A Made-Up Elephant of a Model", "MadeNLP", 2022),
+    ]
+
+
+def test_a_publisher_is_no_venue() -> None:
+    # a venue cell 'ACM' says who published the paper, not where: no venue, never 'ACM'
+    text = (
+        "| Paper | Venue | Year |\n|---|---|---|\n"
+        "| [A Made-Up Paper With a Publisher Cell](https://example.org/p.pdf) | ACM | 2023 |\n"
+        "| [A Made-Up Paper With a Venue Cell](https://example.org/q.pdf) | SIGIR | 2023 |\n"
+    )
+    assert fields(text) == [
+        ("A Made-Up Paper With a Publisher Cell", None, 2023),
+        ("A Made-Up Paper With a Venue Cell", "SIGIR", 2023),
+    ]

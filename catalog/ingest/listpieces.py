@@ -69,6 +69,7 @@ _LABELLED_RE = re.compile(r"^" + _AUTHOR_LABEL + r"\s*:\s*", re.IGNORECASE)
 _FIELD_LINE_RE = re.compile(r"^\s*([A-Za-z][\w ()]{0,30}|[^\x00-\x7f]{1,6})\s*:\s+(.*)$")
 _AUTHOR_LINE_RE = re.compile(r"^" + _AUTHOR_LABEL + r"\Z", re.IGNORECASE)
 _BR_SPLIT_RE = re.compile(r"<br\s*/?>", re.IGNORECASE)
+_PUBLISHERS = frozenset({"acm", "ieee", "usenix", "springer", "elsevier", "siam", "mdpi"})
 # A title copied from a file name, where a colon cannot stand: 'DeepFM_A Factorization-Machine
 # based ...', 'DeepWalk- Online Learning ...'
 _COLON_STAND_IN_RE = re.compile(r"(?<=[A-Za-z0-9])(?:_|-\s)\s*(?=[A-Z])")
@@ -275,7 +276,10 @@ def judge(piece: str, known: Collection[str]) -> tuple[str, object]:
     label = parse_label(text)
     if label is None or any(w.islower() for w in label[0].split()[:-1]):
         # 'Proceedings of KDD'08', 'in RecSys'18': the tag inside, not the words before
-        label = _tag_in(text) or label or _glued(text, known)
+        inner = _tag_in(text)
+        if inner and "@" in text[: text.find(inner[0])]:
+            inner = (f"{inner[0]} Workshop", inner[1], None)  # 'ML for Sys workshop @ NeurIPS'24'
+        label = inner or label or _glued(text, known)
     if label is not None:
         return "label", label
     names, et_al = names_of(_LABELLED_RE.sub("", text, count=1))
@@ -493,6 +497,8 @@ def entry_of(
         return None, f"{site}, not a paper"
     venue, year, arxiv_id = label or (context.venue, None, None)
     venue = venue or context.venue  # '[Title](url), 2020.' under '## KDD'
+    if venue and venue.casefold() in _PUBLISHERS:
+        venue = None  # a venue cell 'ACM': who published it, not where
     notes = []
     if url and not re.match(r"^[A-Za-z][A-Za-z0-9+.\-]*:", url):
         url = None  # a relative link is simply not the paper's: dropped without a word
