@@ -264,3 +264,58 @@ def test_a_publisher_is_no_venue() -> None:
         ("A Made-Up Paper With a Publisher Cell", None, 2023),
         ("A Made-Up Paper With a Venue Cell", "SIGIR", 2023),
     ]
+
+
+def test_a_title_case_venue_before_its_year_is_no_month() -> None:
+    # 'Recsys 2023' read as a date ('March 2023') lost the venue
+    text = (
+        "+ A Made-Up Cold-Start Recommender, Recsys 2023, [[paper]](https://example.org/a.pdf).\n"
+        "+ A Made-Up Planner for Long-Term Recommendation, SIGIR 24, "
+        "[[paper]](https://example.org/b.pdf).\n"
+        "+ A Made-Up Study of Dates, 8 Feb 2024, [[paper]](https://example.org/c.pdf).\n"
+        "+ A Made-Up Benchmark of Ranking 21, [[paper]](https://example.org/d.pdf).\n"
+    )
+    assert fields(text) == [
+        ("A Made-Up Cold-Start Recommender", "Recsys", 2023),
+        ("A Made-Up Planner for Long-Term Recommendation", "SIGIR", 2024),
+        ("A Made-Up Study of Dates", None, 2024),
+        ("A Made-Up Benchmark of Ranking 21", None, None),
+    ]
+
+
+def test_a_titles_own_acronym_stays_in_it() -> None:
+    text = "+ Made-Up Recommenders in the Era of Large Language Models (LLMs), arxiv 2023.\n"
+    assert fields(text) == [
+        ("Made-Up Recommenders in the Era of Large Language Models (LLMs)", "arXiv", 2023)
+    ]
+
+
+def test_a_dated_group_ending_a_links_text_gives_the_year_not_a_venue() -> None:
+    # '(Stanford 2017)': an organisation and a year; '(KDD 2018)': a registry venue's tag
+    text = (
+        "* [[DCM] A Made-Up Cross Network for Clicks (Example University 2017)]"
+        "(https://example.org/1.pdf)\n"
+        "* [[MCF] A Made-Up Collaborative Model (EXU, 2015)](https://example.org/2.pdf)\n"
+        "* [A Made-Up Interest Network (KDD 2018)](https://example.org/3.pdf)\n"
+        "* [Made-Up Recommender Systems in the Era of LLMs (llms)](https://example.org/4.pdf)\n"
+    )
+    assert fields(text) == [
+        ("A Made-Up Cross Network for Clicks", None, 2017),
+        ("A Made-Up Collaborative Model", None, 2015),
+        ("A Made-Up Interest Network", "KDD", 2018),
+        ("Made-Up Recommender Systems in the Era of LLMs (llms)", None, None),
+    ]
+
+
+def test_slides_and_profiles_are_not_papers() -> None:
+    parsed = parse(
+        "* [[Made slides] A Made-Up Talk on Ads (Example Corp 2017)](https://example.org/s.pdf)\n"
+        "* [A Made-Up Sampling Slides (Example U 2010)](https://example.org/t.pdf)\n"
+        "* 知乎私信: [某人的知乎](https://www.zhihu.com/people/example)\n"
+        "* [Made-Up Slides Generation for Papers](https://example.org/p.pdf) KDD'19"
+        " [[slides]](https://example.org/p-slides.pdf)\n"
+    )
+    assert [e.title for e in parsed.entries] == ["Made-Up Slides Generation for Papers"]
+    reasons = {n.line: n.reason for n in parsed.not_papers if n.listed}
+    assert reasons[1] == reasons[2] == "slides, not a paper"
+    assert reasons[3] == "a profile, not a paper"

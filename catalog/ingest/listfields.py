@@ -37,6 +37,8 @@ NOT_PAPER_HOSTS = (
     ("twitter.com", "a social media post"),
     ("x.com", "a social media post"),
     ("linkedin.com", "a profile"),
+    ("zhihu.com/people", "a profile"),
+    ("zhuanlan.zhihu.com", "a blog post"),
     ("medium.com", "a blog post"),
     ("pypi.org", "a software package"),
 )
@@ -294,12 +296,18 @@ def year_of(text: str) -> int:
     return (1900 if int(text) >= 50 else 2000) + int(text)
 
 
-def bracket_tag(text: str, known: Collection[str]) -> tuple[str, int | None, str | None] | None:
+def bracket_tag(
+    text: str, known: Collection[str], bracketed: bool = True
+) -> tuple[str, int | None, str | None] | None:
     """'[KDD 18]', '[DLP-KDD 19]': a venue and a two-digit year with no apostrophe, read as a
-    tag only inside brackets and only for a venue's short name (a title may end in a number)."""
+    tag inside brackets for a venue's short name, and out of them ('Title, SIGIR 24') for a
+    venue the registry knows only (a title may end in a number)."""
     short = _HEADING_YY_RE.match(text.strip("[]() \t"))
-    if short and venue_like(short.group(1), known):
-        return short.group(1), year_of(short.group(2)), None
+    if short is None:
+        return None
+    venue = short.group(1)
+    if venue.casefold() in known or (bracketed and venue_like(venue, known)):
+        return venue, year_of(short.group(2)), None
     return None
 
 
@@ -497,7 +505,11 @@ def names_of(text: str) -> tuple[list[str] | None, bool]:
     return plain_names(text), False
 
 
-DATE_RE = re.compile(r"(?:\d{1,2}\s+)?(?:[A-Z][a-z]{2,8}\.?,?\s+)?((?:19|20)\d{2})")
+# '8 Feb 2024', 'March 2024', 'Sept. 2020': a month's name, never a venue's ('Recsys 2023')
+DATE_RE = re.compile(
+    r"(?:\d{1,2}\s+)?(?:(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]{0,6}\.?,?\s+)?"
+    r"((?:19|20)\d{2})"
+)
 
 
 # A reference in author-date style: 'Berg, R. V. D., Kipf, T. N., & Welling, M. (2017).

@@ -70,6 +70,9 @@ _FIELD_LINE_RE = re.compile(r"^\s*([A-Za-z][\w ()]{0,30}|[^\x00-\x7f]{1,6})\s*:\
 _AUTHOR_LINE_RE = re.compile(r"^" + _AUTHOR_LABEL + r"\Z", re.IGNORECASE)
 _BR_SPLIT_RE = re.compile(r"<br\s*/?>", re.IGNORECASE)
 _PUBLISHERS = frozenset({"acm", "ieee", "usenix", "springer", "elsevier", "siam", "mdpi"})
+_SLIDES_RE = re.compile(r"\bslides\b", re.IGNORECASE)
+# A group with a year that ends a link's text: '(Stanford 2017)', '(HKUST, 2015)'
+_DATED_TAIL_RE = re.compile(r"\s?\(([^()]{0,40}?(?<!\d)((?:19|20)\d{2})(?!\d)[^()]{0,20})\)\s?\Z")
 # A title copied from a file name, where a colon cannot stand: 'DeepFM_A Factorization-Machine
 # based ...', 'DeepWalk- Online Learning ...'
 _COLON_STAND_IN_RE = re.compile(r"(?<=[A-Za-z0-9])(?:_|-\s)\s*(?=[A-Z])")
@@ -89,6 +92,7 @@ class Found:
     href: str | None = None  # the title's link as written, a page of the site included
     marked: bool = False  # the title is linked or bold, not just leading text
     unclosed: bool = False  # a '[' never closed
+    slides: bool = False  # '[Baidu slides] DNN in Baidu Ads', 'Thompson Sampling Slides'
     cited: bool = False  # names right after a '(YEAR)': a citation's authors
 
 
@@ -119,13 +123,21 @@ def find(body: str, known: Collection[str]) -> Found:
             # a bold sentence ('**A note on the papers below.**') gives way to a title after it
             if (not found.title or weak) and (not run or run_names):
                 names, run, run_open = run_names + names, [], False
+                title, tail = _dated_tail(title, known)
                 found.title, found.href, found.marked = clean_title(title), href, True
                 weak = href is None and title.rstrip().endswith(".")
+                if tail is not None:
+                    _keep(found, *tail)
             continue
-        if kind == "note" or (kind in ("text", "names") and in_group and not (run or found.title)):
-            continue  # a note in brackets, a '[Nickname]' before the title: part of no field
-        if kind == "text" and in_group:
-            continue  # an emphasised remark after it
+        if in_group and run and run_open and _acronym_after(text, run[-1][1], start, end):
+            run.append((start, end))  # 'Models (LLMs)': the title's own acronym
+            continue
+        if kind == "note" or (kind in ("text", "names") and in_group):
+            # a note in brackets, a '[Nickname]' before the title, a remark after it: part of
+            # no field, but '[Baidu slides]' says what the link is
+            found.slides = found.slides or (in_group and bool(_SLIDES_RE.search(text[start:end])))
+            if kind == "note" or not (run or found.title) or kind == "text":
+                continue
         if run_open and (kind == "text" or (kind == "names" and not run)):
             if run and re.search(r"[|;]|\.\s", text[run[-1][1] : start]):
                 run_open = False  # 'Title | Alibaba': a title does not run past a '|'
@@ -217,6 +229,33 @@ def _judged(
     return out
 
 
+def _acronym_after(text: str, run_end: int, start: int, end: int) -> bool:
+    """Whether a group right after the title's words is their acronym ('(LLMs)')."""
+    inner = text[start:end].strip("() \t")
+    acronym = inner[:-1] if inner.endswith("s") else inner
+    return (
+        not text[run_end:start].strip()
+        and 2 <= len(acronym) <= 8
+        and acronym.isalpha()
+        and sum(c.isupper() for c in acronym) >= 2
+        and _spelled_out(text[max(0, start - 200) : start], acronym)
+    )
+
+
+def _dated_tail(title: str, known: Collection[str]) -> tuple[str, tuple[str, object] | None]:
+    """A link's text without the dated group that ends it ('Title (Stanford 2017)'), and
+    what that group gives: its venue and year for a venue the registry knows, else the year
+    alone (an organisation is no venue)."""
+    m = _DATED_TAIL_RE.search(title)
+    if m is None or not title[: m.start()].strip():
+        return title, None
+    inner = m.group(1)
+    label = parse_label(inner)
+    if label and (label[0].casefold() in known or label[0] == "arXiv"):
+        return title[: m.start()], ("label", label)
+    return title[: m.start()], ("year", int(m.group(2)))
+
+
 def _spelled_out(before: str, acronym: str) -> bool:
     """Whether the words just before an acronym are what it stands for."""
     words = re.findall(r"[A-Za-z][\w\-]*", before)[-len(acronym) :]
@@ -279,7 +318,7 @@ def judge(piece: str, known: Collection[str]) -> tuple[str, object]:
         inner = _tag_in(text)
         if inner and "@" in text[: text.find(inner[0])]:
             inner = (f"{inner[0]} Workshop", inner[1], None)  # 'ML for Sys workshop @ NeurIPS'24'
-        label = inner or label or _glued(text, known)
+        label = inner or label or _glued(text, known) or bracket_tag(text, known, False)
     if label is not None:
         return "label", label
     names, et_al = names_of(_LABELLED_RE.sub("", text, count=1))
@@ -375,6 +414,8 @@ def entry_of_found(
     found = find(body, context.known)
     if found.unclosed:
         return None, "a link that is never closed"
+    if found.slides or _SLIDES_RE.search(found.title[-7:]):  # 'Thompson Sampling Slides'
+        return None, "slides, not a paper"
     label = found.label
     if found.year and (label is None or label[1] is None):
         label = ((label[0] if label else "") or "", found.year, label[2] if label else None)
