@@ -319,3 +319,25 @@ def test_slides_and_profiles_are_not_papers() -> None:
     reasons = {n.line: n.reason for n in parsed.not_papers if n.listed}
     assert reasons[1] == reasons[2] == "slides, not a paper"
     assert reasons[3] == "a profile, not a paper"
+
+
+def test_a_paper_column_of_site_named_links_gives_the_link_and_the_name_the_row() -> None:
+    # '[mlr.press](url)', '[arxiv](url)', '[ieee](url)': the paper's link, never its title
+    # or venue; the row is filed under the system's name, the Year column's venue kept
+    text = (
+        "| Name | Description | Organization | Paper | Framework | Year | Auto Methods |\n"
+        "|---|---|---|---|---|---|---|\n"
+        "| MadePlace | made-up placement by a learned policy | Example Lab |"
+        " [mlr.press](https://proceedings.example.org/v70/made.pdf) | Tensorflow | PMLR 70, 2017"
+        " | Reinforce LSTM search |\n"
+        "| MadePipe | no implementation here | Example Corp |"
+        " [arxiv](https://arxiv.org/abs/2399.00030) | None | 2018 on arxiv | manual split |\n"
+        "| MadeFlow | a made-up framework of strategies | Example U |"
+        " [ieee](https://ieeexplore.ieee.org/document/1) | Made | ICLR 2019 | graph search |\n"
+    )
+    got = [(e.title, e.nickname, e.venue, e.year, e.url) for e in parse(text).entries]
+    assert got == [
+        ("", "MadePlace", None, 2017, "https://proceedings.example.org/v70/made.pdf"),
+        ("", "MadePipe", None, 2018, "https://arxiv.org/abs/2399.00030"),
+        ("", "MadeFlow", "ICLR", 2019, "https://ieeexplore.ieee.org/document/1"),
+    ]

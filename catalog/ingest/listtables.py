@@ -114,8 +114,14 @@ def _only_links(cell: str) -> bool:
     return (
         bool(links)
         and not inline.bare().strip(" \t[]()|,;/-")
-        and all(clean_title(text).casefold() in LINK_LABELS for text in links)
+        and all(clean_title(text).casefold() in LINK_LABELS or _site(text) for text in links)
     )
+
+
+def _site(text: str) -> bool:
+    """A link's text that names the site it leads to ('mlr.press', 'dl.acm', 'ieee')."""
+    word = clean_title(text)
+    return bool(word) and " " not in word and ("." in word or word.islower())
 
 
 def _share(cells: list[str], test: object) -> float:
@@ -154,6 +160,7 @@ def roles(header: list[str], body: list[list[str]], context: Context) -> Columns
                 for j in free
                 if _share(cells[j], lambda c: _venue_cell(c, context)) >= 0.6
                 and _words(cells[j]) <= 4
+                and _share(cells[j], _only_links) < 0.5  # '[arxiv](url)' links a paper
             ),
             None,
         )
@@ -167,12 +174,12 @@ def roles(header: list[str], body: list[list[str]], context: Context) -> Columns
     title = first("title")
     if title is not None and title in texts:
         found.title = title
+    elif title is not None and first("name") in texts:
+        found.title = title  # a 'Paper' column of links: the URL, and the name beside
     else:  # the column of long titles, else the named one
         long = max(texts, key=lambda j: _words(cells[j]), default=None)
         if long is not None and _words(cells[long]) >= 3.5:
             found.title = long
-        elif title is not None and first("name") in texts:
-            found.title = title  # a 'Paper' column of links: the URL, and the name beside
         else:
             found.title = first("name") if first("name") in texts else None
     found.name = next(
@@ -255,6 +262,8 @@ def table_row(
     if label is None and venue_text and venue_text not in "-—":
         label = parse_label(venue_text) or _venue_year(venue_text)
     year_text = _plain(_cell(cells, columns.year))
+    if label is None and (dated := parse_label(year_text)) and dated[0]:
+        label = dated  # a Year column of 'ICLR 2018'
     year_m = re.search(r"(?:19|20)\d{2}", year_text)
     if year_m and (label is None or label[1] is None):
         venue, _y, arxiv_id = label or (context.venue, None, None)
@@ -299,7 +308,8 @@ def _tagged(cell: str) -> tuple[str, tuple[str, int | None, str | None] | None]:
     spans = pieces(cell)
     for start, end, in_group in (spans[-1:] + spans[:1]) if spans else []:
         label = parse_label(cell[start:end].strip("[]() ")) if in_group else None
-        if label is not None and cell[start] == "[":
+        if label is not None and cell[start] == "[" and cell[end : end + 1] != "(":
+            # a tag, never a link's text ('[arxiv](url)')
             return (cell[:start] + cell[end:]).strip(), label
     return cell, None
 
