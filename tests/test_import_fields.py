@@ -526,6 +526,8 @@ HOSTILE = {
     "cited-venue": "- [A Made-Up Title](https://x.org)\n  - In A" + " (" * N + "\n",
     "cited-acronym": "- [A Made-Up Title](https://x.org)\n  - In (" + "A-" * (N // 2) + "\n",
     "cited-names": "- [A Made-Up Title](https://x.org)\n  - " + "Ab, C., " * (N // 8) + "2019\n",
+    "dated-tail": "- [A Made-Up Title" + " (2019" * (N // 6) + "](https://x.org)\n",
+    "acronym-after": "- A Made-Up Title" + " (AB)" * (N // 5) + ", KDD'19\n",
     "venue-cell": "| Venue | Title |\n|---|---|\n| A" + " " * N + "2020 | A Made-Up Title |\n",
 }
 
