@@ -341,3 +341,35 @@ def test_a_paper_column_of_site_named_links_gives_the_link_and_the_name_the_row(
         ("", "MadePipe", None, 2018, "https://arxiv.org/abs/2399.00030"),
         ("", "MadeFlow", "ICLR", 2019, "https://ieeexplore.ieee.org/document/1"),
     ]
+
+
+def test_a_summary_table_of_names_without_links_is_no_papers() -> None:
+    # '| Name | Method Type | Year |': names and a year, nothing that finds a paper
+    parsed = parse(
+        "| Name | Method Type | Parallelism | Year |\n|---|---|---|---|\n"
+        "| MadePlace | Reinforcement | MP | 2017 |\n| MadePipe | Search | PP | 2018 |\n"
+    )
+    assert parsed.entries == []
+    assert {n.reason for n in parsed.not_papers if n.listed} == {
+        "a row that names a system, with no title or link to a paper"
+    }
+
+
+def test_a_candidate_filed_under_a_clashing_id_is_found_again(paths, tmp_path) -> None:
+    # two rows of one name and year but other nicknames: the second is filed under the
+    # digest of the first one's id, and a re-import finds it there (never a third record)
+    from catalog.ingest import importer, inbox
+
+    source = tmp_path / "clash.md"
+    source.write_text(
+        "| Name | Paper | Year |\n|---|---|---|\n"
+        "| MadeGraph | [arxiv](https://arxiv.org/abs/2399.00041) | 2019 |\n\n"
+        "| Paper | System | Year |\n|---|---|---|\n"
+        "| MadeGraph | Made Engine | 2019 |\n",
+        encoding="utf-8",
+    )
+    importer.import_file(paths, source)
+    first = [(c.id, c.title, c.nickname) for c in inbox.load(paths)]
+    assert len(first) == 2 and len({i for i, _t, _n in first}) == 2
+    importer.import_file(paths, source)
+    assert [(c.id, c.title, c.nickname) for c in inbox.load(paths)] == first

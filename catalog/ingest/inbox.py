@@ -210,11 +210,13 @@ class Inbox:
         # list's arXiv entry and its NSDI'25 entry): found by its id before the finder,
         # which gives the first of them only
         key = (normalize_title(candidate.title), candidate.year, candidate.nickname)
-        for there in self.candidates:
-            if there.id == candidate.id and (
-                (normalize_title(there.title), there.year, there.nickname) == key
-            ):
+        by_id = {c.id: c for c in self.candidates}
+        ident = candidate.id
+        while ident in by_id:  # the ids file_candidate gives on a clash, in its order
+            there = by_id[ident]
+            if (normalize_title(there.title), there.year, there.nickname) == key:
                 return there
+            ident = digest(ident)[:8]
         probe = candidate.as_paper()
         match = self.finder.find(probe)
         if match is None or not duplicates.plausible(probe, match):

@@ -89,6 +89,7 @@ class Columns:
     """Where each role is: column indexes, None when the table has no such column."""
 
     title: int | None = None
+    named: bool = False  # the title column is a Name column: a row needs a link too
     name: int | None = None
     venue: int | None = None
     year: int | None = None
@@ -182,6 +183,7 @@ def roles(header: list[str], body: list[list[str]], context: Context) -> Columns
             found.title = long
         else:
             found.title = first("name") if first("name") in texts else None
+            found.named = found.title is not None
     found.name = next(
         (j for j in texts if named[j] == "name" and j != found.title),
         None,
@@ -279,6 +281,8 @@ def table_row(
     entry, reason = entry_of(number, title or nickname or "", label, url, " ".join(cells), context)
     if entry is None:
         return None, reason
+    if columns.named and not entry.url:
+        return None, "a row that names a system, with no title or link to a paper"
     entry.venue = entry.venue or None
     if not title:
         entry.title = ""
