@@ -373,3 +373,12 @@ def test_a_candidate_filed_under_a_clashing_id_is_found_again(paths, tmp_path) -
     assert len(first) == 2 and len({i for i, _t, _n in first}) == 2
     importer.import_file(paths, source)
     assert [(c.id, c.title, c.nickname) for c in inbox.load(paths)] == first
+
+
+def test_a_link_to_a_publishers_article_page_is_the_papers_link() -> None:
+    entry = parse(
+        "- Made-Up Cost-Effective Pre-Trained Models [[Made-Up Open]]"
+        "(https://www.sciencedirect.com/science/article/pii/S0000000000000001)\n"
+    ).entries[0]
+    assert entry.title == "Made-Up Cost-Effective Pre-Trained Models"
+    assert entry.url == "https://www.sciencedirect.com/science/article/pii/S0000000000000001"
