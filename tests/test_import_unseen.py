@@ -179,6 +179,17 @@ def test_a_title_alone_is_a_paper_when_the_items_under_it_give_its_fields() -> N
     assert {n.line for n in parsed.not_papers if n.listed} == {3}
 
 
+def test_a_note_that_starts_like_a_venue_is_no_venue() -> None:
+    parsed = parse(
+        "- A Made-Up Float Format for Training [[Paper]](https://example.org/f.pdf)\n"
+        "  - IEEE 754 half precision is used throughout\n"
+        "  - In this paper the authors propose a made-up format\n"
+    )
+    assert [(e.title, e.venue, e.year) for e in parsed.entries] == [
+        ("A Made-Up Float Format for Training", None, None)
+    ]
+
+
 def test_a_venue_line_under_no_paper_is_no_paper() -> None:
     parsed = parse(
         "- Made. up: a line whose title does not read [[Paper]](https://example.org/p.pdf)\n"

@@ -47,6 +47,8 @@ def venue_of(text: str, opener: bool = True) -> tuple[str, int | None, str | Non
         arxiv = _ARXIV_ID_RE.search(text)
         arxiv_id = arxiv.group(1) if arxiv else None
         return "arXiv", year or (2000 + int(arxiv_id[:2]) if arxiv_id else None), arxiv_id
+    if opener and year is None:
+        return None  # 'IEEE 754 floats are used': a note, no venue line
     capitals = (m.group(1) for m in _ACRONYM_RE.finditer(text))
     acronym = next((a for a in capitals if sum(c.isupper() for c in a) >= 2), None)
     if acronym:
