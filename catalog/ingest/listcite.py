@@ -1,7 +1,7 @@
 """The citation lines of a list: the venue and year a reference gives after its title ('In
 Proceedings of the ... Conference, pp. 109-120. 2017.', 'IEEE Access 6 (2018): 1-9.',
 'arXiv preprint arXiv:2007.05832 (2020).') and an author line with its date ('Chard, R.,
-Li, Z. and Foster, I., 2019, May.'). Pure."""
+Li, Z. and Foster, I., 2019, May.'); a publisher's page of one article. Pure."""
 
 from __future__ import annotations
 
@@ -74,3 +74,21 @@ def dated_names(text: str) -> tuple[list[str], bool, int | None]:
         year = int(parts.pop())
     names, et_al = family_initials(", ".join(parts))
     return names, et_al, year if names else None
+
+
+# Publishers' pages of one article: the paper's link, whatever the link's text says
+_ARTICLE_PAGES = (
+    "sciencedirect.com/science/article/",
+    "link.springer.com/article/",
+    "link.springer.com/chapter/",
+    "ieeexplore.ieee.org/document/",
+    "ieeexplore.ieee.org/abstract/document/",
+    "onlinelibrary.wiley.com/doi/",
+    "mdpi.com/",
+)
+
+
+def article_page(url: str) -> bool:
+    """A link to a publisher's page of one article (ScienceDirect, Springer, IEEE Xplore)."""
+    host_path = re.sub(r"^https?://(?:www\.)?", "", url.lower())
+    return host_path.startswith(_ARTICLE_PAGES)

@@ -17,7 +17,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import cast
 
-from catalog.ingest.listcite import venue_of
+from catalog.ingest.listcite import article_page, venue_of
 from catalog.ingest.listfields import (
     ARXIV_WORD_RE,
     DATE_RE,
@@ -69,16 +69,6 @@ _LABELLED_RE = re.compile(r"^" + _AUTHOR_LABEL + r"\s*:\s*", re.IGNORECASE)
 _FIELD_LINE_RE = re.compile(r"^\s*([A-Za-z][\w ()]{0,30}|[^\x00-\x7f]{1,6})\s*:\s+(.*)$")
 _AUTHOR_LINE_RE = re.compile(r"^" + _AUTHOR_LABEL + r"\Z", re.IGNORECASE)
 _BR_SPLIT_RE = re.compile(r"<br\s*/?>", re.IGNORECASE)
-# Publishers' pages of one article: the paper's link, whatever the link's text says
-_ARTICLE_PAGES = (
-    "sciencedirect.com/science/article/",
-    "link.springer.com/article/",
-    "link.springer.com/chapter/",
-    "ieeexplore.ieee.org/document/",
-    "ieeexplore.ieee.org/abstract/document/",
-    "onlinelibrary.wiley.com/doi/",
-    "mdpi.com/",
-)
 _PUBLISHERS = frozenset({"acm", "ieee", "usenix", "springer", "elsevier", "siam", "mdpi"})
 _SLIDES_RE = re.compile(r"\bslides\b", re.IGNORECASE)
 # A group with a year that ends a link's text: '(Stanford 2017)', '(HKUST, 2015)'
@@ -181,18 +171,12 @@ def find(body: str, known: Collection[str]) -> Found:
     found.url = found.url or next((u for u in words if u.startswith("http")), None)
     # a link naming a DOI or an arXiv id, or to a publisher's article page, is the paper's,
     # whatever its text ('[[AI Open]](doi)')
-    ids = [h for _t, h in inline.groups if h and (any(link_ids(h)) or _article_page(h))]
+    ids = [h for _t, h in inline.groups if h and (any(link_ids(h)) or article_page(h))]
     ids = [h for h in ids if h.startswith("http")]
     found.url = found.url or next(iter(ids), None)
     _people(found, names, labelled, grouped)
     _reference(found, found.title if found.marked else inline.plain(text))
     return found
-
-
-def _article_page(url: str) -> bool:
-    """A link to a publisher's page of one article (ScienceDirect, Springer, IEEE Xplore)."""
-    host_path = re.sub(r"^https?://(?:www\.)?", "", url.lower())
-    return host_path.startswith(_ARTICLE_PAGES)
 
 
 def _reference(found: Found, text: str) -> None:
