@@ -520,6 +520,15 @@ HOSTILE = {
     "names": "- A Title. KDD 2019. " + "Ann Example, " * (N // 13) + "\n",
     "html-items": "<ul>" + "<li>a</li>" * (N // 10) + "</ul>\n",
     "table-cells": "| Title | Year |\n|---|---|\n" + "| A Made-Up Title | 2020 |\n" * (N // 30),
+    "link-tags": "- [" + "[a] " * (N // 4) + "](https://x.org)\n",
+    "colon-stand-in": "- [KDD'18] [A" + "_" * N + " b](https://x.org)\n",
+    "hyphen-stand-in": "- [KDD'18] [A-" + " " * N + "b](https://x.org)\n",
+    "cited-venue": "- [A Made-Up Title](https://x.org)\n  - In A" + " (" * N + "\n",
+    "cited-acronym": "- [A Made-Up Title](https://x.org)\n  - In (" + "A-" * (N // 2) + "\n",
+    "cited-names": "- [A Made-Up Title](https://x.org)\n  - " + "Ab, C., " * (N // 8) + "2019\n",
+    "dated-tail": "- [A Made-Up Title" + " (2019" * (N // 6) + "](https://x.org)\n",
+    "acronym-after": "- A Made-Up Title" + " (AB)" * (N // 5) + ", KDD'19\n",
+    "venue-cell": "| Venue | Title |\n|---|---|\n| A" + " " * N + "2020 | A Made-Up Title |\n",
 }
 
 

@@ -225,7 +225,14 @@ class Run:
             self.report.outcomes.append(outcome)
             return outcome
         there = self._inbox.file_candidate(candidate)
-        if there is not None:
+        if there is not None and candidate.arxiv and self._inbox.other_title(candidate, there):
+            reason = (
+                f"its arXiv id {candidate.arxiv} is already in the inbox as {there.id} "
+                f"('{there.title}', from {there.source}): one arXiv id is one paper, "
+                "whichever title; check the list's link"
+            )
+            outcome = Outcome("duplicate", title, entry.line, key=there.id, reason=reason)
+        elif there is not None:
             reason = f"already in the inbox as {there.id} (from {there.source}); {why}"
             outcome = Outcome("inbox", title, entry.line, key=there.id, reason=reason)
         else:

@@ -210,23 +210,22 @@ class Inbox:
         # list's arXiv entry and its NSDI'25 entry): found by its id before the finder,
         # which gives the first of them only
         key = (normalize_title(candidate.title), candidate.year, candidate.nickname)
-        for there in self.candidates:
-            if there.id == candidate.id and (
-                (normalize_title(there.title), there.year, there.nickname) == key
-            ):
+        by_id = {c.id: c for c in self.candidates}
+        ident = candidate.id
+        while ident in by_id:  # the ids file_candidate gives on a clash, in its order
+            there = by_id[ident]
+            if (normalize_title(there.title), there.year, there.nickname) == key:
                 return there
+            ident = digest(ident)[:8]
         probe = candidate.as_paper()
         match = self.finder.find(probe)
         if match is None or not duplicates.plausible(probe, match):
             return None
         there = next(c for c in self.candidates if f"inbox-{c.id}" == match.paper.key)
-        if match.by != "title":  # one DOI or arXiv id: the same paper if titled alike
-            from catalog.ingest.listimport import retitled
-
-            # the catalog's rule: alike, or retitled between versions, is the same paper
-            if duplicates.same_paper_title(candidate.title, match.paper) or retitled(
-                candidate.title, match.paper.title
-            ):
+        if match.by == "arXiv id":
+            return there  # one arXiv id is one paper, whichever title (other_title says so)
+        if match.by != "title":  # one DOI: the same paper if titled alike
+            if not self.other_title(candidate, there):
                 return there
             # else a list linking one id under two titles: this title may be filed already
             match = self.finder.find(replace(probe, doi=None, arxiv=None))
@@ -237,6 +236,17 @@ class Inbox:
             return None
         links = {candidate.url, there.url} - {None}
         return there if len(links) <= 1 or candidate.year == there.year else None
+
+    def other_title(self, candidate: Candidate, there: Candidate) -> bool:
+        """Whether a candidate filed as one already there has a wholly other title (not
+        alike, nor retitled between versions: the catalog's rule)."""
+        from catalog.ingest.listimport import retitled
+
+        paper = there.as_paper()
+        return not (
+            duplicates.same_paper_title(candidate.title, paper)
+            or retitled(candidate.title, there.title)
+        )
 
     def take(self, papers: Iterable[Paper]) -> list[Candidate]:
         """Remove the candidates these catalog papers are (promoted); they are returned."""

@@ -37,6 +37,8 @@ NOT_PAPER_HOSTS = (
     ("twitter.com", "a social media post"),
     ("x.com", "a social media post"),
     ("linkedin.com", "a profile"),
+    ("zhihu.com/people", "a profile"),
+    ("zhuanlan.zhihu.com", "a blog post"),
     ("medium.com", "a blog post"),
     ("pypi.org", "a software package"),
 )
@@ -288,7 +290,25 @@ def plain_names(text: str) -> list[str] | None:
 
 
 def year_of(text: str) -> int:
-    return int(text) if len(text) == 4 else 2000 + int(text)
+    """The year of '2019', '19' or '98' ('50' to '99' are of the 1900s)."""
+    if len(text) == 4:
+        return int(text)
+    return (1900 if int(text) >= 50 else 2000) + int(text)
+
+
+def bracket_tag(
+    text: str, known: Collection[str], bracketed: bool = True
+) -> tuple[str, int | None, str | None] | None:
+    """'[KDD 18]', '[DLP-KDD 19]': a venue and a two-digit year with no apostrophe, read as a
+    tag inside brackets for a venue's short name, and out of them ('Title, SIGIR 24') for a
+    venue the registry knows only (a title may end in a number)."""
+    short = _HEADING_YY_RE.match(text.strip("[]() \t"))
+    if short is None:
+        return None
+    venue = short.group(1)
+    if venue.casefold() in known or (bracketed and venue_like(venue, known)):
+        return venue, year_of(short.group(2)), None
+    return None
 
 
 def clean_title(text: str) -> str:
@@ -364,6 +384,11 @@ _NOT_PAPER_SECTION = frozenset(
         "acknowledegments",
     }
 )
+# Of those, the words of software: a paper on it gives its own venue and year
+_SOFTWARE = frozenset(
+    {"tool", "tools", "toolkit", "toolkits", "library", "libraries", "repository"}
+    | {"repositories", "repos", "project", "projects", "implementation", "implementations"}
+)
 _PAPER_SECTION = frozenset(
     {"paper", "papers", "survey", "surveys", "publication", "publications", "articles", "preprints"}
 )
@@ -436,6 +461,12 @@ class Context:
         )
 
     @property
+    def software(self) -> bool:
+        """The not-papers section names software alone ('### GNN Libraries', '## Tools')."""
+        words = set(re.findall(r"[^\W\d_]+", (self.section or "").casefold()))
+        return bool(words & _NOT_PAPER_SECTION) and words & _NOT_PAPER_SECTION <= _SOFTWARE
+
+    @property
     def venue(self) -> str | None:
         return next((v for _, (v, _y) in sorted(self.levels.items(), reverse=True) if v), None)
 
@@ -474,7 +505,11 @@ def names_of(text: str) -> tuple[list[str] | None, bool]:
     return plain_names(text), False
 
 
-DATE_RE = re.compile(r"(?:\d{1,2}\s+)?(?:[A-Z][a-z]{2,8}\.?,?\s+)?((?:19|20)\d{2})")
+# '8 Feb 2024', 'March 2024', 'Sept. 2020': a month's name, never a venue's ('Recsys 2023')
+DATE_RE = re.compile(
+    r"(?:\d{1,2}\s+)?(?:(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]{0,6}\.?,?\s+)?"
+    r"((?:19|20)\d{2})"
+)
 
 
 # A reference in author-date style: 'Berg, R. V. D., Kipf, T. N., & Welling, M. (2017).
@@ -490,7 +525,7 @@ class Cited:
 
     authors: list[str]
     et_al: bool
-    year: int
+    year: int | None  # None: a quoted title with no year after it
     title: str
 
 
@@ -501,7 +536,7 @@ def cited(text: str) -> Cited | None:
     m = _CITED_YEAR_RE.search(text[:2000])
     if m is None:
         return _quoted(text[:2000])
-    names, et_al = _family_initials(text[: m.start()])
+    names, et_al = family_initials(text[: m.start()])
     if not names:
         return _quoted(text[:2000])
     rest = text[m.end() :]
@@ -511,7 +546,7 @@ def cited(text: str) -> Cited | None:
     return Cited(names, et_al, int(m.group(1)), title) if looks_like_title(title) else None
 
 
-def _family_initials(block: str) -> tuple[list[str], bool]:
+def family_initials(block: str) -> tuple[list[str], bool]:
     """'Berg, R. V. D., Kipf, T. N., ... & Welling, M.': the names as 'R. V. D. Berg'."""
     et_al = "..." in block or "…" in block
     block = block.replace("...", ",").replace("…", ",")
@@ -548,6 +583,6 @@ def _quoted(text: str) -> Cited | None:
         names, et_al = names_of(f"{given.strip()} {family.strip()}," + ",".join(rest))
     year = _YEAR_IN_RE.search(text, m.end())
     title = clean_title(m.group(1))
-    if not names or year is None or not looks_like_title(title):
+    if not names or not looks_like_title(title):
         return None
-    return Cited(names, et_al, int(year.group(1)), title)
+    return Cited(names, et_al, int(year.group(1)) if year else None, title)

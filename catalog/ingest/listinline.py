@@ -13,6 +13,8 @@ from catalog.ingest.listfields import LINK_LABELS, clean_title
 # Each link and each bold run of an entry stands in its text as one character of Unicode's
 # private use area, so cutting the text at separators never cuts inside one.
 MARK = 0xE000
+# Bracket groups that open a link's text ('[DIN][KDD 18][Alibaba] Title'), text after them
+_LEADING_TAGS_RE = re.compile(r"(?:\[[^\[\]]{1,80}\]\s*)+(?=[^\s\[\]])")
 
 
 @dataclass
@@ -126,8 +128,14 @@ def render(body: str) -> Inline:
                 # '**_Top-2 Gating_ - Title**': an emphasised note before a bold title
                 text = re.sub(r"^\x02[^\x02]*\x02\s+[-–—]\s+", "", text).replace("\x02", "")
                 bracketed = target is not None and text[:1] == "[" and text[-1:] == "]"
+                tags = _LEADING_TAGS_RE.match(text) if target is not None else None
+                if tags and not bracketed:
+                    # '[[DIN][KDD 18][Alibaba] Title](u)': the tags are fields, the rest the title
+                    text = text[tags.end() :]
                 groups.append((text[1:-1].strip() if bracketed else text, target))  # '[[pdf]](u)'
-                piece = chr(MARK + len(groups) - 1)
+                piece = (tags.group(0) if tags and not bracketed else "") + chr(
+                    MARK + len(groups) - 1
+                )
                 if target is not None and clean_title(text.strip("[]")).casefold() in LINK_LABELS:
                     piece = f" | {piece} | "
         elif kind in ("em_open", "em_close"):

@@ -17,6 +17,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import cast
 
+from catalog.ingest.listcite import article_page, venue_of
 from catalog.ingest.listfields import (
     ARXIV_WORD_RE,
     DATE_RE,
@@ -27,6 +28,7 @@ from catalog.ingest.listfields import (
     YEAR_RE,
     Context,
     Entry,
+    bracket_tag,
     cited,
     clean_title,
     looks_like_title,
@@ -38,7 +40,7 @@ from catalog.ingest.listfields import (
     year_of,
 )
 from catalog.ingest.listinline import MARK, Inline, render
-from catalog.model import kept_url
+from catalog.model import kept_url, link_ids
 
 Label = tuple[str, int | None, str | None]
 # A piece: a bracket or parenthesis group, or the text between separators.
@@ -67,6 +69,13 @@ _LABELLED_RE = re.compile(r"^" + _AUTHOR_LABEL + r"\s*:\s*", re.IGNORECASE)
 _FIELD_LINE_RE = re.compile(r"^\s*([A-Za-z][\w ()]{0,30}|[^\x00-\x7f]{1,6})\s*:\s+(.*)$")
 _AUTHOR_LINE_RE = re.compile(r"^" + _AUTHOR_LABEL + r"\Z", re.IGNORECASE)
 _BR_SPLIT_RE = re.compile(r"<br\s*/?>", re.IGNORECASE)
+_PUBLISHERS = frozenset({"acm", "ieee", "usenix", "springer", "elsevier", "siam", "mdpi"})
+_SLIDES_RE = re.compile(r"\bslides\b", re.IGNORECASE)
+# A group with a year that ends a link's text: '(Stanford 2017)', '(HKUST, 2015)'
+_DATED_TAIL_RE = re.compile(r"\s?\(([^()]{0,40}?(?<!\d)((?:19|20)\d{2})(?!\d)[^()]{0,20})\)\s?\Z")
+# A title copied from a file name, where a colon cannot stand: 'DeepFM_A Factorization-Machine
+# based ...', 'DeepWalk- Online Learning ...'
+_COLON_STAND_IN_RE = re.compile(r"(?<=[A-Za-z0-9])(?:_|-\s)\s*(?=[A-Z])")
 
 
 @dataclass
@@ -83,6 +92,7 @@ class Found:
     href: str | None = None  # the title's link as written, a page of the site included
     marked: bool = False  # the title is linked or bold, not just leading text
     unclosed: bool = False  # a '[' never closed
+    slides: bool = False  # '[Baidu slides] DNN in Baidu Ads', 'Thompson Sampling Slides'
     cited: bool = False  # names right after a '(YEAR)': a citation's authors
 
 
@@ -113,13 +123,21 @@ def find(body: str, known: Collection[str]) -> Found:
             # a bold sentence ('**A note on the papers below.**') gives way to a title after it
             if (not found.title or weak) and (not run or run_names):
                 names, run, run_open = run_names + names, [], False
+                title, tail = _dated_tail(title, known)
                 found.title, found.href, found.marked = clean_title(title), href, True
                 weak = href is None and title.rstrip().endswith(".")
+                if tail is not None:
+                    _keep(found, *tail)
             continue
-        if kind == "note" or (kind in ("text", "names") and in_group and not (run or found.title)):
-            continue  # a note in brackets, a '[Nickname]' before the title: part of no field
-        if kind == "text" and in_group:
-            continue  # an emphasised remark after it
+        if in_group and run and run_open and _acronym_after(text, run[-1][1], start, end):
+            run.append((start, end))  # 'Models (LLMs)': the title's own acronym
+            continue
+        if kind == "note" or (kind in ("text", "names") and in_group):
+            # a note in brackets, a '[Nickname]' before the title, a remark after it: part of
+            # no field, but '[Baidu slides]' says what the link is
+            found.slides = found.slides or (in_group and bool(_SLIDES_RE.search(text[start:end])))
+            if kind == "note" or not (run or found.title) or kind == "text":
+                continue
         if run_open and (kind == "text" or (kind == "names" and not run)):
             if run and re.search(r"[|;]|\.\s", text[run[-1][1] : start]):
                 run_open = False  # 'Title | Alibaba': a title does not run past a '|'
@@ -151,6 +169,11 @@ def find(body: str, known: Collection[str]) -> Found:
     found.url = found.href if found.href and found.href.startswith("http") else None
     words = [h for t, h in inline.groups if h and clean_title(t).casefold() in LINK_WORDS]
     found.url = found.url or next((u for u in words if u.startswith("http")), None)
+    # a link naming a DOI or an arXiv id, or to a publisher's article page, is the paper's,
+    # whatever its text ('[[AI Open]](doi)')
+    ids = [h for _t, h in inline.groups if h and (any(link_ids(h)) or article_page(h))]
+    ids = [h for h in ids if h.startswith("http")]
+    found.url = found.url or next(iter(ids), None)
     _people(found, names, labelled, grouped)
     _reference(found, found.title if found.marked else inline.plain(text))
     return found
@@ -165,6 +188,9 @@ def _reference(found: Found, text: str) -> None:
     found.title, found.authors, found.et_al = ref.title, ref.authors, ref.et_al
     found.first_author = None
     found.year = found.year or ref.year
+    at = text.find(ref.title)
+    if found.label is None and at >= 0:  # '"Title." Proceedings of the ... Conference. 2018.'
+        found.label = venue_of(text[at + len(ref.title) :].lstrip(' ."”'), opener=False)
 
 
 def _people(found: Found, names: list[str], labelled: list[str], grouped: list[str]) -> None:
@@ -185,6 +211,9 @@ def _judged(
     ('..., *WWW*, 2018.') or restating the tag's ('[ABCD'14] ..., *ABCD*, 2014.') is the
     venue."""
     out = [(a, b, g, *_judge(text[a:b], inline, g, known)) for a, b, g in pieces(text, known)]
+    for i, (a, b, g, kind, value) in enumerate(out):
+        if kind == "venue" and g and _spelled_out(text[max(0, a - 200) : a], str(value)):
+            out[i] = (a, b, g, "text", None)  # 'Tensor Comprehensions (TC)': no venue
     tag = next((cast(Label, v) for *_s, k, v in out if k == "label"), None)
     for i, (a, b, g, kind, _value) in enumerate(out):
         plain = clean_title(inline.plain(text[a:b]))
@@ -202,6 +231,39 @@ def _judged(
     return out
 
 
+def _acronym_after(text: str, run_end: int, start: int, end: int) -> bool:
+    """Whether a group right after the title's words is their acronym ('(LLMs)')."""
+    inner = text[start:end].strip("() \t")
+    acronym = inner[:-1] if inner.endswith("s") else inner
+    return (
+        not text[run_end:start].strip()
+        and 2 <= len(acronym) <= 8
+        and acronym.isalpha()
+        and sum(c.isupper() for c in acronym) >= 2
+        and _spelled_out(text[max(0, start - 200) : start], acronym)
+    )
+
+
+def _dated_tail(title: str, known: Collection[str]) -> tuple[str, tuple[str, object] | None]:
+    """A link's text without the dated group that ends it ('Title (Stanford 2017)'), and
+    what that group gives: its venue and year for a venue the registry knows, else the year
+    alone (an organisation is no venue)."""
+    m = _DATED_TAIL_RE.search(title)
+    if m is None or not title[: m.start()].strip():
+        return title, None
+    inner = m.group(1)
+    label = parse_label(inner)
+    if label and (label[0].casefold() in known or label[0] == "arXiv"):
+        return title[: m.start()], ("label", label)
+    return title[: m.start()], ("year", int(m.group(2)))
+
+
+def _spelled_out(before: str, acronym: str) -> bool:
+    """Whether the words just before an acronym are what it stands for."""
+    words = re.findall(r"[A-Za-z][\w\-]*", before)[-len(acronym) :]
+    return len(words) == len(acronym) and "".join(w[0] for w in words).upper() == acronym.upper()
+
+
 def _judge(
     piece: str, inline: Inline, in_group: bool, known: Collection[str]
 ) -> tuple[str, object]:
@@ -209,7 +271,10 @@ def _judge(
     ('title', (text, href)), a link's label ('link') or a note ('note')."""
     group = inline.group(piece)
     if group is None:
-        return judge(inline.plain(piece), known)
+        kind, value = judge(inline.plain(piece), known)
+        if kind == "text" and in_group and (tag := bracket_tag(inline.plain(piece), known)):
+            return "label", tag  # '[KDD 18]'
+        return kind, value
     text, href = group
     title = clean_title(text)
     if href is not None and title.casefold() in LINK_LABELS:
@@ -252,7 +317,10 @@ def judge(piece: str, known: Collection[str]) -> tuple[str, object]:
     label = parse_label(text)
     if label is None or any(w.islower() for w in label[0].split()[:-1]):
         # 'Proceedings of KDD'08', 'in RecSys'18': the tag inside, not the words before
-        label = _tag_in(text) or label or _glued(text, known)
+        inner = _tag_in(text)
+        if inner and "@" in text[: text.find(inner[0])]:
+            inner = (f"{inner[0]} Workshop", inner[1], None)  # 'ML for Sys workshop @ NeurIPS'24'
+        label = inner or label or _glued(text, known) or bracket_tag(text, known, False)
     if label is not None:
         return "label", label
     names, et_al = names_of(_LABELLED_RE.sub("", text, count=1))
@@ -336,13 +404,20 @@ def _cut(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return [(a, b) for a, b in spans if text[a:b].strip()]
 
 
-def entry_of_found(number: int, body: str, context: Context) -> tuple[Entry | None, str]:
+NO_FIELDS = "no venue, year or link to a paper"
+
+
+def entry_of_found(
+    number: int, body: str, context: Context, bare: bool = False
+) -> tuple[Entry | None, str]:
     """An entry from the fields found in its text: a paper when its title reads as one and
     it gives a venue, a year, authors or a link to the paper (or, under a heading that
-    gives both, a link at all)."""
+    gives both, a link at all); bare, a title alone is enough (its fields may follow)."""
     found = find(body, context.known)
     if found.unclosed:
         return None, "a link that is never closed"
+    if found.slides or _SLIDES_RE.search(found.title[-7:]):  # 'Thompson Sampling Slides'
+        return None, "slides, not a paper"
     label = found.label
     if found.year and (label is None or label[1] is None):
         label = ((label[0] if label else "") or "", found.year, label[2] if label else None)
@@ -351,8 +426,8 @@ def entry_of_found(number: int, body: str, context: Context) -> tuple[Entry | No
     headed = found.href is not None and bool(context.venue and context.year)
     if found.href and not found.url and not (label or headed):
         return None, "a link within the site, not to a paper"
-    if not found.title or not (label or found.url or found.authors or headed):
-        return None, _near_miss(body) or "no venue, year or link to a paper"
+    if not found.title or not (label or found.url or found.authors or headed or bare):
+        return None, _near_miss(body) or NO_FIELDS
     entry, reason = entry_of(number, found.title, label, found.url, body, context)
     if entry is not None:
         entry.venue = entry.venue or None
@@ -455,7 +530,7 @@ def entry_of(
     context: Context,
 ) -> tuple[Entry | None, str]:
     """An entry with its venue and year from the label, else from the headings above."""
-    title = clean_title(title)
+    title = _COLON_STAND_IN_RE.sub(": ", clean_title(title)) if " " in title else clean_title(title)
     if title.casefold().strip("[]") in LINK_LABELS:
         return None, f"'{title}' is a link's label, not a paper's title"
     if not looks_like_title(title, labelled=label is not None):
@@ -465,6 +540,8 @@ def entry_of(
         return None, f"{site}, not a paper"
     venue, year, arxiv_id = label or (context.venue, None, None)
     venue = venue or context.venue  # '[Title](url), 2020.' under '## KDD'
+    if venue and venue.casefold() in _PUBLISHERS:
+        venue = None  # a venue cell 'ACM': who published it, not where
     notes = []
     if url and not re.match(r"^[A-Za-z][A-Za-z0-9+.\-]*:", url):
         url = None  # a relative link is simply not the paper's: dropped without a word

@@ -24,6 +24,7 @@ from collections.abc import Collection
 from functools import cache
 from typing import TYPE_CHECKING
 
+from catalog.ingest.listcite import dated_names, venue_of
 from catalog.ingest.listfields import (
     MAX_PARTS,
     Context,
@@ -35,6 +36,7 @@ from catalog.ingest.listfields import (
 )
 from catalog.ingest.listinline import italics, links_of, plain_text
 from catalog.ingest.listpieces import (
+    NO_FIELDS,
     blog_line,
     entry_of_found,
     find,
@@ -126,6 +128,7 @@ class _Reader:
         self.source = source
         self.context = Context(venues)
         self.out = Parsed()
+        self.waiting: dict[int, Entry] = {}  # titles whose fields may be in the items below
 
     def skip(self, number: int, reason: str, listed: bool = False) -> None:
         text = self.source[number - 1].strip() if 0 < number <= len(self.source) else ""
@@ -133,7 +136,9 @@ class _Reader:
 
     def add(self, entry: Entry) -> bool:
         """Keep an entry, unless a heading above says its section is not papers."""
-        if self.context.section is not None:
+        published = bool(entry.venue and entry.year and entry.venue != self.context.venue)
+        if self.context.section is not None and not (published and self.context.software):
+            # a row with its own venue and year under '### GNN Libraries' is a paper on one
             self.skip(
                 entry.line,
                 f"listed under '{self.context.section}', a section that is not papers",
@@ -248,6 +253,8 @@ class _Reader:
         ('- A B, C D, and E F (*ATC 2021*)', '- VLDB 2021'): its fields, where the parent
         lacks them; True if it gave them."""
         text = plain_text(body).strip()
+        if self.cited_line(parent, number, text):
+            return True
         names_part, tag = text, ""
         if text.endswith(")") and "(" in text:
             at = text.rindex("(")
@@ -265,6 +272,37 @@ class _Reader:
             parent.authors, parent.et_al = names, et_al
         if label and label[0] and (parent.venue is None or parent.year is None):
             parent.venue, parent.year = label[0], label[1] or parent.year
+        self.skip(number, f"the authors or venue of the entry on line {parent.line}")
+        return True
+
+    def unfiled(self, number: int, body: str) -> Entry | None:
+        """A title with no other field yet: an entry only if the items under it give them
+        ('- Title' / '  - A B, C D (*ATC 2021*)')."""
+        entry, _why = entry_of_found(number, body, self.context, bare=True)
+        if entry is not None:
+            self.waiting[id(entry)] = entry
+        return entry
+
+    def promote(self, entry: Entry) -> None:
+        """An unfiled title that the items under it gave its fields: filed after all."""
+        if id(entry) in self.waiting and (entry.authors or entry.url or entry.venue):
+            del self.waiting[id(entry)]
+            self.out.not_papers = [n for n in self.out.not_papers if n.line != entry.line]
+            self.add(entry)
+
+    def cited_line(self, parent: Entry, number: int, text: str) -> bool:
+        """A nested line of a reference: its authors and date ('Chard, R., Li, Z. and
+        Foster, I., 2019, May.') or its venue ('In Proceedings of ..., pp. 1-23. 2019.')."""
+        names, et_al, year = dated_names(text)
+        label = None if names else venue_of(text)
+        if not (names or label):
+            return False
+        if names and not parent.authors:
+            parent.authors, parent.et_al = names, et_al
+        if label and (parent.venue is None or parent.year is None):
+            parent.venue, year = label[0], label[1]
+            parent.arxiv = parent.arxiv or label[2]
+        parent.year = parent.year or year
         self.skip(number, f"the authors or venue of the entry on line {parent.line}")
         return True
 
@@ -286,6 +324,7 @@ class _Reader:
         else:
             rest = []
         if parent is not None and len(records) == 1 and self.detail(parent, number, records[0][1]):
+            self.promote(parent)
             return None
         for k, (first, text, used) in enumerate(records):
             italic = italics(text) if k else None
@@ -297,6 +336,9 @@ class _Reader:
                 self.out.parts[other] = number
         body = " ".join(parts)
         entry, reason = entry_of_found(number, body, self.context)
+        if nested and venue_of(plain_text(body)) and not links_of(body):
+            # '  - Proceedings of the VLDB Endowment 11.5 (2018)' under a line that is no paper
+            entry, reason = None, "a venue line under a line that is not a paper"
         for k, (first, _text, _used) in enumerate(records):
             if k and (authors_line is None or first != authors_line[0]):
                 self.out.parts[first] = number
@@ -307,6 +349,8 @@ class _Reader:
                 self.skip(authors_line[0], f"under the line {number}, which is not a paper")
             if rest:
                 self.item([(rest[0][0], rest[0][1][1:]), *rest[1:]], nested, parent)
+            if reason == NO_FIELDS and authors_line is None and not rest:
+                return self.unfiled(number, body)
             return None
         if not self.add(entry):
             if authors_line is not None:

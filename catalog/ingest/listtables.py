@@ -18,6 +18,7 @@ from html.parser import HTMLParser
 from catalog.ingest.listfields import (
     CELL_LINK_WORDS,
     LINK_LABELS,
+    YEAR_RE,
     Context,
     Entry,
     cited,
@@ -88,6 +89,7 @@ class Columns:
     """Where each role is: column indexes, None when the table has no such column."""
 
     title: int | None = None
+    named: bool = False  # the title column is a Name column: a row needs a link too
     name: int | None = None
     venue: int | None = None
     year: int | None = None
@@ -113,8 +115,14 @@ def _only_links(cell: str) -> bool:
     return (
         bool(links)
         and not inline.bare().strip(" \t[]()|,;/-")
-        and all(clean_title(text).casefold() in LINK_LABELS for text in links)
+        and all(clean_title(text).casefold() in LINK_LABELS or _site(text) for text in links)
     )
+
+
+def _site(text: str) -> bool:
+    """A link's text that names the site it leads to ('mlr.press', 'dl.acm', 'ieee')."""
+    word = clean_title(text)
+    return bool(word) and " " not in word and ("." in word or word.islower())
 
 
 def _share(cells: list[str], test: object) -> float:
@@ -153,6 +161,7 @@ def roles(header: list[str], body: list[list[str]], context: Context) -> Columns
                 for j in free
                 if _share(cells[j], lambda c: _venue_cell(c, context)) >= 0.6
                 and _words(cells[j]) <= 4
+                and _share(cells[j], _only_links) < 0.5  # '[arxiv](url)' links a paper
             ),
             None,
         )
@@ -166,19 +175,41 @@ def roles(header: list[str], body: list[list[str]], context: Context) -> Columns
     title = first("title")
     if title is not None and title in texts:
         found.title = title
+    elif title is not None and first("name") in texts:
+        found.title = title  # a 'Paper' column of links: the URL, and the name beside
     else:  # the column of long titles, else the named one
         long = max(texts, key=lambda j: _words(cells[j]), default=None)
         if long is not None and _words(cells[long]) >= 3.5:
             found.title = long
-        elif title is not None and first("name") in texts:
-            found.title = title  # a 'Paper' column of links: the URL, and the name beside
         else:
             found.title = first("name") if first("name") in texts else None
+            found.named = found.title is not None
     found.name = next(
         (j for j in texts if named[j] == "name" and j != found.title),
         None,
     )
     return found
+
+
+def _text_title(cell: str, context: Context) -> str:
+    """A title cell of text: the title the one reader finds in it, decorations left out; the
+    whole cell when what follows that title is plain words ('...: Provider Fairness,
+    Temporal Stability, and Recency', where a line's reader would see a name)."""
+    found = find(cell, context.known)
+    plain = clean_title(_plain(cell))
+    rest = plain[len(found.title) :] if plain.startswith(found.title) else ""
+    words = rest and not links_of(cell) and "<" not in cell
+    if found.title and words and found.label is None and not re.search(r"[\[\]()@|]", rest):
+        return plain
+    return found.title
+
+
+def _venue_year(text: str) -> tuple[str, int | None, None]:
+    """A venue cell's name and the year after it ('Proceedings of the IEEE 2023')."""
+    head, _, last = text.rpartition(" ")
+    if head.strip(" ,") and YEAR_RE.match(last):
+        return head.strip(" ,"), int(last), None
+    return text, None, None
 
 
 def _venue_cell(cell: str, context: Context) -> bool:
@@ -225,14 +256,16 @@ def table_row(
         linked = lead is not None and lead[1] is not None
         # a cell of text: its title as the one reader finds it in a line ('🔥[**Nick**]
         # Title(@Org)' gives 'Title'), else the cell's words
-        title = lead[0] if lead and linked else find(cell, context.known).title
+        title = lead[0] if lead and linked else _text_title(cell, context)
         title = title or _drop_link_words(_plain(cell))
         url = lead[1] if lead and linked else None
     nickname = _plain(_cell(cells, columns.name)) or None
     venue_text = _plain(_cell(cells, columns.venue))
     if label is None and venue_text and venue_text not in "-—":
-        label = parse_label(venue_text) or (venue_text, None, None)
+        label = parse_label(venue_text) or _venue_year(venue_text)
     year_text = _plain(_cell(cells, columns.year))
+    if label is None and (dated := parse_label(year_text)) and dated[0]:
+        label = dated  # a Year column of 'ICLR 2018'
     year_m = re.search(r"(?:19|20)\d{2}", year_text)
     if year_m and (label is None or label[1] is None):
         venue, _y, arxiv_id = label or (context.venue, None, None)
@@ -248,6 +281,8 @@ def table_row(
     entry, reason = entry_of(number, title or nickname or "", label, url, " ".join(cells), context)
     if entry is None:
         return None, reason
+    if columns.named and not entry.url:
+        return None, "a row that names a system, with no title or link to a paper"
     entry.venue = entry.venue or None
     if not title:
         entry.title = ""
@@ -277,7 +312,8 @@ def _tagged(cell: str) -> tuple[str, tuple[str, int | None, str | None] | None]:
     spans = pieces(cell)
     for start, end, in_group in (spans[-1:] + spans[:1]) if spans else []:
         label = parse_label(cell[start:end].strip("[]() ")) if in_group else None
-        if label is not None and cell[start] == "[":
+        if label is not None and cell[start] == "[" and cell[end : end + 1] != "(":
+            # a tag, never a link's text ('[arxiv](url)')
             return (cell[:start] + cell[end:]).strip(), label
     return cell, None
 
