@@ -147,3 +147,113 @@ def test_a_dropped_candidate_is_not_filed_again(cli, paths: Paths, tmp_path: Pat
     assert [o["key"] for o in refused] == [wombat.id]
     assert "dropped from the inbox earlier" in refused[0]["reason"]
     assert [c.title for c in inbox.load(paths)] == ["Quokka: Sharding Tables Nobody Has Heard Of"]
+
+
+# A table row giving a system's name and a link, no title (awesome-Auto-Parallelism's shape)
+NAMES = """\
+| Name | Description | Organization | Paper | Framework | Year |
+|---|---|---|---|---|---|
+| MadePlace(REINFORCE) | made-up placement by a learned policy | Example Lab | [mlr.press](https://proceedings.example.org/v70/made.pdf) | Tensorflow | PMLR 70, 2017 |
+| MadePipe | made-up pipelining | Example Corp | [arxiv](https://arxiv.org/abs/2399.00030) | None | 2023 on arxiv |
+"""
+
+
+def test_a_row_giving_only_a_name_is_filed_with_no_title(paths: Paths, tmp_path: Path) -> None:
+    source = write(tmp_path, NAMES)
+    report = importer.import_file(paths, source)
+    assert report.count("inbox") == 2
+    candidates = inbox.load(paths)
+    assert [(c.title, c.nickname, c.year) for c in candidates] == [
+        (None, "MadePlace(REINFORCE)", 2017),
+        (None, "MadePipe", 2023),
+    ]
+    assert candidates[0].id == inbox.candidate_id("MadePlace(REINFORCE)", 2017)  # as before
+    raw = yaml.safe_load(inbox.inbox_path(paths).read_text(encoding="utf-8"))
+    assert not any("title" in record for record in raw.values())
+    before = inbox.inbox_path(paths).read_bytes()
+    again = importer.import_file(paths, source)
+    assert again.count("inbox") == 2 and all(
+        o.reason.startswith("already in the inbox") for o in again.outcomes
+    )
+    assert inbox.inbox_path(paths).read_bytes() == before  # a re-import adds nothing
+
+
+def test_a_name_only_candidate_is_listed_searched_and_ranked_as_a_name(
+    cli, paths: Paths, tmp_path: Path
+) -> None:
+    importer.import_file(paths, write(tmp_path, NAMES))
+    listed = cli("inbox")
+    assert listed.exit_code == 0, listed.output
+    assert "MadePlace(REINFORCE) (name only) [2017]" in listed.stdout
+    found = json.loads(cli("inbox", "madepipe", "--json").stdout)
+    assert [(c["title"], c["nickname"]) for c in found] == [(None, "MadePipe")]
+    suggested = cli("suggest", "--json")
+    assert suggested.exit_code == 0, suggested.output
+    ranked = {r["name"]: r for r in json.loads(suggested.stdout)["ranked"]}
+    assert set(ranked) == {"MadePlace(REINFORCE)", "MadePipe"}
+    assert all(r["title"] is None and r["inbox_id"] for r in ranked.values())
+    shown = cli("suggest")
+    assert shown.exit_code == 0 and "MadePipe (name only)" in shown.stdout
+    dropped = cli("inbox", "drop", found[0]["id"])
+    assert dropped.exit_code == 0 and "MadePipe (name only)" in dropped.stdout
+
+
+def test_fetch_fills_a_name_only_candidates_title_from_the_record(
+    paths: Paths, tmp_path: Path, online: Online
+) -> None:
+    source = write(tmp_path, NAMES)
+    importer.import_file(paths, source)
+    online.arxiv["2399.00030"] = atom_entry(
+        "2399.00030", "MadePipe: A Made-Up Pipeline", ["Eve Fay"], "2023-03-01T00:00:00Z"
+    )
+    report = importer.import_file(paths, source, fetch=True)
+    assert report.count("added") == 1 and len(report.promoted) == 1, report.outcomes
+    added = [p for p in reader.load(paths.catalog) if p.arxiv == "2399.00030"]
+    assert [p.title for p in added] == ["MadePipe: A Made-Up Pipeline"]
+    assert [c.nickname for c in inbox.load(paths)] == ["MadePlace(REINFORCE)"]
+
+
+def test_an_old_inbox_giving_the_name_as_title_still_reads(paths: Paths, tmp_path: Path) -> None:
+    # inboxes written before name-only candidates had no title: title == nickname
+    ident = inbox.candidate_id("MadePlace(REINFORCE)", 2017)
+    old = (
+        f"{ident}:\n  title: MadePlace(REINFORCE)\n  nickname: MadePlace(REINFORCE)\n"
+        "  year: 2017\n  url: https://proceedings.example.org/v70/made.pdf\n"
+        "  source: list.md:3\n  added: '2026-01-01'\n"
+    )
+    inbox.inbox_path(paths).write_text(old, encoding="utf-8")
+    [candidate] = inbox.load(paths)
+    assert (candidate.title, candidate.nickname, candidate.label) == (
+        None,
+        "MadePlace(REINFORCE)",
+        "MadePlace(REINFORCE) (name only)",
+    )
+    report = importer.import_file(paths, write(tmp_path, NAMES))
+    assert next(c.id for c in inbox.load(paths)) == ident  # the old entry, not a new one
+    assert report.outcomes[0].reason.startswith(f"already in the inbox as {ident}")
+
+
+def test_an_entry_with_neither_title_nor_name_is_refused_with_the_fix(paths: Paths) -> None:
+    inbox.inbox_path(paths).write_text("abcd1234:\n  year: 2017\n", encoding="utf-8")
+    try:
+        inbox.load(paths)
+    except inbox.InboxError as err:
+        assert "inbox.yaml:1: entry abcd1234 has neither a title nor a nickname" in str(err)
+        assert "{title: ..., venue: ..., year: ...}" in str(err)
+    else:
+        raise AssertionError("an entry with neither a title nor a name was read")
+
+
+def test_name_only_candidates_of_two_branches_merge(tmp_path: Path) -> None:
+    from catalog.merge.keyedmerge import merge_keyed
+
+    base = "# inbox\n"
+    ours = tmp_path / "inbox.yaml"
+    ours.write_text(base + "aaaa1111:\n  nickname: MadePlace\n  year: 2017\n", encoding="utf-8")
+    theirs = base + "bbbb2222:\n  nickname: MadePipe\n  year: 2023\n"
+    text, conflicts = merge_keyed(base, ours, theirs, "data/inbox.yaml")
+    assert conflicts == []
+    assert [(c.id, c.title, c.nickname) for c in inbox.parse(text, "inbox.yaml")[0]] == [
+        ("aaaa1111", None, "MadePlace"),
+        ("bbbb2222", None, "MadePipe"),
+    ]

@@ -14,7 +14,7 @@ def inbox_(
     words: Annotated[
         list[str] | None,
         typer.Argument(
-            help="Words to search titles, venues, years and sources for; or 'drop ID...' to "
+            help="Words to search titles, names, venues, years and sources for; or 'drop ID...' to "
             "discard candidates.",
             show_default=False,
         ),
@@ -48,7 +48,7 @@ def inbox_(
             echo_json({"dropped": [c.to_dict() for c in dropped]})
             return
         for c in dropped:
-            typer.echo(f"dropped {c.id}: {c.title}")
+            typer.echo(f"dropped {c.id}: {c.label}")
         return
     candidates = inbox.load(state.paths)
     found = inbox.search(candidates, args)
@@ -59,7 +59,7 @@ def inbox_(
         where = " ".join(str(v) for v in (c.venue, c.year) if v) or "no venue or year"
         link = (c.arxiv and f"arXiv:{c.arxiv}") or c.doi or c.url or ""
         typer.echo(
-            f"{c.id}  {c.title} [{where}]" + (f" {link}" if link else "") + f"  ({c.source})"
+            f"{c.id}  {c.label} [{where}]" + (f" {link}" if link else "") + f"  ({c.source})"
         )
     shown = f"{len(found)} of {len(candidates)}" if args else f"{len(candidates)}"
     typer.echo(

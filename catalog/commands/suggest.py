@@ -104,7 +104,7 @@ def suggest_(
     echo(f"{len(found)} candidates ranked by fit to {goal.name}; the best {len(ranked)}:")
     for s in ranked:
         known = f"  (in the catalog: {s.known})" if s.known else ""
-        echo(f"{s.rank:>3}. {s.score:+.3f}  {s.candidate.title}{known}", bold=True)
+        echo(f"{s.rank:>3}. {s.score:+.3f}  {s.candidate.label}{known}", bold=True)
         echo(f"      {s.candidate.where}")
         if s.nearest:
             echo("      near: " + ", ".join(p.key for p, _ in s.nearest))

@@ -196,10 +196,12 @@ class Run:
 
         if self._inbox is None:
             self._inbox = self.session.inbox
+        # a list that gives only a system's name gives no title: the name is its nickname
+        # (and its id, as before: re-importing files nothing new)
         title = entry.title or entry.nickname or ""
         candidate = inbox.Candidate(
             id=inbox.candidate_id(title, entry.year),
-            title=title,
+            title=entry.title or None,
             venue=venue or None,
             year=entry.year,
             authors=list(entry.authors) or ([entry.first_author] if entry.first_author else []),
@@ -228,7 +230,7 @@ class Run:
         if there is not None and candidate.arxiv and self._inbox.other_title(candidate, there):
             reason = (
                 f"its arXiv id {candidate.arxiv} is already in the inbox as {there.id} "
-                f"('{there.title}', from {there.source}): one arXiv id is one paper, "
+                f"('{there.label}', from {there.source}): one arXiv id is one paper, "
                 "whichever title; check the list's link"
             )
             outcome = Outcome("duplicate", title, entry.line, key=there.id, reason=reason)

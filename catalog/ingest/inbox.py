@@ -3,9 +3,11 @@
 A Markdown list gives a title, venue and year but no authors, and the catalog never
 guesses authors. Such an entry is filed here instead of vanishing: with its links and
 the file:line it came from, deduplicated against the catalog and against the inbox
-itself. `papers add --doi/--arxiv/--bibtex` or `papers import --fetch` promote a
-candidate (the added paper takes it out of the inbox); `papers inbox drop` discards one.
-The site never reads this file.
+itself. A list that gives only a system's name gives no title: that candidate has a
+nickname and no title (shown as 'Name (name only)'), never its name as a title.
+`papers add --doi/--arxiv/--bibtex` or `papers import --fetch` promote a candidate
+(the added paper takes it out of the inbox); `papers inbox drop` discards one. The site
+never reads this file.
 
 Written like every file of papers: through a session's `inbox` (catalog.edit.writer),
 under the catalog's lock, its comments and line endings kept.
@@ -58,7 +60,7 @@ class Candidate:
     """A paper a list names, as the list gives it."""
 
     id: str
-    title: str  # the list's title; its nickname when the list gives none
+    title: str | None  # the list's title; None when the list gives only a name
     venue: str | None = None
     year: int | None = None
     authors: list[str] = field(default_factory=list)  # as the list gives them, maybe a few
@@ -70,6 +72,16 @@ class Candidate:
     source: str = ""  # file:line it was read from
     added: str | None = None
 
+    @property
+    def name(self) -> str:
+        """The title, or the name when the list gives no title (what ids and matching use)."""
+        return self.title or self.nickname or ""
+
+    @property
+    def label(self) -> str:
+        """The candidate as shown: its title, or its name marked as one."""
+        return self.title or f"{self.nickname} (name only)"
+
     def to_dict(self) -> dict[str, Any]:
         return {**self.__dict__, "authors": list(self.authors)}
 
@@ -77,10 +89,10 @@ class Candidate:
         return {name: getattr(self, name) for name in FIELDS if getattr(self, name)}
 
     def as_paper(self) -> Paper:
-        """A probe for duplicate search: the identifiers and title, nothing else."""
+        """A probe for duplicate search: the identifiers and title (or name), nothing else."""
         return Paper(
             key=f"inbox-{self.id}",
-            title=self.title,
+            title=self.name,
             authors=[],
             year=self.year or 0,
             venue=self.venue or "",
@@ -90,7 +102,8 @@ class Candidate:
 
 
 def candidate_id(title: str, year: int | None) -> str:
-    """A short stable id from the title and year (same entry, same id, in every list)."""
+    """A short stable id from the title (the name when there is none) and year (same
+    entry, same id, in every list)."""
     return digest(f"{normalize_title(title)}|{year or ''}")[:8]
 
 
@@ -137,10 +150,11 @@ def parse(text: str, name: str) -> tuple[list[Candidate], list[str]]:
 
 def _candidate(ident: str, record: object, where: str) -> Candidate:
     """One entry of the inbox as a Candidate; InboxError says what is wrong with it."""
-    if not isinstance(record, dict) or not record.get("title"):
+    if not isinstance(record, dict) or not (record.get("title") or record.get("nickname")):
         raise InboxError(
-            f"{where}: entry {strip_controls(ident)} has no title "
-            "(each entry is ID: {title: ..., venue: ..., year: ...})"
+            f"{where}: entry {strip_controls(ident)} has neither a title nor a nickname "
+            "(each entry is ID: {title: ..., venue: ..., year: ...}, or {nickname: ...} "
+            "when its list gives only a name)"
         )
     year = str(record.get("year") or "")
     if year and not (year.isascii() and year.isdigit() and len(year) == 4):
@@ -149,14 +163,17 @@ def _candidate(ident: str, record: object, where: str) -> Candidate:
             "year (write it as four digits, e.g. 2023)"
         )
     authors = record.get("authors") or []
+    title, nickname = _text(record.get("title")), _text(record.get("nickname"))
     return Candidate(
         id=ident,
-        title=strip_controls(str(record["title"])),
+        # an inbox written before name-only entries had no title gave them their name as
+        # title: it is read as what it is, a name
+        title=None if title == nickname else title,
         venue=_text(record.get("venue")),
         year=int(year) if year else None,
         authors=[strip_controls(str(a)) for a in authors if a] if isinstance(authors, list) else [],
         et_al=record.get("et_al") is True,
-        nickname=_text(record.get("nickname")),
+        nickname=nickname,
         url=_text(record.get("url")),
         arxiv=_text(record.get("arxiv")),
         doi=_text(record.get("doi")),
@@ -209,12 +226,12 @@ class Inbox:
         # one title and year is one candidate, however many others share the title (a
         # list's arXiv entry and its NSDI'25 entry): found by its id before the finder,
         # which gives the first of them only
-        key = (normalize_title(candidate.title), candidate.year, candidate.nickname)
+        key = (normalize_title(candidate.name), candidate.year, candidate.nickname)
         by_id = {c.id: c for c in self.candidates}
         ident = candidate.id
         while ident in by_id:  # the ids file_candidate gives on a clash, in its order
             there = by_id[ident]
-            if (normalize_title(there.title), there.year, there.nickname) == key:
+            if (normalize_title(there.name), there.year, there.nickname) == key:
                 return there
             ident = digest(ident)[:8]
         probe = candidate.as_paper()
@@ -239,9 +256,12 @@ class Inbox:
 
     def other_title(self, candidate: Candidate, there: Candidate) -> bool:
         """Whether a candidate filed as one already there has a wholly other title (not
-        alike, nor retitled between versions: the catalog's rule)."""
+        alike, nor retitled between versions: the catalog's rule). A name is no title: a
+        candidate without one has no other title."""
         from catalog.ingest.listimport import retitled
 
+        if candidate.title is None or there.title is None:
+            return False
         paper = there.as_paper()
         return not (
             duplicates.same_paper_title(candidate.title, paper)
@@ -293,12 +313,13 @@ def _promoted(finder: duplicates.Finder, candidate: Candidate) -> bool:
 
 
 def search(candidates: list[Candidate], words: Iterable[str]) -> list[Candidate]:
-    """Candidates whose title, venue, year or source holds every word (case and accents
-    ignored)."""
+    """Candidates whose title, name, venue, year or source holds every word (case and
+    accents ignored)."""
     wanted = [fold(w) for w in words if w.strip()]
     out = []
     for c in candidates:
-        text = fold(" ".join(str(v) for v in (c.title, c.venue, c.year, c.source, c.id) if v))
+        fields = (c.title, c.nickname, c.venue, c.year, c.source, c.id)
+        text = fold(" ".join(str(v) for v in fields if v))
         if all(w in text for w in wanted):
             out.append(c)
     return out

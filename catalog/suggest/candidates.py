@@ -31,6 +31,12 @@ class Candidate:
     year: int | None = None
     doi: str | None = None
     arxiv: str | None = None
+    name_only: bool = False  # an inbox candidate whose list gives a name (title), no title
+
+    @property
+    def label(self) -> str:
+        """The candidate as shown: its title, or its name marked as one."""
+        return f"{self.title} (name only)" if self.name_only else self.title
 
     @property
     def item(self) -> Item:
@@ -56,13 +62,14 @@ def from_inbox(paths: Paths) -> list[Candidate]:
 
     return [
         Candidate(
-            c.title,
+            c.name,  # a name-only candidate is ranked on its name, all its list gives
             c.source,
             ident=c.id,
             authors=list(c.authors),
             year=c.year,
             doi=c.doi,
             arxiv=c.arxiv,
+            name_only=c.title is None,
         )
         for c in inbox.load(paths)
     ]

@@ -49,7 +49,8 @@ class Suggestion:
         return {
             "rank": self.rank,
             "score": round(self.score, 4),
-            "title": c.title,
+            "title": None if c.name_only else c.title,
+            "name": c.title if c.name_only else None,
             "where": c.where,
             "inbox_id": c.ident or None,
             "authors": c.authors,
