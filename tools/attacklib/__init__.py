@@ -75,6 +75,29 @@ def papers(
     return Run(done.returncode, done.stdout, done.stderr)
 
 
+def added(
+    root: Path,
+    title: str,
+    *extra: str,
+    author: str = "Eve Mallory",
+    year: str = "2023",
+    venue: str = "OSDI",
+) -> Run:
+    """`papers add` of a paper given by hand (a title, one author, year and venue), with
+    the extra options after them."""
+    return papers(
+        root, "add", "--title", title, "-a", author, "--year", year, "--venue", venue, *extra
+    )
+
+
+def imported(
+    root: Path, source: Path, text: str, *extra: str, env: dict[str, str] | None = None
+) -> Run:
+    """Write text (a .bib file or a list) to source, then `papers import` it."""
+    source.write_text(text, encoding="utf-8")
+    return papers(root, "import", str(source), *extra, env=env)
+
+
 def traceback(run: Run) -> str | None:
     if TRACEBACK in run.err or TRACEBACK in run.out:
         last = (run.err or run.out).strip().splitlines()[-1]

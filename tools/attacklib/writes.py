@@ -19,6 +19,7 @@ from attacklib import (
     build_site,
     case,
     first_key,
+    imported,
     papers,
     project,
     snapshot,
@@ -201,15 +202,14 @@ def special_files(tmp: Path) -> str | None:
 def overlong_fields(tmp: Path) -> str | None:
     root = project(tmp)
     word = "x" * 280
-    bib = tmp / "long.bib"
-    bib.write_text(
+    run = imported(
+        root,
+        tmp / "long.bib",
         "@inproceedings{huge,\n  title = {" + "A " * 1_000_000 + "},\n  author = {Ann Author},\n"
         "  booktitle = {OSDI},\n  year = {2023}\n}\n"
         "@inproceedings{longword,\n  title = {" + word + " and more},\n"
         "  author = {Bo Author},\n  booktitle = {OSDI},\n  year = {2023}\n}\n",
-        encoding="utf-8",
     )
-    run = papers(root, "import", str(bib))
     if traceback(run):
         return f"import: {traceback(run)}"
     keys = re.findall(r"- key: (\S+)", (root / "data" / "papers.yaml").read_text("utf-8"))
@@ -255,14 +255,14 @@ def output_inside_inputs(tmp: Path) -> str | None:
 @case("20.8", "the inbox: comments through imports and drops, a year written ²⁰²³")
 def inbox_by_hand(tmp: Path) -> str | None:
     root = project(tmp)
-    first, second = tmp / "first.md", tmp / "second.md"
-    first.write_text(
+    second = tmp / "second.md"
+    second.write_text("- [SOSP'23] [A Third Made-Up Thing](https://example.org/c)\n", "utf-8")
+    run = imported(
+        root,
+        tmp / "first.md",
         "## 2023\n\n- [OSDI'23] [A Made-Up System for Caches](https://example.org/a)\n"
         "- [OSDI'23] [Another Made-Up Store](https://example.org/b)\n",
-        "utf-8",
     )
-    second.write_text("- [SOSP'23] [A Third Made-Up Thing](https://example.org/c)\n", "utf-8")
-    run = papers(root, "import", str(first))
     if traceback(run) or run.code != 0:
         return f"import: {traceback(run) or run.err.strip()[-90:]}"
     inbox = root / "data" / "inbox.yaml"
@@ -385,14 +385,13 @@ def small_wrong_results(tmp: Path) -> str | None:
     ):
         if expected not in out:
             return f"check did not say: {expected}"
-    bib = tmp / "chapter.bib"
-    bib.write_text(
+    run = imported(
+        root,
+        tmp / "chapter.bib",
         "@incollection{chap,\n  title = {A Chapter on Caches},\n  author = {Ann Author},"
         "\n  editor = {Bo Editor and others},\n  booktitle = {A Handbook},\n"
         "  publisher = {Springer},\n  year = {2023}\n}\n",
-        "utf-8",
     )
-    run = papers(root, "import", str(bib))
     if traceback(run) or run.code != 0:
         return f"import: {traceback(run) or run.err.strip()[-90:]}"
     catalog.write_text(catalog.read_text("utf-8").split("2012:\n", 1)[0], "utf-8")
