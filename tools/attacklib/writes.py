@@ -6,6 +6,7 @@ import http.server
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import threading
@@ -140,12 +141,23 @@ def editor_races_the_writer(tmp: Path) -> str | None:
     sys.path.insert(0, str(REPO / "tools"))
     import synth
 
+    # Every round races on the same catalog, made and indexed once and copied.
+    made = tmp / "made"
+    synth.write(3000, made)
+    papers(
+        made,
+        "index",
+        env={
+            "PAPERS_CATALOG": str(made / "data" / "papers.yaml"),
+            "PAPERS_DB": str(made / "build" / "c.db"),
+        },
+    )
     lost = 0
     for round_ in range(4):
         folder = tmp / f"round{round_}"
-        catalog = synth.write(3000, folder)
+        shutil.copytree(made, folder)
+        catalog = folder / "data" / "papers.yaml"
         env = {"PAPERS_CATALOG": str(catalog), "PAPERS_DB": str(folder / "build" / "c.db")}
-        papers(folder, "index", env=env)
         full = {**os.environ, "PYTHONPATH": str(REPO), **env}
         proc = subprocess.Popen(
             [sys.executable, "-m", "catalog.cli", "tags", "--rename", "caching", f"cache-{round_}"],
