@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import http.server
 import os
 import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
@@ -96,6 +99,18 @@ def imported(
     """Write text (a .bib file or a list) to source, then `papers import` it."""
     source.write_text(text, encoding="utf-8")
     return papers(root, "import", str(source), *extra, env=env)
+
+
+@contextlib.contextmanager
+def serving(handler: type[http.server.BaseHTTPRequestHandler]) -> Iterator[str]:
+    """A stand-in web service answering with handler on a free local port, as its address."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
 
 
 def traceback(run: Run) -> str | None:

@@ -9,7 +9,6 @@ import re
 import shutil
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from attacklib import (
     imported,
     papers,
     project,
+    serving,
     snapshot,
     traceback,
 )
@@ -347,24 +347,18 @@ class _Hostile(http.server.BaseHTTPRequestHandler):
 def hostile_services(tmp: Path) -> str | None:
     root = project(tmp)
     for how in ("loop", "elsewhere", "deep", "big", "slow", "other-arxiv"):
-        handler = type("Hostile", (_Hostile,), {"how": how})
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        thread = threading.Thread(target=server.serve_forever, daemon=True)
-        thread.start()
-        url = f"http://127.0.0.1:{server.server_address[1]}"
-        env = {"PAPERS_CROSSREF_URL": url, "PAPERS_DBLP_URL": url, "PAPERS_ARXIV_URL": url}
         args = (
             ["add", "--arxiv", "2305.99999"]
             if how == "other-arxiv"
             else ["add", "--doi", "10.9999/made.up.1"]
         )
         started = time.monotonic()
-        try:
-            run = papers(root, *args, env=env, timeout=120)
-        except subprocess.TimeoutExpired:
-            return f"{how}: still waiting after 120 s"
-        finally:
-            server.shutdown()
+        with serving(type("Hostile", (_Hostile,), {"how": how})) as url:
+            env = {"PAPERS_CROSSREF_URL": url, "PAPERS_DBLP_URL": url, "PAPERS_ARXIV_URL": url}
+            try:
+                run = papers(root, *args, env=env, timeout=120)
+            except subprocess.TimeoutExpired:
+                return f"{how}: still waiting after 120 s"
         took = time.monotonic() - started
         if traceback(run):
             return f"{how}: {traceback(run)}"
