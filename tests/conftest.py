@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 import textwrap
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -234,3 +239,73 @@ def require(available: bool, what: str) -> None:
     if os.environ.get("PAPERS_REQUIRE_TOOLS"):
         pytest.fail(f"{what} is required here (PAPERS_REQUIRE_TOOLS is set) but missing")
     pytest.skip(f"{what} is not installed")
+
+
+# ------------------------------------------------------------------ made once per run
+# What many slow tests share is made once per session: the shipped catalog's site (the
+# real `mkdocs build --strict`, as CI builds it), its server, and one headless Chromium.
+# They are read-only: a test that changes a site or catalog builds or copies its own.
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@dataclass(frozen=True)
+class BuiltSite:
+    """A built site: the build's own run (its exit code and messages) and its folder."""
+
+    run: subprocess.CompletedProcess[str]
+    out: Path
+
+
+@pytest.fixture(scope="session")
+def shipped_site(tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
+    """The shipped catalog's site, built once per run; never to be written to."""
+    sys.path.insert(0, str(REPO / "tools"))
+    import relevance
+
+    folder = tmp_path_factory.mktemp("shipped-site")
+    return BuiltSite(relevance.build_shipped_site(folder), folder / "site")
+
+
+@pytest.fixture(scope="session")
+def site_url(shipped_site: BuiltSite) -> Iterator[str]:
+    """The shipped catalog's site served on a free local port, for the browser tests."""
+    import relevance  # on the path: shipped_site put tools/ there
+
+    if shipped_site.run.returncode:
+        raise RuntimeError(shipped_site.run.stdout + shipped_site.run.stderr)
+    with relevance.serve(shipped_site.out) as url:
+        yield url
+
+
+def _playwright() -> Any:
+    try:
+        from playwright import sync_api
+    except ImportError:
+        return None
+    return sync_api
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Headless Debian Chromium; where it or playwright is missing, a skip saying so,
+    or a failure under PAPERS_REQUIRE_TOOLS=1 (CI)."""
+    require(CHROMIUM.exists(), f"{CHROMIUM} (apt-get install chromium)")
+    sync_api = _playwright()
+    require(sync_api is not None, "playwright for Python (pip install -e '.[test]')")
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            yield browser
+        finally:
+            browser.close()

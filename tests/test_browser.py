@@ -13,10 +13,8 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
 from urllib.error import HTTPError
 from urllib.parse import urldefrag, urljoin, urlparse
 from urllib.request import urlopen
@@ -29,51 +27,10 @@ sys.path.insert(0, str(REPO / "tools"))  # relevance.py: the relevance set's mea
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 SCREENSHOTS = REPO / "build" / "screenshots"
 # A paper the embedding-systems note discusses, with "embedding" in its title.
 PAPER = "xie2022fleche"
 PAPER_TITLE = "Fleche: An Efficient GPU Embedding Cache for Personalized Recommendations"
-
-
-@pytest.fixture(scope="module")
-def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The shipped catalog's site, freshly built and served on a free local port."""
-    import relevance
-
-    with relevance.served_site(tmp_path_factory.mktemp("browser")) as url:
-        yield url
-
-
-def _playwright() -> Any:
-    try:
-        from playwright import sync_api
-    except ImportError:
-        return None
-    return sync_api
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    """Headless Debian Chromium; where it or playwright is missing, a skip saying so,
-    or a failure under PAPERS_REQUIRE_TOOLS=1 (CI)."""
-    require(CHROMIUM.exists(), f"{CHROMIUM} (apt-get install chromium)")
-    sync_api = _playwright()
-    require(sync_api is not None, "playwright for Python (pip install -e '.[test]')")
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 @pytest.fixture
@@ -471,7 +428,7 @@ def test_all_papers_filters_give_the_right_papers(browser, site_url, size):
         context.close()
 
 
-def test_all_papers_without_javascript_and_from_file(browser, site_url, tmp_path):
+def test_all_papers_without_javascript_and_from_file(browser, site_url, shipped_site):
     papers = _catalog_papers()
     context = browser.new_context(java_script_enabled=False)
     try:
@@ -482,22 +439,7 @@ def test_all_papers_without_javascript_and_from_file(browser, site_url, tmp_path
     finally:
         context.close()
     # The same page opened as a file: the data comes as a script, never fetched.
-    out = tmp_path / "site"
-    env = {
-        **os.environ,
-        "PAPERS_CATALOG": str(REPO / "data" / "papers.yaml"),
-        "PAPERS_DB": str(tmp_path / "catalog.db"),
-        "NO_MKDOCS_2_WARNING": "1",
-    }
-    run = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(out)],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert run.returncode == 0, run.stderr
+    out = shipped_site.out
     context = browser.new_context()
     try:
         page = context.new_page()

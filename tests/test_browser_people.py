@@ -10,7 +10,7 @@ from urllib.parse import urljoin
 import pytest
 
 from catalog.model import fold
-from tests.test_browser import _catalog_papers, browser, site_url  # noqa: F401 (fixtures)
+from tests.test_browser import _catalog_papers
 
 pytestmark = pytest.mark.slow
 

@@ -10,7 +10,7 @@ from urllib.parse import urljoin
 
 import pytest
 
-from tests.test_browser import PAGE_TYPES, browser, site_url  # noqa: F401 (fixtures)
+from tests.test_browser import PAGE_TYPES
 
 pytestmark = pytest.mark.slow
 

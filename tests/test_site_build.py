@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from catalog.paths import Paths
-from tests.conftest import PAPERS, REPO, write_catalog
+from tests.conftest import PAPERS, READING, REPO, BuiltSite, write_catalog
 
 pytestmark = pytest.mark.slow
 
@@ -44,6 +44,16 @@ def mkdocs_build(paths: Paths, out: Path) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=300,
     )
+
+
+@pytest.fixture(scope="module")
+def tiny_site(tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
+    """The tests' tiny catalog (its reader's file and one note) built once by the real
+    mkdocs command line, for the tests that only read its pages."""
+    folder = tmp_path_factory.mktemp("tiny-site")
+    paths = write_catalog(folder, reading=READING)
+    write_note(paths)
+    return BuiltSite(mkdocs_build(paths, folder / "out"), folder / "out")
 
 
 def article(html: str) -> str:
@@ -108,10 +118,8 @@ def test_site_build_on_a_tmp_catalog(cli, paths, tmp_path, monkeypatch):
     assert not (REPO / "site" / "years").exists()
 
 
-def test_mkdocs_command_line_on_a_tmp_catalog(paths, tmp_path):
-    write_note(paths)
-    out = tmp_path / "out"
-    run = mkdocs_build(paths, out)
+def test_mkdocs_command_line_on_a_tmp_catalog(tiny_site):
+    out, run = tiny_site.out, tiny_site.run
     assert run.returncode == 0, run.stderr
     assert "WARNING" not in run.stderr
     assert (out / "papers" / "he2021fastmoe" / "index.html").exists()
@@ -203,10 +211,10 @@ def test_broken_catalog_stops_the_build_with_its_message(tmp_path):
     assert "Traceback" not in result.output
 
 
-def test_shipped_catalog_builds_strict(tmp_path):
-    shipped = Paths(REPO / "data" / "papers.yaml", tmp_path / "catalog.db")
-    out = tmp_path / "out"
-    run = mkdocs_build(shipped, out)
+def test_shipped_catalog_builds_strict(shipped_site):
+    shipped = Paths(REPO / "data" / "papers.yaml", shipped_site.out.parent / "catalog.db")
+    out = shipped_site.out  # built once per run by the same command line; read only
+    run = shipped_site.run
     assert run.returncode == 0, run.stderr
     assert "WARNING" not in run.stderr
     page = (out / "papers" / "xie2022fleche" / "index.html").read_text()
@@ -440,17 +448,16 @@ def test_sources_as_files_build_without_the_hook(cli, paths, tmp_path):
     assert refused.exit_code == 1 and "refusing" in refused.output
 
 
-def test_the_site_ships_no_source_maps_or_other_languages(paths, tmp_path):
-    out = tmp_path / "out"
-    run = mkdocs_build(paths, out)
+def test_the_site_ships_no_source_maps_or_other_languages(tiny_site):
+    out, run = tiny_site.out, tiny_site.run
     assert run.returncode == 0, run.stderr
     assert list(out.rglob("*.map")) == []
     assert not (out / "assets" / "javascripts" / "lunr").exists()
     assert list((out / "assets" / "javascripts" / "workers").glob("search.*.min.js"))
 
 
-def test_the_404_page_helps(paths, tmp_path):
-    out = tmp_path / "out"
-    assert mkdocs_build(paths, out).returncode == 0
+def test_the_404_page_helps(tiny_site):
+    out = tiny_site.out
+    assert tiny_site.run.returncode == 0
     page = (out / "404.html").read_text(encoding="utf-8")
     assert "Page not found" in page and ">all papers</a>" in page and "search" in page

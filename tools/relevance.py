@@ -70,33 +70,34 @@ def cli_rankings(catalog: Path, db: Path, limit: int | None = K) -> dict[str, li
     return out
 
 
-@contextlib.contextmanager
-def served_site(folder: Path) -> Iterator[str]:
-    """The shipped catalog's site, built into folder and served on a free local port."""
-    out = folder / "site"
+def build_shipped_site(folder: Path) -> subprocess.CompletedProcess[str]:
+    """The shipped catalog's site, built into folder/site by `mkdocs build --strict`."""
     env = {
         **os.environ,
         "PAPERS_CATALOG": str(REPO / "data" / "papers.yaml"),
         "PAPERS_DB": str(folder / "catalog.db"),
         "NO_MKDOCS_2_WARNING": "1",
     }
-    run = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(folder / "site")],
         cwd=REPO,
         env=env,
         capture_output=True,
         text=True,
         timeout=300,
     )
-    if run.returncode:
-        raise RuntimeError(run.stdout + run.stderr)
+
+
+@contextlib.contextmanager
+def serve(site: Path) -> Iterator[str]:
+    """A built site served on a free local port, as its address."""
 
     class Quiet(http.server.SimpleHTTPRequestHandler):
         def log_message(self, format: str, *args: object) -> None:
             pass
 
     server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(out))
+        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(site))
     )
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
@@ -104,6 +105,16 @@ def served_site(folder: Path) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+@contextlib.contextmanager
+def served_site(folder: Path) -> Iterator[str]:
+    """The shipped catalog's site, built into folder and served on a free local port."""
+    run = build_shipped_site(folder)
+    if run.returncode:
+        raise RuntimeError(run.stdout + run.stderr)
+    with serve(folder / "site") as url:
+        yield url
 
 
 def dialog_results(page: Any, text: str) -> list[str]:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import http.server
 import os
 import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
@@ -73,6 +76,41 @@ def papers(
         timeout=timeout,
     )
     return Run(done.returncode, done.stdout, done.stderr)
+
+
+def added(
+    root: Path,
+    title: str,
+    *extra: str,
+    author: str = "Eve Mallory",
+    year: str = "2023",
+    venue: str = "OSDI",
+) -> Run:
+    """`papers add` of a paper given by hand (a title, one author, year and venue), with
+    the extra options after them."""
+    return papers(
+        root, "add", "--title", title, "-a", author, "--year", year, "--venue", venue, *extra
+    )
+
+
+def imported(
+    root: Path, source: Path, text: str, *extra: str, env: dict[str, str] | None = None
+) -> Run:
+    """Write text (a .bib file or a list) to source, then `papers import` it."""
+    source.write_text(text, encoding="utf-8")
+    return papers(root, "import", str(source), *extra, env=env)
+
+
+@contextlib.contextmanager
+def serving(handler: type[http.server.BaseHTTPRequestHandler]) -> Iterator[str]:
+    """A stand-in web service answering with handler on a free local port, as its address."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
 
 
 def traceback(run: Run) -> str | None:

@@ -7,7 +7,6 @@ import os
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from attacklib import (
     first_key,
     papers,
     project,
+    serving,
     traceback,
 )
 
@@ -169,12 +169,7 @@ def malformed_crossref(tmp: Path) -> str | None:
         b"null",
     ]
     for body in bodies:
-        handler = type("Reply", (_Reply,), {"body": body})
-        server = http.server.HTTPServer(("127.0.0.1", 0), handler)
-        thread = threading.Thread(target=server.serve_forever, daemon=True)
-        thread.start()
-        try:
-            url = f"http://127.0.0.1:{server.server_address[1]}"
+        with serving(type("Reply", (_Reply,), {"body": body})) as url:
             run = papers(
                 root,
                 "add",
@@ -183,8 +178,6 @@ def malformed_crossref(tmp: Path) -> str | None:
                 env={"PAPERS_CROSSREF_URL": url, "PAPERS_DBLP_URL": url, "PAPERS_ARXIV_URL": url},
                 timeout=60,
             )
-        finally:
-            server.shutdown()
         if traceback(run):
             return f"reply {body[:30]!r}: {traceback(run)}"
         if run.code == 0:

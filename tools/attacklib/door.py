@@ -11,7 +11,17 @@ import sys
 import time
 from pathlib import Path
 
-from attacklib import REPO, TRACEBACK, build_site, case, first_key, papers, project, traceback
+from attacklib import (
+    REPO,
+    TRACEBACK,
+    build_site,
+    case,
+    first_key,
+    imported,
+    papers,
+    project,
+    traceback,
+)
 
 READING = """\
 # my reading plan
@@ -80,9 +90,9 @@ def keymap_file_kept(tmp: Path) -> str | None:
     taken = first_key(root)
     path = root / "data" / "keymap.yaml"
     path.write_bytes(KEYMAP.format(key=taken).encode("utf-8"))
-    bib = tmp / "lib.bib"
-    bib.write_text(_bib(taken, "A Different Made-Up Paper on Sharded Queues"), encoding="utf-8")
-    run = papers(root, "import", str(bib))
+    run = imported(
+        root, tmp / "lib.bib", _bib(taken, "A Different Made-Up Paper on Sharded Queues")
+    )
     if run.code != 0 or traceback(run):
         return f"import: {traceback(run) or run.err.strip()[-160:]}"
     data = path.read_bytes()
@@ -101,9 +111,12 @@ def keymap_in_step(tmp: Path) -> str | None:
     for point in ("after-rename:1", "after-rename:2", "before-rename:2", "before-rename:3"):
         root = project(tmp / point.replace(":", "-"))
         taken = first_key(root)
-        bib = tmp / f"{point.replace(':', '-')}.bib"
-        bib.write_text(_bib(taken, "A Different Made-Up Paper on Sharded Queues"), "utf-8")
-        run = papers(root, "import", str(bib), env={"PAPERS_TEST_CRASH": point})
+        run = imported(
+            root,
+            tmp / f"{point.replace(':', '-')}.bib",
+            _bib(taken, "A Different Made-Up Paper on Sharded Queues"),
+            env={"PAPERS_TEST_CRASH": point},
+        )
         if traceback(run):
             return f"{point}: {traceback(run)}"
         check = papers(root, "check")
@@ -134,8 +147,9 @@ def keymap_in_step(tmp: Path) -> str | None:
 @case("29.1", "keys 'on', 'Yes', 'True' and an author 'Yes': read back as the words they are")
 def keys_that_look_like_booleans(tmp: Path) -> str | None:
     root = project(tmp)
-    bib = tmp / "words.bib"
-    bib.write_text(
+    run = imported(
+        root,
+        tmp / "words.bib",
         "".join(
             _bib(key, title)
             for key, title in (
@@ -144,9 +158,7 @@ def keys_that_look_like_booleans(tmp: Path) -> str | None:
                 ("True", "Caching Plums Near the Door"),
             )
         ),
-        encoding="utf-8",
     )
-    run = papers(root, "import", str(bib))
     if run.code != 0 or traceback(run):
         return f"import: {traceback(run) or run.err.strip()[-160:]}"
     for key, status in (("on", "read"), ("Yes", "reading")):
@@ -195,9 +207,8 @@ def keymap_injection(tmp: Path) -> str | None:
     if "keymap.yaml:1" not in papers(root, "check").out:
         return "check does not report the key map's bad line"
     path.unlink()
-    bib = tmp / "controls.bib"
-    bib.write_text(_bib("evil\x1b[2J\u202e2023", "A Made-Up Paper With a Hostile Key"), "utf-8")
-    run = papers(root, "import", str(bib))
+    hostile = _bib("evil\x1b[2J\u202e2023", "A Made-Up Paper With a Hostile Key")
+    run = imported(root, tmp / "controls.bib", hostile)
     if traceback(run):
         return f"import: {traceback(run)}"
     for file in (path, out):

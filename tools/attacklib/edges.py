@@ -11,10 +11,7 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 from attacklib import (
@@ -26,6 +23,7 @@ from attacklib import (
     first_key,
     papers,
     project,
+    serving,
     snapshot,
     traceback,
 )
@@ -162,7 +160,7 @@ class _HostileRecord(http.server.BaseHTTPRequestHandler):
 @case("29.1", "a Crossref record with 80 KB venue names and abstract of blanks, '(' and '<'")
 def service_patterns_bounded(tmp: Path) -> str | None:
     root = project(tmp)
-    with _serving(_HostileRecord) as url:
+    with serving(_HostileRecord) as url:
         env = {f"PAPERS_{s}_URL": url for s in ("CROSSREF", "DBLP", "ARXIV", "DOI")}
         started = time.monotonic()
         try:
@@ -304,17 +302,6 @@ class _JavascriptRedirect(http.server.BaseHTTPRequestHandler):
         pass
 
 
-@contextmanager
-def _serving(handler: type[http.server.BaseHTTPRequestHandler]) -> Iterator[str]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-
-
 def _arxiv_key(root: Path) -> str:
     """A paper of the catalog with an arXiv id (so `pdf` asks arXiv for it)."""
     text = (root / "data" / "papers.yaml").read_text(encoding="utf-8")
@@ -328,7 +315,7 @@ def _arxiv_key(root: Path) -> str:
 def javascript_redirect(tmp: Path) -> str | None:
     root = project(tmp)
     key = _arxiv_key(root)
-    with _serving(_JavascriptRedirect) as url:
+    with serving(_JavascriptRedirect) as url:
         env = {
             **{f"PAPERS_{s}_URL": url for s in ("CROSSREF", "DBLP", "ARXIV", "DOI")},
             "PAPERS_ARXIV_PDF_URL": url,
@@ -404,7 +391,7 @@ def slash_key_files(tmp: Path) -> str | None:
         ),
         encoding="utf-8",
     )
-    with _serving(_Pdf) as url:
+    with serving(_Pdf) as url:
         path.write_text(path.read_text(encoding="utf-8").replace("URL", url), encoding="utf-8")
         run = papers(root, "pdf", DBLP_KEY)
     if traceback(run) or run.code != 0:

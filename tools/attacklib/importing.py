@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from attacklib import TERMINAL_CONTROLS, case, papers, project, traceback
+from attacklib import TERMINAL_CONTROLS, case, imported, papers, project, traceback
 
 _NOT_PAPERS = """\
 @article{blog2019, title = {Better Language Models}, author = {Doe, Jane},
@@ -32,10 +32,8 @@ def _venues(root: Path) -> dict[str, dict[str, object]]:
 @case("33.7-33.12", "non-papers in a .bib never enter the catalog nor make a venue")
 def bib_non_papers(tmp: Path) -> str | None:
     root = project(tmp)
-    bib = tmp / "refs.bib"
-    bib.write_text(_NOT_PAPERS, encoding="utf-8")
     before = set(_venues(root))
-    run = papers(root, "import", str(bib), "--json")
+    run = imported(root, tmp / "refs.bib", _NOT_PAPERS, "--json")
     if traceback(run):
         return traceback(run)
     if TERMINAL_CONTROLS.search(run.out + run.err):
@@ -53,14 +51,13 @@ def bib_non_papers(tmp: Path) -> str | None:
 @case("33.10", "a .bib entry with no comma after its key stops nothing else")
 def bib_broken_entry(tmp: Path) -> str | None:
     root = project(tmp)
-    bib = tmp / "refs.bib"
-    bib.write_text(
+    run = imported(
+        root,
+        tmp / "refs.bib",
         "@inproceedings{good2023x,\n  title = {A Good Entry},\n  author = {Doe, Jane},\n"
         "  booktitle = {OSDI},\n  year = {2023}\n}\n\n@misc{broken2023\n  title = {x},\n"
         "  author = {Roe, Rick},\n  year = {2023}\n}\n",
-        encoding="utf-8",
     )
-    run = papers(root, "import", str(bib))
     if traceback(run):
         return traceback(run)
     if "added good2023x" not in run.out or "refs.bib:8: refused: broken2023" not in run.out:

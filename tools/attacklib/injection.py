@@ -7,9 +7,11 @@ from pathlib import Path
 from attacklib import (
     TERMINAL_CONTROLS,
     add_paper,
+    added,
     build_site,
     case,
     first_key,
+    imported,
     live_script,
     papers,
     project,
@@ -23,20 +25,7 @@ from attacklib import (
 def xss_through_note_template(tmp: Path) -> str | None:
     root = project(tmp)
     title = 'Evil --><script>alert("xss1")</script><!-- x'
-    run = papers(
-        root,
-        "add",
-        "--title",
-        title,
-        "-a",
-        "Eve Mallory",
-        "--year",
-        "2023",
-        "--venue",
-        "OSDI",
-        "--key",
-        "mallory2023evil",
-    )
+    run = added(root, title, "--key", "mallory2023evil")
     if run.code != 0:
         return None if not traceback(run) else traceback(run)  # refused at the door: held
     note = papers(root, "note", "mallory2023evil", env={"EDITOR": "true", "VISUAL": "true"})
@@ -56,22 +45,7 @@ def javascript_url_by_add(tmp: Path) -> str | None:
         "data:text/html,<script>alert(1)</script>",
         " JavaScript:alert(1)",
     ):
-        run = papers(
-            root,
-            "add",
-            "--title",
-            "Links",
-            "-a",
-            "Eve Mallory",
-            "--year",
-            "2023",
-            "--venue",
-            "OSDI",
-            "--url",
-            url,
-            "--key",
-            "mallory2023links",
-        )
+        run = added(root, "Links", "--url", url, "--key", "mallory2023links")
         if run.code == 0 or traceback(run):
             return traceback(run) or f"accepted url {url!r}"
     return None
@@ -80,14 +54,13 @@ def javascript_url_by_add(tmp: Path) -> str | None:
 @case("7", "a .bib url javascript: imported, then the site built")
 def javascript_url_by_import(tmp: Path) -> str | None:
     root = project(tmp)
-    bib = tmp / "evil.bib"
-    bib.write_text(
+    run = imported(
+        root,
+        tmp / "evil.bib",
         "@inproceedings{mallory2023links,\n  title = {Links everywhere},\n"
         "  author = {Mallory, Eve},\n  booktitle = {OSDI},\n  year = {2023},\n"
         "  url = {javascript:alert(1)}\n}\n",
-        encoding="utf-8",
     )
-    run = papers(root, "import", str(bib))
     if traceback(run):
         return traceback(run)
     text = (root / "data" / "papers.yaml").read_text(encoding="utf-8")
@@ -132,21 +105,8 @@ def mathtext_tag(tmp: Path) -> str | None:
 @case("9", "add --doi '10.1234/\\input{/some/file}', and the same by hand edit then export")
 def latex_injection(tmp: Path) -> str | None:
     root = project(tmp)
-    run = papers(
-        root,
-        "add",
-        "--title",
-        "Inject",
-        "-a",
-        "Eve Mallory",
-        "--year",
-        "2023",
-        "--venue",
-        "OSDI",
-        "--doi",
-        "10.1234/\\input{/etc/hostname}",
-        "--key",
-        "mallory2023inject",
+    run = added(
+        root, "Inject", "--doi", "10.1234/\\input{/etc/hostname}", "--key", "mallory2023inject"
     )
     if run.code == 0 or traceback(run):
         return traceback(run) or "the DOI was accepted"
@@ -183,14 +143,13 @@ def controls_in_terminal(tmp: Path) -> str | None:
 @case("10", "control characters from a .bib into the catalog and reading notes")
 def controls_from_bib(tmp: Path) -> str | None:
     root = project(tmp)
-    bib = tmp / "esc.bib"
-    bib.write_text(
+    run = imported(
+        root,
+        tmp / "esc.bib",
         "@article{mallory2023esc,\n  title = {Esc \x1b]8;;https://evil\x07 link"
         " \x1b[2J end},\n  author = {Mallory, Eve\x00},\n"
         "  journal = {Proceedings of the VLDB Endowment},\n  year = {2023}\n}\n",
-        encoding="utf-8",
     )
-    run = papers(root, "import", str(bib))
     if traceback(run):
         return traceback(run)
     if TERMINAL_CONTROLS.search((root / "data" / "papers.yaml").read_text(encoding="utf-8")):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from attacklib import add_paper, case, papers, project, traceback
+from attacklib import add_paper, added, case, imported, papers, project, traceback
 
 # ------------------------------------------------------------------ one rule for every job
 
@@ -15,35 +15,28 @@ _DOI = "10.1145/3600006.3600006"
 @case("29.2", "add --doi takes a doi.org link as an imported .bib's doi takes it")
 def doi_link_through_add_and_import(tmp: Path) -> str | None:
     root = project(tmp)
-    add = papers(
+    add = added(
         root,
-        "add",
-        "--title",
         "A Paper Read Through Two Doors",
-        "-a",
-        "Ann Lee",
-        "--year",
-        "2023",
-        "--venue",
-        "OSDI",
         "--key",
         "lee2023paper",
         "--doi",
         f"https://doi.org/{_DOI}",
+        author="Ann Lee",
     )
     if traceback(add) or add.code != 0:
         return traceback(add) or f"add --doi https://doi.org/...: exit {add.code}"
     text = (root / "data" / "papers.yaml").read_text(encoding="utf-8")
     if f"doi: {_DOI}\n" not in text:
         return "add kept the doi.org link, not the bare DOI"
-    bib = root / "b.bib"
-    bib.write_text(
+    run = imported(
+        root,
+        root / "b.bib",
         "@inproceedings{roe2023other,\n  title = {Another Paper Read Through Two Doors},\n"
         "  author = {Rob Roe},\n  booktitle = {OSDI},\n  year = {2023},\n"
         f"  doi = {{https://doi.org/{_DOI}}},\n}}\n",
-        encoding="utf-8",
+        "--json",
     )
-    run = papers(root, "import", str(bib), "--json")
     if traceback(run):
         return traceback(run)
     if '"duplicate": 1' not in run.out:
@@ -61,14 +54,13 @@ def alike_titles_one_judgement(tmp: Path) -> str | None:
         "      doi: 10.1145/1111111.1111111\n",
         venue="AAAI",  # the first venue under 2023 in the shipped catalog
     )
-    bib = root / "b.bib"
-    bib.write_text(
+    run = imported(
+        root,
+        root / "b.bib",
         "@inproceedings{lee2023shardedb,\n"
         f"  title = {{{{{title.replace('Caches', 'Cache')}}}}},\n  author = {{Ann Lee}},\n"
         "  booktitle = {OSDI},\n  year = {2023},\n  doi = {10.1145/2222222.2222222},\n}\n",
-        encoding="utf-8",
     )
-    run = papers(root, "import", str(bib))
     if traceback(run) or run.code != 0:
         return traceback(run) or f"import: exit {run.code}: {(run.out + run.err)[:120]}"
     imported_alike = "possible duplicate" in run.out + run.err

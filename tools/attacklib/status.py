@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from attacklib import case, papers, project, traceback
+from attacklib import added, case, papers, project, traceback
 
 _KILL_AFTER_FIRST_WRITE = {"PAPERS_TEST_CRASH": "after-rename:1"}
 
@@ -56,29 +56,16 @@ def rm_of_a_read_paper(tmp: Path) -> str | None:
     for kill in (False, True):
         root = project(tmp / ("killed" if kill else "whole"))
         key = "reader2023paper"  # a paper of its own: no note links to it
-        added = papers(
-            root,
-            "add",
-            "--title",
-            "A Paper to Read",
-            "-a",
-            "Ann Reader",
-            "--year",
-            "2023",
-            "--venue",
-            "OSDI",
-            "--key",
-            key,
-        )
-        if added.code != 0:
-            return f"could not add the paper to read: {added.err.strip()[-100:]}"
+        made = added(root, "A Paper to Read", "--key", key, author="Ann Reader")
+        if made.code != 0:
+            return f"could not add the paper to read: {made.err.strip()[-100:]}"
         before = _problems(root)
         papers(root, "status", key, "read")
         papers(root, "queue", "--top", key)
         run = papers(root, "rm", key, "--yes", env=_KILL_AFTER_FIRST_WRITE if kill else None)
         if traceback(run):
             return traceback(run)
-        added = _problems(root) - before
-        if added:
-            return f"{'killed, ' if kill else ''}check then finds: {sorted(added)[0][:120]}"
+        found = _problems(root) - before
+        if found:
+            return f"{'killed, ' if kill else ''}check then finds: {sorted(found)[0][:120]}"
     return None

@@ -6,9 +6,9 @@ import http.server
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -19,8 +19,10 @@ from attacklib import (
     build_site,
     case,
     first_key,
+    imported,
     papers,
     project,
+    serving,
     snapshot,
     traceback,
 )
@@ -139,12 +141,23 @@ def editor_races_the_writer(tmp: Path) -> str | None:
     sys.path.insert(0, str(REPO / "tools"))
     import synth
 
+    # Every round races on the same catalog, made and indexed once and copied.
+    made = tmp / "made"
+    synth.write(3000, made)
+    papers(
+        made,
+        "index",
+        env={
+            "PAPERS_CATALOG": str(made / "data" / "papers.yaml"),
+            "PAPERS_DB": str(made / "build" / "c.db"),
+        },
+    )
     lost = 0
     for round_ in range(4):
         folder = tmp / f"round{round_}"
-        catalog = synth.write(3000, folder)
+        shutil.copytree(made, folder)
+        catalog = folder / "data" / "papers.yaml"
         env = {"PAPERS_CATALOG": str(catalog), "PAPERS_DB": str(folder / "build" / "c.db")}
-        papers(folder, "index", env=env)
         full = {**os.environ, "PYTHONPATH": str(REPO), **env}
         proc = subprocess.Popen(
             [sys.executable, "-m", "catalog.cli", "tags", "--rename", "caching", f"cache-{round_}"],
@@ -201,15 +214,14 @@ def special_files(tmp: Path) -> str | None:
 def overlong_fields(tmp: Path) -> str | None:
     root = project(tmp)
     word = "x" * 280
-    bib = tmp / "long.bib"
-    bib.write_text(
+    run = imported(
+        root,
+        tmp / "long.bib",
         "@inproceedings{huge,\n  title = {" + "A " * 1_000_000 + "},\n  author = {Ann Author},\n"
         "  booktitle = {OSDI},\n  year = {2023}\n}\n"
         "@inproceedings{longword,\n  title = {" + word + " and more},\n"
         "  author = {Bo Author},\n  booktitle = {OSDI},\n  year = {2023}\n}\n",
-        encoding="utf-8",
     )
-    run = papers(root, "import", str(bib))
     if traceback(run):
         return f"import: {traceback(run)}"
     keys = re.findall(r"- key: (\S+)", (root / "data" / "papers.yaml").read_text("utf-8"))
@@ -255,14 +267,14 @@ def output_inside_inputs(tmp: Path) -> str | None:
 @case("20.8", "the inbox: comments through imports and drops, a year written ²⁰²³")
 def inbox_by_hand(tmp: Path) -> str | None:
     root = project(tmp)
-    first, second = tmp / "first.md", tmp / "second.md"
-    first.write_text(
+    second = tmp / "second.md"
+    second.write_text("- [SOSP'23] [A Third Made-Up Thing](https://example.org/c)\n", "utf-8")
+    run = imported(
+        root,
+        tmp / "first.md",
         "## 2023\n\n- [OSDI'23] [A Made-Up System for Caches](https://example.org/a)\n"
         "- [OSDI'23] [Another Made-Up Store](https://example.org/b)\n",
-        "utf-8",
     )
-    second.write_text("- [SOSP'23] [A Third Made-Up Thing](https://example.org/c)\n", "utf-8")
-    run = papers(root, "import", str(first))
     if traceback(run) or run.code != 0:
         return f"import: {traceback(run) or run.err.strip()[-90:]}"
     inbox = root / "data" / "inbox.yaml"
@@ -335,24 +347,18 @@ class _Hostile(http.server.BaseHTTPRequestHandler):
 def hostile_services(tmp: Path) -> str | None:
     root = project(tmp)
     for how in ("loop", "elsewhere", "deep", "big", "slow", "other-arxiv"):
-        handler = type("Hostile", (_Hostile,), {"how": how})
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        thread = threading.Thread(target=server.serve_forever, daemon=True)
-        thread.start()
-        url = f"http://127.0.0.1:{server.server_address[1]}"
-        env = {"PAPERS_CROSSREF_URL": url, "PAPERS_DBLP_URL": url, "PAPERS_ARXIV_URL": url}
         args = (
             ["add", "--arxiv", "2305.99999"]
             if how == "other-arxiv"
             else ["add", "--doi", "10.9999/made.up.1"]
         )
         started = time.monotonic()
-        try:
-            run = papers(root, *args, env=env, timeout=120)
-        except subprocess.TimeoutExpired:
-            return f"{how}: still waiting after 120 s"
-        finally:
-            server.shutdown()
+        with serving(type("Hostile", (_Hostile,), {"how": how})) as url:
+            env = {"PAPERS_CROSSREF_URL": url, "PAPERS_DBLP_URL": url, "PAPERS_ARXIV_URL": url}
+            try:
+                run = papers(root, *args, env=env, timeout=120)
+            except subprocess.TimeoutExpired:
+                return f"{how}: still waiting after 120 s"
         took = time.monotonic() - started
         if traceback(run):
             return f"{how}: {traceback(run)}"
@@ -385,14 +391,13 @@ def small_wrong_results(tmp: Path) -> str | None:
     ):
         if expected not in out:
             return f"check did not say: {expected}"
-    bib = tmp / "chapter.bib"
-    bib.write_text(
+    run = imported(
+        root,
+        tmp / "chapter.bib",
         "@incollection{chap,\n  title = {A Chapter on Caches},\n  author = {Ann Author},"
         "\n  editor = {Bo Editor and others},\n  booktitle = {A Handbook},\n"
         "  publisher = {Springer},\n  year = {2023}\n}\n",
-        "utf-8",
     )
-    run = papers(root, "import", str(bib))
     if traceback(run) or run.code != 0:
         return f"import: {traceback(run) or run.err.strip()[-90:]}"
     catalog.write_text(catalog.read_text("utf-8").split("2012:\n", 1)[0], "utf-8")
