@@ -1050,7 +1050,7 @@ def test_bibtex_of_the_filtered_papers_is_that_set_and_compiles(browser, site_ur
         # A year page's link gives that year's papers.
         page.goto(urljoin(site_url, "years/2022/"))
         with page.expect_download() as year_download:
-            page.locator("a.pp-download", has_text="BibTeX").click()
+            page.locator(".pp-downloads .pp-download", has_text="BibTeX").click()
         year_text = Path(year_download.value.path()).read_text(encoding="utf-8")
     finally:
         context.close()

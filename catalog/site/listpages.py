@@ -1,5 +1,5 @@
-"""The pages that list papers (a year's, a venue's, a tag's, an author's, all papers), their
-.bib files and the All-papers page's data scripts."""
+"""The pages that list papers (a year's, a venue's, a tag's, an author's, all papers) and
+the All-papers page's data script."""
 
 from __future__ import annotations
 
@@ -252,12 +252,6 @@ def _namesake_links(paper: Paper, data: SiteData) -> dict[str, dict[str, str]]:
         if person is not None and data.people.spelled(spelling) is not person
     }
     return {"o": out} if out else {}
-
-
-def bib_data(data: SiteData) -> str:
-    """Every paper's BibTeX entry by key, as a script papers.js loads on demand."""
-    entries = {key: entry.strip() for key, entry in data.bibtex.items()}
-    return f"window.PAPERS_BIB={_js_literal(entries)};\n"
 
 
 def all_papers_page(data: SiteData) -> str:
