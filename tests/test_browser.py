@@ -114,6 +114,19 @@ def shot(page, name: str) -> None:
     page.set_viewport_size(size)
 
 
+def test_chart_bars_are_links_crawlers_count(page, site_url):
+    # SVG 2's href (Lighthouse's "links are crawlable" reads no xlink:href), and a
+    # bar leads to its year's page.
+    page.goto(site_url)
+    bars = page.locator("svg.papers-chart-svg a")
+    assert bars.count() > 3
+    assert page.locator("svg.papers-chart-svg a:not([href])").count() == 0
+    target = bars.first.get_attribute("href")
+    assert target and target.startswith("years/")
+    bars.first.click()
+    page.wait_for_url("**/" + target)
+
+
 def test_home_page_shows_its_charts(page, browser, site_url):
     page.goto(site_url)
     assert page.title() == "papers"

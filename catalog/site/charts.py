@@ -58,8 +58,9 @@ def _svg(fig: Any) -> str:
         ax.patch.set_alpha(0)
     buffer = io.StringIO()
     fig.savefig(buffer, format="svg", metadata={"Date": None})
-    # matplotlib opens every link in a new window; a bar leads on in the same one.
-    return buffer.getvalue().replace(' target="_blank"', "")
+    # matplotlib opens every link in a new window; a bar leads on in the same one. Its
+    # links carry only SVG 1's xlink:href, which crawlers do not count: SVG 2's href.
+    return buffer.getvalue().replace(' target="_blank"', "").replace("<a xlink:href=", "<a href=")
 
 
 def _link_ticks(labels: Any, kind: str, link: Linker, names: Sequence[str]) -> None:

@@ -216,11 +216,11 @@ def generate(data: SiteData) -> dict[str, str]:
     return pages
 
 
-_SVG_LINK_RE = re.compile(r'xlink:href="(?!#|[a-z][a-z0-9+.-]*:)([^"]*)"')
+_SVG_LINK_RE = re.compile(r'<a href="(?!#|[a-z][a-z0-9+.-]*:)([^"]*)"')
 
 
 def chart_file(svg: str, site_url: str | None) -> str:
     """A chart as a file of its own in CHART_DIR: its links, written for the home page,
     made to lead from there (to the published site when its address is known)."""
     base = site_url.rstrip("/") + "/" if site_url else "../../"
-    return _SVG_LINK_RE.sub(lambda m: f'xlink:href="{html.escape(base)}{m.group(1)}"', svg)
+    return _SVG_LINK_RE.sub(lambda m: f'<a href="{html.escape(base)}{m.group(1)}"', svg)
