@@ -178,3 +178,24 @@ def test_a_list_entry_shows_its_bibtex_when_opened(browser, site_url):
     finally:
         context.close()
     assert errors == [], errors
+
+
+def test_a_list_entry_shows_its_abstract_when_opened(browser, site_url):
+    from catalog.site.links import plain
+
+    context, page, errors = _context(browser, (390, 800))
+    try:
+        page.goto(urljoin(site_url, "tags/caching/"))
+        toggle = page.locator("details[data-abstract]").first
+        key = toggle.get_attribute("data-abstract")
+        toggle.locator("summary").click()
+        (paper,) = [p for p in _catalog_papers() if p.key == key]
+        text = toggle.locator("p")
+        page.wait_for_function(
+            "d => !d.querySelector('p a')", arg=toggle.element_handle(), timeout=10000
+        )
+        assert text.inner_text() == plain(paper.abstract or "")
+        assert text.inner_text()  # an abstract, not an empty toggle
+    finally:
+        context.close()
+    assert errors == [], errors

@@ -1,5 +1,6 @@
 /* Our script on every page. It names the theme's search dialog, loads a list
-   entry's BibTeX when its toggle is opened, saves a list page's citations, and runs the All-papers page: filters
+   entry's BibTeX and abstract when their toggles are opened, saves a list page's
+   citations, and runs the All-papers page: filters
    (year range, venue, tags, words), sorting, lazy rendering of full entries from
    window.PAPERS_DATA (assets/papers-data.js), and the citations of the papers shown.
    The page comes with its first entries in full; the data is loaded when the reader
@@ -128,9 +129,46 @@
     });
   }
 
+  // All papers' data (assets/papers-data.js), which holds every abstract: loaded once,
+  // by All papers itself or here, whichever asks first.
+  var dataWaiting = null;
+
+  function withData(done) {
+    if (window.PAPERS_DATA) return done(window.PAPERS_DATA);
+    if (dataWaiting) return dataWaiting.push(done);
+    dataWaiting = [done];
+    var loading = document.querySelector('script[src$="assets/papers-data.js"]');
+    var script = loading || document.createElement("script");
+    script.addEventListener("load", function () {
+      dataWaiting.splice(0).forEach(function (f) { f(window.PAPERS_DATA || { papers: [] }); });
+    });
+    if (loading) return;
+    var self = document.querySelector('script[src$="javascripts/papers.js"]');
+    script.src = self.src.replace(/javascripts\/papers\.js$/, "assets/papers-data.js");
+    document.head.appendChild(script);
+  }
+
+  // A list entry's abstract toggle (<details data-abstract="KEY">): filled when first
+  // opened, as text, never as HTML.
+  function fillAbstract(details) {
+    if (details.ppFilled) return;
+    details.ppFilled = true;
+    withData(function (data) {
+      var key = details.getAttribute("data-abstract");
+      var paper = data.papers.filter(function (p) { return p.k === key; })[0];
+      if (!paper || !paper.b) return;
+      Array.from(details.children).forEach(function (c) {
+        if (c.tagName !== "SUMMARY") details.removeChild(c);
+      });
+      details.appendChild(el("p", null, paper.b));
+    });
+  }
+
   document.addEventListener("toggle", function (ev) {
     var t = ev.target;
-    if (t instanceof Element && t.matches("details[data-bib]") && t.open) fillBibtex(t);
+    if (!(t instanceof Element) || !t.open) return;
+    if (t.matches("details[data-bib]")) fillBibtex(t);
+    else if (t.matches("details[data-abstract]")) fillAbstract(t);
   }, true);
 
   // ---------------------------------------------------------------- All papers
