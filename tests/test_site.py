@@ -668,3 +668,16 @@ def test_code_and_checked_are_shown_by_show_json_the_page_and_all_papers(cli, pa
 )
 def test_inline_math_is_read_as_latex_and_a_dollar_of_its_own_stays(text, shown):
     assert links.plain(text) == shown
+
+
+def test_a_list_entrys_tags_lead_to_their_own_pages(paths):
+    # Entries are written once per folder: a tag page's link to another tag must not be
+    # the "./" of the page the entry was first written for.
+    data = data_for(paths)
+    pages = render.generate(data)
+    seen = 0
+    for uri in [u for u in pages if u.startswith("tags/") and u != "tags/index.md"]:
+        for target, tag in re.findall(r'<a class="pp-tag" href="([^"]*)">([^<]*)</a>', pages[uri]):
+            assert target == f"../{tag}/", (uri, tag, target)
+            seen += 1
+    assert seen > 4
