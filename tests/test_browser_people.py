@@ -147,6 +147,18 @@ def test_a_list_page_downloads_its_papers_in_each_format(browser, site_url):
             assert download.value.suggested_filename == "tags-caching" + ending
             text = Path(download.value.path()).read_text(encoding="utf-8")
             assert text == formats.export(fmt, want, venues, options), fmt
+        # An author of several papers: the same buttons under their papers.
+        page.goto(urljoin(site_url, "authors/he/#jiaao-he"))
+        section = page.locator("section.pp-person", has=page.locator("h2#jiaao-he"))
+        keys = section.locator(".pp-downloads").get_attribute("data-cite-keys").split(" ")
+        theirs = sorted(p.key for p in _catalog_papers() if "Jiaao He" in p.authors)
+        assert keys == theirs and len(keys) > 1
+        with page.expect_download() as download:
+            section.locator(".pp-download", has_text="RIS").click()
+        assert download.value.suggested_filename == "jiaao-he.ris"
+        text = Path(download.value.path()).read_text(encoding="utf-8")
+        chosen = [p for p in _catalog_papers() if p.key in theirs]
+        assert text == formats.export("ris", chosen, venues, options)
     finally:
         context.close()
     assert errors == [], errors

@@ -8,6 +8,7 @@ import re
 
 from catalog.bib import formats
 from catalog.site import downloads, render
+from catalog.site.shelves import anchor as shelves_anchor
 from tests.test_site import data_for
 
 FORMATS = [d.fmt for d in downloads.DOWNLOADS]
@@ -51,6 +52,32 @@ def test_every_format_is_offered_and_is_what_export_writes_for_a_list(paths, cli
             result = cli("export", query, "--format", download.fmt)
             assert result.exit_code == 0, result.output
             assert _join(_cite_data(pages, download), keys) == result.stdout, (uri, download.fmt)
+
+
+def test_an_author_of_several_papers_offers_their_files(tmp_path):
+    from tests.conftest import PAPERS, write_catalog
+
+    two = PAPERS.replace("[Fan Lai, Wei Zhang,", "[Fan Lai, Jiaao He,")
+    assert two != PAPERS
+    data = data_for(write_catalog(tmp_path, two))
+    pages = render.generate(data)
+    shelves = {uri: page for uri, page in pages.items() if uri.startswith("authors/")}
+    offered = [
+        (uri, m.group(1), m.group(2))
+        for uri, page in shelves.items()
+        for m in re.finditer(r'data-cite-keys="([^"]*)" data-cite-name="([^"]*)"', page)
+    ]
+    several = [p for p in data.people.everyone if len(p.papers) > 1]
+    assert [p.name for p in several] == ["Jiaao He"]
+    assert len(offered) == len(several)  # a person of one paper: its page offers it
+    for person in several:
+        (keys,) = [keys for _, keys, name in offered if name == shelves_anchor(person)]
+        assert keys.split(" ") == sorted(p.key for p in person.papers)
+        value = _cite_data(pages, downloads.DOWNLOADS[2])
+        papers = [data.by_key[k] for k in keys.split(" ")]
+        assert _join(value, keys.split(" ")) == formats.export(
+            "ris", papers, data.venues, data.export_options
+        )
 
 
 def test_each_paper_page_offers_its_own_files(paths, cli):

@@ -134,9 +134,12 @@ def paper_links(paper: Paper, data: SiteData) -> str:
     return render("downloads.html", data.template_dir, label="Download", links=links)
 
 
-def list_links(page_uri: str, papers: Sequence[Paper], data: SiteData) -> str:
-    """A list page's buttons for its papers' files, one per format: the page names the
-    papers' keys, and papers.js joins their pieces from the format's data script."""
+def list_links(
+    page_uri: str, papers: Sequence[Paper], data: SiteData, file: str | None = None
+) -> str:
+    """A list's buttons for its papers' files, one per format, saved as file (default:
+    the page's list_name): the page names the papers' keys, and papers.js joins their
+    pieces from the format's data script."""
     keys = sorted(p.key for p in papers if p.key in data.bibtex)
     label = "Cite this paper" if len(papers) == 1 else f"Cite these {plural(len(papers), 'paper')}"
     return render(
@@ -144,6 +147,6 @@ def list_links(page_uri: str, papers: Sequence[Paper], data: SiteData) -> str:
         data.template_dir,
         label=label,
         keys=" ".join(keys),
-        file=list_name(page_uri),
+        file=file or list_name(page_uri),
         buttons=[{"fmt": d.fmt, "name": d.label} for d in DOWNLOADS],
     )

@@ -42,11 +42,11 @@ from catalog.site.templates import render
 FULL_ENTRIES = 20
 
 
-def _bib_link(uri: str, papers: Sequence[Paper], data: SiteData) -> str:
-    """Links to the files of a list page's papers (written by generate)."""
+def _bib_link(uri: str, papers: Sequence[Paper], data: SiteData, file: str | None = None) -> str:
+    """The buttons for the files of a list's papers (catalog.site.downloads)."""
     from catalog.site.downloads import list_links
 
-    return list_links(uri, papers, data)
+    return list_links(uri, papers, data, file)
 
 
 def _groups(papers: Sequence[Paper], uri: str, data: SiteData) -> list[tuple[int, list[Markup]]]:
@@ -167,6 +167,12 @@ def shelf_page(uri: str, people: Sequence[Person], data: SiteData) -> str:
                     for p in data.people.namesakes(person)
                 ],
                 "entries": [paper_item(p, uri, data, brief=True) for p in newest(person.papers)],
+                # A person of one paper: that paper's page offers its files.
+                "downloads": (
+                    Markup(_bib_link(uri, person.papers, data, anchor(person)))
+                    if len(person.papers) > 1
+                    else ""
+                ),
                 **_coauthors(person, data, link),
             }
             for person in people
