@@ -1,13 +1,14 @@
 """The site's citation downloads: BibTeX, biblatex, RIS and CSL-JSON of each paper, of
-each year's, venue's and tag's papers, and of the All-papers page's filtered set.
+each year's, venue's, tag's and author's papers, and of All papers' filtered set.
 
 Every text is written by `papers export`'s writers (catalog.bib.formats): each paper's
 piece once per format, and a list's file those pieces joined as formats.join joins them,
 so a download is byte for byte what `papers export` writes for its papers. A paper's
-page links its own files as data: addresses. Each format's pieces and joint are one data
-script; a list page (a year's, a venue's, a tag's) and All papers' filtered set name
-their papers' keys, and papers.js joins their pieces from it in the browser, one join
-for both: the site ships no list's file, and writes no format of its own.
+page links its own files as data: addresses. Each format's pieces and joint are one
+data script; a list (a year's, a venue's, a tag's, an author's) and All papers'
+filtered set name their papers' keys, and papers.js joins their pieces from it in the
+browser, one join for both: the site ships no list's file, and writes no format of its
+own.
 """
 
 from __future__ import annotations
