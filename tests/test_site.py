@@ -532,11 +532,16 @@ def test_chart_bars_and_labels_link_to_their_pages(paths):
     assert '<a href="tags/moe/">' in first["tag-counts"].svg
     assert '<a href="venues/osdi/">' in first["coverage"].svg
     assert "<a xlink:href" not in year  # SVG 2's href, which crawlers count as links
+    # Each named, as a link's text would name it (the bars and labels are drawn).
+    assert '<a href="years/2023/" aria-label="Papers of 2023">' in year
+    assert '<a href="tags/moe/" aria-label="Papers tagged moe">' in first["tag-counts"].svg
+    assert '<a href="venues/osdi/" aria-label="Papers at OSDI">' in first["coverage"].svg
+    assert "<a href=" not in charts.papers_per_year(data.papers).svg  # no links: an image
     inline = homepage.inline_chart(first["tag-counts"])
-    assert inline.startswith('<svg role="img" aria-label="Bar chart of papers per tag')
+    assert inline.startswith('<svg role="group" aria-label="Bar chart of papers per tag')
     assert 'id="tag-counts-' in inline and "<?xml" not in inline
     home = homepage.fill_charts(homepage.home_charts(data), data)
-    assert home.count('<svg role="img"') == 3 and "<!-- papers-chart" not in home
+    assert home.count('<svg role="group"') == 3 and "<!-- papers-chart" not in home
 
 
 def test_suggest_a_paper_link(paths):
