@@ -526,11 +526,11 @@ def test_chart_bars_and_labels_link_to_their_pages(paths):
     data, _ = sitedata.load(paths)
     first = {c.name: c for c in data.charts}
     year = first["papers-per-year"].svg
-    assert '<a href="../years/2023/">' not in year  # relative to the home page
-    assert '<a href="years/2023/">' in year and '<a href="years/2021/">' in year
+    assert '<a href="../years/2023/"' not in year  # relative to the home page
+    assert '<a href="years/2023/"' in year and '<a href="years/2021/"' in year
     assert 'href="years/2022/"' not in year  # no papers, no page, no link
-    assert '<a href="tags/moe/">' in first["tag-counts"].svg
-    assert '<a href="venues/osdi/">' in first["coverage"].svg
+    assert '<a href="tags/moe/"' in first["tag-counts"].svg
+    assert '<a href="venues/osdi/"' in first["coverage"].svg
     assert "<a xlink:href" not in year  # SVG 2's href, which crawlers count as links
     # Each named, as a link's text would name it (the bars and labels are drawn).
     assert '<a href="years/2023/" aria-label="Papers of 2023">' in year
