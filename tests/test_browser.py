@@ -71,6 +71,19 @@ def shot(page, name: str) -> None:
     page.set_viewport_size(size)
 
 
+def test_chart_bars_are_links_crawlers_count(page, site_url):
+    # SVG 2's href (Lighthouse's "links are crawlable" reads no xlink:href), and a
+    # bar leads to its year's page.
+    page.goto(site_url)
+    bars = page.locator("svg.papers-chart-svg a")
+    assert bars.count() > 3
+    assert page.locator("svg.papers-chart-svg a:not([href])").count() == 0
+    target = bars.first.get_attribute("href")
+    assert target and target.startswith("years/")
+    bars.first.click()
+    page.wait_for_url("**/" + target)
+
+
 def test_home_page_shows_its_charts(page, browser, site_url):
     page.goto(site_url)
     assert page.title() == "papers"
@@ -996,7 +1009,7 @@ def test_bibtex_of_the_filtered_papers_is_that_set_and_compiles(browser, site_ur
         # A year page's link gives that year's papers.
         page.goto(urljoin(site_url, "years/2022/"))
         with page.expect_download() as year_download:
-            page.locator("a.pp-download", has_text="BibTeX").click()
+            page.locator(".pp-downloads .pp-download", has_text="BibTeX").click()
         year_text = Path(year_download.value.path()).read_text(encoding="utf-8")
     finally:
         context.close()

@@ -116,3 +116,98 @@ def test_all_papers_downloads_the_filtered_set_in_each_format(browser, site_url)
     finally:
         context.close()
     assert errors == [], errors
+
+
+def test_a_list_page_downloads_its_papers_in_each_format(browser, site_url):
+    from catalog.bib import formats
+    from catalog.bib.bibtex import load_protected_terms
+    from catalog.bib.options import ExportOptions
+    from catalog.data.registry import load_venues
+    from tests.conftest import REPO
+
+    want = [p for p in _catalog_papers() if "caching" in p.tags]
+    venues = load_venues(REPO / "data" / "venues.yaml")
+    options = ExportOptions(
+        protected=tuple(load_protected_terms(REPO / "data" / "protected-terms.txt"))
+    )
+    context, page, errors = _context(browser, (1366, 900), accept_downloads=True)
+    try:
+        page.goto(urljoin(site_url, "tags/caching/"))
+        assert (
+            page.locator(".pp-downloads").inner_text().startswith(f"Cite these {len(want)} papers:")
+        )
+        for fmt, label, ending in (
+            ("bibtex", "BibTeX", ".bib"),
+            ("biblatex", "biblatex", ".biblatex.bib"),
+            ("ris", "RIS", ".ris"),
+            ("csl-json", "CSL-JSON", ".json"),
+        ):
+            with page.expect_download() as download:
+                page.locator(".pp-downloads .pp-download", has_text=label).click()
+            assert download.value.suggested_filename == "tags-caching" + ending
+            text = Path(download.value.path()).read_text(encoding="utf-8")
+            assert text == formats.export(fmt, want, venues, options), fmt
+        # An author of several papers: the same buttons under their papers.
+        page.goto(urljoin(site_url, "authors/he/#jiaao-he"))
+        section = page.locator("section.pp-person", has=page.locator("h2#jiaao-he"))
+        keys = section.locator(".pp-downloads").get_attribute("data-cite-keys").split(" ")
+        theirs = sorted(p.key for p in _catalog_papers() if "Jiaao He" in p.authors)
+        assert keys == theirs and len(keys) > 1
+        with page.expect_download() as download:
+            section.locator(".pp-download", has_text="RIS").click()
+        assert download.value.suggested_filename == "jiaao-he.ris"
+        text = Path(download.value.path()).read_text(encoding="utf-8")
+        chosen = [p for p in _catalog_papers() if p.key in theirs]
+        assert text == formats.export("ris", chosen, venues, options)
+    finally:
+        context.close()
+    assert errors == [], errors
+
+
+def test_a_list_entry_shows_its_bibtex_when_opened(browser, site_url):
+    from catalog.bib import formats
+    from catalog.bib.bibtex import load_protected_terms
+    from catalog.bib.options import ExportOptions
+    from catalog.data.registry import load_venues
+    from tests.conftest import REPO
+
+    venues = load_venues(REPO / "data" / "venues.yaml")
+    options = ExportOptions(
+        protected=tuple(load_protected_terms(REPO / "data" / "protected-terms.txt"))
+    )
+    context, page, errors = _context(browser, (1366, 900))
+    try:
+        page.goto(urljoin(site_url, "tags/caching/"))
+        toggle = page.locator("details[data-bib]").first
+        key = toggle.get_attribute("data-bib")
+        toggle.locator("summary").click()
+        code = toggle.locator("pre code")
+        code.wait_for()
+        (paper,) = [p for p in _catalog_papers() if p.key == key]
+        assert (
+            code.inner_text().strip() == formats.export("bibtex", [paper], venues, options).strip()
+        )
+    finally:
+        context.close()
+    assert errors == [], errors
+
+
+def test_a_list_entry_shows_its_abstract_when_opened(browser, site_url):
+    from catalog.site.links import plain
+
+    context, page, errors = _context(browser, (390, 800))
+    try:
+        page.goto(urljoin(site_url, "tags/caching/"))
+        toggle = page.locator("details[data-abstract]").first
+        key = toggle.get_attribute("data-abstract")
+        toggle.locator("summary").click()
+        (paper,) = [p for p in _catalog_papers() if p.key == key]
+        text = toggle.locator("p")
+        page.wait_for_function(
+            "d => !d.querySelector('p a')", arg=toggle.element_handle(), timeout=10000
+        )
+        assert text.inner_text() == plain(paper.abstract or "")
+        assert text.inner_text()  # an abstract, not an empty toggle
+    finally:
+        context.close()
+    assert errors == [], errors

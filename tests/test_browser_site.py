@@ -165,7 +165,7 @@ def test_home_first_screen_has_search_and_the_latest_papers(browser, site_url, s
 
 def test_bib_link_of_a_list_looks_like_a_link(tab, site_url):
     tab.goto(urljoin(site_url, "tags/caching/"))
-    link = tab.locator("a.pp-download").first
+    link = tab.locator(".pp-downloads .pp-download").first
     colour = link.evaluate("e => getComputedStyle(e).color")
     text = tab.locator("article p").first.evaluate("e => getComputedStyle(e).color")
     border = link.evaluate("e => getComputedStyle(e).borderTopStyle")

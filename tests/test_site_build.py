@@ -80,11 +80,11 @@ def test_site_build_on_a_tmp_catalog(cli, paths, tmp_path, monkeypatch):
         assert (out / "assets" / "charts" / f"{chart}.svg").read_text().startswith("<?xml")
     # Inline, named by its alt text, its bars linking to the year pages.
     assert re.search(
-        r'<svg role="img" aria-label="Bar chart of papers per year from 2021 '
+        r'<svg role="group" aria-label="Bar chart of papers per year from 2021 '
         r"to 2023",
         home,
     )
-    assert '<a xlink:href="years/2021/">' in home
+    assert '<a href="years/2021/" aria-label="Papers of 2021">' in home
     # The charts' own text (years, counts, tag names) is not searchable; captions are.
     docs = json.loads((out / "search" / "search_index.json").read_text())["docs"]
     charts = next(d for d in docs if d["location"].endswith("#the-field-in-charts"))
@@ -110,7 +110,11 @@ def test_site_build_on_a_tmp_catalog(cli, paths, tmp_path, monkeypatch):
     assert (out / "tags" / "moe" / "index.html").exists()
     # The nav stays short: no paper page is listed in it.
     nav = re.findall(r'href="([^"]*)"[^>]*class="md-nav__link', home)
-    assert "notes/caching/" in nav and "years/" in nav
+    assert "notes/" in nav and "years/" in nav
+    # Pruned (navigation.prune): a section's pages are listed on its own pages only.
+    assert "notes/caching/" not in nav
+    note_html = (out / "notes" / "caching" / "index.html").read_text()
+    assert "./" in re.findall(r'href="([^"]*)"[^>]*class="md-nav__link', note_html)
     assert "papers/" in nav  # All papers
     assert not [link for link in nav if re.search("papers/.", link)]
     # Nothing generated lands in the source folder.

@@ -8,21 +8,76 @@ import re
 
 from catalog.bib import formats
 from catalog.site import downloads, render
+from catalog.site.shelves import anchor as shelves_anchor
 from tests.test_site import data_for
 
 FORMATS = [d.fmt for d in downloads.DOWNLOADS]
 
 
+def _cite_data(pages: dict[str, str], download: downloads.Download) -> dict[str, object]:
+    """A format's data script, read back: its joint, label, ending, type and pieces."""
+    script = pages[downloads.data_file(download)]
+    found = re.fullmatch(
+        r"\(window\.PAPERS_CITE=window\.PAPERS_CITE\|\|\{\}\)\[(.*?)\]=(.*);\n", script, re.S
+    )
+    assert found and json.loads(found.group(1)) == download.fmt
+    value: dict[str, object] = json.loads(found.group(2))
+    return value
+
+
+def _join(value: dict[str, object], keys: list[str]) -> str:
+    """What papers.js's joined() makes of a data script's pieces for these keys."""
+    before, between, after, empty = value["joint"]  # type: ignore[misc]
+    texts = [value["pieces"][k] for k in sorted(keys)]  # type: ignore[index]
+    return before + between.join(texts) + after if texts else empty
+
+
 def test_every_format_is_offered_and_is_what_export_writes_for_a_list(paths, cli):
     data = data_for(paths)
     pages = render.generate(data)
-    for uri, query in (("tags/embedding.md", "tag:embedding"), ("years/2023.md", "year:2023")):
+    assert not [uri for uri in pages if uri.startswith("assets/bib/")]  # no list ships a file
+    for uri, query, name in (
+        ("tags/embedding.md", "tag:embedding", "tags-embedding"),
+        ("years/2023.md", "year:2023", "years-2023"),
+        ("venues/asplos.md", "venue:ASPLOS", "venues-asplos"),
+    ):
+        found = re.search(r'data-cite-keys="([^"]*)" data-cite-name="([^"]*)"', pages[uri])
+        assert found and found.group(2) == name, uri
+        keys = found.group(1).split(" ")
+        buttons = re.findall(
+            r'<button type="button" class="pp-download" data-cite="([^"]+)">', pages[uri]
+        )
+        assert buttons == FORMATS, uri
         for download in downloads.DOWNLOADS:
-            target = downloads.list_file(uri, download)
-            assert f'href="../../{target}"' in pages[uri], (uri, download.fmt)
             result = cli("export", query, "--format", download.fmt)
             assert result.exit_code == 0, result.output
-            assert pages[target] == result.stdout, (uri, download.fmt)
+            assert _join(_cite_data(pages, download), keys) == result.stdout, (uri, download.fmt)
+
+
+def test_an_author_of_several_papers_offers_their_files(tmp_path):
+    from tests.conftest import PAPERS, write_catalog
+
+    two = PAPERS.replace("[Fan Lai, Wei Zhang,", "[Fan Lai, Jiaao He,")
+    assert two != PAPERS
+    data = data_for(write_catalog(tmp_path, two))
+    pages = render.generate(data)
+    shelves = {uri: page for uri, page in pages.items() if uri.startswith("authors/")}
+    offered = [
+        (uri, m.group(1), m.group(2))
+        for uri, page in shelves.items()
+        for m in re.finditer(r'data-cite-keys="([^"]*)" data-cite-name="([^"]*)"', page)
+    ]
+    several = [p for p in data.people.everyone if len(p.papers) > 1]
+    assert [p.name for p in several] == ["Jiaao He"]
+    assert len(offered) == len(several)  # a person of one paper: its page offers it
+    for person in several:
+        (keys,) = [keys for _, keys, name in offered if name == shelves_anchor(person)]
+        assert keys.split(" ") == sorted(p.key for p in person.papers)
+        value = _cite_data(pages, downloads.DOWNLOADS[2])
+        papers = [data.by_key[k] for k in keys.split(" ")]
+        assert _join(value, keys.split(" ")) == formats.export(
+            "ris", papers, data.venues, data.export_options
+        )
 
 
 def test_each_paper_page_offers_its_own_files(paths, cli):
@@ -56,21 +111,15 @@ def test_the_data_scripts_join_into_the_export_of_any_set(paths):
     pages = render.generate(data)
     keys = sorted(p.key for p in data.papers)
     for download in downloads.DOWNLOADS:
-        script = pages[downloads.data_file(download)]
-        found = re.fullmatch(
-            r"\(window\.PAPERS_CITE=window\.PAPERS_CITE\|\|\{\}\)\[(.*?)\]=(.*);\n", script, re.S
-        )
-        assert found and json.loads(found.group(1)) == download.fmt
-        value = json.loads(found.group(2))
-        before, between, after, empty = value["joint"]
+        value = _cite_data(pages, download)
         for chosen in (keys, keys[:1], []):  # the whole catalog, one paper, none
-            text = (
-                before + between.join(value["pieces"][k] for k in chosen) + after
-                if chosen
-                else empty
-            )
             papers = [data.by_key[k] for k in chosen]
-            assert text == formats.export(download.fmt, papers, data.venues, data.export_options)
+            assert _join(value, chosen) == formats.export(
+                download.fmt, papers, data.venues, data.export_options
+            )
+    # A list entry's BibTeX toggle shows the BibTeX piece, the entry as export writes it.
+    pieces = _cite_data(pages, downloads.DOWNLOADS[0])["pieces"]
+    assert pieces["he2021fastmoe"].strip() == data.bibtex["he2021fastmoe"].strip()  # type: ignore[index]
 
 
 def test_hostile_text_in_a_download_link_stays_text(paths):
@@ -78,4 +127,4 @@ def test_hostile_text_in_a_download_link_stays_text(paths):
     # The template escapes by default: an address with markup in it stays an address.
     html = downloads.list_links('tags/"><script>alert(1)</script>.md', data.papers, data)
     assert "<script" not in html and "&#34;&gt;&lt;script&gt;" in html
-    assert html.count("<a ") == len(downloads.DOWNLOADS)
+    assert html.count("<button ") == len(downloads.DOWNLOADS)

@@ -157,7 +157,7 @@ PAGE_TYPES = [
 ]
 EXTRA_FILES = [
     ("all-papers data", "assets/papers-data.js"),
-    ("BibTeX data (loaded on demand)", "assets/papers-bib.js"),
+    ("BibTeX data (loaded on demand)", "assets/cite-data/bibtex.js"),
     ("feed", "feeds/all.xml"),
     ("search index", "search/search_index.json"),
 ]

@@ -7,7 +7,9 @@ date, so the same catalog always gives byte-identical SVG.
 
 from __future__ import annotations
 
+import html
 import io
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -51,15 +53,43 @@ def _style() -> Any:
 Linker = Callable[[str, str], str] | None
 
 
-def _svg(fig: Any) -> str:
+# What a bar's or a label's link is called for assistive technology, by its page's kind.
+_LINK_NAMES = {"year": "Papers of {}", "tag": "Papers tagged {}", "venue": "Papers at {}"}
+_SVG_A_RE = re.compile(r'<a href="([^"]*)"')
+
+
+def _naming(link: Linker) -> tuple[Linker, dict[str, str]]:
+    """The linker, and the name of each link it makes as it makes them (by address)."""
+    names: dict[str, str] = {}
+    if link is None:
+        return None, names
+    make = link
+
+    def named(kind: str, name: str) -> str:
+        target = make(kind, name)
+        names[target] = _LINK_NAMES[kind].format(name)
+        return target
+
+    return named, names
+
+
+def _svg(fig: Any, names: dict[str, str]) -> str:
     # Transparent: the page's own background shows through, light or dark.
     fig.patch.set_alpha(0)
     for ax in fig.axes:
         ax.patch.set_alpha(0)
     buffer = io.StringIO()
     fig.savefig(buffer, format="svg", metadata={"Date": None})
-    # matplotlib opens every link in a new window; a bar leads on in the same one.
-    return buffer.getvalue().replace(' target="_blank"', "")
+    # matplotlib opens every link in a new window; a bar leads on in the same one. Its
+    # links carry only SVG 1's xlink:href, which crawlers do not count: SVG 2's href,
+    # and a name, as a link's text would give (a bar or a label drawn as paths has none).
+    svg = buffer.getvalue().replace(' target="_blank"', "").replace("<a xlink:href=", "<a href=")
+
+    def name(m: re.Match[str]) -> str:
+        said = names.get(html.unescape(m.group(1)))
+        return f'{m.group(0)} aria-label="{html.escape(said)}"' if said else m.group(0)
+
+    return _SVG_A_RE.sub(name, svg)
 
 
 def _link_ticks(labels: Any, kind: str, link: Linker, names: Sequence[str]) -> None:
@@ -130,6 +160,7 @@ def papers_per_year(papers: Sequence[Paper], link: Linker = None) -> Chart:
     Not stacked by venue: with hundreds of venues the stack was mostly 'other';
     the coverage grid shows the venues.
     """
+    link, names = _naming(link)
     years = _year_span(papers)[::-1]
     per_year = Counter(p.year for p in papers)
     counts = [per_year[y] for y in years]
@@ -152,7 +183,7 @@ def papers_per_year(papers: Sequence[Paper], link: Linker = None) -> Chart:
         )
         ax.invert_yaxis()
         ax.xaxis.get_major_locator().set_params(integer=True)
-        svg = _svg(fig)
+        svg = _svg(fig, names)
     peak = max(per_year, key=lambda y: (per_year[y], y))
     alt = (
         f"Bar chart of papers per year from {years[-1]} to {years[0]}; the busiest year "
@@ -163,6 +194,7 @@ def papers_per_year(papers: Sequence[Paper], link: Linker = None) -> Chart:
 
 def tag_counts(papers: Sequence[Paper], link: Linker = None) -> Chart:
     """Horizontal bars of how many papers carry each tag."""
+    link, names = _naming(link)
     counter = Counter(t for p in papers for t in dict.fromkeys(p.tags))
     shown = _top(counter, MAX_TAGS)
     values = [counter[t] for t in shown]
@@ -187,7 +219,7 @@ def tag_counts(papers: Sequence[Paper], link: Linker = None) -> Chart:
         ax.xaxis.get_major_locator().set_params(integer=True)
         for y, v in zip(positions, values, strict=True):
             ax.text(v, y, f" {v}", va="center", fontsize=8)
-        svg = _svg(fig)
+        svg = _svg(fig, names)
     listed = ", ".join(f"{t} {counter[t]}" for t in shown[:8])
     alt = (
         (
@@ -206,6 +238,7 @@ def coverage(papers: Sequence[Paper], link: Linker = None) -> Chart:
     Empty cells are left transparent and the counts are written in a colour fixed
     against their cell, so the grid reads on a light or a dark page.
     """
+    link, names = _naming(link)
     import numpy as np
 
     years = _year_span(papers)
@@ -248,7 +281,7 @@ def coverage(papers: Sequence[Paper], link: Linker = None) -> Chart:
                     # page's text colour (light in dark mode) would take its place.
                     ink = "#ffffff" if n > top / 2 else "#111111"
                     ax.text(j, i, str(n), ha="center", va="center", fontsize=8, color=ink)
-        svg = _svg(fig)
+        svg = _svg(fig, names)
     filled = sum(1 for row in grid for n in row if n)
     alt = (
         f"Grid of {len(rows)} venues by {len(years)} years ({years[0]}–{years[-1]}); "

@@ -1,23 +1,26 @@
 """The site's citation downloads: BibTeX, biblatex, RIS and CSL-JSON of each paper, of
-each year's, venue's and tag's papers, and of the All-papers page's filtered set.
+each year's, venue's, tag's and author's papers, and of All papers' filtered set.
 
 Every text is written by `papers export`'s writers (catalog.bib.formats): each paper's
 piece once per format, and a list's file those pieces joined as formats.join joins them,
-so a list's download is byte for byte what `papers export` writes for its papers. The
-All-papers page gets the pieces and the joint as data scripts and joins them the same
-way in the browser; it writes no format of its own.
+so a download is byte for byte what `papers export` writes for its papers. A paper's
+page links its own files as data: addresses. Each format's pieces and joint are one
+data script; a list (a year's, a venue's, a tag's, an author's) and All papers'
+filtered set name their papers' keys, and papers.js joins their pieces from it in the
+browser, one join for both: the site ships no list's file, and writes no format of its
+own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from urllib.parse import quote, unquote
 
 from catalog.bib import formats
 from catalog.model import Paper
 from catalog.paths import page_name
-from catalog.site.links import bib_uri, plural, url
+from catalog.site.links import plural
 from catalog.site.sitedata import SiteData
 from catalog.site.templates import render
 
@@ -38,10 +41,7 @@ DOWNLOADS = (
     Download("ris", "RIS", ".ris", "application/x-research-info-systems"),
     Download("csl-json", "CSL-JSON", ".json", "application/vnd.citationstyles.csl+json"),
 )
-DATA_DIR = "assets/cite-data"  # each format's pieces of every paper, for All papers
-# The pages whose papers get a file in every format; an author's list gets BibTeX only
-# (two thousand authors' files in four formats would outweigh the rest of the site).
-EVERY_FORMAT = ("years/", "venues/", "tags/")
+DATA_DIR = "assets/cite-data"  # each format's pieces of every paper, joined by papers.js
 
 
 def pieces(data: SiteData) -> dict[str, dict[str, str]]:
@@ -86,9 +86,10 @@ def data_uri(text: str, download: Download) -> str:
     return f"data:{download.mime};charset=utf-8,{quote(text, safe='')}"
 
 
-def list_file(page_uri: str, download: Download) -> str:
-    """Where a list page's file of a format goes (BibTeX's: bib_uri, as before)."""
-    return bib_uri(page_uri).removesuffix(".bib") + download.ending
+def list_name(page_uri: str) -> str:
+    """The name a list page's files are saved under, before a format's ending:
+    'tags/moe.md' -> 'tags-moe'."""
+    return page_uri.removesuffix(".md").replace("/", "-")
 
 
 def data_file(download: Download) -> str:
@@ -96,25 +97,20 @@ def data_file(download: Download) -> str:
     return f"{DATA_DIR}/{download.fmt}.js"
 
 
-def files(data: SiteData, lists: Mapping[str, Sequence[Paper]]) -> dict[str, str]:
-    """Every download file: each list page's (lists: page -> papers; an author's in
-    BibTeX only) and each format's data script (a paper's own are in its page)."""
+def files(data: SiteData) -> dict[str, str]:
+    """Each format's data script: every paper's piece and the format's joint, from which
+    papers.js joins any list's or filtered set's file (a paper's own are in its page)."""
     from catalog.site.listpages import _js_literal
 
     made = pieces(data)
     out: dict[str, str] = {}
     for download in DOWNLOADS:
-        texts = made[download.fmt]
-        for uri, papers in lists.items():
-            if uri.startswith(EVERY_FORMAT) or download.fmt == "bibtex":
-                keys = sorted(p.key for p in papers if p.key in texts)
-                out[list_file(uri, download)] = formats.join(download.fmt, [texts[k] for k in keys])
         value = {
             "joint": formats.joint(download.fmt),
             "label": download.label,
             "ending": download.ending,
             "mime": download.mime,
-            "pieces": texts,
+            "pieces": made[download.fmt],
         }
         out[data_file(download)] = (
             f"(window.PAPERS_CITE=window.PAPERS_CITE||{{}})[{_js_literal(download.fmt)}]="
@@ -139,18 +135,19 @@ def paper_links(paper: Paper, data: SiteData) -> str:
     return render("downloads.html", data.template_dir, label="Download", links=links)
 
 
-def list_links(page_uri: str, papers: Sequence[Paper], data: SiteData) -> str:
-    """A list page's links to its papers' files: every format for a year, venue or tag,
-    BibTeX for an author."""
-    kinds = DOWNLOADS if page_uri.startswith(EVERY_FORMAT) else DOWNLOADS[:1]
-    links = [
-        {
-            "href": url(page_uri, list_file(page_uri, d), data.directory_urls),
-            "name": d.label,
-            "mime": d.mime,
-            "file": "",  # saved under the server file's own name
-        }
-        for d in kinds
-    ]
+def list_links(
+    page_uri: str, papers: Sequence[Paper], data: SiteData, file: str | None = None
+) -> str:
+    """A list's buttons for its papers' files, one per format, saved as file (default:
+    the page's list_name): the page names the papers' keys, and papers.js joins their
+    pieces from the format's data script."""
+    keys = sorted(p.key for p in papers if p.key in data.bibtex)
     label = "Cite this paper" if len(papers) == 1 else f"Cite these {plural(len(papers), 'paper')}"
-    return render("downloads.html", data.template_dir, label=label, links=links)
+    return render(
+        "downloads.html",
+        data.template_dir,
+        label=label,
+        keys=" ".join(keys),
+        file=file or list_name(page_uri),
+        buttons=[{"fmt": d.fmt, "name": d.label} for d in DOWNLOADS],
+    )

@@ -88,8 +88,12 @@ def inline_chart(chart: Chart) -> str:
     prefix = chart.name + "-"
     svg = re.sub(r'\bid="', f'id="{prefix}', svg)
     svg = svg.replace("url(#", f"url(#{prefix}").replace('xlink:href="#', f'xlink:href="#{prefix}')
-    # As wide as the page's text (extra.css), narrower on a phone.
-    start = Markup('<svg role="img" aria-label="{}" class="papers-chart-svg"').format(chart.alt)
+    # As wide as the page's text (extra.css), narrower on a phone. An image's parts are
+    # hidden from assistive technology: a chart whose bars are links is a group of them.
+    role = "group" if "<a href=" in svg else "img"
+    start = Markup('<svg role="{}" aria-label="{}" class="papers-chart-svg"').format(
+        role, chart.alt
+    )
     return _SVG_START_RE.sub(lambda _: start, svg, count=1)  # a function: alt is not a pattern
 
 

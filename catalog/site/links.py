@@ -34,10 +34,6 @@ CHART_DIR = "assets/charts"
 # Every paper's entry data for the All-papers page's filters, as a script (not JSON
 # fetched at run time, which browsers refuse to pages opened from file://).
 DATA_JS = "assets/papers-data.js"
-# Every paper's BibTeX entry by key, loaded by papers.js when a reader first asks for one.
-BIB_JS = "assets/papers-bib.js"
-# Where the "BibTeX of these N papers" files of the year, venue, tag and author pages go.
-BIB_DIR = "assets/bib"
 STEM_JS = "javascripts/stem.js"
 RANK_JS = "javascripts/rank.js"  # the Words box's search, on stem.js
 ARXIV_ABS = "https://arxiv.org/abs/"
@@ -126,11 +122,6 @@ def year_uri(year: int) -> str:
 
 def tag_uri(tag: str) -> str:
     return f"tags/{page_name(tag)}.md"
-
-
-def bib_uri(page_uri: str) -> str:
-    """The .bib file of a list page's papers: 'years/2022.md' -> 'assets/bib/years-2022.bib'."""
-    return f"{BIB_DIR}/{page_uri.removesuffix('.md').replace('/', '-')}.bib"
 
 
 def note_uri(note: Note) -> str:

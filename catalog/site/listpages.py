@@ -1,5 +1,5 @@
-"""The pages that list papers (a year's, a venue's, a tag's, an author's, all papers), their
-.bib files and the All-papers page's data scripts."""
+"""The pages that list papers (a year's, a venue's, a tag's, an author's, all papers) and
+the All-papers page's data script."""
 
 from __future__ import annotations
 
@@ -43,11 +43,11 @@ from catalog.site.templates import render
 FULL_ENTRIES = 20
 
 
-def _bib_link(uri: str, papers: Sequence[Paper], data: SiteData) -> str:
-    """Links to the files of a list page's papers (written by generate)."""
+def _bib_link(uri: str, papers: Sequence[Paper], data: SiteData, file: str | None = None) -> str:
+    """The buttons for the files of a list's papers (catalog.site.downloads)."""
     from catalog.site.downloads import list_links
 
-    return list_links(uri, papers, data)
+    return list_links(uri, papers, data, file)
 
 
 def _groups(papers: Sequence[Paper], uri: str, data: SiteData) -> list[tuple[int, list[Markup]]]:
@@ -168,6 +168,12 @@ def shelf_page(uri: str, people: Sequence[Person], data: SiteData) -> str:
                     for p in data.people.namesakes(person)
                 ],
                 "entries": [paper_item(p, uri, data, brief=True) for p in newest(person.papers)],
+                # A person of one paper: that paper's page offers its files.
+                "downloads": (
+                    Markup(_bib_link(uri, person.papers, data, anchor(person)))
+                    if len(person.papers) > 1
+                    else ""
+                ),
                 **_coauthors(person, data, link),
             }
             for person in people
@@ -260,12 +266,6 @@ def _namesake_links(paper: Paper, data: SiteData) -> dict[str, dict[str, str]]:
         if person is not None and data.people.spelled(spelling) is not person
     }
     return {"o": out} if out else {}
-
-
-def bib_data(data: SiteData) -> str:
-    """Every paper's BibTeX entry by key, as a script papers.js loads on demand."""
-    entries = {key: entry.strip() for key, entry in data.bibtex.items()}
-    return f"window.PAPERS_BIB={_js_literal(entries)};\n"
 
 
 def all_papers_page(data: SiteData) -> str:

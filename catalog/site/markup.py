@@ -163,9 +163,13 @@ def paper_item(
     """One paper as a list entry that stands on its own (overrides/papers/entry.html):
     citing ten papers takes no visit to ten pages. Compact: no tags, links or toggles;
     brief: venue, year and title alone."""
-    # Every link in it is relative, and pages in one folder sit at the same depth.
+    # Every link in it is relative, and pages in one folder sit at the same depth: it is
+    # written from a stand-in page there (no page's name starts with a dot), so a link to
+    # one of the folder's own pages (a tag page's tags) is right from every one of them.
+    if posixpath.basename(from_uri) != "index.md":
+        from_uri = posixpath.join(posixpath.dirname(from_uri), ".entry.md")
     mode = "?brief" if brief else "?compact" if compact else ""
-    cache_key = (paper.key, posixpath.dirname(from_uri) + mode)
+    cache_key = (paper.key, from_uri + mode)
     cached = data.entries.get(cache_key)
     if cached is None:
         cached = data.entries[cache_key] = _render_item(paper, from_uri, data, compact, brief)

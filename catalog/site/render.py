@@ -23,7 +23,6 @@ from catalog.site.indexes import (
 from catalog.site.links import (
     ALL_URI,
     AUTHORS_INDEX,
-    BIB_JS,
     CHART_DIR,
     DATA_JS,
     HEADING_RE,
@@ -40,7 +39,6 @@ from catalog.site.links import (
 )
 from catalog.site.listpages import (
     all_papers_page,
-    bib_data,
     papers_data,
     shelf_page,
     tag_page,
@@ -189,10 +187,8 @@ def generate(data: SiteData) -> dict[str, str]:
     pages: dict[str, str] = {}
     for paper in data.papers:
         pages[paper_uri(paper.key)] = paper_page(paper, data)
-    lists: dict[str, list[Paper]] = {}  # each list page's papers, newest first
     for year, group in by_year(data.papers).items():
         pages[year_uri(year)] = year_page(year, group, data)
-        lists[year_uri(year)] = group
     by_venue: dict[str, list[Paper]] = {}
     by_tag: dict[str, list[Paper]] = {}
     for paper in data.papers:
@@ -201,17 +197,14 @@ def generate(data: SiteData) -> dict[str, str]:
             by_tag.setdefault(tag, []).append(paper)
     for venue, group in by_venue.items():
         pages[data.venue_uri(venue)] = venue_page(venue, group, data)
-        lists[data.venue_uri(venue)] = group
     for tag, group in by_tag.items():
         pages[tag_uri(tag)] = tag_page(tag, group, data)
-        lists[tag_uri(tag)] = group
     pages.update(feeds(data, by_tag))
     for uri, people in shelves(data.people.everyone).items():
         pages[uri] = shelf_page(uri, people, data)
-    pages.update(downloads.files(data, lists))
+    pages.update(downloads.files(data))
     pages[ALL_URI] = all_papers_page(data)
     pages[DATA_JS] = papers_data(data)
-    pages[BIB_JS] = bib_data(data)
     pages["years/index.md"] = years_index(data)
     pages["venues/index.md"] = venues_index(data)
     pages["tags/index.md"] = tags_index(data)
@@ -223,11 +216,11 @@ def generate(data: SiteData) -> dict[str, str]:
     return pages
 
 
-_SVG_LINK_RE = re.compile(r'xlink:href="(?!#|[a-z][a-z0-9+.-]*:)([^"]*)"')
+_SVG_LINK_RE = re.compile(r'<a href="(?!#|[a-z][a-z0-9+.-]*:)([^"]*)"')
 
 
 def chart_file(svg: str, site_url: str | None) -> str:
     """A chart as a file of its own in CHART_DIR: its links, written for the home page,
     made to lead from there (to the published site when its address is known)."""
     base = site_url.rstrip("/") + "/" if site_url else "../../"
-    return _SVG_LINK_RE.sub(lambda m: f'xlink:href="{html.escape(base)}{m.group(1)}"', svg)
+    return _SVG_LINK_RE.sub(lambda m: f'<a href="{html.escape(base)}{m.group(1)}"', svg)

@@ -1,5 +1,6 @@
 /* Our script on every page. It names the theme's search dialog, loads a list
-   entry's BibTeX when its toggle is opened, and runs the All-papers page: filters
+   entry's BibTeX and abstract when their toggles are opened, saves a list page's
+   citations, and runs the All-papers page: filters
    (year range, venue, tags, words), sorting, lazy rendering of full entries from
    window.PAPERS_DATA (assets/papers-data.js), and the citations of the papers shown.
    The page comes with its first entries in full; the data is loaded when the reader
@@ -37,31 +38,12 @@
     return node;
   }
 
-  // ---------------------------------------------------------------- BibTeX, on demand
-
-  // Every entry's BibTeX sits in assets/papers-bib.js, loaded the first time one is
-  // wanted: it is the largest part of the lists, and most readers never open it.
-  var bibWaiting = null;
-
-  function withBibtex(done) {
-    if (window.PAPERS_BIB) return done(window.PAPERS_BIB);
-    if (bibWaiting) return bibWaiting.push(done);
-    bibWaiting = [done];
-    var self = document.querySelector('script[src$="javascripts/papers.js"]');
-    var script = document.createElement("script");
-    script.src = self.src.replace(/javascripts\/papers\.js$/, "assets/papers-bib.js");
-    script.onload = function () {
-      bibWaiting.splice(0).forEach(function (f) { f(window.PAPERS_BIB || {}); });
-    };
-    document.head.appendChild(script);
-  }
-
   // ---------------------------------------------------------------- a set's citations
 
   // Each format's texts of every paper, as papers export writes them, sit in
   // assets/cite-data/FORMAT.js with the way that format joins them into one file: the
-  // page joins the shown papers' texts, in key order as export sorts them, and writes
-  // nothing of its own.
+  // page joins a list's or the shown papers' texts, in key order as export sorts them,
+  // and writes nothing of its own.
   var citeWaiting = {};
 
   function withCite(fmt, done) {
@@ -85,6 +67,30 @@
     return texts.length ? j[0] + texts.join(j[1]) + j[2] : j[3];
   }
 
+  // The one way a set of papers is saved, for All papers' filtered set and a list
+  // page's buttons alike: their pieces joined, as a file named NAME plus the ending.
+  function saveCitations(fmt, keys, name) {
+    withCite(fmt, function (cite) {
+      var a = el("a");
+      a.href = URL.createObjectURL(new Blob([joined(cite, keys)], { type: cite.mime }));
+      a.download = name + cite.ending;
+      document.body.appendChild(a);
+      a.click();
+      setTimeout(function () { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+    });
+  }
+
+  // A list page's buttons (<p data-cite-keys="KEY ..." data-cite-name="NAME">, each
+  // <button data-cite="FORMAT">): the page ships no file of its own.
+  document.addEventListener("click", function (ev) {
+    var t = ev.target;
+    var button = t instanceof Element && t.closest("button[data-cite]");
+    var list = button && button.closest("[data-cite-keys]");
+    if (!list) return;
+    var keys = list.getAttribute("data-cite-keys").split(" ").filter(Boolean);
+    saveCitations(button.getAttribute("data-cite"), keys, list.getAttribute("data-cite-name"));
+  });
+
   function copyButton(text, what) {
     var button = el("button", "pp-copy md-icon", "Copy");
     button.type = "button";
@@ -107,12 +113,14 @@
     return wrap;
   }
 
-  // A list entry's BibTeX toggle (<details data-bib="KEY">): filled when first opened.
+  // A list entry's BibTeX toggle (<details data-bib="KEY">): filled when first opened,
+  // from the BibTeX pieces the downloads join (the largest part of the lists, and most
+  // readers never open one).
   function fillBibtex(details) {
     if (details.ppFilled) return;
     details.ppFilled = true;
-    withBibtex(function (bib) {
-      var text = bib[details.getAttribute("data-bib")];
+    withCite("bibtex", function (cite) {
+      var text = (cite.pieces[details.getAttribute("data-bib")] || "").trim();
       if (!text) return;
       Array.from(details.children).forEach(function (c) {
         if (c.tagName !== "SUMMARY") details.removeChild(c);
@@ -121,9 +129,46 @@
     });
   }
 
+  // All papers' data (assets/papers-data.js), which holds every abstract: loaded once,
+  // by All papers itself or here, whichever asks first.
+  var dataWaiting = null;
+
+  function withData(done) {
+    if (window.PAPERS_DATA) return done(window.PAPERS_DATA);
+    if (dataWaiting) return dataWaiting.push(done);
+    dataWaiting = [done];
+    var loading = document.querySelector('script[src$="assets/papers-data.js"]');
+    var script = loading || document.createElement("script");
+    script.addEventListener("load", function () {
+      dataWaiting.splice(0).forEach(function (f) { f(window.PAPERS_DATA || { papers: [] }); });
+    });
+    if (loading) return;
+    var self = document.querySelector('script[src$="javascripts/papers.js"]');
+    script.src = self.src.replace(/javascripts\/papers\.js$/, "assets/papers-data.js");
+    document.head.appendChild(script);
+  }
+
+  // A list entry's abstract toggle (<details data-abstract="KEY">): filled when first
+  // opened, as text, never as HTML.
+  function fillAbstract(details) {
+    if (details.ppFilled) return;
+    details.ppFilled = true;
+    withData(function (data) {
+      var key = details.getAttribute("data-abstract");
+      var paper = data.papers.filter(function (p) { return p.k === key; })[0];
+      if (!paper || !paper.b) return;
+      Array.from(details.children).forEach(function (c) {
+        if (c.tagName !== "SUMMARY") details.removeChild(c);
+      });
+      details.appendChild(el("p", null, paper.b));
+    });
+  }
+
   document.addEventListener("toggle", function (ev) {
     var t = ev.target;
-    if (t instanceof Element && t.matches("details[data-bib]") && t.open) fillBibtex(t);
+    if (!(t instanceof Element) || !t.open) return;
+    if (t.matches("details[data-bib]")) fillBibtex(t);
+    else if (t.matches("details[data-abstract]")) fillAbstract(t);
   }, true);
 
   // ---------------------------------------------------------------- All papers
@@ -472,15 +517,7 @@
     citeFormat.addEventListener("change", downloadLabel);
 
     download.addEventListener("click", function () {
-      var keys = shown.map(function (p) { return p.k; });
-      withCite(citeFormat.value, function (cite) {
-        var a = el("a");
-        a.href = URL.createObjectURL(new Blob([joined(cite, keys)], { type: cite.mime }));
-        a.download = "papers" + cite.ending;
-        document.body.appendChild(a);
-        a.click();
-        setTimeout(function () { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
-      });
+      saveCitations(citeFormat.value, shown.map(function (p) { return p.k; }), "papers");
     });
 
     // Arrow keys run through a list's options, each a change: the first makes a step
