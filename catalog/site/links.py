@@ -213,17 +213,12 @@ def page_url(uri: str, directory_urls: bool = True) -> str:
 def _relpath(path: str, start: str) -> str:
     """posixpath.relpath for two paths relative to the site root, by string alone (the
     build's working folder has nothing to do with them)."""
-    to, at = _parts(path), _parts(start)
+    to = [part for part in path.split("/") if part not in ("", ".")]
+    at = [part for part in start.split("/") if part not in ("", ".")]
     same = 0
     while same < min(len(to), len(at)) and to[same] == at[same]:
         same += 1
-    return "/".join([".."] * (len(at) - same) + list(to[same:])) or "."
-
-
-@functools.lru_cache(maxsize=65536)  # a page's folder, and each target, asked for often
-def _parts(path: str) -> tuple[str, ...]:
-    """A path's parts, without empty or '.' parts."""
-    return tuple(part for part in path.split("/") if part not in ("", "."))
+    return "/".join([".."] * (len(at) - same) + to[same:]) or "."
 
 
 def url(from_uri: str, to_uri: str, directory_urls: bool = True) -> str:

@@ -8,7 +8,6 @@ is, so adding a paper never moves anyone."""
 
 from __future__ import annotations
 
-import functools
 import posixpath
 import re
 from collections.abc import Iterable
@@ -23,12 +22,7 @@ OTHER = "other"
 
 def shelf(person: Person) -> str:
     """The page a person is on: 'authors/zh.md' for Zhang, Zhao and Zhou."""
-    return _shelf_of(person.name)
-
-
-@functools.lru_cache(maxsize=65536)  # every list entry asks for each of its authors'
-def _shelf_of(name: str) -> str:
-    family = _LETTERS_RE.sub("", sort_key(name)[0])
+    family = _LETTERS_RE.sub("", sort_key(person.name)[0])
     return f"authors/{family[:2] or OTHER}.md"
 
 
