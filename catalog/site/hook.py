@@ -25,13 +25,16 @@ from catalog.site.render import (
     link_papers,
     note_page,
 )
+from catalog.site.searchview import search_view
 from catalog.site.sitedata import SiteData, flag, load, safe_url
 from catalog.site.weight import squeeze
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
     from mkdocs.structure.files import Files
+    from mkdocs.structure.nav import Navigation
     from mkdocs.structure.pages import Page
+    from mkdocs.utils.templates import TemplateContext
 
 # ---------------------------------------------------------------- the mkdocs hook
 
@@ -44,6 +47,8 @@ class _Build:
     notes: list[Note]
     data: SiteData | None = None
     html: dict[str, str] = field(default_factory=dict)  # HTML pages' bodies, by source path
+    # Those bodies while the search reads their search_view (on_page_content), by path.
+    bodies: dict[str, str] = field(default_factory=dict)
     pages_written: int = 0  # pages written as an index.html (on_post_page)
 
 
@@ -249,7 +254,8 @@ def on_page_markdown(markdown: str, *, page: Page, config: MkDocsConfig, files: 
 
 
 def on_page_content(html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
-    """An HTML page's own body, with its table of contents."""
+    """An HTML page's own body, with its table of contents; as the search's view of it
+    (catalog.site.searchview) until on_page_context puts the body back."""
     from mkdocs.structure.toc import get_toc
 
     if _build is not None and _build.data is not None and page.file.src_uri == "index.md":
@@ -258,7 +264,20 @@ def on_page_content(html: str, *, page: Page, config: MkDocsConfig, files: Files
         return html
     body = _build.html.pop(page.file.src_uri)
     page.toc = get_toc(page_toc(body))
-    return body
+    _build.bodies[page.file.src_uri] = body
+    return search_view(body)
+
+
+@event_priority(-100)  # after the search has read the page (Material's runs at 0)
+def on_page_context(
+    context: TemplateContext, *, page: Page, config: MkDocsConfig, nav: Navigation
+) -> TemplateContext:
+    """The page's whole body back, for the theme to write (the search's change to the
+    view, taking out data-search-* attributes with values, has nothing to take out of
+    the templates' HTML)."""
+    if _build is not None and page.file.src_uri in _build.bodies:
+        page.content = _build.bodies.pop(page.file.src_uri)
+    return context
 
 
 @event_priority(-100)  # the page as written, after any other plugin's change

@@ -19,7 +19,9 @@ from catalog.site import hook
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
     from mkdocs.structure.files import Files
+    from mkdocs.structure.nav import Navigation
     from mkdocs.structure.pages import Page
+    from mkdocs.utils.templates import TemplateContext
 
 # The theme's overrides (templates, search setup and worker) and the folders of site/
 # whose files every page loads (mkdocs.yml's extra_css and extra_javascript).
@@ -65,6 +67,12 @@ class PapersPlugin(BasePlugin[Settings]):
 
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         return hook.on_page_content(html, page=page, config=config, files=files)
+
+    @event_priority(-100)  # after the search has read the page
+    def on_page_context(
+        self, context: TemplateContext, *, page: Page, config: MkDocsConfig, nav: Navigation
+    ) -> TemplateContext:
+        return hook.on_page_context(context, page=page, config=config, nav=nav)
 
     @event_priority(-100)  # the page as written, after any other plugin's change
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
