@@ -118,7 +118,7 @@ def test_all_papers_downloads_the_filtered_set_in_each_format(browser, site_url)
     assert errors == [], errors
 
 
-def test_a_list_page_downloads_its_papers_in_each_format(browser, site_url):
+def test_a_list_page_and_a_paper_page_download_their_papers(browser, site_url):
     from catalog.bib import formats
     from catalog.bib.bibtex import load_protected_terms
     from catalog.bib.options import ExportOptions
@@ -159,6 +159,18 @@ def test_a_list_page_downloads_its_papers_in_each_format(browser, site_url):
         text = Path(download.value.path()).read_text(encoding="utf-8")
         chosen = [p for p in _catalog_papers() if p.key in theirs]
         assert text == formats.export("ris", chosen, venues, options)
+        # A paper's page: the same buttons, its own files.
+        (fastmoe,) = [p for p in _catalog_papers() if p.key == "he2021fastmoe"]
+        page.goto(urljoin(site_url, "papers/he2021fastmoe/"))
+        for fmt, label, ending in (
+            ("biblatex", "biblatex", ".biblatex.bib"),
+            ("ris", "RIS", ".ris"),
+        ):
+            with page.expect_download() as download:
+                page.locator(".pp-downloads .pp-download", has_text=label).click()
+            assert download.value.suggested_filename == "he2021fastmoe" + ending
+            text = Path(download.value.path()).read_text(encoding="utf-8")
+            assert text == formats.export(fmt, [fastmoe], venues, options), fmt
     finally:
         context.close()
     assert errors == [], errors

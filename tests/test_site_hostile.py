@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from catalog.paths import Paths
-from catalog.site import builder, downloads, home, render, sitedata
+from catalog.site import builder, home, render, sitedata
 from tests.conftest import write_catalog
 
 pytestmark = pytest.mark.slow
@@ -198,8 +198,6 @@ def bad_links(links: list[str]) -> list[str]:
     for link in links:
         # Browsers drop tabs and newlines inside a scheme: "java\tscript:" is javascript:.
         m = _SCHEME_RE.match(re.sub(r"[\t\n\r]", "", link))
-        if downloads.is_citation_data(link):  # a citation file of a type no browser runs
-            continue
         if m and m.group(1).lower() not in sitedata.SAFE_SCHEMES:
             out.append(link)
     return out

@@ -3,23 +3,21 @@ each year's, venue's, tag's and author's papers, and of All papers' filtered set
 
 Every text is written by `papers export`'s writers (catalog.bib.formats): each paper's
 piece once per format, and a list's file those pieces joined as formats.join joins them,
-so a download is byte for byte what `papers export` writes for its papers. A paper's
-page links its own files as data: addresses. Each format's pieces and joint are one
-data script; a list (a year's, a venue's, a tag's, an author's) and All papers'
-filtered set name their papers' keys, and papers.js joins their pieces from it in the
-browser, one join for both: the site ships no list's file, and writes no format of its
-own.
+so a download is byte for byte what `papers export` writes for its papers. Each
+format's pieces and joint are one data script; a paper's page, a list (a year's, a
+venue's, a tag's, an author's) and All papers' filtered set name their papers' keys,
+and papers.js joins their pieces from it in the browser, one join for all: the site
+ships no file of its own per paper or list, and writes no format of its own. A paper
+page shows its BibTeX entry as text too, for a reader without JavaScript.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from urllib.parse import quote, unquote
 
 from catalog.bib import formats
 from catalog.model import Paper
-from catalog.paths import page_name
 from catalog.site.links import plural
 from catalog.site.sitedata import SiteData
 from catalog.site.templates import render
@@ -61,31 +59,6 @@ def offered() -> list[list[str]]:
     return [[d.fmt, d.label, d.ending] for d in DOWNLOADS]
 
 
-def paper_file(key: str, download: Download) -> str:
-    """The name one paper's file of a format is saved under."""
-    return f"{page_name(key)}{download.ending}"
-
-
-def paper_text(paper: Paper, download: Download, data: SiteData) -> str:
-    """One paper's file of a format: its piece as a file of its own, as export writes it."""
-    return formats.join(download.fmt, [pieces(data)[download.fmt][paper.key]])
-
-
-def is_citation_data(link: str) -> bool:
-    """Whether a link is a citation file data_uri made: one of DOWNLOADS' types, which no
-    browser runs, its text percent-encoded (any other data: link in a page is a defect)."""
-    head, sep, body = link.partition(";charset=utf-8,")
-    mimes = {f"data:{d.mime}" for d in DOWNLOADS}
-    return bool(sep) and head in mimes and quote(unquote(body), safe="") == body
-
-
-def data_uri(text: str, download: Download) -> str:
-    """A file as a data: address, which a link saves without a file on the server: a
-    paper's four files are a few hundred bytes each, and thousands of tiny files cost
-    the site more on disk than all its paper pages' text."""
-    return f"data:{download.mime};charset=utf-8,{quote(text, safe='')}"
-
-
 def list_name(page_uri: str) -> str:
     """The name a list page's files are saved under, before a format's ending:
     'tags/moe.md' -> 'tags-moe'."""
@@ -119,28 +92,12 @@ def files(data: SiteData) -> dict[str, str]:
     return out
 
 
-def paper_links(paper: Paper, data: SiteData) -> str:
-    """The paper page's links to its own files, one per format ('' with no entry)."""
-    if paper.key not in data.bibtex:
-        return ""
-    links = [
-        {
-            "href": data_uri(paper_text(paper, d, data), d),
-            "name": d.label,
-            "mime": d.mime,
-            "file": paper_file(paper.key, d),
-        }
-        for d in DOWNLOADS
-    ]
-    return render("downloads.html", data.template_dir, label="Download", links=links)
-
-
 def list_links(
     page_uri: str, papers: Sequence[Paper], data: SiteData, file: str | None = None
 ) -> str:
-    """A list's buttons for its papers' files, one per format, saved as file (default:
-    the page's list_name): the page names the papers' keys, and papers.js joins their
-    pieces from the format's data script."""
+    """A list's or a paper's buttons for its papers' files, one per format, saved as file
+    (default: the page's list_name): the page names the papers' keys, and papers.js
+    joins their pieces from the format's data script ('' when none has an entry)."""
     keys = sorted(p.key for p in papers if p.key in data.bibtex)
     label = "Cite this paper" if len(papers) == 1 else f"Cite these {plural(len(papers), 'paper')}"
     return render(

@@ -10,6 +10,7 @@ from markupsafe import Markup
 
 from catalog.data.notes import Link, Note
 from catalog.model import Paper
+from catalog.paths import page_name
 from catalog.site import downloads
 from catalog.site.authorpages import authors_index
 from catalog.site.citation import citation_meta
@@ -148,7 +149,7 @@ def paper_page(paper: Paper, data: SiteData) -> str:
         abstract=plain(paper.abstract or ""),
         reading=note,
         bibtex=data.bibtex.get(paper.key, "").strip(),
-        downloads=Markup(downloads.paper_links(paper, data)),
+        downloads=Markup(downloads.list_links(uri, [paper], data, page_name(paper.key))),
         related=[paper_item(p, uri, data, compact=True) for p in related],
         notes=[(n.title, to(note_uri(n))) for n in data.backlinks.get(paper.key, [])],
     )
