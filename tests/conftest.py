@@ -294,7 +294,10 @@ def _playwright() -> Any:
     return sync_api
 
 
-@pytest.fixture(scope="session")
+# One per module, not per run: while it lives, Playwright's sync API keeps an asyncio
+# loop running in this thread, and a later test that runs a loop of its own (datasette's
+# client in test_index.py) would fail.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """Headless Debian Chromium; where it or playwright is missing, a skip saying so,
     or a failure under PAPERS_REQUIRE_TOOLS=1 (CI)."""
