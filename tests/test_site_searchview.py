@@ -42,8 +42,8 @@ def test_every_generated_page_indexes_as_its_view(paths):
     assert 'class="pp-entry"' in tag_page
     assert 'class="pp-entry"' not in search_view(tag_page)
     paper = pages["papers/kurniawan2023evstore.md"]
-    assert "data:application/x-bibtex" in paper
-    assert "data:application/x-bibtex" not in search_view(paper)
+    assert 'data-cite="ris"' in paper  # the download buttons, inside what search skips
+    assert 'data-cite="ris"' not in search_view(paper)
 
 
 CASES = {
