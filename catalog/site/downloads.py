@@ -44,11 +44,15 @@ DATA_DIR = "assets/cite-data"  # each format's pieces of every paper, joined by 
 
 def pieces(data: SiteData) -> dict[str, dict[str, str]]:
     """Each format's piece of every paper that has its BibTeX entry (a paper whose venue
-    the registry lacks has none, and the build reports it), by key; made once a build."""
+    the registry lacks has none, and the build reports it), by key; made once a build:
+    the BibTeX piece is the entry the build made (SiteData.bibtex), which the page shows,
+    and the CSL-JSON piece is the item a page's citation tags read (citation.py)."""
     if not data.citations:
         papers = [p for p in data.papers if p.key in data.bibtex]
         data.citations = {
-            d.fmt: formats.pieces(d.fmt, papers, data.venues, data.export_options)
+            d.fmt: {p.key: data.bibtex[p.key] for p in sorted(papers, key=lambda p: p.key)}
+            if d.fmt == "bibtex"
+            else formats.pieces(d.fmt, papers, data.venues, data.export_options)
             for d in DOWNLOADS
         }
     return data.citations
