@@ -125,3 +125,30 @@ def test_hostile_text_in_a_download_link_stays_text(paths):
     html = downloads.list_links('tags/"><script>alert(1)</script>.md', data.papers, data)
     assert "<script" not in html and "&#34;&gt;&lt;script&gt;" in html
     assert html.count("<button ") == len(downloads.DOWNLOADS)
+
+
+def test_a_build_writes_each_papers_citation_texts_once(paths, monkeypatch):
+    from collections import Counter
+
+    from catalog.bib import bibtex, csljson
+
+    data = data_for(paths)  # its BibTeX entries made, as a build's load makes them
+    assert data.bibtex
+    made: Counter[tuple[str, str]] = Counter()
+    entry, item = bibtex.Writer.entry, csljson.item
+
+    def counted_entry(self: bibtex.Writer, paper: object) -> str:
+        if type(self) is bibtex.Writer:  # biblatex's writer builds on it: its own format
+            made["bibtex", paper.key] += 1  # type: ignore[attr-defined]
+        return entry(self, paper)  # type: ignore[arg-type]
+
+    def counted_item(paper: object, *args: object) -> csljson.Item:
+        made["csl-json", paper.key] += 1  # type: ignore[attr-defined]
+        return item(paper, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(bibtex.Writer, "entry", counted_entry)
+    monkeypatch.setattr(csljson, "item", counted_item)
+    render.generate(data)
+    # The page's BibTeX is the load's entry; the downloads (RIS and CSL-JSON) and the
+    # page's citation tags read one CSL-JSON item.
+    assert made == Counter({("csl-json", key): 1 for key in data.bibtex})

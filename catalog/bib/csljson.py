@@ -133,5 +133,10 @@ def pieces(
     papers: Iterable[Paper], venues: dict[str, Venue], options: ExportOptions = ExportOptions()
 ) -> list[str]:
     """Each paper's item as its line of the file, sorted by key (JOINT joins them)."""
+    return [line(i) for i in items(papers, venues, options)]
+
+
+def line(item: Item) -> str:
+    """One item as its line of the file."""
     # One item a line: a file under git diffs paper by paper.
-    return ["  " + json.dumps(i, ensure_ascii=False) for i in items(papers, venues, options)]
+    return "  " + json.dumps(item, ensure_ascii=False)

@@ -88,5 +88,9 @@ def pieces(
     papers: Iterable[Paper], venues: dict[str, Venue], options: ExportOptions = ExportOptions()
 ) -> list[str]:
     """Each paper's RIS record, sorted by key (JOINT joins them)."""
-    items = csljson.items(papers, venues, options)
-    return [str(rispy.dumps([record(i)], implementation=_Writer)) for i in items]
+    return [text(i) for i in csljson.items(papers, venues, options)]
+
+
+def text(item: csljson.Item) -> str:
+    """One CSL-JSON item as its RIS record."""
+    return str(rispy.dumps([record(item)], implementation=_Writer))

@@ -14,12 +14,11 @@ page count, a chapter's number) is left to the downloads.
 from __future__ import annotations
 
 import html
+import json
 
 from catalog.bib import csljson
-from catalog.bib.bibtex import registered
-from catalog.bib.options import ExportOptions
-from catalog.errors import CatalogError
 from catalog.model import OTHERS, Paper
+from catalog.site.downloads import pieces
 from catalog.site.links import ARXIV_PDF, plain
 from catalog.site.sitedata import SiteData, safe_url
 
@@ -48,7 +47,6 @@ PLAIN_TAGS = {
     "URL": "citation_public_url",
     "abstract": "citation_abstract",
 }
-OPTIONS = ExportOptions(abstracts=True)
 
 
 def creator(name: dict[str, str]) -> str:
@@ -109,14 +107,17 @@ def citation_meta(paper: Paper, data: SiteData) -> Meta:
     out: Meta = {}
     if paper.summary:  # printed unescaped by the theme: escaped here
         out["description"] = html.escape(plain(paper.summary), quote=True)
-    try:
-        item = csljson.item(paper, registered(paper, data.venues), OPTIONS)
-    except CatalogError:  # a venue the registry lacks (check reports it): the bare facts
-        item = {
+    piece = pieces(data)["csl-json"].get(paper.key)
+    if piece is None:  # a paper the build cannot cite (it reports why): the bare facts
+        item: csljson.Item = {
             "title": plain(paper.title),
             "author": [csljson.name(a) for a in paper.authors if a != OTHERS],
             "issued": {"date-parts": [[paper.year]]},
         }
+    else:  # the item of the page's CSL-JSON download, with the abstract it leaves out
+        item = json.loads(piece)
+        if paper.abstract:
+            item["abstract"] = csljson.plain(paper.abstract)
     out.update(tags(item))
     if paper.arxiv:
         out["citation_arxiv_id"] = paper.arxiv

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from catalog.bib import formats
+from catalog.bib import csljson, formats, ris
 from catalog.model import Paper
 from catalog.site.links import plural
 from catalog.site.sitedata import SiteData
@@ -44,12 +44,19 @@ DATA_DIR = "assets/cite-data"  # each format's pieces of every paper, joined by 
 
 def pieces(data: SiteData) -> dict[str, dict[str, str]]:
     """Each format's piece of every paper that has its BibTeX entry (a paper whose venue
-    the registry lacks has none, and the build reports it), by key; made once a build."""
+    the registry lacks has none, and the build reports it), by key in key order; made
+    once a build, each paper's texts once: the BibTeX piece is the entry the build made
+    (SiteData.bibtex, which the page shows), and RIS and CSL-JSON are written from one
+    CSL-JSON item (as `papers export` writes them), which the citation tags read too."""
     if not data.citations:
-        papers = [p for p in data.papers if p.key in data.bibtex]
+        papers = sorted((p for p in data.papers if p.key in data.bibtex), key=lambda p: p.key)
+        items = csljson.items(papers, data.venues, data.export_options)  # in key order
+        by_key = dict(zip((p.key for p in papers), items, strict=True))
         data.citations = {
-            d.fmt: formats.pieces(d.fmt, papers, data.venues, data.export_options)
-            for d in DOWNLOADS
+            "bibtex": {key: data.bibtex[key] for key in by_key},
+            "biblatex": formats.pieces("biblatex", papers, data.venues, data.export_options),
+            "ris": {key: ris.text(item) for key, item in by_key.items()},
+            "csl-json": {key: csljson.line(item) for key, item in by_key.items()},
         }
     return data.citations
 
