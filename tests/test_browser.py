@@ -480,27 +480,10 @@ def test_site_search_previews_the_summary(page, site_url):
 
 def _search(page, query: str) -> tuple[str, list[str]]:
     """Type a query into the header's search box as a reader would: what the results
-    say they found ("12 matching documents") and the links of the first results."""
-    box = page.locator("input.md-search__input")
-    icon = page.locator("label.md-header__button[for=__search]")
-    if icon.is_visible():  # on a phone the box opens from the header's icon
-        icon.click()
-    else:
-        box.click()
-    box.fill("")
-    box.press_sequentially(query, delay=15)
-    meta = page.locator(".md-search-result__meta")
-    # Results follow each key typed; wait until they have settled on the last one.
-    seen, same = "", 0
-    for _ in range(120):
-        page.wait_for_timeout(150)
-        text = meta.inner_text()
-        same = same + 1 if text == seen and text.endswith(("documents", "document")) else 0
-        seen = text
-        if same == 3:
-            break
-    links = page.locator(".md-search-result__item > .md-search-result__link")
-    return seen, [links.nth(i).get_attribute("href") for i in range(links.count())]
+    say they found ("12 matching documents") and the links of the results."""
+    import relevance
+
+    return relevance.typed_search(page, query)
 
 
 def _found(meta: str) -> int:

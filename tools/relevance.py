@@ -117,12 +117,16 @@ def served_site(folder: Path) -> Iterator[str]:
         yield url
 
 
-def dialog_results(page: Any, text: str) -> list[str]:
-    """The pages the search dialog lists for a query typed as a reader types it, in
-    order: a paper page as its key, any other page as its address (a page's sections
-    with it)."""
+def typed_search(page: Any, text: str) -> tuple[str, list[str]]:
+    """Type a query into the header's search box as a reader would, once the results of
+    the last query are gone and until the new ones settle: what the results say they
+    found ("12 matching documents") and the links of the results, in order."""
     box = page.locator("input.md-search__input")
-    box.click()
+    icon = page.locator("label.md-header__button[for=__search]")
+    if icon.is_visible():  # on a phone the box opens from the header's icon
+        icon.click()
+    else:
+        box.click()
     box.fill("")
     meta = page.locator(".md-search-result__meta")
     for _ in range(40):  # the last query's results gone
@@ -139,7 +143,14 @@ def dialog_results(page: Any, text: str) -> list[str]:
         if same == 4:
             break
     links = page.locator(".md-search-result__item > .md-search-result__link")
-    hrefs = [links.nth(i).get_attribute("href") or "" for i in range(links.count())]
+    return seen, [links.nth(i).get_attribute("href") or "" for i in range(links.count())]
+
+
+def dialog_results(page: Any, text: str) -> list[str]:
+    """The pages the search dialog lists for a query typed as a reader types it, in
+    order: a paper page as its key, any other page as its address (a page's sections
+    with it)."""
+    _, hrefs = typed_search(page, text)
     # A page and its sections are one result to the reader (the dialog lists them as one
     # item): a paper's page is its key, any other page its address without the
     # highlight and the section.
