@@ -372,11 +372,6 @@ _UNDECOMPOSABLE = str.maketrans(
 _UNDECOMPOSABLE_RE = re.compile("[" + "".join(chr(c) for c in _UNDECOMPOSABLE) + "]")
 
 
-def has_undecomposable(text: str) -> bool:
-    """True if the text has a letter (ß, ø, ł, ...) that accent-stripping leaves alone."""
-    return not text.isascii() and _UNDECOMPOSABLE_RE.search(text) is not None
-
-
 def system_name(title: str) -> str:
     """The system name a title gives before a colon ('EVStore'), else ''."""
     head, sep, _ = title.partition(":")

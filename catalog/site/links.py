@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import html
 import json
 import logging
@@ -65,14 +64,6 @@ def plain(text: str) -> str:
     """Catalog text as a page shows it: LaTeX left in it read as text (bib.latex.readable,
     the rule the plain-text citation formats share)."""
     return readable(text)
-
-
-@functools.lru_cache(maxsize=4096)
-def _to_text(text: str) -> str:
-    """bib.latex.to_text, once per text: an abstract shows in up to ten lists."""
-    from catalog.bib.latex import to_text
-
-    return to_text(text)
 
 
 def md(text: str) -> str:

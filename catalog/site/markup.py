@@ -22,7 +22,7 @@ from catalog.site.links import (
 )
 from catalog.site.shelves import anchor, shelf
 from catalog.site.sitedata import SiteData, safe_url
-from catalog.site.templates import render, template
+from catalog.site.templates import render
 
 
 def authors_of(
@@ -34,14 +34,6 @@ def authors_of(
         (author, f"{to(shelf(person))}#{anchor(person)}" if person else None)
         for author, person in zip(paper.authors, data.people.of(paper), strict=True)
     ]
-
-
-def authors_html(
-    paper: Paper, data: SiteData, to: Callable[[str], str], limit: int | None = None
-) -> Markup:
-    """The author list, each name a link to its person's page (macros.html, authors)."""
-    macro = template("macros.html", data.template_dir).module.authors  # type: ignore[attr-defined]
-    return Markup(macro(authors_of(paper, data, to), paper.et_al, limit))
 
 
 def book_parts(paper: Paper, venue: Venue | None) -> tuple[str, str]:
