@@ -465,3 +465,32 @@ def test_the_404_page_helps(tiny_site):
     assert tiny_site.run.returncode == 0
     page = (out / "404.html").read_text(encoding="utf-8")
     assert "Page not found" in page and ">all papers</a>" in page and "search" in page
+
+
+def test_generated_html_pages_skip_markdown(paths, tmp_path, monkeypatch):
+    """Only Markdown sources (home, notes) go through a Markdown converter: a generated
+    page's HTML is taken as it is (catalog.site.htmlpage), and its search view and body
+    still reach the site."""
+    import markdown
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    write_note(paths)
+    converted: list[str] = []
+    convert = markdown.Markdown.convert
+
+    def counting(self: markdown.Markdown, source: str) -> str:
+        converted.append(source)
+        return convert(self, source)
+
+    monkeypatch.setattr(markdown.Markdown, "convert", counting)
+    monkeypatch.setenv("PAPERS_CATALOG", str(paths.catalog))
+    monkeypatch.setenv("PAPERS_DB", str(paths.db))
+    monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
+    config = load_config(str(REPO / "mkdocs.yml"), site_dir=str(tmp_path / "out"), strict=True)
+    config.plugins.on_startup(command="build", dirty=False)
+    build(config)
+    assert converted and not any('<h1 id="title">' in text for text in converted)
+    assert len(converted) <= 3, [text[:60] for text in converted]
+    page = (tmp_path / "out" / "papers" / "he2021fastmoe" / "index.html").read_text()
+    assert '<h1 id="title">FastMoE' in page and '<ul class="pp-list pp-related"' in page

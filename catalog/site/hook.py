@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,8 +16,8 @@ from catalog.data.notes import Note
 from catalog.errors import CatalogError
 from catalog.paths import CATALOG_ENV, Paths
 from catalog.site.home import fill_charts, fill_home
+from catalog.site.htmlpage import HtmlPage
 from catalog.site.links import NAV_PAGES, log, note_uri
-from catalog.site.markup import page_toc
 from catalog.site.outdir import check_site_dir, mark_site_dir
 from catalog.site.render import (
     generate,
@@ -25,7 +25,6 @@ from catalog.site.render import (
     link_papers,
     note_page,
 )
-from catalog.site.searchview import search_view
 from catalog.site.sitedata import SiteData, flag, load, safe_url
 from catalog.site.weight import squeeze
 
@@ -46,9 +45,6 @@ class _Build:
     paths: Paths
     notes: list[Note]
     data: SiteData | None = None
-    html: dict[str, str] = field(default_factory=dict)  # HTML pages' bodies, by source path
-    # Those bodies while the search reads their search_view (on_page_content), by path.
-    bodies: dict[str, str] = field(default_factory=dict)
     pages_written: int = 0  # pages written as an index.html (on_post_page)
 
 
@@ -140,6 +136,19 @@ def nav_with_notes(nav: list[Any], notes: list[Note]) -> list[Any]:
     return out
 
 
+def nav_titles(nav: list[Any] | None) -> dict[str, str]:
+    """The title the nav gives each page it names (which mkdocs prefers to the page's
+    own), by source path."""
+    out: dict[str, str] = {}
+    for item in nav or []:
+        for title, target in item.items() if isinstance(item, dict) else ():
+            if isinstance(target, str):
+                out[target] = title
+            elif isinstance(target, list):
+                out.update(nav_titles(target))
+    return out
+
+
 def on_files(files: Files, *, config: MkDocsConfig) -> Files:
     """Add every generated page and chart to the site as an in-memory file."""
     from mkdocs.structure.files import File, InclusionLevel
@@ -169,6 +178,7 @@ def on_files(files: Files, *, config: MkDocsConfig) -> Files:
         log.warning("%s", problem)
     _use_catalog_notes(files, config, _build.paths, _build.notes)
     count = 0
+    titles = nav_titles(config.nav)
     for uri, content in generate(data).items():
         if files.get_file_from_path(uri) is not None:
             log.warning(
@@ -176,7 +186,10 @@ def on_files(files: Files, *, config: MkDocsConfig) -> Files:
             )
             continue
         level = InclusionLevel.INCLUDED if uri in NAV_PAGES else InclusionLevel.NOT_IN_NAV
-        files.append(File.generated(config, uri, content=content, inclusion=level))
+        file = File.generated(config, uri, content=content, inclusion=level)
+        files.append(file)
+        if is_html_page(uri):
+            HtmlPage(titles.get(uri), file, config)  # mkdocs takes a page a plugin gives
         count += 1
     timings["total"] = time.perf_counter() - started
     log.info(
@@ -246,26 +259,14 @@ def on_page_markdown(markdown: str, *, page: Page, config: MkDocsConfig, files: 
         if note is None:
             return link_papers(markdown, uri, _build.data)
         return note_page(markdown, uri, note, _build.data)
-    if is_html_page(uri) and page.file.generated_by:
-        # Already HTML (see paper_page): keep it from Markdown, put it back in on_page_content.
-        _build.html[uri] = markdown
-        return ""
     return markdown
 
 
 def on_page_content(html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
-    """An HTML page's own body, with its table of contents; as the search's view of it
-    (catalog.site.searchview) until on_page_context puts the body back."""
-    from mkdocs.structure.toc import get_toc
-
+    """The home page with its charts."""
     if _build is not None and _build.data is not None and page.file.src_uri == "index.md":
         return fill_charts(html, _build.data)
-    if _build is None or page.file.src_uri not in _build.html:
-        return html
-    body = _build.html.pop(page.file.src_uri)
-    page.toc = get_toc(page_toc(body))
-    _build.bodies[page.file.src_uri] = body
-    return search_view(body)
+    return html
 
 
 @event_priority(-100)  # after the search has read the page (Material's runs at 0)
@@ -275,8 +276,8 @@ def on_page_context(
     """The page's whole body back, for the theme to write (the search's change to the
     view, taking out data-search-* attributes with values, has nothing to take out of
     the templates' HTML)."""
-    if _build is not None and page.file.src_uri in _build.bodies:
-        page.content = _build.bodies.pop(page.file.src_uri)
+    if isinstance(page, HtmlPage):
+        page.content = page.body
     return context
 
 
