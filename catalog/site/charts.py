@@ -39,13 +39,36 @@ Linker = Callable[[str, str], str] | None
 # What a bar's or a label's link is called for assistive technology, by its page's kind.
 _LINK_NAMES = {"year": "Papers of {}", "tag": "Papers tagged {}", "venue": "Papers at {}"}
 
-# The longest label a chart shows whole; a longer one (a hand-edited tag) is cut, so that
-# the margin its length sets leaves room for the bars.
+# Charts are drawn this wide (pt): at a phone's 358 px of text width their 11 pt labels
+# still read at about 11 px, and no chart needs a sideways scroll.
+WIDTH = 360
+FONT = 11
+
+
+def _text_width(text: str, size: float) -> float:
+    """About how wide a sans-serif label is: wide (East Asian) characters a whole em,
+    marks nothing, the rest 0.6 em (a little over Arial's average, so labels fit)."""
+    ems = sum(
+        1.0 if unicodedata.east_asian_width(c) in "WF" else 0 if unicodedata.combining(c) else 0.6
+        for c in text
+    )
+    return ems * size
+
+
+# The longest label a chart shows whole, in characters and in points (40 Latin letters,
+# fewer wide ones); a longer one (a hand-edited tag) is cut, so that the margin its
+# length sets leaves room for the bars.
 MAX_LABEL = 40
 
 
 def _short(label: str) -> str:
-    return label if len(label) <= MAX_LABEL else label[: MAX_LABEL - 1] + "…"
+    room = _text_width("x" * MAX_LABEL, FONT)
+    if len(label) <= MAX_LABEL and _text_width(label, FONT) <= room:
+        return label
+    cut = label[: MAX_LABEL - 1]
+    while _text_width(cut + "…", FONT) > room:
+        cut = cut[:-1]
+    return cut + "…"
 
 
 @dataclass(frozen=True)
@@ -61,22 +84,6 @@ def _label(kind: str, name: str, link: Linker, linked: bool = True) -> Label:
     if link is None or not linked:
         return Label(_short(name))
     return Label(_short(name), link(kind, name), _LINK_NAMES[kind].format(name))
-
-
-# Charts are drawn this wide (pt): at a phone's 358 px of text width their 11 pt labels
-# still read at about 11 px, and no chart needs a sideways scroll.
-WIDTH = 360
-FONT = 11
-
-
-def _text_width(text: str, size: float) -> float:
-    """About how wide a sans-serif label is: wide (East Asian) characters a whole em,
-    marks nothing, the rest 0.6 em (a little over Arial's average, so labels fit)."""
-    ems = sum(
-        1.0 if unicodedata.east_asian_width(c) in "WF" else 0 if unicodedata.combining(c) else 0.6
-        for c in text
-    )
-    return ems * size
 
 
 def _widest(labels: Sequence[Label]) -> float:
