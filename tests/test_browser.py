@@ -95,6 +95,14 @@ def test_home_page_shows_its_charts(page, browser, site_url):
         assert svg.get_attribute("aria-label")
         # Drawn at a real size.
         assert svg.evaluate("s => s.getBoundingClientRect().width > 300")
+        # No label or count cut off at the chart's edge (their widths are estimated).
+        outside = svg.evaluate(
+            "s => { const c = s.getBoundingClientRect(); return Array.from("
+            "s.querySelectorAll('text')).filter(t => { const b = t.getBoundingClientRect();"
+            " return b.left < c.left || b.right > c.right || b.top < c.top ||"
+            " b.bottom > c.bottom }).map(t => t.textContent) }"
+        )
+        assert outside == []
     assert "papers from" in page.locator("article").inner_text()
     shot(page, "home")
     # A reader whose system is in dark mode gets the slate scheme; the charts must
@@ -1018,6 +1026,20 @@ def test_bibtex_of_the_filtered_papers_is_that_set_and_compiles(browser, site_ur
     assert bbl.count("\\bibitem") == len(want)
 
 
+def _contrast(rgb: str, hex_colour: str) -> float:
+    """WCAG's contrast ratio of a computed 'rgb(r, g, b)' and a '#rrggbb'."""
+
+    def luminance(channels: list[int]) -> float:
+        linear = [
+            c / 255 / 12.92 if c <= 10 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in channels
+        ]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    a = luminance([int(c) for c in re.findall(r"\d+", rgb)[:3]])
+    b = luminance([int(hex_colour[i : i + 2], 16) for i in (1, 3, 5)])
+    return (max(a, b) + 0.05) / (min(a, b) + 0.05)
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_charts_fit_a_phone_and_read_in_both_schemes(browser, site_url, scheme):
     """At 390 px no chart is wider than the screen or scrolls; the grid's counts keep
@@ -1033,12 +1055,15 @@ def test_charts_fit_a_phone_and_read_in_both_schemes(browser, site_url, scheme):
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
             assert box["width"] > 300  # drawn across the screen, not shrunk to a stamp
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        # Each count with its cell's fill: (the count's colour as drawn, the cell's).
         inks = page.evaluate(
-            "() => Array.from(document.querySelectorAll('#coverage-axes_1 text, "
-            "svg[aria-label^=Grid] g[id*=text] text')).map(t => getComputedStyle(t).fill)"
+            "() => Array.from(document.querySelectorAll('svg[aria-label^=Grid] text[fill]'))"
+            ".map(t => [getComputedStyle(t).fill, t.previousElementSibling.getAttribute('fill')])"
         )
-        cells = [ink for ink in inks if ink in ("rgb(17, 17, 17)", "rgb(255, 255, 255)")]
-        assert len(cells) >= 10
+        assert len(inks) >= 10
+        for ink, cell in inks:
+            assert ink in ("rgb(0, 0, 0)", "rgb(255, 255, 255)")  # not the scheme's text colour
+            assert _contrast(ink, cell) >= 4.5, (ink, cell)
         shot(page, f"home-390-{scheme}")
     finally:
         context.close()

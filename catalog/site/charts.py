@@ -1,35 +1,25 @@
-"""Charts of the catalog, drawn by matplotlib to SVG text.
+"""Charts of the catalog as SVG text: the geometry here, the markup in the template
+overrides/papers/chart.html (autoescaped, so a name from the data stays text).
 
-Figures are made with the object API (no pyplot, so no global figure state)
-under the non-interactive Agg backend, with a fixed SVG hash salt and no
-date, so the same catalog always gives byte-identical SVG.
+Coordinates are points (the file's width and height are in pt); numbers are rounded,
+so the same catalog always gives byte-identical SVG.
 """
 
 from __future__ import annotations
 
-import html
-import io
-import re
+import math
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
 
 from catalog.model import Paper
+from catalog.site.templates import render
 
 # Beyond this many venues or tags a chart lumps the rest together, to stay legible.
 MAX_TAGS = 25
 MAX_GRID_VENUES = 20
-_SALT = "papers-catalog"
-_RC: dict[str, Any] = {
-    "svg.hashsalt": _SALT,
-    "svg.fonttype": "none",  # text stays text: smaller files, searchable, crisp at any zoom
-    "text.parse_math": False,  # labels are names from the data, never mathtext ('$\\frac{1}{$')
-    "font.family": "sans-serif",
-    "font.size": 11,
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-}
 
 
 @dataclass(frozen=True)
@@ -42,106 +32,114 @@ class Chart:
     caption: str
 
 
-def _style() -> Any:
-    """Our rc settings for the duration of one figure (never the global ones)."""
-    from matplotlib import rc_context
-
-    return rc_context(_RC)  # type: ignore[arg-type]  # stubs want literal keys
-
-
 # A link for a year, venue or tag: ("year", "2022") -> "years/2022/"; None draws no links.
 Linker = Callable[[str, str], str] | None
 
 
 # What a bar's or a label's link is called for assistive technology, by its page's kind.
 _LINK_NAMES = {"year": "Papers of {}", "tag": "Papers tagged {}", "venue": "Papers at {}"}
-_SVG_A_RE = re.compile(r'<a href="([^"]*)"')
+
+# Charts are drawn this wide (pt): at a phone's 358 px of text width their 11 pt labels
+# still read at about 11 px, and no chart needs a sideways scroll.
+WIDTH = 360
+FONT = 11
 
 
-def _naming(link: Linker) -> tuple[Linker, dict[str, str]]:
-    """The linker, and the name of each link it makes as it makes them (by address)."""
-    names: dict[str, str] = {}
-    if link is None:
-        return None, names
-    make = link
-
-    def named(kind: str, name: str) -> str:
-        target = make(kind, name)
-        names[target] = _LINK_NAMES[kind].format(name)
-        return target
-
-    return named, names
-
-
-def _svg(fig: Any, names: dict[str, str]) -> str:
-    # Transparent: the page's own background shows through, light or dark.
-    fig.patch.set_alpha(0)
-    for ax in fig.axes:
-        ax.patch.set_alpha(0)
-    buffer = io.StringIO()
-    fig.savefig(buffer, format="svg", metadata={"Date": None})
-    # matplotlib opens every link in a new window; a bar leads on in the same one. Its
-    # links carry only SVG 1's xlink:href, which crawlers do not count: SVG 2's href,
-    # and a name, as a link's text would give (a bar or a label drawn as paths has none).
-    svg = buffer.getvalue().replace(' target="_blank"', "").replace("<a xlink:href=", "<a href=")
-
-    def name(m: re.Match[str]) -> str:
-        said = names.get(html.unescape(m.group(1)))
-        return f'{m.group(0)} aria-label="{html.escape(said)}"' if said else m.group(0)
-
-    return _SVG_A_RE.sub(name, svg)
-
-
-def _link_ticks(labels: Any, kind: str, link: Linker, names: Sequence[str]) -> None:
-    """Tick labels that link to their page (all but 'other', which has none)."""
-    if link is None:
-        return
-    for label, name in zip(labels, names, strict=True):
-        if name != "other":
-            label.set_url(link(kind, name))
-
-
-# Width of one character of a 10 pt label, in inches, to size margins from label lengths.
-_CHAR_IN = 0.08
-
-
-def _figure(
-    width: float, height: float, left: float, right: float, bottom: float, top: float = 0.15
-) -> Any:
-    """A figure with margins given in inches.
-
-    Fixed margins, sized from the labels, instead of matplotlib's constrained
-    layout, which measures every artist again and doubles the drawing time.
-    """
-    import matplotlib
-
-    matplotlib.use("Agg")  # never a GUI backend, even if something imports pyplot later
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(width, height))
-    fig.subplots_adjust(
-        left=left / width, right=1 - right / width, bottom=bottom / height, top=1 - top / height
+def _text_width(text: str, size: float) -> float:
+    """About how wide a sans-serif label is: wide (East Asian) characters a whole em,
+    marks nothing, the rest 0.6 em (a little over Arial's average, so labels fit)."""
+    ems = sum(
+        1.0 if unicodedata.east_asian_width(c) in "WF" else 0 if unicodedata.combining(c) else 0.6
+        for c in text
     )
-    return fig
+    return ems * size
 
 
-# The longest label a chart shows whole; a longer one (a hand-edited tag) is cut, so that
-# the margin its length sets stays inside the figure.
+# The longest label a chart shows whole, in characters and in points (40 Latin letters,
+# fewer wide ones); a longer one (a hand-edited tag) is cut, so that the margin its
+# length sets leaves room for the bars.
 MAX_LABEL = 40
 
 
 def _short(label: str) -> str:
-    return label if len(label) <= MAX_LABEL else label[: MAX_LABEL - 1] + "…"
+    room = _text_width("x" * MAX_LABEL, FONT)
+    if len(label) <= MAX_LABEL and _text_width(label, FONT) <= room:
+        return label
+    cut = label[: MAX_LABEL - 1]
+    while _text_width(cut + "…", FONT) > room:
+        cut = cut[:-1]
+    return cut + "…"
 
 
-def _longest(labels: Sequence[str]) -> int:
-    return max((len(_short(label)) for label in labels), default=1)
+@dataclass(frozen=True)
+class Label:
+    """A label as drawn, and where it leads with the link's name (None: no link)."""
+
+    text: str
+    href: str | None = None
+    name: str | None = None
 
 
-def _top(counter: Counter[str], limit: int) -> list[str]:
-    """The `limit` most common names (ties by name); the rest become 'other'."""
-    ranked = sorted(counter, key=lambda k: (-counter[k], k.lower()))
-    return ranked if len(ranked) <= limit else ranked[: limit - 1]
+def _label(kind: str, name: str, link: Linker, linked: bool = True) -> Label:
+    if link is None or not linked:
+        return Label(_short(name))
+    return Label(_short(name), link(kind, name), _LINK_NAMES[kind].format(name))
+
+
+def _widest(labels: Sequence[Label]) -> float:
+    return max((_text_width(label.text, FONT) for label in labels), default=0)
+
+
+def _ticks(top: int) -> list[int]:
+    """Round counts from 0 to at least `top`, at most 6 of them: steps of 1, 2, 5, 10, 20..."""
+    step = 1
+    while math.ceil(top / step) > 5:
+        step = step * 5 // 2 if str(step)[0] == "2" else step * 2
+    return list(range(0, step * math.ceil(max(top, 1) / step) + 1, step))
+
+
+def _num(x: float) -> float | int:
+    """A coordinate as written: to a tenth of a point, whole numbers without '.0'."""
+    rounded = round(x, 1)
+    return int(rounded) if rounded == int(rounded) else rounded
+
+
+def _bars(labels: Sequence[Label], counts: Sequence[int], theme_dir: Path | None) -> str:
+    """Horizontal bars in the order given (the first on top), each count at its bar's end,
+    over a count axis; a linked label and its bar are one link."""
+    row, bar, top, bottom, right = 18, 12.6, 8, 36, 30
+    left = _widest(labels) + 12
+    ticks = _ticks(max(counts, default=0))
+    scale = (WIDTH - left - right) / ticks[-1]
+    axis_y = top + row * len(labels)
+    rows = [
+        {
+            "label": label,
+            "count": count,
+            "y": _num(top + row * (i + 0.5)),
+            "bar_y": _num(top + row * (i + 0.5) - bar / 2),
+            "length": _num(count * scale),
+            "count_x": _num(left + count * scale + 3),
+        }
+        for i, (label, count) in enumerate(zip(labels, counts, strict=True))
+    ]
+    return render(
+        "chart.html",
+        theme_dir,
+        kind="bars",
+        width=WIDTH,
+        height=axis_y + bottom,
+        left=_num(left),
+        label_x=_num(left - 6),
+        bar=bar,
+        rows=rows,
+        top=top,
+        axis_y=axis_y,
+        ticks=[(_num(left + t * scale), t) for t in ticks],
+        tick_y=axis_y + 15,
+        title_x=_num((left + WIDTH - right) / 2),
+        title_y=axis_y + 31,
+    )
 
 
 def _year_span(papers: Sequence[Paper]) -> list[int]:
@@ -149,41 +147,24 @@ def _year_span(papers: Sequence[Paper]) -> list[int]:
     return list(range(min(years), max(years) + 1)) if years else []
 
 
-# Charts are drawn this wide (inches; 1 in = 72 pt): at a phone's 358 px of text width
-# their 11 pt labels still read at about 10 px, and no chart needs a sideways scroll.
-WIDTH = 5.0
+def _top(counter: Counter[str], limit: int) -> list[str]:
+    """The `limit` most common names (ties by name); the rest become 'other'."""
+    ranked = sorted(counter, key=lambda k: (-counter[k], k.lower(), k))
+    return ranked if len(ranked) <= limit else ranked[: limit - 1]
 
 
-def papers_per_year(papers: Sequence[Paper], link: Linker = None) -> Chart:
+def papers_per_year(
+    papers: Sequence[Paper], link: Linker = None, theme_dir: Path | None = None
+) -> Chart:
     """Horizontal bars of papers per year, newest on top, each linking to its year's page.
 
     Not stacked by venue: with hundreds of venues the stack was mostly 'other';
     the coverage grid shows the venues.
     """
-    link, names = _naming(link)
     years = _year_span(papers)[::-1]
     per_year = Counter(p.year for p in papers)
-    counts = [per_year[y] for y in years]
-    with _style():
-        fig = _figure(WIDTH, max(1.6, 0.26 * len(years) + 0.8), left=0.6, right=0.4, bottom=0.5)
-        ax = fig.add_subplot()
-        positions = list(range(len(years)))
-        bars = ax.barh(positions, counts, color=_colors(1)[0])
-        if link is not None:
-            for bar, year in zip(bars, years, strict=True):
-                if per_year[year]:
-                    bar.set_url(link("year", str(year)))
-        for y, n in zip(positions, counts, strict=True):
-            if n:
-                ax.text(n, y, f" {n}", va="center", fontsize=9)
-        ax.set_xlabel("papers")
-        ax.set_yticks(positions, [str(y) for y in years])
-        _link_ticks(
-            ax.get_yticklabels(), "year", link, [str(y) if per_year[y] else "other" for y in years]
-        )
-        ax.invert_yaxis()
-        ax.xaxis.get_major_locator().set_params(integer=True)
-        svg = _svg(fig, names)
+    labels = [_label("year", str(y), link, linked=per_year[y] > 0) for y in years]
+    svg = _bars(labels, [per_year[y] for y in years], theme_dir)
     peak = max(per_year, key=lambda y: (per_year[y], y))
     alt = (
         f"Bar chart of papers per year from {years[-1]} to {years[0]}; the busiest year "
@@ -192,34 +173,13 @@ def papers_per_year(papers: Sequence[Paper], link: Linker = None) -> Chart:
     return Chart("papers-per-year", svg, alt, "Papers per year")
 
 
-def tag_counts(papers: Sequence[Paper], link: Linker = None) -> Chart:
-    """Horizontal bars of how many papers carry each tag."""
-    link, names = _naming(link)
+def tag_counts(
+    papers: Sequence[Paper], link: Linker = None, theme_dir: Path | None = None
+) -> Chart:
+    """Horizontal bars of how many papers carry each tag, the most used on top."""
     counter = Counter(t for p in papers for t in dict.fromkeys(p.tags))
     shown = _top(counter, MAX_TAGS)
-    values = [counter[t] for t in shown]
-    with _style():
-        fig = _figure(
-            WIDTH,
-            max(1.6, 0.26 * len(shown) + 0.8),
-            left=0.25 + _CHAR_IN * _longest(shown),
-            right=0.4,
-            bottom=0.5,
-        )
-        ax = fig.add_subplot()
-        positions = list(range(len(shown)))
-        bars = ax.barh(positions, values, color=_colors(1)[0])
-        if link is not None:
-            for bar, tag in zip(bars, shown, strict=True):
-                bar.set_url(link("tag", tag))
-        ax.set_yticks(positions, [_short(t) for t in shown])
-        _link_ticks(ax.get_yticklabels(), "tag", link, shown)
-        ax.invert_yaxis()  # the most used tag on top
-        ax.set_xlabel("papers")
-        ax.xaxis.get_major_locator().set_params(integer=True)
-        for y, v in zip(positions, values, strict=True):
-            ax.text(v, y, f" {v}", va="center", fontsize=8)
-        svg = _svg(fig, names)
+    svg = _bars([_label("tag", t, link) for t in shown], [counter[t] for t in shown], theme_dir)
     listed = ", ".join(f"{t} {counter[t]}" for t in shown[:8])
     alt = (
         (
@@ -232,56 +192,99 @@ def tag_counts(papers: Sequence[Paper], link: Linker = None) -> Chart:
     return Chart("tag-counts", svg, alt, "Papers per tag")
 
 
-def coverage(papers: Sequence[Paper], link: Linker = None) -> Chart:
+# The grid's palette: a cell's blue runs from the first (one paper) to the second (the
+# most); the faintest is still a clear blue on a white or a dark page.
+_FAINT = (198, 219, 239)
+_DEEP = (8, 48, 107)
+
+
+def _luminance(rgb: Sequence[float]) -> float:
+    """WCAG's relative luminance of an sRGB colour."""
+    linear = [c / 255 / 12.92 if c <= 10 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def _cell_colours(n: int, most: int) -> tuple[str, str]:
+    """A cell's fill for its count, and the ink (black or white, whichever contrasts
+    more: at least 4.58:1) its count is written in."""
+    share = (n - 1) / (most - 1) if most > 1 else 1.0
+    rgb = [round(a + (b - a) * share) for a, b in zip(_FAINT, _DEEP, strict=True)]
+    lum = _luminance(rgb)
+    ink = "#000000" if (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) else "#ffffff"
+    return "#{:02x}{:02x}{:02x}".format(*rgb), ink
+
+
+def _grid(
+    rows: Sequence[Label],
+    columns: Sequence[Label],
+    counts: Sequence[Sequence[int]],
+    theme_dir: Path | None,
+) -> str:
+    """A grid of counts, rows labelled on the left and columns below (turned upright when
+    many); empty cells are left out, so the page shows through."""
+    row, top = 20, 8
+    left = _widest(rows) + 12
+    cell = min(26.0, (WIDTH - left - 14) / max(1, len(columns)))
+    # Year labels and counts shrink to fit narrow columns (a long span of years).
+    column_size = min(FONT, cell / 0.75)
+    upright = len(columns) > 8
+    axis_y = top + row * len(rows)
+    bottom = (_text_width("0000", column_size) + 10) if upright else 24
+    most = max((max(r) for r in counts), default=0)
+    cells = []
+    for i, line in enumerate(counts):
+        for j, n in enumerate(line):
+            if n:
+                fill, ink = _cell_colours(n, most)
+                x, y = left + j * cell, top + i * row
+                cells.append(
+                    {
+                        "x": _num(x + 0.5),
+                        "y": _num(y + 0.5),
+                        "mid_x": _num(x + cell / 2),
+                        "mid_y": _num(y + row / 2),
+                        "n": n,
+                        "fill": fill,
+                        "ink": ink,
+                    }
+                )
+    return render(
+        "chart.html",
+        theme_dir,
+        kind="grid",
+        width=_num(max(180, left + cell * len(columns) + 14)),
+        height=_num(axis_y + bottom),
+        label_x=_num(left - 6),
+        cell_w=_num(cell - 1),
+        cell_h=row - 1,
+        count_size=_num(max(5, min(8, cell / (0.6 * len(str(most)) + 0.3)))),
+        column_size=_num(column_size),
+        rows=[(label, _num(top + row * (i + 0.5))) for i, label in enumerate(rows)],
+        columns=[(label, _num(left + cell * (j + 0.5))) for j, label in enumerate(columns)],
+        column_y=axis_y + 6,
+        upright=upright,
+        cells=cells,
+    )
+
+
+def coverage(papers: Sequence[Paper], link: Linker = None, theme_dir: Path | None = None) -> Chart:
     """A venue × year grid whose cells count the papers (at least one paper).
 
-    Empty cells are left transparent and the counts are written in a colour fixed
-    against their cell, so the grid reads on a light or a dark page.
+    The counts are written in a colour fixed against their cell, so the grid reads
+    on a light or a dark page.
     """
-    link, names = _naming(link)
-    import numpy as np
-
     years = _year_span(papers)
     venue_counts = Counter(p.venue for p in papers)
     shown = _top(venue_counts, MAX_GRID_VENUES)
-    rows = [*shown, "other"] if len(shown) < len(venue_counts) else shown
-    grid = [[0] * len(years) for _ in rows]
-    row_of = {v: i for i, v in enumerate(rows)}
+    lumped = len(shown) < len(venue_counts)
+    grid = [[0] * len(years) for _ in range(len(shown) + lumped)]
+    row_of = {v: i for i, v in enumerate(shown)}
     for p in papers:
-        grid[row_of.get(p.venue, len(rows) - 1)][p.year - years[0]] += 1
-    top = max((max(r) for r in grid), default=0)
-    with _style():
-        rotate = len(years) > 8
-        label_in = 0.25 + _CHAR_IN * _longest(rows)
-        cell = min(0.36, (WIDTH - label_in - 0.2) / max(1, len(years)))
-        fig = _figure(
-            max(2.5, cell * len(years) + label_in + 0.2),
-            max(1.6, 0.3 * len(rows) + 0.9),
-            left=label_in,
-            right=0.2,
-            bottom=0.75 if rotate else 0.45,
-        )
-        ax = fig.add_subplot()
-        # The palette's light end is left out: the faintest cell is still a clear blue.
-        values = np.ma.masked_equal(np.array(grid, dtype=float), 0)
-        ax.imshow(values, cmap="Blues", aspect="auto", vmin=-0.35 * top, vmax=top)
-        ax.set_xticks(range(len(years)), [str(y) for y in years], rotation=90 if rotate else 0)
-        ax.set_yticks(range(len(rows)), [_short(r) for r in rows])
-        _link_ticks(ax.get_yticklabels(), "venue", link, rows)
-        had = {p.year for p in papers}
-        _link_ticks(
-            ax.get_xticklabels(), "year", link, [str(y) if y in had else "other" for y in years]
-        )
-        ax.spines[:].set_visible(False)
-        ax.tick_params(length=0)
-        for i, row in enumerate(grid):
-            for j, n in enumerate(row):
-                if n:
-                    # Not pure black: matplotlib would leave the colour out, and the
-                    # page's text colour (light in dark mode) would take its place.
-                    ink = "#ffffff" if n > top / 2 else "#111111"
-                    ax.text(j, i, str(n), ha="center", va="center", fontsize=8, color=ink)
-        svg = _svg(fig, names)
+        grid[row_of.get(p.venue, len(shown))][p.year - years[0]] += 1
+    rows = [_label("venue", v, link) for v in shown] + [Label("other")] * lumped
+    had = {p.year for p in papers}
+    columns = [_label("year", str(y), link, linked=y in had) for y in years]
+    svg = _grid(rows, columns, grid, theme_dir)
     filled = sum(1 for row in grid for n in row if n)
     alt = (
         f"Grid of {len(rows)} venues by {len(years)} years ({years[0]}–{years[-1]}); "
@@ -291,15 +294,14 @@ def coverage(papers: Sequence[Paper], link: Linker = None) -> Chart:
     return Chart("coverage", svg, alt, "Coverage: papers per venue and year")
 
 
-def _colors(n: int) -> list[Any]:
-    from matplotlib import colormaps
-
-    cmap = colormaps["tab10" if n <= 10 else "tab20"]
-    return [cmap(i % cmap.N) for i in range(n)]
-
-
-def render_all(papers: Sequence[Paper], link: Linker = None) -> list[Chart]:
+def render_all(
+    papers: Sequence[Paper], link: Linker = None, theme_dir: Path | None = None
+) -> list[Chart]:
     """Every chart of the home page, in display order; none for an empty catalog."""
     if not papers:
         return []
-    return [papers_per_year(papers, link), tag_counts(papers, link), coverage(papers, link)]
+    return [
+        papers_per_year(papers, link, theme_dir),
+        tag_counts(papers, link, theme_dir),
+        coverage(papers, link, theme_dir),
+    ]

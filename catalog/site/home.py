@@ -84,7 +84,7 @@ def inline_chart(chart: Chart) -> str:
     """A chart's SVG ready to sit in a page: no XML prolog, ids made unique to the
     chart, and named for assistive technology by its alt text."""
     svg = chart.svg[chart.svg.index("<svg") :]
-    svg = re.sub(r"<metadata>.*?</metadata>", "", svg, flags=re.S)
+    # Ours has no ids; a site's own chart.html may (a gradient, a clip path).
     prefix = chart.name + "-"
     svg = re.sub(r'\bid="', f'id="{prefix}', svg)
     svg = svg.replace("url(#", f"url(#{prefix}").replace('xlink:href="#', f'xlink:href="#{prefix}')
