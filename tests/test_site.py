@@ -689,3 +689,21 @@ def test_a_list_entrys_tags_lead_to_their_own_pages(paths):
             assert target == f"../{tag}/", (uri, tag, target)
             seen += 1
     assert seen > 4
+
+
+def test_a_theme_folder_overrides_the_page_and_chart_templates(paths, tmp_path):
+    """A template of the site's own theme folder under papers/ is used in place of ours,
+    for a list entry and for a chart alike; ours for the rest."""
+    from catalog.site.templates import OVERRIDES
+
+    theme = tmp_path / "theme" / "papers"
+    theme.mkdir(parents=True)
+    for name in ("entry.html", "chart.html"):
+        ours = (OVERRIDES / "papers" / name).read_text(encoding="utf-8")
+        (theme / name).write_text(f"<!-- mine:{name} -->\n{ours}", encoding="utf-8")
+    data, problems = sitedata.load(paths, template_dir=theme.parent)
+    assert problems == []
+    pages = render.generate(data)
+    assert "<!-- mine:entry.html -->" in pages["years/2023.md"]
+    assert data.charts and all("<!-- mine:chart.html -->" in c.svg for c in data.charts)
+    assert "<!-- mine:" not in pages[links.paper_uri("he2021fastmoe")].split("pp-related")[0]

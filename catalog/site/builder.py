@@ -20,6 +20,7 @@ from catalog.site.hook import (
     site_settings,
     source_folders,
     suggest_url,
+    theme_folder,
     use_markdown,
 )
 from catalog.site.links import SiteError, note_uri
@@ -187,6 +188,7 @@ def _write_sources(paths: Paths, out: Path, config_file: Path, config: Any) -> i
         notes,
         directory_urls=config.use_directory_urls,
         readings=flag(settings.get("show_readings")),
+        template_dir=theme_folder(config),
     )
     use_markdown(data, config)
     data.site_url = safe_url(config.site_url or "")

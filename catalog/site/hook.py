@@ -163,6 +163,7 @@ def on_files(files: Files, *, config: MkDocsConfig) -> Files:
             timings=timings,
             directory_urls=config.use_directory_urls,
             readings=flag(site_settings(config).get("show_readings")),
+            template_dir=theme_folder(config),
         )
     except CatalogError as err:
         from mkdocs.exceptions import PluginError
@@ -221,12 +222,15 @@ def site_settings(config: MkDocsConfig) -> dict[str, Any]:
 
 
 def use_markdown(data: SiteData, config: MkDocsConfig) -> None:
-    """Reading notes converted with the site's own Markdown extensions (SiteData.note_html),
-    pages rendered with the theme folder's templates (catalog.site.templates)."""
+    """Reading notes converted with the site's own Markdown extensions (SiteData.note_html)."""
     data.markdown_extensions = list(config.markdown_extensions)
     data.mdx_configs = dict(config.mdx_configs)
-    if config.theme.custom_dir:
-        data.template_dir = Path(config.theme.custom_dir)
+
+
+def theme_folder(config: MkDocsConfig) -> Path | None:
+    """The theme's overrides folder, whose templates render the pages and charts
+    (catalog.site.templates)."""
+    return Path(config.theme.custom_dir) if config.theme.custom_dir else None
 
 
 def _use_catalog_notes(files: Files, config: MkDocsConfig, paths: Paths, notes: list[Note]) -> None:

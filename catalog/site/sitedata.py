@@ -171,6 +171,7 @@ def load(
     timings: dict[str, float] | None = None,
     directory_urls: bool = True,
     readings: bool = True,
+    template_dir: Path | None = None,
 ) -> tuple[SiteData, list[Problem]]:
     """The site's data from the catalog's index, registries, notes and (when readings, the
     site's show_readings setting) the reader's reading notes."""
@@ -196,6 +197,7 @@ def load(
         _readings(paths, papers) if readings else {},
     )
     data.directory_urls = directory_urls
+    data.template_dir = template_dir
     data.statuses = statuses
     data.authors = authors.load(paths.authors, paths.display(paths.authors))
     timings["load"] = time.perf_counter() - started
@@ -215,7 +217,8 @@ def load(
         from catalog.site.charts import render_all
 
         started = time.perf_counter()
-        data.charts = render_all(papers, partial(_chart_link, directory_urls, data.venue_uri))
+        link = partial(_chart_link, directory_urls, data.venue_uri)
+        data.charts = render_all(papers, link, template_dir)
         timings["charts"] = time.perf_counter() - started
     return data, problems + link_problems(data, paths)
 
