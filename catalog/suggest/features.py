@@ -141,17 +141,16 @@ def _counts(docs: Sequence[list[str]], vocabulary: dict[str, int]) -> csr_matrix
     import numpy as np
     from scipy.sparse import csr_matrix
 
-    indptr, indices, data = [0], [], []
+    indptr, indices = [0], []
     for doc in docs:
-        counted = Counter(vocabulary[t] for t in doc if t in vocabulary)
-        columns = sorted(counted)
-        indices += columns
-        data += [counted[j] for j in columns]
+        indices += [j for j in map(vocabulary.get, doc) if j is not None]
         indptr.append(len(indices))
-    return csr_matrix(
-        (np.array(data, dtype=np.float64), np.array(indices, dtype=np.int64), indptr),
+    counts = csr_matrix(
+        (np.ones(len(indices)), np.array(indices, dtype=np.int64), indptr),
         shape=(len(docs), len(vocabulary)),
     )
+    counts.sum_duplicates()  # a term a doc repeats: one entry, its count
+    return counts
 
 
 def _unit(matrix: csr_matrix) -> csr_matrix:
@@ -206,12 +205,12 @@ def fit(items: Iterable[Item], weights: dict[str, float] = FIELD_WEIGHTS) -> Spa
     space = Space(weights=dict(weights))
     for name in weights:
         docs = [field_terms(i, name) for i in items]
-        vocabulary = {t: j for j, t in enumerate(sorted({t for doc in docs for t in doc}))}
-        if not vocabulary:  # no item has a word in this field
+        df = Counter(t for doc in docs for t in set(doc))  # how many items have each term
+        if not df:  # no item has a word in this field
             continue
-        df = np.bincount(_counts(docs, vocabulary).indices, minlength=len(vocabulary))
-        space.vocabularies[name] = vocabulary
-        space.idf[name] = np.log(max(len(items), 1) / np.maximum(df, 1))
+        vocabulary = sorted(df)
+        space.vocabularies[name] = {t: j for j, t in enumerate(vocabulary)}
+        space.idf[name] = np.log(len(items) / np.array([df[t] for t in vocabulary], dtype=float))
         space.names += [f"{name}: {t}" for t in vocabulary]
     return space
 
