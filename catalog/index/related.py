@@ -2,8 +2,9 @@
 
 One model of the catalog's words (catalog.suggest.features: title, summary,
 tags, authors, the system name, each TF-IDF; related papers leave out the year)
-serves suggest, its measure and related papers. The
-all-pairs product is computed in blocks of rows, so memory stays bounded by the block.
+serves suggest, its measure and related papers. It is counted with scipy alone, so a
+site build and `papers related` never import scikit-learn (only suggest's SVM does).
+The all-pairs product is computed in blocks of rows, so memory stays bounded by the block.
 """
 
 from __future__ import annotations

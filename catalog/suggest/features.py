@@ -2,9 +2,11 @@
 
 The words are this module's own tokenizer (folded, stop words out, plurals folded, with
 the bigrams of each field). Each field (title, summary, tags, authors, the system name
-before a title's colon as character n-grams, the year) is counted by scikit-learn's
-CountVectorizer, weighted by TF-IDF, scaled to unit length and given its weight, so a
-candidate that has only a title is still comparable with a paper that has everything.
+before a title's colon as letter groups, the year) is counted into a scipy sparse matrix,
+weighted by TF-IDF, scaled to unit length and given its weight, so a candidate that has
+only a title is still comparable with a paper that has everything. The counts are the
+ones scikit-learn's CountVectorizer gives (tests/test_suggest_features.py compares them),
+without importing scikit-learn: a site build and `papers related` need only scipy.
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ from catalog.model import Paper, fold, system_name
 if TYPE_CHECKING:
     import numpy as np
     from scipy.sparse import csr_matrix
-    from sklearn.feature_extraction.text import CountVectorizer
 
 _STOPWORDS_TEXT = """
 a about above across after against all also an and any are as at be been before being
@@ -100,8 +101,31 @@ def _years(year: int | None) -> list[str]:
     return [str(year), f"{year - 1}-{year}", f"{year}-{year + 1}"]
 
 
-def _field(item: Item, name: str) -> list[str]:
-    """One field's terms."""
+def letter_groups(text: str, shortest: int = 3, longest: int = 5) -> list[str]:
+    """The letter groups of a text's words as scikit-learn's char_wb analyzer makes them:
+    each word with a space either side, every run of 3 to 5 characters in it; a padded word
+    no longer than a length gives itself once and no longer runs."""
+    groups = []
+    for word in text.split():
+        padded = f" {word} "
+        for n in range(shortest, longest + 1):
+            if len(padded) <= n:
+                groups.append(padded)
+                break
+            groups += [padded[i : i + n] for i in range(len(padded) - n + 1)]
+    return groups
+
+
+def system(item: Item) -> str:
+    """The system name a title gives, folded ('fastermoe')."""
+    return fold(system_name(item.title))
+
+
+def field_terms(item: Item, name: str) -> list[str]:
+    """One field's terms: letter groups of the system name, so FasterMoE is near FastMoE;
+    words and bigrams of the title and body; a year and its spans; tags and authors whole."""
+    if name == "name":
+        return letter_groups(system(item))
     if name == "title":
         return terms(item.title)
     if name == "body":
@@ -111,26 +135,41 @@ def _field(item: Item, name: str) -> list[str]:
     return list(item.tags if name == "tags" else item.authors)
 
 
-def _name(item: Item) -> str:
-    """The system name a title gives, folded ('fastermoe'), for character n-grams."""
-    return fold(system_name(item.title))
+def _counts(docs: Sequence[list[str]], vocabulary: dict[str, int]) -> csr_matrix:
+    """How often each term of the vocabulary is in each doc, a row per doc; other terms
+    are not counted."""
+    import numpy as np
+    from scipy.sparse import csr_matrix
+
+    indptr, indices = [0], []
+    for doc in docs:
+        indices += [j for j in map(vocabulary.get, doc) if j is not None]
+        indptr.append(len(indices))
+    counts = csr_matrix(
+        (np.ones(len(indices)), np.array(indices, dtype=np.int64), indptr),
+        shape=(len(docs), len(vocabulary)),
+    )
+    counts.sum_duplicates()  # a term a doc repeats: one entry, its count
+    return counts
 
 
-def _vectorizer(name: str) -> CountVectorizer:
-    """The counter of one field: character n-grams of the system name, so FasterMoE is
-    near FastMoE; the field's terms for every other field."""
-    from sklearn.feature_extraction.text import CountVectorizer
+def _unit(matrix: csr_matrix) -> csr_matrix:
+    """The matrix with each row scaled to unit length (L2); an empty row stays empty."""
+    import numpy as np
 
-    if name == "name":
-        return CountVectorizer(analyzer="char_wb", ngram_range=(3, 5), preprocessor=_name)
-    return CountVectorizer(analyzer=lambda item: _field(item, name))
+    matrix = matrix.tocsr()
+    rows = np.repeat(np.arange(matrix.shape[0]), np.diff(matrix.indptr))
+    norms = np.sqrt(np.bincount(rows, weights=matrix.data**2, minlength=matrix.shape[0]))
+    norms[norms == 0] = 1.0
+    matrix.data /= norms[rows]
+    return matrix
 
 
 @dataclass
 class Space:
     """Feature spaces fitted on a catalog: each field's vocabulary and inverse frequency."""
 
-    vectorizers: dict[str, CountVectorizer] = field(default_factory=dict)
+    vocabularies: dict[str, dict[str, int]] = field(default_factory=dict)  # term -> column
     idf: dict[str, np.ndarray] = field(default_factory=dict)
     names: list[str] = field(default_factory=list)  # 'title: embedding cache', per column
     weights: dict[str, float] = field(default_factory=lambda: dict(FIELD_WEIGHTS))
@@ -145,36 +184,34 @@ class Space:
         """The items' rows: each field TF-IDF, unit length, weighted; whole rows unit length."""
         import numpy as np
         from scipy.sparse import csr_matrix, diags, hstack
-        from sklearn.preprocessing import normalize
 
-        if not self.vectorizers:  # a catalog without a word: every row empty
+        if not self.vocabularies:  # a catalog without a word: every row empty
             return csr_matrix((len(items), 0))
         blocks = []
-        for name, vectorizer in self.vectorizers.items():
-            counts = vectorizer.transform(items).astype(np.float64)
+        for name, vocabulary in self.vocabularies.items():
+            counts = _counts([field_terms(i, name) for i in items], vocabulary)
             counts.data = 1.0 + np.log(counts.data)
-            weighted = normalize(counts @ diags(self.idf[name]))
+            weighted = _unit(counts @ diags(self.idf[name]))
             blocks.append(weighted * self.weights[name])
-        return normalize(hstack(blocks, format="csr"))
+        return _unit(hstack(blocks, format="csr"))
 
 
 def fit(items: Iterable[Item], weights: dict[str, float] = FIELD_WEIGHTS) -> Space:
-    """The space of a catalog's items in the fields weighed. A term in every item weighs
-    nothing: it cannot tell papers apart."""
+    """The space of a catalog's items in the fields weighed, each field's terms in sorted
+    order. A term in every item weighs nothing: it cannot tell papers apart."""
     import numpy as np
 
     items = list(items)
     space = Space(weights=dict(weights))
     for name in weights:
-        vectorizer = _vectorizer(name)
-        try:
-            counts = vectorizer.fit_transform(items)
-        except ValueError:  # no item has a word in this field
+        docs = [field_terms(i, name) for i in items]
+        df = Counter(t for doc in docs for t in set(doc))  # how many items have each term
+        if not df:  # no item has a word in this field
             continue
-        df = np.bincount(counts.indices, minlength=counts.shape[1])
-        space.vectorizers[name] = vectorizer
-        space.idf[name] = np.log(max(len(items), 1) / np.maximum(df, 1))
-        space.names += [f"{name}: {t}" for t in vectorizer.get_feature_names_out()]
+        vocabulary = sorted(df)
+        space.vocabularies[name] = {t: j for j, t in enumerate(vocabulary)}
+        space.idf[name] = np.log(len(items) / np.array([df[t] for t in vocabulary], dtype=float))
+        space.names += [f"{name}: {t}" for t in vocabulary]
     return space
 
 
