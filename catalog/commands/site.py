@@ -183,7 +183,7 @@ def related_(
     ] = 5,
     as_json: JsonOpt = False,
 ) -> None:
-    """The papers most similar in wording (title, summary, tags) to one paper.
+    """The papers most like one paper in title, summary, tags, authors and system name.
 
     \b
     Examples:
