@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import logging
@@ -204,6 +205,9 @@ def _relpath(path: str, start: str) -> str:
     return "/".join([".."] * (len(at) - same) + to[same:]) or "."
 
 
+# A list's entries are written from one stand-in page per folder (markup.paper_item), so
+# most links of a build are asked for again and again.
+@functools.lru_cache(maxsize=1 << 16)
 def url(from_uri: str, to_uri: str, directory_urls: bool = True) -> str:
     """A relative URL, as in the built site, from one page to another page or file."""
     here, there = page_url(from_uri, directory_urls), page_url(to_uri, directory_urls)
