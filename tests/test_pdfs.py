@@ -206,3 +206,26 @@ def test_open_takes_the_best_public_link(cli, paths: Paths, monkeypatch: pytest.
 def test_a_pdf_path_is_never_outside_the_folder(paths: Paths):
     with pytest.raises(pdfs.PdfError):
         pdfs.pdf_path(paths, "../../etc/passwd")
+
+
+def test_a_different_pdf_that_appears_during_a_download_is_kept(
+    paths: Paths, monkeypatch: pytest.MonkeyPatch
+):
+    """Another program's PDF, put in place while papers downloads, is never replaced."""
+    from catalog.index import query
+    from catalog.index.database import connect
+
+    theirs = PDF.replace(b"0", b"1")
+    target = pdfs.pdf_path(paths, "he2021fastmoe")
+
+    def get(url: str, sink, *args: object) -> str:
+        target.write_bytes(theirs)  # written by someone else meanwhile
+        sink(PDF)
+        return "application/pdf"
+
+    monkeypatch.setattr(pdfs, "_http_get", get)
+    paper = next(p for p in query.all_papers(connect(paths)) if p.key == "he2021fastmoe")
+    with pytest.raises(pdfs.PdfError, match="a different PDF appeared"):
+        pdfs.download(paths, paper)
+    assert target.read_bytes() == theirs
+    assert sorted(p.name for p in target.parent.iterdir()) == [".gitignore", target.name]

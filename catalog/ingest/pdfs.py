@@ -15,11 +15,11 @@ import stat
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import IO, Any, BinaryIO
 from urllib.parse import urlsplit
 
 from catalog import files
-from catalog.errors import CatalogError
+from catalog.errors import CatalogError, ConcurrentEditError
 from catalog.model import Paper, is_http_url
 from catalog.paths import Paths, key_file_stem
 
@@ -65,7 +65,7 @@ def _folder(paths: Paths) -> Path:
     return folder
 
 
-def _digest(path: Path | BinaryIO) -> str:
+def _digest(path: Path | IO[bytes]) -> str:
     """The SHA-256 of a file, by its path or from the start of an open one."""
     h = hashlib.sha256()
     with open(path, "rb") if isinstance(path, Path) else contextlib.nullcontext(path) as handle:
@@ -138,21 +138,14 @@ def attach(paths: Paths, key: str, source: Path, replace: bool = False) -> tuple
     return target, True
 
 
-def _copy(handle: BinaryIO, target: Path) -> None:
-    """The open file's bytes, from its start, atomically in target's place."""
-    tmp = files.temp_path(target)
-    try:
-        handle.seek(0)
-        with open(tmp, "wb") as out:
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                out.write(block)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
+def _copy(
+    handle: IO[bytes], target: Path, expected: bytes | Callable[[Path], bool] | None = None
+) -> None:
+    """The open file's bytes, from its start, in target's place through the one door for
+    files (files.atomic_write): atomic, and (given expected) only over a file that passes
+    its test at that instant."""
+    handle.seek(0)
+    files.atomic_write(target, iter(lambda: handle.read(1 << 20), b""), expected=expected)
 
 
 def best_link(paper: Paper) -> str | None:
@@ -210,24 +203,28 @@ def download(paths: Paths, paper: Paper, progress: Progress | None = None) -> Pa
 
 
 def _fetch(paths: Paths, target: Path, url: str, label: str, progress: Progress | None) -> None:
-    """One download into a temporary file, checked, then renamed into place."""
+    """One download, held aside (in memory, or a temporary file past a few MB) and
+    checked, then put in place; never over a different PDF, even one that appears
+    meanwhile."""
+    import tempfile
+
     _folder(paths)
-    tmp = files.temp_path(target)
-    try:
-        with open(tmp, "wb") as out:
-            kind = _http_get(url, out.write, label, MAX_PDF, DEADLINE, progress)
-            out.flush()
-            os.fsync(out.fileno())
-        with open(tmp, "rb") as handle:
-            head = handle.read(_HEADER_SPAN)
-        if "pdf" not in kind.lower() or not looks_like_pdf(head):
+    with tempfile.SpooledTemporaryFile(max_size=16 << 20) as held:
+        kind = _http_get(url, held.write, label, MAX_PDF, DEADLINE, progress)
+        held.seek(0)
+        if "pdf" not in kind.lower() or not looks_like_pdf(held.read(_HEADER_SPAN)):
             raise PdfError(f"{label} sent {kind.split(';')[0] or 'something'}, not a PDF")
-        if target.exists() and _digest(target) != _digest(tmp):
-            raise PdfError(f"a different PDF appeared at {paths.display(target)}; left it alone")
-        os.replace(tmp, target)
-    finally:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
+        digest = _digest(held)
+
+        def same(old: Path) -> bool:
+            return _digest(old) == digest
+
+        try:  # b"": a new file, made only if none appeared meanwhile
+            _copy(held, target, same if target.exists() else b"")
+        except ConcurrentEditError:
+            raise PdfError(
+                f"a different PDF appeared at {paths.display(target)}; left it alone"
+            ) from None
 
 
 def _http_get(
