@@ -75,13 +75,13 @@ def test_paper_page_has_every_part(paths):
     )
     data.bibtex = {"kurniawan2023evstore": "@inproceedings{kurniawan2023evstore,\n}"}
     page = render.paper_page(data.by_key["kurniawan2023evstore"], data)
-    assert page.startswith('---\ntitle: "EVStore: Storage and Caching Capabilities')
+    assert links.read_front(page)[1]["title"].startswith("EVStore: Storage and Caching Capab")
     assert '\n<h1 id="title">EVStore: Storage and Caching Capabilities' in page
     assert (
         '<p class="pp-summary"><span class="pp-where"><a href="../../venues/asplos/">ASPLOS</a> '
         '<a href="../../years/2023/">2023</a></span> Caches embedding lookups'
     ) in page
-    assert 'tags: ["ASPLOS", "2023"]' in page.split("---")[1]  # what search is tagged with
+    assert links.read_front(page)[1]["tags"] == ["ASPLOS", "2023"]  # search's tags
     # Every author's name links to their page.
     assert (
         '<a href="../../authors/ku/#daniar-h-kurniawan">Daniar H. Kurniawan</a>, '
@@ -177,9 +177,9 @@ def test_odd_titles_and_names_are_text_not_markup(tmp_path):
     data = data_for(paths)
     paper = data.by_key["he2021fastmoe"]
     page = render.paper_page(paper, data)
-    title = page.splitlines()[1]
+    title = links.read_front(page)[1]["title"]
     heading = next(line for line in page.splitlines() if line.startswith("<h1"))
-    assert title.startswith('title: "FastMoE: &lt;Fast&gt; &amp; ')
+    assert title.startswith("FastMoE: &lt;Fast&gt; &amp; ")
     assert heading == (
         '<h1 id="title">FastMoE: &lt;Fast&gt; &amp; *Mixture* of [Experts] &amp; '
         "Müller&#39;s `GPU` | 50%</h1>"
@@ -587,6 +587,24 @@ def test_page_title_reads_back_whole(title):
     page = links.front(title, ["<h1>x</h1>", "", "<p>y</p>"])
     expected = html.escape(links.plain(title), quote=False)
     assert get_data(page) == ("<h1>x</h1>\n\n<p>y</p>\n", {"title": expected})
+    assert links.read_front(page) == get_data(page)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.text(st.characters(blacklist_categories=("Cs",))), max_size=3),
+    st.text(st.characters(blacklist_categories=("Cs",))),
+    st.sampled_from([1.0, 0.5, 10000.0]),
+    st.booleans(),
+)
+def test_front_matter_reads_the_same_by_yaml_and_by_json(values, one, boost, searchable):
+    """What a generated page's HtmlPage reads back (json) is what mkdocs's YAML reader
+    gives for the same page: meta values, lists, the search's weight, the body."""
+    from mkdocs.utils.meta import get_data
+
+    meta: dict[str, str | list[str]] = {"citation_author": values, "citation_title": one}
+    page = links.front("T", ["<h1>x</h1>", "<p>---</p>"], ["a b"], meta, searchable, boost)
+    assert links.read_front(page) == get_data(page)
 
 
 def test_url_matches_posixpath_for_every_pair_of_pages():

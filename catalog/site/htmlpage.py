@@ -1,5 +1,5 @@
-"""The page mkdocs makes of a generated HTML page: its front matter read as any page's,
-its body taken as it is, without a Markdown converter made and run for it."""
+"""The page mkdocs makes of a generated HTML page: its front matter read back as front()
+wrote it, its body taken as it is, without a Markdown converter made and run for it."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
+from catalog.site.links import read_front
 from catalog.site.markup import page_toc
 from catalog.site.searchview import search_view
 
@@ -25,6 +26,17 @@ class HtmlPage(Page):
     gives it to the page's file in on_files; mkdocs takes a page a plugin has set."""
 
     body = ""
+
+    def read_source(self, config: MkDocsConfig) -> None:
+        """Its front matter and body, read back by json (links.read_front): what mkdocs's
+        YAML reader would give, for less (a paper's meta values hold its abstract)."""
+        from mkdocs.utils.meta import get_data
+
+        source = config.plugins.on_page_read_source(page=self, config=config)
+        if source is None:  # as the hook made it
+            self.markdown, self.meta = read_front(self.file.content_string)
+        else:  # as another plugin gives it
+            self.markdown, self.meta = get_data(source)
 
     def render(self, config: MkDocsConfig, files: Files) -> None:
         """The body as the page's content, in the view Material's search reads

@@ -146,31 +146,35 @@ def front(
     it into <title> unescaped ('|striptags' turns &lt; back into <); a title in
     the page's meta is printed as given, so we give it HTML-escaped.
     """
-    head = f"title: {_yaml_string(html.escape(plain(title), quote=False))}\n"
+    head: dict[str, object] = {"title": html.escape(plain(title), quote=False)}
     if search_tags:
         # Material's search indexes a page's tags (and boosts them); no template shows
         # them without its tags plugin, which the site does not use.
-        head += f"tags: [{', '.join(_yaml_string(plain(t)) for t in search_tags)}]\n"
+        head["tags"] = [plain(t) for t in search_tags]
     if not searchable:
-        head += "search:\n  exclude: true\n"
+        head["search"] = {"exclude": True}
     elif boost != 1.0:
         # Material's search multiplies the page's score by it (every section's).
-        head += f"search:\n  boost: {boost:g}\n"
-    for name, value in (meta or {}).items():
-        if isinstance(value, str):
-            head += f"{name}: {_yaml_string(value)}\n"
-        else:
-            head += f"{name}: [{', '.join(_yaml_string(v) for v in value)}]\n"
-    return f"---\n{head}---\n\n" + "\n".join(body) + "\n"
+        head["search"] = {"boost": int(boost) if float(boost).is_integer() else boost}
+    head.update(meta or {})
+    return f"---\n{_front_matter(head)}\n---\n\n" + "\n".join(body) + "\n"
 
 
-def _yaml_string(text: str) -> str:
-    """A YAML string that reads back as the text."""
+def _front_matter(head: dict[str, object]) -> str:
+    """Front matter as JSON: YAML reads it as the same mapping (mkdocs does, for a page of
+    the sources as files), and json reads it back fast (read_front)."""
     # JSON is YAML, but for the characters YAML folds as line breaks (NEL, U+2028/9) or
     # refuses (other controls, BOM): written as escapes, both read the same text.
     return _YAML_UNSAFE_RE.sub(
-        lambda m: f"\\u{ord(m.group()):04x}", json.dumps(text, ensure_ascii=False)
+        lambda m: f"\\u{ord(m.group()):04x}", json.dumps(head, ensure_ascii=False, indent=1)
     )
+
+
+def read_front(page: str) -> tuple[str, dict[str, object]]:
+    """A page front() wrote, read back: its body and its meta values, as mkdocs's front
+    matter reader gives them."""
+    head, _, body = page.removeprefix("---\n").partition("\n---\n")
+    return body.lstrip("\n"), json.loads(head)
 
 
 _YAML_UNSAFE_RE = re.compile(
