@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -239,6 +240,22 @@ def require(available: bool, what: str) -> None:
     if os.environ.get("PAPERS_REQUIRE_TOOLS"):
         pytest.fail(f"{what} is required here (PAPERS_REQUIRE_TOOLS is set) but missing")
     pytest.skip(f"{what} is not installed")
+
+
+def run_node(script: str, payload: object, timeout: float = 120) -> Any:
+    """What a node script writes to its standard output as JSON, given the payload as
+    JSON on its standard input (the test is skipped without node, as require says)."""
+    node = shutil.which("node")
+    require(node is not None, "node (apt-get install nodejs)")
+    run = subprocess.run(
+        [str(node), "-e", script],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=True,
+    )
+    return json.loads(run.stdout)
 
 
 # ------------------------------------------------------------------ made once per run

@@ -6,15 +6,13 @@ widened prefix, a phrase, an author, LaTeX in an abstract)."""
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 import sys
 
 import pytest
 
 from catalog.paths import resolve
 from catalog.site import listpages, sitedata
-from tests.conftest import REPO, require
+from tests.conftest import REPO, run_node
 
 sys.path.insert(0, str(REPO / "tools"))
 import relevance
@@ -43,8 +41,6 @@ OTHER_QUERIES = (
 @pytest.fixture(scope="module")
 def box(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
     """Each query's keys as rank.js lists them, from the page data the site is built with."""
-    node = shutil.which("node")
-    require(node is not None, "node (apt-get install nodejs)")
     folder = tmp_path_factory.mktemp("rank")
     paths = resolve(REPO / "data" / "papers.yaml", folder / "catalog.db")
     data, _ = sitedata.load(paths, None, with_charts=False)
@@ -60,15 +56,7 @@ def box(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
         "qs.forEach(q => { out[q] = (R.byWords(d.papers, d, q) || []).map(p => p.k); });"
         "process.stdout.write(JSON.stringify(out));"
     )
-    run = subprocess.run(
-        [str(node), "-e", script],
-        input=json.dumps(queries),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    return json.loads(run.stdout)
+    return run_node(script, queries)
 
 
 @pytest.fixture(scope="module")

@@ -4,9 +4,7 @@ query time, and the same stems in the site's JavaScript (site/javascripts/stem.j
 from __future__ import annotations
 
 import json
-import shutil
 import sqlite3
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -14,7 +12,7 @@ import pytest
 from catalog.index import database
 from catalog.index.words import PINNED, stem, stems, words
 from catalog.paths import resolve
-from tests.conftest import REPO, require
+from tests.conftest import REPO, run_node
 
 STEM_JS = REPO / "site" / "javascripts" / "stem.js"
 
@@ -70,8 +68,6 @@ def catalog_words(folder: Path) -> list[str]:
 
 
 def test_the_sites_stemmer_gives_the_indexs_stems(tmp_path):
-    node = shutil.which("node")
-    require(node is not None, "node (apt-get install nodejs)")
     vocabulary = catalog_words(tmp_path)
     assert len(vocabulary) > 5000
     # The doubled consonants Snowball undoes, or not, after a first vowel ("add", "ebb").
@@ -82,14 +78,6 @@ def test_the_sites_stemmer_gives_the_indexs_stems(tmp_path):
         "const ws = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
         "process.stdout.write(JSON.stringify(ws.map(W.stem)));"
     )
-    run = subprocess.run(
-        [str(node), "-e", script],
-        input=json.dumps(listed),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
-    ours = json.loads(run.stdout)
+    ours = run_node(script, listed, timeout=60)
     differ = [(w, stem(w), js) for w, js in zip(listed, ours, strict=True) if stem(w) != js]
     assert differ == []
