@@ -23,6 +23,13 @@ def _context(browser, size, **options):
     return context, page, errors
 
 
+def _download(page, button) -> tuple[str, str]:
+    """What clicking the button downloads: the file's suggested name and its text."""
+    with page.expect_download() as download:
+        button.click()
+    return download.value.suggested_filename, Path(download.value.path()).read_text("utf-8")
+
+
 @pytest.mark.parametrize("size", [(1366, 900), (390, 844)])
 def test_the_authors_filter_narrows_the_list_as_one_types(browser, site_url, size):
     context, page, errors = _context(browser, size)
@@ -86,11 +93,16 @@ def test_a_letter_jumps_to_its_family_names(browser, site_url, size):
 
 def test_all_papers_downloads_the_filtered_set_in_each_format(browser, site_url):
     from catalog.bib import formats
+    from catalog.bib.bibtex import load_protected_terms
+    from catalog.bib.options import ExportOptions
     from catalog.data.registry import load_venues
     from tests.conftest import REPO
 
     want = [p for p in _catalog_papers() if "caching" in p.tags and p.year >= 2021]
     venues = load_venues(REPO / "data" / "venues.yaml")
+    options = ExportOptions(
+        protected=tuple(load_protected_terms(REPO / "data" / "protected-terms.txt"))
+    )
     context, page, errors = _context(browser, (1366, 900), accept_downloads=True)
     try:
         page.goto(urljoin(site_url, "papers/#tag=caching&from=2021"))
@@ -102,16 +114,8 @@ def test_all_papers_downloads_the_filtered_set_in_each_format(browser, site_url)
         ):
             page.locator("select.pp-citefmt").select_option(fmt)
             assert button.inner_text() == f"{label} of these {len(want)} papers ({ending})"
-            with page.expect_download() as download:
-                button.click()
-            assert download.value.suggested_filename == "papers" + ending
-            text = Path(download.value.path()).read_text(encoding="utf-8")
-            from catalog.bib.bibtex import load_protected_terms
-            from catalog.bib.options import ExportOptions
-
-            options = ExportOptions(
-                protected=tuple(load_protected_terms(REPO / "data" / "protected-terms.txt"))
-            )
+            name, text = _download(page, button)
+            assert name == "papers" + ending
             assert text == formats.export(fmt, want, venues, options), fmt
     finally:
         context.close()
@@ -142,10 +146,9 @@ def test_a_list_page_and_a_paper_page_download_their_papers(browser, site_url):
             ("ris", "RIS", ".ris"),
             ("csl-json", "CSL-JSON", ".json"),
         ):
-            with page.expect_download() as download:
-                page.locator(".pp-downloads .pp-download", has_text=label).click()
-            assert download.value.suggested_filename == "tags-caching" + ending
-            text = Path(download.value.path()).read_text(encoding="utf-8")
+            button = page.locator(".pp-downloads .pp-download", has_text=label)
+            name, text = _download(page, button)
+            assert name == "tags-caching" + ending
             assert text == formats.export(fmt, want, venues, options), fmt
         # An author of several papers: the same buttons under their papers.
         page.goto(urljoin(site_url, "authors/he/#jiaao-he"))
@@ -153,10 +156,8 @@ def test_a_list_page_and_a_paper_page_download_their_papers(browser, site_url):
         keys = section.locator(".pp-downloads").get_attribute("data-cite-keys").split(" ")
         theirs = sorted(p.key for p in _catalog_papers() if "Jiaao He" in p.authors)
         assert keys == theirs and len(keys) > 1
-        with page.expect_download() as download:
-            section.locator(".pp-download", has_text="RIS").click()
-        assert download.value.suggested_filename == "jiaao-he.ris"
-        text = Path(download.value.path()).read_text(encoding="utf-8")
+        name, text = _download(page, section.locator(".pp-download", has_text="RIS"))
+        assert name == "jiaao-he.ris"
         chosen = [p for p in _catalog_papers() if p.key in theirs]
         assert text == formats.export("ris", chosen, venues, options)
         # A paper's page: the same buttons, its own files.
@@ -166,10 +167,9 @@ def test_a_list_page_and_a_paper_page_download_their_papers(browser, site_url):
             ("biblatex", "biblatex", ".biblatex.bib"),
             ("ris", "RIS", ".ris"),
         ):
-            with page.expect_download() as download:
-                page.locator(".pp-downloads .pp-download", has_text=label).click()
-            assert download.value.suggested_filename == "he2021fastmoe" + ending
-            text = Path(download.value.path()).read_text(encoding="utf-8")
+            button = page.locator(".pp-downloads .pp-download", has_text=label)
+            name, text = _download(page, button)
+            assert name == "he2021fastmoe" + ending
             assert text == formats.export(fmt, [fastmoe], venues, options), fmt
     finally:
         context.close()
